@@ -1,0 +1,21 @@
+/**
+ * The only host globals core may use: they exist in browsers, web workers and Node alike.
+ * tsconfig.core.json type-checks src/core with no DOM and no Node types, so any other
+ * global (document, window, Worker, process, Buffer) is a compile error there.
+ */
+declare class TextDecoder {
+  constructor(label?: string, options?: { fatal?: boolean; ignoreBOM?: boolean });
+  decode(input?: ArrayBufferView | ArrayBuffer, options?: { stream?: boolean }): string;
+}
+declare class TextEncoder {
+  encode(input?: string): Uint8Array;
+}
+declare function setTimeout(handler: () => void, timeout?: number): unknown;
+declare function clearTimeout(id: unknown): void;
+declare const performance: { now(): number };
+interface AbortSignal {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}

@@ -1,0 +1,68 @@
+/** Request and result types of the text-search engine (plain data: they cross the worker boundary). */
+import type { CaseMode } from './regex';
+import type { Skipped } from '../walk/policy';
+
+export interface GrepRequest {
+  pattern: string;
+  mode: 'literal' | 'regex';
+  caseMode?: CaseMode;
+  wholeWord?: boolean;
+  /** Globs the path must match (any); a leading '!' excludes. */
+  include?: string[];
+  exclude?: string[];
+  /** Final extensions, 'ts' or '.ts'. */
+  extensions?: string[];
+  /** Case-sensitive substring of the path. */
+  pathContains?: string;
+  /** Start below this directory of each root ('' = whole root). */
+  directory?: string;
+  contextBefore?: number;
+  contextAfter?: number;
+  /** Global cap on matching lines delivered (across all files). */
+  maxResults?: number;
+  /** Keep counting matching lines after the cap until this many; then `total` is a lower bound. */
+  countLimit?: number;
+  maxFileBytes?: number;
+  useIgnoreFiles?: boolean;
+  /** Cut delivered line text (not the hit search) to this many characters. */
+  maxLineChars?: number;
+}
+
+export type HitRange = [start: number, end: number];
+
+export interface GrepMatch {
+  /** Workspace path (prefixed by root name when there are several roots). */
+  path: string;
+  /** 1-based line number. */
+  line: number;
+  /** The line without its terminator. */
+  text: string;
+  /** UTF-16 column ranges of every hit on the line. */
+  ranges: HitRange[];
+  contextBefore: string[];
+  contextAfter: string[];
+}
+
+export interface GrepFileResult {
+  path: string;
+  matches: GrepMatch[];
+}
+
+export interface GrepSummary {
+  /** Matching lines counted (exact when totalIsExact). */
+  total: number;
+  totalIsExact: boolean;
+  /** Delivered matches were capped at maxResults. */
+  limitHit: boolean;
+  delivered: number;
+  filesSearched: number;
+  filesMatched: number;
+  skipped: Skipped[];
+  elapsedMs: number;
+  /** 'cancelled' when the signal fired, 'stopped' when the sink asked to stop. */
+  ending: 'complete' | 'cancelled' | 'stopped';
+  strategy: string;
+}
+
+/** Receives each file's matches as soon as the file is searched; return false to stop. */
+export type GrepSink = (result: GrepFileResult) => boolean | void;

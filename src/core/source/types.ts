@@ -1,0 +1,54 @@
+/**
+ * The FileSource port: everything Quarry reads goes through list / stat / read.
+ * Paths are POSIX, relative to the source's root, with no leading slash ('' is the root).
+ * Adapters (Node fs, File System Access, lightning-fs, memory) implement it.
+ */
+export type EntryKind = 'file' | 'directory' | 'symlink' | 'other';
+
+export interface DirEntry {
+  name: string;
+  /** The entry's own kind: a symlink is reported as 'symlink' and resolved with stat(). */
+  kind: EntryKind;
+}
+
+export interface FileStat {
+  /** Kind after following symlinks. */
+  kind: Exclude<EntryKind, 'symlink'>;
+  size: number;
+  mtimeMs: number;
+  /** Identity of the resolved directory or file (for example dev:ino), used to detect symlink loops. */
+  id?: string;
+}
+
+export interface FileSource {
+  /** Short name of the root, used as a path prefix when a workspace holds several roots. */
+  readonly name: string;
+  /** How the root is shown as an absolute path (a real directory in Node, a label in the browser). */
+  readonly absoluteRoot: string;
+  list(dir: string): Promise<DirEntry[]>;
+  /** null when nothing exists at the path (or a symlink is broken). */
+  stat(path: string): Promise<FileStat | null>;
+  read(path: string): Promise<Uint8Array>;
+}
+
+/** Join POSIX path segments, ignoring empty ones. */
+export function joinPath(...parts: string[]): string {
+  return parts.filter((p) => p !== '').join('/');
+}
+
+export function baseName(path: string): string {
+  const i = path.lastIndexOf('/');
+  return i < 0 ? path : path.slice(i + 1);
+}
+
+export function dirName(path: string): string {
+  const i = path.lastIndexOf('/');
+  return i < 0 ? '' : path.slice(0, i);
+}
+
+/** Final extension without the dot ('' when none): `a/b.test.ts` -> `ts`. */
+export function extensionOf(path: string): string {
+  const name = baseName(path);
+  const i = name.lastIndexOf('.');
+  return i <= 0 ? '' : name.slice(i + 1);
+}

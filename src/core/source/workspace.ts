@@ -1,0 +1,103 @@
+/**
+ * A workspace is one or more roots (seed 000's `codebasePaths`). With one root, paths are
+ * root-relative; with several, each path is prefixed by its root's name.
+ */
+import { QuarryError } from '../errors';
+import type { FileSource } from './types';
+
+export interface ResolvedPath {
+  rootIndex: number;
+  source: FileSource;
+  /** Root-relative POSIX path ('' for the root itself). */
+  rel: string;
+  /** The path as tools print it. */
+  display: string;
+  absolute: string;
+}
+
+/** Normalise a user path to POSIX segments; '..' that climbs above the start is an error. */
+export function normalizeRelative(path: string, field: string): string {
+  const parts: string[] = [];
+  for (const seg of path.replace(/\\/g, '/').split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') {
+      if (!parts.length) {
+        throw new QuarryError('PathOutsideRoot', `${field} escapes the root: "${path}"`, { field, value: path });
+      }
+      parts.pop();
+      continue;
+    }
+    parts.push(seg);
+  }
+  return parts.join('/');
+}
+
+function isAbsolute(path: string): boolean {
+  return path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path);
+}
+
+export class Workspace {
+  readonly roots: FileSource[];
+  readonly names: string[];
+
+  constructor(roots: FileSource[]) {
+    if (!roots.length) throw new QuarryError('InvalidArgument', 'A workspace needs at least one root', { field: 'root' });
+    this.roots = roots;
+    const seen = new Map<string, number>();
+    this.names = roots.map((r) => {
+      const n = (seen.get(r.name) ?? 0) + 1;
+      seen.set(r.name, n);
+      return n === 1 ? r.name : `${r.name}-${n}`;
+    });
+  }
+
+  get multiRoot(): boolean {
+    return this.roots.length > 1;
+  }
+
+  displayPath(rootIndex: number, rel: string): string {
+    return this.multiRoot ? (rel ? `${this.names[rootIndex]}/${rel}` : this.names[rootIndex]) : rel;
+  }
+
+  absolutePath(rootIndex: number, rel: string): string {
+    const base = this.roots[rootIndex].absoluteRoot.replace(/[\\/]+$/, '');
+    return rel ? `${base}/${rel}` : base;
+  }
+
+  private make(rootIndex: number, rel: string): ResolvedPath {
+    return {
+      rootIndex,
+      source: this.roots[rootIndex],
+      rel,
+      display: this.displayPath(rootIndex, rel),
+      absolute: this.absolutePath(rootIndex, rel),
+    };
+  }
+
+  /**
+   * Resolve a path given by a caller: absolute under a root, relative to the root (one root),
+   * or prefixed by a root name (several roots). Paths that escape every root are refused.
+   * Returns every candidate in root order (a relative path may exist in more than one root).
+   */
+  resolveAll(path: string, field: string): ResolvedPath[] {
+    if (typeof path !== 'string') {
+      throw new QuarryError('InvalidArgument', `${field} must be a string`, { field, value: path });
+    }
+    const unified = path.replace(/\\/g, '/');
+    if (isAbsolute(path)) {
+      for (let i = 0; i < this.roots.length; i++) {
+        const base = this.roots[i].absoluteRoot.replace(/\\/g, '/').replace(/\/+$/, '');
+        if (unified === base || unified.startsWith(base + '/')) {
+          return [this.make(i, normalizeRelative(unified.slice(base.length), field))];
+        }
+      }
+      throw new QuarryError('PathOutsideRoot', `${field} is outside every root: "${path}"`, { field, value: path });
+    }
+    const rel = normalizeRelative(unified, field);
+    if (!this.multiRoot) return [this.make(0, rel)];
+    const first = rel.split('/')[0];
+    const byName = this.names.indexOf(first);
+    if (byName >= 0) return [this.make(byName, rel.slice(first.length + 1))];
+    return this.roots.map((_, i) => this.make(i, rel));
+  }
+}

@@ -1,0 +1,31 @@
+/** The tool registry: every tool contract Quarry answers, in one list. */
+import { QuarryError } from '../errors';
+import { codeSearch } from './code_search';
+import { listDirectory } from './list_directory';
+import { readFile } from './read_file';
+import { searchCorpus } from './search_corpus';
+import { searchFiles } from './search_files';
+import type { Tool, ToolContext } from './types';
+
+export const TOOLS: Tool[] = [codeSearch, readFile, listDirectory, searchFiles, searchCorpus];
+
+export function findTool(name: string): Tool {
+  const tool = TOOLS.find((t) => t.name === name);
+  if (!tool) {
+    throw new QuarryError('InvalidArgument', `Unknown tool "${name}". Tools: ${TOOLS.map((t) => t.name).join(', ')}`, {
+      field: 'tool',
+      value: name,
+    });
+  }
+  return tool;
+}
+
+export function describeTools() {
+  return TOOLS.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
+}
+
+export async function callTool(name: string, args: unknown, ctx: ToolContext): Promise<unknown> {
+  return findTool(name).execute(args, ctx);
+}
+
+export type { Tool, ToolContext };

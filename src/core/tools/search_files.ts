@@ -1,0 +1,74 @@
+/**
+ * search_files (seed 001): Rust-syntax regex under `path`, optional `file_pattern` glob,
+ * printed in the seed's text format to the character:
+ *   # rel/path
+ *    11 | context line
+ *    12 | matching line
+ *   ----
+ * one line of context, nearby matches merged into one block, a blank line between files,
+ * at most 300 results with the seed's notice, lines over 500 characters cut with [truncated...].
+ */
+import { searchAll, mergeBlocks } from '../grep/search';
+import { compileGlob } from '../walk/glob';
+import type { Tool } from './types';
+import { truncateLine } from './types';
+import { ensureObject, optionalString, requiredString } from './validate';
+
+export const SEARCH_FILES_MAX_RESULTS = 300;
+export const SEARCH_FILES_NOTICE = `# Showing first ${SEARCH_FILES_MAX_RESULTS} of ${SEARCH_FILES_MAX_RESULTS}+ results. Use a more specific search if necessary.`;
+
+export function formatLineNumber(n: number): string {
+  return String(n).padStart(3, ' ');
+}
+
+export const searchFiles: Tool<string> = {
+  name: 'search_files',
+  description:
+    'Regex search (Rust regex syntax) across files under a directory, showing each match with 1 line of context, line numbers, nearby matches merged, at most 300 results.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      path: { type: 'string', description: 'The path of the directory to search in, relative to the root' },
+      regex: { type: 'string', description: 'The regular expression pattern to search for (uses Rust regex syntax)' },
+      file_pattern: { type: 'string', description: "Glob pattern to filter files (e.g., '*.ts' for TypeScript files)" },
+    },
+    required: ['path', 'regex'],
+    additionalProperties: false,
+  },
+  async execute(raw, ctx) {
+    const args = ensureObject(raw);
+    const path = requiredString(args, 'path');
+    const regex = requiredString(args, 'regex', { allowEmpty: true });
+    const filePattern = optionalString(args, 'file_pattern');
+    if (filePattern !== undefined) compileGlob(filePattern, 'file_pattern');
+    const { matches, summary } = await searchAll(
+      ctx.workspace,
+      {
+        pattern: regex,
+        mode: 'regex',
+        caseMode: 'sensitive',
+        directory: path,
+        include: filePattern ? [filePattern] : undefined,
+        contextBefore: 1,
+        contextAfter: 1,
+        maxResults: SEARCH_FILES_MAX_RESULTS,
+        countLimit: SEARCH_FILES_MAX_RESULTS,
+      },
+      { signal: ctx.signal },
+    );
+    if (!matches.length) return 'No results found';
+    let out = '';
+    let currentPath: string | null = null;
+    for (const block of mergeBlocks(matches)) {
+      if (block.path !== currentPath) {
+        if (currentPath !== null) out += '\n';
+        out += `# ${block.path}\n`;
+        currentPath = block.path;
+      }
+      for (const row of block.lines) out += `${formatLineNumber(row.line)} | ${truncateLine(row.text.trimEnd())}\n`;
+      out += '----\n';
+    }
+    if (summary.limitHit) out += `\n${SEARCH_FILES_NOTICE}\n`;
+    return out.trimEnd();
+  },
+};

@@ -1,0 +1,29 @@
+import type { Workspace } from '../source/workspace';
+
+export interface ToolContext {
+  workspace: Workspace;
+  signal?: AbortSignal;
+}
+
+/** JSON Schema (draft 2020-12 subset) describing a tool's input, as MCP lists it. */
+export interface JsonSchema {
+  type: 'object';
+  properties: Record<string, Record<string, unknown>>;
+  required?: string[];
+  additionalProperties?: boolean;
+}
+
+export interface Tool<Out = unknown> {
+  name: string;
+  description: string;
+  inputSchema: JsonSchema;
+  execute(args: unknown, ctx: ToolContext): Promise<Out>;
+}
+
+export const MAX_LINE_CHARS = 500;
+export const TRUNCATED_MARKER = ' [truncated...]';
+
+/** Seed 001's rule, used by every text printer: lines over 500 characters are cut with a marker. */
+export function truncateLine(line: string, max = MAX_LINE_CHARS): string {
+  return line.length > max ? line.slice(0, max) + TRUNCATED_MARKER : line;
+}

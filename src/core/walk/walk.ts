@@ -1,0 +1,211 @@
+/**
+ * Walk a FileSource under the walk policy: skip noisy segments, honour nested ignore
+ * files, skip files over the size limit, never follow a symlink into one of its own
+ * ancestors. Binary detection needs the bytes, so it happens in readText().
+ * Entries are visited in name order so every run (and every tool) sees the same order.
+ */
+import ignore, { type Ignore } from 'ignore';
+import { QuarryError } from '../errors';
+import type { FileSource } from '../source/types';
+import { joinPath } from '../source/types';
+import { decodeBytes, type TextEncodingName } from './decode';
+import { IGNORE_FILE_NAMES, resolvePolicy, type Skipped, type WalkPolicy } from './policy';
+
+export interface WalkedFile {
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
+export interface WalkOptions extends Partial<WalkPolicy> {
+  /** Directory to start from, relative to the root ('' = root). */
+  start?: string;
+  /** Called for every skipped file or directory. */
+  onSkip?: (skipped: Skipped) => void;
+  /** Cheap path filter applied before stat (include/exclude globs, extension...). */
+  acceptFile?: (path: string) => boolean;
+  /** Directory prune: return false to not descend. */
+  acceptDir?: (path: string) => boolean;
+  signal?: AbortSignal;
+}
+
+interface IgnoreLevel {
+  base: string; // directory of the ignore file ('' = root)
+  rules: Ignore;
+}
+
+function byName(a: { name: string }, b: { name: string }): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+/** Decide with git's precedence: the deepest ignore file with a matching rule wins. */
+function isIgnored(levels: IgnoreLevel[], path: string, isDir: boolean): boolean {
+  for (let i = levels.length - 1; i >= 0; i--) {
+    const { base, rules } = levels[i];
+    const rel = base === '' ? path : path.slice(base.length + 1);
+    const r = rules.test(isDir ? rel + '/' : rel);
+    if (r.ignored) return true;
+    if (r.unignored) return false;
+  }
+  return false;
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: false });
+
+async function loadIgnoreLevel(source: FileSource, dir: string, names: string[]): Promise<IgnoreLevel | null> {
+  let rules: Ignore | null = null;
+  for (const name of names) {
+    try {
+      const text = decoder.decode(await source.read(joinPath(dir, name)));
+      rules ??= ignore({ allowRelativePaths: true });
+      rules.add(text);
+    } catch {
+      // An unreadable ignore file is treated as absent; the walk goes on.
+    }
+  }
+  return rules ? { base: dir, rules } : null;
+}
+
+export function throwIfAborted(signal?: AbortSignal): void {
+  if (signal?.aborted) throw new QuarryError('Cancelled', 'The search was cancelled');
+}
+
+export async function* walkFiles(source: FileSource, options: WalkOptions = {}): AsyncGenerator<WalkedFile> {
+  const policy = resolvePolicy(options);
+  const noisy = new Set(policy.noisySegments);
+  const skip = options.onSkip ?? (() => {});
+  const start = options.start ?? '';
+
+  // Ignore files above the start directory still apply (as git does).
+  const levels: IgnoreLevel[] = [];
+  if (policy.useIgnoreFiles && start !== '') {
+    const parts = start.split('/');
+    for (let i = 0; i < parts.length; i++) {
+      const dir = parts.slice(0, i).join('/');
+      const names = await presentIgnoreFiles(source, dir);
+      const level = names.length ? await loadIgnoreLevel(source, dir, names) : null;
+      if (level) levels.push(level);
+    }
+  }
+
+  const rootStat = await source.stat(start);
+  if (!rootStat) throw new QuarryError('NotFound', `No such directory: ${start || '.'}`, { path: start });
+  if (rootStat.kind === 'file') {
+    yield { path: start, size: rootStat.size, mtimeMs: rootStat.mtimeMs };
+    return;
+  }
+
+  async function* visit(dir: string, ancestors: Set<string>): AsyncGenerator<WalkedFile> {
+    throwIfAborted(options.signal);
+    let entries;
+    try {
+      entries = (await source.list(dir)).sort(byName);
+    } catch (err) {
+      skip({ path: dir, reason: 'unreadable', directory: true, detail: err instanceof Error ? err.message : String(err) });
+      return;
+    }
+    let pushed = false;
+    if (policy.useIgnoreFiles) {
+      const names = entries.filter((e) => IGNORE_NAMES.has(e.name) && e.kind !== 'directory').map((e) => e.name);
+      if (names.length) {
+        const level = await loadIgnoreLevel(source, dir, names);
+        if (level) {
+          levels.push(level);
+          pushed = true;
+        }
+      }
+    }
+    try {
+      for (const entry of entries) {
+        const path = joinPath(dir, entry.name);
+        let kind = entry.kind;
+        if (noisy.has(entry.name)) {
+          skip({ path, reason: 'noisyPath', directory: kind === 'directory' || undefined });
+          continue;
+        }
+        let stat = null;
+        if (kind === 'symlink') {
+          if (!policy.followSymlinks) {
+            skip({ path, reason: 'notRegular', detail: 'symlink (not followed)' });
+            continue;
+          }
+          stat = await source.stat(path);
+          if (!stat) {
+            skip({ path, reason: 'notRegular', detail: 'broken symlink' });
+            continue;
+          }
+          kind = stat.kind;
+        }
+        if (kind === 'directory') {
+          if (policy.useIgnoreFiles && isIgnored(levels, path, true)) {
+            skip({ path, reason: 'ignored', directory: true });
+            continue;
+          }
+          if (options.acceptDir && !options.acceptDir(path)) continue;
+          stat ??= await source.stat(path);
+          const id = stat?.id;
+          if (id !== undefined && ancestors.has(id)) {
+            skip({ path, reason: 'symlinkLoop', directory: true });
+            continue;
+          }
+          if (id !== undefined) ancestors.add(id);
+          yield* visit(path, ancestors);
+          if (id !== undefined) ancestors.delete(id);
+          continue;
+        }
+        if (kind !== 'file') {
+          skip({ path, reason: 'notRegular' });
+          continue;
+        }
+        if (policy.useIgnoreFiles && isIgnored(levels, path, false)) {
+          skip({ path, reason: 'ignored' });
+          continue;
+        }
+        if (options.acceptFile && !options.acceptFile(path)) continue;
+        stat ??= await source.stat(path);
+        if (!stat) {
+          skip({ path, reason: 'unreadable', detail: 'vanished during the walk' });
+          continue;
+        }
+        if (stat.size > policy.maxFileBytes) {
+          skip({ path, reason: 'tooLarge', detail: `${stat.size} bytes > ${policy.maxFileBytes}` });
+          continue;
+        }
+        yield { path, size: stat.size, mtimeMs: stat.mtimeMs };
+      }
+    } finally {
+      if (pushed) levels.pop();
+    }
+  }
+
+  const ancestors = new Set<string>();
+  if (rootStat.id !== undefined) ancestors.add(rootStat.id);
+  yield* visit(start, ancestors);
+}
+
+const IGNORE_NAMES = new Set(IGNORE_FILE_NAMES);
+
+async function presentIgnoreFiles(source: FileSource, dir: string): Promise<string[]> {
+  try {
+    return (await source.list(dir)).filter((e) => IGNORE_NAMES.has(e.name) && e.kind !== 'directory').map((e) => e.name).sort();
+  } catch {
+    return [];
+  }
+}
+
+export type TextResult =
+  | { ok: true; text: string; encoding: TextEncodingName }
+  | { ok: false; skipped: Skipped };
+
+/** Read and decode one walked file; binary or unreadable files come back as a skip. */
+export async function readText(source: FileSource, path: string): Promise<TextResult> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await source.read(path);
+  } catch (err) {
+    return { ok: false, skipped: { path, reason: 'unreadable', detail: err instanceof Error ? err.message : String(err) } };
+  }
+  const decoded = decodeBytes(bytes);
+  if (decoded.binary) return { ok: false, skipped: { path, reason: 'binary' } };
+  return { ok: true, text: decoded.text, encoding: decoded.encoding };
+}
