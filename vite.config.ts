@@ -1,11 +1,53 @@
-import { defineConfig } from 'vite';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+
+const ROOT = resolve(import.meta.dirname);
+
+/**
+ * The built-in demo repository: Quarry's own source, copied at build time into a lazily
+ * loaded chunk (`virtual:quarry-demo`, a path -> text map) so a first visit shows every view
+ * working on real code. Only text files; nothing outside these paths is read.
+ */
+function quarryDemo(): Plugin {
+  const id = 'virtual:quarry-demo';
+  const resolved = '\0' + id;
+  const INCLUDE = ['src', 'package.json', 'README.md', 'index.html', 'vite.config.ts', 'tsconfig.json'];
+  const TEXT = /\.(ts|tsx|mts|js|mjs|json|md|html|css|txt)$/;
+  const collect = (): Record<string, string> => {
+    const files: Record<string, string> = {};
+    const visit = (abs: string) => {
+      let st;
+      try {
+        st = statSync(abs);
+      } catch {
+        return;
+      }
+      if (st.isDirectory()) {
+        for (const name of readdirSync(abs).sort()) visit(join(abs, name));
+      } else if (st.isFile() && TEXT.test(abs) && st.size <= 512 * 1024) {
+        files[relative(ROOT, abs).split(sep).join('/')] = readFileSync(abs, 'utf8');
+      }
+    };
+    for (const p of INCLUDE) visit(join(ROOT, p));
+    return files;
+  };
+  return {
+    name: 'quarry-demo',
+    resolveId: (source) => (source === id ? resolved : null),
+    load(loadId) {
+      if (loadId !== resolved) return null;
+      return `export default ${JSON.stringify(collect())};`;
+    },
+  };
+}
 
 // base './' so the built site works from any path on any static host.
 export default defineConfig({
   base: './',
-  plugins: [react()],
-  worker: { format: 'es' },
+  plugins: [react(), quarryDemo()],
+  worker: { format: 'es', plugins: () => [quarryDemo()] },
   build: { target: 'es2022', sourcemap: true },
   server: { host: '127.0.0.1', port: 5173 },
   preview: { host: '127.0.0.1', port: 4173 },

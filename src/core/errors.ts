@@ -6,6 +6,9 @@ export type ErrorCode =
   | 'InvalidArgument'
   | 'InvalidPattern'
   | 'InvalidGlob'
+  | 'InvalidFilter'
+  | 'EngineError'
+  | 'IndexVersionMismatch'
   | 'NotFound'
   | 'PathOutsideRoot'
   | 'Unreadable'
@@ -45,6 +48,7 @@ export function isUserError(err: unknown): boolean {
     (err.code === 'InvalidArgument' ||
       err.code === 'InvalidPattern' ||
       err.code === 'InvalidGlob' ||
+      err.code === 'InvalidFilter' ||
       err.code === 'PathOutsideRoot')
   );
 }

@@ -96,7 +96,7 @@ export const listDirectory: Tool<ListDirectoryResult> = {
     const ws = ctx.workspace;
     if (ws.multiRoot && normalizeIsRoot(directoryPath)) {
       // the workspace root of several roots: one directory per root
-      const items = ws.names.map((n) => ({ name: n, path: n, type: 'directory' as const, isFile: false, isDirectory: true }));
+      const items: DirectoryItem[] = ws.names.map((n) => ({ name: n, path: n, type: 'directory', isFile: false, isDirectory: true }));
       if (recursive) {
         for (let i = 0; i < ws.roots.length; i++) {
           const { items: sub } = await listEntries(ws.roots[i], '', true, LIST_MAX_ITEMS);

@@ -110,6 +110,7 @@ export const searchCorpus: Tool<SearchCorpusResult> = {
     const maxFileSize = optionalInt(args, 'max_file_size', 500000, 1);
     const caseSensitive = optionalBoolean(args, 'case_sensitive', false);
 
+    ctx.workspace.resolveAll(path, 'path'); // refuse '..' escapes naming the tool's own field
     const { matches, summary } = await searchAll(
       ctx.workspace,
       {

@@ -41,6 +41,7 @@ export const searchFiles: Tool<string> = {
     const regex = requiredString(args, 'regex', { allowEmpty: true });
     const filePattern = optionalString(args, 'file_pattern');
     if (filePattern !== undefined) compileGlob(filePattern, 'file_pattern');
+    ctx.workspace.resolveAll(path, 'path'); // refuse '..' escapes naming the tool's own field
     const { matches, summary } = await searchAll(
       ctx.workspace,
       {

@@ -1,7 +1,10 @@
+import type { CodeIndexService } from '../rank/service';
 import type { Workspace } from '../source/workspace';
 
 export interface ToolContext {
   workspace: Workspace;
+  /** The chunk index for codebase_search / find_related (built or refreshed on demand). */
+  index?: CodeIndexService;
   signal?: AbortSignal;
 }
 

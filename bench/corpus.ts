@@ -1,0 +1,57 @@
+/**
+ * Builds the benchmark corpus (>= 100 MB of real code) from npm packages installed as dev
+ * dependencies, into .bench/corpus. Noisy segment names (dist, build, ...) are renamed so
+ * Quarry's walk policy and ripgrep's defaults see the same files; dotfiles and source maps
+ * are left out so ripgrep's hidden-file rule does not matter.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { NOISY_PATH_SEGMENTS } from '../src/core/walk/policy';
+
+const PACKAGES = ['typescript', 'three', 'react-dom', '@babel/core', 'next'];
+const TEXT_EXT = /\.(js|mjs|cjs|ts|mts|cts|tsx|jsx|json|md|d\.ts|css|html|txt|glsl|wgsl)$/;
+export const CORPUS_DIR = path.resolve('.bench/corpus');
+const MIN_BYTES = 100 * 1024 * 1024;
+const TARGET_BYTES = 125 * 1024 * 1024;
+const noisy = new Set(NOISY_PATH_SEGMENTS);
+
+function safeSegment(seg: string): string {
+  return noisy.has(seg) ? `${seg}_` : seg;
+}
+
+export function buildCorpus(): { dir: string; files: number; bytes: number } {
+  const stamp = path.join(CORPUS_DIR, '.complete');
+  if (fs.existsSync(stamp)) {
+    const [files, bytes] = fs.readFileSync(stamp, 'utf8').split(' ').map(Number);
+    return { dir: CORPUS_DIR, files, bytes };
+  }
+  fs.rmSync(CORPUS_DIR, { recursive: true, force: true });
+  let files = 0;
+  let bytes = 0;
+  outer: for (const pkg of PACKAGES) {
+    const base = path.resolve('node_modules', pkg);
+    if (!fs.existsSync(base)) throw new Error(`bench corpus: npm package ${pkg} is not installed (run npm ci)`);
+    const stack = [''];
+    while (stack.length) {
+      const rel = stack.pop()!;
+      const entries = fs.readdirSync(path.join(base, rel), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
+      for (const e of entries) {
+        if (e.name.startsWith('.') || e.name === 'node_modules') continue;
+        const child = rel ? `${rel}/${e.name}` : e.name;
+        if (e.isDirectory()) stack.push(child);
+        else if (e.isFile() && TEXT_EXT.test(e.name) && !e.name.endsWith('.map')) {
+          const src = path.join(base, child);
+          const dest = path.join(CORPUS_DIR, pkg.replace('/', '__'), ...child.split('/').map(safeSegment));
+          fs.mkdirSync(path.dirname(dest), { recursive: true });
+          fs.copyFileSync(src, dest);
+          files++;
+          bytes += fs.statSync(src).size;
+          if (bytes >= TARGET_BYTES) break outer;
+        }
+      }
+    }
+  }
+  if (bytes < MIN_BYTES) throw new Error(`bench corpus is only ${(bytes / 1e6).toFixed(1)} MB; need 100 MB`);
+  fs.writeFileSync(stamp, `${files} ${bytes}`);
+  return { dir: CORPUS_DIR, files, bytes };
+}

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Every test Quarry has, from a fresh clone: installs what is missing, then
+# layer lint + type check, unit/integration tests (vitest), the production build,
+# and the Playwright e2e suite in Debian Chromium.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "== installing npm dependencies"
+  npm ci --no-audit --no-fund
+fi
+
+# Playwright cannot download its own browsers here: use Debian's chromium, installing it when absent.
+find_chromium() {
+  for c in "${CHROMIUM_PATH:-}" /usr/bin/chromium /usr/bin/chromium-browser; do
+    if [ -n "$c" ] && [ -x "$c" ]; then echo "$c"; return 0; fi
+  done
+  return 1
+}
+if ! CHROMIUM_PATH=$(find_chromium); then
+  echo "== installing Debian chromium (apt)"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends chromium >/dev/null
+  CHROMIUM_PATH=$(find_chromium)
+fi
+export CHROMIUM_PATH
+echo "== chromium: $CHROMIUM_PATH"
+
+echo "== lint (layers + types)"
+npm run --silent lint
+
+echo "== unit and integration tests"
+npx vitest run
+
+echo "== build"
+npm run --silent build
+
+echo "== e2e (Playwright, Chromium)"
+npx playwright test

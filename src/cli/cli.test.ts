@@ -1,0 +1,76 @@
+/** Spawns the real `quarry` bin (bin/quarry.mjs) the way a user or an agent runs it. */
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { writeFixtureDir } from '../../test/fixtures/repo';
+
+const BIN = path.resolve(__dirname, '../../bin/quarry.mjs');
+let root = '';
+
+function quarry(args: string[], env: Record<string, string> = {}) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, QUARRY_ROOT: '', ...env } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+beforeAll(() => {
+  root = writeFixtureDir();
+});
+
+describe('quarry CLI', () => {
+  it('tools prints every tool as {name, description, inputSchema}', () => {
+    const r = quarry(['tools']);
+    expect(r.code).toBe(0);
+    const tools = JSON.parse(r.stdout);
+    expect(tools.map((t: any) => t.name)).toEqual(['code_search', 'read_file', 'list_directory', 'search_files', 'search_corpus']);
+    for (const t of tools) expect(Object.keys(t).sort()).toEqual(['description', 'inputSchema', 'name']);
+  });
+
+  it('call prints a JSON result and exits 0', () => {
+    const r = quarry(['call', 'code_search', '{"query":"calculateTotal","fileType":"ts"}', '--root', root]);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.total).toBe(2);
+    expect(out.matches[0]).toEqual({ path: 'src/app.ts', line: 4, content: 'export function calculateTotal(items: number[]): number {' });
+  });
+
+  it('search_files prints the seed text format on a real directory', () => {
+    const r = quarry(['call', 'search_files', '{"path":".","regex":"TODO|FIXME","file_pattern":"*.ts"}', '--root', root]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('# src/auth.ts\n 13 | // Some code here\n 14 | // TODO: Add proper validation\n');
+    expect(r.stdout).not.toContain('node_modules');
+    expect(r.stdout).not.toContain('generated/out.ts');
+  });
+
+  it('uses QUARRY_ROOT when no --root is given, and --root is repeatable', () => {
+    const viaEnv = quarry(['call', 'read_file', '{"filePath":"README.md"}'], { QUARRY_ROOT: root });
+    expect(viaEnv.code).toBe(0);
+    expect(JSON.parse(viaEnv.stdout).content).toBe('# Fixture repo\n\nTODO: write the docs');
+    const two = quarry(['call', 'list_directory', '{"directoryPath":"."}', '--root', path.join(root, 'src'), '--root', path.join(root, 'lib')]);
+    expect(two.code).toBe(0);
+    expect(JSON.parse(two.stdout).items.map((i: any) => i.name)).toEqual(['src', 'lib']);
+  });
+
+  const invalid: Array<[string, string[], string]> = [
+    ['a missing required field', ['call', 'code_search', '{}'], 'InvalidArgument'],
+    ['arguments that are not JSON', ['call', 'code_search', '{query:'], 'InvalidArgument'],
+    ['an unknown tool', ['call', 'no_such_tool', '{}'], 'InvalidArgument'],
+    ['an invalid regex', ['call', 'search_files', '{"path":".","regex":"(a"}'], 'InvalidPattern'],
+    ['a path escaping the root', ['call', 'read_file', '{"filePath":"../../etc/passwd"}'], 'PathOutsideRoot'],
+    ['lineStart > lineEnd', ['call', 'read_file', '{"filePath":"README.md","lineStart":3,"lineEnd":1}'], 'InvalidArgument'],
+  ];
+  it.each(invalid)('exits 2 with {"error":{code,message}} for %s', (_n, args, code) => {
+    const r = quarry([...args, '--root', root]);
+    expect(r.code).toBe(2);
+    const out = JSON.parse(r.stdout);
+    expect(out.error.code).toBe(code);
+    expect(typeof out.error.message).toBe('string');
+  });
+
+  it('exits 2 without a root and for a root that does not exist', () => {
+    const none = quarry(['call', 'code_search', '{"query":"x"}']);
+    expect(none.code).toBe(2);
+    expect(JSON.parse(none.stdout).error.message).toMatch(/--root/);
+    const missing = quarry(['call', 'code_search', '{"query":"x"}', '--root', path.join(root, 'nope')]);
+    expect(missing.code).toBe(2);
+  });
+});

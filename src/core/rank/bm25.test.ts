@@ -1,0 +1,204 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Chunk } from '../chunk/types';
+import { MemorySource } from '../source/memory';
+import { Workspace } from '../source/workspace';
+import { ChunkIndex, idf } from './bm25';
+import { splitLinesForIndex } from './lines';
+import { decodeIndex, encodeIndex, MemoryIndexStore } from './persist';
+import { CodeIndexService, type ChunkerLike } from './service';
+import { analyze, splitIdentifier, tokenize } from './tokenize';
+
+/** A stand-in chunker for index tests: a line `fn NAME` starts a chunk that runs to the next one. */
+export const lineChunker: ChunkerLike = {
+  chunkFile(path: string, text: string): Chunk[] {
+    const lines = splitLinesForIndex(text);
+    const out: Chunk[] = [];
+    lines.forEach((l, i) => {
+      const m = /^fn (\w+)/.exec(l);
+      if (m) {
+        if (out.length) out[out.length - 1].endLine = i;
+        out.push({ path, startLine: i + 1, endLine: lines.length, symbolName: m[1], chunkType: 'function' });
+      }
+    });
+    return out;
+  },
+};
+
+function indexOf(files: Record<string, string>): ChunkIndex {
+  const index = new ChunkIndex();
+  for (const [path, text] of Object.entries(files)) index.setFile(path, { size: text.length, mtimeMs: 1 }, lineChunker.chunkFile(path, text), splitLinesForIndex(text));
+  return index;
+}
+
+describe('tokenize (seed 004)', () => {
+  const cases: Array<[string, string[]]> = [
+    ['authenticate request', ['authenticate', 'request']],
+    ['getUserById(id)', ['getuserbyid', 'id']],
+    ['a b c', []],
+    ['...', []],
+    ['snake_case_name x2 __init__', ['snake_case_name', 'x2', '__init__']],
+    ['café naïve', ['caf', 'na', 've'].filter((t) => t.length > 1)],
+    ['kebab-case-word', ['kebab', 'case', 'word']],
+    ['ÀB12', ['b12']],
+  ];
+  it.each(cases)('%j', (text, want) => expect(tokenize(text)).toEqual(want));
+});
+
+describe('people analyzer', () => {
+  it('splits camelCase, PascalCase, acronyms, digits and snake_case', () => {
+    expect(splitIdentifier('getUserById')).toEqual(['get', 'user', 'by', 'id']);
+    expect(splitIdentifier('parseHTTPResponse')).toEqual(['parse', 'http', 'response']);
+    expect(splitIdentifier('snake_case_name')).toEqual(['snake', 'case', 'name']);
+    expect(splitIdentifier('utf8Decode')).toEqual(['utf', 'decode']);
+    expect(analyze('getUserById')).toEqual(['getuserbyid', 'get', 'user', 'by', 'id']);
+  });
+});
+
+describe('BM25 (hand-computed on a tiny corpus)', () => {
+  // A: alpha beta beta (dl 3)  B: beta gamma (dl 2)  C: gamma delta x (x is one char: dl 2)
+  const index = indexOf({ 'a.ts': 'fn A\nalpha beta beta\n', 'b.ts': 'fn B\nbeta gamma\n', 'c.ts': 'fn C\ngamma delta x\n' });
+  // (the "fn A" line is in the chunk text: tokens fn + a-letter names are 1 char except "fn")
+  it('uses the Lucene idf over the full index', () => {
+    expect(idf(3, 2)).toBeCloseTo(0.47000362924573563, 12);
+    expect(idf(3, 1)).toBeCloseTo(0.9808292530117263, 12);
+  });
+  it('scores with k1 = 1.2, b = 0.75 and avgdl over all chunks', () => {
+    // every chunk also has the token "fn": dl A = 4, B = 3, C = 3, avgdl = 10/3
+    const N = 3;
+    const avg = 10 / 3;
+    const s = (tf: number, dl: number, df: number) => (idf(N, df) * tf * 2.2) / (tf + 1.2 * (0.25 + (0.75 * dl) / avg));
+    expect(s(2, 4, 2)).toBeCloseTo(0.611839, 6); // hand-computed: idf 0.4700036, tf 2, dl 4, avgdl 10/3
+    const hits = index.search('beta', 10);
+    expect(hits.map((h) => h.chunk.path)).toEqual(['a.ts', 'b.ts']);
+    expect(hits[0].score).toBeCloseTo(0.611839, 6);
+    expect(hits[1].score).toBeCloseTo(0.4900512, 6);
+    expect(hits[0].scoreComponents).toEqual([
+      { term: 'beta', termFrequency: 2, documentFrequency: 2, idf: idf(3, 2), bm25: hits[0].score },
+    ]);
+  });
+  it('sums over unique query terms and reports matched terms', () => {
+    const hits = index.search('gamma delta delta', 10);
+    expect(hits[0].chunk.path).toBe('c.ts');
+    expect(hits[0].matchedTerms).toEqual(['gamma', 'delta']);
+    expect(hits[0].score).toBeCloseTo(hits[0].scoreComponents[0].bm25 + hits[0].scoreComponents[1].bm25, 12);
+  });
+  it('applies filters before the limit without changing N or df', () => {
+    const all = index.search('beta', 10);
+    const filtered = index.search('beta', 1, (c) => c.path === 'b.ts');
+    expect(filtered).toHaveLength(1);
+    expect(filtered[0].score).toBe(all[1].score);
+  });
+  it('returns nothing for a query without tokens', () => {
+    expect(index.search('... a', 10)).toEqual([]);
+  });
+});
+
+describe('related score (seed 004, not Jaccard)', () => {
+  const index = indexOf({
+    'seed.ts': 'fn alpha\nalpha beta\n',
+    'b.ts': 'fn gamma\nbeta gamma\n',
+    'd.ts': 'fn beta\nbeta beta alpha fn\n',
+    'z.ts': 'fn zeta\nnothing shared here\n',
+  });
+  it('counts candidate tokens with repeats over the union of unique sets', () => {
+    const seed = index.chunkAt('seed.ts', 2)!;
+    const seedText = 'fn alpha\nalpha beta';
+    const r = index.related(seed, seedText, 10);
+    // seed set {fn, alpha, beta}; d: fn beta beta beta alpha fn -> 6 shared / |{fn,alpha,beta}| 3 = 2
+    // b: fn gamma beta gamma -> fn, beta = 2 / 4 = 0.5; z: fn zeta nothing shared here -> 1 / 7
+    expect(r.map((x) => [x.chunk.path, x.score])).toEqual([
+      ['d.ts', 2],
+      ['b.ts', 0.5],
+      ['z.ts', 1 / 7],
+    ]);
+  });
+  it('finds the innermost chunk containing a line, and none in the preamble', () => {
+    expect(index.chunkAt('seed.ts', 1)?.symbolName).toBe('alpha');
+    const pre = indexOf({ 'p.ts': 'import x\n\nfn f\nbody\n' });
+    expect(pre.chunkAt('p.ts', 1)).toBeNull();
+    expect(pre.chunkAt('p.ts', 4)?.symbolName).toBe('f');
+  });
+});
+
+describe('CodeIndexService refresh modes and persistence', () => {
+  const files = () => ({ 'src/a.ts': 'fn one\nalpha\n', 'src/b.py': 'fn two\nbeta\n', 'README.md': 'fn three\ngamma\n', 'x.txt': 'fn ignored\n' });
+  it('full, then cache_hit, then incremental, then removal', async () => {
+    const source = new MemorySource(files());
+    const store = new MemoryIndexStore();
+    const svc = new CodeIndexService(new Workspace([source]), async () => lineChunker, store);
+    const first = await svc.refresh();
+    expect(first).toMatchObject({ refreshMode: 'full', filesScanned: 3, chunksIndexed: 3, filesChanged: 3, filesRemoved: 0 });
+    expect((await svc.refresh()).refreshMode).toBe('cache_hit');
+    // a new service over the same store loads the saved index: cache_hit without re-chunking
+    let chunked = 0;
+    const counting: ChunkerLike = { chunkFile: (p, t) => (chunked++, lineChunker.chunkFile(p, t)) };
+    const reopened = new CodeIndexService(new Workspace([source]), async () => counting, store);
+    expect((await reopened.refresh()).refreshMode).toBe('cache_hit');
+    expect(chunked).toBe(0);
+    source.write('src/a.ts', 'fn one\nalpha delta\n', Date.now() + 1000);
+    const inc = await reopened.refresh();
+    expect(inc).toMatchObject({ refreshMode: 'incremental', filesChanged: 1, filesRemoved: 0 });
+    expect(chunked).toBe(1);
+    expect(reopened.index!.search('delta', 10).map((h) => h.chunk.path)).toEqual(['src/a.ts']);
+    source.remove('README.md');
+    expect(await reopened.refresh()).toMatchObject({ refreshMode: 'incremental', filesRemoved: 1, chunksIndexed: 2 });
+  });
+  it('rebuilds fully when the stored format version differs', async () => {
+    const source = new MemorySource(files());
+    const store = new MemoryIndexStore();
+    await store.save('index', new TextEncoder().encode(JSON.stringify({ format: 'quarry-chunk-index', version: 0, state: {} })));
+    const svc = new CodeIndexService(new Workspace([source]), async () => lineChunker, store);
+    expect((await svc.refresh()).refreshMode).toBe('full');
+    expect(() => decodeIndex(new TextEncoder().encode('{'))).toThrow(/not readable/);
+  });
+  it('keeps the old index when a refresh is cancelled', async () => {
+    const source = new MemorySource(files());
+    const svc = new CodeIndexService(new Workspace([source]), async () => lineChunker);
+    await svc.refresh();
+    const before = svc.index!.search('alpha', 10);
+    source.write('src/a.ts', 'fn one\nomega\n', Date.now() + 5000);
+    const ac = new AbortController();
+    ac.abort();
+    await expect(svc.refresh({ signal: ac.signal })).rejects.toThrow();
+    expect(svc.index!.search('alpha', 10)).toEqual(before);
+  });
+});
+
+describe('properties', () => {
+  const word = fc.constantFrom('alpha', 'beta', 'gamma', 'delta', 'eps', 'fn', 'zz', 'q');
+  const fileText = fc.array(fc.array(word, { minLength: 0, maxLength: 6 }).map((ws) => ws.join(' ')), { minLength: 1, maxLength: 8 }).map((lines) => ['fn f', ...lines, 'fn g', ...lines.slice(1)].join('\n') + '\n');
+  const fileSet = fc.dictionary(fc.constantFrom('a.ts', 'b.ts', 'c.py', 'd/e.go', 'f.md'), fileText, { minKeys: 1 });
+
+  it('an incrementally refreshed index answers exactly like a rebuilt one', async () => {
+    await fc.assert(
+      fc.asyncProperty(fileSet, fileSet, fc.array(word, { minLength: 1, maxLength: 3 }), async (before, after, q) => {
+        const source = new MemorySource(before);
+        const svc = new CodeIndexService(new Workspace([source]), async () => lineChunker);
+        await svc.refresh();
+        for (const p of Object.keys(before)) if (!(p in after)) source.remove(p);
+        for (const [p, t] of Object.entries(after)) if (before[p] !== t) source.write(p, t, Date.now() + Math.random() * 1000 + 1);
+        await svc.refresh();
+        const rebuilt = new CodeIndexService(new Workspace([new MemorySource(after)]), async () => lineChunker);
+        await rebuilt.refresh();
+        const query = q.join(' ');
+        const strip = (hs: ReturnType<ChunkIndex['search']>) => hs.map((h) => [h.chunk.path, h.chunk.startLine, h.score, h.matchedTerms]);
+        expect(strip(svc.index!.search(query, 100))).toEqual(strip(rebuilt.index!.search(query, 100)));
+        expect(svc.index!.chunkCount).toBe(rebuilt.index!.chunkCount);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('load(save(index)) answers the same', () => {
+    fc.assert(
+      fc.property(fileSet, fc.array(word, { minLength: 1, maxLength: 3 }), (files, q) => {
+        const index = indexOf(files);
+        const loaded = ChunkIndex.fromState(decodeIndex(encodeIndex(index.toState())) as never);
+        const query = q.join(' ');
+        expect(loaded.search(query, 100)).toEqual(index.search(query, 100));
+      }),
+      { numRuns: 60 },
+    );
+  });
+});

@@ -1,0 +1,58 @@
+/**
+ * Seed 004's tokenizer: tokens are runs of ASCII letters, digits and `_`, longer than one
+ * character, lowercased. Everything BM25 and find_related count goes through this.
+ */
+export function tokenize(text: string): string[] {
+  const out: string[] = [];
+  let start = -1;
+  const n = text.length;
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? text.charCodeAt(i) : 0;
+    const word =
+      (c >= 97 && c <= 122) || // a-z
+      (c >= 65 && c <= 90) || // A-Z
+      (c >= 48 && c <= 57) || // 0-9
+      c === 95; // _
+    if (word) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      if (i - start > 1) out.push(text.slice(start, i).toLowerCase());
+      start = -1;
+    }
+  }
+  return out;
+}
+
+/**
+ * The people-facing analyzer for Ranked mode: seed tokens, plus the parts of each
+ * identifier split at camelCase, digit and `_` boundaries ("getUserById" -> get, user, by, id),
+ * so "user by id" finds getUserById. Sub-parts of one character are kept only when they are
+ * part of a longer identifier split (e.g. the "x" in "xAxis" is dropped, as in the contract).
+ */
+export function splitIdentifier(token: string): string[] {
+  // token is raw (case preserved)
+  const parts = token
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .replace(/([A-Za-z])([0-9])/g, '$1 $2')
+    .split(/[\s_]+/)
+    .filter((p) => p.length > 1)
+    .map((p) => p.toLowerCase());
+  return parts;
+}
+
+/** Raw identifier-like runs (case preserved), including `-` joined kebab words split apart. */
+export function rawWords(text: string): string[] {
+  return text.match(/[A-Za-z0-9_]+/g) ?? [];
+}
+
+/** Tokens for the people-facing index: whole tokens plus identifier parts. */
+export function analyze(text: string): string[] {
+  const out: string[] = [];
+  for (const w of rawWords(text)) {
+    if (w.length > 1) out.push(w.toLowerCase());
+    const parts = splitIdentifier(w);
+    if (parts.length > 1) for (const p of parts) out.push(p);
+  }
+  return out;
+}

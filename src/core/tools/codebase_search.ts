@@ -1,0 +1,123 @@
+/**
+ * codebase_search (seed 004): BM25 over symbol chunks. Every validation message is the
+ * seed's, word for word, and parsing fails before the index is refreshed.
+ */
+import { QuarryError } from '../errors';
+import { elapsedSince, now } from '../jobs/yielder';
+import type { ChunkFilter } from '../rank/bm25';
+import { extensionOf } from '../source/types';
+import { envelope, ROUTE_TFIDF, type Envelope } from './envelope';
+import { ensureIndex, selectRootPrefix } from './index-context';
+import type { Tool } from './types';
+import { ensureObject } from './validate';
+
+const invalid = (message: string, field: string, value?: unknown) =>
+  new QuarryError('InvalidArgument', message, value === undefined ? { field } : { field, value });
+const invalidFilter = (field: string, detail: string, value?: unknown) =>
+  new QuarryError('InvalidFilter', `INVALID_FILTER: ${field} ${detail}`, { field, value, kind: 'INVALID_FILTER' });
+
+function stringArray(args: Record<string, unknown>, field: string): string[] | undefined {
+  if (!(field in args)) return undefined;
+  const v = args[field];
+  if (!Array.isArray(v) || v.length === 0 || v.some((x) => typeof x !== 'string')) {
+    throw invalidFilter(field, 'must be a non-empty array of strings', v);
+  }
+  return v as string[];
+}
+
+export interface CodebaseSearchArgs {
+  query: string;
+  root?: string;
+  limit: number;
+  includeContent: boolean;
+  extensions?: string[];
+  pathFilter?: string;
+  excludePaths?: string[];
+}
+
+/** The seed's argument table; throws the seed's messages. Exported for the tests and the UI. */
+export function parseCodebaseSearchArgs(raw: unknown): CodebaseSearchArgs {
+  const args = ensureObject(raw);
+  if (!('query' in args)) throw invalid('Missing required field: query', 'query');
+  const query = args.query;
+  if (typeof query !== 'string') throw invalid('query must be a string', 'query', query);
+  if (query.trim() === '') throw invalid('query must not be empty', 'query');
+  let root: string | undefined;
+  if ('root' in args) {
+    if (typeof args.root !== 'string' || args.root.trim() === '') throw invalid('root must be a non-empty string', 'root', args.root);
+    root = args.root;
+  }
+  let limit = 10;
+  if ('limit' in args) {
+    const l = args.limit;
+    if (typeof l !== 'number' || !Number.isInteger(l) || l < 1 || l > 100) throw invalid('limit must be an integer from 1 to 100', 'limit', l);
+    limit = l;
+  }
+  let includeContent = true;
+  if ('include_content' in args) {
+    if (typeof args.include_content !== 'boolean') throw invalid('include_content must be a boolean', 'include_content', args.include_content);
+    includeContent = args.include_content;
+  }
+  const rawExt = stringArray(args, 'file_extensions');
+  let extensions: string[] | undefined;
+  if (rawExt) {
+    extensions = rawExt.map((e) => (e.startsWith('.') ? e.slice(1) : e));
+    if (extensions.some((e) => e === '' || /[./\\\s]/.test(e))) {
+      throw new QuarryError('InvalidFilter', 'file_extensions contains an invalid extension', { field: 'file_extensions', value: rawExt });
+    }
+  }
+  let pathFilter: string | undefined;
+  if ('path_filter' in args) {
+    const p = args.path_filter;
+    if (typeof p !== 'string' || p.trim() === '') throw invalidFilter('path_filter', 'must be a non-empty string', p);
+    pathFilter = p.replace(/\\/g, '/');
+  }
+  const excludePaths = stringArray(args, 'exclude_paths')?.map((p) => p.replace(/\\/g, '/'));
+  return { query, root, limit, includeContent, extensions, pathFilter, excludePaths };
+}
+
+export const codebaseSearch: Tool<Envelope> = {
+  name: 'codebase_search',
+  description:
+    'Search the index with BM25 over symbol chunks (functions, classes, methods, types, Markdown sections). Filters run before limit. Returns the seed-004 envelope with scores and their components.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      query: { type: 'string', description: 'Non-empty search text' },
+      root: { type: 'string', description: 'Repository root (defaults to the open root)' },
+      limit: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
+      include_content: { type: 'boolean', default: true, description: 'false sets snippet to null' },
+      file_extensions: { type: 'array', items: { type: 'string' }, minItems: 1, description: "Final extensions, 'ts' or '.ts' (case-sensitive)" },
+      path_filter: { type: 'string', description: 'Case-sensitive substring of the repo-relative path' },
+      exclude_paths: { type: 'array', items: { type: 'string' }, minItems: 1, description: 'Case-sensitive substrings to exclude' },
+    },
+    required: ['query'],
+    additionalProperties: false,
+  },
+  async execute(raw, ctx) {
+    const a = parseCodebaseSearchArgs(raw);
+    const rootPrefix = selectRootPrefix(ctx, a.root);
+    const { index, stats } = await ensureIndex(ctx);
+    const t = now();
+    const exts = a.extensions ? new Set(a.extensions) : null;
+    const filters: ChunkFilter[] = [];
+    if (rootPrefix) filters.push((c) => c.path.startsWith(rootPrefix));
+    if (exts) filters.push((c) => exts.has(extensionOf(c.path)));
+    if (a.pathFilter) filters.push((c) => c.path.includes(a.pathFilter!));
+    if (a.excludePaths) filters.push((c) => !a.excludePaths!.some((x) => c.path.includes(x)));
+    const filter: ChunkFilter | undefined = filters.length ? (c) => filters.every((f) => f(c)) : undefined;
+    const hits = index.search(a.query, a.limit, filter);
+    const results = hits.map((h) => ({
+      path: h.chunk.path,
+      startLine: h.chunk.startLine,
+      endLine: h.chunk.endLine,
+      symbolName: h.chunk.symbolName,
+      chunkType: h.chunk.chunkType,
+      score: h.score,
+      matchedTerms: h.matchedTerms,
+      scoreComponents: h.scoreComponents,
+      snippet: a.includeContent ? h.chunk.snippet : null,
+    }));
+    return envelope('codebase_search', ROUTE_TFIDF, a.query, results, elapsedSince(t), stats);
+  },
+};

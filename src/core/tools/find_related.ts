@@ -1,0 +1,80 @@
+/**
+ * find_related (seed 004): chunks that share tokens with the chunk containing a line.
+ * score = (candidate tokens, with repeats, in the seed's token set) / |union of unique sets|;
+ * sorted by score descending then path ascending; snippet = first 360 characters;
+ * limit 0 becomes 1, no upper cap; scoreComponents empty; top-level route "rust-related".
+ */
+import { QuarryError } from '../errors';
+import { elapsedSince, now } from '../jobs/yielder';
+import { chunkText } from '../rank/bm25';
+import { splitLinesForIndex } from '../rank/lines';
+import { readText } from '../walk/walk';
+import { envelope, ROUTE_RELATED, type Envelope } from './envelope';
+import { ensureIndex, selectRootPrefix } from './index-context';
+import type { Tool } from './types';
+import { ensureObject } from './validate';
+
+export const NO_RELATED = 'No related chunks found for that location';
+
+export const findRelated: Tool<Envelope> = {
+  name: 'find_related',
+  description:
+    'Find chunks that share tokens with the chunk containing a known line (path is repo-relative with forward slashes, exactly as indexed). Returns the seed-004 envelope.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      path: { type: 'string', description: 'Repo-relative path, forward slashes, exactly the indexed path' },
+      line: { type: 'integer', minimum: 1, description: "A line inside a chunk's range" },
+      root: { type: 'string', description: 'Repository root (defaults to the open root)' },
+      limit: { type: 'integer', default: 10, description: '0 becomes 1; no upper cap' },
+    },
+    required: ['path', 'line'],
+    additionalProperties: false,
+  },
+  async execute(raw, ctx) {
+    const args = ensureObject(raw);
+    if (!('path' in args)) throw new QuarryError('InvalidArgument', 'Missing required field: path', { field: 'path' });
+    if (typeof args.path !== 'string') throw new QuarryError('InvalidArgument', 'path must be a string', { field: 'path', value: args.path });
+    if (!('line' in args)) throw new QuarryError('InvalidArgument', 'Missing required field: line', { field: 'line' });
+    if (typeof args.line !== 'number' || !Number.isInteger(args.line)) {
+      throw new QuarryError('InvalidArgument', 'line must be a positive integer', { field: 'line', value: args.line });
+    }
+    let limit = 10;
+    if ('limit' in args) {
+      if (typeof args.limit !== 'number' || !Number.isInteger(args.limit)) {
+        throw new QuarryError('InvalidArgument', 'limit must be an integer', { field: 'limit', value: args.limit });
+      }
+      limit = Math.max(1, args.limit);
+    }
+    if ('root' in args && (typeof args.root !== 'string' || args.root.trim() === '')) {
+      throw new QuarryError('InvalidArgument', 'root must be a non-empty string', { field: 'root', value: args.root });
+    }
+    const rootPrefix = selectRootPrefix(ctx, args.root as string | undefined);
+    const path = rootPrefix + args.path;
+    const line = args.line;
+    const { index, stats } = await ensureIndex(ctx);
+    if (line < 1) throw new QuarryError('EngineError', 'line must be a positive integer', { field: 'line', value: line });
+    const t = now();
+    const seed = index.chunkAt(path, line);
+    if (!seed) throw new QuarryError('EngineError', NO_RELATED, { path, line });
+    // the seed's text, from the file as indexed (refresh just made sure it is current)
+    const resolved = ctx.workspace.resolveAll(path, 'path')[0];
+    const text = await readText(resolved.source, resolved.rel);
+    if (!text.ok) throw new QuarryError('EngineError', NO_RELATED, { path, line });
+    const seedText = chunkText(splitLinesForIndex(text.text), seed.startLine, seed.endLine);
+    const related = index.related(seed, seedText, limit);
+    if (!related.length) throw new QuarryError('EngineError', NO_RELATED, { path, line });
+    const results = related.map((r) => ({
+      path: r.chunk.path,
+      startLine: r.chunk.startLine,
+      endLine: r.chunk.endLine,
+      symbolName: r.chunk.symbolName,
+      chunkType: r.chunk.chunkType,
+      score: r.score,
+      matchedTerms: r.sharedTerms,
+      scoreComponents: [],
+      snippet: r.chunk.snippet,
+    }));
+    return envelope('find_related', ROUTE_RELATED, `${args.path}:${line}`, results, elapsedSince(t), stats);
+  },
+};
