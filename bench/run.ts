@@ -51,8 +51,10 @@ async function quarryRun(ws: Workspace, q: Query) {
 
 function rgRun(dir: string, q: Query) {
   const t = performance.now();
-  const r = spawnSync('rg', ['-j1', '--no-config', '-n', '--null', '--no-heading', '--with-filename', '--color', 'never', ...q.rgArgs], {
+  // an explicit '.' (rg would read a piped stdin otherwise); './' is stripped from the paths
+  const r = spawnSync('rg', ['-j1', '--no-config', '-n', '--null', '--no-heading', '--with-filename', '--color', 'never', ...q.rgArgs, '.'], {
     cwd: dir,
+    stdio: ['ignore', 'pipe', 'pipe'],
     encoding: 'utf8',
     maxBuffer: 1 << 30,
   });
@@ -63,7 +65,8 @@ function rgRun(dir: string, q: Query) {
     if (!line) continue;
     const nul = line.indexOf('\0');
     const colon = line.indexOf(':', nul + 1);
-    pairs.push(`${line.slice(0, nul)}:${line.slice(nul + 1, colon)}`);
+    const file = line.slice(0, nul).replace(/^\.\//, '');
+    pairs.push(`${file}:${line.slice(nul + 1, colon)}`);
   }
   return { ms, pairs };
 }

@@ -8,6 +8,13 @@ import { isUserError, QuarryError, toQuarryError } from '../core/errors';
 import { Workspace } from '../core/source/workspace';
 import { callTool, describeTools } from '../core/tools';
 import { NodeFsSource } from '../adapters/node-fs';
+import { nodeGrammarLoader } from '../adapters/grammars-node';
+import { defaultCacheDir, FileIndexStore, workspaceKey } from '../adapters/node-index-store';
+import { Chunker, languageForPath } from '../core/chunk';
+import { CodeIndexService, INDEXED_EXTENSIONS } from '../core/rank/service';
+import { walkFiles, readText } from '../core/walk/walk';
+import { DEFAULT_MAX_FILE_BYTES } from '../core/walk/policy';
+import { extensionOf } from '../core/source/types';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -15,9 +22,11 @@ const USAGE = `Usage:
   quarry tools                                   list every tool as JSON {name, description, inputSchema}
   quarry call <tool> '<json-args>' --root DIR    run one tool over DIR (repeat --root for several roots;
                                                  QUARRY_ROOT is used when no --root is given)
+  quarry chunks --root DIR                       print every symbol chunk of the index, one JSON object per line
 Options:
   --root DIR   a directory to search (repeatable)
   --json       print text results (search_files) as a JSON string instead of plain text
+  --no-cache   do not read or write the index cache (QUARRY_CACHE_DIR, else ~/.cache/quarry)
   -h, --help   this help`;
 
 export interface CliIO {
@@ -35,6 +44,7 @@ export function parseArgs(argv: string[]) {
   const roots: string[] = [];
   let json = false;
   let help = false;
+  let noCache = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--root') {
@@ -43,11 +53,24 @@ export function parseArgs(argv: string[]) {
       roots.push(v);
     } else if (a.startsWith('--root=')) roots.push(a.slice(7));
     else if (a === '--json') json = true;
+    else if (a === '--no-cache') noCache = true;
     else if (a === '-h' || a === '--help') help = true;
     else if (a.startsWith('--')) throw usageError(`Unknown option ${a}`);
     else positional.push(a);
   }
-  return { positional, roots, json, help };
+  return { positional, roots, json, help, noCache };
+}
+
+/** --root, then QUARRY_ROOT (then seed 004's LOCUS_ROOT / CODERAG_ROOT, then a `root` argument); never the working directory. */
+function resolveRoots(roots: string[], env: Record<string, string | undefined>, args: unknown): string[] {
+  if (roots.length) return roots;
+  for (const name of ['QUARRY_ROOT', 'LOCUS_ROOT', 'CODERAG_ROOT']) {
+    const list = (env[name] ?? '').split(path.delimiter).filter(Boolean);
+    if (list.length) return list;
+  }
+  const argRoot = args && typeof args === 'object' ? (args as Record<string, unknown>).root : undefined;
+  if (typeof argRoot === 'string' && argRoot.trim()) return [argRoot];
+  throw new QuarryError('InvalidArgument', 'No root: pass --root DIR or set QUARRY_ROOT', { field: 'root' });
 }
 
 function openRoots(roots: string[]): Workspace {
@@ -72,7 +95,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     return isUserError(qe) || qe.code === 'NotFound' ? 2 : 1;
   };
   try {
-    const { positional, roots, json, help } = parseArgs(argv);
+    const { positional, roots, json, help, noCache } = parseArgs(argv);
     const [command, ...rest] = positional;
     if (help || !command || command === 'help') {
       io.stdout(USAGE + '\n');
@@ -91,11 +114,41 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       } catch (e) {
         throw new QuarryError('InvalidArgument', `The tool arguments are not valid JSON: ${(e as Error).message}`, { field: '(arguments)' });
       }
-      const rootList = roots.length ? roots : (io.env.QUARRY_ROOT ?? '').split(path.delimiter).filter(Boolean);
-      if (!rootList.length) throw new QuarryError('InvalidArgument', 'No root: pass --root DIR or set QUARRY_ROOT', { field: 'root' });
+      const rootList = resolveRoots(roots, io.env, args);
       const workspace = openRoots(rootList);
-      const result = await callTool(tool, args, { workspace });
+      const index = new CodeIndexService(
+        workspace,
+        () => Chunker.create(nodeGrammarLoader),
+        noCache ? undefined : new FileIndexStore(defaultCacheDir(io.env)),
+        workspaceKey(rootList),
+      );
+      const result = await callTool(tool, args, { workspace, index });
       io.stdout((typeof result === 'string' && !json ? result : JSON.stringify(result, null, 2)) + '\n');
+      return 0;
+    }
+    if (command === 'chunks') {
+      const workspace = openRoots(resolveRoots(roots, io.env, undefined));
+      const chunker = await Chunker.create(nodeGrammarLoader);
+      for (let r = 0; r < workspace.roots.length; r++) {
+        const source = workspace.roots[r];
+        for await (const f of walkFiles(source, {
+          maxFileBytes: DEFAULT_MAX_FILE_BYTES,
+          acceptFile: (p) => INDEXED_EXTENSIONS.includes(extensionOf(p)) && languageForPath(p) !== null,
+        })) {
+          const text = await readText(source, f.path);
+          if (!text.ok) continue;
+          let chunks;
+          try {
+            chunks = chunker.chunkFile(workspace.displayPath(r, f.path), text.text);
+          } catch (err) {
+            io.stderr(`skipped ${f.path}: ${toQuarryError(err).message}\n`);
+            continue;
+          }
+          for (const c of chunks) {
+            io.stdout(JSON.stringify({ path: c.path, startLine: c.startLine, endLine: c.endLine, symbolName: c.symbolName, chunkType: c.chunkType }) + '\n');
+          }
+        }
+      }
       return 0;
     }
     throw usageError(`Unknown command "${command}"\n${USAGE}`);

@@ -13,8 +13,18 @@ import { readText, walkFiles } from '../walk/walk';
 import { compileMatcher, type Matcher } from './regex';
 import type { GrepFileResult, GrepMatch, GrepRequest, GrepSink, GrepSummary, HitRange } from './types';
 
+/** A content index that can narrow the files to search (the trigram index). */
+export interface SearchPrefilter {
+  /** Workspace paths that may contain a hit, or null when the index cannot narrow the query. */
+  candidates(plan: { requiredLiterals: string[] | null }): Set<string> | null;
+  /** Whether the index covers this path (uncovered files are always scanned). */
+  has(path: string): boolean;
+}
+
 export interface SearchOptions {
   signal?: AbortSignal;
+  /** Narrow the files to read; results stay identical to a scan (candidates are verified). */
+  prefilter?: SearchPrefilter;
   /** Defaults to a 12 ms budget; pass NEVER_YIELD in the CLI and benchmarks. */
   yielder?: Yielder;
 }
@@ -148,22 +158,25 @@ export async function searchWorkspace(
   let filesSearched = 0;
   let filesMatched = 0;
   let totalIsExact = true;
+  let limitHit = false;
   let ending: GrepSummary['ending'] = 'complete';
   let done = false;
 
   const summary = (): GrepSummary => ({
     total,
     totalIsExact,
-    limitHit: total > delivered,
+    limitHit,
     delivered,
     filesSearched,
     filesMatched,
     skipped,
     elapsedMs: elapsedSince(t0),
     ending,
-    strategy: matcher.strategy,
+    strategy: matcher.strategy + (candidates ? '+trigram' : ''),
   });
 
+  const prefilter = options.prefilter;
+  const candidates = prefilter ? prefilter.candidates(matcher) : null;
   const directory = req.directory ?? '';
   const starts = directory ? workspace.resolveAll(directory, 'directory') : workspace.roots.map((_, i) => ({ rootIndex: i, rel: '' }));
 
@@ -177,7 +190,10 @@ export async function searchWorkspace(
         maxFileBytes: req.maxFileBytes,
         useIgnoreFiles: req.useIgnoreFiles,
         signal,
-        acceptFile: filter ?? undefined,
+        acceptFile:
+          candidates && prefilter
+            ? (p) => (!filter || filter(p)) && (candidates.has(prefix + p) || !prefilter.has(prefix + p))
+            : (filter ?? undefined),
         onSkip: (s) => skipped.push(prefix ? { ...s, path: prefix + s.path } : s),
       });
       for await (const file of walker) {
@@ -198,6 +214,7 @@ export async function searchWorkspace(
         const matches: GrepMatch[] = [];
         let fileHadMatch = false;
         scanLines(text, matcher, (hits) => {
+          if (delivered >= maxResults) limitHit = true;
           if (total >= countLimit && delivered >= maxResults) {
             // one more match than we are allowed to count: total is only a lower bound
             totalIsExact = false;

@@ -1,13 +1,15 @@
 /** The tool registry: every tool contract Quarry answers, in one list. */
 import { QuarryError } from '../errors';
+import { codebaseSearch } from './codebase_search';
 import { codeSearch } from './code_search';
+import { findRelated } from './find_related';
 import { listDirectory } from './list_directory';
 import { readFile } from './read_file';
 import { searchCorpus } from './search_corpus';
 import { searchFiles } from './search_files';
 import type { Tool, ToolContext } from './types';
 
-export const TOOLS: Tool[] = [codeSearch, readFile, listDirectory, searchFiles, searchCorpus];
+export const TOOLS: Tool[] = [codeSearch, readFile, listDirectory, searchFiles, searchCorpus, codebaseSearch, findRelated];
 
 export function findTool(name: string): Tool {
   const tool = TOOLS.find((t) => t.name === name);

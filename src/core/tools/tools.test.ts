@@ -26,7 +26,7 @@ async function expectError(p: Promise<unknown>, code: string, field?: string, me
 describe('tool registry', () => {
   it('describes every tool with a JSON schema', () => {
     const tools = describeTools();
-    expect(tools.map((t) => t.name)).toEqual(['code_search', 'read_file', 'list_directory', 'search_files', 'search_corpus']);
+    expect(tools.map((t) => t.name)).toEqual(['code_search', 'read_file', 'list_directory', 'search_files', 'search_corpus', 'codebase_search', 'find_related']);
     for (const t of tools) {
       expect(t.description.length).toBeGreaterThan(20);
       expect(t.inputSchema.type).toBe('object');
@@ -337,7 +337,8 @@ describe('list_directory (seed 000)', () => {
     expect(paths).toContain('big/huge.txt'); // large files are listed, just not searched
     expect(paths).not.toContain('node_modules');
     expect(paths).not.toContain('debug.log');
-    expect(paths.some((p: string) => p.startsWith('.git'))).toBe(false);
+    expect(paths.some((p: string) => p === '.git' || p.startsWith('.git/'))).toBe(false);
+    expect(paths).toContain('.gitignore');
     expect(r.count).toBe(r.items.length);
   });
   it('answers found:false for a missing directory', async () => {
