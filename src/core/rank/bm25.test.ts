@@ -147,10 +147,10 @@ describe('CodeIndexService refresh modes and persistence', () => {
   it('rebuilds fully when the stored format version differs', async () => {
     const source = new MemorySource(files());
     const store = new MemoryIndexStore();
-    await store.save('index', new TextEncoder().encode(JSON.stringify({ format: 'quarry-chunk-index', version: 0, state: {} })));
+    await store.save('index', encodeIndex({ json: {}, sections: [] }, 1));
     const svc = new CodeIndexService(new Workspace([source]), async () => lineChunker, store);
     expect((await svc.refresh()).refreshMode).toBe('full');
-    expect(() => decodeIndex(new TextEncoder().encode('{'))).toThrow(/not readable/);
+    expect(() => decodeIndex(new TextEncoder().encode('{ not an index }'))).toThrow(/not readable/);
   });
   it('keeps the old index when a refresh is cancelled', async () => {
     const source = new MemorySource(files());
@@ -194,7 +194,9 @@ describe('properties', () => {
     fc.assert(
       fc.property(fileSet, fc.array(word, { minLength: 1, maxLength: 3 }), (files, q) => {
         const index = indexOf(files);
-        const loaded = ChunkIndex.fromState(decodeIndex(encodeIndex(index.toState())) as never);
+        const { lengths, ids, tfs, ...json } = index.toState();
+        const back = decodeIndex(encodeIndex({ json, sections: [lengths, ids, tfs] }));
+        const loaded = ChunkIndex.fromState({ ...(back.json as typeof json), lengths: back.sections[0], ids: back.sections[1], tfs: back.sections[2] });
         const query = q.join(' ');
         expect(loaded.search(query, 100)).toEqual(index.search(query, 100));
       }),

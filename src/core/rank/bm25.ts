@@ -271,8 +271,23 @@ export class ChunkIndex {
       chunks.push([c.path, c.startLine, c.endLine, c.symbolName, c.chunkType, c.tokenCount, c.uniqueCount, c.snippet]);
     });
     const files: ChunkIndexState['files'] = [...this.files].map(([path, f]) => [path, f.size, f.mtimeMs, f.chunkIds.map((id) => remap.get(id)!), f.terms]);
-    const postings: ChunkIndexState['postings'] = [...this.postings].map(([term, p]) => [term, p.ids.map((id) => remap.get(id)!), p.tfs]);
-    return { chunks, files, postings, totalTokens: this.totalTokens };
+    const terms: string[] = [];
+    let n = 0;
+    for (const p of this.postings.values()) n += p.ids.length;
+    const lengths = new Uint32Array(this.postings.size);
+    const ids = new Uint32Array(n);
+    const tfs = new Uint32Array(n);
+    let k = 0;
+    let t = 0;
+    for (const [term, p] of this.postings) {
+      terms.push(term);
+      lengths[t++] = p.ids.length;
+      for (let i = 0; i < p.ids.length; i++, k++) {
+        ids[k] = remap.get(p.ids[i])!;
+        tfs[k] = p.tfs[i];
+      }
+    }
+    return { chunks, files, terms, totalTokens: this.totalTokens, lengths, ids, tfs };
   }
 
   static fromState(state: ChunkIndexState): ChunkIndex {
@@ -290,7 +305,17 @@ export class ChunkIndex {
     index.live = index.chunks.length;
     index.totalTokens = state.totalTokens;
     for (const [path, size, mtimeMs, chunkIds, terms] of state.files) index.files.set(path, { size, mtimeMs, chunkIds, terms });
-    for (const [term, ids, tfs] of state.postings) index.postings.set(term, { ids, tfs, df: ids.length });
+    let k = 0;
+    state.terms.forEach((term, t) => {
+      const len = state.lengths[t];
+      const ids: number[] = new Array(len);
+      const tfs: number[] = new Array(len);
+      for (let i = 0; i < len; i++, k++) {
+        ids[i] = state.ids[k];
+        tfs[i] = state.tfs[k];
+      }
+      index.postings.set(term, { ids, tfs, df: len });
+    });
     return index;
   }
 }
@@ -298,6 +323,10 @@ export class ChunkIndex {
 export interface ChunkIndexState {
   chunks: Array<[path: string, startLine: number, endLine: number, symbolName: string, chunkType: string, tokenCount: number, uniqueCount: number, snippet: string]>;
   files: Array<[path: string, size: number, mtimeMs: number, chunkIds: number[], terms: string[]]>;
-  postings: Array<[term: string, ids: number[], tfs: number[]]>;
+  terms: string[];
   totalTokens: number;
+  /** postings, term by term: lengths[t] entries of ids/tfs */
+  lengths: Uint32Array;
+  ids: Uint32Array;
+  tfs: Uint32Array;
 }

@@ -1,6 +1,7 @@
 /**
- * Keeps a workspace's chunk index fresh. refresh() walks the workspace (seed 004's indexed
- * extensions, files up to 1 MiB), compares each file's (size, mtime) with the index:
+ * Keeps a workspace's indexes fresh: the chunk index (BM25, find_related) over seed 004's
+ * indexed extensions, and the trigram index over every text file the walk policy admits
+ * (files up to 1 MiB). refresh() compares each file's (size, mtime) with the stored table:
  *   nothing changed -> "cache_hit"; some files -> "incremental" (only they are re-chunked);
  *   no usable index (none stored, unreadable, other format version) -> "full".
  * New chunk data is computed aside and applied in one synchronous step, so a reader never
@@ -14,8 +15,9 @@ import type { Workspace } from '../source/workspace';
 import { DEFAULT_MAX_FILE_BYTES, type Skipped } from '../walk/policy';
 import { readText, walkFiles } from '../walk/walk';
 import { splitLinesForIndex } from './lines';
-import { ChunkIndex, type ChunkIndexState } from './bm25';
+import { ChunkIndex } from './bm25';
 import { decodeIndex, encodeIndex, type IndexStore } from './persist';
+import { TrigramIndex } from './trigram';
 
 /** Seed 004: indexed final extensions. */
 export const INDEXED_EXTENSIONS: readonly string[] = ['ts', 'tsx', 'js', 'jsx', 'mjs', 'cjs', 'rs', 'md', 'py', 'go'];
@@ -50,8 +52,16 @@ export interface RefreshOptions {
   force?: boolean;
 }
 
+interface FileRow {
+  size: number;
+  mtimeMs: number;
+}
+
 export class CodeIndexService {
   index: ChunkIndex | null = null;
+  trigrams: TrigramIndex | null = null;
+  /** every file in the indexes (text files of any extension), with what refresh compares */
+  private table: Map<string, FileRow> | null = null;
   lastStats: RefreshStats | null = null;
   private loadedFromStore = false;
   private chunker: ChunkerLike | null = null;
@@ -69,18 +79,38 @@ export class CodeIndexService {
     const bytes = await this.store.load(this.storeKey).catch(() => null);
     if (!bytes) return;
     try {
-      this.index = ChunkIndex.fromState(decodeIndex(bytes) as ChunkIndexState);
+      const { json, sections } = decodeIndex(bytes);
+      const j = json as StoredJson;
+      const [lengths, ids, tfs, triKeys, triLengths, triIds] = sections;
+      this.index = ChunkIndex.fromState({ ...j.chunks, lengths, ids, tfs });
+      this.trigrams = TrigramIndex.fromState({ files: j.trigramFiles, keys: triKeys, lengths: triLengths, ids: triIds });
+      this.table = new Map(j.table.map(([path, size, mtimeMs]) => [path, { size, mtimeMs }]));
     } catch (err) {
       if (toQuarryError(err).code !== 'IndexVersionMismatch') throw err;
       this.index = null; // quietly rebuild
+      this.trigrams = null;
+      this.table = null;
     }
+  }
+
+  private async save(): Promise<void> {
+    if (!this.store || !this.index || !this.trigrams || !this.table) return;
+    const c = this.index.toState();
+    const t = this.trigrams.toState();
+    const json: StoredJson = {
+      chunks: { chunks: c.chunks, files: c.files, terms: c.terms, totalTokens: c.totalTokens },
+      trigramFiles: t.files,
+      table: [...this.table].map(([path, r]) => [path, r.size, r.mtimeMs]),
+    };
+    await this.store.save(this.storeKey, encodeIndex({ json, sections: [c.lengths, c.ids, c.tfs, t.keys, t.lengths, t.ids] }));
   }
 
   async refresh(options: RefreshOptions = {}): Promise<RefreshStats> {
     const t0 = now();
     const yielder = options.yielder ?? createYielder();
     if (!options.force) await this.loadStored();
-    const old = options.force ? null : this.index;
+    const usable = !options.force && this.index && this.trigrams && this.table;
+    const oldTable = usable ? this.table! : null;
     const skipped: Skipped[] = [];
     const seen = new Map<string, { rootIndex: number; rel: string; size: number; mtimeMs: number }>();
     const ws = this.workspace;
@@ -89,74 +119,109 @@ export class CodeIndexService {
       for await (const f of walkFiles(ws.roots[r], {
         maxFileBytes: DEFAULT_MAX_FILE_BYTES,
         signal: options.signal,
-        acceptFile: (p) => INDEXED_EXTENSIONS.includes(extensionOf(p)),
         onSkip: (s) => skipped.push(prefix ? { ...s, path: prefix + s.path } : s),
       })) {
         seen.set(prefix + f.path, { rootIndex: r, rel: f.path, size: f.size, mtimeMs: f.mtimeMs });
         if (seen.size % 500 === 0) options.onProgress?.({ phase: 'scanning', loaded: seen.size, total: 0 });
       }
     }
+    const isIndexed = (p: string) => INDEXED_EXTENSIONS.includes(extensionOf(p));
     const changed: string[] = [];
     for (const [path, f] of seen) {
-      const meta = old?.fileMeta(path);
-      if (!meta || meta.size !== f.size || meta.mtimeMs !== f.mtimeMs) changed.push(path);
+      const row = oldTable?.get(path);
+      if (!row || row.size !== f.size || row.mtimeMs !== f.mtimeMs) changed.push(path);
     }
-    const removed = old ? old.paths().filter((p) => !seen.has(p)) : [];
-    const mode: RefreshMode = !old ? 'full' : changed.length || removed.length ? 'incremental' : 'cache_hit';
+    const removed = oldTable ? [...oldTable.keys()].filter((p) => !seen.has(p)) : [];
+    const mode: RefreshMode = !oldTable ? 'full' : changed.length || removed.length ? 'incremental' : 'cache_hit';
 
     if (mode !== 'cache_hit') {
-      this.chunker ??= await this.getChunker();
+      if (changed.some(isIndexed)) this.chunker ??= await this.getChunker();
       // compute aside
-      const prepared: Array<{ path: string; meta: { size: number; mtimeMs: number }; chunks: Chunk[]; lines: string[] } | { path: string; gone: true }> = [];
+      type Prepared = { path: string; row: FileRow; text: string | null; chunks: Chunk[] | null; lines: string[] | null };
+      const prepared: Prepared[] = [];
       let done = 0;
       for (const path of changed) {
         if (options.signal?.aborted) throw new QuarryError('Cancelled', 'Indexing was cancelled');
         const f = seen.get(path)!;
+        const row = { size: f.size, mtimeMs: f.mtimeMs };
         const text = await readText(ws.roots[f.rootIndex], f.rel);
         if (!text.ok) {
           skipped.push({ ...text.skipped, path });
-          prepared.push({ path, gone: true });
+          prepared.push({ path, row, text: null, chunks: null, lines: null });
           continue;
         }
-        let chunks: Chunk[];
-        try {
-          chunks = this.chunker.chunkFile(path, text.text);
-        } catch (err) {
-          skipped.push({ path, reason: 'unreadable', detail: `parser failed: ${toQuarryError(err).message}` });
-          prepared.push({ path, gone: true });
-          continue;
+        let chunks: Chunk[] | null = null;
+        let lines: string[] | null = null;
+        if (isIndexed(path)) {
+          try {
+            chunks = this.chunker!.chunkFile(path, text.text);
+            lines = splitLinesForIndex(text.text);
+          } catch (err) {
+            skipped.push({ path, reason: 'unreadable', detail: `parser failed: ${toQuarryError(err).message}` });
+          }
         }
-        prepared.push({ path, meta: { size: f.size, mtimeMs: f.mtimeMs }, chunks, lines: splitLinesForIndex(text.text) });
+        prepared.push({ path, row, text: text.text, chunks, lines });
         done++;
         if (done % 100 === 0) options.onProgress?.({ phase: 'indexing', loaded: done, total: changed.length });
         const y = yielder.maybeYield();
         if (y) await y;
       }
-      // apply in one synchronous step
-      const target = mode === 'full' ? new ChunkIndex() : old!;
-      for (const p of removed) target.removeFile(p);
-      for (const p of prepared) {
-        if ('gone' in p) target.removeFile(p.path);
-        else target.setFile(p.path, p.meta, p.chunks, p.lines);
+      // apply in one synchronous step (a full build replaces the old indexes only now)
+      const index = mode === 'full' ? new ChunkIndex() : this.index!;
+      const trigrams = mode === 'full' ? new TrigramIndex() : this.trigrams!;
+      const table = mode === 'full' ? new Map<string, FileRow>() : this.table!;
+      for (const p of removed) {
+        index.removeFile(p);
+        trigrams.removeFile(p);
+        table.delete(p);
       }
-      this.index = target;
+      for (const p of prepared) {
+        table.set(p.path, p.row);
+        if (p.text === null) {
+          // binary or unreadable now: in the table (so it is not re-read until it changes), in no index
+          index.removeFile(p.path);
+          trigrams.removeFile(p.path);
+          continue;
+        }
+        trigrams.addFile(p.path, p.text);
+        if (p.chunks && p.lines) index.setFile(p.path, p.row, p.chunks, p.lines);
+        else index.removeFile(p.path);
+      }
+      this.index = index;
+      this.trigrams = trigrams;
+      this.table = table;
       if (this.store) {
         options.onProgress?.({ phase: 'saving', loaded: 0, total: 1 });
-        await this.store.save(this.storeKey, encodeIndex(target.toState()));
+        await this.save();
       }
     }
+    let filesScanned = 0;
+    for (const p of seen.keys()) if (isIndexed(p)) filesScanned++;
     const stats: RefreshStats = {
       refreshMode: mode,
-      filesScanned: seen.size,
+      filesScanned,
       chunksIndexed: this.index!.chunkCount,
       elapsedMs: elapsedSince(t0),
-      filesChanged: mode === 'cache_hit' ? 0 : changed.length,
-      filesRemoved: removed.length,
+      filesChanged: mode === 'cache_hit' ? 0 : changed.filter(isIndexed).length,
+      filesRemoved: removed.filter(isIndexed).length,
       skipped,
     };
     this.lastStats = stats;
     return stats;
   }
+
+  /** A search prefilter over the trigram index (valid right after refresh()). */
+  prefilter() {
+    const t = this.trigrams;
+    if (!t) return undefined;
+    return { candidates: (plan: { requiredLiterals: string[] | null }) => t.candidates(plan), has: (p: string) => t.has(p) };
+  }
+}
+
+interface StoredJson {
+  chunks: { chunks: ReturnType<ChunkIndex['toState']>['chunks']; files: ReturnType<ChunkIndex['toState']>['files']; terms: string[]; totalTokens: number };
+  trigramFiles: string[];
+  table: Array<[path: string, size: number, mtimeMs: number]>;
 }
 
 export { NEVER_YIELD };

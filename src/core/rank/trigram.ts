@@ -105,12 +105,60 @@ export class TrigramIndex {
     return out;
   }
 
+  toState(): TrigramState {
+    const live: string[] = [];
+    const remap = new Int32Array(this.files.length).fill(-1);
+    this.files.forEach((p, id) => {
+      if (p !== null) {
+        remap[id] = live.length;
+        live.push(p);
+      }
+    });
+    const keys: number[] = [];
+    const lengths: number[] = [];
+    const ids: number[] = [];
+    for (const [key, list] of this.postings) {
+      let n = 0;
+      for (const id of list) {
+        if (remap[id] >= 0) {
+          ids.push(remap[id]);
+          n++;
+        }
+      }
+      if (n) {
+        keys.push(key);
+        lengths.push(n);
+      }
+    }
+    return { files: live, keys: Uint32Array.from(keys), lengths: Uint32Array.from(lengths), ids: Uint32Array.from(ids) };
+  }
+
+  static fromState(state: TrigramState): TrigramIndex {
+    const index = new TrigramIndex();
+    index.files = [...state.files];
+    state.files.forEach((p, id) => index.ids.set(p, id));
+    let k = 0;
+    for (let i = 0; i < state.keys.length; i++) {
+      const len = state.lengths[i];
+      index.postings.set(state.keys[i], Array.from(state.ids.subarray(k, k + len)));
+      k += len;
+    }
+    return index;
+  }
+
   /** Approximate bytes held (postings as 8-byte JS array slots plus keys). */
   approxBytes(): number {
     let n = 0;
     for (const l of this.postings.values()) n += l.length * 8 + 48;
     return n + this.lastSeen.byteLength;
   }
+}
+
+export interface TrigramState {
+  files: string[];
+  keys: Uint32Array;
+  lengths: Uint32Array;
+  ids: Uint32Array;
 }
 
 function intersectSorted(a: number[], b: number[]): number[] {
