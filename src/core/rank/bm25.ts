@@ -31,16 +31,12 @@ export interface FileMeta {
 
 interface FileEntry extends FileMeta {
   chunkIds: number[];
-  /** Distinct terms of the file's chunks, so removal touches only their postings. */
-  terms: string[];
+  /** Distinct term ids of the file's chunks, so removal touches only their postings. */
+  terms: Uint32Array;
 }
 
-interface Posting {
-  ids: number[];
-  tfs: number[];
-  /** live documents containing the term */
-  df: number;
-}
+/** Postings pack (chunk id, tf) into one number: id * TF_SPAN + min(tf, TF_SPAN - 1). */
+const TF_SPAN = 65536;
 
 export interface ScoreComponent {
   term: string;
@@ -80,10 +76,17 @@ function compareHits(a: { score: number; chunk: Chunk }, b: { score: number; chu
 
 export class ChunkIndex {
   private chunks: Array<IndexedChunk | null> = [];
-  private postings = new Map<string, Posting>();
+  private termIds = new Map<string, number>();
+  private terms: string[] = [];
+  /** term id -> ascending packed postings (dead ids are removed at once, so length = df) */
+  private post: number[][] = [];
   private files = new Map<string, FileEntry>();
   private live = 0;
   private totalTokens = 0;
+  /** scratch accumulators, grown with the chunk count */
+  private scoreScratch = new Float64Array(0);
+  private countScratch = new Uint32Array(0);
+  private interScratch = new Uint32Array(0);
 
   get chunkCount(): number {
     return this.live;
@@ -92,7 +95,9 @@ export class ChunkIndex {
     return this.files.size;
   }
   get termCount(): number {
-    return this.postings.size;
+    let n = 0;
+    for (const p of this.post) if (p.length) n++;
+    return n;
   }
   fileMeta(path: string): FileMeta | undefined {
     const f = this.files.get(path);
@@ -107,17 +112,36 @@ export class ChunkIndex {
   avgdl(): number {
     return this.live ? this.totalTokens / this.live : 0;
   }
+  documentFrequency(term: string): number {
+    const t = this.termIds.get(term);
+    return t === undefined ? 0 : this.post[t].length;
+  }
+
+  private termId(term: string): number {
+    let t = this.termIds.get(term);
+    if (t === undefined) {
+      t = this.terms.length;
+      this.termIds.set(term, t);
+      this.terms.push(term);
+      this.post.push([]);
+    }
+    return t;
+  }
 
   /** Replace a file's chunks (lines are the file's lines without terminators). */
   setFile(path: string, meta: FileMeta, chunks: Chunk[], lines: string[]): void {
     this.removeFile(path);
     const ids: number[] = [];
-    const fileTerms = new Set<string>();
+    const fileTerms = new Set<number>();
+    const tf = new Map<number, number>();
     for (const c of chunks) {
       const text = chunkText(lines, c.startLine, c.endLine);
       const tokens = tokenize(text);
-      const tf = new Map<string, number>();
-      for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
+      tf.clear();
+      for (const tok of tokens) {
+        const t = this.termId(tok);
+        tf.set(t, (tf.get(t) ?? 0) + 1);
+      }
       const id = this.chunks.length;
       this.chunks.push({
         path,
@@ -129,29 +153,23 @@ export class ChunkIndex {
         uniqueCount: tf.size,
         snippet: text.slice(0, SNIPPET_CHARS),
       });
-      for (const [term, n] of tf) {
-        fileTerms.add(term);
-        let p = this.postings.get(term);
-        if (!p) {
-          p = { ids: [], tfs: [], df: 0 };
-          this.postings.set(term, p);
-        }
-        p.ids.push(id);
-        p.tfs.push(n);
-        p.df++;
+      for (const [t, n] of tf) {
+        fileTerms.add(t);
+        this.post[t].push(id * TF_SPAN + Math.min(n, TF_SPAN - 1));
       }
       this.live++;
       this.totalTokens += tokens.length;
       ids.push(id);
     }
-    this.files.set(path, { ...meta, chunkIds: ids, terms: [...fileTerms] });
+    this.files.set(path, { ...meta, chunkIds: ids, terms: Uint32Array.from(fileTerms) });
   }
 
-  /** Forget a file: its chunks become tombstones and its ids leave the postings of its own terms. */
+  /** Forget a file: its chunks become tombstones and leave the postings of the file's own terms. */
   removeFile(path: string): void {
     const entry = this.files.get(path);
     if (!entry) return;
-    const dead = new Set(entry.chunkIds);
+    const lo = entry.chunkIds.length ? entry.chunkIds[0] : 0;
+    const hi = entry.chunkIds.length ? entry.chunkIds[entry.chunkIds.length - 1] : -1;
     for (const id of entry.chunkIds) {
       const c = this.chunks[id];
       if (!c) continue;
@@ -159,58 +177,93 @@ export class ChunkIndex {
       this.totalTokens -= c.tokenCount;
       this.chunks[id] = null;
     }
-    for (const term of entry.terms) {
-      const p = this.postings.get(term);
-      if (!p) continue;
+    // a file's chunk ids are consecutive: drop the packed range [lo, hi] from each posting
+    for (const t of entry.terms) {
+      const p = this.post[t];
       let w = 0;
-      for (let i = 0; i < p.ids.length; i++) {
-        if (dead.has(p.ids[i])) continue;
-        p.ids[w] = p.ids[i];
-        p.tfs[w] = p.tfs[i];
-        w++;
+      for (let i = 0; i < p.length; i++) {
+        const id = Math.floor(p[i] / TF_SPAN);
+        if (id >= lo && id <= hi) continue;
+        p[w++] = p[i];
       }
-      p.df -= p.ids.length - w;
-      p.ids.length = w;
-      p.tfs.length = w;
-      if (p.df === 0) this.postings.delete(term);
+      p.length = w;
     }
     this.files.delete(path);
   }
 
+  private ensureScratch(): void {
+    const n = this.chunks.length;
+    if (this.scoreScratch.length < n) {
+      const cap = Math.max(n, this.scoreScratch.length * 2, 1024);
+      this.scoreScratch = new Float64Array(cap);
+      this.countScratch = new Uint32Array(cap);
+      this.interScratch = new Uint32Array(cap);
+    }
+  }
+
+  /** tf of a term in one chunk (binary search: postings are ascending by id). */
+  private tfIn(t: number, id: number): number {
+    const p = this.post[t];
+    let lo = 0;
+    let hi = p.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const pid = Math.floor(p[mid] / TF_SPAN);
+      if (pid === id) return p[mid] % TF_SPAN;
+      if (pid < id) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return 0;
+  }
+
   /** BM25 over the whole index; `filter` runs before `limit`; N and df stay the full index's. */
   search(query: string, limit: number, filter?: ChunkFilter): RankedHit[] {
-    const terms = [...new Set(tokenize(query))];
-    if (!terms.length || !this.live) return [];
+    const termList: Array<{ term: string; t: number; df: number; idf: number }> = [];
     const N = this.live;
+    for (const term of new Set(tokenize(query))) {
+      const t = this.termIds.get(term);
+      if (t === undefined || !this.post[t].length) continue;
+      const df = this.post[t].length;
+      termList.push({ term, t, df, idf: idf(N, df) });
+    }
+    if (!termList.length || !N) return [];
+    this.ensureScratch();
+    const scores = this.scoreScratch;
     const avgdl = this.avgdl();
-    const acc = new Map<number, { score: number; comps: ScoreComponent[] }>();
-    for (const term of terms) {
-      const p = this.postings.get(term);
-      if (!p || p.df === 0) continue;
-      const termIdf = idf(N, p.df);
-      for (let i = 0; i < p.ids.length; i++) {
-        const id = p.ids[i];
-        const chunk = this.chunks[id];
-        if (!chunk) continue;
-        const tf = p.tfs[i];
-        const s = bm25Term(tf, termIdf, chunk.tokenCount, avgdl);
-        let a = acc.get(id);
-        if (!a) {
-          a = { score: 0, comps: [] };
-          acc.set(id, a);
-        }
-        a.score += s;
-        a.comps.push({ term, termFrequency: tf, documentFrequency: p.df, idf: termIdf, bm25: s });
+    const touched: number[] = [];
+    const k1 = BM25_K1;
+    for (const { t, idf: w } of termList) {
+      const p = this.post[t];
+      for (let i = 0; i < p.length; i++) {
+        const packed = p[i];
+        const id = Math.floor(packed / TF_SPAN);
+        const tf = packed - id * TF_SPAN;
+        const dl = this.chunks[id]!.tokenCount;
+        // same arithmetic as bm25Term(): idf * (tf * (k1 + 1)) / (tf + k1 * (1 - b + b * dl / avgdl))
+        const s = (w * (tf * (k1 + 1))) / (tf + k1 * (1 - BM25_B + (BM25_B * dl) / avgdl));
+        if (scores[id] === 0) touched.push(id);
+        scores[id] += s;
       }
     }
-    const hits: RankedHit[] = [];
-    for (const [id, a] of acc) {
+    const hits: Array<{ id: number; score: number }> = [];
+    for (const id of touched) {
+      const score = scores[id];
+      scores[id] = 0;
       const chunk = this.chunks[id]!;
       if (filter && !filter(chunk)) continue;
-      hits.push({ chunk, score: a.score, matchedTerms: a.comps.map((c) => c.term), scoreComponents: a.comps });
+      hits.push({ id, score });
     }
-    hits.sort(compareHits);
-    return hits.slice(0, limit);
+    hits.sort((a, b) => compareHits({ score: a.score, chunk: this.chunks[a.id]! }, { score: b.score, chunk: this.chunks[b.id]! }));
+    return hits.slice(0, limit).map(({ id, score }) => {
+      const chunk = this.chunks[id]!;
+      const scoreComponents: ScoreComponent[] = [];
+      for (const { term, t, df, idf: w } of termList) {
+        const tf = this.tfIn(t, id);
+        if (!tf) continue;
+        scoreComponents.push({ term, termFrequency: tf, documentFrequency: df, idf: w, bm25: bm25Term(tf, w, chunk.tokenCount, avgdl) });
+      }
+      return { chunk, score, matchedTerms: scoreComponents.map((c) => c.term), scoreComponents };
+    });
   }
 
   /** Innermost chunk of `path` whose range contains `line`. */
@@ -233,60 +286,80 @@ export class ChunkIndex {
    */
   related(seed: IndexedChunk, seedText: string, limit: number): Array<{ chunk: IndexedChunk; score: number; sharedTerms: string[] }> {
     const seedTerms = [...new Set(tokenize(seedText))];
-    const acc = new Map<number, { shared: number; inter: number; terms: string[] }>();
+    this.ensureScratch();
+    const shared = this.countScratch;
+    const inter = this.interScratch;
+    const touched: number[] = [];
+    const termIdsUsed: number[] = [];
     for (const term of seedTerms) {
-      const p = this.postings.get(term);
-      if (!p) continue;
-      for (let i = 0; i < p.ids.length; i++) {
-        const id = p.ids[i];
-        if (!this.chunks[id]) continue;
-        let a = acc.get(id);
-        if (!a) {
-          a = { shared: 0, inter: 0, terms: [] };
-          acc.set(id, a);
-        }
-        a.shared += p.tfs[i];
-        a.inter++;
-        a.terms.push(term);
+      const t = this.termIds.get(term);
+      if (t === undefined) continue;
+      termIdsUsed.push(t);
+      const p = this.post[t];
+      for (let i = 0; i < p.length; i++) {
+        const id = Math.floor(p[i] / TF_SPAN);
+        if (inter[id] === 0) touched.push(id);
+        shared[id] += p[i] - id * TF_SPAN;
+        inter[id]++;
       }
     }
-    const out: Array<{ chunk: IndexedChunk; score: number; sharedTerms: string[] }> = [];
-    for (const [id, a] of acc) {
+    const out: Array<{ id: number; chunk: IndexedChunk; score: number }> = [];
+    for (const id of touched) {
       const c = this.chunks[id]!;
+      const a = shared[id];
+      const n = inter[id];
+      shared[id] = 0;
+      inter[id] = 0;
       if (c.path === seed.path && ((c.startLine <= seed.startLine && c.endLine >= seed.endLine) || (c.startLine >= seed.startLine && c.endLine <= seed.endLine))) continue;
-      const union = seedTerms.length + c.uniqueCount - a.inter;
-      out.push({ chunk: c, score: a.shared / union, sharedTerms: a.terms.sort() });
+      out.push({ id, chunk: c, score: a / (seedTerms.length + c.uniqueCount - n) });
     }
     out.sort(compareHits);
-    return out.slice(0, limit);
+    return out.slice(0, limit).map(({ id, chunk, score }) => ({
+      chunk,
+      score,
+      sharedTerms: termIdsUsed.filter((t) => this.tfIn(t, id) > 0).map((t) => this.terms[t]).sort(),
+    }));
   }
 
   /** Plain data for persistence (see persist.ts); tombstones are dropped and ids renumbered. */
   toState(): ChunkIndexState {
-    const remap = new Map<number, number>();
+    const remap = new Int32Array(this.chunks.length).fill(-1);
     const chunks: ChunkIndexState['chunks'] = [];
     this.chunks.forEach((c, id) => {
       if (!c) return;
-      remap.set(id, chunks.length);
+      remap[id] = chunks.length;
       chunks.push([c.path, c.startLine, c.endLine, c.symbolName, c.chunkType, c.tokenCount, c.uniqueCount, c.snippet]);
     });
-    const files: ChunkIndexState['files'] = [...this.files].map(([path, f]) => [path, f.size, f.mtimeMs, f.chunkIds.map((id) => remap.get(id)!), f.terms]);
+    // only live terms are stored; term ids are renumbered densely
+    const termRemap = new Int32Array(this.terms.length).fill(-1);
     const terms: string[] = [];
     let n = 0;
-    for (const p of this.postings.values()) n += p.ids.length;
-    const lengths = new Uint32Array(this.postings.size);
+    this.post.forEach((p, t) => {
+      if (!p.length) return;
+      termRemap[t] = terms.length;
+      terms.push(this.terms[t]);
+      n += p.length;
+    });
+    const files: ChunkIndexState['files'] = [...this.files].map(([path, f]) => [
+      path,
+      f.size,
+      f.mtimeMs,
+      f.chunkIds.map((id) => remap[id]),
+      Array.from(f.terms, (t) => termRemap[t]).filter((t) => t >= 0),
+    ]);
+    const lengths = new Uint32Array(terms.length);
     const ids = new Uint32Array(n);
     const tfs = new Uint32Array(n);
     let k = 0;
-    let t = 0;
-    for (const [term, p] of this.postings) {
-      terms.push(term);
-      lengths[t++] = p.ids.length;
-      for (let i = 0; i < p.ids.length; i++, k++) {
-        ids[k] = remap.get(p.ids[i])!;
-        tfs[k] = p.tfs[i];
+    this.post.forEach((p, t) => {
+      if (!p.length) return;
+      lengths[termRemap[t]] = p.length;
+      for (let i = 0; i < p.length; i++, k++) {
+        const id = Math.floor(p[i] / TF_SPAN);
+        ids[k] = remap[id];
+        tfs[k] = p[i] - id * TF_SPAN;
       }
-    }
+    });
     return { chunks, files, terms, totalTokens: this.totalTokens, lengths, ids, tfs };
   }
 
@@ -304,17 +377,15 @@ export class ChunkIndex {
     }));
     index.live = index.chunks.length;
     index.totalTokens = state.totalTokens;
-    for (const [path, size, mtimeMs, chunkIds, terms] of state.files) index.files.set(path, { size, mtimeMs, chunkIds, terms });
+    index.terms = [...state.terms];
+    state.terms.forEach((term, t) => index.termIds.set(term, t));
+    for (const [path, size, mtimeMs, chunkIds, terms] of state.files) index.files.set(path, { size, mtimeMs, chunkIds, terms: Uint32Array.from(terms) });
     let k = 0;
-    state.terms.forEach((term, t) => {
+    index.post = state.terms.map((_, t) => {
       const len = state.lengths[t];
-      const ids: number[] = new Array(len);
-      const tfs: number[] = new Array(len);
-      for (let i = 0; i < len; i++, k++) {
-        ids[i] = state.ids[k];
-        tfs[i] = state.tfs[k];
-      }
-      index.postings.set(term, { ids, tfs, df: len });
+      const p: number[] = new Array(len);
+      for (let i = 0; i < len; i++, k++) p[i] = state.ids[k] * TF_SPAN + state.tfs[k];
+      return p;
     });
     return index;
   }
@@ -322,7 +393,7 @@ export class ChunkIndex {
 
 export interface ChunkIndexState {
   chunks: Array<[path: string, startLine: number, endLine: number, symbolName: string, chunkType: string, tokenCount: number, uniqueCount: number, snippet: string]>;
-  files: Array<[path: string, size: number, mtimeMs: number, chunkIds: number[], terms: string[]]>;
+  files: Array<[path: string, size: number, mtimeMs: number, chunkIds: number[], termIds: number[]]>;
   terms: string[];
   totalTokens: number;
   /** postings, term by term: lengths[t] entries of ids/tfs */

@@ -10,7 +10,7 @@
  */
 import { QuarryError } from '../errors';
 
-export const INDEX_FORMAT_VERSION = 2;
+export const INDEX_FORMAT_VERSION = 3;
 const MAGIC = 0x58444951; // 'QIDX' little-endian
 
 export interface IndexStore {

@@ -81,9 +81,9 @@ export class CodeIndexService {
     try {
       const { json, sections } = decodeIndex(bytes);
       const j = json as StoredJson;
-      const [lengths, ids, tfs, triKeys, triLengths, triIds] = sections;
+      const [lengths, ids, tfs, triKeys, triOffsets, triPool] = sections;
       this.index = ChunkIndex.fromState({ ...j.chunks, lengths, ids, tfs });
-      this.trigrams = TrigramIndex.fromState({ files: j.trigramFiles, keys: triKeys, lengths: triLengths, ids: triIds });
+      this.trigrams = TrigramIndex.fromState({ files: j.trigramFiles, keys: triKeys, offsets: triOffsets, pool: triPool, poolBytes: j.trigramPoolBytes });
       this.table = new Map(j.table.map(([path, size, mtimeMs]) => [path, { size, mtimeMs }]));
     } catch (err) {
       if (toQuarryError(err).code !== 'IndexVersionMismatch') throw err;
@@ -100,9 +100,10 @@ export class CodeIndexService {
     const json: StoredJson = {
       chunks: { chunks: c.chunks, files: c.files, terms: c.terms, totalTokens: c.totalTokens },
       trigramFiles: t.files,
+      trigramPoolBytes: t.poolBytes,
       table: [...this.table].map(([path, r]) => [path, r.size, r.mtimeMs]),
     };
-    await this.store.save(this.storeKey, encodeIndex({ json, sections: [c.lengths, c.ids, c.tfs, t.keys, t.lengths, t.ids] }));
+    await this.store.save(this.storeKey, encodeIndex({ json, sections: [c.lengths, c.ids, c.tfs, t.keys, t.offsets, t.pool] }));
   }
 
   async refresh(options: RefreshOptions = {}): Promise<RefreshStats> {
@@ -187,6 +188,7 @@ export class CodeIndexService {
         if (p.chunks && p.lines) index.setFile(p.path, p.row, p.chunks, p.lines);
         else index.removeFile(p.path);
       }
+      if (mode === 'full') trigrams.compact(); // a fresh build goes straight to the compact form
       this.index = index;
       this.trigrams = trigrams;
       this.table = table;
@@ -213,14 +215,21 @@ export class CodeIndexService {
   /** A search prefilter over the trigram index (valid right after refresh()). */
   prefilter() {
     const t = this.trigrams;
-    if (!t) return undefined;
-    return { candidates: (plan: { requiredLiterals: string[] | null }) => t.candidates(plan), has: (p: string) => t.has(p) };
+    const table = this.table;
+    if (!t || !table) return undefined;
+    return {
+      candidates: (plan: { requiredLiterals: string[] | null }) => t.candidates(plan),
+      has: (p: string) => t.has(p),
+      sizeOf: (p: string) => (t.has(p) ? table.get(p)?.size : undefined),
+      maxIndexedBytes: DEFAULT_MAX_FILE_BYTES,
+    };
   }
 }
 
 interface StoredJson {
   chunks: { chunks: ReturnType<ChunkIndex['toState']>['chunks']; files: ReturnType<ChunkIndex['toState']>['files']; terms: string[]; totalTokens: number };
   trigramFiles: string[];
+  trigramPoolBytes: number;
   table: Array<[path: string, size: number, mtimeMs: number]>;
 }
 

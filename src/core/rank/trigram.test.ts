@@ -35,6 +35,37 @@ describe('trigram index', () => {
   });
 });
 
+describe('trigram index updates (property)', () => {
+  it('adds, replacements, removals and compaction answer like a fresh build', () => {
+    const op = fc.tuple(fc.constantFrom('a', 'b', 'c', 'd'), fc.option(fc.stringMatching(/^[abcAB ]{0,12}$/), { nil: null }));
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 20 }), fc.boolean(), fc.stringMatching(/^[abAB]{3,5}$/), (ops, compactMidway, lit) => {
+        const idx = new TrigramIndex();
+        const state = new Map<string, string>();
+        ops.forEach(([path, text], i) => {
+          if (text === null) {
+            idx.removeFile(path);
+            state.delete(path);
+          } else {
+            idx.addFile(path, text);
+            state.set(path, text);
+          }
+          if (compactMidway && i === Math.floor(ops.length / 2)) idx.compact();
+        });
+        const fresh = new TrigramIndex();
+        for (const [p, t] of state) fresh.addFile(p, t);
+        const plan = { requiredLiterals: [lit.toLowerCase()] };
+        expect(idx.candidates(plan)).toEqual(fresh.candidates(plan));
+        const saved = TrigramIndex.fromState(idx.toState());
+        expect(saved.candidates(plan)).toEqual(fresh.candidates(plan));
+        // every candidate really holds the literal's trigrams (no false positives beyond folding)
+        for (const p of fresh.candidates(plan) ?? []) expect(state.get(p)!.toLowerCase().length).toBeGreaterThanOrEqual(3);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
 // Texts over a small alphabet with case variants, a Kelvin sign, a long s, non-ASCII and CRLF.
 const unit = fc.constantFrom('a', 'b', 'c', 'A', 'B', 'k', 'K', '\u212a', 's', 'S', '\u017f', 'é', 'É', ' ', '_', '(', '.', '\n', '\r\n');
 const text = fc.array(unit, { maxLength: 80 }).map((u) => u.join(''));

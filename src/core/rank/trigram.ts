@@ -10,6 +10,11 @@
  * Folding: ASCII letters are lowercased; U+212A KELVIN SIGN and U+017F LATIN SMALL LONG S
  * fold to 'k' and 's' (their RE2 case orbits reach ASCII); every other non-ASCII code unit
  * maps to one shared bucket. A folded trigram is a 21-bit key.
+ *
+ * Memory: postings live in a compact base (keys sorted; per key a run of varint-encoded
+ * file-id deltas in one byte pool: ~1.2 bytes per posting) plus a small tail of JS arrays
+ * for files added since the base was built; removed files are tombstones. compact() folds
+ * the tail into a new base (after a full build and before saving).
  */
 
 const OTHER = 127;
@@ -34,14 +39,42 @@ export interface TrigramPlanInput {
   requiredLiterals: string[] | null;
 }
 
+export interface TrigramState {
+  files: string[];
+  /** sorted keys */
+  keys: Uint32Array;
+  /** byte offset of each key's run in `pool` (keys.length + 1 entries) */
+  offsets: Uint32Array;
+  /** varint deltas of ascending file ids, as 32-bit words (pool bytes packed little-endian) */
+  pool: Uint32Array;
+  poolBytes: number;
+}
+
+/**
+ * Dedupe scratch shared by every index in this thread: the stamp of the last addFile() call
+ * that produced each key. addFile is synchronous, so one 8 MiB table serves all indexes.
+ */
+let lastSeen: Int32Array | null = null;
+let stampCounter = 0;
+
+function encodeVarint(out: number[], v: number): void {
+  while (v >= 0x80) {
+    out.push((v & 0x7f) | 0x80);
+    v >>>= 7;
+  }
+  out.push(v);
+}
+
 export class TrigramIndex {
   /** file id -> path (null once removed) */
   private files: Array<string | null> = [];
   private ids = new Map<string, number>();
-  /** key -> ascending file ids */
-  private postings = new Map<number, number[]>();
-  /** scratch: last file id that produced each key (dedupe without a Set per file) */
-  private lastSeen = new Int32Array(1 << 21).fill(-1);
+  // base: CSR over sorted keys
+  private baseKeys: Uint32Array = new Uint32Array(0);
+  private baseOffsets: Uint32Array = new Uint32Array(1);
+  private basePool: Uint8Array = new Uint8Array(0);
+  /** tail: key -> ascending file ids added after the base */
+  private tail = new Map<number, number[]>();
 
   get fileCount(): number {
     return this.ids.size;
@@ -54,18 +87,19 @@ export class TrigramIndex {
     this.ids.set(path, id);
     const n = text.length;
     if (n < 3) return;
-    const seen = this.lastSeen;
+    const seen = (lastSeen ??= new Int32Array(1 << 21));
+    const stamp = ++stampCounter;
     let a = foldUnit(text.charCodeAt(0));
     let b = foldUnit(text.charCodeAt(1));
     for (let i = 2; i < n; i++) {
       const c = foldUnit(text.charCodeAt(i));
       const key = (a << 14) | (b << 7) | c;
-      if (seen[key] !== id) {
-        seen[key] = id;
-        let list = this.postings.get(key);
+      if (seen[key] !== stamp) {
+        seen[key] = stamp;
+        let list = this.tail.get(key);
         if (!list) {
           list = [];
-          this.postings.set(key, list);
+          this.tail.set(key, list);
         }
         list.push(id);
       }
@@ -85,6 +119,41 @@ export class TrigramIndex {
     return this.ids.has(path);
   }
 
+  /** Ascending live-or-dead file ids holding `key` (base run, then tail). */
+  private postings(key: number): number[] {
+    const out: number[] = [];
+    const keys = this.baseKeys;
+    let lo = 0;
+    let hi = keys.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (keys[mid] === key) {
+        const pool = this.basePool;
+        let pos = this.baseOffsets[mid];
+        const end = this.baseOffsets[mid + 1];
+        let id = 0;
+        while (pos < end) {
+          let v = 0;
+          let shift = 0;
+          let byte;
+          do {
+            byte = pool[pos++];
+            v |= (byte & 0x7f) << shift;
+            shift += 7;
+          } while (byte & 0x80);
+          id += v;
+          out.push(id);
+        }
+        break;
+      }
+      if (keys[mid] < key) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    const t = this.tail.get(key);
+    if (t) for (const id of t) out.push(id);
+    return out;
+  }
+
   /** Candidate paths for a query, or null when the index cannot narrow it (scan everything). */
   candidates(plan: TrigramPlanInput): Set<string> | null {
     const literals = plan.requiredLiterals;
@@ -93,7 +162,7 @@ export class TrigramIndex {
     if (perLiteral.some((keys) => keys.length === 0)) return null; // a short alternative: no narrowing
     const out = new Set<string>();
     for (const keys of perLiteral) {
-      const lists = keys.map((k) => this.postings.get(k) ?? []);
+      const lists = keys.map((k) => this.postings(k));
       lists.sort((x, y) => x.length - y.length);
       let acc = lists[0];
       for (let i = 1; i < lists.length && acc.length; i++) acc = intersectSorted(acc, lists[i]);
@@ -105,7 +174,8 @@ export class TrigramIndex {
     return out;
   }
 
-  toState(): TrigramState {
+  /** Fold the tail and the tombstones into a new compact base; file ids are renumbered. */
+  compact(): void {
     const live: string[] = [];
     const remap = new Int32Array(this.files.length).fill(-1);
     this.files.forEach((p, id) => {
@@ -114,51 +184,58 @@ export class TrigramIndex {
         live.push(p);
       }
     });
-    const keys: number[] = [];
-    const lengths: number[] = [];
-    const ids: number[] = [];
-    for (const [key, list] of this.postings) {
-      let n = 0;
-      for (const id of list) {
-        if (remap[id] >= 0) {
-          ids.push(remap[id]);
-          n++;
-        }
+    const allKeys = new Set<number>(this.baseKeys);
+    for (const k of this.tail.keys()) allKeys.add(k);
+    const keys = Uint32Array.from(allKeys).sort();
+    const outKeys: number[] = [];
+    const offsets: number[] = [0];
+    const bytes: number[] = [];
+    for (const key of keys) {
+      let prev = 0;
+      let any = false;
+      for (const id of this.postings(key)) {
+        const nid = remap[id];
+        if (nid < 0) continue;
+        encodeVarint(bytes, nid - prev);
+        prev = nid;
+        any = true;
       }
-      if (n) {
-        keys.push(key);
-        lengths.push(n);
+      if (any) {
+        outKeys.push(key);
+        offsets.push(bytes.length);
       }
     }
-    return { files: live, keys: Uint32Array.from(keys), lengths: Uint32Array.from(lengths), ids: Uint32Array.from(ids) };
+    this.files = live;
+    this.ids = new Map(live.map((p, i) => [p, i]));
+    this.baseKeys = Uint32Array.from(outKeys);
+    this.baseOffsets = Uint32Array.from(offsets);
+    this.basePool = Uint8Array.from(bytes);
+    this.tail = new Map();
+  }
+
+  toState(): TrigramState {
+    this.compact();
+    const words = new Uint32Array(Math.ceil(this.basePool.length / 4));
+    new Uint8Array(words.buffer).set(this.basePool);
+    return { files: this.files as string[], keys: this.baseKeys, offsets: this.baseOffsets, pool: words, poolBytes: this.basePool.length };
   }
 
   static fromState(state: TrigramState): TrigramIndex {
     const index = new TrigramIndex();
     index.files = [...state.files];
     state.files.forEach((p, id) => index.ids.set(p, id));
-    let k = 0;
-    for (let i = 0; i < state.keys.length; i++) {
-      const len = state.lengths[i];
-      index.postings.set(state.keys[i], Array.from(state.ids.subarray(k, k + len)));
-      k += len;
-    }
+    index.baseKeys = state.keys;
+    index.baseOffsets = state.offsets;
+    index.basePool = new Uint8Array(state.pool.buffer, state.pool.byteOffset, state.poolBytes);
     return index;
   }
 
-  /** Approximate bytes held (postings as 8-byte JS array slots plus keys). */
+  /** Bytes held by the postings (base pool and tables, plus tail arrays at 8 bytes a slot). */
   approxBytes(): number {
-    let n = 0;
-    for (const l of this.postings.values()) n += l.length * 8 + 48;
-    return n + this.lastSeen.byteLength;
+    let n = this.basePool.byteLength + this.baseKeys.byteLength + this.baseOffsets.byteLength;
+    for (const l of this.tail.values()) n += l.length * 8 + 48;
+    return n;
   }
-}
-
-export interface TrigramState {
-  files: string[];
-  keys: Uint32Array;
-  lengths: Uint32Array;
-  ids: Uint32Array;
 }
 
 function intersectSorted(a: number[], b: number[]): number[] {

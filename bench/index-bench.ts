@@ -1,0 +1,147 @@
+/**
+ * Issue 4's figures on the same corpus: index build (chunks + BM25 + trigram) time and MB/s,
+ * MiniSearch on the same chunks, index memory and stored size as multiples of the corpus,
+ * BM25 query p50/p95, indexed literal/regex search against `rg` (same files: rg gets
+ * --max-filesize 1M, the index's limit) and the reopen (cache_hit) time.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import MiniSearch from 'minisearch';
+import { nodeGrammarLoader } from '../src/adapters/grammars-node';
+import { NodeFsSource } from '../src/adapters/node-fs';
+import { FileIndexStore } from '../src/adapters/node-index-store';
+import { Chunker } from '../src/core/chunk';
+import { searchWorkspace } from '../src/core/grep/search';
+import { NEVER_YIELD } from '../src/core/jobs/yielder';
+import { ChunkIndex, chunkText } from '../src/core/rank/bm25';
+import { splitLinesForIndex } from '../src/core/rank/lines';
+import { CodeIndexService } from '../src/core/rank/service';
+import { tokenize } from '../src/core/rank/tokenize';
+import { Workspace } from '../src/core/source/workspace';
+import { readText } from '../src/core/walk/walk';
+import { median, percentile, printTable, rgRun, type Query } from './common';
+
+const BM25_QUERIES = [
+  'create source file', 'parse json', 'render scene camera', 'matrix multiply', 'diagnostic message', 'hydrate root',
+  'compile template', 'resolve module path', 'error boundary', 'texture loader', 'router prefetch', 'cache invalidate',
+  'symbol table lookup', 'emit declaration', 'request headers cookies', 'shader material uniforms', 'fiber commit effects',
+  'babel plugin visitor', 'source map mappings', 'image optimization', 'type checker signature', 'server action',
+];
+
+const gc = () => (globalThis as { gc?: () => void }).gc?.();
+
+export async function runIndexBench(corpusDir: string, corpusBytes: number, queries: Query[], runs: number) {
+  console.log('\n== index (issue 4)');
+  const ws = new Workspace([new NodeFsSource(corpusDir)]);
+  const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-bench-index-'));
+  const chunker = await Chunker.create(nodeGrammarLoader);
+  gc();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const svc = new CodeIndexService(ws, async () => chunker, new FileIndexStore(storeDir), 'bench');
+  const t0 = performance.now();
+  const stats = await svc.refresh({ yielder: NEVER_YIELD });
+  const buildMs = performance.now() - t0;
+  gc();
+  const heapAfter = process.memoryUsage().heapUsed;
+  let indexedBytes = 0;
+  for (const p of svc.trigrams!.toState().files) indexedBytes += fs.statSync(path.join(corpusDir, p)).size;
+  const storedBytes = fs.statSync(path.join(storeDir, 'bench.json')).size;
+
+  // the same chunks, indexed by our BM25 alone and by MiniSearch, text already in memory
+  const docs: Array<{ id: number; text: string }> = [];
+  for (const p of svc.index!.paths()) {
+    const r = await readText(ws.roots[0], p);
+    if (!r.ok) continue;
+    const lines = splitLinesForIndex(r.text);
+    for (const c of svc.index!.chunksOf(p)) docs.push({ id: docs.length, text: chunkText(lines, c.startLine, c.endLine) });
+  }
+  const docBytes = docs.reduce((n, d) => n + d.text.length, 0);
+  const tm = performance.now();
+  const mini = new MiniSearch({ fields: ['text'], tokenize: (t) => tokenize(t), processTerm: (t) => t });
+  mini.addAll(docs);
+  const miniMs = performance.now() - tm;
+  const tb = performance.now();
+  const only = new ChunkIndex();
+  for (const d of docs) {
+    const lines = d.text.split('\n');
+    only.setFile(`doc${d.id}`, { size: 0, mtimeMs: 0 }, [{ path: `doc${d.id}`, startLine: 1, endLine: lines.length, symbolName: '', chunkType: 'function' }], lines);
+  }
+  const bm25OnlyMs = performance.now() - tb;
+
+  const mb = (b: number) => b / 1024 / 1024;
+  printTable([
+    ['figure', 'value'],
+    ['files indexed (text, <= 1 MiB)', `${svc.trigrams!.fileCount} (${mb(indexedBytes).toFixed(1)} MiB); ${stats.filesScanned} with symbol chunks`],
+    ['chunks', String(stats.chunksIndexed)],
+    ['full build: read + chunk + BM25 + trigram', `${(buildMs / 1000).toFixed(2)} s, ${(mb(indexedBytes) / (buildMs / 1000)).toFixed(1)} MB/s`],
+    ['BM25 alone on the chunks (in memory)', `${bm25OnlyMs.toFixed(0)} ms, ${(mb(docBytes) / (bm25OnlyMs / 1000)).toFixed(1)} MB/s`],
+    ['MiniSearch on the same chunks', `${miniMs.toFixed(0)} ms, ${(mb(docBytes) / (miniMs / 1000)).toFixed(1)} MB/s`],
+    ['BM25 throughput / MiniSearch throughput', `${(miniMs / bm25OnlyMs).toFixed(2)}x (target >= 3x)`],
+    ['full build throughput / MiniSearch throughput', `${(miniMs / docBytes / (buildMs / indexedBytes)).toFixed(2)}x`],
+    ['index heap (after gc)', `${mb(heapAfter - heapBefore).toFixed(1)} MiB = ${((heapAfter - heapBefore) / indexedBytes).toFixed(2)}x corpus (target < 1.5x)`],
+    ['stored size', `${mb(storedBytes).toFixed(1)} MiB = ${(storedBytes / indexedBytes).toFixed(2)}x corpus`],
+  ]);
+
+  // BM25 latency
+  const lat: number[] = [];
+  for (let r = 0; r < 5; r++) for (const q of BM25_QUERIES) {
+    const t = performance.now();
+    svc.index!.search(q, 10);
+    lat.push(performance.now() - t);
+  }
+  console.log(`\nBM25 codebase_search over ${BM25_QUERIES.length} queries x 5: p50 ${percentile(lat, 50).toFixed(2)} ms, p95 ${percentile(lat, 95).toFixed(2)} ms (target p95 < 10 ms)`);
+
+  // indexed text search vs ripgrep on the same files
+  const rows: string[][] = [['query', 'candidates', 'matches', 'quarry ms', 'rg -j1 ms', 'speedup', 'same results']];
+  const speedups: number[] = [];
+  for (const q of queries) {
+    const qt: number[] = [];
+    const rt: number[] = [];
+    let pairs: string[] = [];
+    let rgPairs: string[] = [];
+    let cands = 0;
+    for (let i = 0; i < runs; i++) {
+      const t = performance.now();
+      const got: string[] = [];
+      const prefilter = svc.prefilter()!;
+      cands = prefilter.candidates(chunkerPlan(q))?.size ?? -1;
+      await searchWorkspace(ws, { ...q.req, maxResults: Number.MAX_SAFE_INTEGER }, (r) => { for (const m of r.matches) got.push(`${m.path}:${m.line}`); }, { yielder: NEVER_YIELD, prefilter });
+      qt.push(performance.now() - t);
+      pairs = got;
+      const rg = rgRun(corpusDir, q, ['--max-filesize', '1M']);
+      if (rg) {
+        rt.push(rg.ms);
+        rgPairs = rg.pairs;
+      }
+    }
+    const same = sameSets(pairs, rgPairs);
+    const ratio = rt.length ? median(rt) / median(qt) : NaN;
+    speedups.push(ratio);
+    rows.push([q.name, cands < 0 ? 'scan' : String(cands), String(pairs.length), median(qt).toFixed(1), rt.length ? median(rt).toFixed(1) : '-', rt.length ? `${ratio.toFixed(2)}x` : '-', same]);
+  }
+  console.log('\nindexed search (trigram candidates, then the matcher) vs rg -j1 --max-filesize 1M:');
+  printTable(rows);
+  console.log(`median speedup over rg: ${median(speedups.filter((x) => !Number.isNaN(x))).toFixed(2)}x (target >= 4x)`);
+
+  // reopen
+  const t1 = performance.now();
+  const reopened = new CodeIndexService(ws, async () => chunker, new FileIndexStore(storeDir), 'bench');
+  const again = await reopened.refresh({ yielder: NEVER_YIELD });
+  console.log(`\nreopen: refreshMode ${again.refreshMode} in ${(performance.now() - t1).toFixed(0)} ms (load ${mb(storedBytes).toFixed(1)} MiB + walk + compare)`);
+  fs.rmSync(storeDir, { recursive: true, force: true });
+}
+
+import { compileMatcher } from '../src/core/grep/regex';
+function chunkerPlan(q: Query) {
+  return compileMatcher(q.req.pattern, { mode: q.req.mode, caseMode: q.req.caseMode ?? 'sensitive' });
+}
+
+function sameSets(a: string[], b: string[]): string {
+  if (!b.length && !a.length) return 'yes';
+  const sa = new Set(a);
+  const sb = new Set(b);
+  const onlyA = a.filter((x) => !sb.has(x));
+  const onlyB = b.filter((x) => !sa.has(x));
+  return onlyA.length === 0 && onlyB.length === 0 ? 'yes' : `NO (+${onlyA.length} quarry-only, +${onlyB.length} rg-only, e.g. ${[...onlyA, ...onlyB].slice(0, 2).join(' ')})`;
+}

@@ -1,0 +1,41 @@
+/**
+ * The shapes of the symbol chunker: what a chunk is, which languages have a chunker, and
+ * the port through which core gets tree-sitter's wasm bytes without touching fs or fetch.
+ */
+
+export type ChunkType =
+  | 'function'
+  | 'method'
+  | 'class'
+  | 'interface'
+  | 'type'
+  | 'enum'
+  | 'const'
+  | 'component'
+  | 'struct'
+  | 'trait'
+  | 'impl'
+  | 'module'
+  | 'section';
+
+/** One symbol of one file. Lines are 1-based and inclusive; the chunk's text is exactly those lines. */
+export interface Chunk {
+  path: string;
+  startLine: number;
+  endLine: number;
+  symbolName: string;
+  chunkType: ChunkType;
+}
+
+export type LanguageId = 'typescript' | 'tsx' | 'javascript' | 'python' | 'go' | 'rust' | 'markdown';
+
+/** A language that needs a tree-sitter grammar (markdown is split by headings without one). */
+export type GrammarLanguageId = Exclude<LanguageId, 'markdown'>;
+
+/** Port: how core gets grammar bytes (Node reads files; the browser fetches Vite ?url assets). */
+export interface GrammarLoader {
+  /** The web-tree-sitter runtime (`web-tree-sitter.wasm`). */
+  runtimeWasm(): Promise<Uint8Array>;
+  /** One language grammar (`tree-sitter-<lang>.wasm`). */
+  grammarWasm(lang: GrammarLanguageId): Promise<Uint8Array>;
+}
