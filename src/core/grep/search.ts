@@ -9,7 +9,8 @@ import { createYielder, elapsedSince, NEVER_YIELD, now, type Yielder } from '../
 import { Workspace } from '../source/workspace';
 import { compilePathFilter } from '../walk/glob';
 import type { Skipped } from '../walk/policy';
-import { readText, walkFiles } from '../walk/walk';
+import { readText, walkFiles, type WalkedFile } from '../walk/walk';
+import { DEFAULT_MAX_FILE_BYTES } from '../walk/policy';
 import { compileMatcher, type Matcher } from './regex';
 import type { GrepFileResult, GrepMatch, GrepRequest, GrepSink, GrepSummary, HitRange } from './types';
 
@@ -19,6 +20,22 @@ export interface SearchPrefilter {
   candidates(plan: { requiredLiterals: string[] | null }): Set<string> | null;
   /** Whether the index covers this path (uncovered files are always scanned). */
   has(path: string): boolean;
+  /**
+   * Present when the index is complete and fresh for the workspace (every file the walk policy
+   * admits, up to `maxIndexedBytes`): the search then reads candidates directly, with no walk.
+   */
+  sizeOf?(path: string): number | undefined;
+  maxIndexedBytes?: number;
+}
+
+/** ripgrep's and our walk order: paths compared segment by segment, by code unit. */
+export function compareWalkOrder(a: string, b: string): number {
+  const sa = a.split('/');
+  const sb = b.split('/');
+  for (let i = 0; i < Math.min(sa.length, sb.length); i++) {
+    if (sa[i] !== sb[i]) return sa[i] < sb[i] ? -1 : 1;
+  }
+  return sa.length - sb.length;
 }
 
 export interface SearchOptions {
@@ -185,7 +202,12 @@ export async function searchWorkspace(
       if (done) break;
       const source = workspace.roots[rootIndex];
       const prefix = workspace.multiRoot ? workspace.names[rootIndex] + '/' : '';
-      const walker = walkFiles(source, {
+      const maxBytes = req.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+      const direct =
+        candidates && prefilter?.sizeOf && prefilter.maxIndexedBytes !== undefined && req.useIgnoreFiles !== false && maxBytes <= prefilter.maxIndexedBytes;
+      const walker = direct
+        ? directFiles(candidates, prefilter, prefix, start, filter, maxBytes)
+        : walkFiles(source, {
         start,
         maxFileBytes: req.maxFileBytes,
         useIgnoreFiles: req.useIgnoreFiles,
@@ -274,6 +296,29 @@ export async function searchWorkspace(
     }
   }
   return summary();
+}
+
+/** The indexed fast path: candidate files of one root, filtered like the walk would, in walk order. */
+async function* directFiles(
+  candidates: Set<string>,
+  prefilter: SearchPrefilter,
+  prefix: string,
+  start: string,
+  filter: ((p: string) => boolean) | null,
+  maxBytes: number,
+): AsyncGenerator<WalkedFile> {
+  const under = start ? prefix + start + '/' : prefix;
+  const picked: Array<{ path: string; size: number }> = [];
+  for (const full of candidates) {
+    if (!full.startsWith(under) && full !== prefix + start) continue;
+    const rel = full.slice(prefix.length);
+    if (filter && !filter(rel)) continue;
+    const size = prefilter.sizeOf!(full);
+    if (size === undefined || size > maxBytes) continue;
+    picked.push({ path: rel, size });
+  }
+  picked.sort((a, b) => compareWalkOrder(a.path, b.path));
+  for (const f of picked) yield { path: f.path, size: f.size, mtimeMs: 0 };
 }
 
 /** Collect every match (for tools and tests). */
