@@ -9,7 +9,7 @@
  * exactly like a rebuilt one.
  */
 import type { Chunk } from '../chunk/types';
-import { tokenize } from './tokenize';
+import { isCompound, splitIdentifier, tokenize, tokenizeRaw } from './tokenize';
 
 export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
@@ -117,6 +117,70 @@ export class ChunkIndex {
     return t === undefined ? 0 : this.post[t].length;
   }
 
+  /** compound term id -> its identifier parts (from the first cased spelling seen) */
+  private parts = new Map<number, string[]>();
+  /** part -> compound term ids containing it; rebuilt lazily */
+  private partTermsCache: Map<string, number[]> | null = null;
+  private partsSeen: Uint8Array = new Uint8Array(1024);
+
+  private notePartsOf(t: number, raw: string): void {
+    if (t >= this.partsSeen.length) {
+      const grown = new Uint8Array(Math.max(t + 1, this.partsSeen.length * 2));
+      grown.set(this.partsSeen);
+      this.partsSeen = grown;
+    }
+    this.partsSeen[t] = 1;
+    if (!isCompound(raw)) return;
+    const parts = splitIdentifier(raw);
+    if (parts.length > 1) {
+      this.parts.set(t, parts);
+      this.partTermsCache = null;
+    }
+  }
+
+  /** Term ids whose identifier parts include `part` (for the people analyzer). */
+  termsWithPart(part: string): number[] {
+    if (!this.partTermsCache) {
+      const m = new Map<string, number[]>();
+      for (const [t, ps] of this.parts) {
+        for (const p of new Set(ps)) {
+          let l = m.get(p);
+          if (!l) m.set(p, (l = []));
+          l.push(t);
+        }
+      }
+      this.partTermsCache = m;
+    }
+    return this.partTermsCache.get(part) ?? [];
+  }
+
+  partsOfTerm(t: number): string[] | undefined {
+    return this.parts.get(t);
+  }
+  termIdOf(term: string): number | undefined {
+    return this.termIds.get(term);
+  }
+  termString(t: number): string {
+    return this.terms[t];
+  }
+  /** Calls fn(chunkId, tf) for every posting of a term id. */
+  forEachPosting(t: number, fn: (id: number, tf: number) => void): void {
+    const p = this.post[t];
+    for (let i = 0; i < p.length; i++) {
+      const id = Math.floor(p[i] / TF_SPAN);
+      fn(id, p[i] - id * TF_SPAN);
+    }
+  }
+  postingCount(t: number): number {
+    return this.post[t].length;
+  }
+  chunkById(id: number): IndexedChunk | null {
+    return this.chunks[id] ?? null;
+  }
+  get chunkIdLimit(): number {
+    return this.chunks.length;
+  }
+
   private termId(term: string): number {
     let t = this.termIds.get(term);
     if (t === undefined) {
@@ -136,11 +200,12 @@ export class ChunkIndex {
     const tf = new Map<number, number>();
     for (const c of chunks) {
       const text = chunkText(lines, c.startLine, c.endLine);
-      const tokens = tokenize(text);
+      const tokens = tokenizeRaw(text);
       tf.clear();
-      for (const tok of tokens) {
-        const t = this.termId(tok);
+      for (const raw of tokens) {
+        const t = this.termId(raw.toLowerCase());
         tf.set(t, (tf.get(t) ?? 0) + 1);
+        if (!this.partsSeen[t]) this.notePartsOf(t, raw);
       }
       const id = this.chunks.length;
       this.chunks.push({
@@ -360,7 +425,9 @@ export class ChunkIndex {
         tfs[k] = p[i] - id * TF_SPAN;
       }
     });
-    return { chunks, files, terms, totalTokens: this.totalTokens, lengths, ids, tfs };
+    const compounds: Array<[number, string[]]> = [];
+    for (const [t, ps] of this.parts) if (termRemap[t] >= 0) compounds.push([termRemap[t], ps]);
+    return { chunks, files, terms, totalTokens: this.totalTokens, lengths, ids, tfs, compounds };
   }
 
   static fromState(state: ChunkIndexState): ChunkIndex {
@@ -378,6 +445,8 @@ export class ChunkIndex {
     index.live = index.chunks.length;
     index.totalTokens = state.totalTokens;
     index.terms = [...state.terms];
+    index.partsSeen = new Uint8Array(Math.max(1024, state.terms.length)).fill(1);
+    for (const [t, ps] of state.compounds ?? []) index.parts.set(t, ps);
     state.terms.forEach((term, t) => index.termIds.set(term, t));
     for (const [path, size, mtimeMs, chunkIds, terms] of state.files) index.files.set(path, { size, mtimeMs, chunkIds, terms: Uint32Array.from(terms) });
     let k = 0;
@@ -396,6 +465,8 @@ export interface ChunkIndexState {
   files: Array<[path: string, size: number, mtimeMs: number, chunkIds: number[], termIds: number[]]>;
   terms: string[];
   totalTokens: number;
+  /** compound terms' identifier parts (the people analyzer) */
+  compounds?: Array<[termId: number, parts: string[]]>;
   /** postings, term by term: lengths[t] entries of ids/tfs */
   lengths: Uint32Array;
   ids: Uint32Array;

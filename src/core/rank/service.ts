@@ -98,7 +98,7 @@ export class CodeIndexService {
     const c = this.index.toState();
     const t = this.trigrams.toState();
     const json: StoredJson = {
-      chunks: { chunks: c.chunks, files: c.files, terms: c.terms, totalTokens: c.totalTokens },
+      chunks: { chunks: c.chunks, files: c.files, terms: c.terms, totalTokens: c.totalTokens, compounds: c.compounds },
       trigramFiles: t.files,
       trigramPoolBytes: t.poolBytes,
       table: [...this.table].map(([path, r]) => [path, r.size, r.mtimeMs]),
@@ -227,7 +227,7 @@ export class CodeIndexService {
 }
 
 interface StoredJson {
-  chunks: { chunks: ReturnType<ChunkIndex['toState']>['chunks']; files: ReturnType<ChunkIndex['toState']>['files']; terms: string[]; totalTokens: number };
+  chunks: { chunks: ReturnType<ChunkIndex['toState']>['chunks']; files: ReturnType<ChunkIndex['toState']>['files']; terms: string[]; totalTokens: number; compounds?: Array<[number, string[]]> };
   trigramFiles: string[];
   trigramPoolBytes: number;
   table: Array<[path: string, size: number, mtimeMs: number]>;

@@ -3,6 +3,13 @@
  * character, lowercased. Everything BM25 and find_related count goes through this.
  */
 export function tokenize(text: string): string[] {
+  const raw = tokenizeRaw(text);
+  for (let i = 0; i < raw.length; i++) raw[i] = raw[i].toLowerCase();
+  return raw;
+}
+
+/** The same tokens with their case kept (the people analyzer splits them at case changes). */
+export function tokenizeRaw(text: string): string[] {
   const out: string[] = [];
   let start = -1;
   const n = text.length;
@@ -16,7 +23,7 @@ export function tokenize(text: string): string[] {
     if (word) {
       if (start < 0) start = i;
     } else if (start >= 0) {
-      if (i - start > 1) out.push(text.slice(start, i).toLowerCase());
+      if (i - start > 1) out.push(text.slice(start, i));
       start = -1;
     }
   }
@@ -39,6 +46,20 @@ export function splitIdentifier(token: string): string[] {
     .filter((p) => p.length > 1)
     .map((p) => p.toLowerCase());
   return parts;
+}
+
+/** Whether a raw token is a compound identifier worth splitting (camelCase, snake_case, letters+digits). */
+export function isCompound(raw: string): boolean {
+  for (let i = 1; i < raw.length; i++) {
+    const p = raw.charCodeAt(i - 1);
+    const c = raw.charCodeAt(i);
+    const pLower = p >= 97 && p <= 122;
+    const pDigit = p >= 48 && p <= 57;
+    const cUpper = c >= 65 && c <= 90;
+    const cDigit = c >= 48 && c <= 57;
+    if ((pLower && cUpper) || (cDigit && !pDigit && p !== 95) || (c === 95 && i > 0 && i < raw.length - 1)) return true;
+  }
+  return false;
 }
 
 /** Raw identifier-like runs (case preserved), including `-` joined kebab words split apart. */

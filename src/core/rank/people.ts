@@ -1,0 +1,118 @@
+/**
+ * Ranked mode for people (the UI's "Ranked" search), on top of the contract index:
+ * - a query word matches a term exactly, or as a part of a compound identifier
+ *   ("user" matches getUserById, user_name, UserCard), so "user by id" finds getUserById;
+ * - BM25 per query word, over the union of its matching terms (exact matches count fully,
+ *   identifier parts count PART_WEIGHT), with the contract's k1, b and Lucene idf;
+ * - boosts: the chunk's symbol name contains the word (SYMBOL_BOOST x the word's idf), and
+ *   the symbol name equals the query read as one identifier (EXACT_SYMBOL_BOOST).
+ * Every hit carries its components, so the UI can show why it scored.
+ * codebase_search keeps the seed's exact numbers; this ranker is only for people.
+ */
+import type { ChunkFilter, ChunkIndex, IndexedChunk } from './bm25';
+import { BM25_B, BM25_K1, idf } from './bm25';
+import { splitIdentifier, tokenize, tokenizeRaw } from './tokenize';
+
+export const PART_WEIGHT = 0.7;
+export const SYMBOL_BOOST = 1.5;
+export const EXACT_SYMBOL_BOOST = 3;
+
+export interface PeopleComponent {
+  /** the query word */
+  word: string;
+  /** index terms that matched it (exact term first) */
+  via: string[];
+  termFrequency: number;
+  documentFrequency: number;
+  idf: number;
+  bm25: number;
+  symbolBoost: number;
+}
+
+export interface PeopleHit {
+  chunk: IndexedChunk;
+  score: number;
+  components: PeopleComponent[];
+  exactSymbol: boolean;
+}
+
+/** Query words: tokens split at identifier boundaries ("getUserById" -> get, user, by, id) plus the whole tokens. */
+export function queryWords(query: string): { words: string[]; joined: string } {
+  const words: string[] = [];
+  for (const raw of tokenizeRaw(query)) {
+    const parts = splitIdentifier(raw);
+    if (parts.length > 1) words.push(...parts);
+    else words.push(raw.toLowerCase());
+  }
+  // single-letter parts are not tokens in the index
+  const unique = [...new Set(words.filter((w) => w.length > 1))];
+  const joined = tokenize(query).join('');
+  return { words: unique, joined };
+}
+
+export function rankForPeople(index: ChunkIndex, query: string, limit: number, filter?: ChunkFilter): PeopleHit[] {
+  const { words, joined } = queryWords(query);
+  if (!words.length || !index.chunkCount) return [];
+  const N = index.chunkCount;
+  const avgdl = index.avgdl();
+  const scores = new Map<number, { score: number; components: PeopleComponent[] }>();
+  for (const word of words) {
+    const exact = index.termIdOf(word);
+    const viaParts = index.termsWithPart(word);
+    const tfs = new Map<number, number>();
+    const via = new Map<number, Set<number>>();
+    const add = (t: number, weight: number) => {
+      index.forEachPosting(t, (id, tf) => {
+        tfs.set(id, (tfs.get(id) ?? 0) + tf * weight);
+        let v = via.get(id);
+        if (!v) via.set(id, (v = new Set()));
+        v.add(t);
+      });
+    };
+    if (exact !== undefined) add(exact, 1);
+    for (const t of viaParts) if (t !== exact) add(t, PART_WEIGHT);
+    const df = tfs.size;
+    if (!df) continue;
+    const w = idf(N, df);
+    for (const [id, tf] of tfs) {
+      const chunk = index.chunkById(id)!;
+      const bm25 = (w * (tf * (BM25_K1 + 1))) / (tf + BM25_K1 * (1 - BM25_B + (BM25_B * chunk.tokenCount) / avgdl));
+      const nameParts = symbolWords(chunk.symbolName);
+      const symbolBoost = nameParts.has(word) ? SYMBOL_BOOST * w : 0;
+      let s = scores.get(id);
+      if (!s) scores.set(id, (s = { score: 0, components: [] }));
+      s.score += bm25 + symbolBoost;
+      const terms = [...via.get(id)!].map((t) => index.termString(t));
+      s.components.push({ word, via: terms, termFrequency: tf, documentFrequency: df, idf: w, bm25, symbolBoost });
+    }
+  }
+  const hits: PeopleHit[] = [];
+  for (const [id, s] of scores) {
+    const chunk = index.chunkById(id)!;
+    if (filter && !filter(chunk)) continue;
+    const exactSymbol = symbolKey(chunk.symbolName) === joined || symbolKey(chunk.symbolName.split('.').pop() ?? '') === joined;
+    const score = s.score * (exactSymbol ? EXACT_SYMBOL_BOOST : 1);
+    hits.push({ chunk, score, components: s.components, exactSymbol });
+  }
+  hits.sort((a, b) => b.score - a.score || (a.chunk.path < b.chunk.path ? -1 : a.chunk.path > b.chunk.path ? 1 : a.chunk.startLine - b.chunk.startLine));
+  return hits.slice(0, limit);
+}
+
+const symbolWordCache = new Map<string, Set<string>>();
+function symbolWords(name: string): Set<string> {
+  let s = symbolWordCache.get(name);
+  if (!s) {
+    s = new Set<string>();
+    for (const raw of tokenizeRaw(name)) {
+      s.add(raw.toLowerCase());
+      for (const p of splitIdentifier(raw)) s.add(p);
+    }
+    if (symbolWordCache.size > 50_000) symbolWordCache.clear();
+    symbolWordCache.set(name, s);
+  }
+  return s;
+}
+
+function symbolKey(name: string): string {
+  return tokenize(name).join('');
+}
