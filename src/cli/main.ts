@@ -16,6 +16,7 @@ import { walkFiles, readText } from '../core/walk/walk';
 import { DEFAULT_MAX_FILE_BYTES } from '../core/walk/policy';
 import { extensionOf } from '../core/source/types';
 import * as fs from 'node:fs';
+import { serveMcp } from './mcp';
 import * as path from 'node:path';
 
 const USAGE = `Usage:
@@ -23,6 +24,7 @@ const USAGE = `Usage:
   quarry call <tool> '<json-args>' --root DIR    run one tool over DIR (repeat --root for several roots;
                                                  QUARRY_ROOT is used when no --root is given)
   quarry chunks --root DIR                       print every symbol chunk of the index, one JSON object per line
+  quarry mcp --root DIR                          serve every tool over MCP (stdio, JSON-RPC 2.0)
 Options:
   --root DIR   a directory to search (repeatable)
   --json       print text results (search_files) as a JSON string instead of plain text
@@ -33,6 +35,7 @@ export interface CliIO {
   stdout: (s: string) => void;
   stderr: (s: string) => void;
   env: Record<string, string | undefined>;
+  stdin?: NodeJS.ReadableStream;
 }
 
 function usageError(message: string): QuarryError {
@@ -124,6 +127,18 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       );
       const result = await callTool(tool, args, { workspace, index });
       io.stdout((typeof result === 'string' && !json ? result : JSON.stringify(result, null, 2)) + '\n');
+      return 0;
+    }
+    if (command === 'mcp') {
+      const rootList = resolveRoots(roots, io.env, undefined);
+      const workspace = openRoots(rootList);
+      const index = new CodeIndexService(
+        workspace,
+        () => Chunker.create(nodeGrammarLoader),
+        noCache ? undefined : new FileIndexStore(defaultCacheDir(io.env)),
+        workspaceKey(rootList),
+      );
+      await serveMcp({ workspace, index }, io.stdin ?? process.stdin, io.stdout);
       return 0;
     }
     if (command === 'chunks') {
