@@ -13,6 +13,10 @@ export type ErrorCode =
   | 'PathOutsideRoot'
   | 'Unreadable'
   | 'Cancelled'
+  | 'AuthRequired'
+  | 'CloneFailed'
+  | 'NetworkError'
+  | 'QuotaExceeded'
   | 'Internal';
 
 export interface QuarryErrorJSON {

@@ -124,7 +124,7 @@ const JSX_NODE_TYPES = ['jsx_element', 'jsx_self_closing_element', 'jsx_fragment
  */
 let runtimeReady: Promise<void> | null = null;
 
-function initRuntime(loader: GrammarLoader): Promise<void> {
+export function initRuntime(loader: GrammarLoader): Promise<void> {
   if (!runtimeReady) {
     runtimeReady = loader
       .runtimeWasm()

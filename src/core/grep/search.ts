@@ -42,6 +42,8 @@ export interface SearchOptions {
   signal?: AbortSignal;
   /** Narrow the files to read; results stay identical to a scan (candidates are verified). */
   prefilter?: SearchPrefilter;
+  /** Skip decoding UTF-8 files whose bytes hold no required literal (default true). */
+  bytePrefilter?: boolean;
   /** Defaults to a 12 ms budget; pass NEVER_YIELD in the CLI and benchmarks. */
   yielder?: Yielder;
 }
@@ -192,6 +194,7 @@ export async function searchWorkspace(
     strategy: matcher.strategy + (candidates ? '+trigram' : ''),
   });
 
+  const needles = options.bytePrefilter === false ? null : byteNeedles(matcher);
   const prefilter = options.prefilter;
   const candidates = prefilter ? prefilter.candidates(matcher) : null;
   const directory = req.directory ?? '';
@@ -225,7 +228,11 @@ export async function searchWorkspace(
           done = true;
           break;
         }
-        const loaded = await readText(source, file.path);
+        const loaded = await readText(source, file.path, needles);
+        if (loaded.ok === 'absent') {
+          filesSearched++;
+          continue;
+        }
         if (!loaded.ok) {
           skipped.push(prefix ? { ...loaded.skipped, path: prefix + loaded.skipped.path } : loaded.skipped);
           continue;
@@ -319,6 +326,19 @@ async function* directFiles(
   }
   picked.sort((a, b) => compareWalkOrder(a.path, b.path));
   for (const f of picked) yield { path: f.path, size: f.size, mtimeMs: 0 };
+}
+
+/**
+ * UTF-8 needles for the byte prefilter: the matcher's required literals, when the bytes can
+ * decide (case-sensitive, or literals without cased letters). null: decode every file.
+ */
+export function byteNeedles(matcher: Matcher): Uint8Array[] | null {
+  const lits = matcher.requiredLiterals;
+  if (!lits || !lits.length) return null;
+  if (lits.some((l) => l.length === 0 || l.includes('\uFFFD'))) return null;
+  if (matcher.caseInsensitive && lits.some((l) => l.toLowerCase() !== l.toUpperCase() || /[ks\u212A\u017F]/i.test(l))) return null;
+  const enc = new TextEncoder();
+  return lits.map((l) => enc.encode(l));
 }
 
 /** Collect every match (for tools and tests). */

@@ -3,13 +3,14 @@ import { QuarryError } from '../errors';
 import { codebaseSearch } from './codebase_search';
 import { codeSearch } from './code_search';
 import { findRelated } from './find_related';
+import { findComponentsTool } from './find_components';
 import { listDirectory } from './list_directory';
 import { readFile } from './read_file';
 import { searchCorpus } from './search_corpus';
 import { searchFiles } from './search_files';
 import type { Tool, ToolContext } from './types';
 
-export const TOOLS: Tool[] = [codeSearch, readFile, listDirectory, searchFiles, searchCorpus, codebaseSearch, findRelated];
+export const TOOLS: Tool[] = [codeSearch, readFile, listDirectory, searchFiles, searchCorpus, codebaseSearch, findRelated, findComponentsTool];
 
 export function findTool(name: string): Tool {
   const tool = TOOLS.find((t) => t.name === name);

@@ -1,3 +1,4 @@
+import type { SourceParsers } from '../analyze/parsers';
 import type { CodeIndexService } from '../rank/service';
 import type { Workspace } from '../source/workspace';
 
@@ -6,6 +7,11 @@ export interface ToolContext {
   /** The chunk index for codebase_search / find_related (built or refreshed on demand). */
   index?: CodeIndexService;
   signal?: AbortSignal;
+  /**
+   * The JavaScript/TypeScript parsers for the analyzers (find_components, feature_status),
+   * loaded on first use: hosts pass `() => sharedSourceParsers(loader)`.
+   */
+  parsers?: () => Promise<SourceParsers>;
 }
 
 /** JSON Schema (draft 2020-12 subset) describing a tool's input, as MCP lists it. */

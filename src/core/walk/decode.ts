@@ -45,3 +45,23 @@ export function decodeBytes(bytes: Uint8Array): Decoded {
   if (hasNulByte(bytes)) return { binary: true };
   return { binary: false, text: utf8.decode(bytes), encoding: 'utf-8' };
 }
+
+/** Whether `haystack` contains `needle` (TypedArray.indexOf finds candidates natively). */
+export function containsBytes(haystack: Uint8Array, needle: Uint8Array): boolean {
+  const n = needle.length;
+  if (n === 0) return true;
+  const first = needle[0];
+  const last = haystack.length - n;
+  let i = haystack.indexOf(first);
+  while (i !== -1 && i <= last) {
+    let k = 1;
+    while (k < n && haystack[i + k] === needle[k]) k++;
+    if (k === n) return true;
+    i = haystack.indexOf(first, i + 1);
+  }
+  return false;
+}
+
+export function hasUtf16Bom(bytes: Uint8Array): boolean {
+  return bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
+}
