@@ -9,7 +9,8 @@ import { createYielder, elapsedSince, NEVER_YIELD, now, type Yielder } from '../
 import { Workspace } from '../source/workspace';
 import { compilePathFilter } from '../walk/glob';
 import type { Skipped } from '../walk/policy';
-import { readText, walkFiles, type WalkedFile } from '../walk/walk';
+import { readText, walkFiles, type BytePrefilter, type WalkedFile } from '../walk/walk';
+import { containsBytes, containsBytesCaseless } from '../walk/decode';
 import { DEFAULT_MAX_FILE_BYTES } from '../walk/policy';
 import { compileMatcher, type Matcher } from './regex';
 import type { GrepFileResult, GrepMatch, GrepRequest, GrepSink, GrepSummary, HitRange } from './types';
@@ -194,7 +195,7 @@ export async function searchWorkspace(
     strategy: matcher.strategy + (candidates ? '+trigram' : ''),
   });
 
-  const needles = options.bytePrefilter === false ? null : byteNeedles(matcher);
+  const mayMatch = options.bytePrefilter === false ? null : bytePrefilter(matcher);
   const prefilter = options.prefilter;
   const candidates = prefilter ? prefilter.candidates(matcher) : null;
   const directory = req.directory ?? '';
@@ -228,7 +229,7 @@ export async function searchWorkspace(
           done = true;
           break;
         }
-        const loaded = await readText(source, file.path, needles);
+        const loaded = await readText(source, file.path, mayMatch);
         if (loaded.ok === 'absent') {
           filesSearched++;
           continue;
@@ -329,16 +330,27 @@ async function* directFiles(
 }
 
 /**
- * UTF-8 needles for the byte prefilter: the matcher's required literals, when the bytes can
- * decide (case-sensitive, or literals without cased letters). null: decode every file.
+ * The byte prefilter: a test over raw UTF-8 bytes built from the matcher's required literals
+ * (a disjunction). Case-sensitive literals are searched as bytes; case-insensitive ones only
+ * when they are ASCII, folding ASCII letters (and a file holding U+212A or U+017F stays a
+ * candidate when the literal has k or s, their RE2 case orbits). null: decode every file.
  */
-export function byteNeedles(matcher: Matcher): Uint8Array[] | null {
+export function bytePrefilter(matcher: Matcher): BytePrefilter | null {
   const lits = matcher.requiredLiterals;
   if (!lits || !lits.length) return null;
   if (lits.some((l) => l.length === 0 || l.includes('\uFFFD'))) return null;
-  if (matcher.caseInsensitive && lits.some((l) => l.toLowerCase() !== l.toUpperCase() || /[ks\u212A\u017F]/i.test(l))) return null;
   const enc = new TextEncoder();
-  return lits.map((l) => enc.encode(l));
+  if (!matcher.caseInsensitive) {
+    const needles = lits.map((l) => enc.encode(l));
+    return (bytes) => needles.some((n) => containsBytes(bytes, n));
+  }
+  if (lits.some((l) => !/^[\x00-\x7f]*$/.test(l))) return null;
+  const needles = lits.map((l) => enc.encode(l.toLowerCase()));
+  const orbit = lits.some((l) => /[ks]/i.test(l));
+  const KELVIN = new Uint8Array([0xe2, 0x84, 0xaa]);
+  const LONG_S = new Uint8Array([0xc5, 0xbf]);
+  return (bytes) =>
+    needles.some((n) => containsBytesCaseless(bytes, n)) || (orbit && (containsBytes(bytes, KELVIN) || containsBytes(bytes, LONG_S)));
 }
 
 /** Collect every match (for tools and tests). */

@@ -46,18 +46,64 @@ export function decodeBytes(bytes: Uint8Array): Decoded {
   return { binary: false, text: utf8.decode(bytes), encoding: 'utf-8' };
 }
 
-/** Whether `haystack` contains `needle` (TypedArray.indexOf finds candidates natively). */
+/**
+ * Rough frequency rank of bytes in source code (higher = more common), used to anchor a byte
+ * search on the needle's rarest byte: TypedArray.indexOf then runs natively over long
+ * stretches instead of stopping at every 'e' or space.
+ */
+const COMMON = ' etaoinsrlcdupmhfgybw.,;()=\'"_/\n\t{}:-xvkEPTSCRAIONLD0123456789';
+const RANK = new Uint8Array(256);
+for (let i = 0; i < COMMON.length; i++) RANK[COMMON.charCodeAt(i)] = COMMON.length - i;
+
+function rarestIndex(needle: Uint8Array): number {
+  let best = 0;
+  for (let i = 1; i < needle.length; i++) if (RANK[needle[i]] < RANK[needle[best]]) best = i;
+  return best;
+}
+
+/** Whether `haystack` contains `needle` (anchored on the needle's rarest byte, found natively). */
 export function containsBytes(haystack: Uint8Array, needle: Uint8Array): boolean {
   const n = needle.length;
   if (n === 0) return true;
-  const first = needle[0];
-  const last = haystack.length - n;
-  let i = haystack.indexOf(first);
-  while (i !== -1 && i <= last) {
-    let k = 1;
-    while (k < n && haystack[i + k] === needle[k]) k++;
+  const r = rarestIndex(needle);
+  const anchor = needle[r];
+  const lastStart = haystack.length - n;
+  let i = haystack.indexOf(anchor, r);
+  while (i !== -1) {
+    const start = i - r;
+    if (start > lastStart) return false;
+    let k = 0;
+    while (k < n && haystack[start + k] === needle[k]) k++;
     if (k === n) return true;
-    i = haystack.indexOf(first, i + 1);
+    i = haystack.indexOf(anchor, i + 1);
+  }
+  return false;
+}
+
+const lowerAscii = (b: number) => (b >= 65 && b <= 90 ? b + 32 : b);
+
+/**
+ * ASCII case-insensitive containment for a lowercase ASCII needle. Callers must still treat
+ * files holding U+212A (E2 84 AA) or U+017F (C5 BF) as candidates when the needle has k or s.
+ */
+export function containsBytesCaseless(haystack: Uint8Array, lowerNeedle: Uint8Array): boolean {
+  const n = lowerNeedle.length;
+  if (n === 0) return true;
+  const r = rarestIndex(lowerNeedle);
+  const lo = lowerNeedle[r];
+  const up = lo >= 97 && lo <= 122 ? lo - 32 : lo;
+  const lastStart = haystack.length - n;
+  let a = haystack.indexOf(lo, r);
+  let b = up === lo ? -1 : haystack.indexOf(up, r);
+  while (a !== -1 || b !== -1) {
+    const i = a === -1 ? b : b === -1 ? a : Math.min(a, b);
+    const start = i - r;
+    if (start > lastStart) return false;
+    let k = 0;
+    while (k < n && lowerAscii(haystack[start + k]) === lowerNeedle[k]) k++;
+    if (k === n) return true;
+    if (i === a) a = haystack.indexOf(lo, i + 1);
+    else b = haystack.indexOf(up, i + 1);
   }
   return false;
 }

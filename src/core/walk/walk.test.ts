@@ -112,3 +112,22 @@ describe('noisy segments', () => {
     expect(new Set(NOISY_PATH_SEGMENTS).size).toBe(NOISY_PATH_SEGMENTS.length);
   });
 });
+
+describe('byte containment', async () => {
+  const { containsBytes, containsBytesCaseless } = await import('./decode');
+  const enc = (s: string) => new TextEncoder().encode(s);
+  it.each([
+    ['hello world', 'world', true],
+    ['hello world', 'worlds', false],
+    ['aaaab', 'aab', true],
+    ['xyz', '', true],
+    ['ab', 'abc', false],
+    ['q(x)', '(x)', true],
+  ])('containsBytes(%j, %j) = %s', (h, n, want) => expect(containsBytes(enc(h), enc(n))).toBe(want));
+  it.each([
+    ['Hello WORLD', 'world', true],
+    ['WebGLRenderer', 'webglrenderer', true],
+    ['webgl_renderer', 'webglrenderer', false],
+    ['ABAB', 'bab', true],
+  ])('containsBytesCaseless(%j, %j) = %s', (h, n, want) => expect(containsBytesCaseless(enc(h), enc(n))).toBe(want));
+});

@@ -8,7 +8,7 @@ import ignore, { type Ignore } from 'ignore';
 import { QuarryError } from '../errors';
 import type { FileSource } from '../source/types';
 import { joinPath } from '../source/types';
-import { containsBytes, decodeBytes, hasNulByte, hasUtf16Bom, type TextEncodingName } from './decode';
+import { decodeBytes, hasNulByte, hasUtf16Bom, type TextEncodingName } from './decode';
 import { IGNORE_FILE_NAMES, resolvePolicy, type Skipped, type WalkPolicy } from './policy';
 
 export interface WalkedFile {
@@ -201,22 +201,25 @@ export type TextResult =
 
 /**
  * Read and decode one walked file; binary or unreadable files come back as a skip.
- * With `needles` (UTF-8 encodings of literals of which every hit contains one), a UTF-8
- * file whose bytes hold none of them is answered 'absent' without decoding: a valid UTF-8
+ * With `mayMatch` (built from literals of which every hit contains one), a UTF-8 file
+ * whose bytes cannot hold a hit is answered 'absent' without decoding: a valid UTF-8
  * needle in the decoded text is always present in the raw bytes (UTF-8 self-synchronises;
  * replacement characters only stand for invalid bytes, and needles never contain U+FFFD).
  * UTF-16 files are always decoded.
  */
-export async function readText(source: FileSource, path: string, needles?: Uint8Array[] | null): Promise<TextResult> {
+/** A test over a file's raw bytes: false means no hit can be in it. */
+export type BytePrefilter = (bytes: Uint8Array) => boolean;
+
+export async function readText(source: FileSource, path: string, mayMatch?: BytePrefilter | null): Promise<TextResult> {
   let bytes: Uint8Array;
   try {
     bytes = await source.read(path);
   } catch (err) {
     return { ok: false, skipped: { path, reason: 'unreadable', detail: err instanceof Error ? err.message : String(err) } };
   }
-  if (needles && needles.length && !hasUtf16Bom(bytes)) {
+  if (mayMatch && !hasUtf16Bom(bytes)) {
     if (hasNulByte(bytes)) return { ok: false, skipped: { path, reason: 'binary' } };
-    if (!needles.some((n) => containsBytes(bytes, n))) return { ok: 'absent' };
+    if (!mayMatch(bytes)) return { ok: 'absent' };
   }
   const decoded = decodeBytes(bytes);
   if (decoded.binary) return { ok: false, skipped: { path, reason: 'binary' } };
