@@ -53,6 +53,35 @@ export class NodeFsSource implements FileSource {
     }
   }
 
+  private scratch = Buffer.allocUnsafe(1 << 20);
+
+  async readTransient(rel: string): Promise<Uint8Array> {
+    let fd: number;
+    try {
+      fd = fs.openSync(this.abs(rel), 'r');
+    } catch (err) {
+      throw fsError(err, rel);
+    }
+    try {
+      let size = 0;
+      for (;;) {
+        if (size === this.scratch.length) {
+          const grown = Buffer.allocUnsafe(this.scratch.length * 2);
+          this.scratch.copy(grown, 0, 0, size);
+          this.scratch = grown;
+        }
+        const n = fs.readSync(fd, this.scratch, size, this.scratch.length - size, null);
+        if (n === 0) break;
+        size += n;
+      }
+      return this.scratch.subarray(0, size);
+    } catch (err) {
+      throw fsError(err, rel);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
   async read(rel: string): Promise<Uint8Array> {
     try {
       return fs.readFileSync(this.abs(rel));

@@ -29,6 +29,11 @@ export interface FileSource {
   /** null when nothing exists at the path (or a symlink is broken). */
   stat(path: string): Promise<FileStat | null>;
   read(path: string): Promise<Uint8Array>;
+  /**
+   * Optional: the bytes of a file in a buffer that stays valid only until the next call
+   * (no allocation per file). Readers that decode at once (the search) use it when present.
+   */
+  readTransient?(path: string): Promise<Uint8Array>;
 }
 
 /** Join POSIX path segments, ignoring empty ones. */

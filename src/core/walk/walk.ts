@@ -213,7 +213,8 @@ export type BytePrefilter = (bytes: Uint8Array) => boolean;
 export async function readText(source: FileSource, path: string, mayMatch?: BytePrefilter | null): Promise<TextResult> {
   let bytes: Uint8Array;
   try {
-    bytes = await source.read(path);
+    // decoding copies, so a transient buffer is safe here
+    bytes = source.readTransient ? await source.readTransient(path) : await source.read(path);
   } catch (err) {
     return { ok: false, skipped: { path, reason: 'unreadable', detail: err instanceof Error ? err.message : String(err) } };
   }
