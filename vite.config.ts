@@ -38,7 +38,8 @@ function quarryDemo(): Plugin {
     resolveId: (source) => (source === id ? resolved : null),
     load(loadId) {
       if (loadId !== resolved) return null;
-      return `export default ${JSON.stringify(collect())};`;
+      // JSON.parse of a string literal: far cheaper for V8 than parsing a large object literal.
+      return `export default JSON.parse(${JSON.stringify(JSON.stringify(collect()))});`;
     },
   };
 }

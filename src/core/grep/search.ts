@@ -9,7 +9,7 @@ import { createYielder, elapsedSince, NEVER_YIELD, now, type Yielder } from '../
 import { Workspace } from '../source/workspace';
 import { compilePathFilter } from '../walk/glob';
 import type { Skipped } from '../walk/policy';
-import { readText, walkFiles, type BytePrefilter, type WalkedFile } from '../walk/walk';
+import { readTextIfMayMatch, walkFiles, type BytePrefilter, type WalkedFile } from '../walk/walk';
 import { containsBytes, containsBytesCaseless } from '../walk/decode';
 import { DEFAULT_MAX_FILE_BYTES } from '../walk/policy';
 import { compileMatcher, type Matcher } from './regex';
@@ -229,7 +229,7 @@ export async function searchWorkspace(
           done = true;
           break;
         }
-        const loaded = await readText(source, file.path, mayMatch);
+        const loaded = await readTextIfMayMatch(source, file.path, mayMatch);
         if (loaded.ok === 'absent') {
           filesSearched++;
           continue;

@@ -193,11 +193,10 @@ async function presentIgnoreFiles(source: FileSource, dir: string): Promise<stri
   }
 }
 
-export type TextResult =
-  | { ok: true; text: string; encoding: TextEncodingName }
-  | { ok: false; skipped: Skipped }
-  /** UTF-8 bytes hold none of the required needles: the text cannot match (never decoded). */
-  | { ok: 'absent' };
+export type TextResult = { ok: true; text: string; encoding: TextEncodingName } | { ok: false; skipped: Skipped };
+
+/** readTextIfMayMatch's extra answer: the UTF-8 bytes cannot hold a hit (never decoded). */
+export type FilteredTextResult = TextResult | { ok: 'absent' };
 
 /**
  * Read and decode one walked file; binary or unreadable files come back as a skip.
@@ -210,7 +209,11 @@ export type TextResult =
 /** A test over a file's raw bytes: false means no hit can be in it. */
 export type BytePrefilter = (bytes: Uint8Array) => boolean;
 
-export async function readText(source: FileSource, path: string, mayMatch?: BytePrefilter | null): Promise<TextResult> {
+export function readText(source: FileSource, path: string): Promise<TextResult> {
+  return readTextIfMayMatch(source, path, null) as Promise<TextResult>;
+}
+
+export async function readTextIfMayMatch(source: FileSource, path: string, mayMatch: BytePrefilter | null): Promise<FilteredTextResult> {
   let bytes: Uint8Array;
   try {
     // decoding copies, so a transient buffer is safe here

@@ -1,0 +1,52 @@
+/**
+ * Shared e2e fixtures: every test records every request the page (and its workers) makes
+ * and fails if one leaves 127.0.0.1; any dialog (alert/confirm/prompt) fails the test.
+ */
+import { test as base, expect } from '@playwright/test';
+import { QuarryPage } from './pages/quarry-page';
+
+const LOCAL = new Set(['127.0.0.1']);
+
+export function isLocal(url: string): boolean {
+  if (url.startsWith('data:') || url.startsWith('blob:') || url.startsWith('about:')) return true;
+  try {
+    return LOCAL.has(new URL(url).hostname);
+  } catch {
+    return false;
+  }
+}
+
+export const test = base.extend<{ quarry: QuarryPage; requests: string[]; dialogs: string[] }>({
+  requests: [
+    async ({ context }, use) => {
+      const urls: string[] = [];
+      context.on('request', (r) => urls.push(r.url()));
+      // Anything not local is refused before it leaves the machine, and recorded.
+      await context.route(
+        (url) => !isLocal(url.href),
+        (route) => route.abort('blockedbyclient'),
+      );
+      await use(urls);
+      const external = urls.filter((u) => !isLocal(u));
+      expect(external, 'requests that left 127.0.0.1').toEqual([]);
+    },
+    { auto: true },
+  ],
+  dialogs: [
+    async ({ page }, use) => {
+      const seen: string[] = [];
+      page.on('dialog', (d) => {
+        seen.push(`${d.type()}: ${d.message()}`);
+        void d.dismiss();
+      });
+      await use(seen);
+      expect(seen, 'dialogs opened by the page').toEqual([]);
+    },
+    { auto: true },
+  ],
+  quarry: async ({ page }, use) => {
+    await use(new QuarryPage(page));
+  },
+});
+
+export { expect };

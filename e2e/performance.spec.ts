@@ -1,0 +1,45 @@
+import { expect, test } from './fixtures';
+import { tenThousandFiles, writeDiskRepo } from './helpers/repos';
+
+test('the main thread never blocks for more than 50 ms while 10,000 files load', async ({ quarry, page }) => {
+  test.setTimeout(180_000);
+  const dir = writeDiskRepo('ten-thousand', tenThousandFiles());
+  await quarry.goto();
+  await quarry.waitForRepo('quarry (demo)');
+
+  // Record every long task (> 50 ms) on the main thread from here on.
+  await page.evaluate(() => {
+    const w = window as unknown as { __longTasks: { start: number; duration: number }[] };
+    w.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.__longTasks.push({ start: e.startTime, duration: Math.round(e.duration) });
+    }).observe({ type: 'longtask' });
+  });
+  const t0 = Date.now();
+  await quarry.folderInput.setInputFiles(dir);
+  await expect(page.getByRole('progressbar')).toBeVisible();
+  await quarry.waitForRepo('ten-thousand', 100_000);
+  await expect(quarry.repoName).toContainText('10,000 files');
+  const loadMs = Date.now() - t0;
+  await quarry.treeItem('pkg0').click();
+  await expect(quarry.treeItem('mod0.ts')).toBeVisible();
+  await quarry.search('value42_7');
+  await quarry.waitForSearchDone();
+  await expect(quarry.summary).toContainText('22 matches in 11 files'); // mod7 and mod70-79
+  // Chromium builds the FileList of a 10,000-file folder inside the task that delivers the
+  // `change` event (the harness's stand-in for the native folder dialog, not Quarry's load):
+  // that one task, which started before the app received the files, is reported but not counted.
+  const { longTasks, delivery } = await page.evaluate(() => {
+    const received = performance.getEntriesByName('quarry:files-received')[0]?.startTime ?? 0;
+    const all = (window as unknown as { __longTasks: { start: number; duration: number }[] }).__longTasks;
+    return {
+      longTasks: all.filter((t) => t.start >= received).map((t) => t.duration),
+      delivery: all.filter((t) => t.start < received).map((t) => t.duration),
+    };
+  });
+
+  console.log(`file delivery task(s) before the app saw the files: ${JSON.stringify(delivery)} ms`);
+  test.info().annotations.push({ type: 'load', description: `10,000 files loaded in ${loadMs} ms; long tasks: ${JSON.stringify(longTasks)}` });
+  console.log(`10,000 files loaded in ${loadMs} ms; long tasks: ${JSON.stringify(longTasks)}`);
+  expect(longTasks, 'main-thread tasks over 50 ms (ms)').toEqual([]);
+});

@@ -1,0 +1,471 @@
+/**
+ * The app shell: getting a repository in (File System Access + Recent, webkitdirectory,
+ * drag-and-drop, the built-in demo), the streamed open with progress and cancel, and the
+ * workspace (tree | search | viewer). The URL holds the view state; the engine holds the
+ * repository in a worker.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { QuarryError } from '../core/errors';
+import { filesFromInput, folderFromDrop } from '../adapters/browser-files';
+import { ensureReadPermission, hasDirectoryPicker, pickDirectory } from '../adapters/browser-fs-access';
+import { getRecent, listRecent, rememberRecent, type RecentRepo } from '../adapters/browser-recent';
+import type { EngineClient } from '../worker/client';
+import type { FileHighlight, Progress, RepoSpec, RepoStats } from '../worker/protocol';
+import { createAppEngine, EngineContext } from './engine';
+import { FileTree } from './FileTree';
+import { FileViewer } from './FileViewer';
+import { formatBytes, formatCount, plural } from './format';
+import { QuickOpen } from './QuickOpen';
+import { SearchPanel } from './SearchPanel';
+import { SkippedDialog } from './SkippedDialog';
+import { useViewState } from './use-view-state';
+
+interface LoadedRepo {
+  key: string;
+  spec: RepoSpec;
+  stats: RepoStats;
+  /** Bumped on every (re)load so views re-query. */
+  generation: number;
+}
+
+/** Progress goes straight to the progress panel (a tiny store), so the workspace does not re-render on every update. */
+class ProgressStore {
+  value: Progress | null = null;
+  private listeners = new Set<() => void>();
+  set(p: Progress) {
+    this.value = p;
+    for (const l of this.listeners) l();
+  }
+  subscribe = (l: () => void) => {
+    this.listeners.add(l);
+    return () => void this.listeners.delete(l);
+  };
+}
+
+type Opening = { name: string; progress: ProgressStore; cancel: () => void };
+
+type Notice =
+  | { kind: 'error'; title: string; message: string }
+  | { kind: 'permission'; recent: RecentRepo }
+  | { kind: 'snapshot-lost'; name: string };
+
+export function App() {
+  const restartRef = useRef<() => void>(() => {});
+  const engine = useMemo(() => createAppEngine(() => restartRef.current()), []);
+  return (
+    <EngineContext.Provider value={engine}>
+      <Shell engine={engine} restartRef={restartRef} />
+    </EngineContext.Provider>
+  );
+}
+
+function Shell({ engine, restartRef }: { engine: EngineClient; restartRef: React.MutableRefObject<() => void> }) {
+  const [view, update] = useViewState();
+  const [repo, setRepo] = useState<LoadedRepo | null>(null);
+  const [opening, setOpening] = useState<Opening | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const [recent, setRecent] = useState<RecentRepo[]>([]);
+  const [quickOpen, setQuickOpen] = useState(false);
+  const [showSkipped, setShowSkipped] = useState(false);
+  const [skippedInTree, setSkippedInTree] = useState(true);
+  const [dragging, setDragging] = useState(false);
+  const [host, setHost] = useState('');
+  const fileInput = useRef<HTMLInputElement>(null);
+  const searchInput = useRef<HTMLInputElement>(null);
+  const generation = useRef(0);
+  const repoRef = useRef<LoadedRepo | null>(null);
+  repoRef.current = repo;
+
+  const refreshRecent = useCallback(() => {
+    listRecent().then(setRecent, () => setRecent([]));
+  }, []);
+
+  useEffect(() => {
+    refreshRecent();
+    void engine.host().then(setHost, () => setHost(''));
+  }, [engine, refreshRecent]);
+
+  /** Read a repository into the engine; the previous one stays until the new one is complete. */
+  const open = useCallback(
+    async (spec: RepoSpec, key: string, options: { resetFile?: boolean } = {}) => {
+      const name = spec.kind === 'demo' ? 'quarry (demo)' : spec.name;
+      const progress = new ProgressStore();
+      const job = engine.openRepo(spec, (p) => progress.set(p));
+      setOpening({ name, progress, cancel: job.cancel });
+      setNotice(null);
+      try {
+        const end = await job.done;
+        if (end.stats.ending !== 'complete') return; // cancelled: keep what was open
+        setRepo({ key, spec, stats: end.stats, generation: ++generation.current });
+        update(options.resetFile ? { repo: key, file: '', line: 0 } : { repo: key }, { push: options.resetFile });
+      } catch (err) {
+        const e = err instanceof QuarryError ? err : new QuarryError('Internal', String(err));
+        if (e.data?.reason === 'engineRestarted') return; // the restart handler reopens
+        setNotice({ kind: 'error', title: `Could not open ${name}`, message: e.message });
+      } finally {
+        setOpening(null);
+      }
+    },
+    [engine, update],
+  );
+
+  // After a worker restart the new engine is empty: read the repository again.
+  restartRef.current = () => {
+    const current = repoRef.current;
+    if (current) void open(current.spec, current.key);
+  };
+
+  const openHandle = useCallback(
+    async (handle: FileSystemDirectoryHandle) => {
+      let key = `handle:${handle.name}`;
+      try {
+        const entry = await rememberRecent(handle);
+        key = `recent:${entry.id}`;
+        refreshRecent();
+      } catch {
+        // IndexedDB unavailable (private mode): the folder still opens, it just is not remembered
+      }
+      await open({ kind: 'handle', name: handle.name, handle }, key, { resetFile: true });
+    },
+    [open, refreshRecent],
+  );
+
+  const openRecent = useCallback(
+    async (entry: RecentRepo, requestPermission: boolean) => {
+      const granted = await ensureReadPermission(entry.handle, requestPermission).catch(() => false);
+      if (!granted) {
+        setNotice({ kind: 'permission', recent: entry });
+        return;
+      }
+      await rememberRecent(entry.handle).catch(() => {});
+      refreshRecent();
+      await open({ kind: 'handle', name: entry.name, handle: entry.handle }, `recent:${entry.id}`, { resetFile: !!repoRef.current && repoRef.current.key !== `recent:${entry.id}` });
+    },
+    [open, refreshRecent],
+  );
+
+  const openFolder = useCallback(async () => {
+    if (!hasDirectoryPicker()) {
+      fileInput.current?.click();
+      return;
+    }
+    try {
+      const handle = await pickDirectory();
+      if (handle) await openHandle(handle);
+    } catch (err) {
+      setNotice({ kind: 'error', title: 'Could not open the folder', message: err instanceof Error ? err.message : String(err) });
+    }
+  }, [openHandle]);
+
+  const openDemo = useCallback(() => open({ kind: 'demo' }, 'demo', { resetFile: !!repoRef.current && repoRef.current.key !== 'demo' }), [open]);
+
+  // First load: restore what the URL names, or open the demo on a first visit.
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    const key = view.repo;
+    if (!key || key === 'demo') {
+      void open({ kind: 'demo' }, 'demo');
+    } else if (key.startsWith('recent:')) {
+      void getRecent(key.slice(7)).then(
+        (entry) => (entry ? openRecent(entry, false) : setNotice({ kind: 'error', title: 'This folder is not in Recent any more', message: 'Open the folder again with "Open folder".' })),
+        () => setNotice({ kind: 'error', title: 'Recent folders are unavailable', message: 'IndexedDB could not be opened. Open the folder again.' }),
+      );
+    } else {
+      setNotice({ kind: 'snapshot-lost', name: key.replace(/^[a-z]+:/, '') });
+    }
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const onFilesChosen = (list: FileList | null) => {
+    if (!list || !list.length) return;
+    // Leave the task that delivered the files at once; the work happens in short tasks after it.
+    performance.mark('quarry:files-received');
+    const files = [...list];
+    if (fileInput.current) fileInput.current.value = '';
+    setTimeout(() => {
+      void filesFromInput(files).then((folder) =>
+        open({ kind: 'files', name: folder.name, files: folder.files }, `snapshot:${folder.name}`, { resetFile: true }),
+      );
+    }, 0);
+  };
+
+  // Drag and drop a folder anywhere on the page.
+  useEffect(() => {
+    let depth = 0;
+    const hasFiles = (e: DragEvent) => [...(e.dataTransfer?.types ?? [])].includes('Files');
+    const enter = (e: DragEvent) => {
+      if (!hasFiles(e)) return;
+      depth++;
+      setDragging(true);
+    };
+    const leave = () => {
+      depth = Math.max(0, depth - 1);
+      if (!depth) setDragging(false);
+    };
+    const over = (e: DragEvent) => {
+      if (hasFiles(e)) e.preventDefault();
+    };
+    const drop = (e: DragEvent) => {
+      if (!e.dataTransfer || !hasFiles(e)) return;
+      e.preventDefault();
+      depth = 0;
+      setDragging(false);
+      void folderFromDrop(e.dataTransfer).then(
+        (folder) => {
+          if (!folder) setNotice({ kind: 'error', title: 'Nothing to open', message: 'Drop a folder (not single files) to open it.' });
+          else if (folder.kind === 'handle') void openHandle(folder.handle);
+          else void open({ kind: 'files', name: folder.name, files: folder.files }, `snapshot:${folder.name}`, { resetFile: true });
+        },
+        (err) => setNotice({ kind: 'error', title: 'Could not read the dropped folder', message: String(err) }),
+      );
+    };
+    window.addEventListener('dragenter', enter);
+    window.addEventListener('dragleave', leave);
+    window.addEventListener('dragover', over);
+    window.addEventListener('drop', drop);
+    return () => {
+      window.removeEventListener('dragenter', enter);
+      window.removeEventListener('dragleave', leave);
+      window.removeEventListener('dragover', over);
+      window.removeEventListener('drop', drop);
+    };
+  }, [open, openHandle]);
+
+  // Global shortcuts: Ctrl/Cmd+P quick open, Ctrl/Cmd+Shift+F search.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const mod = e.ctrlKey || e.metaKey;
+      if (mod && !e.shiftKey && e.key.toLowerCase() === 'p') {
+        e.preventDefault();
+        if (repoRef.current) setQuickOpen(true);
+      } else if (mod && e.shiftKey && e.key.toLowerCase() === 'f') {
+        e.preventDefault();
+        searchInput.current?.focus();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  const openFile = useCallback((path: string) => update({ file: path, line: 0 }, { push: true }), [update]);
+
+  const highlight: FileHighlight | null = view.q
+    ? { pattern: view.q, mode: view.mode === 'regex' ? 'regex' : 'literal', caseMode: view.caseSensitive ? 'sensitive' : 'insensitive', wholeWord: view.wholeWord }
+    : null;
+
+  const skippedTotal = repo ? Object.values(repo.stats.skippedByReason).reduce((a, b) => a + b, 0) : 0;
+  const repoKey = repo ? `${repo.key}#${repo.generation}` : '';
+  const isSnapshot = repo?.spec.kind === 'files';
+
+  return (
+    <div className="app">
+      <header className="topbar">
+        <div className="brand">
+          <span className="logo" aria-hidden="true">◆</span> Quarry
+        </div>
+        {repo && (
+          <div className="repo-badge" data-testid="repo-name" title={repo.stats.name}>
+            <strong>{repo.spec.kind === 'demo' ? 'quarry (demo)' : repo.stats.name}</strong>
+            <span>
+              {plural(repo.stats.files, 'file')} · {formatBytes(repo.stats.bytes)}
+            </span>
+          </div>
+        )}
+        <nav className="actions" aria-label="Repository">
+          <button type="button" onClick={() => setQuickOpen(true)} disabled={!repo} title="Quick open (Ctrl/⌘+P)">
+            Go to file <kbd>Ctrl P</kbd>
+          </button>
+          <button type="button" className="primary" onClick={openFolder} data-testid="open-folder">
+            Open folder
+          </button>
+          <label className="button-like">
+            <input
+              ref={fileInput}
+              type="file"
+              className="visually-hidden"
+              data-testid="folder-input"
+              aria-label="Choose a folder (snapshot)"
+              webkitdirectory=""
+              multiple
+              onChange={(e) => onFilesChosen(e.target.files)}
+            />
+            <span aria-hidden="true">Choose folder…</span>
+          </label>
+          <button type="button" onClick={openDemo} data-testid="open-demo">
+            Demo
+          </button>
+          {recent.length > 0 && (
+            <details className="recent">
+              <summary>Recent</summary>
+              <ul aria-label="Recent folders">
+                {recent.map((r) => (
+                  <li key={r.id}>
+                    <button type="button" onClick={() => void openRecent(r, true)}>
+                      {r.name}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </details>
+          )}
+        </nav>
+      </header>
+
+      {isSnapshot && (
+        <p className="snapshot-note" role="note" data-testid="snapshot-note">
+          This folder is a snapshot: the browser gave Quarry a copy of its files once, so changes on disk will not show up. Choose the folder again to
+          refresh{hasDirectoryPicker() ? ', or use “Open folder” for a live folder.' : '.'}
+        </p>
+      )}
+
+      {notice && <NoticePanel notice={notice} onOpenFolder={openFolder} onDemo={openDemo} onReopen={(r) => void openRecent(r, true)} />}
+
+      {opening && <OpeningPanel opening={opening} />}
+
+      <main className={`workspace${opening && !repo ? ' hidden' : ''}`} aria-busy={!!opening}>
+        {repo ? (
+          <>
+            <aside className="sidebar" aria-label="Explorer">
+              <div className="sidebar-head">
+                <h2>Files</h2>
+                <label className="check">
+                  <input type="checkbox" checked={skippedInTree} onChange={(e) => setSkippedInTree(e.target.checked)} /> Show skipped
+                </label>
+              </div>
+              <FileTree repoKey={repoKey} selected={view.file} onOpen={openFile} showSkipped={skippedInTree} />
+            </aside>
+            <SearchPanel view={view} update={update} repoKey={repoKey} fileCount={repo.stats.files} searchInputRef={searchInput} />
+            {view.file ? (
+              <FileViewer path={view.file} line={view.line} highlight={highlight} repoKey={repoKey} onLine={(line) => update({ line })} />
+            ) : (
+              <section className="viewer empty" aria-label="No file open">
+                <div className="panel-note">
+                  <p>
+                    <strong>No file open.</strong>
+                  </p>
+                  <p>Pick a file in the tree, open a search result, or press Ctrl/⌘+P to find a file by name.</p>
+                </div>
+              </section>
+            )}
+          </>
+        ) : (
+          !opening &&
+          !notice && (
+            <div className="home">
+              <h1>Explore a code repository, entirely in your browser</h1>
+              <p>Nothing is uploaded. Open a folder, or look around the demo.</p>
+            </div>
+          )
+        )}
+      </main>
+
+      <footer className="statusbar">
+        <span>{host ? `Engine: ${host === 'worker' ? 'web worker' : host}` : 'Starting engine…'}</span>
+        {repo && (
+          <>
+            <span>
+              {formatCount(repo.stats.files)} files read in {Math.round(repo.stats.elapsedMs)} ms
+            </span>
+            {skippedTotal > 0 && (
+              <button type="button" className="link" onClick={() => setShowSkipped(true)} data-testid="show-skipped">
+                {plural(skippedTotal, 'entry', 'entries')} skipped
+              </button>
+            )}
+          </>
+        )}
+      </footer>
+
+      {dragging && (
+        <div className="drop-overlay" aria-hidden="true">
+          Drop a folder to open it
+        </div>
+      )}
+      {quickOpen && repo && <QuickOpen onOpen={openFile} onClose={() => setQuickOpen(false)} />}
+      {showSkipped && <SkippedDialog onClose={() => setShowSkipped(false)} />}
+    </div>
+  );
+}
+
+function OpeningPanel({ opening }: { opening: Opening }) {
+  const p = useSyncExternalStore(opening.progress.subscribe, () => opening.progress.value);
+  const phase = !p ? 'Starting' : p.phase === 'listing' ? 'Listing files' : p.phase === 'reading' ? 'Reading files' : 'Indexing';
+  const pct = p && p.totalFiles ? Math.round((p.files / p.totalFiles) * 100) : undefined;
+  return (
+    <div className="opening" data-testid="opening">
+      <div className="opening-head">
+        <strong>Opening {opening.name}</strong>
+        <button type="button" onClick={opening.cancel}>
+          Cancel
+        </button>
+      </div>
+      <div
+        className="progress"
+        role="progressbar"
+        aria-label={phase}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={pct}
+        aria-valuetext={p ? `${phase}: ${p.files} files` : phase}
+      >
+        <div className={`progress-fill${pct === undefined ? ' indeterminate' : ''}`} style={{ width: pct === undefined ? undefined : `${pct}%` }} />
+      </div>
+      <p className="opening-detail">
+        {phase}
+        {p && p.phase === 'listing' && ` · ${formatCount(p.files)} files found (${formatBytes(p.bytes)})`}
+        {p && p.phase !== 'listing' && ` · ${formatCount(p.files)} of ${formatCount(p.totalFiles)} files · ${formatBytes(p.bytes)} of ${formatBytes(p.totalBytes)}`}
+      </p>
+    </div>
+  );
+}
+
+function NoticePanel({
+  notice,
+  onOpenFolder,
+  onDemo,
+  onReopen,
+}: {
+  notice: Notice;
+  onOpenFolder: () => void;
+  onDemo: () => void;
+  onReopen: (r: RecentRepo) => void;
+}) {
+  if (notice.kind === 'permission')
+    return (
+      <div className="notice" role="alert">
+        <p>
+          Quarry needs your permission to read <strong>{notice.recent.name}</strong> again.
+        </p>
+        <button type="button" className="primary" onClick={() => onReopen(notice.recent)}>
+          Reopen {notice.recent.name}
+        </button>
+      </div>
+    );
+  if (notice.kind === 'snapshot-lost')
+    return (
+      <div className="notice" role="alert">
+        <p>
+          This link points to <strong>{notice.name}</strong>, a folder snapshot that cannot be re-read after a reload. Choose the folder again, or open the demo.
+        </p>
+        <button type="button" className="primary" onClick={onOpenFolder}>
+          Choose the folder again
+        </button>{' '}
+        <button type="button" onClick={onDemo}>
+          Open the demo
+        </button>
+      </div>
+    );
+  return (
+    <div className="notice error" role="alert">
+      <p>
+        <strong>{notice.title}.</strong> {notice.message}
+      </p>
+      <button type="button" onClick={onOpenFolder}>
+        Open another folder
+      </button>{' '}
+      <button type="button" onClick={onDemo}>
+        Open the demo
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,204 @@
+/**
+ * The file tree: lazy (a directory is listed when first expanded) and virtualised (only
+ * the rows on screen are in the DOM), so 100k files stay smooth. Skipped entries are shown
+ * greyed with their reason, or hidden. Keyboard: arrows, Home/End, Enter (WAI-ARIA tree).
+ */
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import type { TreeEntry } from '../worker/protocol';
+import { useEngine } from './engine';
+import { SKIP_REASON_TEXT } from './format';
+
+interface Row {
+  entry: TreeEntry;
+  level: number;
+  setSize: number;
+  posInSet: number;
+}
+
+const ROW_HEIGHT = 24;
+
+export function FileTree({
+  repoKey,
+  selected,
+  onOpen,
+  showSkipped,
+}: {
+  repoKey: string;
+  selected: string;
+  onOpen: (path: string) => void;
+  showSkipped: boolean;
+}) {
+  const engine = useEngine();
+  const [children, setChildren] = useState<Map<string, TreeEntry[]>>(new Map());
+  const [expanded, setExpanded] = useState<Set<string>>(new Set(['']));
+  const [focused, setFocused] = useState(0);
+  const [error, setError] = useState<string | null>(null);
+  const loading = useRef(new Set<string>());
+  const scrollRef = useRef<HTMLDivElement>(null);
+
+  const load = useCallback(
+    async (dir: string) => {
+      if (loading.current.has(dir)) return;
+      loading.current.add(dir);
+      try {
+        const entries = await engine.listDir(dir);
+        setChildren((prev) => new Map(prev).set(dir, entries));
+      } catch (err) {
+        setError(err instanceof Error ? err.message : String(err));
+      }
+    },
+    [engine],
+  );
+
+  // A new repository: start over from the root.
+  useEffect(() => {
+    loading.current = new Set();
+    setChildren(new Map());
+    setExpanded(new Set(['']));
+    setError(null);
+    void load('');
+  }, [repoKey, load]);
+
+  // Reveal the open file: expand and load its ancestors.
+  useEffect(() => {
+    if (!selected) return;
+    const parts = selected.split('/').slice(0, -1);
+    const dirs = parts.map((_, i) => parts.slice(0, i + 1).join('/'));
+    setExpanded((prev) => {
+      if (dirs.every((d) => prev.has(d))) return prev;
+      const next = new Set(prev);
+      for (const d of dirs) next.add(d);
+      return next;
+    });
+    for (const d of dirs) if (!children.has(d)) void load(d);
+  }, [selected, repoKey]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const rows = useMemo(() => {
+    const out: Row[] = [];
+    const visit = (dir: string, level: number) => {
+      const list = (children.get(dir) ?? []).filter((e) => showSkipped || !e.skipped);
+      list.forEach((entry, i) => {
+        out.push({ entry, level, setSize: list.length, posInSet: i + 1 });
+        if (entry.kind === 'directory' && !entry.skipped && expanded.has(entry.path)) visit(entry.path, level + 1);
+      });
+    };
+    visit('', 1);
+    return out;
+  }, [children, expanded, showSkipped]);
+
+  const selectedIndex = rows.findIndex((r) => r.entry.path === selected);
+  useEffect(() => {
+    if (selectedIndex >= 0) setFocused(selectedIndex);
+  }, [selectedIndex]);
+
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+  });
+
+  useEffect(() => {
+    if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
+  }, [selectedIndex]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const toggle = (entry: TreeEntry, open?: boolean) => {
+    if (entry.kind !== 'directory' || entry.skipped) return;
+    const willOpen = open ?? !expanded.has(entry.path);
+    setExpanded((prev) => {
+      const next = new Set(prev);
+      if (willOpen) next.add(entry.path);
+      else next.delete(entry.path);
+      return next;
+    });
+    if (willOpen && !children.has(entry.path)) void load(entry.path);
+  };
+
+  const activate = (row: Row) => {
+    if (row.entry.kind === 'directory') toggle(row.entry);
+    else onOpen(row.entry.path);
+  };
+
+  const moveFocus = (index: number) => {
+    const i = Math.max(0, Math.min(rows.length - 1, index));
+    setFocused(i);
+    virtualizer.scrollToIndex(i, { align: 'auto' });
+    requestAnimationFrame(() => scrollRef.current?.querySelector<HTMLElement>(`[data-index="${i}"]`)?.focus());
+  };
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    const row = rows[focused];
+    if (!row) return;
+    const keys: Record<string, () => void> = {
+      ArrowDown: () => moveFocus(focused + 1),
+      ArrowUp: () => moveFocus(focused - 1),
+      Home: () => moveFocus(0),
+      End: () => moveFocus(rows.length - 1),
+      ArrowRight: () => {
+        if (row.entry.kind === 'directory' && !row.entry.skipped) {
+          if (!expanded.has(row.entry.path)) toggle(row.entry, true);
+          else moveFocus(focused + 1);
+        }
+      },
+      ArrowLeft: () => {
+        if (row.entry.kind === 'directory' && expanded.has(row.entry.path)) toggle(row.entry, false);
+        else {
+          for (let i = focused - 1; i >= 0; i--) if (rows[i].level < row.level) return moveFocus(i);
+        }
+      },
+      Enter: () => activate(row),
+      ' ': () => activate(row),
+    };
+    const action = keys[e.key];
+    if (action) {
+      e.preventDefault();
+      action();
+    }
+  };
+
+  if (error) return <p className="panel-note" role="alert">Could not list files: {error}</p>;
+  if (!children.has('')) return <p className="panel-note">Loading files…</p>;
+  if (!rows.length) return <p className="panel-note">This folder has no files Quarry can read.</p>;
+
+  return (
+    <div ref={scrollRef} className="tree-scroll">
+      <div role="tree" aria-label="Files" data-testid="file-tree" onKeyDown={onKeyDown} style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const row = rows[item.index];
+          const { entry } = row;
+          const isDir = entry.kind === 'directory';
+          const isOpen = isDir && expanded.has(entry.path);
+          return (
+            <div
+              key={entry.path}
+              role="treeitem"
+              data-index={item.index}
+              data-testid="tree-item"
+              data-path={entry.path}
+              aria-level={row.level}
+              aria-setsize={row.setSize}
+              aria-posinset={row.posInSet}
+              aria-expanded={isDir && !entry.skipped ? isOpen : undefined}
+              aria-selected={entry.path === selected}
+              tabIndex={item.index === focused ? 0 : -1}
+              title={entry.skipped ? `${entry.path} — skipped: ${SKIP_REASON_TEXT[entry.skipped] ?? entry.skipped}` : entry.path}
+              className={`tree-row${entry.skipped ? ' skipped' : ''}${entry.path === selected ? ' selected' : ''}`}
+              style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT, paddingLeft: 8 + (row.level - 1) * 14 }}
+              onClick={() => {
+                setFocused(item.index);
+                activate(row);
+              }}
+            >
+              <span className="tree-icon" aria-hidden="true">
+                {isDir ? (entry.skipped ? '▫' : isOpen ? '▾' : '▸') : '·'}
+              </span>
+              <span className="tree-name">{entry.name}</span>
+              {entry.skipped && <span className="tree-reason"> ({entry.skipped === 'noisyPath' ? 'skipped' : entry.skipped})</span>}
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,164 @@
+/**
+ * The file viewer: only the lines on screen are in the DOM and coloured (a 50k-line file
+ * opens at once), with line numbers, the current search's hits in <mark>, jump to line and
+ * "copy link" to a line. The hits are computed in the worker with the same matcher.
+ */
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { QuarryError } from '../core/errors';
+import type { HitRange } from '../core/grep/types';
+import type { FileContent, FileHighlight } from '../worker/protocol';
+import { CodeText } from './CodeText';
+import { useEngine } from './engine';
+import { formatBytes, formatCount } from './format';
+import { languageOf } from './highlight';
+
+const ROW_HEIGHT = 20;
+
+type Loaded = { state: 'loading' } | { state: 'ready'; content: FileContent } | { state: 'error'; error: QuarryError };
+
+export function FileViewer({
+  path,
+  line,
+  highlight,
+  repoKey,
+  onLine,
+}: {
+  path: string;
+  line: number;
+  highlight: FileHighlight | null;
+  repoKey: string;
+  onLine: (line: number) => void;
+}) {
+  const engine = useEngine();
+  const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
+  const [copied, setCopied] = useState('');
+  const [goto, setGoto] = useState('');
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const hlKey = highlight ? JSON.stringify(highlight) : '';
+
+  useEffect(() => {
+    let current = true;
+    setLoaded((prev) => (prev.state === 'ready' && prev.content.path === path ? prev : { state: 'loading' }));
+    engine.readFile(path, highlight ?? undefined).then(
+      (content) => current && setLoaded({ state: 'ready', content }),
+      (err) => current && setLoaded({ state: 'error', error: err instanceof QuarryError ? err : new QuarryError('Internal', String(err)) }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [path, hlKey, repoKey, engine]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const content = loaded.state === 'ready' ? loaded.content : null;
+  const lines = useMemo(() => {
+    if (!content) return [];
+    const all = content.text.split('\n');
+    if (all.length > 1 && all[all.length - 1] === '') all.pop();
+    return all.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+  }, [content]);
+  const hitsByLine = useMemo(() => new Map<number, HitRange[]>(content?.hits ?? []), [content]);
+  const lang = languageOf(path);
+
+  const virtualizer = useVirtualizer({
+    count: lines.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 10,
+  });
+
+  // Land on the line from the URL (or the first hit).
+  useEffect(() => {
+    if (!content || !lines.length) return;
+    const target = line > 0 ? line : content.hits[0]?.[0] ?? 0;
+    if (target > 0) virtualizer.scrollToIndex(Math.min(target, lines.length) - 1, { align: 'center' });
+    else virtualizer.scrollToOffset(0);
+  }, [content, line]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const copyLink = async () => {
+    const url = new URL(location.href);
+    url.searchParams.set('file', path);
+    if (line) url.searchParams.set('line', String(line));
+    const text = url.toString();
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopied(line ? `Link to line ${line} copied` : 'Link copied');
+    } catch {
+      window.prompt('Copy this link', text);
+      setCopied('');
+    }
+    setTimeout(() => setCopied(''), 2500);
+  };
+
+  const width = String(lines.length).length;
+
+  return (
+    <section className="viewer" role="region" aria-label={path} data-testid="file-viewer">
+      <header className="viewer-bar">
+        <h2 className="viewer-path" title={path}>
+          {path}
+        </h2>
+        {content && (
+          <span className="viewer-meta">
+            {formatCount(content.lineCount)} lines · {formatBytes(content.bytes)}
+            {content.hits.length ? ` · ${formatCount(content.hits.length)} matching lines` : ''}
+          </span>
+        )}
+        <form
+          className="goto"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const n = Number.parseInt(goto, 10);
+            if (n > 0) onLine(Math.min(n, lines.length || n));
+            setGoto('');
+          }}
+        >
+          <input type="number" min={1} aria-label="Go to line" placeholder="Line" value={goto} onChange={(e) => setGoto(e.target.value)} />
+          <button type="submit">Go</button>
+        </form>
+        <button type="button" onClick={copyLink} data-testid="copy-link" aria-label={line ? `Copy link to line ${line}` : 'Copy link'} title={line ? `Copy a link to line ${line}` : 'Copy a link to this file'}>
+          Copy link
+        </button>
+        <span className="copied" role="status">
+          {copied}
+        </span>
+      </header>
+      {loaded.state === 'loading' && <p className="panel-note">Opening {path}…</p>}
+      {loaded.state === 'error' && (
+        <div className="panel-note" role="alert">
+          <p>
+            <strong>Cannot show this file.</strong> {loaded.error.message}
+          </p>
+          <p>Pick another file in the tree or with Ctrl/⌘+P.</p>
+        </div>
+      )}
+      {content?.highlightError && <p className="inline-error">Matches not highlighted: {content.highlightError.message}</p>}
+      {content && (
+        <div ref={scrollRef} className="viewer-scroll" tabIndex={0} aria-label={`Contents of ${path}`} data-testid="viewer-lines">
+          <div style={{ height: virtualizer.getTotalSize(), position: 'relative', minWidth: '100%' }}>
+            {virtualizer.getVirtualItems().map((item) => {
+              const n = item.index + 1;
+              const text = lines[item.index];
+              return (
+                <div
+                  key={item.index}
+                  className={`code-line${n === line ? ' current' : ''}`}
+                  data-line={n}
+                  data-testid="code-line"
+                  aria-current={n === line ? 'true' : undefined}
+                  style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
+                >
+                  <button type="button" tabIndex={-1} className="ln" style={{ width: `${width + 2}ch` }} aria-label={`Line ${n}`} onClick={() => onLine(n)}>
+                    {n}
+                  </button>
+                  <span className="code">
+                    <CodeText text={text} lang={lang} hits={hitsByLine.get(n)} />
+                  </span>
+                </div>
+              );
+            })}
+          </div>
+        </div>
+      )}
+    </section>
+  );
+}

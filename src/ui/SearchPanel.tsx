@@ -1,0 +1,327 @@
+/**
+ * One search box (Text / Regex, case, whole word, include / exclude globs, extensions).
+ * Results stream in from the worker batch by batch, grouped by file with context lines and
+ * every hit in a <mark>, in a virtualised list. A new query supersedes (cancels) the old one.
+ * Keyboard: ArrowDown from the box enters the results; Up/Down move between hits; Enter opens.
+ */
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { isUserError, QuarryError } from '../core/errors';
+import type { GrepFileResult, GrepRequest, HitRange } from '../core/grep/types';
+import type { SearchEnd } from '../worker/protocol';
+import { toBlocks } from './blocks';
+import { CodeText } from './CodeText';
+import { useEngine } from './engine';
+import { formatCount, plural } from './format';
+import { languageOf } from './highlight';
+import { splitList, type ViewState } from './url-state';
+import type { UpdateView } from './use-view-state';
+
+type Row =
+  | { kind: 'file'; path: string; count: number }
+  | { kind: 'line'; path: string; line: number; text: string; ranges: HitRange[] | null; hit: number }
+  | { kind: 'gap' };
+
+/** Matches delivered to the UI; the engine keeps counting past this to report "of M". */
+export const UI_MAX_RESULTS = 5000;
+export const UI_COUNT_LIMIT = 100_000;
+const CONTEXT_LINES = 2;
+const ROW_HEIGHT = 20;
+
+export function buildRequest(view: ViewState): GrepRequest {
+  return {
+    pattern: view.q,
+    mode: view.mode === 'regex' ? 'regex' : 'literal',
+    caseMode: view.caseSensitive ? 'sensitive' : 'insensitive',
+    wholeWord: view.wholeWord,
+    include: splitList(view.include),
+    exclude: splitList(view.exclude),
+    extensions: splitList(view.ext),
+    contextBefore: CONTEXT_LINES,
+    contextAfter: CONTEXT_LINES,
+    maxResults: UI_MAX_RESULTS,
+    countLimit: UI_COUNT_LIMIT,
+    maxLineChars: 1000,
+  };
+}
+
+type Status =
+  | { state: 'idle' }
+  | { state: 'running'; started: number }
+  | { state: 'done'; end: SearchEnd }
+  | { state: 'error'; error: QuarryError };
+
+export function SearchPanel({
+  view,
+  update,
+  repoKey,
+  fileCount,
+  searchInputRef,
+}: {
+  view: ViewState;
+  update: UpdateView;
+  repoKey: string;
+  fileCount: number;
+  searchInputRef: React.RefObject<HTMLInputElement | null>;
+}) {
+  const engine = useEngine();
+  const [draft, setDraft] = useState(view.q);
+  const [rowsVersion, setRowsVersion] = useState(0);
+  const rows = useRef<Row[]>([]);
+  const hitRows = useRef<number[]>([]);
+  const [status, setStatus] = useState<Status>({ state: 'idle' });
+  const [active, setActive] = useState(-1);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const [showFilters, setShowFilters] = useState(Boolean(view.include || view.exclude || view.ext));
+
+  // The URL can change under us (back/forward, a link): follow it.
+  useEffect(() => setDraft(view.q), [view.q]);
+
+  // Typing updates the URL after a short pause; the search follows the URL.
+  useEffect(() => {
+    if (draft === view.q) return;
+    const t = setTimeout(() => update({ q: draft }), 150);
+    return () => clearTimeout(t);
+  }, [draft]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const request = useMemo(
+    () => buildRequest(view),
+    [view.q, view.mode, view.caseSensitive, view.wholeWord, view.include, view.exclude, view.ext], // eslint-disable-line react-hooks/exhaustive-deps
+  );
+
+  useEffect(() => {
+    rows.current = [];
+    hitRows.current = [];
+    setActive(-1);
+    setRowsVersion((v) => v + 1);
+    if (!request.pattern) {
+      setStatus({ state: 'idle' });
+      return;
+    }
+    setStatus({ state: 'running', started: performance.now() });
+    let frame = 0;
+    const onBatch = (files: GrepFileResult[]) => {
+      for (const file of files) {
+        rows.current.push({ kind: 'file', path: file.path, count: file.matches.length });
+        const blocks = toBlocks(file.matches);
+        blocks.forEach((block, b) => {
+          if (b > 0) rows.current.push({ kind: 'gap' });
+          for (const l of block) {
+            const hit = l.ranges ? hitRows.current.length : -1;
+            if (l.ranges) hitRows.current.push(rows.current.length);
+            rows.current.push({ kind: 'line', path: file.path, line: l.line, text: l.text, ranges: l.ranges, hit });
+          }
+        });
+      }
+      // One render per frame however many batches arrive.
+      if (!frame) frame = requestAnimationFrame(() => {
+        frame = 0;
+        setRowsVersion((v) => v + 1);
+      });
+    };
+    const job = engine.search(request, onBatch);
+    let current = true;
+    job.done.then(
+      (end) => {
+        if (!current) return;
+        setRowsVersion((v) => v + 1);
+        setStatus({ state: 'done', end });
+      },
+      (err) => {
+        if (!current) return;
+        setStatus({ state: 'error', error: err instanceof QuarryError ? err : new QuarryError('Internal', String(err)) });
+      },
+    );
+    return () => {
+      current = false;
+      if (frame) cancelAnimationFrame(frame);
+      job.cancel(); // superseded by a newer query: a normal ending
+    };
+  }, [request, repoKey, engine]);
+
+  const virtualizer = useVirtualizer({
+    count: rows.current.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 20,
+  });
+  void rowsVersion;
+
+  const open = (row: Row) => {
+    if (row.kind === 'line') update({ file: row.path, line: row.line }, { push: true });
+  };
+
+  const focusHit = (i: number) => {
+    const total = hitRows.current.length;
+    if (!total) return;
+    const next = Math.max(0, Math.min(total - 1, i));
+    setActive(next);
+    virtualizer.scrollToIndex(hitRows.current[next], { align: 'auto' });
+    requestAnimationFrame(() => scrollRef.current?.querySelector<HTMLElement>(`[data-hit="${next}"]`)?.focus());
+  };
+
+  const onResultsKey = (e: KeyboardEvent) => {
+    if (e.key === 'ArrowDown') {
+      e.preventDefault();
+      focusHit(active + 1);
+    } else if (e.key === 'ArrowUp') {
+      e.preventDefault();
+      if (active <= 0) searchInputRef.current?.focus();
+      else focusHit(active - 1);
+    } else if (e.key === 'Home') {
+      e.preventDefault();
+      focusHit(0);
+    } else if (e.key === 'End') {
+      e.preventDefault();
+      focusHit(hitRows.current.length - 1);
+    }
+  };
+
+  const totalHits = hitRows.current.length;
+  const summary = (() => {
+    if (status.state === 'idle') return `Type to search ${plural(fileCount, 'file')}.`;
+    if (status.state === 'error') return '';
+    if (status.state === 'running') return totalHits ? `Searching… ${plural(totalHits, 'match', 'matches')} so far` : 'Searching…';
+    const { stats, limitHit } = status.end;
+    if (!stats.total) return `No matches in ${plural(stats.filesSearched, 'file')}.`;
+    const of = stats.totalIsExact ? formatCount(stats.total) : `at least ${formatCount(stats.total)}`;
+    if (limitHit) return `Showing ${formatCount(stats.delivered)} of ${of} matches in ${plural(stats.filesMatched, 'file')}`;
+    return `${plural(stats.total, 'match', 'matches')} in ${plural(stats.filesMatched, 'file')} (${Math.round(stats.elapsedMs)} ms)`;
+  })();
+
+  return (
+    <section className="search-panel" aria-label="Search">
+      <form className="search-form" role="search" onSubmit={(e) => {
+        e.preventDefault();
+        update({ q: draft });
+      }}>
+        <div className="search-row">
+          <input
+            ref={searchInputRef}
+            type="search"
+            aria-label="Search"
+            data-testid="search-input"
+            placeholder={view.mode === 'regex' ? 'Regex (RE2 syntax)' : 'Search text'}
+            value={draft}
+            spellCheck={false}
+            autoComplete="off"
+            onChange={(e) => setDraft(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'ArrowDown') {
+                e.preventDefault();
+                focusHit(0);
+              }
+            }}
+          />
+        </div>
+        <div className="search-options">
+          <div role="radiogroup" aria-label="Search mode" className="segmented">
+            {(['text', 'regex'] as const).map((m) => (
+              <label key={m} className={view.mode === m ? 'on' : ''}>
+                <input type="radio" name="mode" value={m} checked={view.mode === m} onChange={() => update({ mode: m })} />
+                {m === 'text' ? 'Text' : 'Regex'}
+              </label>
+            ))}
+          </div>
+          <button type="button" className="toggle" aria-pressed={view.caseSensitive} onClick={() => update({ caseSensitive: !view.caseSensitive })} title="Match case">
+            Match case
+          </button>
+          <button type="button" className="toggle" aria-pressed={view.wholeWord} onClick={() => update({ wholeWord: !view.wholeWord })} title="Whole word">
+            Whole word
+          </button>
+          <button type="button" className="toggle" aria-expanded={showFilters} aria-controls="search-filters" onClick={() => setShowFilters((s) => !s)}>
+            Filters{view.include || view.exclude || view.ext ? ' •' : ''}
+          </button>
+        </div>
+        {showFilters && (
+          <div className="search-filters" id="search-filters">
+            <FilterField label="Include" placeholder="src/**, *.ts" value={view.include} onCommit={(v) => update({ include: v })} />
+            <FilterField label="Exclude" placeholder="*.test.ts" value={view.exclude} onCommit={(v) => update({ exclude: v })} />
+            <FilterField label="Extensions" placeholder="ts, tsx" value={view.ext} onCommit={(v) => update({ ext: v })} />
+          </div>
+        )}
+      </form>
+      <div className="search-summary" data-testid="search-summary" aria-live="polite">
+        {summary}
+        {status.state === 'running' && <span className="spinner" aria-hidden="true" />}
+      </div>
+      {status.state === 'error' && (
+        <div className="inline-error" role="alert" data-testid="search-error">
+          {isUserError(status.error) ? status.error.message : `The search failed: ${status.error.message}`}
+          {status.error.data?.reason === 'engineRestarted' && <div>The engine restarted; your repository is being reloaded.</div>}
+        </div>
+      )}
+      {status.state === 'idle' && (
+        <div className="empty-hint">
+          <p>Search every file of the repository. Try a word from the code, or switch to Regex.</p>
+          <p>
+            <kbd>Ctrl</kbd>/<kbd>⌘</kbd>+<kbd>P</kbd> opens a file by name.
+          </p>
+        </div>
+      )}
+      <div ref={scrollRef} className="results-scroll" data-testid="search-results" onKeyDown={onResultsKey}>
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const row = rows.current[item.index];
+            const style = { transform: `translateY(${item.start}px)`, height: ROW_HEIGHT };
+            if (!row) return null;
+            if (row.kind === 'file')
+              return (
+                <div key={item.key} className="result-file" style={style} data-testid="result-file" title={row.path}>
+                  <span className="result-path">{row.path}</span>
+                  <span className="result-count">{row.count}</span>
+                </div>
+              );
+            if (row.kind === 'gap') return <div key={item.key} className="result-gap" style={style} aria-hidden="true" />;
+            const lang = languageOf(row.path);
+            const content = (
+              <>
+                <span className="result-ln">{row.line}</span>
+                <span className="result-text">
+                  <CodeText text={row.text} lang={lang} hits={row.ranges} />
+                </span>
+              </>
+            );
+            return row.ranges ? (
+              <button
+                key={item.key}
+                type="button"
+                className={`result-line hit${row.hit === active ? ' active' : ''}`}
+                style={style}
+                data-testid="result-hit"
+                data-hit={row.hit}
+                data-path={row.path}
+                data-line={row.line}
+                tabIndex={row.hit === Math.max(active, 0) ? 0 : -1}
+                onFocus={() => setActive(row.hit)}
+                onClick={() => open(row)}
+              >
+                {content}
+              </button>
+            ) : (
+              <div key={item.key} className="result-line context" style={style} data-testid="result-context">
+                {content}
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function FilterField({ label, placeholder, value, onCommit }: { label: string; placeholder: string; value: string; onCommit: (v: string) => void }) {
+  const [draft, setDraft] = useState(value);
+  useEffect(() => setDraft(value), [value]);
+  useEffect(() => {
+    if (draft === value) return;
+    const t = setTimeout(() => onCommit(draft), 300);
+    return () => clearTimeout(t);
+  }, [draft]); // eslint-disable-line react-hooks/exhaustive-deps
+  return (
+    <label className="filter-field">
+      <span>{label}</span>
+      <input type="text" value={draft} placeholder={placeholder} spellCheck={false} onChange={(e) => setDraft(e.target.value)} />
+    </label>
+  );
+}

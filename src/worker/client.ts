@@ -1,0 +1,243 @@
+/**
+ * The main-thread side of the worker boundary: turns Outcomes back into values or rebuilt
+ * QuarryErrors, gives every long call a job id, streams batches to a callback, and owns
+ * cancellation. A job that is still running `graceMs` after cancel() gets the worker
+ * terminated and a fresh one started; every call still pending is rejected with a clear
+ * error (the worker cannot answer them any more). The same client drives a Web Worker, the
+ * main-thread fallback and a Node worker_threads Worker (tests, benchmarks) through an
+ * EngineTransport.
+ *
+ * It lives in worker/ rather than ui/ because it has no React in it and Node benchmarks use it.
+ */
+import { QuarryError, toQuarryError } from '../core/errors';
+import type { GrepFileResult, GrepRequest } from '../core/grep/types';
+import type { Skipped } from '../core/walk/policy';
+import { STAGE_SLICE_BUDGET_MS, STAGE_SLICE_FILES } from './protocol';
+import type {
+  EngineApi,
+  EngineInfo,
+  FileContent,
+  FileHighlight,
+  JobCallback,
+  JobEnd,
+  JobEvent,
+  JobId,
+  Outcome,
+  Progress,
+  QuickOpenHit,
+  RepoSpec,
+  RepoStats,
+  SearchEnd,
+  TreeEntry,
+} from './protocol';
+
+export interface EngineTransport {
+  api: EngineApi;
+  /** Wrap a callback so it can cross the boundary (Comlink.proxy; identity on the main thread). */
+  proxy<T extends object>(value: T): T;
+  terminate(): void;
+  host: EngineInfo['host'];
+}
+
+export type TransportFactory = () => EngineTransport | Promise<EngineTransport>;
+
+export interface EngineClientOptions {
+  /** How long a cancelled job may keep running before the worker is restarted. */
+  graceMs?: number;
+  /** Called after a restart, with the error pending calls were rejected with. */
+  onRestart?: (reason: QuarryError) => void;
+}
+
+export const DEFAULT_CANCEL_GRACE_MS = 2000;
+
+export interface Job<E> {
+  id: JobId;
+  done: Promise<E>;
+  /** Ask the engine to stop; the job then ends normally with ending 'cancelled'. */
+  cancel(): void;
+}
+
+interface Pending {
+  reject(err: QuarryError): void;
+}
+
+export class EngineClient {
+  private ready: Promise<EngineTransport>;
+  private current: EngineTransport | null = null;
+  private pending = new Set<Pending>();
+  private running = new Map<JobId, { graceTimer: ReturnType<typeof setTimeout> | null }>();
+  private seq = 0;
+  private disposed = false;
+  /** Incremented on every restart. */
+  generation = 0;
+
+  constructor(
+    private readonly factory: TransportFactory,
+    private readonly options: EngineClientOptions = {},
+  ) {
+    this.ready = this.start();
+  }
+
+  private start(): Promise<EngineTransport> {
+    return Promise.resolve()
+      .then(() => this.factory())
+      .then((t) => {
+        this.current = t;
+        return t;
+      });
+  }
+
+  /** Where the engine runs, once started. */
+  async host(): Promise<EngineInfo['host']> {
+    return (await this.ready).host;
+  }
+
+  private call<T>(invoke: (api: EngineApi, t: EngineTransport) => Promise<Outcome<T>>): Promise<T> {
+    if (this.disposed) return Promise.reject(new QuarryError('Cancelled', 'The engine was shut down'));
+    return new Promise<T>((resolve, reject) => {
+      const entry: Pending = { reject };
+      this.pending.add(entry);
+      this.ready
+        .then((t) => invoke(t.api, t))
+        .then(
+          (result) => {
+            if (!this.pending.delete(entry)) return; // already rejected by a restart
+            if (result.ok) resolve(result.value);
+            else reject(QuarryError.fromJSON(result.error));
+          },
+          (err) => {
+            if (this.pending.delete(entry)) reject(toQuarryError(err));
+          },
+        );
+    });
+  }
+
+  private job<R, E extends JobEnd<R, any>>(
+    kind: string,
+    invoke: (api: EngineApi, id: JobId, cb: JobCallback<R>) => Promise<Outcome<E>>,
+    handlers: { onBatch?: (items: R[]) => void; onProgress?: (p: Progress) => void },
+  ): Job<E> {
+    const id = `${kind}-${++this.seq}-${Date.now().toString(36)}`;
+    let live = true;
+    const onEvent = (event: JobEvent<R>) => {
+      if (!live) return;
+      if (event.type === 'batch') handlers.onBatch?.(event.data);
+      else handlers.onProgress?.(event.data);
+    };
+    this.running.set(id, { graceTimer: null });
+    const done = this.call<E>((api, t) => invoke(api, id, t.proxy(onEvent) as JobCallback<R>))
+      .then((end) => {
+        if (end.results.length) handlers.onBatch?.(end.results);
+        return end;
+      })
+      .finally(() => {
+        live = false;
+        const r = this.running.get(id);
+        if (r?.graceTimer) clearTimeout(r.graceTimer);
+        this.running.delete(id);
+      });
+    return { id, done, cancel: () => this.cancel(id) };
+  }
+
+  openRepo(spec: RepoSpec, onProgress?: (p: Progress) => void): Job<JobEnd<never, RepoStats>> {
+    return this.job<never, JobEnd<never, RepoStats>>(
+      'open',
+      async (api, id, cb) => {
+        if (spec.kind !== 'files' || spec.files.length <= STAGE_SLICE_FILES) return api.openRepo(id, spec, cb);
+        // Send a large snapshot in slices, one message (one short task) each. Cloning a File
+        // costs the main thread a fraction of a millisecond, so the slice size adapts to keep
+        // each postMessage near STAGE_SLICE_BUDGET_MS.
+        let size = STAGE_SLICE_FILES;
+        for (let i = 0; i < spec.files.length; ) {
+          const slice = spec.files.slice(i, i + size);
+          const t0 = performance.now();
+          const pending = api.stageFiles(id, slice); // the structured clone happens synchronously here
+          const spent = Math.max(0.5, performance.now() - t0);
+          i += slice.length;
+          size = Math.max(10, Math.min(2000, Math.round((slice.length * STAGE_SLICE_BUDGET_MS) / spent)));
+          const staged = await pending;
+          if (!staged.ok) return staged;
+        }
+        return api.openRepo(id, { kind: 'files', name: spec.name, files: [], stageId: id }, cb);
+      },
+      { onProgress },
+    );
+  }
+
+  search(request: GrepRequest, onBatch?: (files: GrepFileResult[]) => void): Job<SearchEnd> {
+    return this.job<GrepFileResult, SearchEnd>('search', (api, id, cb) => api.search(id, request, cb), { onBatch });
+  }
+
+  /** Test and diagnostics hook: a job that busy-loops and ignores cancel. */
+  spin(ms: number): Job<JobEnd<never>> {
+    return this.job<never, JobEnd<never>>('spin', (api, id) => api.spin(id, ms), {});
+  }
+
+  /**
+   * Cancel is its own call. If the job has not ended `graceMs` later, the worker is
+   * stuck: terminate it, start a new one, reject everything pending.
+   */
+  cancel(id: JobId): void {
+    const job = this.running.get(id);
+    if (!job) return;
+    this.current?.api.cancel(id).catch(() => {});
+    if (job.graceTimer) return;
+    const graceMs = this.options.graceMs ?? DEFAULT_CANCEL_GRACE_MS;
+    job.graceTimer = setTimeout(() => {
+      if (this.running.has(id)) {
+        void this.restart(`job ${id} did not stop within ${graceMs} ms of being cancelled`);
+      }
+    }, graceMs);
+  }
+
+  /** Terminate the engine, reject every pending call, start a fresh engine. */
+  async restart(why: string): Promise<void> {
+    const err = new QuarryError('Cancelled', `The search engine was restarted: ${why}. Pending requests were stopped; try again.`, {
+      reason: 'engineRestarted',
+    });
+    this.generation++;
+    const old = this.current;
+    this.current = null;
+    try {
+      old?.terminate();
+    } catch {
+      // a transport that cannot terminate (main thread) is simply dropped
+    }
+    for (const p of [...this.pending]) {
+      this.pending.delete(p);
+      p.reject(err);
+    }
+    for (const r of this.running.values()) if (r.graceTimer) clearTimeout(r.graceTimer);
+    this.running.clear();
+    if (this.disposed) return;
+    this.ready = this.start();
+    await this.ready.catch(() => {});
+    this.options.onRestart?.(err);
+  }
+
+  ping(): Promise<EngineInfo> {
+    return this.call((api) => api.ping());
+  }
+  listDir(path: string): Promise<TreeEntry[]> {
+    return this.call((api) => api.listDir(path));
+  }
+  quickOpen(query: string, limit = 50): Promise<QuickOpenHit[]> {
+    return this.call((api) => api.quickOpen(query, limit));
+  }
+  readFile(path: string, highlight?: FileHighlight): Promise<FileContent> {
+    return this.call((api) => api.readFile(path, highlight));
+  }
+  skipped(offset = 0, limit = 500): Promise<{ total: number; items: Skipped[] }> {
+    return this.call((api) => api.skipped(offset, limit));
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    void this.restart('the client was disposed');
+  }
+}
+
+/** A transport that runs the engine on this thread (the fallback, and tests). */
+export function inThreadTransport(api: EngineApi, host: EngineInfo['host'] = 'main-thread'): EngineTransport {
+  return { api, proxy: (v) => v, terminate: () => {}, host };
+}

@@ -1,0 +1,11 @@
+/** comlink ships this adapter without a .d.mts next to the .mjs, so TypeScript needs the shape. */
+declare module 'comlink/dist/esm/node-adapter.mjs' {
+  import type { Endpoint } from 'comlink';
+  export interface NodeEndpoint {
+    postMessage(message: any, transfer?: any[]): void;
+    on(type: string, listener: (...args: any[]) => void, options?: {}): void;
+    off(type: string, listener: (...args: any[]) => void, options?: {}): void;
+    start?: () => void;
+  }
+  export default function nodeEndpoint(nep: NodeEndpoint): Endpoint;
+}

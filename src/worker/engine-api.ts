@@ -1,0 +1,448 @@
+/**
+ * The engine's remote surface as a plain factory: the web worker exposes it with Comlink,
+ * the main-thread fallback and unit tests call it directly. Every method catches at the
+ * edge and resolves with an Outcome, so errors cross the boundary as {code, message, data}.
+ *
+ * A repository is read once into an in-memory snapshot (streamed, with progress and
+ * cancel) and only swapped in when complete, so a cancelled or failed open never loses
+ * the repository that was already loaded.
+ */
+import { QuarryError, toQuarryError } from '../core/errors';
+import { compileRequest, scanLines, searchWorkspace } from '../core/grep/search';
+import type { GrepFileResult, GrepRequest, HitRange } from '../core/grep/types';
+import { createYielder, elapsedSince, now, type Yielder } from '../core/jobs/yielder';
+import { MemorySource } from '../core/source/memory';
+import type { FileSource } from '../core/source/types';
+import { Workspace } from '../core/source/workspace';
+import { decodeBytes } from '../core/walk/decode';
+import type { Skipped } from '../core/walk/policy';
+import { walkFiles, type WalkedFile } from '../core/walk/walk';
+import { SnapshotSource, type SnapshotFile } from '../adapters/browser-files';
+import { DirectoryHandleSource } from '../adapters/browser-fs-access';
+import { demoSource, type DemoFiles } from '../adapters/demo';
+import { fuzzyRank, preparePath, type PreparedPath } from './fuzzy';
+import {
+  BATCH_MAX_ITEMS,
+  BATCH_MAX_MS,
+  type EngineApi,
+  type EngineInfo,
+  type FileContent,
+  type FileHighlight,
+  type JobCallback,
+  type JobEnd,
+  type JobEvent,
+  type JobId,
+  type Outcome,
+  type Progress,
+  type RepoSpec,
+  type RepoStats,
+  type SearchEnd,
+  type TreeEntry,
+} from './protocol';
+
+export interface EngineApiOptions {
+  host?: EngineInfo['host'];
+  /** Loads the bundled demo (a Vite virtual module in the app; injected in tests). */
+  loadDemo?: () => Promise<DemoFiles>;
+  /** Time budget between yields (ms). */
+  yieldBudgetMs?: number;
+  /** Files read concurrently while opening (hides File System Access latency). */
+  readConcurrency?: number;
+  /** Progress events are sent at most this often (ms). */
+  progressIntervalMs?: number;
+}
+
+/** Progress is for people: 20 updates a second is smooth and keeps the main thread idle. */
+export const PROGRESS_INTERVAL_MS = 50;
+/** Skipped entries returned with the open job's end; the rest are paged with skipped(). */
+const SKIPPED_IN_END = 200;
+/** Per-file hit lines returned to the viewer. */
+const MAX_VIEWER_HIT_LINES = 100_000;
+
+interface LoadedRepo {
+  stats: RepoStats;
+  workspace: Workspace;
+  source: FileSource;
+  skipped: Skipped[];
+  tree: Map<string, TreeEntry[]>;
+  sortedDirs: Set<string>;
+  quick: PreparedPath[];
+}
+
+/** Collects items and flushes them every BATCH_MAX_ITEMS items or BATCH_MAX_MS, whichever first. */
+export class Batcher<R> {
+  private pending: R[] = [];
+  private weight = 0;
+  private firstAt = 0;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  constructor(
+    private readonly emit: (items: R[]) => void,
+    private readonly weigh: (item: R) => number = () => 1,
+    private readonly maxItems = BATCH_MAX_ITEMS,
+    private readonly maxMs = BATCH_MAX_MS,
+  ) {}
+
+  push(item: R): void {
+    if (!this.pending.length) {
+      this.firstAt = now();
+      this.timer = setTimeout(() => this.flush(), this.maxMs);
+    }
+    this.pending.push(item);
+    this.weight += this.weigh(item);
+    if (this.weight >= this.maxItems || now() - this.firstAt >= this.maxMs) this.flush();
+  }
+
+  flush(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    if (!this.pending.length) return;
+    const items = this.pending;
+    this.pending = [];
+    this.weight = 0;
+    this.emit(items);
+  }
+
+  /** Stop the timer and hand back what was never sent (it travels with the job's end). */
+  drain(): R[] {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    const items = this.pending;
+    this.pending = [];
+    this.weight = 0;
+    return items;
+  }
+}
+
+/** Sends events through the job callback without awaiting each; `settle()` awaits the last one. */
+function eventChannel<R>(onEvent: JobCallback<R>) {
+  let last: Promise<unknown> = Promise.resolve();
+  return {
+    send(event: JobEvent<R>) {
+      try {
+        const r = onEvent(event);
+        if (r && typeof (r as Promise<void>).then === 'function') last = (r as Promise<void>).catch(() => {});
+      } catch {
+        // A callback that throws (or was released) must not break the job.
+      }
+    },
+    /** Messages on one port arrive in order, so the last callback settling means all did. */
+    settle: () => last,
+  };
+}
+
+async function outcome<T>(fn: () => Promise<T> | T): Promise<Outcome<T>> {
+  try {
+    return { ok: true, value: await fn() };
+  } catch (err) {
+    const e = toQuarryError(err);
+    return { ok: false, error: { code: e.code, message: e.message, data: plainData(e.data) } };
+  }
+}
+
+/** Error data must survive structured clone: keep only plain values. */
+function plainData(data: Record<string, unknown>): Record<string, unknown> {
+  try {
+    return JSON.parse(JSON.stringify(data ?? {}));
+  } catch {
+    return {};
+  }
+}
+
+function sourceFor(spec: RepoSpec, loadDemo: (() => Promise<DemoFiles>) | undefined, staged: Map<string, SnapshotFile[]>): Promise<FileSource> | FileSource {
+  switch (spec.kind) {
+    case 'demo':
+      if (!loadDemo) throw new QuarryError('NotFound', 'The demo repository is not bundled with this build');
+      return loadDemo().then(demoSource);
+    case 'handle':
+      return new DirectoryHandleSource(spec.handle, { name: spec.name || spec.handle.name });
+    case 'files': {
+      const files = spec.stageId ? [...(staged.get(spec.stageId) ?? []), ...spec.files] : spec.files;
+      if (spec.stageId) staged.delete(spec.stageId);
+      return new SnapshotSource(files, { name: spec.name });
+    }
+    case 'memory':
+      return new MemorySource(spec.files, { name: spec.name, absoluteRoot: `/${spec.name}` });
+    default:
+      throw new QuarryError('InvalidArgument', `Unknown repository kind "${(spec as { kind: string }).kind}"`, { field: 'kind' });
+  }
+}
+
+function compareEntries(a: TreeEntry, b: TreeEntry): number {
+  if (a.kind !== b.kind) return a.kind === 'directory' ? -1 : 1;
+  const x = a.name.toLowerCase();
+  const y = b.name.toLowerCase();
+  return x < y ? -1 : x > y ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+function buildTree(files: string[], skipped: Skipped[]): Map<string, TreeEntry[]> {
+  const tree = new Map<string, TreeEntry[]>([['', []]]);
+  const ensureDir = (dir: string): void => {
+    if (tree.has(dir)) return;
+    const i = dir.lastIndexOf('/');
+    const parent = i < 0 ? '' : dir.slice(0, i);
+    ensureDir(parent);
+    tree.set(dir, []);
+    tree.get(parent)!.push({ name: dir.slice(i + 1), path: dir, kind: 'directory' });
+  };
+  const add = (path: string, entry: Omit<TreeEntry, 'name' | 'path'>) => {
+    const i = path.lastIndexOf('/');
+    const parent = i < 0 ? '' : path.slice(0, i);
+    ensureDir(parent);
+    tree.get(parent)!.push({ name: path.slice(i + 1), path, ...entry });
+  };
+  for (const f of files) add(f, { kind: 'file' });
+  for (const s of skipped) {
+    if (s.path === '') continue;
+    if (s.directory && tree.has(s.path)) continue;
+    add(s.path, { kind: s.directory ? 'directory' : 'file', skipped: s.reason });
+  }
+  return tree;
+}
+
+export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
+  const host = options.host ?? 'main-thread';
+  const readConcurrency = options.readConcurrency ?? 8;
+  const progressIntervalMs = options.progressIntervalMs ?? PROGRESS_INTERVAL_MS;
+  const jobs = new Map<JobId, AbortController>();
+  let repo: LoadedRepo | null = null;
+  const staged = new Map<string, SnapshotFile[]>();
+
+  const yielder = (): Yielder => createYielder(options.yieldBudgetMs);
+
+  function startJob(jobId: JobId): AbortController {
+    if (typeof jobId !== 'string' || !jobId) throw new QuarryError('InvalidArgument', 'jobId must be a non-empty string', { field: 'jobId' });
+    if (jobs.has(jobId)) throw new QuarryError('InvalidArgument', `Job "${jobId}" is already running`, { field: 'jobId', value: jobId });
+    const controller = new AbortController();
+    jobs.set(jobId, controller);
+    return controller;
+  }
+
+  function requireRepo(): LoadedRepo {
+    if (!repo) throw new QuarryError('NotFound', 'No repository is open: open a folder or the demo first');
+    return repo;
+  }
+
+  async function openRepo(jobId: JobId, spec: RepoSpec, onEvent: JobCallback<never>): Promise<JobEnd<never, RepoStats>> {
+    const controller = startJob(jobId);
+    const signal = controller.signal;
+    const events = eventChannel(onEvent);
+    const t0 = now();
+    const y = yielder();
+    let lastProgress = 0;
+    const progress = (p: Progress, force = false) => {
+      const t = now();
+      if (!force && t - lastProgress < progressIntervalMs) return;
+      lastProgress = t;
+      events.send({ type: 'progress', data: p });
+    };
+    const ending = (): JobEnd<never, RepoStats> => ({
+      results: [],
+      limitHit: false,
+      skipped: [],
+      stats: { elapsedMs: elapsedSince(t0), ending: 'cancelled', name: '', kind: spec.kind, files: 0, bytes: 0, skippedByReason: {} },
+    });
+    try {
+      const raw = await sourceFor(spec, options.loadDemo, staged);
+      const skipped: Skipped[] = [];
+      const found: WalkedFile[] = [];
+      let foundBytes = 0;
+      progress({ phase: 'listing', files: 0, totalFiles: 0, bytes: 0, totalBytes: 0 }, true);
+      try {
+        for await (const f of walkFiles(raw, { signal, onSkip: (s) => skipped.push(s) })) {
+          found.push(f);
+          foundBytes += f.size;
+          progress({ phase: 'listing', files: found.length, totalFiles: 0, bytes: foundBytes, totalBytes: 0 });
+          const w = y.maybeYield();
+          if (w) await w;
+          if (signal.aborted) break;
+        }
+      } catch (err) {
+        if (toQuarryError(err).code !== 'Cancelled') throw err;
+      }
+      if (signal.aborted) return ending();
+
+      // Read every file into the snapshot, a few at a time.
+      const snapshot = new MemorySource({}, { name: raw.name, absoluteRoot: raw.absoluteRoot });
+      const textFiles: string[] = [];
+      let readFiles = 0;
+      let readBytes = 0;
+      let next = 0;
+      const worker = async () => {
+        while (next < found.length && !signal.aborted) {
+          const f = found[next++];
+          let bytes: Uint8Array;
+          try {
+            bytes = await raw.read(f.path);
+          } catch (err) {
+            skipped.push({ path: f.path, reason: 'unreadable', detail: err instanceof Error ? err.message : String(err) });
+            readFiles++;
+            continue;
+          }
+          readFiles++;
+          readBytes += bytes.byteLength;
+          if (decodeBytes(bytes).binary) skipped.push({ path: f.path, reason: 'binary' });
+          else {
+            snapshot.write(f.path, bytes, f.mtimeMs);
+            textFiles.push(f.path);
+          }
+          progress({ phase: 'reading', files: readFiles, totalFiles: found.length, bytes: readBytes, totalBytes: foundBytes });
+          const w = y.maybeYield();
+          if (w) await w;
+        }
+      };
+      await Promise.all(Array.from({ length: Math.max(1, readConcurrency) }, worker));
+      if (signal.aborted) return ending();
+      progress({ phase: 'indexing', files: readFiles, totalFiles: found.length, bytes: readBytes, totalBytes: foundBytes }, true);
+
+      textFiles.sort();
+      skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+      const skippedByReason: Record<string, number> = {};
+      for (const s of skipped) skippedByReason[s.reason] = (skippedByReason[s.reason] ?? 0) + 1;
+      const stats: RepoStats = {
+        elapsedMs: elapsedSince(t0),
+        ending: 'complete',
+        name: raw.name,
+        kind: spec.kind,
+        files: textFiles.length,
+        bytes: readBytes,
+        skippedByReason,
+      };
+      // Build aside, swap when complete.
+      repo = {
+        stats,
+        workspace: new Workspace([snapshot]),
+        source: snapshot,
+        skipped,
+        tree: buildTree(textFiles, skipped),
+        sortedDirs: new Set(),
+        quick: textFiles.map(preparePath),
+      };
+      return { results: [], limitHit: skipped.length > SKIPPED_IN_END, skipped: skipped.slice(0, SKIPPED_IN_END), stats };
+    } finally {
+      jobs.delete(jobId);
+      await events.settle();
+    }
+  }
+
+  async function search(jobId: JobId, request: GrepRequest, onEvent: JobCallback<GrepFileResult>): Promise<SearchEnd> {
+    const controller = startJob(jobId);
+    const events = eventChannel(onEvent);
+    try {
+      const current = requireRepo();
+      const batcher = new Batcher<GrepFileResult>(
+        (items) => events.send({ type: 'batch', data: items }),
+        (r) => r.matches.length,
+      );
+      const summary = await searchWorkspace(current.workspace, request, (r) => batcher.push(r), {
+        signal: controller.signal,
+        yielder: yielder(),
+      });
+      const results = batcher.drain();
+      return {
+        results,
+        limitHit: summary.limitHit,
+        skipped: summary.skipped,
+        stats: {
+          elapsedMs: summary.elapsedMs,
+          ending: summary.ending,
+          total: summary.total,
+          totalIsExact: summary.totalIsExact,
+          delivered: summary.delivered,
+          filesSearched: summary.filesSearched,
+          filesMatched: summary.filesMatched,
+          strategy: summary.strategy,
+        },
+      };
+    } finally {
+      jobs.delete(jobId);
+      await events.settle();
+    }
+  }
+
+  function listDir(path: string): TreeEntry[] {
+    const current = requireRepo();
+    const dir = path.replace(/^\/+|\/+$/g, '');
+    const entries = current.tree.get(dir);
+    if (!entries) throw new QuarryError('NotFound', `No such directory: ${dir || '.'}`, { path: dir });
+    if (!current.sortedDirs.has(dir)) {
+      entries.sort(compareEntries);
+      for (const e of entries) if (e.kind === 'directory') e.childCount = current.tree.get(e.path)?.length ?? 0;
+      current.sortedDirs.add(dir);
+    }
+    return entries;
+  }
+
+  async function readFile(path: string, highlight?: FileHighlight): Promise<FileContent> {
+    const current = requireRepo();
+    if (typeof path !== 'string' || !path) throw new QuarryError('InvalidArgument', 'path must be a non-empty string', { field: 'path' });
+    const skip = current.skipped.find((s) => s.path === path);
+    if (skip) {
+      throw new QuarryError('Unreadable', `"${path}" was not loaded: ${skip.reason}${skip.detail ? ` (${skip.detail})` : ''}`, {
+        path,
+        reason: skip.reason,
+      });
+    }
+    const stat = await current.source.stat(path);
+    if (!stat || stat.kind !== 'file') throw new QuarryError('NotFound', `No such file: ${path}`, { path });
+    const bytes = await current.source.read(path);
+    const decoded = decodeBytes(bytes);
+    if (decoded.binary) throw new QuarryError('Unreadable', `"${path}" is a binary file`, { path, reason: 'binary' });
+    const text = decoded.text;
+    let lineCount = 1;
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineCount++;
+    if (text.endsWith('\n')) lineCount--;
+    const content: FileContent = { path, text, lineCount: Math.max(lineCount, 1), encoding: decoded.encoding, bytes: bytes.byteLength, hits: [] };
+    if (highlight && highlight.pattern) {
+      try {
+        const { matcher } = compileRequest({ pattern: highlight.pattern, mode: highlight.mode, caseMode: highlight.caseMode, wholeWord: highlight.wholeWord });
+        scanLines(text, matcher, (h) => {
+          content.hits.push([h.line, h.ranges as HitRange[]]);
+          return content.hits.length < MAX_VIEWER_HIT_LINES;
+        });
+      } catch (err) {
+        const e = toQuarryError(err);
+        content.highlightError = { code: e.code, message: e.message, data: plainData(e.data) };
+      }
+    }
+    return content;
+  }
+
+  const api: EngineApi = {
+    ping: () => outcome(() => ({ host, repo: repo?.stats ?? null })),
+    openRepo: (jobId, spec, onEvent) => outcome(() => openRepo(jobId, spec, onEvent)),
+    search: (jobId, request, onEvent) => outcome(() => search(jobId, request, onEvent)),
+    cancel: (jobId) =>
+      outcome(() => {
+        const job = jobs.get(jobId);
+        job?.abort();
+        return !!job;
+      }),
+    stageFiles: (stageId, files) =>
+      outcome(() => {
+        const list = staged.get(stageId) ?? [];
+        list.push(...files);
+        staged.set(stageId, list);
+        return list.length;
+      }),
+    listDir: (path) => outcome(() => listDir(path)),
+    quickOpen: (query, limit) => outcome(() => fuzzyRank(requireRepo().quick, String(query ?? ''), Math.max(1, Math.min(limit, 500)))),
+    readFile: (path, highlight) => outcome(() => readFile(path, highlight)),
+    skipped: (offset, limit) =>
+      outcome(() => {
+        const all = requireRepo().skipped;
+        return { total: all.length, items: all.slice(offset, offset + limit) };
+      }),
+    spin: (jobId, ms) =>
+      outcome(() => {
+        startJob(jobId);
+        const t0 = now();
+        const end = t0 + ms;
+        while (now() < end) {
+          // Deliberately ignores cancel: a stand-in for a job that never yields.
+        }
+        jobs.delete(jobId);
+        return { results: [], limitHit: false, skipped: [], stats: { elapsedMs: elapsedSince(t0), ending: 'complete' as const } };
+      }),
+  };
+  return api;
+}

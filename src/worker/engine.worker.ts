@@ -1,0 +1,6 @@
+/** The web worker entry: a few lines that expose the engine (the logic lives in engine-api.ts). */
+import { loadDemoFiles } from '../adapters/demo-bundle';
+import { createEngineApi } from './engine-api';
+import { exposeEngine } from './expose';
+
+exposeEngine(createEngineApi({ host: 'worker', loadDemo: loadDemoFiles }));
