@@ -13,6 +13,8 @@ export type ErrorCode =
   | 'PathOutsideRoot'
   | 'Unreadable'
   | 'Cancelled'
+  | 'EngineRestarted'
+  | 'PermissionDenied'
   | 'AuthRequired'
   | 'CloneFailed'
   | 'NetworkError'

@@ -360,38 +360,4 @@ export async function searchAll(workspace: Workspace, req: GrepRequest, options:
   return { files, matches: files.flatMap((f) => f.matches), summary };
 }
 
-export interface Block {
-  path: string;
-  startLine: number;
-  lines: { line: number; text: string; ranges: HitRange[] | null }[];
-}
-
-/** Merge each file's matches with their context into blocks: windows that overlap or touch join (as ripgrep prints them). */
-export function mergeBlocks(matches: GrepMatch[]): Block[] {
-  const blocks: Block[] = [];
-  let cur: Block | null = null;
-  for (const m of matches) {
-    const first = m.line - m.contextBefore.length;
-    const rows = [
-      ...m.contextBefore.map((text, i) => ({ line: first + i, text, ranges: null as HitRange[] | null })),
-      { line: m.line, text: m.text, ranges: m.ranges as HitRange[] | null },
-      ...m.contextAfter.map((text, i) => ({ line: m.line + 1 + i, text, ranges: null as HitRange[] | null })),
-    ];
-    const lastLine: number = cur ? cur.lines[cur.lines.length - 1].line : -Infinity;
-    if (cur && cur.path === m.path && first <= lastLine + 1) {
-      for (const row of rows) {
-        if (row.line <= lastLine) {
-          // overlap: a context row may be a match row of this match
-          const existing = cur.lines.find((l) => l.line === row.line);
-          if (existing && row.ranges) existing.ranges = row.ranges;
-          continue;
-        }
-        cur.lines.push(row);
-      }
-    } else {
-      cur = { path: m.path, startLine: first, lines: rows };
-      blocks.push(cur);
-    }
-  }
-  return blocks;
-}
+export { mergeBlocks, type Block } from './blocks';
