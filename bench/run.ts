@@ -3,7 +3,8 @@
  * (absolute times drift on shared machines; read the ratios). Not a test: nothing asserts on time.
  *   1. unindexed text search vs ripgrep (rg -j1) on the same >= 100 MB corpus, same (path, line) pairs
  *   2. the index: build, MiniSearch, memory, stored size, BM25 latency, indexed search vs rg, reopen
- * BENCH_RUNS (default 5) sets the runs per query; BENCH_ONLY=scan|index runs one section.
+ *   3. the worker round trip: query -> first and last batch through a real worker
+ * BENCH_RUNS (default 5) sets the runs per query; BENCH_ONLY=scan|worker|index|clone runs one section.
  */
 import { NodeFsSource } from '../src/adapters/node-fs';
 import { searchWorkspace } from '../src/core/grep/search';
@@ -12,6 +13,7 @@ import { Workspace } from '../src/core/source/workspace';
 import { median, printTable, rgRun, hasRipgrep, type Query } from './common';
 import { buildCorpus } from './corpus';
 import { runIndexBench } from './index-bench';
+import { runWorkerBench } from './worker-bench';
 
 export const QUERIES: Query[] = [
   { name: 'literal identifier', req: { pattern: 'createSourceFile', mode: 'literal', caseMode: 'sensitive' }, rgArgs: ['-F', '-e', 'createSourceFile'] },
@@ -81,6 +83,7 @@ async function main() {
   console.log(`corpus: ${corpus.files} files, ${(corpus.bytes / 1024 / 1024).toFixed(1)} MiB in ${corpus.dir}; ${RUNS} runs per query (median)`);
   if (!hasRipgrep()) console.log('rg is not on the PATH (Debian package ripgrep): Quarry times only');
   if (!ONLY || ONLY === 'scan') await runScanBench(corpus.dir);
+  if (!ONLY || ONLY === 'worker') await runWorkerBench(corpus.dir, QUERIES, RUNS);
   if (!ONLY || ONLY === 'index') await runIndexBench(corpus.dir, corpus.bytes, QUERIES, RUNS);
 }
 

@@ -1,0 +1,56 @@
+/**
+ * Issue 3's figure: the worker round trip. The engine runs in a real worker (worker_threads,
+ * the same worker code as the browser's), holding the corpus in memory; for each query we
+ * time query -> first batch and query -> last batch (job end) on the main thread.
+ * Target: first batch under 50 ms for a literal query.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { EngineClient } from '../src/worker/client';
+import { startNodeWorkerTransport } from '../src/worker/node-host';
+import { median, printTable, type Query } from './common';
+
+function loadCorpus(dir: string, maxFileBytes = 1_048_576): Record<string, string> {
+  const files: Record<string, string> = {};
+  const walk = (rel: string) => {
+    for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      const p = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(p);
+      else if (e.isFile() && fs.statSync(path.join(dir, p)).size <= maxFileBytes) files[p] = fs.readFileSync(path.join(dir, p), 'utf8');
+    }
+  };
+  walk('');
+  return files;
+}
+
+export async function runWorkerBench(corpusDir: string, queries: Query[], runs: number) {
+  console.log('\n== worker round trip (issue 3): engine in a worker_threads Worker, corpus in memory');
+  const files = loadCorpus(corpusDir);
+  const client = new EngineClient(() => startNodeWorkerTransport(Worker));
+  const t0 = performance.now();
+  await client.openRepo({ kind: 'memory', name: 'corpus', files }).done;
+  console.log(`opened ${Object.keys(files).length} files in the worker in ${(performance.now() - t0).toFixed(0)} ms`);
+  const rows: string[][] = [['query', 'matches', 'first batch ms', 'last batch ms']];
+  for (const q of queries) {
+    const firsts: number[] = [];
+    const lasts: number[] = [];
+    let count = 0;
+    for (let i = 0; i < runs; i++) {
+      let first = -1;
+      count = 0;
+      const t = performance.now();
+      const job = client.search({ ...q.req, maxResults: 10_000, contextBefore: 1, contextAfter: 1 }, (batch) => {
+        if (first < 0) first = performance.now() - t;
+        for (const f of batch) count += f.matches.length;
+      });
+      await job.done;
+      lasts.push(performance.now() - t);
+      firsts.push(first < 0 ? NaN : first);
+    }
+    rows.push([q.name, String(count), median(firsts).toFixed(1), median(lasts).toFixed(1)]);
+  }
+  printTable(rows);
+  console.log('(results capped at 10,000 lines per query, as the UI asks; first batch "NaN" = no match)');
+  client.dispose();
+}
