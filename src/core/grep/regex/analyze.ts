@@ -283,10 +283,21 @@ function product(a: string[], b: string[]): string[] | null {
 
 const COMMON = new Set('etaoinsrhlcdu _-.,;:()[]{}=/\'"\t'.split(''));
 
+/**
+ * Keywords that occur on a large share of source lines: a literal that is (or contains
+ * only) one of them narrows little, so `function\s+\w+Type\(` prefilters on "Type(" rather
+ * than "function" (in the benchmark corpus: ~400 files instead of ~3,800).
+ */
+const CODE_KEYWORDS = new Set([
+  'function', 'return', 'const', 'this', 'import', 'export', 'from', 'var', 'let', 'else', 'new', 'class', 'true',
+  'false', 'null', 'undefined', 'typeof', 'default', 'case', 'break', 'public', 'private', 'static', 'self', 'def',
+  'await', 'async', 'string', 'number', 'type', 'interface', 'void', 'for', 'while', 'if', 'the',
+]);
+
 function stringWeight(s: string): number {
   let w = 0;
   for (const ch of s) w += COMMON.has(ch) ? 0.6 : /[a-z]/.test(ch) ? 1 : 1.2;
-  return w;
+  return CODE_KEYWORDS.has(s.trim().toLowerCase()) ? w * 0.3 : w;
 }
 
 /** Higher is better; -Infinity when the set is not usable (null, empty, or contains ""). */
