@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { EngineClient } from '../src/worker/client';
-import { startNodeWorkerTransport } from '../src/worker/node-host';
+import { startNodeWorkerTransport, type NodeWorkerConstructor } from '../src/worker/node-host';
 import { median, printTable, type Query } from './common';
 
 function loadCorpus(dir: string, maxFileBytes = 1_048_576): Record<string, string> {
@@ -27,7 +27,7 @@ function loadCorpus(dir: string, maxFileBytes = 1_048_576): Record<string, strin
 export async function runWorkerBench(corpusDir: string, queries: Query[], runs: number) {
   console.log('\n== worker round trip (issue 3): engine in a worker_threads Worker, corpus in memory');
   const files = loadCorpus(corpusDir);
-  const client = new EngineClient(() => startNodeWorkerTransport(Worker));
+  const client = new EngineClient(() => startNodeWorkerTransport(Worker as unknown as NodeWorkerConstructor));
   const t0 = performance.now();
   await client.openRepo({ kind: 'memory', name: 'corpus', files }).done;
   console.log(`opened ${Object.keys(files).length} files in the worker in ${(performance.now() - t0).toFixed(0)} ms`);

@@ -21,7 +21,7 @@ describe('quarry CLI', () => {
     const r = quarry(['tools']);
     expect(r.code).toBe(0);
     const tools = JSON.parse(r.stdout);
-    expect(tools.map((t: any) => t.name)).toEqual(['code_search', 'read_file', 'list_directory', 'search_files', 'search_corpus', 'codebase_search', 'find_related']);
+    expect(tools.map((t: any) => t.name)).toEqual(['code_search', 'read_file', 'list_directory', 'search_files', 'search_corpus', 'codebase_search', 'find_related', 'find_components', 'get_routes', 'feature_status']);
     for (const t of tools) expect(Object.keys(t).sort()).toEqual(['description', 'inputSchema', 'name']);
   });
 

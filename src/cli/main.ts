@@ -11,6 +11,7 @@ import { NodeFsSource } from '../adapters/node-fs';
 import { nodeGrammarLoader } from '../adapters/grammars-node';
 import { defaultCacheDir, FileIndexStore, workspaceKey } from '../adapters/node-index-store';
 import { Chunker, languageForPath } from '../core/chunk';
+import { sharedSourceParsers } from '../core/analyze/parsers';
 import { CodeIndexService, INDEXED_EXTENSIONS } from '../core/rank/service';
 import { walkFiles, readText } from '../core/walk/walk';
 import { DEFAULT_MAX_FILE_BYTES } from '../core/walk/policy';
@@ -125,7 +126,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         noCache ? undefined : new FileIndexStore(defaultCacheDir(io.env)),
         workspaceKey(rootList),
       );
-      const result = await callTool(tool, args, { workspace, index });
+      const result = await callTool(tool, args, { workspace, index, parsers: () => sharedSourceParsers(nodeGrammarLoader) });
       io.stdout((typeof result === 'string' && !json ? result : JSON.stringify(result, null, 2)) + '\n');
       return 0;
     }
@@ -138,7 +139,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         noCache ? undefined : new FileIndexStore(defaultCacheDir(io.env)),
         workspaceKey(rootList),
       );
-      await serveMcp({ workspace, index }, io.stdin ?? process.stdin, io.stdout);
+      await serveMcp({ workspace, index, parsers: () => sharedSourceParsers(nodeGrammarLoader) }, io.stdin ?? process.stdin, io.stdout);
       return 0;
     }
     if (command === 'chunks') {

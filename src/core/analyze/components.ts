@@ -149,14 +149,24 @@ export function componentsInTree(root: Node, path: string): FileComponents {
         }
         return;
       case 'expression_statement': {
-        // CommonJS: module.exports = Name / exports.Name = Name
+        // CommonJS: module.exports = Name / = { Name } / exports.Name = Name
         const expr = node.firstNamedChild;
         if (expr?.type !== 'assignment_expression') return;
         const left = expr.childForFieldName('left')?.text;
         const right = expr.childForFieldName('right');
         if (!right) return;
         const local = wrappedIdentifier(right);
-        if (left === 'module.exports' || left === 'exports.default' || left === 'module.exports.default') {
+        if (left === 'module.exports' && unwrap(right).type === 'object') {
+          // module.exports = { Button, Card: CardImpl }
+          for (const p of unwrap(right).namedChildren) {
+            if (p.type === 'shorthand_property_identifier') exportedNames.add(p.text);
+            else if (p.type === 'pair') {
+              const v = p.childForFieldName('value');
+              const id = v ? wrappedIdentifier(v) : null;
+              if (id) exportedNames.add(id);
+            }
+          }
+        } else if (left === 'module.exports' || left === 'exports.default' || left === 'module.exports.default') {
           if (local) defaultName = local;
           else fromValue(right, null, outer, true, true);
         } else if (left && /^(module\.)?exports\.[A-Za-z_$][\w$]*$/.test(left) && local) exportedNames.add(local);
@@ -257,7 +267,7 @@ export function returnsJsx(fn: Node): boolean {
   let found = false;
   visit(body, (node) => {
     if (found) return false;
-    if (node !== body && SCOPE_TYPES.has(node.type)) return false; // a nested function's returns are its own
+    if (node.id !== body.id && SCOPE_TYPES.has(node.type)) return false; // a nested function's returns are its own
     if (node.type === 'return_statement') {
       const arg = node.namedChildren.find((c) => c.type !== 'comment');
       if (arg && jsxish(arg, fn, 0)) found = true;
@@ -300,7 +310,7 @@ function localValueIsJsx(name: string, fn: Node, depth: number): boolean {
   let found = false;
   visit(body, (node) => {
     if (found) return false;
-    if (node !== body && SCOPE_TYPES.has(node.type)) return false;
+    if (node.id !== body.id && SCOPE_TYPES.has(node.type)) return false;
     if (node.type === 'variable_declarator' && node.childForFieldName('name')?.text === name) {
       const value = node.childForFieldName('value');
       if (value && jsxish(value, fn, depth)) found = true;
@@ -352,6 +362,12 @@ function usesInTree(root: Node): Record<string, number[]> {
       // export_specifier is a declaring parent below).
       const value = node.childForFieldName('value');
       return !(value && wrappedIdentifier(value));
+    }
+    if (t === 'expression_statement' && parent?.type === 'program') {
+      // CommonJS exports are not uses either
+      const left = node.firstNamedChild?.type === 'assignment_expression' ? node.firstNamedChild.childForFieldName('left')?.text : undefined;
+      if (left && /^(module\.)?exports(\.|$)/.test(left)) return false;
+      return true;
     }
     if (t === 'jsx_opening_element' || t === 'jsx_self_closing_element') {
       const name = node.childForFieldName('name');

@@ -410,16 +410,21 @@ export async function routesOfApp(workspace: Workspace, app: NextApp, options: {
   return { routes, warnings };
 }
 
-/** URL path segment by segment ('/' first), then slot (none first), then type, then file. */
+/** URL path segment by segment ('/' first), then slot (none first), intercepting last, then type, then the outer file first. */
 export function compareRoutes(a: RouteEntry, b: RouteEntry): number {
   const sa = a.path.split('/').filter(Boolean);
   const sb = b.path.split('/').filter(Boolean);
   for (let i = 0; i < Math.min(sa.length, sb.length); i++) if (sa[i] !== sb[i]) return sa[i] < sb[i] ? -1 : 1;
   if (sa.length !== sb.length) return sa.length - sb.length;
   if ((a.slot ?? '') !== (b.slot ?? '')) return (a.slot ?? '') < (b.slot ?? '') ? -1 : 1;
+  if (!a.intercept !== !b.intercept) return a.intercept ? 1 : -1;
   const ta = TYPE_ORDER.indexOf(a.type);
   const tb = TYPE_ORDER.indexOf(b.type);
   if (ta !== tb) return ta - tb;
+  // the outer file first (the root layout before a route group's)
+  const da = a.filePath.split('/').length;
+  const db = b.filePath.split('/').length;
+  if (da !== db) return da - db;
   return a.filePath < b.filePath ? -1 : a.filePath > b.filePath ? 1 : 0;
 }
 

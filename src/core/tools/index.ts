@@ -4,13 +4,15 @@ import { codebaseSearch } from './codebase_search';
 import { codeSearch } from './code_search';
 import { findRelated } from './find_related';
 import { findComponentsTool } from './find_components';
+import { getRoutes } from './get_routes';
+import { featureStatusTool } from './feature_status';
 import { listDirectory } from './list_directory';
 import { readFile } from './read_file';
 import { searchCorpus } from './search_corpus';
 import { searchFiles } from './search_files';
 import type { Tool, ToolContext } from './types';
 
-export const TOOLS: Tool[] = [codeSearch, readFile, listDirectory, searchFiles, searchCorpus, codebaseSearch, findRelated, findComponentsTool];
+export const TOOLS: Tool[] = [codeSearch, readFile, listDirectory, searchFiles, searchCorpus, codebaseSearch, findRelated, findComponentsTool, getRoutes, featureStatusTool];
 
 export function findTool(name: string): Tool {
   const tool = TOOLS.find((t) => t.name === name);

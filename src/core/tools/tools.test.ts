@@ -26,7 +26,7 @@ async function expectError(p: Promise<unknown>, code: string, field?: string, me
 describe('tool registry', () => {
   it('describes every tool with a JSON schema', () => {
     const tools = describeTools();
-    expect(tools.map((t) => t.name)).toEqual(['code_search', 'read_file', 'list_directory', 'search_files', 'search_corpus', 'codebase_search', 'find_related']);
+    expect(tools.map((t) => t.name)).toEqual(['code_search', 'read_file', 'list_directory', 'search_files', 'search_corpus', 'codebase_search', 'find_related', 'find_components', 'get_routes', 'feature_status']);
     for (const t of tools) {
       expect(t.description.length).toBeGreaterThan(20);
       expect(t.inputSchema.type).toBe('object');
