@@ -74,12 +74,132 @@ function compareHits(a: { score: number; chunk: Chunk }, b: { score: number; chu
   return a.chunk.startLine - b.chunk.startLine;
 }
 
+/**
+ * Postings per term id: a compact base (CSR: one Uint32 id array and one Uint16 tf array,
+ * term by term, ids ascending) built by compact(), plus a tail of packed numbers
+ * (id * TF_SPAN + tf) for chunks added since. A removed file's chunks die in place: the
+ * base keeps their entries (skipped via `alive`) and counts them in `dead`, so df stays exact.
+ */
+class PostingStore {
+  start: Uint32Array = new Uint32Array(1);
+  ids: Uint32Array = new Uint32Array(0);
+  tfs: Uint16Array = new Uint16Array(0);
+  dead: Int32Array = new Int32Array(0);
+  baseTerms = 0;
+  tail: number[][] = [];
+
+  addTerm(): void {
+    this.tail.push([]);
+  }
+
+  df(t: number): number {
+    const base = t < this.baseTerms ? this.start[t + 1] - this.start[t] - this.dead[t] : 0;
+    return base + this.tail[t].length;
+  }
+
+  forEach(t: number, alive: Array<unknown>, fn: (id: number, tf: number) => void): void {
+    if (t < this.baseTerms) {
+      const ids = this.ids;
+      const tfs = this.tfs;
+      for (let i = this.start[t], end = this.start[t + 1]; i < end; i++) {
+        const id = ids[i];
+        if (alive[id] !== null) fn(id, tfs[i]);
+      }
+    }
+    const p = this.tail[t];
+    for (let i = 0; i < p.length; i++) {
+      const id = Math.floor(p[i] / TF_SPAN);
+      fn(id, p[i] - id * TF_SPAN);
+    }
+  }
+
+  tf(t: number, id: number): number {
+    if (t < this.baseTerms) {
+      let lo = this.start[t];
+      let hi = this.start[t + 1] - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        const v = this.ids[mid];
+        if (v === id) return this.tfs[mid];
+        if (v < id) lo = mid + 1;
+        else hi = mid - 1;
+      }
+    }
+    const p = this.tail[t];
+    let lo = 0;
+    let hi = p.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const v = Math.floor(p[mid] / TF_SPAN);
+      if (v === id) return p[mid] - v * TF_SPAN;
+      if (v < id) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return 0;
+  }
+
+  add(t: number, id: number, tf: number): void {
+    this.tail[t].push(id * TF_SPAN + Math.min(tf, TF_SPAN - 1));
+  }
+
+  /** Chunk ids lo..hi (one file's, consecutive) leave term t. */
+  removeRange(t: number, lo: number, hi: number): void {
+    if (t < this.baseTerms) {
+      const a = lowerBound(this.ids, this.start[t], this.start[t + 1], lo);
+      const b = lowerBound(this.ids, this.start[t], this.start[t + 1], hi + 1);
+      this.dead[t] += b - a;
+    }
+    const p = this.tail[t];
+    let w = 0;
+    for (let i = 0; i < p.length; i++) {
+      const id = Math.floor(p[i] / TF_SPAN);
+      if (id >= lo && id <= hi) continue;
+      p[w++] = p[i];
+    }
+    p.length = w;
+  }
+
+  /** Fold the tail and drop dead entries into a new base. */
+  compact(alive: Array<unknown>): void {
+    const terms = this.tail.length;
+    let n = 0;
+    for (let t = 0; t < terms; t++) n += this.df(t);
+    const start = new Uint32Array(terms + 1);
+    const ids = new Uint32Array(n);
+    const tfs = new Uint16Array(n);
+    let k = 0;
+    for (let t = 0; t < terms; t++) {
+      start[t] = k;
+      this.forEach(t, alive, (id, tf) => {
+        ids[k] = id;
+        tfs[k] = tf;
+        k++;
+      });
+    }
+    start[terms] = k;
+    this.start = start;
+    this.ids = ids;
+    this.tfs = tfs;
+    this.dead = new Int32Array(terms);
+    this.baseTerms = terms;
+    this.tail = Array.from({ length: terms }, () => []);
+  }
+}
+
+function lowerBound(a: Uint32Array, lo: number, hi: number, x: number): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (a[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 export class ChunkIndex {
   private chunks: Array<IndexedChunk | null> = [];
   private termIds = new Map<string, number>();
   private terms: string[] = [];
-  /** term id -> ascending packed postings (dead ids are removed at once, so length = df) */
-  private post: number[][] = [];
+  private post = new PostingStore();
   private files = new Map<string, FileEntry>();
   private live = 0;
   private totalTokens = 0;
@@ -96,7 +216,7 @@ export class ChunkIndex {
   }
   get termCount(): number {
     let n = 0;
-    for (const p of this.post) if (p.length) n++;
+    for (let t = 0; t < this.terms.length; t++) if (this.post.df(t)) n++;
     return n;
   }
   fileMeta(path: string): FileMeta | undefined {
@@ -114,7 +234,7 @@ export class ChunkIndex {
   }
   documentFrequency(term: string): number {
     const t = this.termIds.get(term);
-    return t === undefined ? 0 : this.post[t].length;
+    return t === undefined ? 0 : this.post.df(t);
   }
 
   /** compound term id -> its identifier parts (from the first cased spelling seen) */
@@ -165,14 +285,10 @@ export class ChunkIndex {
   }
   /** Calls fn(chunkId, tf) for every posting of a term id. */
   forEachPosting(t: number, fn: (id: number, tf: number) => void): void {
-    const p = this.post[t];
-    for (let i = 0; i < p.length; i++) {
-      const id = Math.floor(p[i] / TF_SPAN);
-      fn(id, p[i] - id * TF_SPAN);
-    }
+    this.post.forEach(t, this.chunks, fn);
   }
   postingCount(t: number): number {
-    return this.post[t].length;
+    return this.post.df(t);
   }
   chunkById(id: number): IndexedChunk | null {
     return this.chunks[id] ?? null;
@@ -187,7 +303,7 @@ export class ChunkIndex {
       t = this.terms.length;
       this.termIds.set(term, t);
       this.terms.push(term);
-      this.post.push([]);
+      this.post.addTerm();
     }
     return t;
   }
@@ -220,7 +336,7 @@ export class ChunkIndex {
       });
       for (const [t, n] of tf) {
         fileTerms.add(t);
-        this.post[t].push(id * TF_SPAN + Math.min(n, TF_SPAN - 1));
+        this.post.add(t, id, n);
       }
       this.live++;
       this.totalTokens += tokens.length;
@@ -242,17 +358,8 @@ export class ChunkIndex {
       this.totalTokens -= c.tokenCount;
       this.chunks[id] = null;
     }
-    // a file's chunk ids are consecutive: drop the packed range [lo, hi] from each posting
-    for (const t of entry.terms) {
-      const p = this.post[t];
-      let w = 0;
-      for (let i = 0; i < p.length; i++) {
-        const id = Math.floor(p[i] / TF_SPAN);
-        if (id >= lo && id <= hi) continue;
-        p[w++] = p[i];
-      }
-      p.length = w;
-    }
+    // a file's chunk ids are consecutive: the range [lo, hi] leaves the postings of its terms
+    for (const t of entry.terms) this.post.removeRange(t, lo, hi);
     this.files.delete(path);
   }
 
@@ -268,17 +375,12 @@ export class ChunkIndex {
 
   /** tf of a term in one chunk (binary search: postings are ascending by id). */
   private tfIn(t: number, id: number): number {
-    const p = this.post[t];
-    let lo = 0;
-    let hi = p.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const pid = Math.floor(p[mid] / TF_SPAN);
-      if (pid === id) return p[mid] % TF_SPAN;
-      if (pid < id) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return 0;
+    return this.post.tf(t, id);
+  }
+
+  /** Fold recent additions and removals into the compact postings (after a build, before saving). */
+  compact(): void {
+    this.post.compact(this.chunks);
   }
 
   /** BM25 over the whole index; `filter` runs before `limit`; N and df stay the full index's. */
@@ -287,8 +389,9 @@ export class ChunkIndex {
     const N = this.live;
     for (const term of new Set(tokenize(query))) {
       const t = this.termIds.get(term);
-      if (t === undefined || !this.post[t].length) continue;
-      const df = this.post[t].length;
+      if (t === undefined) continue;
+      const df = this.post.df(t);
+      if (!df) continue;
       termList.push({ term, t, df, idf: idf(N, df) });
     }
     if (!termList.length || !N) return [];
@@ -297,18 +400,15 @@ export class ChunkIndex {
     const avgdl = this.avgdl();
     const touched: number[] = [];
     const k1 = BM25_K1;
+    const chunks = this.chunks;
     for (const { t, idf: w } of termList) {
-      const p = this.post[t];
-      for (let i = 0; i < p.length; i++) {
-        const packed = p[i];
-        const id = Math.floor(packed / TF_SPAN);
-        const tf = packed - id * TF_SPAN;
-        const dl = this.chunks[id]!.tokenCount;
+      this.post.forEach(t, chunks, (id, tf) => {
+        const dl = chunks[id]!.tokenCount;
         // same arithmetic as bm25Term(): idf * (tf * (k1 + 1)) / (tf + k1 * (1 - b + b * dl / avgdl))
         const s = (w * (tf * (k1 + 1))) / (tf + k1 * (1 - BM25_B + (BM25_B * dl) / avgdl));
         if (scores[id] === 0) touched.push(id);
         scores[id] += s;
-      }
+      });
     }
     const hits: Array<{ id: number; score: number }> = [];
     for (const id of touched) {
@@ -360,13 +460,11 @@ export class ChunkIndex {
       const t = this.termIds.get(term);
       if (t === undefined) continue;
       termIdsUsed.push(t);
-      const p = this.post[t];
-      for (let i = 0; i < p.length; i++) {
-        const id = Math.floor(p[i] / TF_SPAN);
+      this.post.forEach(t, this.chunks, (id, tf) => {
         if (inter[id] === 0) touched.push(id);
-        shared[id] += p[i] - id * TF_SPAN;
+        shared[id] += tf;
         inter[id]++;
-      }
+      });
     }
     const out: Array<{ id: number; chunk: IndexedChunk; score: number }> = [];
     for (const id of touched) {
@@ -399,12 +497,13 @@ export class ChunkIndex {
     const termRemap = new Int32Array(this.terms.length).fill(-1);
     const terms: string[] = [];
     let n = 0;
-    this.post.forEach((p, t) => {
-      if (!p.length) return;
+    for (let t = 0; t < this.terms.length; t++) {
+      const df = this.post.df(t);
+      if (!df) continue;
       termRemap[t] = terms.length;
       terms.push(this.terms[t]);
-      n += p.length;
-    });
+      n += df;
+    }
     const files: ChunkIndexState['files'] = [...this.files].map(([path, f]) => [
       path,
       f.size,
@@ -416,15 +515,15 @@ export class ChunkIndex {
     const ids = new Uint32Array(n);
     const tfs = new Uint32Array(n);
     let k = 0;
-    this.post.forEach((p, t) => {
-      if (!p.length) return;
-      lengths[termRemap[t]] = p.length;
-      for (let i = 0; i < p.length; i++, k++) {
-        const id = Math.floor(p[i] / TF_SPAN);
+    for (let t = 0; t < this.terms.length; t++) {
+      if (termRemap[t] < 0) continue;
+      lengths[termRemap[t]] = this.post.df(t);
+      this.post.forEach(t, this.chunks, (id, tf) => {
         ids[k] = remap[id];
-        tfs[k] = p[i] - id * TF_SPAN;
-      }
-    });
+        tfs[k] = tf;
+        k++;
+      });
+    }
     const compounds: Array<[number, string[]]> = [];
     for (const [t, ps] of this.parts) if (termRemap[t] >= 0) compounds.push([termRemap[t], ps]);
     return { chunks, files, terms, totalTokens: this.totalTokens, lengths, ids, tfs, compounds };
@@ -449,13 +548,20 @@ export class ChunkIndex {
     for (const [t, ps] of state.compounds ?? []) index.parts.set(t, ps);
     state.terms.forEach((term, t) => index.termIds.set(term, t));
     for (const [path, size, mtimeMs, chunkIds, terms] of state.files) index.files.set(path, { size, mtimeMs, chunkIds, terms: Uint32Array.from(terms) });
+    const post = index.post;
+    const termCount = state.terms.length;
+    post.start = new Uint32Array(termCount + 1);
     let k = 0;
-    index.post = state.terms.map((_, t) => {
-      const len = state.lengths[t];
-      const p: number[] = new Array(len);
-      for (let i = 0; i < len; i++, k++) p[i] = state.ids[k] * TF_SPAN + state.tfs[k];
-      return p;
-    });
+    for (let t = 0; t < termCount; t++) {
+      post.start[t] = k;
+      k += state.lengths[t];
+    }
+    post.start[termCount] = k;
+    post.ids = Uint32Array.from(state.ids);
+    post.tfs = Uint16Array.from(state.tfs);
+    post.dead = new Int32Array(termCount);
+    post.baseTerms = termCount;
+    post.tail = Array.from({ length: termCount }, () => []);
     return index;
   }
 }

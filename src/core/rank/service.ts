@@ -188,7 +188,11 @@ export class CodeIndexService {
         if (p.chunks && p.lines) index.setFile(p.path, p.row, p.chunks, p.lines);
         else index.removeFile(p.path);
       }
-      if (mode === 'full') trigrams.compact(); // a fresh build goes straight to the compact form
+      if (mode === 'full') {
+        // a fresh build goes straight to the compact forms
+        trigrams.compact();
+        index.compact();
+      }
       this.index = index;
       this.trigrams = trigrams;
       this.table = table;

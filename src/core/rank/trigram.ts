@@ -57,7 +57,24 @@ export interface TrigramState {
 let lastSeen: Int32Array | null = null;
 let stampCounter = 0;
 
-function encodeVarint(out: number[], v: number): void {
+/** A growable byte buffer for varint output (a number[] costs 8 bytes a byte and much GC). */
+class ByteSink {
+  buf = new Uint8Array(1 << 16);
+  length = 0;
+  push(b: number): void {
+    if (this.length === this.buf.length) {
+      const grown = new Uint8Array(this.buf.length * 2);
+      grown.set(this.buf);
+      this.buf = grown;
+    }
+    this.buf[this.length++] = b;
+  }
+  bytes(): Uint8Array {
+    return this.buf.slice(0, this.length);
+  }
+}
+
+function encodeVarint(out: ByteSink, v: number): void {
   while (v >= 0x80) {
     out.push((v & 0x7f) | 0x80);
     v >>>= 7;
@@ -189,7 +206,7 @@ export class TrigramIndex {
     const keys = Uint32Array.from(allKeys).sort();
     const outKeys: number[] = [];
     const offsets: number[] = [0];
-    const bytes: number[] = [];
+    const bytes = new ByteSink();
     for (const key of keys) {
       let prev = 0;
       let any = false;
@@ -209,7 +226,7 @@ export class TrigramIndex {
     this.ids = new Map(live.map((p, i) => [p, i]));
     this.baseKeys = Uint32Array.from(outKeys);
     this.baseOffsets = Uint32Array.from(offsets);
-    this.basePool = Uint8Array.from(bytes);
+    this.basePool = bytes.bytes();
     this.tail = new Map();
   }
 
