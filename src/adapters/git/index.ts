@@ -1,0 +1,28 @@
+/**
+ * Git adapter: clone and update repositories into lightning-fs (IndexedDB), a library of
+ * them, a FileSource over a clone, and history over any isomorphic-git-compatible fs.
+ * Runs unchanged in a web worker and in Node (tests: `navigator` shim + fake-indexeddb).
+ * Everything returned is plain structured-cloneable data; errors are QuarryErrors.
+ */
+import './env';
+import { history as historyOver, type History, type HistoryOptions } from './history';
+import { gitCache } from './repos';
+import { requireRepo } from './registry';
+import { gitStorage, repoDir } from './storage';
+
+export { cloneRepo, fetchUpdates, deleteRepo, storageEstimate, sweepOrphans, repoIdFor, gitCache } from './repos';
+export type { CloneOptions, FetchUpdatesOptions, FetchUpdatesResult, GitProgress, StorageEstimate, AuthOptions } from './repos';
+export { listRepos, getRepo, updateRepo, registerFolder } from './registry';
+export type { RepoRecord } from './registry';
+export { gitFileSource, GitFileSource } from './source';
+export { history, diffTrees } from './history';
+export type { History, HistoryCommit, HistoryOptions, ChangedFile, ChangeType, UncommittedStatus } from './history';
+export { gitStorage, repoDir, GIT_FS_NAME } from './storage';
+
+/** History of a cloned repository in the library (lightning-fs, shared cache). */
+export async function repoHistory(id: string, options: Omit<HistoryOptions, 'cache' | 'gitdir'> = {}): Promise<History> {
+  await requireRepo(id);
+  return historyOver(gitStorage().fs, repoDir(id), { ...options, cache: gitCache(id) });
+}
+export { fsAccessGitFs } from './fsa-fs';
+export type { DirHandleLike, FileHandleLike } from './fsa-fs';
