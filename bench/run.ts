@@ -4,6 +4,7 @@
  *   1. unindexed text search vs ripgrep (rg -j1) on the same >= 100 MB corpus, same (path, line) pairs
  *   2. the index: build, MiniSearch, memory, stored size, BM25 latency, indexed search vs rg, reopen
  *   3. the worker round trip: query -> first and last batch through a real worker
+ *   4. git clone over a local git http-backend: the isomorphic-git adapter vs native git
  * BENCH_RUNS (default 5) sets the runs per query; BENCH_ONLY=scan|worker|index|clone runs one section.
  */
 import { NodeFsSource } from '../src/adapters/node-fs';
@@ -14,6 +15,7 @@ import { median, printTable, rgRun, hasRipgrep, type Query } from './common';
 import { buildCorpus } from './corpus';
 import { runIndexBench } from './index-bench';
 import { runWorkerBench } from './worker-bench';
+import { runCloneBench } from './clone';
 
 export const QUERIES: Query[] = [
   { name: 'literal identifier', req: { pattern: 'createSourceFile', mode: 'literal', caseMode: 'sensitive' }, rgArgs: ['-F', '-e', 'createSourceFile'] },
@@ -85,6 +87,7 @@ async function main() {
   if (!ONLY || ONLY === 'scan') await runScanBench(corpus.dir);
   if (!ONLY || ONLY === 'worker') await runWorkerBench(corpus.dir, QUERIES, RUNS);
   if (!ONLY || ONLY === 'index') await runIndexBench(corpus.dir, corpus.bytes, QUERIES, RUNS);
+  if (!ONLY || ONLY === 'clone') await runCloneBench();
 }
 
 await main();
