@@ -34,7 +34,14 @@ export interface FileSource {
    * (no allocation per file). Readers that decode at once (the search) use it when present.
    */
   readTransient?(path: string): Promise<Uint8Array>;
+  /**
+   * Optional: a faster platform decoder with exactly decodeBytes()'s answer (BOM, binary
+   * sniffing, UTF-8 with U+FFFD replacement). The Node adapter uses Buffer's native decoders.
+   */
+  decode?(bytes: Uint8Array): Decoded;
 }
+
+import type { Decoded } from '../walk/decode';
 
 /** Join POSIX path segments, ignoring empty ones. */
 export function joinPath(...parts: string[]): string {

@@ -225,7 +225,7 @@ export async function readTextIfMayMatch(source: FileSource, path: string, mayMa
     if (hasNulByte(bytes)) return { ok: false, skipped: { path, reason: 'binary' } };
     if (!mayMatch(bytes)) return { ok: 'absent' };
   }
-  const decoded = decodeBytes(bytes);
+  const decoded = source.decode ? source.decode(bytes) : decodeBytes(bytes);
   if (decoded.binary) return { ok: false, skipped: { path, reason: 'binary' } };
   return { ok: true, text: decoded.text, encoding: decoded.encoding };
 }
