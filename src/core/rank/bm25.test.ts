@@ -8,6 +8,7 @@ import { splitLinesForIndex } from './lines';
 import { decodeIndex, encodeIndex, MemoryIndexStore } from './persist';
 import { CodeIndexService, type ChunkerLike } from './service';
 import { analyze, splitIdentifier, tokenize } from './tokenize';
+import { rankForPeople } from './people';
 
 /** A stand-in chunker for index tests: a line `fn NAME` starts a chunk that runs to the next one. */
 export const lineChunker: ChunkerLike = {
@@ -166,7 +167,7 @@ describe('CodeIndexService refresh modes and persistence', () => {
 });
 
 describe('properties', () => {
-  const word = fc.constantFrom('alpha', 'beta', 'gamma', 'delta', 'eps', 'fn', 'zz', 'q');
+  const word = fc.constantFrom('alpha', 'beta', 'gamma', 'delta', 'eps', 'fn', 'zz', 'q', 'getAlpha', 'beta_gamma', 'DeltaEps');
   const fileText = fc.array(fc.array(word, { minLength: 0, maxLength: 6 }).map((ws) => ws.join(' ')), { minLength: 1, maxLength: 8 }).map((lines) => ['fn f', ...lines, 'fn g', ...lines.slice(1)].join('\n') + '\n');
   const fileSet = fc.dictionary(fc.constantFrom('a.ts', 'b.ts', 'c.py', 'd/e.go', 'f.md'), fileText, { minKeys: 1 });
 
@@ -174,7 +175,10 @@ describe('properties', () => {
     await fc.assert(
       fc.asyncProperty(fileSet, fileSet, fc.array(word, { minLength: 1, maxLength: 3 }), async (before, after, q) => {
         const source = new MemorySource(before);
-        const svc = new CodeIndexService(new Workspace([source]), async () => lineChunker);
+        const store = new MemoryIndexStore();
+        await new CodeIndexService(new Workspace([source]), async () => lineChunker, store).refresh();
+        // reopen from the stored index, so the incremental refresh runs on a loaded index
+        const svc = new CodeIndexService(new Workspace([source]), async () => lineChunker, store);
         await svc.refresh();
         for (const p of Object.keys(before)) if (!(p in after)) source.remove(p);
         for (const [p, t] of Object.entries(after)) if (before[p] !== t) source.write(p, t, Date.now() + Math.random() * 1000 + 1);
@@ -184,6 +188,9 @@ describe('properties', () => {
         const query = q.join(' ');
         const strip = (hs: ReturnType<ChunkIndex['search']>) => hs.map((h) => [h.chunk.path, h.chunk.startLine, h.score, h.matchedTerms]);
         expect(strip(svc.index!.search(query, 100))).toEqual(strip(rebuilt.index!.search(query, 100)));
+        // Ranked mode too: identifier parts of terms first seen in an incremental refresh count
+        const people = (i: ChunkIndex) => rankForPeople(i, query, 100).map((h) => [h.chunk.path, h.chunk.startLine, h.score]);
+        expect(people(svc.index!)).toEqual(people(rebuilt.index!));
         expect(svc.index!.chunkCount).toBe(rebuilt.index!.chunkCount);
       }),
       { numRuns: 60 },

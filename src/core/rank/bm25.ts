@@ -544,7 +544,8 @@ export class ChunkIndex {
     index.live = index.chunks.length;
     index.totalTokens = state.totalTokens;
     index.terms = [...state.terms];
-    index.partsSeen = new Uint8Array(Math.max(1024, state.terms.length)).fill(1);
+    // only the loaded terms are "seen": ids added later (an incremental refresh) still get their parts noted
+    index.partsSeen = new Uint8Array(Math.max(1024, state.terms.length)).fill(1, 0, state.terms.length);
     for (const [t, ps] of state.compounds ?? []) index.parts.set(t, ps);
     state.terms.forEach((term, t) => index.termIds.set(term, t));
     for (const [path, size, mtimeMs, chunkIds, terms] of state.files) index.files.set(path, { size, mtimeMs, chunkIds, terms: Uint32Array.from(terms) });
