@@ -63,3 +63,38 @@ export async function pickerReturnsOpfs(page: Page, dir: string): Promise<void> 
       (await navigator.storage.getDirectory()).getDirectoryHandle(d);
   }, dir);
 }
+
+/** Overwrite (or create) one file of an OPFS fixture, leaving the others untouched (their mtimes too). */
+export async function writeOpfsFile(page: Page, dir: string, path: string, text: string): Promise<void> {
+  await page.evaluate(
+    async ({ dir, path, text }) => {
+      const code = `
+        onmessage = async (e) => {
+          try {
+            const { dir, path, text } = e.data;
+            let h = await (await navigator.storage.getDirectory()).getDirectoryHandle(dir);
+            const parts = path.split('/');
+            for (const p of parts.slice(0, -1)) h = await h.getDirectoryHandle(p, { create: true });
+            const fh = await h.getFileHandle(parts[parts.length - 1], { create: true });
+            const access = await fh.createSyncAccessHandle();
+            access.truncate(0);
+            access.write(new TextEncoder().encode(text), { at: 0 });
+            access.close();
+            postMessage({ ok: true });
+          } catch (err) {
+            postMessage({ ok: false, error: String(err && err.stack || err) });
+          }
+        };`;
+      const url = URL.createObjectURL(new Blob([code], { type: 'text/javascript' }));
+      const worker = new Worker(url);
+      const result = await new Promise<{ ok: boolean; error?: string }>((resolve) => {
+        worker.onmessage = (e) => resolve(e.data);
+        worker.postMessage({ dir, path, text });
+      });
+      worker.terminate();
+      URL.revokeObjectURL(url);
+      if (!result.ok) throw new Error(result.error);
+    },
+    { dir, path, text },
+  );
+}

@@ -31,7 +31,21 @@ export class QuarryPage {
   get opening(): Locator {
     return this.page.getByTestId('opening');
   }
-  mode(name: 'Text' | 'Regex'): Locator {
+  get indexStatus(): Locator {
+    return this.page.getByTestId('index-status');
+  }
+  get rankedHits(): Locator {
+    return this.page.getByTestId('ranked-hit');
+  }
+  get relatedPanel(): Locator {
+    return this.page.getByRole('complementary', { name: 'Related code' });
+  }
+  /** Wait until the code index is built; returns its refresh mode (cache_hit, incremental, full). */
+  async waitForIndex(timeout = 90_000): Promise<string> {
+    await expect(this.indexStatus).toHaveAttribute('data-state', 'ready', { timeout });
+    return (await this.indexStatus.getAttribute('data-mode')) ?? '';
+  }
+  mode(name: 'Text' | 'Regex' | 'Ranked'): Locator {
     return this.page.getByRole('radio', { name });
   }
   viewer(path: string): Locator {
@@ -55,7 +69,7 @@ export class QuarryPage {
     await expect(this.tree).toBeVisible();
   }
 
-  async search(text: string, mode: 'Text' | 'Regex' = 'Text'): Promise<void> {
+  async search(text: string, mode: 'Text' | 'Regex' | 'Ranked' = 'Text'): Promise<void> {
     await this.mode(mode).check();
     await this.searchBox.fill(text);
   }

@@ -4,25 +4,29 @@
  * workspace (tree | search | viewer). The URL holds the view state; the engine holds the
  * repository in a worker.
  */
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { startTransition, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { QuarryError } from '../core/errors';
 import { filesFromInput, folderFromDrop } from '../adapters/browser-files';
 import { ensureReadPermission, hasDirectoryPicker, pickDirectory } from '../adapters/browser-fs-access';
 import { getRecent, listRecent, rememberRecent, type RecentRepo } from '../adapters/browser-recent';
 import type { EngineClient } from '../worker/client';
-import type { FileHighlight, Progress, RepoSpec, RepoStats } from '../worker/protocol';
+import type { FileHighlight, OpenSpec, Progress, RepoStats } from '../worker/protocol';
 import { createAppEngine, EngineContext } from './engine';
 import { FileTree } from './FileTree';
 import { FileViewer } from './FileViewer';
+import { IndexStatusLine, type IndexUiState } from './IndexStatusLine';
+import { RelatedPanel } from './RelatedPanel';
 import { formatBytes, formatCount, plural } from './format';
 import { QuickOpen } from './QuickOpen';
 import { SearchPanel } from './SearchPanel';
 import { SkippedDialog } from './SkippedDialog';
 import { useViewState } from './use-view-state';
+import { ViewNav } from './views/ViewNav';
+import { ViewPanel } from './views/ViewPanel';
 
 interface LoadedRepo {
   key: string;
-  spec: RepoSpec;
+  spec: OpenSpec;
   stats: RepoStats;
   /** Bumped on every (re)load so views re-query. */
   generation: number;
@@ -75,6 +79,37 @@ function Shell({ engine, restartRef }: { engine: EngineClient; restartRef: React
   const generation = useRef(0);
   const repoRef = useRef<LoadedRepo | null>(null);
   repoRef.current = repo;
+  const [index, setIndex] = useState<IndexUiState>({ state: 'none', last: null, version: 0 });
+  const indexProgress = useMemo(() => new ProgressStore(), []);
+  const indexJob = useRef<{ key: string; cancel: () => void } | null>(null);
+
+  /**
+   * Build or refresh the code index of the open repository in the background (the worker
+   * loads the stored index for `key` and re-indexes only what changed). Search scans meanwhile.
+   */
+  const buildIndex = useCallback(
+    (key: string, force = false) => {
+      indexJob.current?.cancel();
+      indexProgress.value = null;
+      const job = engine.indexRepo({ key, force }, (p) => indexProgress.set(p));
+      const mine = { key, cancel: job.cancel };
+      indexJob.current = mine;
+      setIndex((prev) => ({ ...prev, state: 'building', error: undefined, last: prev.last && indexJob.current?.key === key ? prev.last : null }));
+      job.done.then(
+        (end) => {
+          if (indexJob.current !== mine) return;
+          if (end.stats.ending !== 'complete') setIndex((prev) => ({ ...prev, state: prev.last ? 'ready' : 'cancelled' }));
+          else setIndex((prev) => ({ state: 'ready', last: end.stats, version: prev.version + 1 }));
+        },
+        (err) => {
+          if (indexJob.current !== mine) return;
+          if (err instanceof QuarryError && err.data?.reason === 'engineRestarted') return;
+          setIndex((prev) => ({ ...prev, state: 'failed', error: err instanceof Error ? err.message : String(err) }));
+        },
+      );
+    },
+    [engine, indexProgress],
+  );
 
   const refreshRecent = useCallback(() => {
     listRecent().then(setRecent, () => setRecent([]));
@@ -87,7 +122,7 @@ function Shell({ engine, restartRef }: { engine: EngineClient; restartRef: React
 
   /** Read a repository into the engine; the previous one stays until the new one is complete. */
   const open = useCallback(
-    async (spec: RepoSpec, key: string, options: { resetFile?: boolean } = {}) => {
+    async (spec: OpenSpec, key: string, options: { resetFile?: boolean } = {}) => {
       const name = spec.kind === 'demo' ? 'quarry (demo)' : spec.name;
       const progress = new ProgressStore();
       const job = engine.openRepo(spec, (p) => progress.set(p));
@@ -96,8 +131,14 @@ function Shell({ engine, restartRef }: { engine: EngineClient; restartRef: React
       try {
         const end = await job.done;
         if (end.stats.ending !== 'complete') return; // cancelled: keep what was open
-        setRepo({ key, spec, stats: end.stats, generation: ++generation.current });
-        update(options.resetFile ? { repo: key, file: '', line: 0 } : { repo: key }, { push: options.resetFile });
+        // A transition: React renders the new workspace in time slices instead of one long task.
+        startTransition(() => {
+          setRepo({ key, spec, stats: end.stats, generation: ++generation.current });
+          update(options.resetFile ? { repo: key, file: '', line: 0 } : { repo: key }, { push: options.resetFile });
+        });
+        // A new snapshot starts without an index: Ranked and Related wait for this build.
+        setIndex((prev) => ({ ...prev, state: 'building', last: null }));
+        buildIndex(key);
       } catch (err) {
         const e = err instanceof QuarryError ? err : new QuarryError('Internal', String(err));
         if (e.data?.reason === 'engineRestarted') return; // the restart handler reopens
@@ -106,7 +147,7 @@ function Shell({ engine, restartRef }: { engine: EngineClient; restartRef: React
         setOpening(null);
       }
     },
-    [engine, update],
+    [engine, update, buildIndex],
   );
 
   // After a worker restart the new engine is empty: read the repository again.
@@ -250,7 +291,7 @@ function Shell({ engine, restartRef }: { engine: EngineClient; restartRef: React
 
   const openFile = useCallback((path: string) => update({ file: path, line: 0 }, { push: true }), [update]);
 
-  const highlight: FileHighlight | null = view.q
+  const highlight: FileHighlight | null = view.q && view.mode !== 'ranked'
     ? { pattern: view.q, mode: view.mode === 'regex' ? 'regex' : 'literal', caseMode: view.caseSensitive ? 'sensitive' : 'insensitive', wholeWord: view.wholeWord }
     : null;
 
@@ -272,6 +313,7 @@ function Shell({ engine, restartRef }: { engine: EngineClient; restartRef: React
             </span>
           </div>
         )}
+        {repo && <ViewNav view={view} update={update} />}
         <nav className="actions" aria-label="Repository">
           <button type="button" onClick={() => setQuickOpen(true)} disabled={!repo} title="Quick open (Ctrl/⌘+P)">
             Go to file <kbd>Ctrl P</kbd>
@@ -335,9 +377,30 @@ function Shell({ engine, restartRef }: { engine: EngineClient; restartRef: React
               </div>
               <FileTree repoKey={repoKey} selected={view.file} onOpen={openFile} showSkipped={skippedInTree} />
             </aside>
-            <SearchPanel view={view} update={update} repoKey={repoKey} fileCount={repo.stats.files} searchInputRef={searchInput} />
+            {view.view === 'search' ? (
+              <SearchPanel
+                view={view}
+                update={update}
+                repoKey={repoKey}
+                fileCount={repo.stats.files}
+                searchInputRef={searchInput}
+                indexReady={index.state === 'ready' || (index.state === 'building' && !!index.last)}
+                indexVersion={index.version}
+              />
+            ) : (
+              <ViewPanel view={view} update={update} repoKey={repoKey} />
+            )}
             {view.file ? (
-              <FileViewer path={view.file} line={view.line} highlight={highlight} repoKey={repoKey} onLine={(line) => update({ line })} />
+              <div className="viewer-column">
+                <FileViewer path={view.file} line={view.line} highlight={highlight} repoKey={repoKey} onLine={(line) => update({ line })} />
+                <RelatedPanel
+                  path={view.file}
+                  line={view.line}
+                  indexReady={index.state === 'ready' || (index.state === 'building' && !!index.last)}
+                  indexVersion={index.version}
+                  onOpen={(file, line) => update({ file, line }, { push: true })}
+                />
+              </div>
             ) : (
               <section className="viewer empty" aria-label="No file open">
                 <div className="panel-note">
@@ -367,6 +430,14 @@ function Shell({ engine, restartRef }: { engine: EngineClient; restartRef: React
             <span>
               {formatCount(repo.stats.files)} files read in {Math.round(repo.stats.elapsedMs)} ms
             </span>
+            <IndexStatusLine
+              index={index}
+              progress={indexProgress}
+              canRefresh={repo.spec.kind !== 'files'}
+              onRebuild={() => buildIndex(repo.key, true)}
+              onRefresh={() => void open(repo.spec, repo.key)}
+              onCancel={() => indexJob.current?.cancel()}
+            />
             {skippedTotal > 0 && (
               <button type="button" className="link" onClick={() => setShowSkipped(true)} data-testid="show-skipped">
                 {plural(skippedTotal, 'entry', 'entries')} skipped
@@ -408,7 +479,8 @@ function OpeningPanel({ opening }: { opening: Opening }) {
         aria-valuenow={pct}
         aria-valuetext={p ? `${phase}: ${p.files} files` : phase}
       >
-        <div className={`progress-fill${pct === undefined ? ' indeterminate' : ''}`} style={{ width: pct === undefined ? undefined : `${pct}%` }} />
+        {/* transform, not width: a compositor-only change, so progress never costs the main thread a layout */}
+        <div className={`progress-fill${pct === undefined ? ' indeterminate' : ''}`} style={{ transform: pct === undefined ? undefined : `scaleX(${pct / 100})` }} />
       </div>
       <p className="opening-detail">
         {phase}

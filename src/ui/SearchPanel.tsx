@@ -10,6 +10,7 @@ import { isUserError, QuarryError } from '../core/errors';
 import type { GrepFileResult, GrepRequest, HitRange } from '../core/grep/types';
 import type { SearchEnd } from '../worker/protocol';
 import { toBlocks } from './blocks';
+import { RankedResults } from './RankedResults';
 import { CodeText } from './CodeText';
 import { useEngine } from './engine';
 import { formatCount, plural } from './format';
@@ -57,13 +58,20 @@ export function SearchPanel({
   repoKey,
   fileCount,
   searchInputRef,
+  indexReady = false,
+  indexVersion = 0,
 }: {
   view: ViewState;
   update: UpdateView;
   repoKey: string;
   fileCount: number;
   searchInputRef: React.RefObject<HTMLInputElement | null>;
+  /** The code index is complete: Ranked mode can answer, Text/Regex use its trigrams. */
+  indexReady?: boolean;
+  /** Bumped after every index build, so Ranked results follow a refresh. */
+  indexVersion?: number;
 }) {
+  const ranked = view.mode === 'ranked';
   const engine = useEngine();
   const [draft, setDraft] = useState(view.q);
   const [rowsVersion, setRowsVersion] = useState(0);
@@ -94,7 +102,7 @@ export function SearchPanel({
     hitRows.current = [];
     setActive(-1);
     setRowsVersion((v) => v + 1);
-    if (!request.pattern) {
+    if (!request.pattern || ranked) {
       setStatus({ state: 'idle' });
       return;
     }
@@ -137,7 +145,7 @@ export function SearchPanel({
       if (frame) cancelAnimationFrame(frame);
       job.cancel(); // superseded by a newer query: a normal ending
     };
-  }, [request, repoKey, engine]);
+  }, [request, repoKey, engine, ranked]);
 
   const virtualizer = useVirtualizer({
     count: rows.current.length,
@@ -186,7 +194,8 @@ export function SearchPanel({
     if (!stats.total) return `No matches in ${plural(stats.filesSearched, 'file')}.`;
     const of = stats.totalIsExact ? formatCount(stats.total) : `at least ${formatCount(stats.total)}`;
     if (limitHit) return `Showing ${formatCount(stats.delivered)} of ${of} matches in ${plural(stats.filesMatched, 'file')}`;
-    return `${plural(stats.total, 'match', 'matches')} in ${plural(stats.filesMatched, 'file')} (${Math.round(stats.elapsedMs)} ms)`;
+    const via = stats.strategy.includes('+trigram') ? ', indexed' : '';
+    return `${plural(stats.total, 'match', 'matches')} in ${plural(stats.filesMatched, 'file')} (${Math.round(stats.elapsedMs)} ms${via})`;
   })();
 
   return (
@@ -201,7 +210,7 @@ export function SearchPanel({
             type="search"
             aria-label="Search"
             data-testid="search-input"
-            placeholder={view.mode === 'regex' ? 'Regex (RE2 syntax)' : 'Search text'}
+            placeholder={view.mode === 'regex' ? 'Regex (RE2 syntax)' : ranked ? 'Words or identifiers, e.g. user by id' : 'Search text'}
             value={draft}
             spellCheck={false}
             autoComplete="off"
@@ -216,19 +225,23 @@ export function SearchPanel({
         </div>
         <div className="search-options">
           <div role="radiogroup" aria-label="Search mode" className="segmented">
-            {(['text', 'regex'] as const).map((m) => (
+            {(['text', 'regex', 'ranked'] as const).map((m) => (
               <label key={m} className={view.mode === m ? 'on' : ''}>
                 <input type="radio" name="mode" value={m} checked={view.mode === m} onChange={() => update({ mode: m })} />
-                {m === 'text' ? 'Text' : 'Regex'}
+                {m === 'text' ? 'Text' : m === 'regex' ? 'Regex' : 'Ranked'}
               </label>
             ))}
           </div>
-          <button type="button" className="toggle" aria-pressed={view.caseSensitive} onClick={() => update({ caseSensitive: !view.caseSensitive })} title="Match case">
-            Match case
-          </button>
-          <button type="button" className="toggle" aria-pressed={view.wholeWord} onClick={() => update({ wholeWord: !view.wholeWord })} title="Whole word">
-            Whole word
-          </button>
+          {!ranked && (
+            <>
+              <button type="button" className="toggle" aria-pressed={view.caseSensitive} onClick={() => update({ caseSensitive: !view.caseSensitive })} title="Match case">
+                Match case
+              </button>
+              <button type="button" className="toggle" aria-pressed={view.wholeWord} onClick={() => update({ wholeWord: !view.wholeWord })} title="Whole word">
+                Whole word
+              </button>
+            </>
+          )}
           <button type="button" className="toggle" aria-expanded={showFilters} aria-controls="search-filters" onClick={() => setShowFilters((s) => !s)}>
             Filters{view.include || view.exclude || view.ext ? ' •' : ''}
           </button>
@@ -241,6 +254,10 @@ export function SearchPanel({
           </div>
         )}
       </form>
+      {ranked ? (
+        <RankedResults view={view} update={update} indexReady={indexReady} indexVersion={indexVersion} />
+      ) : (
+        <>
       <div className="search-summary" data-testid="search-summary" aria-live="polite">
         {summary}
         {status.state === 'running' && <span className="spinner" aria-hidden="true" />}
@@ -306,6 +323,8 @@ export function SearchPanel({
           })}
         </div>
       </div>
+        </>
+      )}
     </section>
   );
 }

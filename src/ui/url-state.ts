@@ -3,12 +3,15 @@
  * reload or a shared link restores it. Kept in the query string: works from any base path
  * on any static host.
  */
-export type SearchMode = 'text' | 'regex';
+/** Text and Regex stream grep hits; Ranked asks the code index (chunks ranked for people). */
+export type SearchMode = 'text' | 'regex' | 'ranked';
+export type ViewKey = 'search' | 'components' | 'routes' | 'features';
+const VIEW_KEYS: readonly ViewKey[] = ['search', 'components', 'routes', 'features'];
 
 export interface ViewState {
   /** 'demo', 'recent:<id>' (a stored folder handle) or 'snapshot:<name>' (cannot be re-read). */
   repo: string;
-  view: 'search';
+  view: ViewKey;
   q: string;
   mode: SearchMode;
   caseSensitive: boolean;
@@ -18,6 +21,15 @@ export interface ViewState {
   ext: string;
   file: string;
   line: number;
+  /** Components view: name filter. */
+  cq: string;
+  /** Routes view: text filter, type filter ('' = all), and table or tree. */
+  rq: string;
+  rtype: string;
+  rshow: 'tree' | 'table';
+  /** Features view: the feature checked, and the flag inventory filter. */
+  feature: string;
+  fq: string;
 }
 
 export const DEFAULT_VIEW: ViewState = {
@@ -32,6 +44,12 @@ export const DEFAULT_VIEW: ViewState = {
   ext: '',
   file: '',
   line: 0,
+  cq: '',
+  rq: '',
+  rtype: '',
+  rshow: 'tree',
+  feature: '',
+  fq: '',
 };
 
 export function parseViewState(search: string): ViewState {
@@ -39,9 +57,9 @@ export function parseViewState(search: string): ViewState {
   const line = Number.parseInt(p.get('line') ?? '', 10);
   return {
     repo: p.get('repo') ?? '',
-    view: 'search',
+    view: VIEW_KEYS.find((v) => v === p.get('view')) ?? 'search',
     q: p.get('q') ?? '',
-    mode: p.get('mode') === 'regex' ? 'regex' : 'text',
+    mode: p.get('mode') === 'regex' ? 'regex' : p.get('mode') === 'ranked' ? 'ranked' : 'text',
     caseSensitive: p.get('case') === '1',
     wholeWord: p.get('word') === '1',
     include: p.get('include') ?? '',
@@ -49,6 +67,12 @@ export function parseViewState(search: string): ViewState {
     ext: p.get('ext') ?? '',
     file: p.get('file') ?? '',
     line: Number.isFinite(line) && line > 0 ? line : 0,
+    cq: p.get('cq') ?? '',
+    rq: p.get('rq') ?? '',
+    rtype: p.get('rtype') ?? '',
+    rshow: p.get('rshow') === 'table' ? 'table' : 'tree',
+    feature: p.get('feature') ?? '',
+    fq: p.get('fq') ?? '',
   };
 }
 
@@ -66,6 +90,12 @@ export function serializeViewState(s: ViewState): string {
   if (s.ext) p.set('ext', s.ext);
   if (s.file) p.set('file', s.file);
   if (s.file && s.line) p.set('line', String(s.line));
+  if (s.cq) p.set('cq', s.cq);
+  if (s.rq) p.set('rq', s.rq);
+  if (s.rtype) p.set('rtype', s.rtype);
+  if (s.rshow !== 'tree') p.set('rshow', s.rshow);
+  if (s.feature) p.set('feature', s.feature);
+  if (s.fq) p.set('fq', s.fq);
   const out = p.toString();
   return out ? `?${out}` : '';
 }

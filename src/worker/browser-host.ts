@@ -16,6 +16,7 @@ export async function startWorkerTransport(timeoutMs = WORKER_START_TIMEOUT_MS):
   const transport: EngineTransport = {
     api: api as unknown as EngineApi,
     proxy: (v) => Comlink.proxy(v),
+    transfer: (v, list) => Comlink.transfer(v, list),
     terminate: () => {
       try {
         api[Comlink.releaseProxy]();
@@ -46,12 +47,17 @@ export async function startWorkerTransport(timeoutMs = WORKER_START_TIMEOUT_MS):
 }
 
 export async function startMainThreadTransport(): Promise<EngineTransport> {
-  const [{ createEngineApi }, { loadDemoFiles }, { inThreadTransport }] = await Promise.all([
+  const [{ createEngineApi }, { loadDemoFiles }, { inThreadTransport }, { browserGrammarLoader }, { IdbIndexStore }] = await Promise.all([
     import('./engine-api'),
     import('../adapters/demo-bundle'),
     import('./client'),
+    import('../adapters/grammars-browser'),
+    import('../adapters/idb-index-store'),
   ]);
-  return inThreadTransport(createEngineApi({ host: 'main-thread', loadDemo: loadDemoFiles }), 'main-thread');
+  return inThreadTransport(
+    createEngineApi({ host: 'main-thread', loadDemo: loadDemoFiles, grammarLoader: browserGrammarLoader, indexStore: new IdbIndexStore() }),
+    'main-thread',
+  );
 }
 
 /** The app's transport factory: a worker when possible, else the main thread. */

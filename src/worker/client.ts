@@ -12,20 +12,27 @@
 import { QuarryError, toQuarryError } from '../core/errors';
 import type { GrepFileResult, GrepRequest } from '../core/grep/types';
 import type { Skipped } from '../core/walk/policy';
-import { STAGE_SLICE_BUDGET_MS, STAGE_SLICE_FILES } from './protocol';
+import { snapshotPuller, type PullFiles } from '../adapters/browser-files';
+import { STAGE_SLICE_PATHS } from './protocol';
 import type {
   EngineApi,
   EngineInfo,
   FileContent,
   FileHighlight,
+  IndexRequest,
+  IndexStats,
+  IndexStatus,
   JobCallback,
   JobEnd,
   JobEvent,
   JobId,
+  OpenSpec,
   Outcome,
   Progress,
   QuickOpenHit,
-  RepoSpec,
+  RankedRequest,
+  RankedResult,
+  RelatedResult,
   RepoStats,
   SearchEnd,
   TreeEntry,
@@ -35,6 +42,8 @@ export interface EngineTransport {
   api: EngineApi;
   /** Wrap a callback so it can cross the boundary (Comlink.proxy; identity on the main thread). */
   proxy<T extends object>(value: T): T;
+  /** Mark a value's buffers as transferred when it crosses (Comlink.transfer; identity on the main thread). */
+  transfer?<T>(value: T, transferables: Transferable[]): T;
   terminate(): void;
   host: EngineInfo['host'];
 }
@@ -114,7 +123,7 @@ export class EngineClient {
 
   private job<R, E extends JobEnd<R, any>>(
     kind: string,
-    invoke: (api: EngineApi, id: JobId, cb: JobCallback<R>) => Promise<Outcome<E>>,
+    invoke: (api: EngineApi, id: JobId, cb: JobCallback<R>, t: EngineTransport) => Promise<Outcome<E>>,
     handlers: { onBatch?: (items: R[]) => void; onProgress?: (p: Progress) => void },
   ): Job<E> {
     const id = `${kind}-${++this.seq}-${Date.now().toString(36)}`;
@@ -125,7 +134,7 @@ export class EngineClient {
       else handlers.onProgress?.(event.data);
     };
     this.running.set(id, { graceTimer: null });
-    const done = this.call<E>((api, t) => invoke(api, id, t.proxy(onEvent) as JobCallback<R>))
+    const done = this.call<E>((api, t) => invoke(api, id, t.proxy(onEvent) as JobCallback<R>, t))
       .then((end) => {
         if (end.results.length) handlers.onBatch?.(end.results);
         return end;
@@ -139,26 +148,26 @@ export class EngineClient {
     return { id, done, cancel: () => this.cancel(id) };
   }
 
-  openRepo(spec: RepoSpec, onProgress?: (p: Progress) => void): Job<JobEnd<never, RepoStats>> {
+  openRepo(spec: OpenSpec, onProgress?: (p: Progress) => void): Job<JobEnd<never, RepoStats>> {
     return this.job<never, JobEnd<never, RepoStats>>(
       'open',
-      async (api, id, cb) => {
-        if (spec.kind !== 'files' || spec.files.length <= STAGE_SLICE_FILES) return api.openRepo(id, spec, cb);
-        // Send a large snapshot in slices, one message (one short task) each. Cloning a File
-        // costs the main thread a fraction of a millisecond, so the slice size adapts to keep
-        // each postMessage near STAGE_SLICE_BUDGET_MS.
-        let size = STAGE_SLICE_FILES;
-        for (let i = 0; i < spec.files.length; ) {
-          const slice = spec.files.slice(i, i + size);
-          const t0 = performance.now();
-          const pending = api.stageFiles(id, slice); // the structured clone happens synchronously here
-          const spent = Math.max(0.5, performance.now() - t0);
-          i += slice.length;
-          size = Math.max(10, Math.min(2000, Math.round((slice.length * STAGE_SLICE_BUDGET_MS) / spent)));
-          const staged = await pending;
+      async (api, id, cb, t) => {
+        if (spec.kind !== 'files') return api.openRepo(id, spec, cb);
+        // A snapshot: only the paths cross; the worker pulls bytes through `pull`, which reads
+        // the File objects here with streams and transfers the ArrayBuffers (never a File clone).
+        const read = snapshotPuller(spec.files);
+        const pull: PullFiles = async (paths, maxBytes) => {
+          const files = await read(paths, maxBytes);
+          const buffers = files.flatMap((f) => (f.bytes ? [f.bytes] : []));
+          return t.transfer ? t.transfer(files, buffers) : files;
+        };
+        const paths = spec.files.map((f) => f.path);
+        if (paths.length <= STAGE_SLICE_PATHS) return api.openRepo(id, { kind: 'files', name: spec.name, paths }, cb, t.proxy(pull));
+        for (let i = 0; i < paths.length; i += STAGE_SLICE_PATHS) {
+          const staged = await api.stagePaths(id, paths.slice(i, i + STAGE_SLICE_PATHS));
           if (!staged.ok) return staged;
         }
-        return api.openRepo(id, { kind: 'files', name: spec.name, files: [], stageId: id }, cb);
+        return api.openRepo(id, { kind: 'files', name: spec.name, paths: [], stageId: id }, cb, t.proxy(pull));
       },
       { onProgress },
     );
@@ -166,6 +175,20 @@ export class EngineClient {
 
   search(request: GrepRequest, onBatch?: (files: GrepFileResult[]) => void): Job<SearchEnd> {
     return this.job<GrepFileResult, SearchEnd>('search', (api, id, cb) => api.search(id, request, cb), { onBatch });
+  }
+
+  /** Build or refresh the open repository's code index; progress phases stream to `onProgress`. */
+  indexRepo(request: IndexRequest, onProgress?: (p: Progress) => void): Job<JobEnd<never, IndexStats>> {
+    return this.job<never, JobEnd<never, IndexStats>>('index', (api, id, cb) => api.indexRepo(id, request, cb), { onProgress });
+  }
+  indexStatus(): Promise<IndexStatus> {
+    return this.call((api) => api.indexStatus());
+  }
+  rankedSearch(request: RankedRequest): Promise<RankedResult> {
+    return this.call((api) => api.rankedSearch(request));
+  }
+  related(path: string, line: number, limit = 20): Promise<RelatedResult> {
+    return this.call((api) => api.related(path, line, limit));
   }
 
   /** Test and diagnostics hook: a job that busy-loops and ignores cancel. */
@@ -229,6 +252,10 @@ export class EngineClient {
   }
   skipped(offset = 0, limit = 500): Promise<{ total: number; items: Skipped[] }> {
     return this.call((api) => api.skipped(offset, limit));
+  }
+  /** Run a core tool (or the flag_inventory view helper) on the open repository: plain data in and out. */
+  callTool<T = unknown>(name: string, args: unknown = {}): Promise<T> {
+    return this.call((api) => api.callTool(name, args)) as Promise<T>;
   }
 
   dispose(): void {

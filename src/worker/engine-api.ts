@@ -15,12 +15,25 @@ import { MemorySource } from '../core/source/memory';
 import type { FileSource } from '../core/source/types';
 import { Workspace } from '../core/source/workspace';
 import { decodeBytes } from '../core/walk/decode';
-import type { Skipped } from '../core/walk/policy';
+import { DEFAULT_MAX_FILE_BYTES, type Skipped } from '../core/walk/policy';
 import { walkFiles, type WalkedFile } from '../core/walk/walk';
-import { SnapshotSource, type SnapshotFile } from '../adapters/browser-files';
+import { PulledSnapshotSource, type PullFiles } from '../adapters/browser-files';
 import { DirectoryHandleSource } from '../adapters/browser-fs-access';
 import { demoSource, type DemoFiles } from '../adapters/demo';
+import { Chunker } from '../core/chunk';
+import type { GrammarLoader } from '../core/chunk/types';
+import { chunkText } from '../core/rank/bm25';
+import { splitLinesForIndex } from '../core/rank/lines';
+import { queryWords, rankForPeople } from '../core/rank/people';
+import type { IndexStore } from '../core/rank/persist';
+import { CodeIndexService } from '../core/rank/service';
+import { NO_RELATED } from '../core/tools/find_related';
+import { compilePathFilter } from '../core/walk/glob';
+import { contentStamp } from '../adapters/browser-files';
 import { fuzzyRank, preparePath, type PreparedPath } from './fuzzy';
+import { flagInventory } from '../core/analyze/features';
+import { sharedSourceParsers } from '../core/analyze/parsers';
+import { callTool as callCoreTool } from '../core/tools';
 import {
   BATCH_MAX_ITEMS,
   BATCH_MAX_MS,
@@ -28,6 +41,9 @@ import {
   type EngineInfo,
   type FileContent,
   type FileHighlight,
+  type IndexRequest,
+  type IndexStats,
+  type IndexStatus,
   type JobCallback,
   type JobEnd,
   type JobEvent,
@@ -35,8 +51,12 @@ import {
   type Outcome,
   type Progress,
   type RepoSpec,
+  type RankedRequest,
+  type RankedResult,
+  type RelatedResult,
   type RepoStats,
   type SearchEnd,
+  type SnippetLine,
   type TreeEntry,
 } from './protocol';
 
@@ -50,7 +70,22 @@ export interface EngineApiOptions {
   readConcurrency?: number;
   /** Progress events are sent at most this often (ms). */
   progressIntervalMs?: number;
+  /**
+   * Grammars for the code index (symbol chunks) and the analyzer tools (find_components,
+   * feature_status); without it there is no code index and those tools answer EngineError.
+   */
+  grammarLoader?: GrammarLoader;
+  /** Where code indexes are kept between sessions (IndexedDB in the browser). */
+  indexStore?: IndexStore;
 }
+
+/** A file whose parse takes longer than this is skipped with a reason (pathological input). */
+const MAX_PARSE_MS = 5000;
+/** Ranked results returned to the UI. */
+const RANKED_LIMIT_MAX = 200;
+/** Snippet lines per Ranked hit (the chunk's first line and its first matching lines). */
+const SNIPPET_MATCH_LINES = 3;
+const SNIPPET_LINE_CHARS = 300;
 
 /** Progress is for people: 20 updates a second is smooth and keeps the main thread idle. */
 export const PROGRESS_INTERVAL_MS = 50;
@@ -67,6 +102,34 @@ interface LoadedRepo {
   tree: Map<string, TreeEntry[]>;
   sortedDirs: Set<string>;
   quick: PreparedPath[];
+  /** The code index of this snapshot (created by the first indexRepo call). */
+  index: { service: CodeIndexService; key: string; ready: boolean; saveError?: string } | null;
+  indexStatus: IndexStatus;
+}
+
+/** A store whose failed save is remembered instead of failing the build (the index still works this session). */
+function forgivingStore(store: IndexStore, onError: (message: string) => void): IndexStore {
+  return {
+    load: (key) => store.load(key),
+    save: async (key, data) => {
+      try {
+        await store.save(key, data);
+      } catch (err) {
+        onError(toQuarryError(err).message);
+      }
+    },
+    remove: (key) => store.remove?.(key) ?? Promise.resolve(),
+  };
+}
+
+/** Marks every token of `text` (the tokenizer's ASCII word characters) whose lowercase form is in `terms`. */
+function markTerms(text: string, terms: Set<string>): HitRange[] {
+  const ranges: HitRange[] = [];
+  const re = /[A-Za-z0-9_]+/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    if (m[0].length > 1 && terms.has(m[0].toLowerCase())) ranges.push([m.index, m.index + m[0].length]);
+  }
+  return ranges;
 }
 
 /** Collects items and flushes them every BATCH_MAX_ITEMS items or BATCH_MAX_MS, whichever first. */
@@ -148,7 +211,12 @@ function plainData(data: Record<string, unknown>): Record<string, unknown> {
   }
 }
 
-function sourceFor(spec: RepoSpec, loadDemo: (() => Promise<DemoFiles>) | undefined, staged: Map<string, SnapshotFile[]>): Promise<FileSource> | FileSource {
+function sourceFor(
+  spec: RepoSpec,
+  loadDemo: (() => Promise<DemoFiles>) | undefined,
+  staged: Map<string, string[]>,
+  pull: PullFiles | undefined,
+): Promise<FileSource> | FileSource {
   switch (spec.kind) {
     case 'demo':
       if (!loadDemo) throw new QuarryError('NotFound', 'The demo repository is not bundled with this build');
@@ -156,9 +224,10 @@ function sourceFor(spec: RepoSpec, loadDemo: (() => Promise<DemoFiles>) | undefi
     case 'handle':
       return new DirectoryHandleSource(spec.handle, { name: spec.name || spec.handle.name });
     case 'files': {
-      const files = spec.stageId ? [...(staged.get(spec.stageId) ?? []), ...spec.files] : spec.files;
+      const paths = spec.stageId ? [...(staged.get(spec.stageId) ?? []), ...spec.paths] : spec.paths;
       if (spec.stageId) staged.delete(spec.stageId);
-      return new SnapshotSource(files, { name: spec.name });
+      if (!pull) throw new QuarryError('InvalidArgument', 'A folder snapshot needs a pull callback to read its files', { field: 'pull' });
+      return new PulledSnapshotSource(paths, pull, { name: spec.name, maxFileBytes: DEFAULT_MAX_FILE_BYTES });
     }
     case 'memory':
       return new MemorySource(spec.files, { name: spec.name, absoluteRoot: `/${spec.name}` });
@@ -205,7 +274,7 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
   const progressIntervalMs = options.progressIntervalMs ?? PROGRESS_INTERVAL_MS;
   const jobs = new Map<JobId, AbortController>();
   let repo: LoadedRepo | null = null;
-  const staged = new Map<string, SnapshotFile[]>();
+  const staged = new Map<string, string[]>();
 
   const yielder = (): Yielder => createYielder(options.yieldBudgetMs);
 
@@ -222,7 +291,7 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
     return repo;
   }
 
-  async function openRepo(jobId: JobId, spec: RepoSpec, onEvent: JobCallback<never>): Promise<JobEnd<never, RepoStats>> {
+  async function openRepo(jobId: JobId, spec: RepoSpec, onEvent: JobCallback<never>, pull?: PullFiles): Promise<JobEnd<never, RepoStats>> {
     const controller = startJob(jobId);
     const signal = controller.signal;
     const events = eventChannel(onEvent);
@@ -242,7 +311,7 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
       stats: { elapsedMs: elapsedSince(t0), ending: 'cancelled', name: '', kind: spec.kind, files: 0, bytes: 0, skippedByReason: {} },
     });
     try {
-      const raw = await sourceFor(spec, options.loadDemo, staged);
+      const raw = await sourceFor(spec, options.loadDemo, staged, pull);
       const skipped: Skipped[] = [];
       const found: WalkedFile[] = [];
       let foundBytes = 0;
@@ -282,7 +351,9 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
           readBytes += bytes.byteLength;
           if (decodeBytes(bytes).binary) skipped.push({ path: f.path, reason: 'binary' });
           else {
-            snapshot.write(f.path, bytes, f.mtimeMs);
+            // The demo and in-memory sources have no real modification times (a fresh Date.now()
+            // per load): stamp them by content, so a reload finds the stored index current.
+            snapshot.write(f.path, bytes, spec.kind === 'demo' || spec.kind === 'memory' ? contentStamp(bytes) : f.mtimeMs);
             textFiles.push(f.path);
           }
           progress({ phase: 'reading', files: readFiles, totalFiles: found.length, bytes: readBytes, totalBytes: foundBytes });
@@ -316,6 +387,8 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
         tree: buildTree(textFiles, skipped),
         sortedDirs: new Set(),
         quick: textFiles.map(preparePath),
+        index: null,
+        indexStatus: { state: 'none', last: null },
       };
       return { results: [], limitHit: skipped.length > SKIPPED_IN_END, skipped: skipped.slice(0, SKIPPED_IN_END), stats };
     } finally {
@@ -333,9 +406,13 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
         (items) => events.send({ type: 'batch', data: items }),
         (r) => r.matches.length,
       );
+      // Once this snapshot's index is complete, the trigram index narrows the files to read
+      // (results are identical to the scan; until then the search scans).
+      const prefilter = current.index?.ready ? current.index.service.prefilter() : undefined;
       const summary = await searchWorkspace(current.workspace, request, (r) => batcher.push(r), {
         signal: controller.signal,
         yielder: yielder(),
+        prefilter,
       });
       const results = batcher.drain();
       return {
@@ -407,9 +484,203 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
     return content;
   }
 
+  let chunker: Promise<Chunker> | null = null;
+  const getChunker = (): Promise<Chunker> => {
+    const loader = options.grammarLoader;
+    if (!loader) return Promise.reject(new QuarryError('NotFound', 'This build has no grammar loader: the code index is unavailable'));
+    chunker ??= Chunker.create(loader, { maxParseMs: MAX_PARSE_MS }).catch((err: unknown) => {
+      chunker = null;
+      throw err;
+    });
+    return chunker;
+  };
+
+  async function indexRepo(jobId: JobId, request: IndexRequest, onEvent: JobCallback<never>): Promise<JobEnd<never, IndexStats>> {
+    const controller = startJob(jobId);
+    const events = eventChannel(onEvent);
+    const t0 = now();
+    try {
+      const current = requireRepo();
+      const key = String(request?.key ?? '');
+      if (!key) throw new QuarryError('InvalidArgument', 'key must be a non-empty string', { field: 'key' });
+      if (!current.index || current.index.key !== key) {
+        const holder: { service: CodeIndexService; key: string; ready: boolean; saveError?: string } = { service: null as unknown as CodeIndexService, key, ready: false };
+        const store = options.indexStore ? forgivingStore(options.indexStore, (m) => (holder.saveError = m)) : undefined;
+        holder.service = new CodeIndexService(
+          current.workspace,
+          async () => {
+            events.send({ type: 'progress', data: { phase: 'grammars', files: 0, totalFiles: 0, bytes: 0, totalBytes: 0 } });
+            return getChunker();
+          },
+          store,
+          `index:${key}`,
+        );
+        current.index = holder;
+      }
+      const state = current.index;
+      state.saveError = undefined;
+      current.indexStatus = { ...current.indexStatus, state: 'building', error: undefined };
+      let lastSent = 0;
+      const stats = await state.service.refresh({
+        signal: controller.signal,
+        yielder: yielder(),
+        force: !!request.force,
+        onProgress: (p) => {
+          const t = now();
+          if (t - lastSent < progressIntervalMs && p.phase !== 'saving') return;
+          lastSent = t;
+          events.send({ type: 'progress', data: { phase: p.phase, files: p.loaded, totalFiles: p.total, bytes: 0, totalBytes: 0 } });
+        },
+      });
+      state.ready = true;
+      const end: IndexStats = {
+        elapsedMs: elapsedSince(t0),
+        ending: 'complete',
+        refreshMode: stats.refreshMode,
+        filesScanned: stats.filesScanned,
+        chunksIndexed: stats.chunksIndexed,
+        filesChanged: stats.filesChanged,
+        filesRemoved: stats.filesRemoved,
+        builtAt: Date.now(),
+        ...(state.saveError ? { saveError: state.saveError } : {}),
+      };
+      current.indexStatus = { state: 'ready', last: end };
+      return { results: [], limitHit: stats.skipped.length > SKIPPED_IN_END, skipped: stats.skipped.slice(0, SKIPPED_IN_END), stats: end };
+    } catch (err) {
+      const e = toQuarryError(err);
+      const current = repo;
+      if (e.code === 'Cancelled' || controller.signal.aborted) {
+        if (current) current.indexStatus = { ...current.indexStatus, state: current.index?.ready ? 'ready' : 'none' };
+        const last = current?.indexStatus.last;
+        return {
+          results: [],
+          limitHit: false,
+          skipped: [],
+          stats: {
+            elapsedMs: elapsedSince(t0),
+            ending: 'cancelled',
+            refreshMode: last?.refreshMode ?? 'full',
+            filesScanned: 0,
+            chunksIndexed: 0,
+            filesChanged: 0,
+            filesRemoved: 0,
+            builtAt: last?.builtAt ?? 0,
+          },
+        };
+      }
+      if (current) current.indexStatus = { ...current.indexStatus, state: current.index?.ready ? 'ready' : 'failed', error: { code: e.code, message: e.message, data: plainData(e.data) } };
+      throw e;
+    } finally {
+      jobs.delete(jobId);
+      await events.settle();
+    }
+  }
+
+  function readyIndex(current: LoadedRepo) {
+    const state = current.index;
+    if (!state || !state.ready || !state.service.index) {
+      throw new QuarryError('NotFound', 'The code index is not ready yet: it is being built in the background', { reason: 'indexNotReady' });
+    }
+    return { service: state.service, index: state.service.index };
+  }
+
+  async function fileLines(current: LoadedRepo, path: string, cache: Map<string, string[] | null>): Promise<string[] | null> {
+    if (cache.has(path)) return cache.get(path)!;
+    let lines: string[] | null = null;
+    try {
+      const decoded = decodeBytes(await current.source.read(path));
+      if (!decoded.binary) lines = splitLinesForIndex(decoded.text);
+    } catch {
+      lines = null;
+    }
+    cache.set(path, lines);
+    return lines;
+  }
+
+  async function rankedSearch(request: RankedRequest): Promise<RankedResult> {
+    const t0 = now();
+    const current = requireRepo();
+    const query = String(request?.query ?? '');
+    const limit = Math.max(1, Math.min(RANKED_LIMIT_MAX, Math.floor(request.limit ?? 50)));
+    const { words } = queryWords(query);
+    if (!words.length) return { hits: [], words, elapsedMs: elapsedSince(t0) };
+    const { index } = readyIndex(current);
+    const pathTest = compilePathFilter({
+      include: request.include,
+      exclude: request.exclude,
+      extensions: request.extensions,
+      fields: { include: 'include', exclude: 'exclude', extensions: 'extensions' },
+    });
+    const hits = rankForPeople(index, query, limit, pathTest ? (c) => pathTest(c.path) : undefined);
+    const cache = new Map<string, string[] | null>();
+    const out: RankedResult['hits'] = [];
+    for (const h of hits) {
+      const c = h.chunk;
+      const terms = new Set<string>();
+      for (const comp of h.components) for (const v of comp.via) terms.add(v);
+      const all = await fileLines(current, c.path, cache);
+      const lines: Array<SnippetLine | null> = [];
+      if (all) {
+        const cut = (n: number): SnippetLine => {
+          const text = (all[n - 1] ?? '').slice(0, SNIPPET_LINE_CHARS);
+          return { line: n, text, ranges: markTerms(text, terms) };
+        };
+        lines.push(cut(c.startLine));
+        let shown = 0;
+        let prev = c.startLine;
+        for (let n = c.startLine + 1; n <= Math.min(c.endLine, all.length) && shown < SNIPPET_MATCH_LINES; n++) {
+          const line = cut(n);
+          if (!line.ranges.length) continue;
+          if (n > prev + 1) lines.push(null);
+          lines.push(line);
+          prev = n;
+          shown++;
+        }
+      }
+      out.push({
+        path: c.path,
+        startLine: c.startLine,
+        endLine: c.endLine,
+        symbolName: c.symbolName,
+        chunkType: c.chunkType,
+        score: h.score,
+        exactSymbol: h.exactSymbol,
+        components: h.components.map((x) => ({ ...x, via: [...x.via] })),
+        lines,
+      });
+    }
+    return { hits: out, words, elapsedMs: elapsedSince(t0) };
+  }
+
+  async function related(path: string, line: number, limit: number): Promise<RelatedResult> {
+    const current = requireRepo();
+    if (typeof path !== 'string' || !path) throw new QuarryError('InvalidArgument', 'path must be a non-empty string', { field: 'path' });
+    if (typeof line !== 'number' || !Number.isInteger(line) || line < 1) {
+      throw new QuarryError('InvalidArgument', 'line must be a positive integer', { field: 'line', value: line });
+    }
+    const { index } = readyIndex(current);
+    const seed = index.chunkAt(path, line);
+    if (!seed) throw new QuarryError('EngineError', NO_RELATED, { path, line, reason: 'noChunk' });
+    const lines = await fileLines(current, path, new Map());
+    if (!lines) throw new QuarryError('EngineError', NO_RELATED, { path, line, reason: 'noChunk' });
+    const found = index.related(seed, chunkText(lines, seed.startLine, seed.endLine), Math.max(1, Math.floor(limit) || 1));
+    return {
+      seed: { path: seed.path, startLine: seed.startLine, endLine: seed.endLine, symbolName: seed.symbolName, chunkType: seed.chunkType },
+      results: found.map((r) => ({
+        path: r.chunk.path,
+        startLine: r.chunk.startLine,
+        endLine: r.chunk.endLine,
+        symbolName: r.chunk.symbolName,
+        chunkType: r.chunk.chunkType,
+        score: r.score,
+        sharedTerms: r.sharedTerms,
+      })),
+    };
+  }
+
   const api: EngineApi = {
     ping: () => outcome(() => ({ host, repo: repo?.stats ?? null })),
-    openRepo: (jobId, spec, onEvent) => outcome(() => openRepo(jobId, spec, onEvent)),
+    openRepo: (jobId, spec, onEvent, pull) => outcome(() => openRepo(jobId, spec, onEvent, pull)),
     search: (jobId, request, onEvent) => outcome(() => search(jobId, request, onEvent)),
     cancel: (jobId) =>
       outcome(() => {
@@ -417,20 +688,38 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
         job?.abort();
         return !!job;
       }),
-    stageFiles: (stageId, files) =>
+    stagePaths: (stageId, paths) =>
       outcome(() => {
         const list = staged.get(stageId) ?? [];
-        list.push(...files);
+        for (const p of paths) list.push(String(p));
         staged.set(stageId, list);
         return list.length;
       }),
     listDir: (path) => outcome(() => listDir(path)),
     quickOpen: (query, limit) => outcome(() => fuzzyRank(requireRepo().quick, String(query ?? ''), Math.max(1, Math.min(limit, 500)))),
     readFile: (path, highlight) => outcome(() => readFile(path, highlight)),
+    indexRepo: (jobId, request, onEvent) => outcome(() => indexRepo(jobId, request, onEvent)),
+    indexStatus: () => outcome(() => requireRepo().indexStatus),
+    rankedSearch: (request) => outcome(() => rankedSearch(request)),
+    related: (path, line, limit) => outcome(() => related(path, line, limit)),
     skipped: (offset, limit) =>
       outcome(() => {
         const all = requireRepo().skipped;
         return { total: all.length, items: all.slice(offset, offset + limit) };
+      }),
+    callTool: (name, args) =>
+      outcome(async () => {
+        const current = requireRepo();
+        const loader = options.grammarLoader;
+        const parsers = loader ? () => sharedSourceParsers(loader) : undefined;
+        // flag_inventory is a view helper, not a tool contract: the Features view lists every
+        // flag before any feature name is typed (feature_status needs one).
+        if (name === 'flag_inventory') {
+          if (!parsers) throw new QuarryError('EngineError', 'flag_inventory needs the JavaScript/TypeScript parsers, and this host provides none');
+          const r = await flagInventory(current.workspace, await parsers());
+          return { ...r.inventory, filesScanned: r.filesScanned, skipped: r.skipped };
+        }
+        return callCoreTool(String(name), args, { workspace: current.workspace, parsers });
       }),
     spin: (jobId, ms) =>
       outcome(() => {

@@ -1,6 +1,8 @@
 /** The web worker entry: a few lines that expose the engine (the logic lives in engine-api.ts). */
+import { browserGrammarLoader } from '../adapters/grammars-browser';
+import { IdbIndexStore } from '../adapters/idb-index-store';
 import { loadDemoFiles } from '../adapters/demo-bundle';
 import { createEngineApi } from './engine-api';
 import { exposeEngine } from './expose';
 
-exposeEngine(createEngineApi({ host: 'worker', loadDemo: loadDemoFiles }));
+exposeEngine(createEngineApi({ host: 'worker', loadDemo: loadDemoFiles, grammarLoader: browserGrammarLoader, indexStore: new IdbIndexStore() }));

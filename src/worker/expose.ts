@@ -19,8 +19,13 @@ function release(cb: unknown): void {
 export function withReleasedCallbacks(api: EngineApi): EngineApi {
   return {
     ...api,
-    openRepo: (jobId, spec, onEvent) => api.openRepo(jobId, spec, onEvent).finally(() => release(onEvent)),
+    openRepo: (jobId, spec, onEvent, pull) =>
+      api.openRepo(jobId, spec, onEvent, pull).finally(() => {
+        release(onEvent);
+        release(pull);
+      }),
     search: (jobId, request, onEvent) => api.search(jobId, request, onEvent).finally(() => release(onEvent)),
+    indexRepo: (jobId, request, onEvent) => api.indexRepo(jobId, request, onEvent).finally(() => release(onEvent)),
   };
 }
 

@@ -68,6 +68,7 @@ export async function startNodeWorkerTransport(
   return {
     api: api as unknown as EngineApi,
     proxy: (v) => Comlink.proxy(v),
+    transfer: (v, list) => Comlink.transfer(v, list),
     terminate: () => {
       void worker.terminate();
     },

@@ -18,7 +18,8 @@ export type Outcome<T> = { ok: true; value: T } | { ok: false; error: QuarryErro
 
 /** Progress is plain data: phase plus counts (after isomorphic-git's `{phase, loaded, total}`). */
 export interface Progress {
-  phase: 'listing' | 'reading' | 'indexing' | 'searching';
+  /** Opening: listing, reading, indexing. Building the code index: grammars, scanning, indexing, saving. */
+  phase: 'listing' | 'reading' | 'indexing' | 'searching' | 'grammars' | 'scanning' | 'saving';
   /** Files handled so far in this phase. */
   files: number;
   /** Files expected in this phase (0 while unknown). */
@@ -60,21 +61,23 @@ export const BATCH_MAX_MS = 16;
 export type RepoSpec =
   | { kind: 'demo' }
   | { kind: 'handle'; name: string; handle: FileSystemDirectoryHandle }
-  /** A snapshot from `<input webkitdirectory>` or a dropped folder: cannot be re-read. */
-  | { kind: 'files'; name: string; files: SnapshotFile[]; /** Files sent ahead with stageFiles() (large folders). */ stageId?: string }
+  /**
+   * A snapshot from `<input webkitdirectory>` or a dropped folder: cannot be re-read. Only the
+   * paths cross; the worker pulls the bytes it needs through openRepo's `pull` callback (see
+   * adapters/browser-files.ts for why File objects never cross).
+   */
+  | { kind: 'files'; name: string; paths: string[]; /** Paths sent ahead with stagePaths() (large folders). */ stageId?: string }
   /** Plain text files (tests, the main-thread fallback, Node benchmarks). */
   | { kind: 'memory'; name: string; files: Record<string, string> };
 
-export type { SnapshotFile } from '../adapters/browser-files';
-import type { SnapshotFile } from '../adapters/browser-files';
+export type { PulledFile, PullFiles, SnapshotFile } from '../adapters/browser-files';
+import type { PullFiles, SnapshotFile } from '../adapters/browser-files';
 
-/**
- * Large snapshots cross in slices of this many files (one message each), so structured
- * cloning 10k File objects never blocks the main thread in one long task.
- */
-export const STAGE_SLICE_FILES = 50;
-/** Target main-thread time per slice message. */
-export const STAGE_SLICE_BUDGET_MS = 5;
+/** What the UI opens: like RepoSpec, but a snapshot keeps its File objects (on the main thread). */
+export type OpenSpec = Exclude<RepoSpec, { kind: 'files' }> | { kind: 'files'; name: string; files: SnapshotFile[] };
+
+/** A snapshot's path list crosses in slices of this many paths (strings clone fast: ~1 ms per 5,000). */
+export const STAGE_SLICE_PATHS = 5000;
 
 export interface RepoStats extends JobStats {
   name: string;
@@ -140,18 +143,123 @@ export interface EngineInfo {
   repo: RepoStats | null;
 }
 
+// ---- the code index (chunks + BM25 + trigrams), Ranked mode, related code ------------------
+
+export type RefreshMode = 'cache_hit' | 'incremental' | 'full';
+
+export interface IndexRequest {
+  /** Repository identity the index is stored under (IndexedDB): 'demo', 'recent:<id>', 'snapshot:<name>'. */
+  key: string;
+  /** Rebuild from scratch, ignoring the stored index. */
+  force?: boolean;
+}
+
+export interface IndexStats extends JobStats {
+  refreshMode: RefreshMode;
+  filesScanned: number;
+  chunksIndexed: number;
+  filesChanged: number;
+  filesRemoved: number;
+  /** Date.now() when the build finished. */
+  builtAt: number;
+  /** Set when the index could not be saved (it still works until the page is closed). */
+  saveError?: string;
+}
+
+/** What the status line shows. */
+export interface IndexStatus {
+  state: 'none' | 'building' | 'ready' | 'failed';
+  /** The last completed refresh (kept while a new one runs). */
+  last: IndexStats | null;
+  error?: QuarryErrorJSON;
+}
+
+export interface RankedRequest {
+  query: string;
+  limit?: number;
+  include?: string[];
+  exclude?: string[];
+  extensions?: string[];
+}
+
+/** One score component of a Ranked hit (people.ts's PeopleComponent). */
+export interface RankedComponent {
+  word: string;
+  via: string[];
+  termFrequency: number;
+  documentFrequency: number;
+  idf: number;
+  bm25: number;
+  symbolBoost: number;
+}
+
+export interface SnippetLine {
+  line: number;
+  text: string;
+  /** UTF-16 ranges of matched words in `text`. */
+  ranges: HitRange[];
+}
+
+export interface RankedHitView {
+  path: string;
+  startLine: number;
+  endLine: number;
+  symbolName: string;
+  chunkType: string;
+  score: number;
+  exactSymbol: boolean;
+  components: RankedComponent[];
+  /** A few lines of the chunk (its first line and the first matching lines), a null entry marks a gap. */
+  lines: Array<SnippetLine | null>;
+}
+
+export interface RankedResult {
+  hits: RankedHitView[];
+  /** Query words after identifier splitting ("user by id" -> user, by, id). */
+  words: string[];
+  elapsedMs: number;
+}
+
+export interface RelatedHitView {
+  path: string;
+  startLine: number;
+  endLine: number;
+  symbolName: string;
+  chunkType: string;
+  score: number;
+  sharedTerms: string[];
+}
+
+export interface RelatedResult {
+  seed: { path: string; startLine: number; endLine: number; symbolName: string; chunkType: string };
+  results: RelatedHitView[];
+}
+
 /** The engine's remote surface (what engine-api.ts implements and Comlink exposes). */
 export interface EngineApi {
   ping(): Promise<Outcome<EngineInfo>>;
-  openRepo(jobId: JobId, spec: RepoSpec, onEvent: JobCallback<never>): Promise<Outcome<JobEnd<never, RepoStats>>>;
+  /** `pull` is required for a `files` snapshot: the worker asks the main thread for bytes through it. */
+  openRepo(jobId: JobId, spec: RepoSpec, onEvent: JobCallback<never>, pull?: PullFiles): Promise<Outcome<JobEnd<never, RepoStats>>>;
   search(jobId: JobId, request: GrepRequest, onEvent: JobCallback<GrepFileResult>): Promise<Outcome<SearchEnd>>;
   cancel(jobId: JobId): Promise<Outcome<boolean>>;
-  /** Send part of a snapshot ahead of openRepo({kind:'files', stageId}); returns the staged count. */
-  stageFiles(stageId: string, files: SnapshotFile[]): Promise<Outcome<number>>;
+  /** Send part of a snapshot's path list ahead of openRepo({kind:'files', stageId}); returns the staged count. */
+  stagePaths(stageId: string, paths: string[]): Promise<Outcome<number>>;
   listDir(path: string): Promise<Outcome<TreeEntry[]>>;
   quickOpen(query: string, limit: number): Promise<Outcome<QuickOpenHit[]>>;
   readFile(path: string, highlight?: FileHighlight): Promise<Outcome<FileContent>>;
   skipped(offset: number, limit: number): Promise<Outcome<{ total: number; items: Skipped[] }>>;
+  /**
+   * Run one tool of core/tools (find_components, get_routes, feature_status...) or a view
+   * helper (flag_inventory) on the open repository; args and result are plain data.
+   */
+  callTool(name: string, args: unknown): Promise<Outcome<unknown>>;
+  /** Build or refresh the open repository's code index (stored per key); progress phases stream as events. */
+  indexRepo(jobId: JobId, request: IndexRequest, onEvent: JobCallback<never>): Promise<Outcome<JobEnd<never, IndexStats>>>;
+  indexStatus(): Promise<Outcome<IndexStatus>>;
+  /** Ranked mode: chunks ranked for people (identifier parts, symbol boosts), with score components. */
+  rankedSearch(request: RankedRequest): Promise<Outcome<RankedResult>>;
+  /** find_related's logic for the chunk containing path:line. */
+  related(path: string, line: number, limit: number): Promise<Outcome<RelatedResult>>;
   /** Test hook: busy-loop for `ms` without yielding (a job that ignores cancel). */
   spin(jobId: JobId, ms: number): Promise<Outcome<JobEnd<never>>>;
 }

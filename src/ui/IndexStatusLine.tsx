@@ -1,0 +1,99 @@
+/**
+ * The code index's status line: while building, its phase, counts and a Cancel button; when
+ * ready, files, chunks, refresh mode (cache_hit / incremental / full) and the last build time,
+ * with "Rebuild index" (a full build) and, for folders Quarry can re-read, "Refresh".
+ */
+import { useSyncExternalStore } from 'react';
+import type { IndexStats, Progress } from '../worker/protocol';
+import { formatCount } from './format';
+
+export interface IndexUiState {
+  state: 'none' | 'building' | 'ready' | 'failed' | 'cancelled';
+  last: IndexStats | null;
+  error?: string;
+  /** Bumped after each completed build. */
+  version: number;
+}
+
+export interface ProgressSource {
+  value: Progress | null;
+  subscribe: (l: () => void) => () => void;
+}
+
+const PHASE: Record<string, string> = {
+  grammars: 'loading grammars',
+  scanning: 'scanning files',
+  indexing: 'indexing',
+  saving: 'saving',
+};
+
+export function IndexStatusLine({
+  index,
+  progress,
+  canRefresh,
+  onRebuild,
+  onRefresh,
+  onCancel,
+}: {
+  index: IndexUiState;
+  progress: ProgressSource;
+  canRefresh: boolean;
+  onRebuild: () => void;
+  onRefresh: () => void;
+  onCancel: () => void;
+}) {
+  const p = useSyncExternalStore(progress.subscribe, () => progress.value);
+  const last = index.last;
+  const built = last ? new Date(last.builtAt).toLocaleTimeString() : '';
+  return (
+    <div className="index-status" data-testid="index-status" data-state={index.state} data-mode={last?.refreshMode ?? ''}>
+      {index.state === 'building' ? (
+        <>
+          <span>
+            Indexing: {p ? PHASE[p.phase] ?? p.phase : 'starting'}
+            {p && p.files > 0 ? ` ${formatCount(p.files)}${p.totalFiles ? ` of ${formatCount(p.totalFiles)}` : ''} files` : ''}…
+          </span>
+          <span
+            className="progress index-progress"
+            role="progressbar"
+            aria-label="Indexing"
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={p && p.totalFiles ? Math.round((p.files / p.totalFiles) * 100) : undefined}
+          >
+            <span
+              className={`progress-fill${p && p.totalFiles ? '' : ' indeterminate'}`}
+              style={{ transform: p && p.totalFiles ? `scaleX(${p.files / p.totalFiles})` : undefined }}
+            />
+          </span>
+          <button type="button" className="link" onClick={onCancel}>
+            Cancel indexing
+          </button>
+        </>
+      ) : index.state === 'failed' ? (
+        <span className="index-error">Index failed: {index.error}. Text and Regex search still work.</span>
+      ) : index.state === 'cancelled' && !last ? (
+        <span>Indexing cancelled: Ranked search and related code need the index.</span>
+      ) : last ? (
+        <span title={`${last.filesChanged} changed, ${last.filesRemoved} removed`}>
+          Index: {formatCount(last.filesScanned)} files · {formatCount(last.chunksIndexed)} chunks · <span data-testid="refresh-mode">{last.refreshMode}</span> · built {built} in{' '}
+          {Math.round(last.elapsedMs)} ms{last.saveError ? ` · not saved: ${last.saveError}` : ''}
+        </span>
+      ) : (
+        <span>Index: not built</span>
+      )}
+      {index.state !== 'building' && (
+        <>
+          <button type="button" className="link" onClick={onRebuild}>
+            Rebuild index
+          </button>
+          {canRefresh && (
+            <button type="button" className="link" onClick={onRefresh} title="Read the folder again and refresh the index with what changed">
+              Refresh
+            </button>
+          )}
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,165 @@
+/**
+ * Ranked mode: chunks from the code index ranked for people ("user by id" finds getUserById),
+ * each with its path, lines, symbol and type, a snippet with the matched words in <mark>, and
+ * a "why" toggle listing the score's components (word, via terms, tf, df, idf, bm25, boost).
+ */
+import { useEffect, useState } from 'react';
+import { isUserError, QuarryError } from '../core/errors';
+import type { RankedHitView, RankedResult } from '../worker/protocol';
+import { CodeText } from './CodeText';
+import { useEngine } from './engine';
+import { plural } from './format';
+import { languageOf } from './highlight';
+import { splitList, type ViewState } from './url-state';
+import type { UpdateView } from './use-view-state';
+
+/** Ranked hits shown (the engine caps at 200). */
+export const RANKED_LIMIT = 50;
+
+type Status = { state: 'idle' } | { state: 'waiting' } | { state: 'running' } | { state: 'done'; result: RankedResult } | { state: 'error'; error: QuarryError };
+
+const fmt = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(3));
+
+export function RankedResults({ view, update, indexReady, indexVersion }: { view: ViewState; update: UpdateView; indexReady: boolean; indexVersion: number }) {
+  const engine = useEngine();
+  const [status, setStatus] = useState<Status>({ state: 'idle' });
+  const [open, setOpen] = useState<Set<string>>(new Set());
+
+  useEffect(() => {
+    if (!view.q.trim()) {
+      setStatus({ state: 'idle' });
+      return;
+    }
+    if (!indexReady) {
+      setStatus({ state: 'waiting' });
+      return;
+    }
+    let current = true;
+    setStatus((s) => (s.state === 'done' ? s : { state: 'running' }));
+    engine
+      .rankedSearch({ query: view.q, limit: RANKED_LIMIT, include: splitList(view.include), exclude: splitList(view.exclude), extensions: splitList(view.ext) })
+      .then(
+        (result) => current && setStatus({ state: 'done', result }),
+        (err) => current && setStatus({ state: 'error', error: err instanceof QuarryError ? err : new QuarryError('Internal', String(err)) }),
+      );
+    return () => {
+      current = false;
+    };
+  }, [engine, view.q, view.include, view.exclude, view.ext, indexReady, indexVersion]);
+
+  const summary =
+    status.state === 'idle'
+      ? 'Type words or an identifier: Ranked finds the functions, classes and sections that match best.'
+      : status.state === 'waiting'
+        ? 'Waiting for the code index… Ranked results appear when it is ready (Text and Regex work now).'
+        : status.state === 'running'
+          ? 'Searching…'
+          : status.state === 'error'
+            ? ''
+            : status.result.hits.length
+              ? `${plural(status.result.hits.length, 'ranked chunk')}${status.result.hits.length >= RANKED_LIMIT ? ` (top ${RANKED_LIMIT})` : ''} (${Math.round(status.result.elapsedMs)} ms)`
+              : `No indexed chunk matches ${status.result.words.length ? status.result.words.join(' ') : 'that query'}.`;
+
+  const toggle = (id: string) =>
+    setOpen((prev) => {
+      const next = new Set(prev);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+
+  return (
+    <>
+      <div className="search-summary" data-testid="search-summary" aria-live="polite">
+        {summary}
+        {status.state === 'running' && <span className="spinner" aria-hidden="true" />}
+      </div>
+      {status.state === 'error' && (
+        <div className="inline-error" role="alert" data-testid="search-error">
+          {isUserError(status.error) ? status.error.message : `The search failed: ${status.error.message}`}
+        </div>
+      )}
+      <div className="results-scroll ranked-scroll" data-testid="search-results">
+        {status.state === 'done' && status.result.hits.length > 0 && (
+          <ol className="ranked-list" aria-label="Ranked results">
+            {status.result.hits.map((hit, i) => {
+              const id = `${hit.path}:${hit.startLine}`;
+              return <RankedItem key={id} hit={hit} rank={i + 1} why={open.has(id)} onWhy={() => toggle(id)} onOpen={() => update({ file: hit.path, line: hit.startLine }, { push: true })} />;
+            })}
+          </ol>
+        )}
+      </div>
+    </>
+  );
+}
+
+function RankedItem({ hit, rank, why, onWhy, onOpen }: { hit: RankedHitView; rank: number; why: boolean; onWhy: () => void; onOpen: () => void }) {
+  const lang = languageOf(hit.path);
+  const whyId = `why-${rank}`;
+  return (
+    <li className="ranked-item" data-testid="ranked-hit" data-path={hit.path} data-line={hit.startLine}>
+      <div className="ranked-head">
+        <button type="button" className="ranked-open" onClick={onOpen} data-testid="ranked-open">
+          <span className="ranked-symbol">{hit.symbolName || '(anonymous)'}</span>
+          <span className="ranked-type">{hit.chunkType}</span>
+          <span className="ranked-loc">
+            {hit.path}:{hit.startLine}–{hit.endLine}
+          </span>
+        </button>
+        <span className="ranked-score" title="Score">
+          {hit.score.toFixed(2)}
+        </span>
+        <button type="button" className="toggle ranked-why" aria-expanded={why} aria-controls={whyId} aria-label={`Why ${hit.symbolName || 'this chunk'} scored ${hit.score.toFixed(2)}`} onClick={onWhy}>
+          why
+        </button>
+      </div>
+      <div className="ranked-snippet">
+        {hit.lines.map((l, j) =>
+          l ? (
+            <div key={j} className="result-line context">
+              <span className="result-ln">{l.line}</span>
+              <span className="result-text">
+                <CodeText text={l.text} lang={lang} hits={l.ranges} />
+              </span>
+            </div>
+          ) : (
+            <div key={j} className="result-gap" aria-hidden="true" />
+          ),
+        )}
+      </div>
+      {why && (
+        <div id={whyId} className="ranked-why-panel" data-testid="score-components">
+          <table>
+            <caption>
+              Score {fmt(hit.score)} = sum over query words of bm25 + symbol boost{hit.exactSymbol ? ', ×3 for the exact identifier' : ''}
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">word</th>
+                <th scope="col">via terms</th>
+                <th scope="col">tf</th>
+                <th scope="col">df</th>
+                <th scope="col">idf</th>
+                <th scope="col">bm25</th>
+                <th scope="col">symbol boost</th>
+              </tr>
+            </thead>
+            <tbody>
+              {hit.components.map((c) => (
+                <tr key={c.word}>
+                  <td>{c.word}</td>
+                  <td>{c.via.join(', ')}</td>
+                  <td>{fmt(c.termFrequency)}</td>
+                  <td>{c.documentFrequency}</td>
+                  <td>{fmt(c.idf)}</td>
+                  <td>{fmt(c.bm25)}</td>
+                  <td>{fmt(c.symbolBoost)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </li>
+  );
+}

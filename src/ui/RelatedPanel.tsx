@@ -1,0 +1,83 @@
+/**
+ * "Related code" beside the file viewer: find_related's chunks for the current line (the
+ * innermost symbol containing it), each linking into the viewer. Preamble lines (before the
+ * first symbol) have no chunk: the panel says so, in find_related's own words.
+ */
+import { useEffect, useState } from 'react';
+import { QuarryError } from '../core/errors';
+import type { RelatedResult } from '../worker/protocol';
+import { useEngine } from './engine';
+
+const RELATED_LIMIT = 15;
+
+type State = { state: 'idle' } | { state: 'loading' } | { state: 'done'; result: RelatedResult } | { state: 'error'; error: QuarryError };
+
+export function RelatedPanel({
+  path,
+  line,
+  indexReady,
+  indexVersion,
+  onOpen,
+}: {
+  path: string;
+  line: number;
+  indexReady: boolean;
+  indexVersion: number;
+  onOpen: (path: string, line: number) => void;
+}) {
+  const engine = useEngine();
+  const [s, setS] = useState<State>({ state: 'idle' });
+
+  useEffect(() => {
+    if (!line || !indexReady) {
+      setS({ state: 'idle' });
+      return;
+    }
+    let current = true;
+    setS({ state: 'loading' });
+    engine.related(path, line, RELATED_LIMIT).then(
+      (result) => current && setS({ state: 'done', result }),
+      (err) => current && setS({ state: 'error', error: err instanceof QuarryError ? err : new QuarryError('Internal', String(err)) }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [engine, path, line, indexReady, indexVersion]);
+
+  return (
+    <aside className="related" aria-label="Related code" data-testid="related-panel">
+      <h2 className="related-title">Related code</h2>
+      {!indexReady ? (
+        <p className="panel-note">Waiting for the code index…</p>
+      ) : !line ? (
+        <p className="panel-note">Click a line number to see code that shares the most words with the symbol around it.</p>
+      ) : s.state === 'loading' ? (
+        <p className="panel-note">Finding related chunks…</p>
+      ) : s.state === 'error' ? (
+        <p className="panel-note" data-testid="related-empty">
+          {s.error.message}
+          {s.error.code === 'EngineError' ? ` (line ${line} is outside every symbol).` : ''}
+        </p>
+      ) : s.state === 'done' ? (
+        <>
+          <p className="related-seed">
+            For <strong>{s.result.seed.symbolName || s.result.seed.chunkType}</strong> (lines {s.result.seed.startLine}–{s.result.seed.endLine})
+          </p>
+          <ul className="related-list">
+            {s.result.results.map((r) => (
+              <li key={`${r.path}:${r.startLine}`}>
+                <button type="button" className="related-item" data-testid="related-item" onClick={() => onOpen(r.path, r.startLine)} title={`Shared words: ${r.sharedTerms.slice(0, 20).join(', ')}`}>
+                  <span className="related-symbol">{r.symbolName || '(anonymous)'}</span> <span className="ranked-type">{r.chunkType}</span>
+                  <span className="related-loc">
+                    {r.path}:{r.startLine}–{r.endLine}
+                  </span>
+                  <span className="related-score">score {r.score.toFixed(3)}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+    </aside>
+  );
+}
