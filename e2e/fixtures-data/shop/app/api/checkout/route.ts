@@ -1,0 +1,6 @@
+import { darkMode } from '../../../lib/flags';
+
+export async function POST(request: Request) {
+  const order = await request.json();
+  return Response.json({ ok: true, order, darkMode });
+}

@@ -1,0 +1,3 @@
+export async function GET() {
+  return Response.json([{ name: 'Lamp', price: 30 }]);
+}

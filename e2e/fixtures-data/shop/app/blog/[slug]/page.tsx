@@ -1,0 +1,3 @@
+export default function BlogPost({ params }: { params: { slug: string } }) {
+  return <article>{params.slug}</article>;
+}

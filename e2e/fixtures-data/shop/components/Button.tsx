@@ -1,0 +1,1 @@
+export const Button = ({ label }: { label: string }) => <button type="button">{label}</button>;

@@ -1,0 +1,3 @@
+export const darkMode = process.env.NEXT_PUBLIC_FEATURE_DARK_MODE === 'true';
+
+export const API_URL = 'https://shop.example/api';

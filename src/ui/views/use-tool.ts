@@ -1,0 +1,49 @@
+/**
+ * Run one engine tool for a view and follow its state (loading, ready, error). The call
+ * is re-run when the repository is reloaded (repoKey) or the arguments change; an answer
+ * for superseded arguments is dropped.
+ */
+import { useEffect, useState } from 'react';
+import { QuarryError } from '../../core/errors';
+import { useEngine } from '../engine';
+
+export type ToolState<T> = { state: 'idle' } | { state: 'loading' } | { state: 'ready'; value: T } | { state: 'error'; error: QuarryError };
+
+/** `args` null means "do not call" (e.g. no feature name typed yet). */
+export function useTool<T>(name: string, args: Record<string, unknown> | null, repoKey: string): [ToolState<T>, () => void] {
+  const engine = useEngine();
+  const [state, setState] = useState<ToolState<T>>(args ? { state: 'loading' } : { state: 'idle' });
+  const [attempt, setAttempt] = useState(0);
+  const argsKey = args ? JSON.stringify(args) : '';
+
+  useEffect(() => {
+    if (!args) {
+      setState({ state: 'idle' });
+      return;
+    }
+    let current = true;
+    setState({ state: 'loading' });
+    engine.callTool<T>(name, args).then(
+      (value) => current && setState({ state: 'ready', value }),
+      (err) => current && setState({ state: 'error', error: err instanceof QuarryError ? err : new QuarryError('Internal', String(err)) }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [engine, name, argsKey, repoKey, attempt]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  return [state, () => setAttempt((a) => a + 1)];
+}
+
+/** Keep a text box responsive and write its value to the URL after a short pause. */
+export function useDebouncedDraft(value: string, commit: (v: string) => void, delayMs = 150): [string, (v: string) => void] {
+  const [draft, setDraft] = useState(value);
+  // The URL can change under us (back/forward, a link): follow it.
+  useEffect(() => setDraft(value), [value]);
+  useEffect(() => {
+    if (draft === value) return;
+    const t = setTimeout(() => commit(draft), delayMs);
+    return () => clearTimeout(t);
+  }, [draft]); // eslint-disable-line react-hooks/exhaustive-deps
+  return [draft, setDraft];
+}
