@@ -106,12 +106,17 @@ function authCallbacks(opts: AuthOptions) {
   };
 }
 
+const REMOTE_PHASES = /^(Counting|Compressing|Enumerating|Receiving|Total|remote)/i;
+
 function progressHandler(what: string, signal: AbortSignal | undefined, onProgress?: (p: GitProgress) => void, abortable = () => true) {
   let thrown = false;
   return (p: git.GitProgressEvent) => {
     // Throw once: checkout reports progress from hundreds of concurrent tasks, and
     // isomorphic-git logs every rejected one.
-    if (signal?.aborted && abortable() && !thrown) {
+    // Never throw for progress relayed from the remote's sideband: isomorphic-git reads that
+    // stream in a loop nobody awaits, so a throw there is an unhandled rejection. The http
+    // client aborts the transfer itself; local phases (delta resolution, checkout) are awaited.
+    if (signal?.aborted && abortable() && !thrown && !REMOTE_PHASES.test(p.phase)) {
       thrown = true;
       throw cancelledError(what);
     }
