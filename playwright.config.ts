@@ -8,6 +8,9 @@ const PORT = Number(process.env.E2E_PORT ?? 4173);
 
 export default defineConfig({
   testDir: 'e2e',
+  // only our specs: fixture repositories under e2e/fixtures-data contain their own *.test.* files
+  testMatch: '*.spec.ts',
+  testIgnore: ['**/fixtures-data/**', '**/git-server/**'],
   outputDir: 'e2e/output/results',
   timeout: 60_000,
   expect: { timeout: 10_000 },
