@@ -29,22 +29,26 @@ export type NodeWorkerConstructor = new (
 ) => NodeWorkerLike;
 
 /** The bootstrap evaluated in the worker: import worker_threads there, then expose the engine. */
-export function nodeWorkerBootstrap(options: { yieldBudgetMs?: number } = {}): string {
+export function nodeWorkerBootstrap(options: { yieldBudgetMs?: number; nodeGrammars?: boolean } = {}): string {
   const entry = new URL('./node-expose.ts', import.meta.url).href;
+  // With nodeGrammars the worker reads tree-sitter's wasm from node_modules (benchmarks: the
+  // code index in a Node worker); the browser build fetches them as assets instead.
+  const grammars = new URL('../adapters/grammars-node.ts', import.meta.url).href;
+  const { nodeGrammars, ...plain } = options;
   return [
     `const { parentPort } = require('node:worker_threads');`,
     `import('tsx/esm/api')`,
-    `  .then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`,
-    `  .then((m) => m.exposeOnNodePort(parentPort, ${JSON.stringify(options)}))`,
+    `  .then(({ register }) => { register(); return Promise.all([import(${JSON.stringify(entry)}), ${nodeGrammars ? `import(${JSON.stringify(grammars)})` : 'null'}]); })`,
+    `  .then(([m, g]) => m.exposeOnNodePort(parentPort, { ...${JSON.stringify(plain)}, ...(g ? { grammarLoader: g.nodeGrammarLoader } : {}) }))`,
     `  .catch((err) => { console.error(err); process.exit(1); });`,
   ].join('\n');
 }
 
 export async function startNodeWorkerTransport(
   WorkerCtor: NodeWorkerConstructor,
-  options: { yieldBudgetMs?: number; startTimeoutMs?: number } = {},
+  options: { yieldBudgetMs?: number; startTimeoutMs?: number; nodeGrammars?: boolean } = {},
 ): Promise<EngineTransport> {
-  const worker = new WorkerCtor(nodeWorkerBootstrap({ yieldBudgetMs: options.yieldBudgetMs }), { eval: true });
+  const worker = new WorkerCtor(nodeWorkerBootstrap({ yieldBudgetMs: options.yieldBudgetMs, nodeGrammars: options.nodeGrammars }), { eval: true });
   const api = Comlink.wrap<EngineApi>(nodeEndpoint(worker as never));
   const timeoutMs = options.startTimeoutMs ?? 30_000;
   let onFail: (...args: any[]) => void = () => {};
