@@ -7,6 +7,7 @@
 import { isUserError, QuarryError, toQuarryError } from '../core/errors';
 import { Workspace } from '../core/source/workspace';
 import { callTool, describeTools } from '../core/tools';
+import type { ToolContext } from '../core/tools/types';
 import { NodeFsSource } from '../adapters/node-fs';
 import { nodeGrammarLoader } from '../adapters/grammars-node';
 import { defaultCacheDir, FileIndexStore, workspaceKey } from '../adapters/node-index-store';
@@ -77,6 +78,18 @@ function resolveRoots(roots: string[], env: Record<string, string | undefined>, 
   throw new QuarryError('InvalidArgument', 'No root: pass --root DIR or set QUARRY_ROOT', { field: 'root' });
 }
 
+/** What every tool call needs over local roots: the workspace, its cached code index, the parsers. */
+function toolContext(rootList: string[], env: Record<string, string | undefined>, noCache: boolean): ToolContext {
+  const workspace = openRoots(rootList);
+  const index = new CodeIndexService(
+    workspace,
+    () => Chunker.create(nodeGrammarLoader),
+    noCache ? undefined : new FileIndexStore(defaultCacheDir(env)),
+    workspaceKey(rootList),
+  );
+  return { workspace, index, parsers: () => sharedSourceParsers(nodeGrammarLoader) };
+}
+
 function openRoots(roots: string[]): Workspace {
   const sources = roots.map((r) => {
     const abs = path.resolve(r);
@@ -118,28 +131,13 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       } catch (e) {
         throw new QuarryError('InvalidArgument', `The tool arguments are not valid JSON: ${(e as Error).message}`, { field: '(arguments)' });
       }
-      const rootList = resolveRoots(roots, io.env, args);
-      const workspace = openRoots(rootList);
-      const index = new CodeIndexService(
-        workspace,
-        () => Chunker.create(nodeGrammarLoader),
-        noCache ? undefined : new FileIndexStore(defaultCacheDir(io.env)),
-        workspaceKey(rootList),
-      );
-      const result = await callTool(tool, args, { workspace, index, parsers: () => sharedSourceParsers(nodeGrammarLoader) });
+      const ctx = toolContext(resolveRoots(roots, io.env, args), io.env, noCache);
+      const result = await callTool(tool, args, ctx);
       io.stdout((typeof result === 'string' && !json ? result : JSON.stringify(result, null, 2)) + '\n');
       return 0;
     }
     if (command === 'mcp') {
-      const rootList = resolveRoots(roots, io.env, undefined);
-      const workspace = openRoots(rootList);
-      const index = new CodeIndexService(
-        workspace,
-        () => Chunker.create(nodeGrammarLoader),
-        noCache ? undefined : new FileIndexStore(defaultCacheDir(io.env)),
-        workspaceKey(rootList),
-      );
-      await serveMcp({ workspace, index, parsers: () => sharedSourceParsers(nodeGrammarLoader) }, io.stdin ?? process.stdin, io.stdout);
+      await serveMcp(toolContext(resolveRoots(roots, io.env, undefined), io.env, noCache), io.stdin ?? process.stdin, io.stdout);
       return 0;
     }
     if (command === 'chunks') {
