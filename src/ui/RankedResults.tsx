@@ -4,7 +4,8 @@
  * a "why" toggle listing the score's components (word, via terms, tf, df, idf, bm25, boost).
  */
 import { useEffect, useState } from 'react';
-import { isUserError, QuarryError } from '../core/errors';
+import { QuarryError } from '../core/errors';
+import { SearchStatus } from './SearchStatus';
 import type { RankedHitView, RankedResult } from '../worker/protocol';
 import { CodeText } from './CodeText';
 import { useEngine } from './engine';
@@ -70,15 +71,7 @@ export function RankedResults({ view, update, indexReady, indexVersion }: { view
 
   return (
     <>
-      <div className="search-summary" data-testid="search-summary" aria-live="polite">
-        {summary}
-        {status.state === 'running' && <span className="spinner" aria-hidden="true" />}
-      </div>
-      {status.state === 'error' && (
-        <div className="inline-error" role="alert" data-testid="search-error">
-          {isUserError(status.error) ? status.error.message : `The search failed: ${status.error.message}`}
-        </div>
-      )}
+      <SearchStatus summary={summary} running={status.state === 'running'} error={status.state === 'error' ? status.error : null} />
       <div className="results-scroll ranked-scroll" data-testid="search-results">
         {status.state === 'done' && status.result.hits.length > 0 && (
           <ol className="ranked-list" aria-label="Ranked results">

@@ -6,7 +6,8 @@
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { isUserError, QuarryError } from '../core/errors';
+import { QuarryError } from '../core/errors';
+import { SearchStatus } from './SearchStatus';
 import type { GrepFileResult, GrepRequest, HitRange } from '../core/grep/types';
 import type { SearchEnd } from '../worker/protocol';
 import { toBlocks } from './blocks';
@@ -258,16 +259,7 @@ export function SearchPanel({
         <RankedResults view={view} update={update} indexReady={indexReady} indexVersion={indexVersion} />
       ) : (
         <>
-      <div className="search-summary" data-testid="search-summary" aria-live="polite">
-        {summary}
-        {status.state === 'running' && <span className="spinner" aria-hidden="true" />}
-      </div>
-      {status.state === 'error' && (
-        <div className="inline-error" role="alert" data-testid="search-error">
-          {isUserError(status.error) ? status.error.message : `The search failed: ${status.error.message}`}
-          {status.error.data?.reason === 'engineRestarted' && <div>The engine restarted; your repository is being reloaded.</div>}
-        </div>
-      )}
+      <SearchStatus summary={summary} running={status.state === 'running'} error={status.state === 'error' ? status.error : null} />
       {status.state === 'idle' && (
         <div className="empty-hint">
           <p>Search every file of the repository. Try a word from the code, or switch to Regex.</p>

@@ -22,7 +22,7 @@ import { DirectoryHandleSource } from '../adapters/browser-fs-access';
 import { demoSource, type DemoFiles } from '../adapters/demo';
 import { Chunker } from '../core/chunk';
 import type { GrammarLoader } from '../core/chunk/types';
-import { chunkText } from '../core/rank/bm25';
+import { relatedAtLine } from '../core/rank/related';
 import { splitLinesForIndex } from '../core/rank/lines';
 import { queryWords, rankForPeople } from '../core/rank/people';
 import type { IndexStore } from '../core/rank/persist';
@@ -659,11 +659,9 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
       throw new QuarryError('InvalidArgument', 'line must be a positive integer', { field: 'line', value: line });
     }
     const { index } = readyIndex(current);
-    const seed = index.chunkAt(path, line);
-    if (!seed) throw new QuarryError('EngineError', NO_RELATED, { path, line, reason: 'noChunk' });
-    const lines = await fileLines(current, path, new Map());
-    if (!lines) throw new QuarryError('EngineError', NO_RELATED, { path, line, reason: 'noChunk' });
-    const found = index.related(seed, chunkText(lines, seed.startLine, seed.endLine), Math.max(1, Math.floor(limit) || 1));
+    const at = await relatedAtLine(index, path, line, () => fileLines(current, path, new Map()), Math.max(1, Math.floor(limit) || 1));
+    if (!at) throw new QuarryError('EngineError', NO_RELATED, { path, line, reason: 'noChunk' });
+    const { seed, related: found } = at;
     return {
       seed: { path: seed.path, startLine: seed.startLine, endLine: seed.endLine, symbolName: seed.symbolName, chunkType: seed.chunkType },
       results: found.map((r) => ({

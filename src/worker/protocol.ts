@@ -182,16 +182,9 @@ export interface RankedRequest {
   extensions?: string[];
 }
 
-/** One score component of a Ranked hit (people.ts's PeopleComponent). */
-export interface RankedComponent {
-  word: string;
-  via: string[];
-  termFrequency: number;
-  documentFrequency: number;
-  idf: number;
-  bm25: number;
-  symbolBoost: number;
-}
+/** One score component of a Ranked hit: core's PeopleComponent (plain data). */
+export type { PeopleComponent as RankedComponent } from '../core/rank/people';
+import type { PeopleComponent as RankedComponent } from '../core/rank/people';
 
 export interface SnippetLine {
   line: number;

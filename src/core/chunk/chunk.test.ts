@@ -3,28 +3,14 @@
  * a `.txt` suffix so tsc and lint leave it alone) and each inline case lists every chunk.
  */
 import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { nodeGrammarLoader } from '../../adapters/grammars-node';
 import { QuarryError } from '../errors';
 import { Chunker, INDEXED_EXTENSIONS, innermostChunkAt, languageForPath } from './index';
-import type { Chunk, ChunkType, GrammarLoader } from './types';
+import type { Chunk, ChunkType } from './types';
 
-// Core may not import adapters (layer rule), so the test reads the wasm files itself; the
-// adapter has its own test in src/adapters/grammars-node.test.ts.
-const require = createRequire(import.meta.url);
-const files: Record<string, string> = {
-  typescript: 'tree-sitter-typescript/tree-sitter-typescript.wasm',
-  tsx: 'tree-sitter-typescript/tree-sitter-tsx.wasm',
-  javascript: 'tree-sitter-javascript/tree-sitter-javascript.wasm',
-  python: 'tree-sitter-python/tree-sitter-python.wasm',
-  go: 'tree-sitter-go/tree-sitter-go.wasm',
-  rust: 'tree-sitter-rust/tree-sitter-rust.wasm',
-};
-const testLoader: GrammarLoader = {
-  runtimeWasm: async () => new Uint8Array(await readFile(require.resolve('web-tree-sitter/web-tree-sitter.wasm'))),
-  grammarWasm: async (lang) => new Uint8Array(await readFile(require.resolve(files[lang]))),
-};
+// Tests may reach across layers (scripts/check-layers.mjs exempts them): the Node loader.
+const testLoader = nodeGrammarLoader;
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}.txt`, import.meta.url), 'utf8');
 

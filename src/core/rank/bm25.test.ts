@@ -7,7 +7,7 @@ import { ChunkIndex, idf } from './bm25';
 import { splitLinesForIndex } from './lines';
 import { decodeIndex, encodeIndex, MemoryIndexStore } from './persist';
 import { CodeIndexService, type ChunkerLike } from './service';
-import { analyze, splitIdentifier, tokenize } from './tokenize';
+import { splitIdentifier, tokenize } from './tokenize';
 import { rankForPeople } from './people';
 
 /** A stand-in chunker for index tests: a line `fn NAME` starts a chunk that runs to the next one. */
@@ -52,7 +52,6 @@ describe('people analyzer', () => {
     expect(splitIdentifier('parseHTTPResponse')).toEqual(['parse', 'http', 'response']);
     expect(splitIdentifier('snake_case_name')).toEqual(['snake', 'case', 'name']);
     expect(splitIdentifier('utf8Decode')).toEqual(['utf', 'decode']);
-    expect(analyze('getUserById')).toEqual(['getuserbyid', 'get', 'user', 'by', 'id']);
   });
 });
 

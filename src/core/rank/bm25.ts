@@ -211,14 +211,6 @@ export class ChunkIndex {
   get chunkCount(): number {
     return this.live;
   }
-  get fileCount(): number {
-    return this.files.size;
-  }
-  get termCount(): number {
-    let n = 0;
-    for (let t = 0; t < this.terms.length; t++) if (this.post.df(t)) n++;
-    return n;
-  }
   fileMeta(path: string): FileMeta | undefined {
     const f = this.files.get(path);
     return f && { size: f.size, mtimeMs: f.mtimeMs };
@@ -231,10 +223,6 @@ export class ChunkIndex {
   }
   avgdl(): number {
     return this.live ? this.totalTokens / this.live : 0;
-  }
-  documentFrequency(term: string): number {
-    const t = this.termIds.get(term);
-    return t === undefined ? 0 : this.post.df(t);
   }
 
   /** compound term id -> its identifier parts (from the first cased spelling seen) */
@@ -274,9 +262,6 @@ export class ChunkIndex {
     return this.partTermsCache.get(part) ?? [];
   }
 
-  partsOfTerm(t: number): string[] | undefined {
-    return this.parts.get(t);
-  }
   termIdOf(term: string): number | undefined {
     return this.termIds.get(term);
   }
@@ -287,14 +272,8 @@ export class ChunkIndex {
   forEachPosting(t: number, fn: (id: number, tf: number) => void): void {
     this.post.forEach(t, this.chunks, fn);
   }
-  postingCount(t: number): number {
-    return this.post.df(t);
-  }
   chunkById(id: number): IndexedChunk | null {
     return this.chunks[id] ?? null;
-  }
-  get chunkIdLimit(): number {
-    return this.chunks.length;
   }
 
   private termId(term: string): number {

@@ -9,7 +9,7 @@
  */
 import type { Chunk } from '../chunk/types';
 import { QuarryError, toQuarryError } from '../errors';
-import { createYielder, elapsedSince, now, NEVER_YIELD, type Yielder } from '../jobs/yielder';
+import { createYielder, elapsedSince, now, type Yielder } from '../jobs/yielder';
 import { extensionOf } from '../source/types';
 import type { Workspace } from '../source/workspace';
 import { DEFAULT_MAX_FILE_BYTES, type Skipped } from '../walk/policy';
@@ -237,4 +237,3 @@ interface StoredJson {
   table: Array<[path: string, size: number, mtimeMs: number]>;
 }
 
-export { NEVER_YIELD };

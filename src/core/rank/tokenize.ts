@@ -61,19 +61,3 @@ export function isCompound(raw: string): boolean {
   }
   return false;
 }
-
-/** Raw identifier-like runs (case preserved), including `-` joined kebab words split apart. */
-export function rawWords(text: string): string[] {
-  return text.match(/[A-Za-z0-9_]+/g) ?? [];
-}
-
-/** Tokens for the people-facing index: whole tokens plus identifier parts. */
-export function analyze(text: string): string[] {
-  const out: string[] = [];
-  for (const w of rawWords(text)) {
-    if (w.length > 1) out.push(w.toLowerCase());
-    const parts = splitIdentifier(w);
-    if (parts.length > 1) for (const p of parts) out.push(p);
-  }
-  return out;
-}

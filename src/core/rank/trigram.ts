@@ -247,12 +247,6 @@ export class TrigramIndex {
     return index;
   }
 
-  /** Bytes held by the postings (base pool and tables, plus tail arrays at 8 bytes a slot). */
-  approxBytes(): number {
-    let n = this.basePool.byteLength + this.baseKeys.byteLength + this.baseOffsets.byteLength;
-    for (const l of this.tail.values()) n += l.length * 8 + 48;
-    return n;
-  }
 }
 
 function intersectSorted(a: number[], b: number[]): number[] {

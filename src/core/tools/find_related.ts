@@ -6,7 +6,7 @@
  */
 import { QuarryError } from '../errors';
 import { elapsedSince, now } from '../jobs/yielder';
-import { chunkText } from '../rank/bm25';
+import { relatedAtLine } from '../rank/related';
 import { splitLinesForIndex } from '../rank/lines';
 import { readText } from '../walk/walk';
 import { envelope, ROUTE_RELATED, type Envelope } from './envelope';
@@ -55,14 +55,13 @@ export const findRelated: Tool<Envelope> = {
     const { index, stats } = await ensureIndex(ctx);
     if (line < 1) throw new QuarryError('EngineError', 'line must be a positive integer', { field: 'line', value: line });
     const t = now();
-    const seed = index.chunkAt(path, line);
-    if (!seed) throw new QuarryError('EngineError', NO_RELATED, { path, line });
-    // the seed's text, from the file as indexed (refresh just made sure it is current)
-    const resolved = ctx.workspace.resolveAll(path, 'path')[0];
-    const text = await readText(resolved.source, resolved.rel);
-    if (!text.ok) throw new QuarryError('EngineError', NO_RELATED, { path, line });
-    const seedText = chunkText(splitLinesForIndex(text.text), seed.startLine, seed.endLine);
-    const related = index.related(seed, seedText, limit);
+    // the seed's text comes from the file as indexed (refresh just made sure it is current)
+    const found = await relatedAtLine(index, path, line, async () => {
+      const resolved = ctx.workspace.resolveAll(path, 'path')[0];
+      const text = await readText(resolved.source, resolved.rel);
+      return text.ok ? splitLinesForIndex(text.text) : null;
+    }, limit);
+    const related = found?.related ?? [];
     if (!related.length) throw new QuarryError('EngineError', NO_RELATED, { path, line });
     const results = related.map((r) => ({
       path: r.chunk.path,

@@ -42,16 +42,21 @@ function jsClassChar(cp: number): string {
   return `\\u{${cp.toString(16)}}`;
 }
 
-function jsRanges(r: Ranges): string {
+/** A class body from code-point ranges, each code point written by `char` (JS or RE2 escaping). */
+function rangesSource(r: Ranges, char: (cp: number) => string): string {
   let s = '';
   for (let i = 0; i < r.length; i += 2) {
     const lo = r[i];
     const hi = r[i + 1];
-    s += jsClassChar(lo);
-    if (hi === lo + 1) s += jsClassChar(hi);
-    else if (hi > lo) s += '-' + jsClassChar(hi);
+    s += char(lo);
+    if (hi === lo + 1) s += char(hi);
+    else if (hi > lo) s += '-' + char(hi);
   }
   return s;
+}
+
+function jsRanges(r: Ranges): string {
+  return rangesSource(r, jsClassChar);
 }
 
 function jsProps(set: CharSet): string {
@@ -166,15 +171,7 @@ function re2Char(cp: number): string {
 }
 
 function re2Ranges(r: Ranges): string {
-  let s = '';
-  for (let i = 0; i < r.length; i += 2) {
-    const lo = r[i];
-    const hi = r[i + 1];
-    s += re2Char(lo);
-    if (hi === lo + 1) s += re2Char(hi);
-    else if (hi > lo) s += '-' + re2Char(hi);
-  }
-  return s;
+  return rangesSource(r, re2Char);
 }
 
 const NEVER = `[^\\x00-\\x{${MAX_CP.toString(16)}}]`;
