@@ -15,6 +15,12 @@ import type { Skipped } from '../core/walk/policy';
 import { snapshotPuller, type PullFiles } from '../adapters/browser-files';
 import { STAGE_SLICE_PATHS } from './protocol';
 import type {
+  CloneRequest,
+  GitAuth,
+  GitJobStats,
+  HistoryRequest,
+  HistoryView,
+  LibraryInfo,
   EngineApi,
   EngineInfo,
   FileContent,
@@ -189,6 +195,24 @@ export class EngineClient {
   }
   related(path: string, line: number, limit = 20): Promise<RelatedResult> {
     return this.call((api) => api.related(path, line, limit));
+  }
+
+  /** Clone into the library; isomorphic-git's phases stream to `onProgress` (phase 'git', label = its phase). */
+  cloneRepo(request: CloneRequest, onProgress?: (p: Progress) => void): Job<JobEnd<never, GitJobStats>> {
+    return this.job<never, JobEnd<never, GitJobStats>>('clone', (api, id, cb) => api.cloneRepo(id, request, cb), { onProgress });
+  }
+  /** Fetch updates for a cloned repository (fetch + fast checkout). */
+  fetchRepo(libraryId: string, auth: GitAuth = {}, onProgress?: (p: Progress) => void): Job<JobEnd<never, GitJobStats>> {
+    return this.job<never, JobEnd<never, GitJobStats>>('fetch', (api, id, cb) => api.fetchRepo(id, libraryId, auth, cb), { onProgress });
+  }
+  library(): Promise<LibraryInfo> {
+    return this.call((api) => api.library());
+  }
+  deleteRepo(id: string): Promise<boolean> {
+    return this.call((api) => api.deleteRepo(id));
+  }
+  history(request: HistoryRequest = {}): Promise<HistoryView> {
+    return this.call((api) => api.history(request));
   }
 
   /** Test and diagnostics hook: a job that busy-loops and ignores cancel. */

@@ -39,7 +39,13 @@ import {
   BATCH_MAX_MS,
   type EngineApi,
   type EngineInfo,
+  type CloneRequest,
   type FileContent,
+  type GitAuth,
+  type GitJobStats,
+  type HistoryRequest,
+  type HistoryView,
+  type LibraryInfo,
   type FileHighlight,
   type IndexRequest,
   type IndexStats,
@@ -94,7 +100,20 @@ const SKIPPED_IN_END = 200;
 /** Per-file hit lines returned to the viewer. */
 const MAX_VIEWER_HIT_LINES = 100_000;
 
+/** Where the open repository came from, for history and the library. */
+type RepoOrigin =
+  | { kind: 'git'; id: string }
+  | { kind: 'handle'; handle: FileSystemDirectoryHandle; libraryId?: string }
+  | { kind: 'other' };
+
+/** The git adapter (isomorphic-git, lightning-fs) loads on first use: opening a folder never pays for it. */
+const gitModule = () => import('../adapters/git');
+
+/** git progress events are sent at most this often (isomorphic-git reports per object). */
+const GIT_PROGRESS_MS = 100;
+
 interface LoadedRepo {
+  origin: RepoOrigin;
   stats: RepoStats;
   workspace: Workspace;
   source: FileSource;
@@ -193,6 +212,8 @@ function eventChannel<R>(onEvent: JobCallback<R>) {
   };
 }
 
+type EventChannel<R> = ReturnType<typeof eventChannel<R>>;
+
 async function outcome<T>(fn: () => Promise<T> | T): Promise<Outcome<T>> {
   try {
     return { ok: true, value: await fn() };
@@ -231,6 +252,14 @@ function sourceFor(
     }
     case 'memory':
       return new MemorySource(spec.files, { name: spec.name, absoluteRoot: `/${spec.name}` });
+    case 'git':
+      return gitModule().then(async (g) => {
+        const record = await g.getRepo(String(spec.id));
+        if (!record || record.source !== 'clone') {
+          throw new QuarryError('NotFound', `"${spec.id}" is not in the repository library (it may have been deleted): clone it again`, { id: spec.id, reason: 'notInLibrary' });
+        }
+        return g.gitFileSource(record.id, { name: record.name });
+      });
     default:
       throw new QuarryError('InvalidArgument', `Unknown repository kind "${(spec as { kind: string }).kind}"`, { field: 'kind' });
   }
@@ -379,7 +408,10 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
         skippedByReason,
       };
       // Build aside, swap when complete.
+      const origin: RepoOrigin =
+        spec.kind === 'git' ? { kind: 'git', id: spec.id } : spec.kind === 'handle' ? { kind: 'handle', handle: spec.handle, libraryId: spec.libraryId } : { kind: 'other' };
       repo = {
+        origin,
         stats,
         workspace: new Workspace([snapshot]),
         source: snapshot,
@@ -390,11 +422,136 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
         index: null,
         indexStatus: { state: 'none', last: null },
       };
+      if (origin.kind === 'handle' && origin.libraryId) await registerOpenedFolder(origin.handle, origin.libraryId, stats).catch(() => undefined);
       return { results: [], limitHit: skipped.length > SKIPPED_IN_END, skipped: skipped.slice(0, SKIPPED_IN_END), stats };
     } finally {
       jobs.delete(jobId);
       await events.settle();
     }
+  }
+
+  /** An opened folder joins the library (with its branch when it holds .git); its files stay where they are. */
+  async function registerOpenedFolder(handle: FileSystemDirectoryHandle, id: string, stats: RepoStats): Promise<void> {
+    const g = await gitModule();
+    let branch = '';
+    let commit = '';
+    if (await hasGitDir(handle)) ({ branch, commit } = await g.folderGitInfo(handle as unknown as Parameters<typeof g.folderGitInfo>[0]));
+    await g.registerFolder({ id, name: stats.name, fileCount: stats.files, sizeBytes: stats.bytes, branch, commit });
+  }
+
+  async function hasGitDir(handle: FileSystemDirectoryHandle): Promise<boolean> {
+    try {
+      await handle.getDirectoryHandle('.git');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The library id of the open repository, if it has an entry. */
+  function libraryIdOf(current: LoadedRepo): string | undefined {
+    return current.origin.kind === 'git' ? current.origin.id : current.origin.kind === 'handle' ? current.origin.libraryId : undefined;
+  }
+
+  function gitProgress(events: EventChannel<never>) {
+    let last = 0;
+    return (p: { phase: string; loaded: number; total: number }) => {
+      const t = now();
+      if (t - last < GIT_PROGRESS_MS) return;
+      last = t;
+      events.send({ type: 'progress', data: { phase: 'git', label: p.phase, files: p.loaded, totalFiles: p.total, bytes: 0, totalBytes: 0 } });
+    };
+  }
+
+  function gitEnd(t0: number, ending: GitJobStats['ending'], stats: Partial<GitJobStats> = {}): JobEnd<never, GitJobStats> {
+    return { results: [], limitHit: false, skipped: [], stats: { elapsedMs: elapsedSince(t0), ending, repo: null, ...stats } };
+  }
+
+  function authOf(auth: GitAuth | undefined): GitAuth {
+    const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+    return { token: str(auth?.token), username: str(auth?.username), corsProxy: str(auth?.corsProxy) };
+  }
+
+  async function cloneJob(jobId: JobId, request: CloneRequest, onEvent: JobCallback<never>): Promise<JobEnd<never, GitJobStats>> {
+    const controller = startJob(jobId);
+    const events = eventChannel(onEvent);
+    const t0 = now();
+    try {
+      const g = await gitModule();
+      const depth = request?.depth === undefined || request?.depth === null ? undefined : Number(request.depth);
+      const record = await g.cloneRepo({
+        url: String(request?.url ?? '').trim(),
+        ref: typeof request?.ref === 'string' && request.ref.trim() ? request.ref.trim() : undefined,
+        depth,
+        ...authOf(request),
+        signal: controller.signal,
+        onProgress: gitProgress(events),
+      });
+      return gitEnd(t0, 'complete', { repo: record });
+    } catch (err) {
+      if (toQuarryError(err).code === 'Cancelled' && controller.signal.aborted) return gitEnd(t0, 'cancelled');
+      throw err;
+    } finally {
+      jobs.delete(jobId);
+      await events.settle();
+    }
+  }
+
+  async function fetchJob(jobId: JobId, id: string, auth: GitAuth, onEvent: JobCallback<never>): Promise<JobEnd<never, GitJobStats>> {
+    const controller = startJob(jobId);
+    const events = eventChannel(onEvent);
+    const t0 = now();
+    try {
+      const g = await gitModule();
+      const r = await g.fetchUpdates(String(id), { ...authOf(auth), signal: controller.signal, onProgress: gitProgress(events) });
+      return gitEnd(t0, 'complete', { repo: r.record, changedPaths: r.changedPaths, removedPaths: r.removedPaths, previousCommit: r.previousCommit });
+    } catch (err) {
+      if (toQuarryError(err).code === 'Cancelled' && controller.signal.aborted) return gitEnd(t0, 'cancelled');
+      throw err;
+    } finally {
+      jobs.delete(jobId);
+      await events.settle();
+    }
+  }
+
+  async function library(): Promise<LibraryInfo> {
+    const g = await gitModule();
+    const [repos, storage] = await Promise.all([g.listRepos(), g.storageEstimate()]);
+    return { repos, storage };
+  }
+
+  async function deleteLibraryEntry(id: string): Promise<boolean> {
+    if (typeof id !== 'string' || !id) throw new QuarryError('InvalidArgument', 'id must be a non-empty string', { field: 'id' });
+    const g = await gitModule();
+    const record = await g.getRepo(id);
+    if (!record) return false;
+    await g.deleteRepo(id);
+    // Its stored code index goes too (keys as the UI builds them: git:<id> for clones, the folder's own key otherwise).
+    await options.indexStore?.remove?.(`index:${record.source === 'clone' ? `git:${id}` : id}`).catch(() => undefined);
+    return true;
+  }
+
+  async function repoHistory(request: HistoryRequest): Promise<HistoryView> {
+    const current = requireRepo();
+    const limit = Math.max(1, Math.min(500, Math.floor(Number(request?.limit ?? 50)) || 50));
+    const origin = current.origin;
+    if (origin.kind === 'git') {
+      const g = await gitModule();
+      return { available: true, source: 'clone', ...(await g.repoHistory(origin.id, { depth: limit })) };
+    }
+    if (origin.kind === 'handle') {
+      if (!(await hasGitDir(origin.handle))) return { available: false, reason: `${current.stats.name} has no .git folder, so it has no history to show.` };
+      const g = await gitModule();
+      const fs = g.fsAccessGitFs(origin.handle as unknown as Parameters<typeof g.fsAccessGitFs>[0]);
+      return { available: true, source: 'folder', ...(await g.history(fs, '/', { depth: limit, includeUncommitted: true })) };
+    }
+    return {
+      available: false,
+      reason:
+        current.stats.kind === 'files'
+          ? 'A folder chosen as a snapshot has no readable git data. Open it with "Open folder" (File System Access) to see its history.'
+          : `${current.stats.kind === 'demo' ? 'The demo' : current.stats.name} has no git history. Clone a repository to see its commits.`,
+    };
   }
 
   async function search(jobId: JobId, request: GrepRequest, onEvent: JobCallback<GrepFileResult>): Promise<SearchEnd> {
@@ -545,6 +702,12 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
         ...(state.saveError ? { saveError: state.saveError } : {}),
       };
       current.indexStatus = { state: 'ready', last: end };
+      const libraryId = libraryIdOf(current);
+      if (libraryId) {
+        await gitModule()
+          .then(async (g) => ((await g.getRepo(libraryId)) ? g.updateRepo(libraryId, { lastIndexedAt: end.builtAt }) : undefined))
+          .catch(() => undefined);
+      }
       return { results: [], limitHit: stats.skipped.length > SKIPPED_IN_END, skipped: stats.skipped.slice(0, SKIPPED_IN_END), stats: end };
     } catch (err) {
       const e = toQuarryError(err);
@@ -719,6 +882,11 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
         }
         return callCoreTool(String(name), args, { workspace: current.workspace, parsers });
       }),
+    cloneRepo: (jobId, request, onEvent) => outcome(() => cloneJob(jobId, request, onEvent)),
+    fetchRepo: (jobId, id, auth, onEvent) => outcome(() => fetchJob(jobId, id, auth, onEvent)),
+    library: () => outcome(library),
+    deleteRepo: (id) => outcome(() => deleteLibraryEntry(id)),
+    history: (request) => outcome(() => repoHistory(request)),
     spin: (jobId, ms) =>
       outcome(() => {
         startJob(jobId);

@@ -19,7 +19,9 @@ export type Outcome<T> = { ok: true; value: T } | { ok: false; error: QuarryErro
 /** Progress is plain data: phase plus counts (after isomorphic-git's `{phase, loaded, total}`). */
 export interface Progress {
   /** Opening: listing, reading, indexing. Building the code index: grammars, scanning, indexing, saving. */
-  phase: 'listing' | 'reading' | 'indexing' | 'searching' | 'grammars' | 'scanning' | 'saving';
+  phase: 'listing' | 'reading' | 'indexing' | 'searching' | 'grammars' | 'scanning' | 'saving' | 'git';
+  /** For phase 'git': isomorphic-git's own phase ('Receiving objects', 'Resolving deltas', 'Updating workdir'...); files/totalFiles are its loaded/total. */
+  label?: string;
   /** Files handled so far in this phase. */
   files: number;
   /** Files expected in this phase (0 while unknown). */
@@ -60,7 +62,8 @@ export const BATCH_MAX_MS = 16;
 /** Where a repository comes from. Sent to the worker, which builds the FileSource there. */
 export type RepoSpec =
   | { kind: 'demo' }
-  | { kind: 'handle'; name: string; handle: FileSystemDirectoryHandle }
+  /** `libraryId`: the folder's key in Recent ('recent:<id>'), under which the library lists it. */
+  | { kind: 'handle'; name: string; handle: FileSystemDirectoryHandle; libraryId?: string }
   /**
    * A snapshot from `<input webkitdirectory>` or a dropped folder: cannot be re-read. Only the
    * paths cross; the worker pulls the bytes it needs through openRepo's `pull` callback (see
@@ -68,7 +71,9 @@ export type RepoSpec =
    */
   | { kind: 'files'; name: string; paths: string[]; /** Paths sent ahead with stagePaths() (large folders). */ stageId?: string }
   /** Plain text files (tests, the main-thread fallback, Node benchmarks). */
-  | { kind: 'memory'; name: string; files: Record<string, string> };
+  | { kind: 'memory'; name: string; files: Record<string, string> }
+  /** A repository cloned into the library (lightning-fs in IndexedDB): readable offline. */
+  | { kind: 'git'; id: string; name: string };
 
 export type { PulledFile, PullFiles, SnapshotFile } from '../adapters/browser-files';
 import type { PullFiles, SnapshotFile } from '../adapters/browser-files';
@@ -228,6 +233,58 @@ export interface RelatedResult {
   results: RelatedHitView[];
 }
 
+// ---- git: clone, fetch updates, the repository library, history ----------------------------
+
+export type { RepoRecord as LibraryEntry } from '../adapters/git/registry';
+import type { RepoRecord as LibraryEntry } from '../adapters/git/registry';
+export type { StorageEstimate } from '../adapters/git/repos';
+import type { StorageEstimate } from '../adapters/git/repos';
+export type { History, HistoryCommit, ChangedFile } from '../adapters/git/history';
+import type { History } from '../adapters/git/history';
+
+export interface GitAuth {
+  /** Access token for a private repository: sent with this call only, never stored by the engine. */
+  token?: string;
+  username?: string;
+  /** CORS proxy URL (a setting the UI remembers). */
+  corsProxy?: string;
+}
+
+export interface CloneRequest extends GitAuth {
+  url: string;
+  /** Branch or tag (default: the remote's default branch). */
+  ref?: string;
+  /** Commits of history: 1 (default, shallow) ... ; 0 = full history. */
+  depth?: number;
+}
+
+export interface GitJobStats extends JobStats {
+  /** The library entry after the clone or fetch (null when cancelled). */
+  repo: LibraryEntry | null;
+  /** fetchUpdates: files added or modified and removed by the new commit. */
+  changedPaths?: string[];
+  removedPaths?: string[];
+  previousCommit?: string;
+}
+
+export interface LibraryInfo {
+  repos: LibraryEntry[];
+  storage: StorageEstimate;
+}
+
+export interface HistoryRequest {
+  /** Most recent commits (default 50). */
+  limit?: number;
+}
+
+export interface HistoryView extends Partial<History> {
+  /** False for a repository without git data (the demo, a snapshot, a folder without .git). */
+  available: boolean;
+  /** Why there is no history, for the empty state. */
+  reason?: string;
+  source?: 'clone' | 'folder';
+}
+
 /** The engine's remote surface (what engine-api.ts implements and Comlink exposes). */
 export interface EngineApi {
   ping(): Promise<Outcome<EngineInfo>>;
@@ -253,6 +310,15 @@ export interface EngineApi {
   rankedSearch(request: RankedRequest): Promise<Outcome<RankedResult>>;
   /** find_related's logic for the chunk containing path:line. */
   related(path: string, line: number, limit: number): Promise<Outcome<RelatedResult>>;
+  /** Clone into the library (progress streams isomorphic-git's phases); nothing is registered unless it completes. */
+  cloneRepo(jobId: JobId, request: CloneRequest, onEvent: JobCallback<never>): Promise<Outcome<JobEnd<never, GitJobStats>>>;
+  /** Fetch + fast checkout of a cloned repository; changed paths come back for the incremental re-index. */
+  fetchRepo(jobId: JobId, id: string, auth: GitAuth, onEvent: JobCallback<never>): Promise<Outcome<JobEnd<never, GitJobStats>>>;
+  library(): Promise<Outcome<LibraryInfo>>;
+  /** Remove a library entry; a clone's stored files are freed. */
+  deleteRepo(id: string): Promise<Outcome<boolean>>;
+  /** History of the open repository (a clone, or an opened folder that contains .git). */
+  history(request: HistoryRequest): Promise<Outcome<HistoryView>>;
   /** Test hook: busy-loop for `ms` without yielding (a job that ignores cancel). */
   spin(jobId: JobId, ms: number): Promise<Outcome<JobEnd<never>>>;
 }

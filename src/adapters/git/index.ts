@@ -9,6 +9,7 @@ import { history as historyOver, type History, type HistoryOptions } from './his
 import { gitCache } from './repos';
 import { requireRepo } from './registry';
 import { gitStorage, repoDir } from './storage';
+import { fsAccessGitFs as fsaFs, type DirHandleLike } from './fsa-fs';
 
 export { cloneRepo, fetchUpdates, deleteRepo, storageEstimate, sweepOrphans, repoIdFor, gitCache } from './repos';
 export type { CloneOptions, FetchUpdatesOptions, FetchUpdatesResult, GitProgress, StorageEstimate, AuthOptions } from './repos';
@@ -26,3 +27,12 @@ export async function repoHistory(id: string, options: Omit<HistoryOptions, 'cac
 }
 export { fsAccessGitFs } from './fsa-fs';
 export type { DirHandleLike, FileHandleLike } from './fsa-fs';
+
+/** Branch and HEAD commit of an opened folder that holds .git (empty strings when it has none). */
+export async function folderGitInfo(root: DirHandleLike): Promise<{ branch: string; commit: string }> {
+  const fs = fsaFs(root);
+  const git = await import('isomorphic-git');
+  const branch = (await git.currentBranch({ fs, dir: '/' }).catch(() => undefined)) ?? '';
+  const commit = await git.resolveRef({ fs, dir: '/', ref: 'HEAD' }).catch(() => '');
+  return { branch, commit };
+}

@@ -1,0 +1,152 @@
+/**
+ * The engine's git surface (clone, library, open a clone, history, fetch updates + incremental
+ * re-index, delete, errors) through the EngineClient, over the local git http-backend.
+ */
+import '../adapters/git/node-shims.testutil';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultFixtures, startGitServer, type GitServer } from '../../e2e/git-server/server';
+import { QuarryError } from '../core/errors';
+import { nodeGrammarLoader } from '../adapters/grammars-node';
+import type { IndexStore } from '../core/rank/persist';
+import { EngineClient, inThreadTransport } from './client';
+import { createEngineApi } from './engine-api';
+import type { GrepFileResult } from '../core/grep/types';
+import type { Progress } from './protocol';
+
+let server: GitServer;
+
+beforeAll(async () => {
+  const fixtures = defaultFixtures();
+  const app = fixtures.find((f) => f.name === 'small-app')!;
+  server = await startGitServer({ fixtures: [...fixtures, { ...app, name: 'engine-app' }] });
+}, 60_000);
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+function memoryStore(): IndexStore & { keys: () => string[] } {
+  const data = new Map<string, Uint8Array>();
+  return {
+    load: async (key) => data.get(key) ?? null,
+    save: async (key, bytes) => void data.set(key, bytes),
+    remove: async (key) => void data.delete(key),
+    keys: () => [...data.keys()],
+  };
+}
+
+async function searchAll(client: EngineClient, pattern: string): Promise<string[]> {
+  const found: GrepFileResult[] = [];
+  await client.search({ pattern, mode: 'literal' }, (b) => found.push(...b)).done;
+  return found.map((f) => f.path).sort();
+}
+
+async function rejection(p: Promise<unknown>): Promise<QuarryError> {
+  try {
+    await p;
+  } catch (err) {
+    expect(err).toBeInstanceOf(QuarryError);
+    return err as QuarryError;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('engine git surface', { timeout: 120_000 }, () => {
+  const store = memoryStore();
+  const client = new EngineClient(() => inThreadTransport(createEngineApi({ grammarLoader: nodeGrammarLoader, indexStore: store })));
+
+  it('clones with git progress, lists it in the library, opens it, searches and shows history', async () => {
+    const progress: Progress[] = [];
+    const end = await client.cloneRepo({ url: server.repoUrl('engine-app'), depth: 0 }, (p) => progress.push(p)).done;
+    expect(end.stats.ending).toBe('complete');
+    const repo = end.stats.repo!;
+    expect(repo).toMatchObject({ name: 'engine-app', branch: 'main', source: 'clone', depth: 0, fileCount: 6 });
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress.every((p) => p.phase === 'git' && typeof p.label === 'string')).toBe(true);
+
+    const lib = await client.library();
+    expect(lib.repos.map((r) => r.id)).toContain(repo.id);
+    expect(lib.storage.reposBytes).toBeGreaterThanOrEqual(repo.sizeBytes);
+
+    const open = await client.openRepo({ kind: 'git', id: repo.id, name: repo.name }).done;
+    expect(open.stats).toMatchObject({ ending: 'complete', kind: 'git', name: 'engine-app', files: 6 });
+    expect(await searchAll(client, 'formatMoney')).toEqual(['src/app.ts', 'src/util/strings.ts']);
+
+    const h = await client.history({ limit: 10 });
+    expect(h).toMatchObject({ available: true, source: 'clone', branch: 'main', shallow: false });
+    expect(h.commits!.map((c) => c.message)).toEqual(['Describe usage and drop the old helper note', 'Add a Button component', 'Initial commit']);
+
+    // The index build stamps the library entry.
+    const idx = await client.indexRepo({ key: `git:${repo.id}` }).done;
+    expect(idx.stats.refreshMode).toBe('full');
+    expect((await client.library()).repos.find((r) => r.id === repo.id)!.lastIndexedAt).toBe(idx.stats.builtAt);
+  });
+
+  it('fetch updates: changed paths come back, a reopen finds the new code, the index refresh is incremental', async () => {
+    const repo = (await client.library()).repos.find((r) => r.name === 'engine-app')!;
+    const oid = server.commitToFixture('engine-app', { 'src/fresh.ts': 'export const freshlyFetchedCode = 1;\n', 'docs/usage.md': null }, 'Fresh code');
+    const end = await client.fetchRepo(repo.id).done;
+    expect(end.stats).toMatchObject({ ending: 'complete', changedPaths: ['src/fresh.ts'], removedPaths: ['docs/usage.md'], previousCommit: repo.commit });
+    expect(end.stats.repo!.commit).toBe(oid);
+    await client.openRepo({ kind: 'git', id: repo.id, name: repo.name }).done;
+    expect(await searchAll(client, 'freshlyFetchedCode')).toEqual(['src/fresh.ts']);
+    const idx = await client.indexRepo({ key: `git:${repo.id}` }).done;
+    expect(idx.stats).toMatchObject({ refreshMode: 'incremental', filesChanged: 1, filesRemoved: 1 });
+    const h = await client.history({ limit: 1 });
+    expect(h.commits!.map((c) => c.message)).toEqual(['Fresh code']);
+    expect(h.commits![0].changedFiles).toEqual([
+      { path: 'docs/usage.md', type: 'delete' },
+      { path: 'src/fresh.ts', type: 'add' },
+    ]);
+  });
+
+  it('errors: 404, 401 asks for a token, a bad URL; nothing is added to the library', async () => {
+    const before = (await client.library()).repos.length;
+    const missing = await rejection(client.cloneRepo({ url: server.repoUrl('no-such-repo') }).done);
+    expect(missing.code).toBe('NotFound');
+    expect(missing.message).toMatch(/^repository not found/);
+    const auth = await rejection(client.cloneRepo({ url: server.repoUrl('private-app') }).done);
+    expect(auth.code).toBe('AuthRequired');
+    expect(auth.message).toMatch(/^authentication required/);
+    expect(auth.data.needsToken).toBe(true);
+    const bad = await rejection(client.cloneRepo({ url: 'not a url' }).done);
+    expect(bad.code).toBe('InvalidArgument');
+    const branch = await rejection(client.cloneRepo({ url: server.repoUrl('small-app'), ref: 'nope' }).done);
+    expect(branch.message).toContain('Its branches: dev, main');
+    expect(branch.data.branches).toEqual(['dev', 'main']);
+    expect((await client.library()).repos.length).toBe(before);
+    // With the token the private repository clones.
+    const ok = await client.cloneRepo({ url: server.repoUrl('private-app'), token: 'quarry-test-token' }).done;
+    expect(ok.stats.repo!.name).toBe('private-app');
+  });
+
+  it('a cancelled clone ends as cancelled, leaves no entry, and can be retried', async () => {
+    const job = client.cloneRepo({ url: server.repoUrl('big-app', { slowMs: 40 }) }, (p) => {
+      if (p.files > 0) job.cancel();
+    });
+    const end = await job.done;
+    expect(end.stats).toMatchObject({ ending: 'cancelled', repo: null });
+    expect((await client.library()).repos.some((r) => r.name === 'big-app')).toBe(false);
+    const retry = await client.cloneRepo({ url: server.repoUrl('big-app') }).done;
+    expect(retry.stats.repo).toMatchObject({ name: 'big-app', fileCount: 400 });
+  });
+
+  it('delete frees the entry and its stored index; opening it afterwards says it is gone', async () => {
+    const repo = (await client.library()).repos.find((r) => r.name === 'engine-app')!;
+    expect(store.keys()).toContain(`index:git:${repo.id}`);
+    expect(await client.deleteRepo(repo.id)).toBe(true);
+    expect((await client.library()).repos.some((r) => r.id === repo.id)).toBe(false);
+    expect(store.keys()).not.toContain(`index:git:${repo.id}`);
+    expect(await client.deleteRepo(repo.id)).toBe(false);
+    const gone = await rejection(client.openRepo({ kind: 'git', id: repo.id, name: repo.name }).done);
+    expect(gone.code).toBe('NotFound');
+    expect(gone.data.reason).toBe('notInLibrary');
+  });
+
+  it('a repository without git data has no history, with a reason', async () => {
+    await client.openRepo({ kind: 'memory', name: 'plain', files: { 'a.ts': 'export const a = 1;\n' } }).done;
+    const h = await client.history();
+    expect(h.available).toBe(false);
+    expect(h.reason).toMatch(/no git history/);
+  });
+});
