@@ -32,11 +32,8 @@ export interface FileMeta {
 interface FileEntry extends FileMeta {
   chunkIds: number[];
   /** Distinct term ids of the file's chunks, so removal touches only their postings. */
-  terms: Uint32Array;
+  terms: number[];
 }
-
-/** Postings pack (chunk id, tf) into one number: id * TF_SPAN + min(tf, TF_SPAN - 1). */
-const TF_SPAN = 65536;
 
 export interface ScoreComponent {
   term: string;
@@ -63,6 +60,18 @@ export function bm25Term(tf: number, idfValue: number, dl: number, avgdl: number
   return (idfValue * (tf * (k1 + 1))) / (tf + k1 * (1 - b + (b * dl) / avgdl));
 }
 
+/** The first SNIPPET_CHARS characters of chunkText(lines, startLine, endLine), as an own string. */
+export function snippetOf(lines: string[], startLine: number, endLine: number): string {
+  let out = '';
+  const last = Math.min(endLine, lines.length);
+  for (let l = Math.max(startLine, 1) - 1, first = true; l < last && out.length < SNIPPET_CHARS; l++, first = false) {
+    if (!first) out += '\n';
+    const line = lines[l];
+    out += line.length > SNIPPET_CHARS - out.length ? line.slice(0, SNIPPET_CHARS - out.length) : line;
+  }
+  return ownString(out.slice(0, SNIPPET_CHARS));
+}
+
 /** Lines startLine..endLine (1-based, inclusive) of pre-split file lines, joined by '\n'. */
 export function chunkText(lines: string[], startLine: number, endLine: number): string {
   return lines.slice(startLine - 1, endLine).join('\n');
@@ -76,9 +85,11 @@ function compareHits(a: { score: number; chunk: Chunk }, b: { score: number; chu
 
 /**
  * Postings per term id: a compact base (CSR: one Uint32 id array and one Uint16 tf array,
- * term by term, ids ascending) built by compact(), plus a tail of packed numbers
- * (id * TF_SPAN + tf) for chunks added since. A removed file's chunks die in place: the
- * base keeps their entries (skipped via `alive`) and counts them in `dead`, so df stays exact.
+ * term by term, ids ascending) built by compact(), plus a tail for chunks added since: per
+ * term a chain of entries in shared typed arrays (id, tf, next), appended in id order, so a
+ * build allocates no per-term arrays. A removed file's chunks die in place: the base keeps
+ * their entries (skipped via `alive`) and counts them in `dead`, so df stays exact; tail
+ * entries are unlinked.
  */
 class PostingStore {
   start: Uint32Array = new Uint32Array(1);
@@ -86,15 +97,50 @@ class PostingStore {
   tfs: Uint16Array = new Uint16Array(0);
   dead: Int32Array = new Int32Array(0);
   baseTerms = 0;
-  tail: number[][] = [];
+  /** number of term ids */
+  terms = 0;
+  // tail chains, per term
+  private head = new Int32Array(1024).fill(-1);
+  private last = new Int32Array(1024).fill(-1);
+  private count = new Int32Array(1024);
+  // tail entries
+  private eId = new Uint32Array(1 << 16);
+  private eTf = new Uint16Array(1 << 16);
+  private eNext = new Int32Array(1 << 16);
+  private eLen = 0;
 
   addTerm(): void {
-    this.tail.push([]);
+    if (this.terms === this.head.length) {
+      const n = this.head.length * 2;
+      const head = new Int32Array(n).fill(-1);
+      head.set(this.head);
+      const last = new Int32Array(n).fill(-1);
+      last.set(this.last);
+      const count = new Int32Array(n);
+      count.set(this.count);
+      this.head = head;
+      this.last = last;
+      this.count = count;
+    }
+    this.terms++;
+  }
+
+  /** Empty tails for `terms` term ids (after loading a base). */
+  resetTail(terms: number): void {
+    const cap = Math.max(1024, terms);
+    this.head = new Int32Array(cap).fill(-1);
+    this.last = new Int32Array(cap).fill(-1);
+    this.count = new Int32Array(cap);
+    this.eId = new Uint32Array(1 << 16);
+    this.eTf = new Uint16Array(1 << 16);
+    this.eNext = new Int32Array(1 << 16);
+    this.eLen = 0;
+    this.terms = terms;
   }
 
   df(t: number): number {
     const base = t < this.baseTerms ? this.start[t + 1] - this.start[t] - this.dead[t] : 0;
-    return base + this.tail[t].length;
+    return base + this.count[t];
   }
 
   forEach(t: number, alive: Array<unknown>, fn: (id: number, tf: number) => void): void {
@@ -106,11 +152,7 @@ class PostingStore {
         if (alive[id] !== null) fn(id, tfs[i]);
       }
     }
-    const p = this.tail[t];
-    for (let i = 0; i < p.length; i++) {
-      const id = Math.floor(p[i] / TF_SPAN);
-      fn(id, p[i] - id * TF_SPAN);
-    }
+    for (let e = this.head[t]; e >= 0; e = this.eNext[e]) fn(this.eId[e], this.eTf[e]);
   }
 
   tf(t: number, id: number): number {
@@ -125,21 +167,40 @@ class PostingStore {
         else hi = mid - 1;
       }
     }
-    const p = this.tail[t];
-    let lo = 0;
-    let hi = p.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const v = Math.floor(p[mid] / TF_SPAN);
-      if (v === id) return p[mid] - v * TF_SPAN;
-      if (v < id) lo = mid + 1;
-      else hi = mid - 1;
+    for (let e = this.head[t]; e >= 0; e = this.eNext[e]) {
+      const v = this.eId[e];
+      if (v === id) return this.eTf[e];
+      if (v > id) break;
     }
     return 0;
   }
 
   add(t: number, id: number, tf: number): void {
-    this.tail[t].push(id * TF_SPAN + Math.min(tf, TF_SPAN - 1));
+    if (this.eLen === this.eId.length) this.growEntries();
+    const e = this.eLen++;
+    this.eId[e] = id;
+    this.eTf[e] = tf > 65535 ? 65535 : tf;
+    this.eNext[e] = -1;
+    const prev = this.last[t];
+    if (prev >= 0) this.eNext[prev] = e;
+    else this.head[t] = e;
+    this.last[t] = e;
+    this.count[t]++;
+  }
+
+  private growEntries(): void {
+    {
+      const n = this.eLen * 4;
+      const ids = new Uint32Array(n);
+      ids.set(this.eId);
+      const tfs = new Uint16Array(n);
+      tfs.set(this.eTf);
+      const next = new Int32Array(n);
+      next.set(this.eNext);
+      this.eId = ids;
+      this.eTf = tfs;
+      this.eNext = next;
+    }
   }
 
   /** Chunk ids lo..hi (one file's, consecutive) leave term t. */
@@ -149,19 +210,21 @@ class PostingStore {
       const b = lowerBound(this.ids, this.start[t], this.start[t + 1], hi + 1);
       this.dead[t] += b - a;
     }
-    const p = this.tail[t];
-    let w = 0;
-    for (let i = 0; i < p.length; i++) {
-      const id = Math.floor(p[i] / TF_SPAN);
-      if (id >= lo && id <= hi) continue;
-      p[w++] = p[i];
+    let prev = -1;
+    for (let e = this.head[t]; e >= 0; e = this.eNext[e]) {
+      const id = this.eId[e];
+      if (id >= lo && id <= hi) {
+        if (prev >= 0) this.eNext[prev] = this.eNext[e];
+        else this.head[t] = this.eNext[e];
+        this.count[t]--;
+      } else prev = e;
     }
-    p.length = w;
+    this.last[t] = prev;
   }
 
   /** Fold the tail and drop dead entries into a new base. */
   compact(alive: Array<unknown>): void {
-    const terms = this.tail.length;
+    const terms = this.terms;
     let n = 0;
     for (let t = 0; t < terms; t++) n += this.df(t);
     const start = new Uint32Array(terms + 1);
@@ -182,7 +245,7 @@ class PostingStore {
     this.tfs = tfs;
     this.dead = new Int32Array(terms);
     this.baseTerms = terms;
-    this.tail = Array.from({ length: terms }, () => []);
+    this.resetTail(terms);
   }
 }
 
@@ -195,10 +258,113 @@ function lowerBound(a: Uint32Array, lo: number, hi: number, x: number): number {
   return lo;
 }
 
+/**
+ * A string that does not keep a larger one alive. V8 makes substrings of 13+ characters
+ * "sliced" views of their parent (a whole file's text, via the chunker's symbol names or a
+ * chunk's joined lines), so a stored slice would retain the parent; concatenation then slice
+ * flattens into a fresh copy of just these characters.
+ */
+export function ownString(s: string): string {
+  return s.length < 13 ? s : (' ' + s).slice(1);
+}
+
+/** per ASCII code unit: its lowercase form when it is a token unit (letter, digit, '_'), else 0 */
+const WORD_FOLD = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95) WORD_FOLD[c] = c;
+  else if (c >= 65 && c <= 90) WORD_FOLD[c] = c + 32;
+}
+
+/**
+ * The term dictionary: an open-addressing hash table over lowercased terms, looked up
+ * straight from a range of a line (no substring, no toLowerCase per token), so tokenizing
+ * and counting a chunk allocates nothing for terms already known.
+ */
+class TermTable {
+  terms: string[] = [];
+  private slots = new Int32Array(1 << 16).fill(-1);
+  private hashes = new Int32Array(1 << 16);
+  private mask = (1 << 16) - 1;
+
+  get size(): number {
+    return this.terms.length;
+  }
+
+  private static hashString(s: string): number {
+    let h = 0x811c9dc5 | 0;
+    for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+    return h;
+  }
+
+  /** Id of a lowercased term, or -1. */
+  get(term: string): number {
+    const h = TermTable.hashString(term);
+    const mask = this.mask;
+    for (let i = h & mask; ; i = (i + 1) & mask) {
+      const t = this.slots[i];
+      if (t < 0) return -1;
+      if (this.hashes[i] === h && this.terms[t] === term) return t;
+    }
+  }
+
+  /** Id of the lowercased text[start, end) (ASCII word units only), -1 when unknown; `h` is its hash. */
+  find(text: string, start: number, end: number, h: number): number {
+    const mask = this.mask;
+    const len = end - start;
+    for (let i = h & mask; ; i = (i + 1) & mask) {
+      const t = this.slots[i];
+      if (t < 0) return -1;
+      if (this.hashes[i] !== h) continue;
+      const term = this.terms[t];
+      if (term.length !== len) continue;
+      let k = 0;
+      while (k < len) {
+        const c = text.charCodeAt(start + k);
+        if ((c >= 65 && c <= 90 ? c + 32 : c) !== term.charCodeAt(k)) break;
+        k++;
+      }
+      if (k === len) return t;
+    }
+  }
+
+  /** Add a new (absent) lowercased term with its hash; returns its id. */
+  add(term: string, h: number): number {
+    const t = this.terms.length;
+    this.terms.push(term);
+    if (this.terms.length * 2 > this.mask) this.grow();
+    this.place(t, h);
+    return t;
+  }
+
+  private place(t: number, h: number): void {
+    const mask = this.mask;
+    let i = h & mask;
+    while (this.slots[i] >= 0) i = (i + 1) & mask;
+    this.slots[i] = t;
+    this.hashes[i] = h;
+  }
+
+  private grow(): void {
+    const size = (this.mask + 1) * 2;
+    this.slots = new Int32Array(size).fill(-1);
+    this.hashes = new Int32Array(size);
+    this.mask = size - 1;
+    for (let t = 0; t < this.terms.length; t++) this.place(t, TermTable.hashString(this.terms[t]));
+  }
+
+  static from(terms: string[]): TermTable {
+    const table = new TermTable();
+    for (const term of terms) table.add(term, TermTable.hashString(term));
+    return table;
+  }
+}
+
 export class ChunkIndex {
   private chunks: Array<IndexedChunk | null> = [];
-  private termIds = new Map<string, number>();
-  private terms: string[] = [];
+  private table = new TermTable();
+  private get terms(): string[] {
+    return this.table.terms;
+  }
   private post = new PostingStore();
   private files = new Map<string, FileEntry>();
   private live = 0;
@@ -263,7 +429,8 @@ export class ChunkIndex {
   }
 
   termIdOf(term: string): number | undefined {
-    return this.termIds.get(term);
+    const t = this.table.get(term);
+    return t < 0 ? undefined : t;
   }
   termString(t: number): string {
     return this.terms[t];
@@ -276,14 +443,25 @@ export class ChunkIndex {
     return this.chunks[id] ?? null;
   }
 
-  private termId(term: string): number {
-    let t = this.termIds.get(term);
-    if (t === undefined) {
-      t = this.terms.length;
-      this.termIds.set(term, t);
-      this.terms.push(term);
-      this.post.addTerm();
+  /** per term id: tf in the chunk being added, and the stamp of the last file that used it */
+  private tfScratch = new Uint32Array(1024);
+  private fileStamp = new Int32Array(1024);
+  private stamp = 0;
+
+  private newTerm(text: string, start: number, end: number, h: number): number {
+    const raw = ownString(text.slice(start, end));
+    const t = this.table.add(ownString(raw.toLowerCase()), h);
+    this.post.addTerm();
+    if (t >= this.tfScratch.length) {
+      const n = this.tfScratch.length * 2;
+      const tf = new Uint32Array(n);
+      tf.set(this.tfScratch);
+      this.tfScratch = tf;
+      const st = new Int32Array(n);
+      st.set(this.fileStamp);
+      this.fileStamp = st;
     }
+    if (!this.partsSeen[t]) this.notePartsOf(t, raw);
     return t;
   }
 
@@ -291,37 +469,70 @@ export class ChunkIndex {
   setFile(path: string, meta: FileMeta, chunks: Chunk[], lines: string[]): void {
     this.removeFile(path);
     const ids: number[] = [];
-    const fileTerms = new Set<number>();
-    const tf = new Map<number, number>();
+    const fileTerms: number[] = [];
+    const stamp = ++this.stamp;
+    const chunkTerms: number[] = [];
+    const table = this.table;
     for (const c of chunks) {
-      const text = chunkText(lines, c.startLine, c.endLine);
-      const tokens = tokenizeRaw(text);
-      tf.clear();
-      for (const raw of tokens) {
-        const t = this.termId(raw.toLowerCase());
-        tf.set(t, (tf.get(t) ?? 0) + 1);
-        if (!this.partsSeen[t]) this.notePartsOf(t, raw);
+      // the chunk text is lines startLine..endLine joined by '\n'; tokens never span a '\n',
+      // so the lines are tokenized one by one (the same tokens as tokenize(chunkText(...)))
+      let tokenCount = 0;
+      chunkTerms.length = 0;
+      const last = Math.min(c.endLine, lines.length);
+      for (let l = Math.max(c.startLine, 1) - 1; l < last; l++) {
+        const text = lines[l];
+        const n = text.length;
+        let i = 0;
+        while (i < n) {
+          let c0 = text.charCodeAt(i);
+          if (c0 >= 128 || WORD_FOLD[c0] === 0) {
+            i++;
+            continue;
+          }
+          const start = i;
+          let h = 0x811c9dc5 | 0;
+          for (;;) {
+            h = Math.imul(h ^ WORD_FOLD[c0], 0x01000193);
+            if (++i === n) break;
+            c0 = text.charCodeAt(i);
+            if (c0 >= 128 || WORD_FOLD[c0] === 0) break;
+          }
+          if (i - start > 1) {
+            let t = table.find(text, start, i, h);
+            if (t < 0) t = this.newTerm(text, start, i, h);
+            const tf = this.tfScratch;
+            if (tf[t]++ === 0) chunkTerms.push(t);
+            tokenCount++;
+          }
+        }
       }
       const id = this.chunks.length;
       this.chunks.push({
         path,
         startLine: c.startLine,
         endLine: c.endLine,
-        symbolName: c.symbolName,
+        symbolName: ownString(c.symbolName),
         chunkType: c.chunkType,
-        tokenCount: tokens.length,
-        uniqueCount: tf.size,
-        snippet: text.slice(0, SNIPPET_CHARS),
+        tokenCount,
+        uniqueCount: chunkTerms.length,
+        snippet: snippetOf(lines, c.startLine, c.endLine),
       });
-      for (const [t, n] of tf) {
-        fileTerms.add(t);
-        this.post.add(t, id, n);
+      const tf = this.tfScratch;
+      const seen = this.fileStamp;
+      for (let k = 0; k < chunkTerms.length; k++) {
+        const t = chunkTerms[k];
+        this.post.add(t, id, tf[t]);
+        tf[t] = 0;
+        if (seen[t] !== stamp) {
+          seen[t] = stamp;
+          fileTerms.push(t);
+        }
       }
       this.live++;
-      this.totalTokens += tokens.length;
+      this.totalTokens += tokenCount;
       ids.push(id);
     }
-    this.files.set(path, { ...meta, chunkIds: ids, terms: Uint32Array.from(fileTerms) });
+    this.files.set(path, { size: meta.size, mtimeMs: meta.mtimeMs, chunkIds: ids, terms: fileTerms });
   }
 
   /** Forget a file: its chunks become tombstones and leave the postings of the file's own terms. */
@@ -367,8 +578,8 @@ export class ChunkIndex {
     const termList: Array<{ term: string; t: number; df: number; idf: number }> = [];
     const N = this.live;
     for (const term of new Set(tokenize(query))) {
-      const t = this.termIds.get(term);
-      if (t === undefined) continue;
+      const t = this.table.get(term);
+      if (t < 0) continue;
       const df = this.post.df(t);
       if (!df) continue;
       termList.push({ term, t, df, idf: idf(N, df) });
@@ -436,8 +647,8 @@ export class ChunkIndex {
     const touched: number[] = [];
     const termIdsUsed: number[] = [];
     for (const term of seedTerms) {
-      const t = this.termIds.get(term);
-      if (t === undefined) continue;
+      const t = this.table.get(term);
+      if (t < 0) continue;
       termIdsUsed.push(t);
       this.post.forEach(t, this.chunks, (id, tf) => {
         if (inter[id] === 0) touched.push(id);
@@ -522,12 +733,13 @@ export class ChunkIndex {
     }));
     index.live = index.chunks.length;
     index.totalTokens = state.totalTokens;
-    index.terms = [...state.terms];
+    index.table = TermTable.from(state.terms);
     // only the loaded terms are "seen": ids added later (an incremental refresh) still get their parts noted
     index.partsSeen = new Uint8Array(Math.max(1024, state.terms.length)).fill(1, 0, state.terms.length);
     for (const [t, ps] of state.compounds ?? []) index.parts.set(t, ps);
-    state.terms.forEach((term, t) => index.termIds.set(term, t));
-    for (const [path, size, mtimeMs, chunkIds, terms] of state.files) index.files.set(path, { size, mtimeMs, chunkIds, terms: Uint32Array.from(terms) });
+    index.tfScratch = new Uint32Array(Math.max(1024, state.terms.length));
+    index.fileStamp = new Int32Array(index.tfScratch.length);
+    for (const [path, size, mtimeMs, chunkIds, terms] of state.files) index.files.set(path, { size, mtimeMs, chunkIds, terms });
     const post = index.post;
     const termCount = state.terms.length;
     post.start = new Uint32Array(termCount + 1);
@@ -541,7 +753,7 @@ export class ChunkIndex {
     post.tfs = Uint16Array.from(state.tfs);
     post.dead = new Int32Array(termCount);
     post.baseTerms = termCount;
-    post.tail = Array.from({ length: termCount }, () => []);
+    post.resetTail(termCount);
     return index;
   }
 }
