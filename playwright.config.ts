@@ -5,6 +5,9 @@ import { defineConfig } from '@playwright/test';
  * BUILT app (`npm run build` first), served by `vite preview` on 127.0.0.1.
  */
 const PORT = Number(process.env.E2E_PORT ?? 4173);
+/** The local git server (e2e/git-server: git http-backend with CORS, fixture repos built at start). Specs read GIT_PORT. */
+process.env.GIT_PORT ??= String(PORT + 4001);
+const GIT_PORT = Number(process.env.GIT_PORT);
 
 export default defineConfig({
   testDir: 'e2e',
@@ -28,12 +31,22 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
-  webServer: {
-    command: `npx vite preview --host 127.0.0.1 --port ${PORT} --strictPort`,
-    url: `http://127.0.0.1:${PORT}/`,
-    reuseExistingServer: !process.env.CI,
-    timeout: 60_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-  },
+  webServer: [
+    {
+      command: `npx vite preview --host 127.0.0.1 --port ${PORT} --strictPort`,
+      url: `http://127.0.0.1:${PORT}/`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
+      command: `npx tsx e2e/git-server/main.ts --port ${GIT_PORT}`,
+      url: `http://127.0.0.1:${GIT_PORT}/_control/health`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+  ],
 });

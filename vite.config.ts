@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
 
 const ROOT = resolve(import.meta.dirname);
 
@@ -47,7 +48,35 @@ function quarryDemo(): Plugin {
 // base './' so the built site works from any path on any static host.
 export default defineConfig({
   base: './',
-  plugins: [react(), quarryDemo()],
+  plugins: [
+    react(),
+    quarryDemo(),
+    // An installable PWA: the service worker precaches the whole build (app, worker, demo,
+    // tree-sitter grammars), so after one visit Quarry and the repositories cloned into
+    // IndexedDB work with the network off. Grammars exceed workbox's 2 MiB default.
+    VitePWA({
+      registerType: 'autoUpdate',
+      injectRegister: 'script-defer',
+      manifest: {
+        name: 'Quarry — explore code in your browser',
+        short_name: 'Quarry',
+        description: 'Search and explore any code repository entirely in the browser. Nothing leaves the machine.',
+        theme_color: '#3451d1',
+        background_color: '#ffffff',
+        display: 'standalone',
+        start_url: './',
+        scope: './',
+        icons: [{ src: 'icon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' }],
+      },
+      workbox: {
+        globPatterns: ['**/*.{js,css,html,wasm,svg,json,webmanifest}'],
+        maximumFileSizeToCacheInBytes: 32 * 1024 * 1024,
+        // Never answer the app's own navigations from the network first: offline is the point.
+        navigateFallback: 'index.html',
+        cleanupOutdatedCaches: true,
+      },
+    }),
+  ],
   worker: { format: 'es', plugins: () => [quarryDemo()] },
   build: { target: 'es2022', sourcemap: true },
   server: { host: '127.0.0.1', port: 5173 },

@@ -8,9 +8,11 @@ import { startTransition, useCallback, useEffect, useMemo, useRef, useState, use
 import { QuarryError } from '../core/errors';
 import { filesFromInput, folderFromDrop } from '../adapters/browser-files';
 import { ensureReadPermission, hasDirectoryPicker, pickDirectory } from '../adapters/browser-fs-access';
-import { getRecent, listRecent, rememberRecent, type RecentRepo } from '../adapters/browser-recent';
+import { forgetRecent, getRecent, listRecent, rememberRecent, type RecentRepo } from '../adapters/browser-recent';
 import type { EngineClient } from '../worker/client';
-import type { FileHighlight, OpenSpec, Progress, RepoStats } from '../worker/protocol';
+import type { CloneRequest, FileHighlight, LibraryEntry, OpenSpec, Progress, RepoStats } from '../worker/protocol';
+import { LibraryDialog, type CloneJobView } from './git/LibraryDialog';
+import { GitProgressBar, ProgressStore } from './git/GitProgress';
 import { createAppEngine, EngineContext } from './engine';
 import { FileTree } from './FileTree';
 import { FileViewer } from './FileViewer';
@@ -32,26 +34,14 @@ interface LoadedRepo {
   generation: number;
 }
 
-/** Progress goes straight to the progress panel (a tiny store), so the workspace does not re-render on every update. */
-class ProgressStore {
-  value: Progress | null = null;
-  private listeners = new Set<() => void>();
-  set(p: Progress) {
-    this.value = p;
-    for (const l of this.listeners) l();
-  }
-  subscribe = (l: () => void) => {
-    this.listeners.add(l);
-    return () => void this.listeners.delete(l);
-  };
-}
-
 type Opening = { name: string; progress: ProgressStore; cancel: () => void };
 
 type Notice =
   | { kind: 'error'; title: string; message: string }
   | { kind: 'permission'; recent: RecentRepo }
-  | { kind: 'snapshot-lost'; name: string };
+  | { kind: 'snapshot-lost'; name: string }
+  /** A link to a clone this browser does not have: offer to clone it, then restore the view. */
+  | { kind: 'clone-offer'; url: string; ref: string };
 
 export function App() {
   const restartRef = useRef<() => void>(() => {});
@@ -74,11 +64,18 @@ function Shell({ engine, restartRef }: { engine: EngineClient; restartRef: React
   const [skippedInTree, setSkippedInTree] = useState(true);
   const [dragging, setDragging] = useState(false);
   const [host, setHost] = useState('');
+  const [libraryOpen, setLibraryOpen] = useState(false);
+  const [clonePrefill, setClonePrefill] = useState<{ url: string; ref: string } | undefined>(undefined);
+  const [cloning, setCloning] = useState<CloneJobView | null>(null);
+  const libraryOpenRef = useRef(false);
+  libraryOpenRef.current = libraryOpen;
   const fileInput = useRef<HTMLInputElement>(null);
   const searchInput = useRef<HTMLInputElement>(null);
   const generation = useRef(0);
   const repoRef = useRef<LoadedRepo | null>(null);
   repoRef.current = repo;
+  const viewRef = useRef(view);
+  viewRef.current = view;
   const [index, setIndex] = useState<IndexUiState>({ state: 'none', last: null, version: 0 });
   const indexProgress = useMemo(() => new ProgressStore(), []);
   const indexJob = useRef<{ key: string; cancel: () => void } | null>(null);
@@ -122,7 +119,7 @@ function Shell({ engine, restartRef }: { engine: EngineClient; restartRef: React
 
   /** Read a repository into the engine; the previous one stays until the new one is complete. */
   const open = useCallback(
-    async (spec: OpenSpec, key: string, options: { resetFile?: boolean } = {}) => {
+    async (spec: OpenSpec, key: string, options: { resetFile?: boolean; clone?: { url: string; ref: string } } = {}) => {
       const name = spec.kind === 'demo' ? 'quarry (demo)' : spec.name;
       const progress = new ProgressStore();
       const job = engine.openRepo(spec, (p) => progress.set(p));
@@ -134,7 +131,8 @@ function Shell({ engine, restartRef }: { engine: EngineClient; restartRef: React
         // A transition: React renders the new workspace in time slices instead of one long task.
         startTransition(() => {
           setRepo({ key, spec, stats: end.stats, generation: ++generation.current });
-          update(options.resetFile ? { repo: key, file: '', line: 0 } : { repo: key }, { push: options.resetFile });
+          const clone = options.clone ?? { url: '', ref: '' };
+          update(options.resetFile ? { repo: key, clone: clone.url, cref: clone.ref, file: '', line: 0 } : { repo: key, clone: clone.url, cref: clone.ref }, { push: options.resetFile });
         });
         // A new snapshot starts without an index: Ranked and Related wait for this build.
         setIndex((prev) => ({ ...prev, state: 'building', last: null }));
@@ -166,7 +164,7 @@ function Shell({ engine, restartRef }: { engine: EngineClient; restartRef: React
       } catch {
         // IndexedDB unavailable (private mode): the folder still opens, it just is not remembered
       }
-      await open({ kind: 'handle', name: handle.name, handle }, key, { resetFile: true });
+      await open({ kind: 'handle', name: handle.name, handle, libraryId: key.startsWith('recent:') ? key : undefined }, key, { resetFile: true });
     },
     [open, refreshRecent],
   );
@@ -180,7 +178,8 @@ function Shell({ engine, restartRef }: { engine: EngineClient; restartRef: React
       }
       await rememberRecent(entry.handle).catch(() => {});
       refreshRecent();
-      await open({ kind: 'handle', name: entry.name, handle: entry.handle }, `recent:${entry.id}`, { resetFile: !!repoRef.current && repoRef.current.key !== `recent:${entry.id}` });
+      const key = `recent:${entry.id}`;
+      await open({ kind: 'handle', name: entry.name, handle: entry.handle, libraryId: key }, key, { resetFile: !!repoRef.current && repoRef.current.key !== key });
     },
     [open, refreshRecent],
   );
@@ -200,6 +199,57 @@ function Shell({ engine, restartRef }: { engine: EngineClient; restartRef: React
 
   const openDemo = useCallback(() => open({ kind: 'demo' }, 'demo', { resetFile: !!repoRef.current && repoRef.current.key !== 'demo' }), [open]);
 
+  /** Open a clone from the library (its URL and ref go into the address, so the link can be shared). */
+  const openClone = useCallback(
+    (entry: LibraryEntry) => {
+      const key = `git:${entry.id}`;
+      return open({ kind: 'git', id: entry.id, name: entry.name }, key, {
+        resetFile: !!repoRef.current && repoRef.current.key !== key && viewRef.current.repo !== key,
+        clone: { url: entry.url, ref: entry.ref ?? '' },
+      });
+    },
+    [open],
+  );
+
+  const openLibraryEntry = useCallback(
+    (entry: LibraryEntry) => {
+      if (entry.source === 'clone') return void openClone(entry);
+      void getRecent(entry.id.replace(/^recent:/, '')).then(
+        (r) => (r ? openRecent(r, true) : setNotice({ kind: 'error', title: `${entry.name} is not in Recent any more`, message: 'Open the folder again with "Open folder".' })),
+        () => setNotice({ kind: 'error', title: 'Recent folders are unavailable', message: 'IndexedDB could not be opened. Open the folder again.' }),
+      );
+    },
+    [openClone, openRecent],
+  );
+
+  /** Clone in the worker; the progress shows in the dialog (or above the workspace when it is closed); the clone opens when done. */
+  const startClone = useCallback(
+    async (request: CloneRequest): Promise<LibraryEntry | null> => {
+      const progress = new ProgressStore();
+      const job = engine.cloneRepo(request, (p) => progress.set(p));
+      setCloning({ url: request.url, progress, cancel: job.cancel });
+      try {
+        const end = await job.done;
+        if (end.stats.ending !== 'complete' || !end.stats.repo) return null;
+        void openClone(end.stats.repo);
+        return end.stats.repo;
+      } catch (err) {
+        if (!libraryOpenRef.current) {
+          setNotice({ kind: 'error', title: `Could not clone ${request.url}`, message: err instanceof Error ? err.message : String(err) });
+        }
+        throw err;
+      } finally {
+        setCloning(null);
+      }
+    },
+    [engine, openClone],
+  );
+
+  const showLibrary = useCallback((prefill?: { url: string; ref: string }) => {
+    setClonePrefill(prefill);
+    setLibraryOpen(true);
+  }, []);
+
   // First load: restore what the URL names, or open the demo on a first visit.
   const started = useRef(false);
   useEffect(() => {
@@ -208,6 +258,17 @@ function Shell({ engine, restartRef }: { engine: EngineClient; restartRef: React
     const key = view.repo;
     if (!key || key === 'demo') {
       void open({ kind: 'demo' }, 'demo');
+    } else if (key.startsWith('git:')) {
+      const id = key.slice(4);
+      void engine.library().then(
+        (lib) => {
+          const entry = lib.repos.find((r) => r.id === id && r.source === 'clone');
+          if (entry) void openClone(entry);
+          else if (view.clone) setNotice({ kind: 'clone-offer', url: view.clone, ref: view.cref });
+          else setNotice({ kind: 'error', title: 'This repository is not in the library', message: 'It may have been deleted. Clone it again from Repositories.' });
+        },
+        (err) => setNotice({ kind: 'error', title: 'The repository library is unavailable', message: err instanceof Error ? err.message : String(err) }),
+      );
     } else if (key.startsWith('recent:')) {
       void getRecent(key.slice(7)).then(
         (entry) => (entry ? openRecent(entry, false) : setNotice({ kind: 'error', title: 'This folder is not in Recent any more', message: 'Open the folder again with "Open folder".' })),
@@ -334,6 +395,9 @@ function Shell({ engine, restartRef }: { engine: EngineClient; restartRef: React
             />
             <span aria-hidden="true">Choose folder…</span>
           </label>
+          <button type="button" onClick={() => showLibrary()} data-testid="open-library" title="Clone a git repository; your cloned repositories and opened folders">
+            Repositories
+          </button>
           <button type="button" onClick={openDemo} data-testid="open-demo">
             Demo
           </button>
@@ -361,7 +425,24 @@ function Shell({ engine, restartRef }: { engine: EngineClient; restartRef: React
         </p>
       )}
 
-      {notice && <NoticePanel notice={notice} onOpenFolder={openFolder} onDemo={openDemo} onReopen={(r) => void openRecent(r, true)} />}
+      {notice && (
+        <NoticePanel
+          notice={notice}
+          onOpenFolder={openFolder}
+          onDemo={openDemo}
+          onReopen={(r) => void openRecent(r, true)}
+          onClone={(url, ref) => showLibrary({ url, ref })}
+        />
+      )}
+
+      {cloning && !libraryOpen && (
+        <div className="opening" data-testid="cloning">
+          <div className="opening-head">
+            <strong>Cloning {cloning.url}</strong>
+          </div>
+          <GitProgressBar verb="Cloning" store={cloning.progress} onCancel={cloning.cancel} />
+        </div>
+      )}
 
       {opening && <OpeningPanel opening={opening} />}
 
@@ -417,7 +498,12 @@ function Shell({ engine, restartRef }: { engine: EngineClient; restartRef: React
           !notice && (
             <div className="home">
               <h1>Explore a code repository, entirely in your browser</h1>
-              <p>Nothing is uploaded. Open a folder, or look around the demo.</p>
+              <p>Nothing is uploaded. Open a folder, clone a git repository, or look around the demo.</p>
+              <p>
+                <button type="button" className="primary" onClick={() => showLibrary()}>
+                  Clone a repository
+                </button>
+              </p>
             </div>
           )
         )}
@@ -454,6 +540,26 @@ function Shell({ engine, restartRef }: { engine: EngineClient; restartRef: React
       )}
       {quickOpen && repo && <QuickOpen onOpen={openFile} onClose={() => setQuickOpen(false)} />}
       {showSkipped && <SkippedDialog onClose={() => setShowSkipped(false)} />}
+      {libraryOpen && (
+        <LibraryDialog
+          onClose={() => setLibraryOpen(false)}
+          cloning={cloning}
+          startClone={startClone}
+          prefill={clonePrefill}
+          currentKey={repo?.key ?? ''}
+          onOpen={openLibraryEntry}
+          onFetched={(entry) => {
+            // Re-read the updated working tree; the index refresh then re-indexes only the changed files.
+            const current = repoRef.current;
+            if (current && current.key === `git:${entry.id}`) void open(current.spec, current.key, { clone: { url: entry.url, ref: entry.ref ?? '' } });
+          }}
+          onDeleted={(entry) => {
+            if (entry.source === 'folder') void forgetRecent(entry.id.replace(/^recent:/, '')).finally(refreshRecent);
+            const key = entry.source === 'clone' ? `git:${entry.id}` : entry.id;
+            if (repoRef.current?.key === key) void openDemo();
+          }}
+        />
+      )}
     </div>
   );
 }
@@ -496,12 +602,35 @@ function NoticePanel({
   onOpenFolder,
   onDemo,
   onReopen,
+  onClone,
 }: {
   notice: Notice;
   onOpenFolder: () => void;
   onDemo: () => void;
   onReopen: (r: RecentRepo) => void;
+  onClone: (url: string, ref: string) => void;
 }) {
+  if (notice.kind === 'clone-offer')
+    return (
+      <div className="notice" role="alert" data-testid="clone-offer">
+        <p>
+          This link points to the git repository <strong className="mono">{notice.url}</strong>
+          {notice.ref && (
+            <>
+              {' '}
+              at <strong>{notice.ref}</strong>
+            </>
+          )}
+          , which is not in this browser yet. Clone it here to see the shared view.
+        </p>
+        <button type="button" className="primary" onClick={() => onClone(notice.url, notice.ref)}>
+          Clone this repository
+        </button>{' '}
+        <button type="button" onClick={onDemo}>
+          Open the demo
+        </button>
+      </div>
+    );
   if (notice.kind === 'permission')
     return (
       <div className="notice" role="alert">

@@ -5,12 +5,15 @@
  */
 /** Text and Regex stream grep hits; Ranked asks the code index (chunks ranked for people). */
 export type SearchMode = 'text' | 'regex' | 'ranked';
-export type ViewKey = 'search' | 'components' | 'routes' | 'features';
-const VIEW_KEYS: readonly ViewKey[] = ['search', 'components', 'routes', 'features'];
+export type ViewKey = 'search' | 'components' | 'routes' | 'features' | 'history';
+const VIEW_KEYS: readonly ViewKey[] = ['search', 'components', 'routes', 'features', 'history'];
 
 export interface ViewState {
-  /** 'demo', 'recent:<id>' (a stored folder handle) or 'snapshot:<name>' (cannot be re-read). */
+  /** 'demo', 'recent:<id>' (a stored folder handle), 'git:<id>' (a clone in the library) or 'snapshot:<name>' (cannot be re-read). */
   repo: string;
+  /** For a 'git:' repo: its clone URL and ref, so a shared link can offer to clone it elsewhere. */
+  clone: string;
+  cref: string;
   view: ViewKey;
   q: string;
   mode: SearchMode;
@@ -34,6 +37,8 @@ export interface ViewState {
 
 export const DEFAULT_VIEW: ViewState = {
   repo: '',
+  clone: '',
+  cref: '',
   view: 'search',
   q: '',
   mode: 'text',
@@ -57,6 +62,8 @@ export function parseViewState(search: string): ViewState {
   const line = Number.parseInt(p.get('line') ?? '', 10);
   return {
     repo: p.get('repo') ?? '',
+    clone: p.get('clone') ?? '',
+    cref: p.get('cref') ?? '',
     view: VIEW_KEYS.find((v) => v === p.get('view')) ?? 'search',
     q: p.get('q') ?? '',
     mode: p.get('mode') === 'regex' ? 'regex' : p.get('mode') === 'ranked' ? 'ranked' : 'text',
@@ -80,6 +87,8 @@ export function parseViewState(search: string): ViewState {
 export function serializeViewState(s: ViewState): string {
   const p = new URLSearchParams();
   if (s.repo) p.set('repo', s.repo);
+  if (s.clone && s.repo.startsWith('git:')) p.set('clone', s.clone);
+  if (s.cref && s.clone && s.repo.startsWith('git:')) p.set('cref', s.cref);
   if (s.view !== 'search') p.set('view', s.view);
   if (s.q) p.set('q', s.q);
   if (s.mode !== 'text') p.set('mode', s.mode);

@@ -7,3 +7,9 @@ import { Buffer } from 'buffer';
 
 const g = globalThis as unknown as { Buffer?: unknown };
 g.Buffer ??= Buffer;
+
+// lightning-fs bundles a TextEncoder polyfill that finds the global object as
+// `typeof window !== 'undefined' ? window : typeof global !== 'undefined' ? global : this`;
+// in a module worker none of those is defined, so give it `global`.
+const gl = globalThis as unknown as { global?: unknown };
+gl.global ??= globalThis;

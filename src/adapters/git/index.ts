@@ -5,6 +5,7 @@
  * Everything returned is plain structured-cloneable data; errors are QuarryErrors.
  */
 import './env';
+import * as git from 'isomorphic-git';
 import { history as historyOver, type History, type HistoryOptions } from './history';
 import { gitCache } from './repos';
 import { requireRepo } from './registry';
@@ -31,7 +32,6 @@ export type { DirHandleLike, FileHandleLike } from './fsa-fs';
 /** Branch and HEAD commit of an opened folder that holds .git (empty strings when it has none). */
 export async function folderGitInfo(root: DirHandleLike): Promise<{ branch: string; commit: string }> {
   const fs = fsaFs(root);
-  const git = await import('isomorphic-git');
   const branch = (await git.currentBranch({ fs, dir: '/' }).catch(() => undefined)) ?? '';
   const commit = await git.resolveRef({ fs, dir: '/', ref: 'HEAD' }).catch(() => '');
   return { branch, commit };

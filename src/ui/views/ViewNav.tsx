@@ -1,4 +1,4 @@
-/** The view switcher: Search, Components, Routes, Features. Real links, so each view has an address. */
+/** The view switcher: Search, Components, Routes, Features, History. Real links, so each view has an address. */
 import type { MouseEvent } from 'react';
 import { serializeViewState, type ViewKey, type ViewState } from '../url-state';
 import type { UpdateView } from '../use-view-state';
@@ -8,6 +8,7 @@ export const VIEW_TABS: ReadonlyArray<{ key: ViewKey; label: string }> = [
   { key: 'components', label: 'Components' },
   { key: 'routes', label: 'Routes' },
   { key: 'features', label: 'Features' },
+  { key: 'history', label: 'History' },
 ];
 
 export function ViewNav({ view, update }: { view: ViewState; update: UpdateView }) {

@@ -1,0 +1,52 @@
+/** A git job's progress: isomorphic-git's phase with counts, as a named progressbar (the phase is in its name). */
+import { useSyncExternalStore } from 'react';
+import type { Progress } from '../../worker/protocol';
+import { formatCount } from '../format';
+
+/** A tiny external store, so progress events re-render only the bar. */
+export class ProgressStore {
+  value: Progress | null = null;
+  private listeners = new Set<() => void>();
+  set(p: Progress) {
+    this.value = p;
+    for (const l of this.listeners) l();
+  }
+  subscribe = (l: () => void) => {
+    this.listeners.add(l);
+    return () => void this.listeners.delete(l);
+  };
+}
+
+export function GitProgressBar({ verb, store, onCancel, testId }: { verb: string; store: ProgressStore; onCancel?: () => void; testId?: string }) {
+  const p = useSyncExternalStore(store.subscribe, () => store.value);
+  const phase = p?.label || 'Connecting';
+  const pct = p && p.totalFiles ? Math.min(100, Math.round((p.files / p.totalFiles) * 100)) : undefined;
+  const counts = p && p.files ? (p.totalFiles ? `${formatCount(p.files)} of ${formatCount(p.totalFiles)}` : formatCount(p.files)) : '';
+  return (
+    <div className="git-progress" data-testid={testId}>
+      <div
+        className="progress"
+        role="progressbar"
+        aria-label={`${verb}: ${phase}`}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={pct}
+        aria-valuetext={counts ? `${phase}: ${counts}` : phase}
+      >
+        <div className={`progress-fill${pct === undefined ? ' indeterminate' : ''}`} style={{ transform: pct === undefined ? undefined : `scaleX(${pct / 100})` }} />
+      </div>
+      <div className="git-progress-line">
+        <span>
+          {phase}
+          {counts && ` · ${counts}`}
+          {pct !== undefined && ` (${pct}%)`}
+        </span>
+        {onCancel && (
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}

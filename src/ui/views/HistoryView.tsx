@@ -1,0 +1,124 @@
+/**
+ * History: the current branch and recent commits (author, date, message) of a cloned
+ * repository or an opened folder that contains .git; a commit expands to its changed files
+ * (each opens in the viewer when it still exists). Opened folders also list their
+ * uncommitted changes.
+ */
+import { useEffect, useState } from 'react';
+import { QuarryError } from '../../core/errors';
+import type { HistoryCommit, HistoryView as HistoryData } from '../../worker/protocol';
+import { useEngine } from '../engine';
+import { plural } from '../format';
+import { Badge, EmptyNote, ErrorNote, FileLink, Loading, PathText, type ViewProps } from './parts';
+
+type State = { state: 'loading' } | { state: 'ready'; value: HistoryData } | { state: 'error'; error: QuarryError };
+
+const CHANGE_TEXT: Record<string, string> = { add: 'added', modify: 'modified', delete: 'deleted', added: 'added', modified: 'modified', deleted: 'deleted', untracked: 'untracked' };
+
+export function HistoryView({ view, update, repoKey }: ViewProps) {
+  const engine = useEngine();
+  const [state, setState] = useState<State>({ state: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+  const [openCommit, setOpenCommit] = useState<string | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    setState({ state: 'loading' });
+    engine.history({ limit: 100 }).then(
+      (value) => live && setState({ state: 'ready', value }),
+      (err) => live && setState({ state: 'error', error: err instanceof QuarryError ? err : new QuarryError('Internal', String(err)) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [engine, repoKey, attempt]);
+
+  const h = state.state === 'ready' ? state.value : null;
+  return (
+    <section className="view-panel" aria-labelledby="history-title" data-testid="history-view">
+      <div className="view-head">
+        <h2 id="history-title">History</h2>
+        {h?.available && (
+          <p className="view-summary" data-testid="view-summary">
+            {h.branch ? (
+              <>
+                Branch <strong>{h.branch}</strong>
+              </>
+            ) : (
+              'Detached HEAD'
+            )}
+            {h.head && ` at ${h.head.slice(0, 7)}`} · {plural(h.commits?.length ?? 0, 'commit')}
+            {h.shallow && ' · a shallow clone: older commits were not fetched'}
+          </p>
+        )}
+      </div>
+      <div className="view-body">
+        {state.state === 'loading' && <Loading>Reading the git history…</Loading>}
+        {state.state === 'error' && <ErrorNote error={state.error} what="read the history" onRetry={() => setAttempt((a) => a + 1)} />}
+        {h && !h.available && (
+          <EmptyNote title="No history to show.">
+            <p>{h.reason}</p>
+          </EmptyNote>
+        )}
+        {h?.available && h.uncommitted && (
+          <section aria-labelledby="uncommitted-title" className="history-uncommitted">
+            <h3 id="uncommitted-title">Uncommitted changes</h3>
+            {h.uncommitted.length === 0 ? (
+              <p className="muted">None: the working tree matches the last commit.</p>
+            ) : (
+              <ul className="changed-files" aria-label="Uncommitted changes">
+                {h.uncommitted.map((c) => (
+                  <li key={c.path}>
+                    <Badge kind={c.status}>{CHANGE_TEXT[c.status]}</Badge>{' '}
+                    {c.status === 'deleted' ? <PathText path={c.path} /> : <FileLink view={view} update={update} path={c.path}><PathText path={c.path} /></FileLink>}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+        )}
+        {h?.available && h.commits && h.commits.length === 0 && <EmptyNote title="No commits yet." />}
+        {h?.available && h.commits && h.commits.length > 0 && (
+          <ol className="commit-list" aria-label="Commits">
+            {h.commits.map((c) => (
+              <CommitRow key={c.oid} commit={c} open={openCommit === c.oid} onToggle={() => setOpenCommit(openCommit === c.oid ? null : c.oid)} view={view} update={update} />
+            ))}
+          </ol>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function CommitRow({ commit: c, open, onToggle, view, update }: { commit: HistoryCommit; open: boolean; onToggle: () => void } & Pick<ViewProps, 'view' | 'update'>) {
+  const [subject, ...body] = c.message.split('\n');
+  const date = new Date(c.date);
+  return (
+    <li className="commit" data-testid="commit">
+      <button type="button" className="commit-head" aria-expanded={open} onClick={onToggle}>
+        <span className="commit-subject">{subject}</span>
+        <span className="commit-meta">
+          <span className="mono">{c.oid.slice(0, 7)}</span> · {c.author} · <time dateTime={date.toISOString()}>{date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}</time> ·{' '}
+          {c.parentMissing ? 'changes not fetched' : plural(c.changedFiles.length, 'file')}
+        </span>
+      </button>
+      {open && (
+        <div className="commit-body">
+          {body.join('\n').trim() && <pre className="commit-message">{body.join('\n').trim()}</pre>}
+          {c.parentMissing ? (
+            <p className="muted">This commit's parent is beyond the clone's depth, so its changes are unknown. Clone with more history to see them.</p>
+          ) : (
+            <ul className="changed-files" aria-label={`Files changed in ${c.oid.slice(0, 7)}`}>
+              {c.changedFiles.map((f) => (
+                <li key={f.path}>
+                  <Badge kind={f.type}>{CHANGE_TEXT[f.type]}</Badge>{' '}
+                  {f.type === 'delete' ? <PathText path={f.path} /> : <FileLink view={view} update={update} path={f.path}><PathText path={f.path} /></FileLink>}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+    </li>
+  );
+}
