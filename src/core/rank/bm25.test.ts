@@ -210,3 +210,53 @@ describe('properties', () => {
     );
   });
 });
+
+describe('BM25 search against a naive reference (every chunk scored, stable sort)', () => {
+  it('returns the same hits, scores and tie order for any limit and filter (property)', () => {
+    const word = fc.constantFrom('alpha', 'beta', 'Gamma', 'delta', 'eps', 'zeta_eta', 'thetaIota', 'x', 'ALPHA');
+    const file = fc.array(fc.array(word, { minLength: 0, maxLength: 6 }).map((ws) => ws.join(' ')), { minLength: 1, maxLength: 8 });
+    fc.assert(
+      fc.property(
+        fc.array(file, { minLength: 1, maxLength: 12 }),
+        fc.array(word, { minLength: 1, maxLength: 4 }),
+        fc.integer({ min: 0, max: 12 }),
+        fc.boolean(),
+        (files, queryWords, limit, filtered) => {
+          const texts: Record<string, string> = {};
+          // duplicate texts under different paths make exact score ties
+          files.forEach((lines, i) => (texts[`d${i % 3}/f${i}.ts`] = lines.map((l, k) => (k % 3 === 0 ? `fn f${k}\n${l}` : l)).join('\n')));
+          const index = indexOf(texts);
+          const query = queryWords.join(' ');
+          const filter = filtered ? (c: { path: string }) => !c.path.startsWith('d1/') : undefined;
+          const got = index.search(query, limit, filter).map((h) => [h.chunk.path, h.chunk.startLine, h.score]);
+          // reference
+          const chunks: Array<{ path: string; startLine: number; tokens: string[] }> = [];
+          for (const [path, text] of Object.entries(texts)) {
+            const lines = splitLinesForIndex(text);
+            for (const c of lineChunker.chunkFile(path, text)) chunks.push({ path, startLine: c.startLine, tokens: tokenize(lines.slice(c.startLine - 1, c.endLine).join('\n')) });
+          }
+          const N = chunks.length;
+          const avgdl = chunks.reduce((n, c) => n + c.tokens.length, 0) / N;
+          const scores = new Map<number, number>();
+          for (const term of new Set(tokenize(query))) {
+            const df = chunks.filter((c) => c.tokens.includes(term)).length;
+            if (!df) continue;
+            const w = idf(N, df);
+            chunks.forEach((c, id) => {
+              const tf = c.tokens.filter((t) => t === term).length;
+              if (!tf) return;
+              scores.set(id, (scores.get(id) ?? 0) + (w * (tf * (1.2 + 1))) / (tf + 1.2 * (1 - 0.75 + (0.75 * c.tokens.length) / avgdl)));
+            });
+          }
+          const want = [...scores]
+            .filter(([id]) => !filter || filter(chunks[id]))
+            .sort((a, b) => b[1] - a[1] || (chunks[a[0]].path < chunks[b[0]].path ? -1 : chunks[a[0]].path > chunks[b[0]].path ? 1 : chunks[a[0]].startLine - chunks[b[0]].startLine))
+            .slice(0, limit)
+            .map(([id, score]) => [chunks[id].path, chunks[id].startLine, score]);
+          expect(got).toEqual(want);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -77,6 +77,57 @@ export function chunkText(lines: string[], startLine: number, endLine: number): 
   return lines.slice(startLine - 1, endLine).join('\n');
 }
 
+interface Hit {
+  id: number;
+  score: number;
+  order: number;
+}
+
+/**
+ * The hits (touched[0..count), scores[id]; the scores are reset to 0) that pass `filter`,
+ * first `limit` in the order of a stable sort by compareHits (ties keep touched order), with
+ * no object per hit: a bounded sorted buffer that most hits leave after one comparison.
+ */
+function topHits(
+  touched: Uint32Array,
+  count: number,
+  scores: Float64Array,
+  limit: number,
+  chunks: Array<IndexedChunk | null>,
+  filter?: ChunkFilter,
+): Hit[] {
+  const cmp = (a: Hit, b: Hit): number => {
+    if (b.score !== a.score) return b.score - a.score;
+    const ca = chunks[a.id]!;
+    const cb = chunks[b.id]!;
+    if (ca.path !== cb.path) return ca.path < cb.path ? -1 : 1;
+    return ca.startLine - cb.startLine || a.order - b.order;
+  };
+  const top: Hit[] = [];
+  for (let order = 0; order < count; order++) {
+    const id = touched[order];
+    const score = scores[id];
+    scores[id] = 0;
+    if (limit <= 0) continue;
+    if (top.length === limit && score < top[limit - 1].score) continue;
+    if (filter && !filter(chunks[id]!)) continue;
+    const h: Hit = { id, score, order };
+    if (top.length === limit) {
+      if (cmp(h, top[limit - 1]) >= 0) continue;
+      top.pop();
+    }
+    let lo = 0;
+    let hi = top.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cmp(top[mid], h) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    top.splice(lo, 0, h);
+  }
+  return top;
+}
+
 function compareHits(a: { score: number; chunk: Chunk }, b: { score: number; chunk: Chunk }): number {
   if (b.score !== a.score) return b.score - a.score;
   if (a.chunk.path !== b.chunk.path) return a.chunk.path < b.chunk.path ? -1 : 1;
@@ -153,6 +204,35 @@ class PostingStore {
       }
     }
     for (let e = this.head[t]; e >= 0; e = this.eNext[e]) fn(this.eId[e], this.eTf[e]);
+  }
+
+  /**
+   * BM25 of term t into scores[id] for each live posting (w = idf, norms[id] = the length
+   * norm): idf * (tf * (k1 + 1)) / (tf + norm), bm25Term()'s arithmetic; first touches are
+   * appended to `touched`.
+   */
+  scoreInto(t: number, w: number, norms: Float64Array, alive: Array<unknown>, scores: Float64Array, touched: Uint32Array, count: number): number {
+    const k1p1 = BM25_K1 + 1;
+    if (t < this.baseTerms) {
+      const ids = this.ids;
+      const tfs = this.tfs;
+      for (let i = this.start[t], end = this.start[t + 1]; i < end; i++) {
+        const id = ids[i];
+        if (alive[id] === null) continue;
+        const tf = tfs[i];
+        const s = (w * (tf * k1p1)) / (tf + norms[id]);
+        if (scores[id] === 0) touched[count++] = id;
+        scores[id] += s;
+      }
+    }
+    for (let e = this.head[t]; e >= 0; e = this.eNext[e]) {
+      const id = this.eId[e];
+      const tf = this.eTf[e];
+      const s = (w * (tf * k1p1)) / (tf + norms[id]);
+      if (scores[id] === 0) touched[count++] = id;
+      scores[id] += s;
+    }
+    return count;
   }
 
   tf(t: number, id: number): number {
@@ -373,6 +453,7 @@ export class ChunkIndex {
   private scoreScratch = new Float64Array(0);
   private countScratch = new Uint32Array(0);
   private interScratch = new Uint32Array(0);
+  private touchedScratch = new Uint32Array(0);
 
   get chunkCount(): number {
     return this.live;
@@ -560,6 +641,7 @@ export class ChunkIndex {
       this.scoreScratch = new Float64Array(cap);
       this.countScratch = new Uint32Array(cap);
       this.interScratch = new Uint32Array(cap);
+      this.touchedScratch = new Uint32Array(cap);
     }
   }
 
@@ -588,28 +670,12 @@ export class ChunkIndex {
     this.ensureScratch();
     const scores = this.scoreScratch;
     const avgdl = this.avgdl();
-    const touched: number[] = [];
-    const k1 = BM25_K1;
+    const touched = this.touchedScratch;
+    let count = 0;
+    const norms = this.norms(avgdl);
     const chunks = this.chunks;
-    for (const { t, idf: w } of termList) {
-      this.post.forEach(t, chunks, (id, tf) => {
-        const dl = chunks[id]!.tokenCount;
-        // same arithmetic as bm25Term(): idf * (tf * (k1 + 1)) / (tf + k1 * (1 - b + b * dl / avgdl))
-        const s = (w * (tf * (k1 + 1))) / (tf + k1 * (1 - BM25_B + (BM25_B * dl) / avgdl));
-        if (scores[id] === 0) touched.push(id);
-        scores[id] += s;
-      });
-    }
-    const hits: Array<{ id: number; score: number }> = [];
-    for (const id of touched) {
-      const score = scores[id];
-      scores[id] = 0;
-      const chunk = this.chunks[id]!;
-      if (filter && !filter(chunk)) continue;
-      hits.push({ id, score });
-    }
-    hits.sort((a, b) => compareHits({ score: a.score, chunk: this.chunks[a.id]! }, { score: b.score, chunk: this.chunks[b.id]! }));
-    return hits.slice(0, limit).map(({ id, score }) => {
+    for (const { t, idf: w } of termList) count = this.post.scoreInto(t, w, norms, chunks, scores, touched, count);
+    return topHits(touched, count, scores, limit, chunks, filter).map(({ id, score }) => {
       const chunk = this.chunks[id]!;
       const scoreComponents: ScoreComponent[] = [];
       for (const { term, t, df, idf: w } of termList) {
@@ -619,6 +685,27 @@ export class ChunkIndex {
       }
       return { chunk, score, matchedTerms: scoreComponents.map((c) => c.term), scoreComponents };
     });
+  }
+
+  /** per chunk id: k1 * (1 - b + b * dl / avgdl), the BM25 length norm, for the current avgdl */
+  private normCache = new Float64Array(0);
+  private normAvgdl = NaN;
+  private normCount = -1;
+
+  private norms(avgdl: number): Float64Array {
+    const n = this.chunks.length;
+    if (avgdl !== this.normAvgdl || n !== this.normCount) {
+      if (this.normCache.length < n) this.normCache = new Float64Array(Math.max(n, this.normCache.length * 2, 1024));
+      const norms = this.normCache;
+      for (let id = 0; id < n; id++) {
+        const c = this.chunks[id];
+        // same arithmetic as bm25Term()'s denominator: k1 * (1 - b + b * dl / avgdl)
+        if (c) norms[id] = BM25_K1 * (1 - BM25_B + (BM25_B * c.tokenCount) / avgdl);
+      }
+      this.normAvgdl = avgdl;
+      this.normCount = n;
+    }
+    return this.normCache;
   }
 
   /** Innermost chunk of `path` whose range contains `line`. */
