@@ -10,9 +10,11 @@ import { Workspace } from '../source/workspace';
 import { compilePathFilter } from '../walk/glob';
 import type { Skipped } from '../walk/policy';
 import { readTextIfMayMatch, walkFiles, type BytePrefilter, type WalkedFile } from '../walk/walk';
-import { containsBytes, containsBytesCaseless } from '../walk/decode';
+import { containsBytes, containsBytesCaseless, hasNulByte, hasUtf16Bom } from '../walk/decode';
+import { byteFinder, candidateLineStarts, countNewlines, type ByteFinder } from './lines';
 import { DEFAULT_MAX_FILE_BYTES } from '../walk/policy';
 import { compileMatcher, type Matcher } from './regex';
+import type { HitAlphabet } from './regex/analyze';
 import type { GrepFileResult, GrepMatch, GrepRequest, GrepSink, GrepSummary, HitRange } from './types';
 
 /** A content index that can narrow the files to search (the trigram index). */
@@ -47,6 +49,12 @@ export interface SearchOptions {
   bytePrefilter?: boolean;
   /** Defaults to a 12 ms budget; pass NEVER_YIELD in the CLI and benchmarks. */
   yielder?: Yielder;
+  /**
+   * Decode and match only the lines that hold a required literal (found in the raw bytes),
+   * when the matcher has literals and no context lines are asked for. Results are identical.
+   * Defaults to on with a prefilter (the indexed path), off otherwise.
+   */
+  literalLines?: boolean;
 }
 
 export const DEFAULT_MAX_RESULTS = 10_000;
@@ -196,6 +204,7 @@ export async function searchWorkspace(
   });
 
   const mayMatch = options.bytePrefilter === false ? null : bytePrefilter(matcher);
+  const lineFinders = (options.literalLines ?? !!options.prefilter) && !contextBefore && !contextAfter ? literalLineFinders(matcher) : null;
   const prefilter = options.prefilter;
   const candidates = prefilter ? prefilter.candidates(matcher) : null;
   const directory = req.directory ?? '';
@@ -229,21 +238,10 @@ export async function searchWorkspace(
           done = true;
           break;
         }
-        const loaded = await readTextIfMayMatch(source, file.path, mayMatch);
-        if (loaded.ok === 'absent') {
-          filesSearched++;
-          continue;
-        }
-        if (!loaded.ok) {
-          skipped.push(prefix ? { ...loaded.skipped, path: prefix + loaded.skipped.path } : loaded.skipped);
-          continue;
-        }
-        filesSearched++;
-        const text = loaded.text;
         const path = prefix + file.path;
         const matches: GrepMatch[] = [];
         let fileHadMatch = false;
-        scanLines(text, matcher, (hits) => {
+        const onLine = (text: string, hits: LineHits, lineNo: number): boolean => {
           if (delivered >= maxResults) limitHit = true;
           if (total >= countLimit && delivered >= maxResults) {
             // one more match than we are allowed to count: total is only a lower bound
@@ -263,7 +261,7 @@ export async function searchWorkspace(
             }
             matches.push({
               path,
-              line: hits.line,
+              line: lineNo,
               text: lineText,
               ranges,
               contextBefore: contextBefore ? linesBefore(text, hits.start, Math.min(contextBefore, hits.line - 1)) : [],
@@ -271,7 +269,52 @@ export async function searchWorkspace(
             });
           }
           return true;
-        });
+        };
+        if (lineFinders) {
+          const r = await searchLines(source, file.path, lineFinders, matcher, onLine, mayMatch !== null);
+          if (r === 'absent') {
+            // as the byte prefilter answers in the whole-file path
+            filesSearched++;
+            continue;
+          }
+          if (typeof r === 'object') {
+            skipped.push(prefix ? { ...r, path: prefix + r.path } : r);
+            continue;
+          }
+          if (r === 'searched') {
+            filesSearched++;
+            if (fileHadMatch) filesMatched++;
+            if (matches.length) {
+              const result: GrepFileResult = { path, matches };
+              if (sink(result) === false) {
+                ending = 'stopped';
+                totalIsExact = false;
+                done = true;
+              }
+            }
+            if (done) break;
+            if (delivered >= maxResults && countLimit <= total) {
+              if (countLimit === total) totalIsExact = false;
+              done = true;
+              break;
+            }
+            const y = yielder.maybeYield();
+            if (y) await y;
+            continue;
+          }
+        }
+        const loaded = await readTextIfMayMatch(source, file.path, mayMatch);
+        if (loaded.ok === 'absent') {
+          filesSearched++;
+          continue;
+        }
+        if (!loaded.ok) {
+          skipped.push(prefix ? { ...loaded.skipped, path: prefix + loaded.skipped.path } : loaded.skipped);
+          continue;
+        }
+        filesSearched++;
+        const text = loaded.text;
+        scanLines(text, matcher, (hits) => onLine(text, hits, hits.line));
         if (fileHadMatch) filesMatched++;
         if (matches.length) {
           const result: GrepFileResult = { path, matches };
@@ -361,3 +404,184 @@ export async function searchAll(workspace: Workspace, req: GrepRequest, options:
 }
 
 export { mergeBlocks, type Block } from './blocks';
+
+/** Byte finders for literal-anchored line search, or null when the matcher's literals cannot anchor it. */
+export function literalLineFinders(matcher: Matcher): LineFinders | null {
+  const lits = matcher.requiredLiterals;
+  if (!lits || !lits.length) return null;
+  if (lits.some((l) => l.length === 0 || l.includes('\uFFFD') || l.includes('\n'))) return null;
+  const enc = new TextEncoder();
+  const alphabet = matcher.hitAlphabet ?? null;
+  const escaped = lits.map((l) => l.replace(/[\\^$.*+?()[\]{}|\/-]/g, '\\$&'));
+  if (!matcher.caseInsensitive) {
+    const re = lits.length > 1 ? new RegExp(escaped.join('|'), 'g') : null;
+    const find = re ? regexFind(re) : (text: string, from: number) => text.indexOf(lits[0], from);
+    return { finders: lits.map((l) => byteFinder(enc.encode(l), false)), orbit: false, alphabet, find };
+  }
+  if (lits.some((l) => !/^[\x00-\x7f]*$/.test(l))) return null;
+  // ASCII-only folding (a file holding U+212A or U+017F is searched whole)
+  const find = regexFind(new RegExp(escaped.join('|'), 'gi'));
+  return { finders: lits.map((l) => byteFinder(enc.encode(l.toLowerCase()), true)), orbit: lits.some((l) => /[ks]/i.test(l)), alphabet, find };
+}
+
+function regexFind(re: RegExp): (text: string, from: number) => number {
+  return (text, from) => {
+    re.lastIndex = from;
+    const m = re.exec(text);
+    return m ? m.index : -1;
+  };
+}
+
+export interface LineFinders {
+  finders: ByteFinder[];
+  /** case-insensitive with k or s: a file holding U+212A or U+017F is searched whole */
+  orbit: boolean;
+  /** the matcher's hit alphabet: long lines are matched only in the runs around literals */
+  alphabet: HitAlphabet | null;
+  /** next occurrence of any literal in a decoded line */
+  find: (text: string, from: number) => number;
+}
+
+/** Lines at least this long are matched in literal-anchored windows (when the alphabet allows); tests lower it. */
+export const LINE_WINDOWS = { minLine: 512 };
+
+/**
+ * Whether a long line (bytes[ls, le)) may hold a hit, without decoding it: windowedRanges()'s
+ * runs found in the bytes. A run starts and ends next to an ASCII byte (or the line's ends),
+ * so its bytes decode alone exactly as within the line; a neighbour outside the run is put in
+ * as itself when ASCII, else as U+FFFD (like any non-ASCII character: not in an ASCII-only
+ * alphabet, not a word character for `\b` and whole-word checks).
+ */
+function byteWindowsMayHit(bytes: Uint8Array, ls: number, le: number, matcher: Matcher, lf: LineFinders): boolean {
+  const { ascii, nonAscii } = lf.alphabet!;
+  const inA = (i: number) => {
+    const c = bytes[i];
+    return c < 128 ? ascii[c] === 1 : nonAscii;
+  };
+  const side = (i: number) => (i < ls || i >= le ? '' : bytes[i] < 128 ? String.fromCharCode(bytes[i]) : '\uFFFD');
+  let hit = false;
+  for (const f of lf.finders) {
+    let x = f.next(bytes, ls);
+    while (x !== -1 && x < le) {
+      if (!inA(x)) return true; // not what windows can decide: decode and look
+      let a = x;
+      while (a > ls && inA(a - 1)) a--;
+      let b = x + 1;
+      while (b < le && inA(b)) b++;
+      const window = side(a - 1) + lineDecoder.decode(bytes.subarray(a, b)) + side(b);
+      matcher.scan(window, () => {
+        hit = true;
+        return false;
+      });
+      if (hit) return true;
+      x = b < le ? f.next(bytes, b) : -1;
+    }
+  }
+  return false;
+}
+
+/**
+ * Hits of one line, matched only in the windows that can hold one: every hit contains a
+ * literal occurrence and only alphabet characters, so it lies in the maximal run of alphabet
+ * characters around an occurrence. Each run is matched with one real neighbour on each side
+ * (what `\b` and whole-word checks look at). null when an occurrence is outside the alphabet.
+ */
+function windowedRanges(text: string, end: number, matcher: Matcher, lf: LineFinders): HitRange[] | null {
+  const { ascii, nonAscii } = lf.alphabet!;
+  const n = text.length;
+  const inA = (i: number) => {
+    const c = text.charCodeAt(i);
+    return c < 128 ? ascii[c] === 1 : nonAscii;
+  };
+  const ranges: HitRange[] = [];
+  let x = lf.find(text, 0);
+  while (x !== -1) {
+    if (!inA(x)) return null;
+    let a = x;
+    while (a > 0 && inA(a - 1)) a--;
+    let b = x + 1;
+    while (b < n && inA(b)) b++;
+    const ws = a > 0 ? a - 1 : 0;
+    const we = b < n ? b + 1 : n;
+    matcher.scan(text.slice(ws, we), (s, e) => {
+      ranges.push([s + ws, Math.min(e + ws, end)]);
+      return true;
+    });
+    x = b < n ? lf.find(text, b) : -1;
+  }
+  return ranges;
+}
+
+const lineDecoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
+
+/**
+ * One line's bytes as text (UTF-8, U+FFFD for invalid sequences, a U+FEFF kept): for a long
+ * line the source's faster decoder when its answer is sure to be plain UTF-8 for this slice
+ * (no BOM-like start, no NUL for its binary sniffing), else TextDecoder.
+ */
+function decodeLine(source: Workspace['roots'][number], line: Uint8Array): string {
+  if (source.decode && line.length >= 1024) {
+    const b0 = line[0];
+    const b1 = line[1];
+    const bomLike = (b0 === 0xef && b1 === 0xbb) || (b0 === 0xff && b1 === 0xfe) || (b0 === 0xfe && b1 === 0xff);
+    if (!bomLike && !hasNulByte(line)) {
+      const d = source.decode(line);
+      if (!d.binary && d.encoding === 'utf-8') return d.text;
+    }
+  }
+  return lineDecoder.decode(line);
+}
+const KELVIN = new Uint8Array([0xe2, 0x84, 0xaa]);
+const LONG_S = new Uint8Array([0xc5, 0xbf]);
+
+/**
+ * One file by literal-anchored lines (see lines.ts): 'searched'; 'absent' when no literal
+ * occurs (and the byte prefilter would have said so); a skip (unreadable, binary); or 'whole'
+ * when the file must be decoded whole (UTF-16, or a case orbit character present).
+ */
+async function searchLines(
+  source: Workspace['roots'][number],
+  path: string,
+  lf: LineFinders,
+  matcher: Matcher,
+  onLine: (text: string, hits: LineHits, lineNo: number) => boolean,
+  absentWhenNone: boolean,
+): Promise<'searched' | 'absent' | 'whole' | Skipped> {
+  let bytes: Uint8Array;
+  try {
+    bytes = source.readTransient ? await source.readTransient(path) : await source.read(path);
+  } catch (err) {
+    return { path, reason: 'unreadable', detail: err instanceof Error ? err.message : String(err) };
+  }
+  if (hasUtf16Bom(bytes)) return 'whole';
+  if (hasNulByte(bytes)) return { path, reason: 'binary' };
+  if (lf.orbit && (containsBytes(bytes, KELVIN) || containsBytes(bytes, LONG_S))) return 'whole';
+  const from = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  const starts = candidateLineStarts(bytes, from, lf.finders);
+  if (!starts.length && absentWhenNone) return 'absent';
+  let cursor = from;
+  let lineNo = 1;
+  for (const ls of starts) {
+    lineNo += countNewlines(bytes, cursor, ls);
+    cursor = ls;
+    let le = bytes.indexOf(10, ls);
+    if (le === -1) le = bytes.length;
+    if (lf.alphabet && le - ls >= LINE_WINDOWS.minLine && !byteWindowsMayHit(bytes, ls, le, matcher, lf)) continue;
+    const text = decodeLine(source, bytes.subarray(ls, le));
+    if (lf.alphabet && text.length >= LINE_WINDOWS.minLine) {
+      const end = text.length > 0 && text.charCodeAt(text.length - 1) === 13 ? text.length - 1 : text.length;
+      const ranges = windowedRanges(text, end, matcher, lf);
+      if (ranges) {
+        if (ranges.length && !onLine(text, { line: lineNo, start: 0, end, ranges }, lineNo)) break;
+        continue;
+      }
+    }
+    let stopped = false;
+    scanLines(text, matcher, (hits) => {
+      if (!onLine(text, hits, lineNo)) stopped = true;
+      return !stopped;
+    });
+    if (stopped) break;
+  }
+  return 'searched';
+}

@@ -504,3 +504,59 @@ export function plainLiteral(n: Node): string | null {
   }
   return s.length ? s : null;
 }
+
+/**
+ * The characters any hit can contain, for literal-anchored windows: an ASCII bitmap plus
+ * whether any non-ASCII code unit may be part of a hit. null when windows would change
+ * answers: line anchors (`^`, `$`, `\z`) look at the line's ends, which a window cuts off
+ * (`\b`, `\B` and whole-word checks look one character out, which a window keeps).
+ */
+export interface HitAlphabet {
+  ascii: Uint8Array;
+  nonAscii: boolean;
+}
+
+export function hitAlphabet(n: Node): HitAlphabet | null {
+  if (hasAssert(n, 'bol') || hasAssert(n, 'eol') || hasAssert(n, 'eot')) return null;
+  const out: HitAlphabet = { ascii: new Uint8Array(128), nonAscii: false };
+  const addCp = (cp: number) => {
+    if (cp < 128) out.ascii[cp] = 1;
+    else out.nonAscii = true;
+  };
+  const visit = (x: Node): void => {
+    switch (x.type) {
+      case 'char':
+        for (const cp of x.fold ? caseOrbit(x.cp) : [x.cp]) addCp(cp);
+        return;
+      case 'set': {
+        const set = x.set;
+        if (set.neg || set.props.length) {
+          // complements and Unicode properties: every character may be in a hit
+          out.ascii.fill(1);
+          out.nonAscii = true;
+          return;
+        }
+        const r = set.ranges;
+        for (let i = 0; i < r.length; i += 2) {
+          for (let cp = r[i]; cp <= Math.min(r[i + 1], 127); cp++) out.ascii[cp] = 1;
+          if (r[i + 1] >= 128) out.nonAscii = true;
+        }
+        return;
+      }
+      case 'concat':
+        x.items.forEach(visit);
+        return;
+      case 'alt':
+        x.branches.forEach(visit);
+        return;
+      case 'repeat':
+        visit(x.body);
+        return;
+      default:
+        return;
+    }
+  };
+  visit(n);
+  out.ascii[10] = 0; // no hit contains '\n'
+  return out;
+}

@@ -31,6 +31,8 @@ import {
   selectiveStart,
   simplify,
   hasAssert,
+  hitAlphabet,
+  type HitAlphabet,
 } from './analyze';
 import { jsSource, RE2_NOT_WORD, toJs, toRe2 } from './emit';
 import { invalidPattern, parse } from './parser';
@@ -66,6 +68,9 @@ export interface Matcher {
   /** 'literal' (indexOf), 'native' (V8 RegExp proven linear), 'mixed' (V8 on lines short enough
    *  for the proven bound, re2js on longer ones), 're2' (re2js only). */
   readonly strategy: 'literal' | 'native' | 'mixed' | 're2';
+  /** The characters a hit can contain (see analyze.ts hitAlphabet); null when unknown or when
+   *  the pattern has line anchors. A hit never extends past a character outside it. */
+  readonly hitAlphabet?: HitAlphabet | null;
 }
 
 type OnHit = (start: number, end: number) => boolean | void;
@@ -323,6 +328,11 @@ function runNative(re: RegExp, s: string, base: number, maxStart: number, onHit:
 
 class CompiledMatcher implements Matcher {
   readonly strategy: Strategy;
+  private alphabet: HitAlphabet | null | undefined;
+  get hitAlphabet(): HitAlphabet | null {
+    if (this.alphabet === undefined) this.alphabet = hitAlphabet(this.node);
+    return this.alphabet;
+  }
   readonly caseInsensitive: boolean;
   readonly requiredLiterals: string[] | null;
 

@@ -1,0 +1,106 @@
+/** Literal-anchored line search never changes results: same as decoding and scanning whole files (property). */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { MemorySource } from '../source/memory';
+import { Workspace } from '../source/workspace';
+import { countNewlines } from './lines';
+import { compileMatcher } from './regex';
+import { LINE_WINDOWS, literalLineFinders, searchAll } from './search';
+import type { GrepRequest } from './types';
+
+const enc = new TextEncoder();
+const piece = fc.constantFrom('a', 'b', 'k', 'K', 'S', 's', 'é', 'É', '\u212a', '\u017f', '€', '😀', ' ', '(', '\n', '\r\n', '\r', 'ab', 'Ab', 'kés', 'abab', '\ufeff', 'x_y');
+const textFile = fc.array(piece, { maxLength: 60 }).map((p) => p.join(''));
+const fileBytes = fc.oneof(
+  textFile.map((t) => enc.encode(t)),
+  // a UTF-8 byte-order mark
+  textFile.map((t) => new Uint8Array([0xef, 0xbb, 0xbf, ...enc.encode(t)])),
+  // invalid UTF-8 sprinkled in, next to line ends too
+  fc.tuple(textFile, fc.constantFrom([0xe2, 0x82], [0xff], [0xc3], [0x80, 0x80], [0xe2, 0x82, 0x0a], [0xf0, 0x9f]), textFile).map(
+    ([t, bad, u]) => new Uint8Array([...enc.encode(t), ...bad, ...enc.encode(u)]),
+  ),
+  // binary (a NUL early) and UTF-16LE with BOM
+  textFile.map((t) => new Uint8Array([...enc.encode(t.slice(0, 3)), 0, ...enc.encode(t)])),
+  textFile.map((t) => {
+    const out = [0xff, 0xfe];
+    for (const ch of t) for (let i = 0; i < ch.length; i++) out.push(ch.charCodeAt(i) & 0xff, ch.charCodeAt(i) >> 8);
+    return new Uint8Array(out);
+  }),
+);
+const files = fc.dictionary(fc.constantFrom('a.ts', 'b.txt', 'c/d.md', 'c/e.js'), fileBytes, { minKeys: 1 });
+const atom = fc.constantFrom('a', 'b', 'k', 's', 'é', '€', '😀', 'ab', 'kés', 'A', 'Ks', 'sk', 'abk', '(?i:ab)', '(?i:k)é', 'a(?i:b)', '\\w', '.', '[ké]', '\\b', '\\B', '^', '$', '\\z', '\\s*', 'b+', '(ab|ba)', 'a|b', '[^a]', '\\W', '\\pL', '[a-k]+', 'x_y', '\\(', '.*');
+const request = fc.record({
+  pattern: fc.array(atom, { minLength: 1, maxLength: 4 }).map((a) => a.join('')),
+  mode: fc.constantFrom<'regex' | 'literal'>('regex', 'literal'),
+  caseMode: fc.constantFrom<NonNullable<GrepRequest['caseMode']>>('sensitive', 'insensitive', 'smart'),
+  wholeWord: fc.boolean(),
+  maxResults: fc.option(fc.integer({ min: 0, max: 5 }), { nil: undefined }),
+  countLimit: fc.option(fc.integer({ min: 0, max: 8 }), { nil: undefined }),
+  maxLineChars: fc.option(fc.integer({ min: 1, max: 10 }), { nil: undefined }),
+});
+
+describe('literal-anchored line search', () => {
+  it('gives the same results as scanning whole decoded files (property)', async () => {
+    let used = 0;
+    await fc.assert(
+      fc.asyncProperty(files, request, fc.constantFrom(0, 3, 512), async (tree, req, windowMin) => {
+        let matcher;
+        try {
+          matcher = compileMatcher(req.pattern, req);
+        } catch {
+          return;
+        }
+        if (literalLineFinders(matcher)) used++;
+        const ws = new Workspace([new MemorySource(tree)]);
+        LINE_WINDOWS.minLine = windowMin;
+        const a = await searchAll(ws, req, { literalLines: true });
+        LINE_WINDOWS.minLine = 512;
+        const b = await searchAll(ws, req, { literalLines: false });
+        expect(a.matches).toEqual(b.matches);
+        const { elapsedMs: _a, ...sa } = a.summary;
+        const { elapsedMs: _b, ...sb } = b.summary;
+        expect(sa).toEqual(sb);
+      }),
+      { numRuns: 1500 },
+    );
+    expect(used).toBeGreaterThan(300);
+  });
+
+  it('matches long lines only around literals with the same results (property)', async () => {
+    const noAnchor = fc.constantFrom('a', 'b', 'k', 's', 'é', 'ab', 'kés', 'A', 'Ks', '(?i:ab)', 'a(?i:b)', '\\w', '\\w+', '[ké]', '\\b', '\\B', '\\s*', 'b+', '(ab|ba)', 'a|b', '[^a]', '\\W', '[a-k]+', 'x_y', '\\(', '\\s+', '[A-Z]');
+    const req2 = fc.record({
+      pattern: fc.array(noAnchor, { minLength: 1, maxLength: 4 }).map((a) => a.join('')),
+      mode: fc.constant<'regex'>('regex'),
+      caseMode: fc.constantFrom<NonNullable<GrepRequest['caseMode']>>('sensitive', 'insensitive', 'smart'),
+      wholeWord: fc.boolean(),
+    });
+    await fc.assert(
+      fc.asyncProperty(files, req2, async (tree, req) => {
+        try {
+          compileMatcher(req.pattern, req);
+        } catch {
+          return;
+        }
+        const ws = new Workspace([new MemorySource(tree)]);
+        LINE_WINDOWS.minLine = 0;
+        const a = await searchAll(ws, req, { literalLines: true });
+        LINE_WINDOWS.minLine = 512;
+        const b = await searchAll(ws, req, { literalLines: false });
+        expect(a.matches).toEqual(b.matches);
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('counts newlines at any alignment', () => {
+    const text = enc.encode('a\nbb\n\n\nccc\ndddd\n\ne\n'.repeat(7));
+    for (let s = 0; s < 12; s++) {
+      for (let e = s; e <= text.length; e += 5) {
+        let want = 0;
+        for (let i = s; i < e; i++) if (text[i] === 10) want++;
+        expect(countNewlines(text.subarray(1), Math.max(0, s - 1), Math.max(0, e - 1))).toBe(countNewlines(text, s, e) - (s === 0 && text[0] === 10 ? 1 : 0));
+        expect(countNewlines(text, s, e)).toBe(want);
+      }
+    }
+  });
+});
