@@ -127,7 +127,7 @@ test('cancel a clone midway, then retry it; a server killed mid-clone leaves no 
   await expect(quarry.repoName).toContainText('400 files');
 });
 
-test('errors say what happened: 404, an unknown branch, 401 asks for a token', async ({ quarry, page }) => {
+test('errors say what happened: 404, an unknown branch, no CORS offers the proxy, 401 asks for a token', async ({ quarry, page }) => {
   test.setTimeout(120_000);
   await quarry.goto();
   await quarry.waitForRepo('quarry (demo)');
@@ -141,6 +141,11 @@ test('errors say what happened: 404, an unknown branch, 401 asks for a token', a
   await expect(dialog(page).getByRole('textbox', { name: 'Branch or tag' })).toHaveValue('dev');
 
   await dialog(page).getByRole('textbox', { name: 'Branch or tag' }).fill('');
+  // A server that does not allow cross-origin requests: the message explains it and offers the proxy setting.
+  await startClone(page, repoUrl('small-app', '/nocors'));
+  await expect(error).toContainText('allow cross-origin requests', { timeout: 30_000 });
+  await expect(dialog(page).getByRole('textbox', { name: 'CORS proxy URL' })).toBeFocused();
+
   await startClone(page, repoUrl('private-app'));
   await expect(error).toContainText('authentication required', { timeout: 30_000 });
   const token = dialog(page).getByLabel('Access token (private repositories)');

@@ -150,3 +150,32 @@ describe('engine git surface', { timeout: 120_000 }, () => {
     expect(h.reason).toMatch(/no git history/);
   });
 });
+
+describe('history of an opened folder that contains .git', { timeout: 60_000 }, () => {
+  it('lists the branch, commits and uncommitted changes; the folder joins the library with its branch', async () => {
+    const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { FixtureRepo } = await import('../../e2e/git-server/fixtures');
+    const { nodeHandle } = await import('../adapters/git/node-handle.testutil');
+    const root = mkdtempSync(join(tmpdir(), 'quarry-engine-folder-'));
+    try {
+      const repo = new FixtureRepo(defaultFixtures()[0], root);
+      repo.build();
+      writeFileSync(join(repo.work, 'scratch.ts'), 'export const wip = 1;\n');
+      const client = new EngineClient(() => inThreadTransport(createEngineApi()));
+      const handle = nodeHandle(repo.work, 'small-app') as unknown as FileSystemDirectoryHandle;
+      const open = await client.openRepo({ kind: 'handle', name: 'small-app', handle, libraryId: 'recent:folder-1' }).done;
+      expect(open.stats.ending).toBe('complete');
+      const h = await client.history();
+      expect(h).toMatchObject({ available: true, source: 'folder', branch: 'main' });
+      expect(h.commits!.map((c) => c.message)).toEqual(['Describe usage and drop the old helper note', 'Add a Button component', 'Initial commit']);
+      expect(h.uncommitted).toEqual([{ path: 'scratch.ts', status: 'untracked' }]);
+      const entry = (await client.library()).repos.find((r) => r.id === 'recent:folder-1');
+      expect(entry).toMatchObject({ source: 'folder', name: 'small-app', branch: 'main', fileCount: open.stats.files });
+      expect(entry!.commit).toBe(h.head);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
