@@ -84,6 +84,11 @@ test('Components lists the components with their uses and opens one at its line'
   await expect(page.getByRole('table', { name: 'Components' }).getByTestId('component-row')).toHaveCount(1, { timeout: 30_000 });
   await expect(quarry.viewer('components/ProductCard.tsx')).toBeVisible();
   await expect(quarry.codeLine(4)).toHaveAttribute('aria-current', 'true');
+
+  // Ctrl+Shift+F from another view goes to Search with the box focused.
+  await page.keyboard.press('Control+Shift+F');
+  await expect(page).not.toHaveURL(/view=components/);
+  await expect(quarry.searchBox).toBeFocused();
 });
 
 test('Routes shows the route tree with types, filters by text and type, and a table', async ({ quarry, page }) => {

@@ -343,12 +343,14 @@ function Shell({ engine, restartRef }: { engine: EngineClient; restartRef: React
         if (repoRef.current) setQuickOpen(true);
       } else if (mod && e.shiftKey && e.key.toLowerCase() === 'f') {
         e.preventDefault();
-        searchInput.current?.focus();
+        // From another view: switch to Search first, then focus its box once it has rendered.
+        if (viewRef.current.view !== 'search') update({ view: 'search' }, { push: true });
+        setTimeout(() => searchInput.current?.focus(), 0);
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, []);
+  }, [update]);
 
   const openFile = useCallback((path: string) => update({ file: path, line: 0 }, { push: true }), [update]);
 
