@@ -463,8 +463,33 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
     };
   }
 
-  function gitEnd(t0: number, ending: GitJobStats['ending'], stats: Partial<GitJobStats> = {}): JobEnd<never, GitJobStats> {
-    return { results: [], limitHit: false, skipped: [], stats: { elapsedMs: elapsedSince(t0), ending, repo: null, ...stats } };
+  /**
+   * A clone or fetch as a job: isomorphic-git's progress streams as phase 'git' events; a cancel
+   * ends the job normally (ending 'cancelled', nothing registered), any other failure is thrown.
+   */
+  async function gitJob(
+    jobId: JobId,
+    onEvent: JobCallback<never>,
+    run: (g: Awaited<ReturnType<typeof gitModule>>, signal: AbortSignal, onProgress: ReturnType<typeof gitProgress>) => Promise<Partial<GitJobStats>>,
+  ): Promise<JobEnd<never, GitJobStats>> {
+    const controller = startJob(jobId);
+    const events = eventChannel(onEvent);
+    const t0 = now();
+    const end = (ending: GitJobStats['ending'], stats: Partial<GitJobStats> = {}): JobEnd<never, GitJobStats> => ({
+      results: [],
+      limitHit: false,
+      skipped: [],
+      stats: { elapsedMs: elapsedSince(t0), ending, repo: null, ...stats },
+    });
+    try {
+      return end('complete', await run(await gitModule(), controller.signal, gitProgress(events)));
+    } catch (err) {
+      if (toQuarryError(err).code === 'Cancelled' && controller.signal.aborted) return end('cancelled');
+      throw err;
+    } finally {
+      jobs.delete(jobId);
+      await events.settle();
+    }
   }
 
   function authOf(auth: GitAuth | undefined): GitAuth {
@@ -472,46 +497,20 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
     return { token: str(auth?.token), username: str(auth?.username), corsProxy: str(auth?.corsProxy) };
   }
 
-  async function cloneJob(jobId: JobId, request: CloneRequest, onEvent: JobCallback<never>): Promise<JobEnd<never, GitJobStats>> {
-    const controller = startJob(jobId);
-    const events = eventChannel(onEvent);
-    const t0 = now();
-    try {
-      const g = await gitModule();
+  function cloneJob(jobId: JobId, request: CloneRequest, onEvent: JobCallback<never>): Promise<JobEnd<never, GitJobStats>> {
+    return gitJob(jobId, onEvent, async (g, signal, onProgress) => {
       const depth = request?.depth === undefined || request?.depth === null ? undefined : Number(request.depth);
-      const record = await g.cloneRepo({
-        url: String(request?.url ?? '').trim(),
-        ref: typeof request?.ref === 'string' && request.ref.trim() ? request.ref.trim() : undefined,
-        depth,
-        ...authOf(request),
-        signal: controller.signal,
-        onProgress: gitProgress(events),
-      });
-      return gitEnd(t0, 'complete', { repo: record });
-    } catch (err) {
-      if (toQuarryError(err).code === 'Cancelled' && controller.signal.aborted) return gitEnd(t0, 'cancelled');
-      throw err;
-    } finally {
-      jobs.delete(jobId);
-      await events.settle();
-    }
+      const ref = typeof request?.ref === 'string' && request.ref.trim() ? request.ref.trim() : undefined;
+      const repo = await g.cloneRepo({ url: String(request?.url ?? '').trim(), ref, depth, ...authOf(request), signal, onProgress });
+      return { repo };
+    });
   }
 
-  async function fetchJob(jobId: JobId, id: string, auth: GitAuth, onEvent: JobCallback<never>): Promise<JobEnd<never, GitJobStats>> {
-    const controller = startJob(jobId);
-    const events = eventChannel(onEvent);
-    const t0 = now();
-    try {
-      const g = await gitModule();
-      const r = await g.fetchUpdates(String(id), { ...authOf(auth), signal: controller.signal, onProgress: gitProgress(events) });
-      return gitEnd(t0, 'complete', { repo: r.record, changedPaths: r.changedPaths, removedPaths: r.removedPaths, previousCommit: r.previousCommit });
-    } catch (err) {
-      if (toQuarryError(err).code === 'Cancelled' && controller.signal.aborted) return gitEnd(t0, 'cancelled');
-      throw err;
-    } finally {
-      jobs.delete(jobId);
-      await events.settle();
-    }
+  function fetchJob(jobId: JobId, id: string, auth: GitAuth, onEvent: JobCallback<never>): Promise<JobEnd<never, GitJobStats>> {
+    return gitJob(jobId, onEvent, async (g, signal, onProgress) => {
+      const r = await g.fetchUpdates(String(id), { ...authOf(auth), signal, onProgress });
+      return { repo: r.record, changedPaths: r.changedPaths, removedPaths: r.removedPaths, previousCommit: r.previousCommit };
+    });
   }
 
   async function library(): Promise<LibraryInfo> {

@@ -66,14 +66,7 @@ export function HistoryView({ view, update, repoKey }: ViewProps) {
             {h.uncommitted.length === 0 ? (
               <p className="muted">None: the working tree matches the last commit.</p>
             ) : (
-              <ul className="changed-files" aria-label="Uncommitted changes">
-                {h.uncommitted.map((c) => (
-                  <li key={c.path}>
-                    <Badge kind={c.status}>{CHANGE_TEXT[c.status]}</Badge>{' '}
-                    {c.status === 'deleted' ? <PathText path={c.path} /> : <FileLink view={view} update={update} path={c.path}><PathText path={c.path} /></FileLink>}
-                  </li>
-                ))}
-              </ul>
+              <ChangedFiles label="Uncommitted changes" files={h.uncommitted.map((c) => ({ path: c.path, kind: c.status, gone: c.status === 'deleted' }))} view={view} update={update} />
             )}
           </section>
         )}
@@ -108,17 +101,30 @@ function CommitRow({ commit: c, open, onToggle, view, update }: { commit: Histor
           {c.parentMissing ? (
             <p className="muted">This commit's parent is beyond the clone's depth, so its changes are unknown. Clone with more history to see them.</p>
           ) : (
-            <ul className="changed-files" aria-label={`Files changed in ${c.oid.slice(0, 7)}`}>
-              {c.changedFiles.map((f) => (
-                <li key={f.path}>
-                  <Badge kind={f.type}>{CHANGE_TEXT[f.type]}</Badge>{' '}
-                  {f.type === 'delete' ? <PathText path={f.path} /> : <FileLink view={view} update={update} path={f.path}><PathText path={f.path} /></FileLink>}
-                </li>
-              ))}
-            </ul>
+            <ChangedFiles label={`Files changed in ${c.oid.slice(0, 7)}`} files={c.changedFiles.map((f) => ({ path: f.path, kind: f.type, gone: f.type === 'delete' }))} view={view} update={update} />
           )}
         </div>
       )}
     </li>
+  );
+}
+
+/** Changed paths with their kind; a path that still exists opens in the viewer. */
+function ChangedFiles({ label, files, view, update }: { label: string; files: Array<{ path: string; kind: string; gone: boolean }> } & Pick<ViewProps, 'view' | 'update'>) {
+  return (
+    <ul className="changed-files" aria-label={label}>
+      {files.map((f) => (
+        <li key={f.path}>
+          <Badge kind={f.kind}>{CHANGE_TEXT[f.kind] ?? f.kind}</Badge>{' '}
+          {f.gone ? (
+            <PathText path={f.path} />
+          ) : (
+            <FileLink view={view} update={update} path={f.path}>
+              <PathText path={f.path} />
+            </FileLink>
+          )}
+        </li>
+      ))}
+    </ul>
   );
 }
