@@ -52,26 +52,8 @@ export async function runIndexBench(corpusDir: string, corpusBytes: number, quer
   for (const p of svc.trigrams!.toState().files) indexedBytes += fs.statSync(path.join(corpusDir, p)).size;
   const storedBytes = fs.statSync(path.join(storeDir, 'bench.json')).size;
 
-  // the same chunks, indexed by our BM25 alone and by MiniSearch, text already in memory
-  const docs: Array<{ id: number; text: string }> = [];
-  for (const p of svc.index!.paths()) {
-    const r = await readText(ws.roots[0], p);
-    if (!r.ok) continue;
-    const lines = splitLinesForIndex(r.text);
-    for (const c of svc.index!.chunksOf(p)) docs.push({ id: docs.length, text: chunkText(lines, c.startLine, c.endLine) });
-  }
-  const docBytes = docs.reduce((n, d) => n + d.text.length, 0);
-  const tm = performance.now();
-  const mini = new MiniSearch({ fields: ['text'], tokenize: (t) => tokenize(t), processTerm: (t) => t });
-  mini.addAll(docs);
-  const miniMs = performance.now() - tm;
-  const tb = performance.now();
-  const only = new ChunkIndex();
-  for (const d of docs) {
-    const lines = d.text.split('\n');
-    only.setFile(`doc${d.id}`, { size: 0, mtimeMs: 0 }, [{ path: `doc${d.id}`, startLine: 1, endLine: lines.length, symbolName: '', chunkType: 'function' }], lines);
-  }
-  const bm25OnlyMs = performance.now() - tb;
+  const { docBytes, miniMs, bm25OnlyMs } = await buildComparison(ws, svc);
+  gc(); // the comparison's indexes and texts are gone before the latency and search figures
 
   const mb = (b: number) => b / 1024 / 1024;
   printTable([
@@ -79,8 +61,8 @@ export async function runIndexBench(corpusDir: string, corpusBytes: number, quer
     ['files indexed (text, <= 1 MiB)', `${svc.trigrams!.fileCount} (${mb(indexedBytes).toFixed(1)} MiB); ${stats.filesScanned} with symbol chunks`],
     ['chunks', String(stats.chunksIndexed)],
     ['full build: read + chunk + BM25 + trigram', `${(buildMs / 1000).toFixed(2)} s, ${(mb(indexedBytes) / (buildMs / 1000)).toFixed(1)} MB/s`],
-    ['BM25 alone on the chunks (in memory)', `${bm25OnlyMs.toFixed(0)} ms, ${(mb(docBytes) / (bm25OnlyMs / 1000)).toFixed(1)} MB/s`],
-    ['MiniSearch on the same chunks', `${miniMs.toFixed(0)} ms, ${(mb(docBytes) / (miniMs / 1000)).toFixed(1)} MB/s`],
+    [`BM25 alone on the chunks (in memory, best of ${BUILD_RUNS})`, `${bm25OnlyMs.toFixed(0)} ms, ${(mb(docBytes) / (bm25OnlyMs / 1000)).toFixed(1)} MB/s`],
+    [`MiniSearch on the same chunks (best of ${BUILD_RUNS})`, `${miniMs.toFixed(0)} ms, ${(mb(docBytes) / (miniMs / 1000)).toFixed(1)} MB/s`],
     ['BM25 throughput / MiniSearch throughput', `${(miniMs / bm25OnlyMs).toFixed(2)}x (target >= 3x)`],
     ['full build throughput / MiniSearch throughput', `${(miniMs / docBytes / (buildMs / indexedBytes)).toFixed(2)}x`],
     ['index heap (after gc)', `${mb(heapAfter - heapBefore).toFixed(1)} MiB = ${((heapAfter - heapBefore) / indexedBytes).toFixed(2)}x corpus`],
@@ -135,6 +117,43 @@ export async function runIndexBench(corpusDir: string, corpusBytes: number, quer
   const again = await reopened.refresh({ yielder: NEVER_YIELD });
   console.log(`\nreopen: refreshMode ${again.refreshMode} in ${(performance.now() - t1).toFixed(0)} ms (load ${mb(storedBytes).toFixed(1)} MiB + walk + compare)`);
   fs.rmSync(storeDir, { recursive: true, force: true });
+}
+
+/**
+ * The same chunks, indexed by our BM25 alone and by MiniSearch, text already in memory.
+ * Each runs BUILD_RUNS times, interleaved, and the fastest run counts (this machine is shared;
+ * the same rule for both). Nothing built here outlives the call.
+ */
+const BUILD_RUNS = 2;
+async function buildComparison(ws: Workspace, svc: CodeIndexService) {
+  const docs: Array<{ id: number; text: string }> = [];
+  for (const p of svc.index!.paths()) {
+    const r = await readText(ws.roots[0], p);
+    if (!r.ok) continue;
+    const lines = splitLinesForIndex(r.text);
+    for (const c of svc.index!.chunksOf(p)) docs.push({ id: docs.length, text: chunkText(lines, c.startLine, c.endLine) });
+  }
+  const docBytes = docs.reduce((n, d) => n + d.text.length, 0);
+  let miniMs = Infinity;
+  let bm25OnlyMs = Infinity;
+  for (let run = 0; run < BUILD_RUNS; run++) {
+    gc();
+    const tm = performance.now();
+    const mini = new MiniSearch({ fields: ['text'], tokenize: (t) => tokenize(t), processTerm: (t) => t });
+    mini.addAll(docs);
+    miniMs = Math.min(miniMs, performance.now() - tm);
+    if (mini.documentCount !== docs.length) throw new Error('MiniSearch lost documents');
+    gc();
+    const tb = performance.now();
+    const only = new ChunkIndex();
+    for (const d of docs) {
+      const lines = d.text.split('\n');
+      only.setFile(`doc${d.id}`, { size: 0, mtimeMs: 0 }, [{ path: `doc${d.id}`, startLine: 1, endLine: lines.length, symbolName: '', chunkType: 'function' }], lines);
+    }
+    bm25OnlyMs = Math.min(bm25OnlyMs, performance.now() - tb);
+    if (only.chunkCount !== docs.length) throw new Error('BM25 lost documents');
+  }
+  return { docBytes, miniMs, bm25OnlyMs };
 }
 
 import { compileMatcher } from '../src/core/grep/regex';

@@ -88,7 +88,8 @@ export function countNewlines(bytes: Uint8Array, start: number, end: number): nu
       // a byte of v is zero exactly where the word had '\n'; t gets that byte's high bit set
       const v = w[k] ^ 0x0a0a0a0a;
       const t = ~(((v & 0x7f7f7f7f) + 0x7f7f7f7f) | v | 0x7f7f7f7f);
-      if (t !== 0) n += ((t >>> 7) & 1) + ((t >>> 15) & 1) + ((t >>> 23) & 1) + ((t >>> 31) & 1);
+      // the four flag bits moved to the bytes' low bits, summed into the top byte
+      n += Math.imul((t >>> 7) & 0x01010101, 0x01010101) >>> 24;
     }
     i += words * 4;
   }

@@ -653,6 +653,7 @@ export class ChunkIndex {
   /** Fold recent additions and removals into the compact postings (after a build, before saving). */
   compact(): void {
     this.post.compact(this.chunks);
+    this.norms(this.avgdl()); // ready for the first query
   }
 
   /** BM25 over the whole index; `filter` runs before `limit`; N and df stay the full index's. */
@@ -841,6 +842,7 @@ export class ChunkIndex {
     post.dead = new Int32Array(termCount);
     post.baseTerms = termCount;
     post.resetTail(termCount);
+    index.norms(index.avgdl());
     return index;
   }
 }
