@@ -101,6 +101,14 @@ test('fetch updates brings a pushed commit in and re-indexes only the changed fi
   await dialog(page).getByRole('button', { name: 'Close' }).click();
   expect(await quarry.waitForIndex()).toBe('incremental');
   await searchFinds(quarry, marker, 'src/pushed.ts');
+
+  // A shallow clone's History shows what was fetched and offers more.
+  await page.getByRole('link', { name: 'History' }).click();
+  await expect(page.getByTestId('commit')).toHaveCount(1);
+  await page.getByRole('button', { name: 'Fetch 50 more commits' }).click();
+  await expect(page.getByTestId('commit').last()).toContainText('Initial commit', { timeout: 30_000 });
+  await expect(page.getByTestId('commit').first()).toContainText('Push a new file');
+  await expect(page.getByRole('button', { name: 'Fetch 50 more commits' })).toHaveCount(0);
 });
 
 test('cancel a clone midway, then retry it; a server killed mid-clone leaves no library entry', async ({ quarry, page }) => {

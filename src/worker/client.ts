@@ -205,6 +205,10 @@ export class EngineClient {
   fetchRepo(libraryId: string, auth: GitAuth = {}, onProgress?: (p: Progress) => void): Job<JobEnd<never, GitJobStats>> {
     return this.job<never, JobEnd<never, GitJobStats>>('fetch', (api, id, cb) => api.fetchRepo(id, libraryId, auth, cb), { onProgress });
   }
+  /** Fetch `by` more commits of a shallow clone's history. */
+  deepenRepo(libraryId: string, by = 50, auth: GitAuth = {}, onProgress?: (p: Progress) => void): Job<JobEnd<never, GitJobStats>> {
+    return this.job<never, JobEnd<never, GitJobStats>>('deepen', (api, id, cb) => api.deepenRepo(id, libraryId, by, auth, cb), { onProgress });
+  }
   library(): Promise<LibraryInfo> {
     return this.call((api) => api.library());
   }

@@ -513,6 +513,12 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
     });
   }
 
+  function deepenJob(jobId: JobId, id: string, by: number, auth: GitAuth, onEvent: JobCallback<never>): Promise<JobEnd<never, GitJobStats>> {
+    return gitJob(jobId, onEvent, async (g, signal, onProgress) => ({
+      repo: await g.deepenHistory(String(id), { by: Math.floor(Number(by)), ...authOf(auth), signal, onProgress }),
+    }));
+  }
+
   async function library(): Promise<LibraryInfo> {
     const g = await gitModule();
     const [repos, storage] = await Promise.all([g.listRepos(), g.storageEstimate()]);
@@ -536,7 +542,7 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
     const origin = current.origin;
     if (origin.kind === 'git') {
       const g = await gitModule();
-      return { available: true, source: 'clone', ...(await g.repoHistory(origin.id, { depth: limit })) };
+      return { available: true, source: 'clone', libraryId: origin.id, ...(await g.repoHistory(origin.id, { depth: limit })) };
     }
     if (origin.kind === 'handle') {
       if (!(await hasGitDir(origin.handle))) return { available: false, reason: `${current.stats.name} has no .git folder, so it has no history to show.` };
@@ -883,6 +889,7 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
       }),
     cloneRepo: (jobId, request, onEvent) => outcome(() => cloneJob(jobId, request, onEvent)),
     fetchRepo: (jobId, id, auth, onEvent) => outcome(() => fetchJob(jobId, id, auth, onEvent)),
+    deepenRepo: (jobId, id, by, auth, onEvent) => outcome(() => deepenJob(jobId, id, by, auth, onEvent)),
     library: () => outcome(library),
     deleteRepo: (id) => outcome(() => deleteLibraryEntry(id)),
     history: (request) => outcome(() => repoHistory(request)),

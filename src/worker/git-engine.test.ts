@@ -143,6 +143,32 @@ describe('engine git surface', { timeout: 120_000 }, () => {
     expect(gone.data.reason).toBe('notInLibrary');
   });
 
+  it('a shallow clone shows one commit; fetching more history deepens it', async () => {
+    const end = await client.cloneRepo({ url: server.repoUrl('small-app') }).done;
+    const repo = end.stats.repo!;
+    expect(repo.depth).toBe(1);
+    await client.openRepo({ kind: 'git', id: repo.id, name: repo.name }).done;
+    const shallow = await client.history();
+    expect(shallow).toMatchObject({ available: true, shallow: true, libraryId: repo.id });
+    expect(shallow.commits).toHaveLength(1);
+    expect(shallow.commits![0].parentMissing).toBe(true);
+    // After fetching a new commit at depth 1 the old tip is still stored, but the log stops at the shallow boundary.
+    server.commitToFixture('small-app', { 'src/later.ts': 'export const later = 1;\n' }, 'A later commit');
+    await client.fetchRepo(repo.id).done;
+    const moved = await client.history();
+    expect(moved.commits!.map((c) => c.message)).toEqual(['A later commit']);
+    expect(moved.shallow).toBe(true);
+    const progress: Progress[] = [];
+    const deeper = await client.deepenRepo(repo.id, 50, {}, (p) => progress.push(p)).done;
+    expect(deeper.stats.repo!.depth).toBe(51);
+    const full = await client.history();
+    expect(full.shallow).toBe(false);
+    expect(full.commits!.map((c) => c.message)).toEqual(['A later commit', 'Describe usage and drop the old helper note', 'Add a Button component', 'Initial commit']);
+    expect(full.commits![0].changedFiles).toEqual([{ path: 'src/later.ts', type: 'add' }]);
+    const bad = await rejection(client.deepenRepo(repo.id, 0).done);
+    expect(bad.code).toBe('InvalidArgument');
+  });
+
   it('a repository without git data has no history, with a reason', async () => {
     await client.openRepo({ kind: 'memory', name: 'plain', files: { 'a.ts': 'export const a = 1;\n' } }).done;
     const h = await client.history();

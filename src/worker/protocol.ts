@@ -278,6 +278,8 @@ export interface HistoryRequest {
 }
 
 export interface HistoryView extends Partial<History> {
+  /** The library id of a clone (for fetching more history). */
+  libraryId?: string;
   /** False for a repository without git data (the demo, a snapshot, a folder without .git). */
   available: boolean;
   /** Why there is no history, for the empty state. */
@@ -314,6 +316,8 @@ export interface EngineApi {
   cloneRepo(jobId: JobId, request: CloneRequest, onEvent: JobCallback<never>): Promise<Outcome<JobEnd<never, GitJobStats>>>;
   /** Fetch + fast checkout of a cloned repository; changed paths come back for the incremental re-index. */
   fetchRepo(jobId: JobId, id: string, auth: GitAuth, onEvent: JobCallback<never>): Promise<Outcome<JobEnd<never, GitJobStats>>>;
+  /** Fetch `by` more commits of a shallow clone's history (History's "fetch more"). */
+  deepenRepo(jobId: JobId, id: string, by: number, auth: GitAuth, onEvent: JobCallback<never>): Promise<Outcome<JobEnd<never, GitJobStats>>>;
   library(): Promise<Outcome<LibraryInfo>>;
   /** Remove a library entry; a clone's stored files are freed. */
   deleteRepo(id: string): Promise<Outcome<boolean>>;

@@ -156,6 +156,10 @@ export async function history(fs: Fs, dir: string, options: HistoryOptions = {})
       ...(parentMissing ? { parentMissing } : {}),
     });
   }
+  // git.log stops at a shallow boundary (.git/shallow) even when the parent object is present
+  // (a fetch with a new depth moves the boundary): a log that ends early on a commit with parents is shallow.
+  const last = log[log.length - 1];
+  if (log.length <= depth && last && last.commit.parent.length > 0) shallow = true;
   return {
     branch,
     head,

@@ -12,8 +12,8 @@ import { requireRepo } from './registry';
 import { gitStorage, repoDir } from './storage';
 import { fsAccessGitFs as fsaFs, type DirHandleLike } from './fsa-fs';
 
-export { cloneRepo, fetchUpdates, deleteRepo, storageEstimate, sweepOrphans, repoIdFor, gitCache } from './repos';
-export type { CloneOptions, FetchUpdatesOptions, FetchUpdatesResult, GitProgress, StorageEstimate, AuthOptions } from './repos';
+export { cloneRepo, fetchUpdates, deepenHistory, deleteRepo, storageEstimate, sweepOrphans, repoIdFor, gitCache } from './repos';
+export type { CloneOptions, DeepenOptions, FetchUpdatesOptions, FetchUpdatesResult, GitProgress, StorageEstimate, AuthOptions } from './repos';
 export { listRepos, getRepo, updateRepo, registerFolder } from './registry';
 export type { RepoRecord } from './registry';
 export { gitFileSource, GitFileSource } from './source';

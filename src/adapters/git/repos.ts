@@ -332,6 +332,63 @@ export async function fetchUpdates(id: string, opts: FetchUpdatesOptions = {}): 
   }
 }
 
+export interface DeepenOptions extends AuthOptions {
+  /** How many more commits of history to fetch (default 50). */
+  by?: number;
+  corsProxy?: string;
+  onProgress?: (p: GitProgress) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * Fetch `by` more commits of a shallow clone's history (the working tree is untouched).
+ * The record's depth grows accordingly, so a later fetchUpdates keeps that much history.
+ */
+export async function deepenHistory(id: string, opts: DeepenOptions = {}): Promise<RepoRecord> {
+  const record = await requireRepo(id);
+  if (record.source !== 'clone') throw invalidArgument('id', `"${id}" is an opened folder, not a clone: its history is already all there`, id);
+  const by = opts.by ?? 50;
+  if (!Number.isInteger(by) || by < 1) throw invalidArgument('by', `by must be a positive integer, got ${by}`, by);
+  if (!record.depth) return record; // a full clone has nothing more to fetch
+  if (inProgress.has(id)) throw new QuarryError('InvalidArgument', `${record.url} is busy (a clone or fetch is running)`, { id });
+  inProgress.add(id);
+  const { fs, db } = gitStorage();
+  const dir = repoDir(id);
+  const what = `Fetching more history for ${record.url}`;
+  const corsProxy = opts.corsProxy ?? record.corsProxy;
+  try {
+    db.clearFailure();
+    await git.fetch({
+      fs,
+      http: makeHttp(what, opts.signal, !!corsProxy),
+      dir,
+      url: record.url,
+      ref: record.ref ?? record.branch,
+      singleBranch: true,
+      depth: by,
+      relative: true,
+      tags: false,
+      corsProxy: corsProxy || undefined,
+      cache: gitCache(id),
+      onProgress: progressHandler(what, opts.signal, opts.onProgress),
+      ...authCallbacks(opts),
+    });
+    if (opts.signal?.aborted) throw cancelledError(what);
+    const { sizeBytes } = await measureRepo(dir);
+    await flushGitStorage(what);
+    const next: RepoRecord = { ...record, depth: record.depth + by, sizeBytes };
+    await putRepo(next);
+    return next;
+  } catch (raw) {
+    let err = toGitError(raw, { what, url: record.url, hadToken: !!opts.token });
+    if (opts.signal?.aborted && err.code !== 'QuotaExceeded') err = cancelledError(what);
+    db.clearFailure();
+    throw err;
+  } finally {
+    inProgress.delete(id);
+  }
+}
+
 /** Remove a repository from the library and free its stored files. */
 export async function deleteRepo(id: string): Promise<void> {
   const record = await getRepo(id);

@@ -10,6 +10,11 @@ import type { HistoryCommit, HistoryView as HistoryData } from '../../worker/pro
 import { useEngine } from '../engine';
 import { plural } from '../format';
 import { Badge, EmptyNote, ErrorNote, FileLink, Loading, PathText, type ViewProps } from './parts';
+import { GitProgressBar, ProgressStore } from '../git/GitProgress';
+import { tokenFor } from '../git/settings';
+
+/** Commits fetched per "fetch more history". */
+const DEEPEN_BY = 50;
 
 type State = { state: 'loading' } | { state: 'ready'; value: HistoryData } | { state: 'error'; error: QuarryError };
 
@@ -20,6 +25,23 @@ export function HistoryView({ view, update, repoKey }: ViewProps) {
   const [state, setState] = useState<State>({ state: 'loading' });
   const [attempt, setAttempt] = useState(0);
   const [openCommit, setOpenCommit] = useState<string | null>(null);
+  const [deepening, setDeepening] = useState<{ progress: ProgressStore; cancel: () => void } | null>(null);
+  const [deepenError, setDeepenError] = useState('');
+
+  const fetchMore = async (libraryId: string, url: string) => {
+    const progress = new ProgressStore();
+    const job = engine.deepenRepo(libraryId, DEEPEN_BY, { token: tokenFor(url).token || undefined }, (p) => progress.set(p));
+    setDeepening({ progress, cancel: job.cancel });
+    setDeepenError('');
+    try {
+      const end = await job.done;
+      if (end.stats.ending === 'complete') setAttempt((a) => a + 1);
+    } catch (err) {
+      setDeepenError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setDeepening(null);
+    }
+  };
 
   useEffect(() => {
     let live = true;
@@ -49,6 +71,19 @@ export function HistoryView({ view, update, repoKey }: ViewProps) {
             )}
             {h.head && ` at ${h.head.slice(0, 7)}`} · {plural(h.commits?.length ?? 0, 'commit')}
             {h.shallow && ' · a shallow clone: older commits were not fetched'}
+          </p>
+        )}
+        {h?.available && h.shallow && h.libraryId && (
+          <div className="view-controls">
+            <button type="button" onClick={() => void fetchMore(h.libraryId!, view.clone)} disabled={!!deepening}>
+              Fetch {DEEPEN_BY} more commits
+            </button>
+          </div>
+        )}
+        {deepening && <GitProgressBar verb="Fetching history" store={deepening.progress} onCancel={deepening.cancel} />}
+        {deepenError && (
+          <p className="form-error" role="alert">
+            {deepenError}
           </p>
         )}
       </div>
