@@ -53,8 +53,10 @@ describe('literal-anchored line search', () => {
         if (literalLineFinders(matcher)) used++;
         const ws = new Workspace([new MemorySource(tree)]);
         LINE_WINDOWS.minLine = windowMin;
+        LINE_WINDOWS.byteMinLine = windowMin;
         const a = await searchAll(ws, req, { literalLines: true });
         LINE_WINDOWS.minLine = 512;
+        LINE_WINDOWS.byteMinLine = 0;
         const b = await searchAll(ws, req, { literalLines: false });
         expect(a.matches).toEqual(b.matches);
         const { elapsedMs: _a, ...sa } = a.summary;

@@ -442,8 +442,12 @@ export interface LineFinders {
   find: (text: string, from: number) => number;
 }
 
-/** Lines at least this long are matched in literal-anchored windows (when the alphabet allows); tests lower it. */
-export const LINE_WINDOWS = { minLine: 512 };
+/**
+ * With a hit alphabet, lines at least `byteMinLine` bytes long are first checked in their
+ * literal-anchored windows on the bytes (most candidate lines are then never decoded), and
+ * decoded lines at least `minLine` long are matched in windows only. Tests change these.
+ */
+export const LINE_WINDOWS = { minLine: 512, byteMinLine: 512 };
 
 /**
  * Whether a long line (bytes[ls, le)) may hold a hit, without decoding it: windowedRanges()'s
@@ -468,7 +472,7 @@ function byteWindowsMayHit(bytes: Uint8Array, ls: number, le: number, matcher: M
       while (a > ls && inA(a - 1)) a--;
       let b = x + 1;
       while (b < le && inA(b)) b++;
-      const window = side(a - 1) + lineDecoder.decode(bytes.subarray(a, b)) + side(b);
+      const window = side(a - 1) + (nonAscii ? lineDecoder.decode(bytes.subarray(a, b)) : asciiText(bytes, a, b)) + side(b);
       matcher.scan(window, () => {
         hit = true;
         return false;
@@ -514,12 +518,30 @@ function windowedRanges(text: string, end: number, matcher: Matcher, lf: LineFin
 
 const lineDecoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
 
+/** ASCII bytes[a, b) as text (TextDecoder's answer, without its per-call cost for short runs). */
+function asciiText(bytes: Uint8Array, a: number, b: number): string {
+  if (b - a > 64) return lineDecoder.decode(bytes.subarray(a, b));
+  let s = '';
+  for (let i = a; i < b; i++) s += String.fromCharCode(bytes[i]);
+  return s;
+}
+
 /**
  * One line's bytes as text (UTF-8, U+FFFD for invalid sequences, a U+FEFF kept): for a long
  * line the source's faster decoder when its answer is sure to be plain UTF-8 for this slice
  * (no BOM-like start, no NUL for its binary sniffing), else TextDecoder.
  */
 function decodeLine(source: Workspace['roots'][number], line: Uint8Array): string {
+  if (line.length <= 64) {
+    let ascii = true;
+    for (let i = 0; i < line.length; i++) {
+      if (line[i] >= 0x80) {
+        ascii = false;
+        break;
+      }
+    }
+    if (ascii) return asciiText(line, 0, line.length);
+  }
   if (source.decode && line.length >= 1024) {
     const b0 = line[0];
     const b1 = line[1];
@@ -566,7 +588,7 @@ async function searchLines(
     cursor = ls;
     let le = bytes.indexOf(10, ls);
     if (le === -1) le = bytes.length;
-    if (lf.alphabet && le - ls >= LINE_WINDOWS.minLine && !byteWindowsMayHit(bytes, ls, le, matcher, lf)) continue;
+    if (lf.alphabet && le - ls >= LINE_WINDOWS.byteMinLine && !byteWindowsMayHit(bytes, ls, le, matcher, lf)) continue;
     const text = decodeLine(source, bytes.subarray(ls, le));
     if (lf.alphabet && text.length >= LINE_WINDOWS.minLine) {
       const end = text.length > 0 && text.charCodeAt(text.length - 1) === 13 ? text.length - 1 : text.length;
