@@ -807,7 +807,7 @@ export class ChunkIndex {
     return { chunks, files, terms, totalTokens: this.totalTokens, lengths, ids, tfs, compounds };
   }
 
-  static fromState(state: ChunkIndexState): ChunkIndex {
+  static fromState(state: Omit<ChunkIndexState, 'tfs'> & { tfs: ArrayLike<number> }): ChunkIndex {
     const index = new ChunkIndex();
     index.chunks = state.chunks.map(([path, startLine, endLine, symbolName, chunkType, tokenCount, uniqueCount, snippet]) => ({
       path,
@@ -837,8 +837,8 @@ export class ChunkIndex {
       k += state.lengths[t];
     }
     post.start[termCount] = k;
-    post.ids = Uint32Array.from(state.ids);
-    post.tfs = Uint16Array.from(state.tfs);
+    post.ids = new Uint32Array(state.ids); // a copy: the state may view a loaded buffer
+    post.tfs = new Uint16Array(state.tfs);
     post.dead = new Int32Array(termCount);
     post.baseTerms = termCount;
     post.resetTail(termCount);

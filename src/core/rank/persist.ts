@@ -7,10 +7,14 @@
  *
  *   magic u32 'QIDX' | version u32 | jsonBytes u32 | json (UTF-8, padded to 4) |
  *   sectionCount u32 | per section: length u32 (elements) then the elements
+ *
+ * Large arrays of records (chunk metadata, terms) go in text sections of JSON parts of about
+ * 60 000 characters (jsonParts): each part is decoded and parsed alone, so loading never builds
+ * one giant string (V8 puts strings over ~128 KiB in large-object space, which is slow to fill).
  */
 import { QuarryError } from '../errors';
 
-export const INDEX_FORMAT_VERSION = 3;
+export const INDEX_FORMAT_VERSION = 4;
 const MAGIC = 0x58444951; // 'QIDX' little-endian
 
 export interface IndexStore {
@@ -61,6 +65,7 @@ export function encodeIndex(stored: StoredIndex, version = INDEX_FORMAT_VERSION)
   return bytes;
 }
 
+/** The stored sections are views into `data`'s buffer (no copy): copy what is kept for long. */
 export function decodeIndex(data: Uint8Array): StoredIndex {
   const unreadable = () => new QuarryError('IndexVersionMismatch', 'The stored index is not readable', {});
   if (data.byteLength < 16) throw unreadable();
@@ -86,7 +91,8 @@ export function decodeIndex(data: Uint8Array): StoredIndex {
     for (let i = 0; i < count; i++) {
       const len = view.getUint32(off, true);
       off += 4;
-      sections.push(new Uint32Array(buf, base + off, len).slice());
+      if (off + len * 4 > data.byteLength) throw unreadable();
+      sections.push(new Uint32Array(buf, base + off, len));
       off += len * 4;
     }
     if (off !== data.byteLength) throw unreadable();
@@ -95,4 +101,60 @@ export function decodeIndex(data: Uint8Array): StoredIndex {
     if (err instanceof QuarryError) throw err;
     throw unreadable();
   }
+}
+
+/** Text as a section: its UTF-8 byte length, then the bytes packed into the words. */
+export function textSection(text: string): Uint32Array {
+  const bytes = new TextEncoder().encode(text);
+  const words = new Uint32Array(1 + Math.ceil(bytes.length / 4));
+  words[0] = bytes.length;
+  new Uint8Array(words.buffer, 4, bytes.length).set(bytes);
+  return words;
+}
+
+export function sectionText(section: Uint32Array): string {
+  const len = section[0];
+  if (len > (section.length - 1) * 4) throw new QuarryError('IndexVersionMismatch', 'The stored index is not readable', {});
+  return new TextDecoder().decode(new Uint8Array(section.buffer, section.byteOffset + 4, len));
+}
+
+/** An array as JSON text sections of about maxChars characters each (see the format note). */
+export function jsonParts(items: readonly unknown[], maxChars = 60_000): Uint32Array[] {
+  const out: Uint32Array[] = [];
+  let group: string[] = [];
+  let chars = 0;
+  const flush = () => {
+    out.push(textSection('[' + group.join(',') + ']'));
+    group = [];
+    chars = 0;
+  };
+  for (const item of items) {
+    const j = JSON.stringify(item);
+    if (chars && chars + j.length > maxChars) flush();
+    group.push(j);
+    chars += j.length + 1;
+  }
+  if (group.length) flush();
+  return out;
+}
+
+export function fromJsonParts<T>(sections: readonly Uint32Array[]): T[] {
+  const out: T[] = [];
+  for (const s of sections) {
+    const part = JSON.parse(sectionText(s)) as T[];
+    for (const item of part) out.push(item);
+  }
+  return out;
+}
+
+/** Uint16 values packed two to a word (the first in the low half on little-endian machines). */
+export function packU16(values: ArrayLike<number>): Uint32Array {
+  const words = new Uint32Array(Math.ceil(values.length / 2));
+  new Uint16Array(words.buffer, 0, values.length).set(values);
+  return words;
+}
+
+export function unpackU16(words: Uint32Array, count: number): Uint16Array {
+  if (count > words.length * 2) throw new QuarryError('IndexVersionMismatch', 'The stored index is not readable', {});
+  return new Uint16Array(words.buffer, words.byteOffset, count);
 }

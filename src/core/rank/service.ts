@@ -16,7 +16,7 @@ import { DEFAULT_MAX_FILE_BYTES, type Skipped } from '../walk/policy';
 import { readText, walkFiles } from '../walk/walk';
 import { splitLinesForIndex } from './lines';
 import { ChunkIndex } from './bm25';
-import { decodeIndex, encodeIndex, type IndexStore } from './persist';
+import { decodeIndex, encodeIndex, fromJsonParts, jsonParts, packU16, unpackU16, type IndexStore } from './persist';
 import { TrigramIndex } from './trigram';
 
 /** Seed 004: indexed final extensions. */
@@ -81,10 +81,27 @@ export class CodeIndexService {
     try {
       const { json, sections } = decodeIndex(bytes);
       const j = json as StoredJson;
-      const [lengths, ids, tfs, triKeys, triOffsets, triPool] = sections;
-      this.index = ChunkIndex.fromState({ ...j.chunks, lengths, ids, tfs });
-      this.trigrams = TrigramIndex.fromState({ files: j.trigramFiles, keys: triKeys, offsets: triOffsets, pool: triPool, poolBytes: j.trigramPoolBytes });
-      this.table = new Map(j.table.map(([path, size, mtimeMs]) => [path, { size, mtimeMs }]));
+      const [lengths, ids, tfsPacked, triKeys, triOffsets, triPool] = sections;
+      if (!j || !Array.isArray(j.parts) || j.parts.length !== 6 || sections.length !== 6 + j.parts.reduce((a, b) => a + b, 0)) {
+        throw new QuarryError('IndexVersionMismatch', 'The stored index is not readable', {});
+      }
+      let at = 6;
+      const next = <T>(k: number): T[] => {
+        const part = sections.slice(at, at + j.parts[k]);
+        at += j.parts[k];
+        return fromJsonParts<T>(part);
+      };
+      const chunks = next<ChunkState['chunks'][number]>(0);
+      const files = next<ChunkState['files'][number]>(1);
+      const terms = next<string>(2);
+      const compounds = next<[number, string[]]>(3);
+      const trigramFiles = next<string>(4);
+      const table = next<[path: string, size: number, mtimeMs: number]>(5);
+      const tfs = unpackU16(tfsPacked, ids.length);
+      this.index = ChunkIndex.fromState({ chunks, files, terms, compounds, totalTokens: j.totalTokens, lengths, ids, tfs });
+      // the sections are views into the loaded bytes: copy what the index keeps (ChunkIndex copies its own)
+      this.trigrams = TrigramIndex.fromState({ files: trigramFiles, keys: triKeys.slice(), offsets: triOffsets.slice(), pool: triPool.slice(), poolBytes: j.trigramPoolBytes });
+      this.table = new Map(table.map(([path, size, mtimeMs]) => [path, { size, mtimeMs }]));
     } catch (err) {
       if (toQuarryError(err).code !== 'IndexVersionMismatch') throw err;
       this.index = null; // quietly rebuild
@@ -97,13 +114,16 @@ export class CodeIndexService {
     if (!this.store || !this.index || !this.trigrams || !this.table) return;
     const c = this.index.toState();
     const t = this.trigrams.toState();
-    const json: StoredJson = {
-      chunks: { chunks: c.chunks, files: c.files, terms: c.terms, totalTokens: c.totalTokens, compounds: c.compounds },
-      trigramFiles: t.files,
-      trigramPoolBytes: t.poolBytes,
-      table: [...this.table].map(([path, r]) => [path, r.size, r.mtimeMs]),
-    };
-    await this.store.save(this.storeKey, encodeIndex({ json, sections: [c.lengths, c.ids, c.tfs, t.keys, t.offsets, t.pool] }));
+    const groups = [
+      jsonParts(c.chunks),
+      jsonParts(c.files),
+      jsonParts(c.terms),
+      jsonParts(c.compounds ?? []),
+      jsonParts(t.files),
+      jsonParts([...this.table].map(([path, r]) => [path, r.size, r.mtimeMs])),
+    ];
+    const json: StoredJson = { totalTokens: c.totalTokens, trigramPoolBytes: t.poolBytes, parts: groups.map((g) => g.length) };
+    await this.store.save(this.storeKey, encodeIndex({ json, sections: [c.lengths, c.ids, packU16(c.tfs), t.keys, t.offsets, t.pool, ...groups.flat()] }));
   }
 
   async refresh(options: RefreshOptions = {}): Promise<RefreshStats> {
@@ -230,10 +250,16 @@ export class CodeIndexService {
   }
 }
 
-interface StoredJson {
-  chunks: { chunks: ReturnType<ChunkIndex['toState']>['chunks']; files: ReturnType<ChunkIndex['toState']>['files']; terms: string[]; totalTokens: number; compounds?: Array<[number, string[]]> };
-  trigramFiles: string[];
-  trigramPoolBytes: number;
-  table: Array<[path: string, size: number, mtimeMs: number]>;
-}
+type ChunkState = ReturnType<ChunkIndex['toState']>;
 
+/**
+ * The stored JSON head; the records are in JSON-part sections after the six binary ones
+ * (postings lengths, ids, tfs as packed Uint16; trigram keys, offsets, pool), `parts` giving
+ * how many sections each of chunks, files, terms, compounds, trigram files and the file
+ * table takes, in that order.
+ */
+interface StoredJson {
+  totalTokens: number;
+  trigramPoolBytes: number;
+  parts: number[];
+}
