@@ -260,3 +260,18 @@ describe('BM25 search against a naive reference (every chunk scored, stable sort
     );
   });
 });
+
+describe('stored format parts', () => {
+  it('round-trips records through JSON parts, and rejects a damaged part as unreadable', async () => {
+    const { jsonParts, fromJsonParts, packU16, unpackU16 } = await import('./persist');
+    const items = Array.from({ length: 500 }, (_, i) => [`p${i}/\u00e9\ud83d\ude00\ud800`, i, 'x'.repeat(i % 37)]);
+    const parts = jsonParts(items, 1000);
+    expect(parts.length).toBeGreaterThan(5);
+    expect(fromJsonParts(parts)).toEqual(items);
+    const damaged = parts.map((p) => p.slice());
+    damaged[2][3] ^= 0xffff;
+    expect(() => fromJsonParts(damaged)).toThrow(/not readable/);
+    const tfs = Uint16Array.from([1, 2, 65535, 7, 9]);
+    expect(Array.from(unpackU16(packU16(tfs), tfs.length))).toEqual(Array.from(tfs));
+  });
+});

@@ -141,8 +141,14 @@ export function jsonParts(items: readonly unknown[], maxChars = 60_000): Uint32A
 export function fromJsonParts<T>(sections: readonly Uint32Array[]): T[] {
   const out: T[] = [];
   for (const s of sections) {
-    const part = JSON.parse(sectionText(s)) as T[];
-    for (const item of part) out.push(item);
+    let part: unknown;
+    try {
+      part = JSON.parse(sectionText(s));
+    } catch {
+      part = null;
+    }
+    if (!Array.isArray(part)) throw new QuarryError('IndexVersionMismatch', 'The stored index is not readable', {});
+    for (const item of part) out.push(item as T);
   }
   return out;
 }
