@@ -193,6 +193,7 @@ export class TrigramIndex {
 
   /** Fold the tail and the tombstones into a new compact base; file ids are renumbered. */
   compact(): void {
+    lastSeen = null; // the 8 MiB dedupe scratch is only needed while files are being added
     const live: string[] = [];
     const remap = new Int32Array(this.files.length).fill(-1);
     this.files.forEach((p, id) => {
