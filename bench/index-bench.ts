@@ -69,7 +69,7 @@ export async function runIndexBench(corpusDir: string, corpusBytes: number, quer
   const storedBytes = fs.statSync(path.join(storeDir, 'bench.json')).size;
 
   const { docBytes, miniMs, bm25OnlyMs } = await buildComparison(ws, svc);
-  gc(); // the comparison's indexes and texts are gone before the latency and search figures
+  await settledMemory(); // the comparison's indexes and texts are gone (and swept) before the latency and search figures
 
   const mb = (b: number) => b / 1024 / 1024;
   printTable([
