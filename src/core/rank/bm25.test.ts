@@ -275,3 +275,19 @@ describe('stored format parts', () => {
     expect(Array.from(unpackU16(packU16(tfs), tfs.length))).toEqual(Array.from(tfs));
   });
 });
+
+describe('splitIdentifier, direct path', () => {
+  it('splits word tokens exactly like the regex definition (property)', async () => {
+    const { splitIdentifierRegex } = await import('./tokenize');
+    const unit = fc.constantFrom('a', 'b', 'z', 'A', 'B', 'Z', '0', '9', '_', 'ab', 'AB', 'Ab', 'aB', 'HTTP', 'Id', '8', '__');
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 12 }).map((u) => u.join('')), (token) => {
+        expect(splitIdentifier(token)).toEqual(splitIdentifierRegex(token));
+      }),
+      { numRuns: 5000 },
+    );
+    for (const t of ['getUserById', 'parseHTTPResponse', 'snake_case_name', 'utf8Decode', 'ABCdEFg', 'a1A', 'X', '', '_', 'aB9c', 'HTMLElement2D', 'x y', 'é_ab']) {
+      expect(splitIdentifier(t)).toEqual(splitIdentifierRegex(t));
+    }
+  });
+});
