@@ -133,10 +133,11 @@ function Shell({ engine, restartRef }: { engine: EngineClient; restartRef: React
           setRepo({ key, spec, stats: end.stats, generation: ++generation.current });
           const clone = options.clone ?? { url: '', ref: '' };
           update(options.resetFile ? { repo: key, clone: clone.url, cref: clone.ref, file: '', line: 0 } : { repo: key, clone: clone.url, cref: clone.ref }, { push: options.resetFile });
+          // A new snapshot starts without an index: Ranked and Related wait for this build. In the
+          // same transition: an update outside it would re-render the shell at once, in one task.
+          setIndex((prev) => ({ ...prev, state: 'building', last: null }));
+          buildIndex(key);
         });
-        // A new snapshot starts without an index: Ranked and Related wait for this build.
-        setIndex((prev) => ({ ...prev, state: 'building', last: null }));
-        buildIndex(key);
       } catch (err) {
         const e = err instanceof QuarryError ? err : new QuarryError('Internal', String(err));
         if (e.data?.reason === 'engineRestarted') return; // the restart handler reopens
@@ -283,12 +284,14 @@ function Shell({ engine, restartRef }: { engine: EngineClient; restartRef: React
     if (!list || !list.length) return;
     // Leave the task that delivered the files at once; the work happens in short tasks after it.
     performance.mark('quarry:files-received');
-    const files = [...list];
-    if (fileInput.current) fileInput.current.value = '';
+    // The FileList itself goes to filesFromInput: touching list[i] creates that File's JS wrapper,
+    // so 10,000 wrappers appear a slice at a time (spreading the GC work) rather than all at once.
+    // The input is reset only afterwards (choosing the same folder again then fires change again).
     setTimeout(() => {
-      void filesFromInput(files).then((folder) =>
-        open({ kind: 'files', name: folder.name, files: folder.files }, `snapshot:${folder.name}`, { resetFile: true }),
-      );
+      void filesFromInput(list).then((folder) => {
+        if (fileInput.current) fileInput.current.value = '';
+        return open({ kind: 'files', name: folder.name, files: folder.files }, `snapshot:${folder.name}`, { resetFile: true });
+      });
     }, 0);
   };
 

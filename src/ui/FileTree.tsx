@@ -4,6 +4,7 @@
  * greyed with their reason, or hidden. Keyboard: arrows, Home/End, Enter (WAI-ARIA tree).
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
+import { lazyMeasureOptions } from './virtual';
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { TreeEntry } from '../worker/protocol';
 import { useEngine } from './engine';
@@ -97,6 +98,7 @@ export function FileTree({
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
+    ...lazyMeasureOptions(),
   });
 
   useEffect(() => {

@@ -4,6 +4,7 @@
  * "copy link" to a line. The hits are computed in the worker with the same matcher.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
+import { lazyMeasureOptions } from './virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { QuarryError } from '../core/errors';
 import type { HitRange } from '../core/grep/types';
@@ -64,6 +65,7 @@ export function FileViewer({
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 10,
+    ...lazyMeasureOptions(),
   });
 
   // Land on the line from the URL (or the first hit).

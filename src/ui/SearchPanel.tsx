@@ -5,6 +5,7 @@
  * Keyboard: ArrowDown from the box enters the results; Up/Down move between hits; Enter opens.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
+import { lazyMeasureOptions } from './virtual';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { QuarryError } from '../core/errors';
 import { SearchStatus } from './SearchStatus';
@@ -153,6 +154,7 @@ export function SearchPanel({
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 20,
+    ...lazyMeasureOptions(),
   });
   void rowsVersion;
 
