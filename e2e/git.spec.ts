@@ -99,7 +99,10 @@ test('fetch updates brings a pushed commit in and re-indexes only the changed fi
   await row.getByRole('button', { name: 'Fetch updates for small-app' }).click();
   await expect(row.getByRole('status')).toContainText(/Updated to [0-9a-f]{7}: 1 file added or changed, 0 removed/, { timeout: 60_000 });
   await dialog(page).getByRole('button', { name: 'Close' }).click();
-  expect(await quarry.waitForIndex()).toBe('incremental');
+  // Focus returns to the button that opened the dialog.
+  await expect(libraryButton(page)).toBeFocused();
+  await expect(quarry.indexStatus).toHaveAttribute('data-mode', 'incremental', { timeout: 90_000 });
+  await expect(quarry.indexStatus).toHaveAttribute('data-state', 'ready');
   await searchFinds(quarry, marker, 'src/pushed.ts');
 
   // A shallow clone's History shows what was fetched and offers more.
@@ -118,15 +121,23 @@ test('cancel a clone midway, then retry it; a server killed mid-clone leaves no 
   // A slow server: cancel once objects are arriving.
   await startClone(page, repoUrl('big-app', '/slow/30'));
   const bar = page.getByRole('progressbar', { name: /^Cloning: / });
-  await expect(bar).toBeVisible();
-  await dialog(page).getByTestId('clone-progress').getByRole('button', { name: 'Cancel' }).click();
+  // The bar is named after isomorphic-git's phase: cancel once objects are arriving.
+  await expect(page.getByRole('progressbar', { name: /^Cloning: (Counting|Compressing|Receiving|Resolving) / })).toBeVisible({ timeout: 30_000 });
+  await dialog(page).getByTestId('clone-progress').getByRole('button', { name: 'Cancel cloning' }).click();
   await expect(bar).toHaveCount(0, { timeout: 30_000 });
+  // The library, read again after the clone ended, is still empty.
+  await expect(dialog(page).getByText('Nothing here yet.')).toBeVisible();
   await expect(dialog(page).getByTestId('library-row')).toHaveCount(0);
 
   // The server dies after 50 kB.
   await startClone(page, repoUrl('big-app', '/kill/50000'));
   await expect(dialog(page).getByTestId('clone-error')).toContainText(/broke off|failed/, { timeout: 60_000 });
+  await dialog(page).getByRole('button', { name: 'Close' }).click();
+  await libraryButton(page).click();
+  await expect(dialog(page).getByText('Nothing here yet.')).toBeVisible();
   await expect(dialog(page).getByTestId('library-row')).toHaveCount(0);
+  // The failure is still shown after closing and reopening the dialog.
+  await expect(dialog(page).getByTestId('clone-error')).toContainText(/broke off|failed/);
 
   // Retry against the healthy server.
   await startClone(page, repoUrl('big-app'));

@@ -10,11 +10,12 @@ describe('snapshotPuller', () => {
     const pull = snapshotPuller([
       { path: 'src/a.ts', file: new Blob([new TextEncoder().encode('export const a = 1;\n')]) },
       { path: 'dist/bundle.js', file: new Blob([big]) },
+      { path: 'logs/huge.log', file: new Blob([big]) },
       { path: 'media/clip.mp4', file: new Blob([big]) },
       { path: 'empty.txt', file: new Blob([]) },
     ]);
-    const out = await pull(['src/a.ts', 'dist/bundle.js', 'media/clip.mp4', 'empty.txt', 'missing.ts'], MB);
-    expect(out.map((f) => f.path)).toEqual(['src/a.ts', 'dist/bundle.js', 'media/clip.mp4', 'empty.txt', 'missing.ts']);
+    const out = await pull(['src/a.ts', 'dist/bundle.js', 'media/clip.mp4', 'empty.txt', 'missing.ts', 'logs/huge.log'], MB);
+    expect(out.map((f) => f.path)).toEqual(['src/a.ts', 'dist/bundle.js', 'media/clip.mp4', 'empty.txt', 'missing.ts', 'logs/huge.log']);
     expect(new TextDecoder().decode(out[0].bytes!)).toBe('export const a = 1;\n');
     expect(out[0].size).toBe(20);
     // Over the limit: no bytes come back, only the size.
@@ -23,5 +24,7 @@ describe('snapshotPuller', () => {
     expect(out[3]).toMatchObject({ path: 'empty.txt', size: 0 });
     expect(out[3].bytes!.byteLength).toBe(0);
     expect(out[4]).toEqual({ path: 'missing.ts', size: 0, error: 'not in the snapshot' });
+    // A non-source file is streamed and cut off at the limit (never held whole).
+    expect(out[5]).toEqual({ path: 'logs/huge.log', size: 2 * MB });
   });
 });

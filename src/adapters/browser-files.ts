@@ -142,20 +142,49 @@ function createSlicer(budgetMs: number) {
 }
 
 /**
- * Files that are often over the size limit: for these alone `size` is asked first (a synchronous
- * IPC, see above), so a folder's videos and archives are never read whole into memory.
+ * Source and config files: read whole with `new Response(blob).arrayBuffer()` (one promise, no
+ * snapshot IPC). Not `blob.stream()` for these: every stream leaves reader and promise handles
+ * that Blink frees only in a full GC, so on 10,000 files each young-generation GC scanned more of
+ * them (traced: scavenges growing from 5 to 53-77 ms, the last main-thread pause over 50 ms);
+ * with Response they stay 2-16 ms. Such files are small, so reading one whole is safe.
  */
-const LIKELY_LARGE =
-  /\.(zip|gz|tgz|bz2|xz|zst|7z|rar|tar|iso|dmg|img|bin|exe|dll|so|dylib|a|o|obj|lib|class|jar|war|apk|aab|ipa|mp4|m4v|mov|avi|mkv|webm|mp3|wav|flac|ogg|m4a|aac|png|jpe?g|gif|bmp|tiff?|webp|heic|psd|ai|sketch|fig|pdf|woff2?|ttf|otf|eot|sqlite3?|db|parquet|arrow|feather|npy|npz|pt|pth|onnx|ckpt|safetensors|h5|pkl|pack|idx|wasm|node)$/i;
+const SOURCE_LIKE =
+  /\.(tsx?|mts|cts|jsx?|mjs|cjs|json|jsonc|json5|mdx?|markdown|txt|rst|adoc|css|scss|sass|less|html?|vue|svelte|astro|py|pyi|go|rs|java|kt|kts|scala|groovy|gradle|c|h|cc|cpp|cxx|hh|hpp|cs|fs|rb|php|swift|m|mm|dart|lua|pl|pm|r|jl|ex|exs|erl|hs|ml|mli|clj|cljs|elm|zig|nim|sh|bash|zsh|fish|ps1|bat|yml|yaml|toml|ini|cfg|conf|properties|xml|svg|graphql|gql|proto|sql|prisma|tf|hcl|env|gitignore|editorconfig|lock)$/i;
 
 /**
- * Reads one snapshot file with `new Response(blob).arrayBuffer()`: one promise, no snapshot IPC.
- * Not `blob.stream()`: every stream leaves reader and promise handles that Blink frees only in a
- * full GC, so on 10,000 files each young-generation GC scanned more of them (traced: scavenges
- * growing from 5 to 53-77 ms, the one main-thread pause left). With Response they stay 2-12 ms.
+ * Everything else (logs, data dumps, binaries, files without an extension) may be huge: a
+ * capped stream stops at `maxBytes`, so nothing large is ever held in memory.
  */
-async function readCapped(blob: Blob, path: string, maxBytes: number): Promise<{ bytes?: ArrayBuffer; size: number }> {
-  if (LIKELY_LARGE.test(path) && blob.size > maxBytes) return { size: blob.size };
+async function readStreamCapped(blob: Blob, maxBytes: number, slice: () => Promise<void>): Promise<{ bytes?: ArrayBuffer; size: number }> {
+  const reader = blob.stream().getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    await slice();
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      // The one place we ask for `size` (a synchronous IPC): only files over the limit.
+      return { size: blob.size };
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1 && chunks[0].byteOffset === 0 && chunks[0].byteLength === chunks[0].buffer.byteLength) {
+    return { bytes: chunks[0].buffer as ArrayBuffer, size };
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return { bytes: out.buffer, size };
+}
+
+async function readCapped(blob: Blob, path: string, maxBytes: number, slice: () => Promise<void>): Promise<{ bytes?: ArrayBuffer; size: number }> {
+  if (!SOURCE_LIKE.test(path)) return readStreamCapped(blob, maxBytes, slice);
   const bytes = await new Response(blob).arrayBuffer();
   return bytes.byteLength > maxBytes ? { size: bytes.byteLength } : { bytes, size: bytes.byteLength };
 }
@@ -171,6 +200,8 @@ export function snapshotPuller(files: SnapshotFile[]): PullFiles {
     const lane = async () => {
       while (next < paths.length) {
         await slice();
+        // Another lane may have taken the last path while this one yielded.
+        if (next >= paths.length) break;
         const i = next++;
         const path = paths[i];
         const blob = byPath.get(path);
@@ -179,7 +210,7 @@ export function snapshotPuller(files: SnapshotFile[]): PullFiles {
           continue;
         }
         try {
-          out[i] = { path, ...(await readCapped(blob, path, maxBytes)) };
+          out[i] = { path, ...(await readCapped(blob, path, maxBytes, slice)) };
         } catch (err) {
           out[i] = { path, size: 0, error: err instanceof Error ? err.message : String(err) };
         }

@@ -30,6 +30,8 @@ interface LoadedRepo {
   key: string;
   spec: OpenSpec;
   stats: RepoStats;
+  /** A clone's URL and ref (they go into the address), kept for reloads after a worker restart. */
+  clone?: { url: string; ref: string };
   /** Bumped on every (re)load so views re-query. */
   generation: number;
 }
@@ -67,6 +69,8 @@ function Shell({ engine, restartRef }: { engine: EngineClient; restartRef: React
   const [libraryOpen, setLibraryOpen] = useState(false);
   const [clonePrefill, setClonePrefill] = useState<{ url: string; ref: string } | undefined>(undefined);
   const [cloning, setCloning] = useState<CloneJobView | null>(null);
+  const [cloneError, setCloneError] = useState<QuarryError | null>(null);
+  const libraryButton = useRef<HTMLButtonElement>(null);
   const libraryOpenRef = useRef(false);
   libraryOpenRef.current = libraryOpen;
   const fileInput = useRef<HTMLInputElement>(null);
@@ -130,7 +134,7 @@ function Shell({ engine, restartRef }: { engine: EngineClient; restartRef: React
         if (end.stats.ending !== 'complete') return; // cancelled: keep what was open
         // A transition: React renders the new workspace in time slices instead of one long task.
         startTransition(() => {
-          setRepo({ key, spec, stats: end.stats, generation: ++generation.current });
+          setRepo({ key, spec, stats: end.stats, clone: options.clone, generation: ++generation.current });
           const clone = options.clone ?? { url: '', ref: '' };
           update(options.resetFile ? { repo: key, clone: clone.url, cref: clone.ref, file: '', line: 0 } : { repo: key, clone: clone.url, cref: clone.ref }, { push: options.resetFile });
           // A new snapshot starts without an index: Ranked and Related wait for this build. In the
@@ -152,7 +156,7 @@ function Shell({ engine, restartRef }: { engine: EngineClient; restartRef: React
   // After a worker restart the new engine is empty: read the repository again.
   restartRef.current = () => {
     const current = repoRef.current;
-    if (current) void open(current.spec, current.key);
+    if (current) void open(current.spec, current.key, { clone: current.clone });
   };
 
   const openHandle = useCallback(
@@ -223,25 +227,31 @@ function Shell({ engine, restartRef }: { engine: EngineClient; restartRef: React
     [openClone, openRecent],
   );
 
-  /** Clone in the worker; the progress shows in the dialog (or above the workspace when it is closed); the clone opens when done. */
+  /**
+   * Clone in the worker. The progress shows in the dialog (or above the workspace when it is
+   * closed); when the clone is in, the dialog closes and the clone opens; a failure is kept in
+   * `cloneError` (the dialog shows it, also after being closed and reopened).
+   */
   const startClone = useCallback(
-    async (request: CloneRequest): Promise<LibraryEntry | null> => {
+    (request: CloneRequest) => {
       const progress = new ProgressStore();
       const job = engine.cloneRepo(request, (p) => progress.set(p));
       setCloning({ url: request.url, progress, cancel: job.cancel });
-      try {
-        const end = await job.done;
-        if (end.stats.ending !== 'complete' || !end.stats.repo) return null;
-        void openClone(end.stats.repo);
-        return end.stats.repo;
-      } catch (err) {
-        if (!libraryOpenRef.current) {
-          setNotice({ kind: 'error', title: `Could not clone ${request.url}`, message: err instanceof Error ? err.message : String(err) });
-        }
-        throw err;
-      } finally {
-        setCloning(null);
-      }
+      setCloneError(null);
+      job.done.then(
+        (end) => {
+          setCloning(null);
+          if (end.stats.ending !== 'complete' || !end.stats.repo) return;
+          setLibraryOpen(false);
+          void openClone(end.stats.repo);
+        },
+        (err) => {
+          setCloning(null);
+          const e = err instanceof QuarryError ? err : new QuarryError('Internal', String(err));
+          setCloneError(e);
+          if (!libraryOpenRef.current) setNotice({ kind: 'error', title: `Could not clone ${request.url}`, message: e.message });
+        },
+      );
     },
     [engine, openClone],
   );
@@ -400,7 +410,7 @@ function Shell({ engine, restartRef }: { engine: EngineClient; restartRef: React
             />
             <span aria-hidden="true">Choose folder…</span>
           </label>
-          <button type="button" onClick={() => showLibrary()} data-testid="open-library" title="Clone a git repository; your cloned repositories and opened folders">
+          <button type="button" ref={libraryButton} onClick={() => showLibrary()} data-testid="open-library" title="Clone a git repository; your cloned repositories and opened folders">
             Repositories
           </button>
           <button type="button" onClick={openDemo} data-testid="open-demo">
@@ -547,9 +557,13 @@ function Shell({ engine, restartRef }: { engine: EngineClient; restartRef: React
       {showSkipped && <SkippedDialog onClose={() => setShowSkipped(false)} />}
       {libraryOpen && (
         <LibraryDialog
-          onClose={() => setLibraryOpen(false)}
+          onClose={() => {
+            setLibraryOpen(false);
+            libraryButton.current?.focus();
+          }}
           cloning={cloning}
           startClone={startClone}
+          cloneError={cloneError}
           prefill={clonePrefill}
           currentKey={repo?.key ?? ''}
           onOpen={openLibraryEntry}

@@ -64,6 +64,11 @@ export interface EngineClientOptions {
 }
 
 export const DEFAULT_CANCEL_GRACE_MS = 2000;
+/**
+ * Git jobs stop at the next network read or progress event, but a checkout that has started is
+ * finished on purpose (a half-rewritten tree is worse): never restart the worker under one.
+ */
+const GIT_JOB_GRACE = { graceMs: 5 * 60_000 };
 
 export interface Job<E> {
   id: JobId;
@@ -80,7 +85,7 @@ export class EngineClient {
   private ready: Promise<EngineTransport>;
   private current: EngineTransport | null = null;
   private pending = new Set<Pending>();
-  private running = new Map<JobId, { graceTimer: ReturnType<typeof setTimeout> | null }>();
+  private running = new Map<JobId, { graceTimer: ReturnType<typeof setTimeout> | null; graceMs?: number }>();
   private seq = 0;
   private disposed = false;
   /** Incremented on every restart. */
@@ -131,6 +136,7 @@ export class EngineClient {
     kind: string,
     invoke: (api: EngineApi, id: JobId, cb: JobCallback<R>, t: EngineTransport) => Promise<Outcome<E>>,
     handlers: { onBatch?: (items: R[]) => void; onProgress?: (p: Progress) => void },
+    options: { graceMs?: number } = {},
   ): Job<E> {
     const id = `${kind}-${++this.seq}-${Date.now().toString(36)}`;
     let live = true;
@@ -139,7 +145,7 @@ export class EngineClient {
       if (event.type === 'batch') handlers.onBatch?.(event.data);
       else handlers.onProgress?.(event.data);
     };
-    this.running.set(id, { graceTimer: null });
+    this.running.set(id, { graceTimer: null, graceMs: options.graceMs });
     const done = this.call<E>((api, t) => invoke(api, id, t.proxy(onEvent) as JobCallback<R>, t))
       .then((end) => {
         if (end.results.length) handlers.onBatch?.(end.results);
@@ -199,15 +205,15 @@ export class EngineClient {
 
   /** Clone into the library; isomorphic-git's phases stream to `onProgress` (phase 'git', label = its phase). */
   cloneRepo(request: CloneRequest, onProgress?: (p: Progress) => void): Job<JobEnd<never, GitJobStats>> {
-    return this.job<never, JobEnd<never, GitJobStats>>('clone', (api, id, cb) => api.cloneRepo(id, request, cb), { onProgress });
+    return this.job<never, JobEnd<never, GitJobStats>>('clone', (api, id, cb) => api.cloneRepo(id, request, cb), { onProgress }, GIT_JOB_GRACE);
   }
   /** Fetch updates for a cloned repository (fetch + fast checkout). */
   fetchRepo(libraryId: string, auth: GitAuth = {}, onProgress?: (p: Progress) => void): Job<JobEnd<never, GitJobStats>> {
-    return this.job<never, JobEnd<never, GitJobStats>>('fetch', (api, id, cb) => api.fetchRepo(id, libraryId, auth, cb), { onProgress });
+    return this.job<never, JobEnd<never, GitJobStats>>('fetch', (api, id, cb) => api.fetchRepo(id, libraryId, auth, cb), { onProgress }, GIT_JOB_GRACE);
   }
   /** Fetch `by` more commits of a shallow clone's history. */
   deepenRepo(libraryId: string, by = 50, auth: GitAuth = {}, onProgress?: (p: Progress) => void): Job<JobEnd<never, GitJobStats>> {
-    return this.job<never, JobEnd<never, GitJobStats>>('deepen', (api, id, cb) => api.deepenRepo(id, libraryId, by, auth, cb), { onProgress });
+    return this.job<never, JobEnd<never, GitJobStats>>('deepen', (api, id, cb) => api.deepenRepo(id, libraryId, by, auth, cb), { onProgress }, GIT_JOB_GRACE);
   }
   library(): Promise<LibraryInfo> {
     return this.call((api) => api.library());
@@ -233,7 +239,7 @@ export class EngineClient {
     if (!job) return;
     this.current?.api.cancel(id).catch(() => {});
     if (job.graceTimer) return;
-    const graceMs = this.options.graceMs ?? DEFAULT_CANCEL_GRACE_MS;
+    const graceMs = job.graceMs ?? this.options.graceMs ?? DEFAULT_CANCEL_GRACE_MS;
     job.graceTimer = setTimeout(() => {
       if (this.running.has(id)) {
         void this.restart(`job ${id} did not stop within ${graceMs} ms of being cancelled`);

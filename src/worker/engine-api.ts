@@ -304,6 +304,8 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
   const jobs = new Map<JobId, AbortController>();
   let repo: LoadedRepo | null = null;
   const staged = new Map<string, string[]>();
+  /** The last opened folder's library registration (runs after its open completes). */
+  let registration: Promise<void> = Promise.resolve();
 
   const yielder = (): Yielder => createYielder(options.yieldBudgetMs);
 
@@ -422,7 +424,8 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
         index: null,
         indexStatus: { state: 'none', last: null },
       };
-      if (origin.kind === 'handle' && origin.libraryId) await registerOpenedFolder(origin.handle, origin.libraryId, stats).catch(() => undefined);
+      // In the background: the open is done without loading the git adapter; library() waits for it.
+      if (origin.kind === 'handle' && origin.libraryId) registration = registerOpenedFolder(origin.handle, origin.libraryId, stats).catch(() => undefined);
       return { results: [], limitHit: skipped.length > SKIPPED_IN_END, skipped: skipped.slice(0, SKIPPED_IN_END), stats };
     } finally {
       jobs.delete(jobId);
@@ -520,6 +523,7 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
   }
 
   async function library(): Promise<LibraryInfo> {
+    await registration;
     const g = await gitModule();
     const [repos, storage] = await Promise.all([g.listRepos(), g.storageEstimate()]);
     return { repos, storage };

@@ -279,7 +279,9 @@ export async function fetchUpdates(id: string, opts: FetchUpdatesOptions = {}): 
   let checkingOut = false;
   try {
     db.clearFailure();
-    const previousCommit = await git.resolveRef({ fs, dir, ref: 'HEAD' });
+    // The library's commit, not HEAD: if a checkout was ever interrupted (a closed tab), HEAD may
+    // already name the new commit over a half-updated tree, and this fetch must check it out again.
+    const previousCommit = record.commit || (await git.resolveRef({ fs, dir, ref: 'HEAD' }));
     const detached = !(await git.currentBranch({ fs, dir }));
     const ref = detached ? (record.ref ?? record.branch) : record.branch;
     const result = await git.fetch({

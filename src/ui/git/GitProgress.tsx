@@ -42,7 +42,7 @@ export function GitProgressBar({ verb, store, onCancel, testId }: { verb: string
           {pct !== undefined && ` (${pct}%)`}
         </span>
         {onCancel && (
-          <button type="button" onClick={onCancel}>
+          <button type="button" onClick={onCancel} aria-label={`Cancel ${verb.toLowerCase()}`}>
             Cancel
           </button>
         )}

@@ -21,8 +21,10 @@ export interface LibraryDialogProps {
   onClose: () => void;
   /** The running clone, if any (it keeps running when the dialog closes). */
   cloning: CloneJobView | null;
-  /** Start a clone; resolves with the new entry (null if cancelled), rejects with a QuarryError. */
-  startClone: (request: CloneRequest) => Promise<LibraryEntry | null>;
+  /** Start a clone (the app owns it: it closes this dialog when the clone is in, or sets `cloneError`). */
+  startClone: (request: CloneRequest) => void;
+  /** Why the last clone failed (kept by the app, so it survives closing and reopening this dialog). */
+  cloneError: QuarryError | null;
   onOpen: (entry: LibraryEntry) => void;
   onFetched: (entry: LibraryEntry, stats: GitJobStats) => void;
   onDeleted: (entry: LibraryEntry) => void;
@@ -63,7 +65,9 @@ export function LibraryDialog(props: LibraryDialogProps) {
       (err) => setLoadError(err instanceof Error ? err.message : String(err)),
     );
   }, [engine]);
-  useEffect(refresh, [refresh]);
+  // Again whenever a clone ends (a failed one must show that nothing was added).
+  const cloneRunning = !!props.cloning;
+  useEffect(refresh, [refresh, cloneRunning]);
 
   return (
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
@@ -81,7 +85,7 @@ export function LibraryDialog(props: LibraryDialogProps) {
             Close
           </button>
         </header>
-        <CloneForm {...props} onLibraryChanged={refresh} />
+        <CloneForm {...props} />
         <section aria-labelledby={`${titleId}-lib`} className="library">
           <h3 id={`${titleId}-lib`}>Library</h3>
           {loadError && (
@@ -119,7 +123,7 @@ function StorageLine({ info }: { info: LibraryInfo }) {
   );
 }
 
-function CloneForm({ cloning, startClone, prefill, onClose, onLibraryChanged }: LibraryDialogProps & { onLibraryChanged: () => void }) {
+function CloneForm({ cloning, startClone, cloneError, prefill }: LibraryDialogProps) {
   const [url, setUrl] = useState(prefill?.url ?? '');
   const [ref, setRef] = useState(prefill?.ref ?? '');
   const [depth, setDepth] = useState(1);
@@ -128,14 +132,25 @@ function CloneForm({ cloning, startClone, prefill, onClose, onLibraryChanged }: 
   const [remember, setRemember] = useState(initialToken.remembered);
   const [proxy, setProxy] = useState(loadProxy);
   const [showAccess, setShowAccess] = useState(!!initialToken.token || !!loadProxy());
-  const [error, setError] = useState<QuarryError | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [inputError, setInputError] = useState<QuarryError | null>(null);
   const tokenRef = useRef<HTMLInputElement>(null);
   const proxyRef = useRef<HTMLInputElement>(null);
   const urlRef = useRef<HTMLInputElement>(null);
   const ids = useId();
+  const error = inputError ?? cloneError;
 
   useEffect(() => urlRef.current?.focus(), []);
+
+  // A failed clone that needs a token or a proxy opens those settings and focuses the field
+  // (in an effect after the commit that rendered it).
+  const focusField = cloneError?.code === 'AuthRequired' ? 'token' : cloneError?.code === 'NetworkError' && cloneError.data?.suggestCorsProxy ? 'proxy' : null;
+  useEffect(() => {
+    if (focusField) setShowAccess(true);
+  }, [cloneError, focusField]);
+  useEffect(() => {
+    if (!showAccess || !focusField) return;
+    (focusField === 'token' ? tokenRef : proxyRef).current?.focus();
+  }, [cloneError, focusField, showAccess]);
 
   // A token kept for this host fills in when the URL changes.
   const onUrl = (value: string) => {
@@ -147,36 +162,19 @@ function CloneForm({ cloning, startClone, prefill, onClose, onLibraryChanged }: 
     }
   };
 
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (busy || cloning) return;
+    if (cloning) return;
     const u = url.trim();
     if (!u) {
-      setError(new QuarryError('InvalidArgument', 'Enter the URL of a git repository, for example https://github.com/owner/repo.git'));
+      setInputError(new QuarryError('InvalidArgument', 'Enter the URL of a git repository, for example https://github.com/owner/repo.git'));
       urlRef.current?.focus();
       return;
     }
-    setError(null);
-    setBusy(true);
+    setInputError(null);
     saveProxy(proxy);
     keepToken(u, token, remember);
-    try {
-      const entry = await startClone({ url: u, ref: ref.trim() || undefined, depth, token: token.trim() || undefined, corsProxy: proxy.trim() || undefined });
-      if (entry) onClose();
-    } catch (err) {
-      const q = err instanceof QuarryError ? err : new QuarryError('Internal', String(err));
-      setError(q);
-      if (q.code === 'AuthRequired') {
-        setShowAccess(true);
-        setTimeout(() => tokenRef.current?.focus(), 0);
-      } else if (q.code === 'NetworkError' && q.data?.suggestCorsProxy) {
-        setShowAccess(true);
-        setTimeout(() => proxyRef.current?.focus(), 0);
-      }
-    } finally {
-      setBusy(false);
-      onLibraryChanged();
-    }
+    startClone({ url: u, ref: ref.trim() || undefined, depth, token: token.trim() || undefined, corsProxy: proxy.trim() || undefined });
   };
 
   const branches = Array.isArray(error?.data?.branches) ? (error!.data.branches as string[]) : [];
@@ -243,8 +241,9 @@ function CloneForm({ cloning, startClone, prefill, onClose, onLibraryChanged }: 
             />
           </label>
           <p className="muted">
-            The token is kept in this tab's memory unless you tick “Remember”; it is sent only to this repository's host. Browsers can only clone from
-            servers that allow cross-origin requests; for other hosts, a CORS proxy you trust relays the git traffic.
+            The token is kept in this tab's memory unless you tick “Remember”; it is sent with this repository's requests only, and through the CORS
+            proxy when one is set, so use a proxy you trust. Browsers can only clone from servers that allow cross-origin requests; for other hosts, a
+            CORS proxy relays the git traffic.
           </p>
         </div>
       )}
