@@ -129,25 +129,28 @@ function Shell({ engine, restartRef }: { engine: EngineClient; restartRef: React
       const job = engine.openRepo(spec, (p) => progress.set(p));
       setOpening({ name, progress, cancel: job.cancel });
       setNotice(null);
+      let swapped = false;
       try {
         const end = await job.done;
         if (end.stats.ending !== 'complete') return; // cancelled: keep what was open
+        swapped = true;
         // A transition: React renders the new workspace in time slices instead of one long task.
+        // Every state change of the swap is in it: one outside would re-render the shell at once.
         startTransition(() => {
           setRepo({ key, spec, stats: end.stats, clone: options.clone, generation: ++generation.current });
           const clone = options.clone ?? { url: '', ref: '' };
           update(options.resetFile ? { repo: key, clone: clone.url, cref: clone.ref, file: '', line: 0 } : { repo: key, clone: clone.url, cref: clone.ref }, { push: options.resetFile });
-          // A new snapshot starts without an index: Ranked and Related wait for this build. In the
-          // same transition: an update outside it would re-render the shell at once, in one task.
+          // A new snapshot starts without an index: Ranked and Related wait for this build.
           setIndex((prev) => ({ ...prev, state: 'building', last: null }));
           buildIndex(key);
+          setOpening(null);
         });
       } catch (err) {
         const e = err instanceof QuarryError ? err : new QuarryError('Internal', String(err));
         if (e.data?.reason === 'engineRestarted') return; // the restart handler reopens
         setNotice({ kind: 'error', title: `Could not open ${name}`, message: e.message });
       } finally {
-        setOpening(null);
+        if (!swapped) setOpening(null);
       }
     },
     [engine, update, buildIndex],
