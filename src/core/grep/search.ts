@@ -270,6 +270,23 @@ export async function searchWorkspace(
           }
           return true;
         };
+        /** Count and deliver this file's matches; true when the search must stop here. */
+        const finishFile = (filePath: string): boolean => {
+          if (fileHadMatch) filesMatched++;
+          if (matches.length && sink({ path: filePath, matches }) === false) {
+            ending = 'stopped';
+            totalIsExact = false;
+            done = true;
+          }
+          if (done) return true;
+          if (delivered >= maxResults && countLimit <= total) {
+            // cap reached and nothing more may be counted: peek no further
+            if (countLimit === total) totalIsExact = false; // there may be more; we did not look
+            done = true;
+            return true;
+          }
+          return false;
+        };
         if (lineFinders) {
           const r = await searchLines(source, file.path, lineFinders, matcher, onLine, mayMatch !== null);
           if (r === 'absent') {
@@ -283,21 +300,7 @@ export async function searchWorkspace(
           }
           if (r === 'searched') {
             filesSearched++;
-            if (fileHadMatch) filesMatched++;
-            if (matches.length) {
-              const result: GrepFileResult = { path, matches };
-              if (sink(result) === false) {
-                ending = 'stopped';
-                totalIsExact = false;
-                done = true;
-              }
-            }
-            if (done) break;
-            if (delivered >= maxResults && countLimit <= total) {
-              if (countLimit === total) totalIsExact = false;
-              done = true;
-              break;
-            }
+            if (finishFile(path)) break;
             const y = yielder.maybeYield();
             if (y) await y;
             continue;
@@ -315,24 +318,7 @@ export async function searchWorkspace(
         filesSearched++;
         const text = loaded.text;
         scanLines(text, matcher, (hits) => onLine(text, hits, hits.line));
-        if (fileHadMatch) filesMatched++;
-        if (matches.length) {
-          const result: GrepFileResult = { path, matches };
-          if (sink(result) === false) {
-            ending = 'stopped';
-            totalIsExact = false;
-            done = true;
-          }
-        }
-        if (done) break;
-        if (delivered >= maxResults && countLimit <= total) {
-          // cap reached and nothing more may be counted: peek no further
-          if (countLimit === total) {
-            totalIsExact = false; // there may be more; we did not look
-          }
-          done = true;
-          break;
-        }
+        if (finishFile(path)) break;
         const y = yielder.maybeYield();
         if (y) await y;
       }
