@@ -10,7 +10,7 @@ import { filesFromInput, folderFromDrop } from '../adapters/browser-files';
 import { ensureReadPermission, hasDirectoryPicker, pickDirectory } from '../adapters/browser-fs-access';
 import { forgetRecent, getRecent, listRecent, rememberRecent, type RecentRepo } from '../adapters/browser-recent';
 import type { EngineClient } from '../worker/client';
-import type { CloneRequest, FileHighlight, LibraryEntry, OpenSpec, Progress, RepoStats } from '../worker/protocol';
+import { libraryKey, type CloneRequest, type FileHighlight, type LibraryEntry, type OpenSpec, type Progress, type RepoStats } from '../worker/protocol';
 import { LibraryDialog, type CloneJobView } from './git/LibraryDialog';
 import { GitProgressBar, ProgressStore } from './git/GitProgress';
 import { createAppEngine, EngineContext } from './engine';
@@ -210,7 +210,7 @@ function Shell({ engine, restartRef }: { engine: EngineClient; restartRef: React
   /** Open a clone from the library (its URL and ref go into the address, so the link can be shared). */
   const openClone = useCallback(
     (entry: LibraryEntry) => {
-      const key = `git:${entry.id}`;
+      const key = libraryKey(entry);
       return open({ kind: 'git', id: entry.id, name: entry.name }, key, {
         resetFile: !!repoRef.current && repoRef.current.key !== key && viewRef.current.repo !== key,
         clone: { url: entry.url, ref: entry.ref ?? '' },
@@ -573,12 +573,11 @@ function Shell({ engine, restartRef }: { engine: EngineClient; restartRef: React
           onFetched={(entry) => {
             // Re-read the updated working tree; the index refresh then re-indexes only the changed files.
             const current = repoRef.current;
-            if (current && current.key === `git:${entry.id}`) void open(current.spec, current.key, { clone: { url: entry.url, ref: entry.ref ?? '' } });
+            if (current && current.key === libraryKey(entry)) void open(current.spec, current.key, { clone: { url: entry.url, ref: entry.ref ?? '' } });
           }}
           onDeleted={(entry) => {
             if (entry.source === 'folder') void forgetRecent(entry.id.replace(/^recent:/, '')).finally(refreshRecent);
-            const key = entry.source === 'clone' ? `git:${entry.id}` : entry.id;
-            if (repoRef.current?.key === key) void openDemo();
+            if (repoRef.current?.key === libraryKey(entry)) void openDemo();
           }}
         />
       )}

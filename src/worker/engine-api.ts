@@ -39,6 +39,8 @@ import {
   BATCH_MAX_MS,
   type EngineApi,
   type EngineInfo,
+  libraryKey,
+  type ChunkRef,
   type CloneRequest,
   type FileContent,
   type GitAuth,
@@ -139,6 +141,11 @@ function forgivingStore(store: IndexStore, onError: (message: string) => void): 
     },
     remove: (key) => store.remove?.(key) ?? Promise.resolve(),
   };
+}
+
+/** Only a chunk's location crosses the boundary (index chunks carry more). */
+function chunkRef(c: ChunkRef): ChunkRef {
+  return { path: c.path, startLine: c.startLine, endLine: c.endLine, symbolName: c.symbolName, chunkType: c.chunkType };
 }
 
 /** Marks every token of `text` (the tokenizer's ASCII word characters) whose lowercase form is in `terms`. */
@@ -536,7 +543,7 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
     if (!record) return false;
     await g.deleteRepo(id);
     // Its stored code index goes too (keys as the UI builds them: git:<id> for clones, the folder's own key otherwise).
-    await options.indexStore?.remove?.(`index:${record.source === 'clone' ? `git:${id}` : id}`).catch(() => undefined);
+    await options.indexStore?.remove?.(`index:${libraryKey(record)}`).catch(() => undefined);
     return true;
   }
 
@@ -810,11 +817,7 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
         }
       }
       out.push({
-        path: c.path,
-        startLine: c.startLine,
-        endLine: c.endLine,
-        symbolName: c.symbolName,
-        chunkType: c.chunkType,
+        ...chunkRef(c),
         score: h.score,
         exactSymbol: h.exactSymbol,
         components: h.components.map((x) => ({ ...x, via: [...x.via] })),
@@ -835,13 +838,9 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
     if (!at) throw new QuarryError('EngineError', NO_RELATED, { path, line, reason: 'noChunk' });
     const { seed, related: found } = at;
     return {
-      seed: { path: seed.path, startLine: seed.startLine, endLine: seed.endLine, symbolName: seed.symbolName, chunkType: seed.chunkType },
+      seed: chunkRef(seed),
       results: found.map((r) => ({
-        path: r.chunk.path,
-        startLine: r.chunk.startLine,
-        endLine: r.chunk.endLine,
-        symbolName: r.chunk.symbolName,
-        chunkType: r.chunk.chunkType,
+        ...chunkRef(r.chunk),
         score: r.score,
         sharedTerms: r.sharedTerms,
       })),

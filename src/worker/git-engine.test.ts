@@ -5,13 +5,13 @@
 import '../adapters/git/node-shims.testutil';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultFixtures, startGitServer, type GitServer } from '../../e2e/git-server/server';
-import { QuarryError } from '../core/errors';
 import { nodeGrammarLoader } from '../adapters/grammars-node';
 import type { IndexStore } from '../core/rank/persist';
 import { EngineClient, inThreadTransport } from './client';
 import { createEngineApi } from './engine-api';
 import type { GrepFileResult } from '../core/grep/types';
 import type { Progress } from './protocol';
+import { rejectionOf } from '../../test/rejection';
 
 let server: GitServer;
 
@@ -41,15 +41,6 @@ async function searchAll(client: EngineClient, pattern: string): Promise<string[
   return found.map((f) => f.path).sort();
 }
 
-async function rejection(p: Promise<unknown>): Promise<QuarryError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(QuarryError);
-    return err as QuarryError;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('engine git surface', { timeout: 120_000 }, () => {
   const store = memoryStore();
@@ -102,16 +93,16 @@ describe('engine git surface', { timeout: 120_000 }, () => {
 
   it('errors: 404, 401 asks for a token, a bad URL; nothing is added to the library', async () => {
     const before = (await client.library()).repos.length;
-    const missing = await rejection(client.cloneRepo({ url: server.repoUrl('no-such-repo') }).done);
+    const missing = await rejectionOf(client.cloneRepo({ url: server.repoUrl('no-such-repo') }).done);
     expect(missing.code).toBe('NotFound');
     expect(missing.message).toMatch(/^repository not found/);
-    const auth = await rejection(client.cloneRepo({ url: server.repoUrl('private-app') }).done);
+    const auth = await rejectionOf(client.cloneRepo({ url: server.repoUrl('private-app') }).done);
     expect(auth.code).toBe('AuthRequired');
     expect(auth.message).toMatch(/^authentication required/);
     expect(auth.data.needsToken).toBe(true);
-    const bad = await rejection(client.cloneRepo({ url: 'not a url' }).done);
+    const bad = await rejectionOf(client.cloneRepo({ url: 'not a url' }).done);
     expect(bad.code).toBe('InvalidArgument');
-    const branch = await rejection(client.cloneRepo({ url: server.repoUrl('small-app'), ref: 'nope' }).done);
+    const branch = await rejectionOf(client.cloneRepo({ url: server.repoUrl('small-app'), ref: 'nope' }).done);
     expect(branch.message).toContain('Its branches: dev, main');
     expect(branch.data.branches).toEqual(['dev', 'main']);
     expect((await client.library()).repos.length).toBe(before);
@@ -138,7 +129,7 @@ describe('engine git surface', { timeout: 120_000 }, () => {
     expect((await client.library()).repos.some((r) => r.id === repo.id)).toBe(false);
     expect(store.keys()).not.toContain(`index:git:${repo.id}`);
     expect(await client.deleteRepo(repo.id)).toBe(false);
-    const gone = await rejection(client.openRepo({ kind: 'git', id: repo.id, name: repo.name }).done);
+    const gone = await rejectionOf(client.openRepo({ kind: 'git', id: repo.id, name: repo.name }).done);
     expect(gone.code).toBe('NotFound');
     expect(gone.data.reason).toBe('notInLibrary');
   });
@@ -165,7 +156,7 @@ describe('engine git surface', { timeout: 120_000 }, () => {
     expect(full.shallow).toBe(false);
     expect(full.commits!.map((c) => c.message)).toEqual(['A later commit', 'Describe usage and drop the old helper note', 'Add a Button component', 'Initial commit']);
     expect(full.commits![0].changedFiles).toEqual([{ path: 'src/later.ts', type: 'add' }]);
-    const bad = await rejection(client.deepenRepo(repo.id, 0).done);
+    const bad = await rejectionOf(client.deepenRepo(repo.id, 0).done);
     expect(bad.code).toBe('InvalidArgument');
   });
 

@@ -198,12 +198,11 @@ export interface SnippetLine {
   ranges: HitRange[];
 }
 
-export interface RankedHitView {
-  path: string;
-  startLine: number;
-  endLine: number;
-  symbolName: string;
-  chunkType: string;
+/** Where a chunk is: core's Chunk fields, nothing else of the index crosses. */
+export type { Chunk as ChunkRef } from '../core/chunk/types';
+import type { Chunk as ChunkRef } from '../core/chunk/types';
+
+export interface RankedHitView extends ChunkRef {
   score: number;
   exactSymbol: boolean;
   components: RankedComponent[];
@@ -218,18 +217,13 @@ export interface RankedResult {
   elapsedMs: number;
 }
 
-export interface RelatedHitView {
-  path: string;
-  startLine: number;
-  endLine: number;
-  symbolName: string;
-  chunkType: string;
+export interface RelatedHitView extends ChunkRef {
   score: number;
   sharedTerms: string[];
 }
 
 export interface RelatedResult {
-  seed: { path: string; startLine: number; endLine: number; symbolName: string; chunkType: string };
+  seed: ChunkRef;
   results: RelatedHitView[];
 }
 
@@ -241,6 +235,14 @@ export type { StorageEstimate } from '../adapters/git/repos';
 import type { StorageEstimate } from '../adapters/git/repos';
 export type { History, HistoryCommit, ChangedFile } from '../adapters/git/history';
 import type { History } from '../adapters/git/history';
+
+/**
+ * A library entry's repository key, as the UI opens it and the code index is stored under:
+ * 'git:<id>' for a clone, the folder's own key ('recent:<id>') for an opened folder.
+ */
+export function libraryKey(entry: Pick<LibraryEntry, 'id' | 'source'>): string {
+  return entry.source === 'clone' ? `git:${entry.id}` : entry.id;
+}
 
 export interface GitAuth {
   /** Access token for a private repository: sent with this call only, never stored by the engine. */

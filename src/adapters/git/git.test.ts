@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultFixtures, startGitServer, type GitServer } from '../../../e2e/git-server/server';
 import { QuarryError } from '../../core/errors';
 import { cloneRepo, deleteRepo, fetchUpdates, gitFileSource, gitStorage, listRepos, repoDir, repoHistory, storageEstimate } from './index';
+import { rejectionOf } from '../../../test/rejection';
 
 let server: GitServer;
 
@@ -17,15 +18,6 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function expectError(p: Promise<unknown>): Promise<QuarryError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(QuarryError);
-    return err as QuarryError;
-  }
-  throw new Error('expected an error');
-}
 
 async function exists(path: string): Promise<boolean> {
   try {
@@ -86,18 +78,18 @@ describe('git adapter over a local git http-backend', { timeout: 120_000 }, () =
   });
 
   it('404 -> repository not found, nothing registered', async () => {
-    const err = await expectError(cloneRepo({ url: server.repoUrl('no-such-repo') }));
+    const err = await rejectionOf(cloneRepo({ url: server.repoUrl('no-such-repo') }));
     expect(err.code).toBe('NotFound');
     expect(err.message).toContain('repository not found');
     expect((await listRepos()).some((r) => r.url.includes('no-such-repo'))).toBe(false);
   });
 
   it('401 -> authentication required; the token makes it work', async () => {
-    const err = await expectError(cloneRepo({ url: server.repoUrl('private-app') }));
+    const err = await rejectionOf(cloneRepo({ url: server.repoUrl('private-app') }));
     expect(err.code).toBe('AuthRequired');
     expect(err.message).toContain('authentication required');
     expect(err.data.needsToken).toBe(true);
-    const wrong = await expectError(cloneRepo({ url: server.repoUrl('private-app'), token: 'wrong' }));
+    const wrong = await rejectionOf(cloneRepo({ url: server.repoUrl('private-app'), token: 'wrong' }));
     expect(wrong.code).toBe('AuthRequired');
     expect(wrong.data.tokenRejected).toBe(true);
     const record = await cloneRepo({ url: server.repoUrl('private-app'), token: 'quarry-test-token' });
@@ -106,7 +98,7 @@ describe('git adapter over a local git http-backend', { timeout: 120_000 }, () =
   });
 
   it('an unknown branch lists the remote branches; a known one clones', async () => {
-    const err = await expectError(cloneRepo({ url: server.repoUrl('small-app'), ref: 'nope' }));
+    const err = await rejectionOf(cloneRepo({ url: server.repoUrl('small-app'), ref: 'nope' }));
     expect(err.code).toBe('NotFound');
     expect(err.data.branches).toEqual(['dev', 'main']);
     expect(err.message).toContain('dev, main');
@@ -116,7 +108,7 @@ describe('git adapter over a local git http-backend', { timeout: 120_000 }, () =
   });
 
   it('a network failure explains cross-origin requests and suggests the CORS proxy', async () => {
-    const err = await expectError(cloneRepo({ url: 'http://127.0.0.1:9/closed.git' }));
+    const err = await rejectionOf(cloneRepo({ url: 'http://127.0.0.1:9/closed.git' }));
     expect(err.code).toBe('NetworkError');
     expect(err.message).toMatch(/cross-origin/);
     expect(err.message).toMatch(/CORS proxy/);
@@ -127,7 +119,7 @@ describe('git adapter over a local git http-backend', { timeout: 120_000 }, () =
     const url = server.repoUrl('big-app');
     const ac = new AbortController();
     let seen = 0;
-    const err = await expectError(
+    const err = await rejectionOf(
       cloneRepo({
         url,
         signal: ac.signal,
@@ -148,14 +140,14 @@ describe('git adapter over a local git http-backend', { timeout: 120_000 }, () =
     const ac = new AbortController();
     const p = cloneRepo({ url: server.repoUrl('big-app', { slowMs: 50 }), signal: ac.signal, onProgress: () => undefined });
     setTimeout(() => ac.abort(), 300);
-    const err = await expectError(p);
+    const err = await rejectionOf(p);
     expect(err.code).toBe('Cancelled');
     expect((await listRepos()).some((r) => r.url.includes('/slow/'))).toBe(false);
   });
 
   it('the server dying mid-clone gives a clear error and no library entry', async () => {
     const url = server.repoUrl('big-app', { kill: 50_000 });
-    const err = await expectError(cloneRepo({ url }));
+    const err = await rejectionOf(cloneRepo({ url }));
     expect(err.code).toBe('CloneFailed');
     expect(err.message).toMatch(/broke off after \d+ bytes/);
     expect((await listRepos()).some((r) => r.url.includes('/kill/'))).toBe(false);
@@ -196,7 +188,7 @@ describe('git adapter over a local git http-backend', { timeout: 120_000 }, () =
     };
     let err: QuarryError;
     try {
-      err = await expectError(cloneRepo({ url: server.repoUrl('history-app'), ref: 'dev' }));
+      err = await rejectionOf(cloneRepo({ url: server.repoUrl('history-app'), ref: 'dev' }));
     } finally {
       proto.put = put;
     }

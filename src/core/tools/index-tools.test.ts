@@ -2,13 +2,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { nodeGrammarLoader } from '../../adapters/grammars-node';
 import { Chunker } from '../chunk';
-import { QuarryError } from '../errors';
 import { MemoryIndexStore } from '../rank/persist';
 import { CodeIndexService } from '../rank/service';
 import { MemorySource } from '../source/memory';
 import { Workspace } from '../source/workspace';
 import { callTool } from '.';
 import { NO_RELATED } from './find_related';
+import { rejectionOf } from '../../../test/rejection';
 
 const FILES = {
   'src/auth/session.ts': `import { db } from '../db';
@@ -58,15 +58,6 @@ function ctx(files: Record<string, string> = FILES, store = new MemoryIndexStore
   return { workspace, index: new CodeIndexService(workspace, async () => chunker, store) };
 }
 
-async function err(p: Promise<unknown>): Promise<QuarryError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(QuarryError);
-    return e as QuarryError;
-  }
-  throw new Error('expected an error');
-}
 
 describe('codebase_search validation (seed 004 messages, word for word)', () => {
   const rows: Array<[string, Record<string, unknown>, string]> = [
@@ -90,7 +81,7 @@ describe('codebase_search validation (seed 004 messages, word for word)', () => 
   ];
   it.each(rows)('%s', async (_n, args, message) => {
     const c = ctx();
-    const e = await err(callTool('codebase_search', args, c));
+    const e = await rejectionOf(callTool('codebase_search', args, c));
     expect(e.message).toBe(message);
     expect(c.index.lastStats).toBeNull(); // parser failures happen before the index refresh
   });
@@ -106,7 +97,7 @@ describe('codebase_search validation (seed 004 messages, word for word)', () => 
     ['path_filter not a string', { path_filter: 3 }, 'path_filter'],
   ];
   it.each(filters)('INVALID_FILTER naming the field: %s', async (_n, args, field) => {
-    const e = await err(callTool('codebase_search', { query: 'x', ...args }, ctx()));
+    const e = await rejectionOf(callTool('codebase_search', { query: 'x', ...args }, ctx()));
     expect(e.code).toBe('InvalidFilter');
     expect(e.message).toMatch(/^INVALID_FILTER/);
     expect(e.message).toContain(field);
@@ -218,17 +209,17 @@ describe('find_related (seed 004)', () => {
       { path: 'src/notes.txt', line: 1 }, // not indexed
       { path: './src/auth/session.ts', line: 5 }, // not exactly the indexed path
     ]) {
-      const e = await err(callTool('find_related', args, c));
+      const e = await rejectionOf(callTool('find_related', args, c));
       expect(e.message).toBe(NO_RELATED);
       expect(e.message).toBe('No related chunks found for that location');
     }
-    const zero = await err(callTool('find_related', { path: 'src/auth/session.ts', line: 0 }, c));
+    const zero = await rejectionOf(callTool('find_related', { path: 'src/auth/session.ts', line: 0 }, c));
     expect(zero.message).toBe('line must be a positive integer');
     expect(zero.code).toBe('EngineError');
-    const missing = await err(callTool('find_related', { line: 3 }, ctx()));
+    const missing = await rejectionOf(callTool('find_related', { line: 3 }, ctx()));
     expect(missing.code).toBe('InvalidArgument');
     expect(missing.message).toBe('Missing required field: path');
-    const noLine = await err(callTool('find_related', { path: 'a.ts' }, ctx()));
+    const noLine = await rejectionOf(callTool('find_related', { path: 'a.ts' }, ctx()));
     expect(noLine.message).toBe('Missing required field: line');
   });
 });

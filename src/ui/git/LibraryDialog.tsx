@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { QuarryError } from '../../core/errors';
-import type { CloneRequest, GitJobStats, LibraryEntry, LibraryInfo } from '../../worker/protocol';
+import { libraryKey, type CloneRequest, type GitJobStats, type LibraryEntry, type LibraryInfo } from '../../worker/protocol';
 import { useEngine } from '../engine';
 import { formatBytes, formatCount, plural } from '../format';
 import { GitProgressBar, ProgressStore } from './GitProgress';
@@ -39,10 +39,6 @@ export const DEPTH_CHOICES: ReadonlyArray<{ value: number; label: string }> = [
   { value: 50, label: 'Last 50 commits' },
   { value: 0, label: 'Full history' },
 ];
-
-export function libraryKey(entry: LibraryEntry): string {
-  return entry.source === 'clone' ? `git:${entry.id}` : entry.id;
-}
 
 function when(ms: number | undefined): string {
   if (!ms) return 'never';
