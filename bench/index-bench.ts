@@ -13,6 +13,7 @@ import { NodeFsSource } from '../src/adapters/node-fs';
 import { FileIndexStore } from '../src/adapters/node-index-store';
 import { Chunker } from '../src/core/chunk';
 import { searchWorkspace } from '../src/core/grep/search';
+import { PREVIEW_LINE_CHARS } from '../src/core/grep/types';
 import { NEVER_YIELD } from '../src/core/jobs/yielder';
 import { ChunkIndex, chunkText } from '../src/core/rank/bm25';
 import { splitLinesForIndex } from '../src/core/rank/lines';
@@ -114,10 +115,10 @@ export async function runIndexBench(corpusDir: string, corpusBytes: number, quer
       const got: string[] = [];
       const prefilter = svc.prefilter()!;
       cands = prefilter.candidates(chunkerPlan(q))?.size ?? -1;
-      await searchWorkspace(ws, { ...q.req, maxResults: Number.MAX_SAFE_INTEGER }, (r) => { for (const m of r.matches) got.push(`${m.path}:${m.line}`); }, { yielder: NEVER_YIELD, prefilter });
+      await searchWorkspace(ws, { ...q.req, maxResults: Number.MAX_SAFE_INTEGER, maxLineChars: PREVIEW_LINE_CHARS }, (r) => { for (const m of r.matches) got.push(`${m.path}:${m.line}`); }, { yielder: NEVER_YIELD, prefilter });
       qt.push(performance.now() - t);
       pairs = got;
-      const rg = rgRun(corpusDir, q, ['--max-filesize', '1M']);
+      const rg = rgRun(corpusDir, q, ['--max-filesize', '1M', '--max-columns', String(PREVIEW_LINE_CHARS), '--max-columns-preview']);
       if (rg) {
         rt.push(rg.ms);
         rgPairs = rg.pairs;
@@ -128,7 +129,7 @@ export async function runIndexBench(corpusDir: string, corpusBytes: number, quer
     speedups.push(ratio);
     rows.push([q.name, cands < 0 ? 'scan' : String(cands), String(pairs.length), median(qt).toFixed(1), rt.length ? median(rt).toFixed(1) : '-', rt.length ? `${ratio.toFixed(2)}x` : '-', same]);
   }
-  console.log('\nindexed search (trigram candidates, then the matcher) vs rg -j1 --max-filesize 1M:');
+  console.log(`\nindexed search (trigram candidates, then the matcher; lines cut to ${PREVIEW_LINE_CHARS} characters as in the app) vs rg -j1 --max-filesize 1M --max-columns ${PREVIEW_LINE_CHARS} --max-columns-preview:`);
   printTable(rows);
   console.log(`median speedup over rg: ${median(speedups.filter((x) => !Number.isNaN(x))).toFixed(2)}x (target >= 4x)`);
 

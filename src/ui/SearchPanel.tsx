@@ -9,7 +9,7 @@ import { lazyMeasureOptions } from './virtual';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { QuarryError } from '../core/errors';
 import { SearchStatus } from './SearchStatus';
-import type { GrepFileResult, GrepRequest, HitRange } from '../core/grep/types';
+import { PREVIEW_LINE_CHARS, type GrepFileResult, type GrepRequest, type HitRange } from '../core/grep/types';
 import type { SearchEnd } from '../worker/protocol';
 import { toBlocks } from './blocks';
 import { RankedResults } from './RankedResults';
@@ -44,7 +44,7 @@ export function buildRequest(view: ViewState): GrepRequest {
     contextAfter: CONTEXT_LINES,
     maxResults: UI_MAX_RESULTS,
     countLimit: UI_COUNT_LIMIT,
-    maxLineChars: 1000,
+    maxLineChars: PREVIEW_LINE_CHARS,
   };
 }
 

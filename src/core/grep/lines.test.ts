@@ -36,7 +36,9 @@ const request = fc.record({
   wholeWord: fc.boolean(),
   maxResults: fc.option(fc.integer({ min: 0, max: 5 }), { nil: undefined }),
   countLimit: fc.option(fc.integer({ min: 0, max: 8 }), { nil: undefined }),
-  maxLineChars: fc.option(fc.integer({ min: 1, max: 10 }), { nil: undefined }),
+  maxLineChars: fc.option(fc.integer({ min: 0, max: 10 }), { nil: undefined }),
+  contextBefore: fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
+  contextAfter: fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
 });
 
 describe('literal-anchored line search', () => {
@@ -92,6 +94,44 @@ describe('literal-anchored line search', () => {
       }),
       { numRuns: 1500 },
     );
+  });
+
+  it('decodes only the head of a long line cut by maxLineChars, with the same results (property)', async () => {
+    // long lines of word runs, punctuation and multi-byte text; hits before, across and after the cut
+    const word = fc.constantFrom('useEffect', 'useLayoutEffect', 'Effect', 'use', 'x', 'é', '€', '😀', '(', ')', ' ', '.', ',', '_', 'Type(', 'function ', 'fooType(', '\r');
+    const longLine = fc.array(word, { minLength: 20, maxLength: 200 }).map((w) => w.join(''));
+    const tree = fc.dictionary(fc.constantFrom('a.js', 'b.js'), fc.array(longLine, { minLength: 1, maxLength: 4 }).map((l) => enc.encode(l.join('\n'))), { minKeys: 1 });
+    const req3 = fc.record({
+      pattern: fc.constantFrom('useEffect|useLayoutEffect', 'Effect', 'function\\s+\\w+Type\\(', 'use\\w*\\b', '\\bEffect', 'x+é', '€\\s', 'Type\\(', '(?i)effect'),
+      mode: fc.constant<'regex'>('regex'),
+      caseMode: fc.constantFrom<NonNullable<GrepRequest['caseMode']>>('sensitive', 'insensitive'),
+      wholeWord: fc.boolean(),
+      maxLineChars: fc.integer({ min: 0, max: 60 }),
+      contextBefore: fc.integer({ min: 0, max: 2 }),
+      contextAfter: fc.integer({ min: 0, max: 2 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(tree, req3, fc.constantFrom(0, 40), async (t, req, windowMin) => {
+        const ws = new Workspace([new MemorySource(t)]);
+        LINE_WINDOWS.minLine = windowMin;
+        LINE_WINDOWS.byteMinLine = windowMin;
+        const a = await searchAll(ws, req, { literalLines: true });
+        LINE_WINDOWS.minLine = 512;
+        LINE_WINDOWS.byteMinLine = 512;
+        const b = await searchAll(ws, req, { literalLines: false });
+        expect(a.matches).toEqual(b.matches);
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('cuts context lines to maxLineChars too, and refuses a negative maxLineChars', async () => {
+    const ws = new Workspace([new MemorySource({ 'a.ts': enc.encode('0123456789\nhit here\nabcdefghij\n') })]);
+    for (const literalLines of [true, false]) {
+      const { matches } = await searchAll(ws, { pattern: 'hit', mode: 'literal', contextBefore: 1, contextAfter: 1, maxLineChars: 4 }, { literalLines });
+      expect(matches.map((m) => [m.contextBefore, m.text, m.contextAfter])).toEqual([[['0123'], 'hit ', ['abcd']]]);
+    }
+    await expect(searchAll(ws, { pattern: 'hit', mode: 'literal', maxLineChars: -1 })).rejects.toThrow('maxLineChars must be a non-negative integer');
   });
 
   it('counts newlines at any alignment', () => {

@@ -51,8 +51,9 @@ export interface SearchOptions {
   yielder?: Yielder;
   /**
    * Decode and match only the lines that hold a required literal (found in the raw bytes),
-   * when the matcher has literals and no context lines are asked for. Results are identical.
-   * Defaults to on with a prefilter (the indexed path), off otherwise.
+   * when the matcher has literals; context lines are decoded from the bytes around each
+   * delivered match. Results are identical. Defaults to on with a prefilter (the indexed
+   * path), off otherwise.
    */
   literalLines?: boolean;
 }
@@ -85,7 +86,8 @@ export function compileRequest(req: GrepRequest) {
   const contextAfter = nonNegativeInt(req.contextAfter, 'contextAfter', 0);
   const maxResults = nonNegativeInt(req.maxResults, 'maxResults', DEFAULT_MAX_RESULTS);
   const countLimit = req.countLimit === undefined ? Infinity : nonNegativeInt(req.countLimit, 'countLimit', 0);
-  return { matcher, filter, contextBefore, contextAfter, maxResults, countLimit };
+  const cap = req.maxLineChars === undefined ? undefined : nonNegativeInt(req.maxLineChars, 'maxLineChars', 0);
+  return { matcher, filter, contextBefore, contextAfter, maxResults, countLimit, cap };
 }
 
 interface LineHits {
@@ -177,7 +179,7 @@ export async function searchWorkspace(
 ): Promise<GrepSummary> {
   const t0 = now();
   const compiled = compileRequest(req);
-  const { matcher, filter, contextBefore, contextAfter, maxResults, countLimit } = compiled;
+  const { matcher, filter, contextBefore, contextAfter, maxResults, countLimit, cap } = compiled;
   const yielder = options.yielder ?? createYielder();
   const signal = options.signal;
   const skipped: Skipped[] = [];
@@ -204,7 +206,8 @@ export async function searchWorkspace(
   });
 
   const mayMatch = options.bytePrefilter === false ? null : bytePrefilter(matcher);
-  const lineFinders = (options.literalLines ?? !!options.prefilter) && !contextBefore && !contextAfter ? literalLineFinders(matcher) : null;
+  const lineFinders = options.literalLines ?? !!options.prefilter ? literalLineFinders(matcher) : null;
+  const cut = (s: string) => (cap !== undefined && s.length > cap ? s.slice(0, cap) : s);
   const prefilter = options.prefilter;
   const candidates = prefilter ? prefilter.candidates(matcher) : null;
   const directory = req.directory ?? '';
@@ -241,7 +244,7 @@ export async function searchWorkspace(
         const path = prefix + file.path;
         const matches: GrepMatch[] = [];
         let fileHadMatch = false;
-        const onLine = (text: string, hits: LineHits, lineNo: number): boolean => {
+        const onLine = (text: string, hits: LineHits, lineNo: number, context?: () => LineContext): boolean => {
           if (delivered >= maxResults) limitHit = true;
           if (total >= countLimit && delivered >= maxResults) {
             // one more match than we are allowed to count: total is only a lower bound
@@ -255,17 +258,18 @@ export async function searchWorkspace(
             delivered++;
             let lineText = lineTextAt(text, hits.start, hits.end);
             let ranges = hits.ranges;
-            if (req.maxLineChars !== undefined && lineText.length > req.maxLineChars) {
-              lineText = lineText.slice(0, req.maxLineChars);
-              ranges = ranges.filter(([s]) => s < req.maxLineChars!).map(([s, e]) => [s, Math.min(e, req.maxLineChars!)] as HitRange);
+            if (cap !== undefined && lineText.length > cap) {
+              lineText = lineText.slice(0, cap);
+              ranges = ranges.filter(([s]) => s < cap).map(([s, e]) => [s, Math.min(e, cap)] as HitRange);
             }
+            const around = context && (contextBefore || contextAfter) ? context() : null;
             matches.push({
               path,
               line: lineNo,
               text: lineText,
               ranges,
-              contextBefore: contextBefore ? linesBefore(text, hits.start, Math.min(contextBefore, hits.line - 1)) : [],
-              contextAfter: contextAfter ? linesAfter(text, hits.end, contextAfter) : [],
+              contextBefore: around ? around.before : contextBefore ? linesBefore(text, hits.start, Math.min(contextBefore, hits.line - 1)).map(cut) : [],
+              contextAfter: around ? around.after : contextAfter ? linesAfter(text, hits.end, contextAfter).map(cut) : [],
             });
           }
           return true;
@@ -288,7 +292,7 @@ export async function searchWorkspace(
           return false;
         };
         if (lineFinders) {
-          const r = await searchLines(source, file.path, lineFinders, matcher, onLine, mayMatch !== null);
+          const r = await searchLines(source, file.path, lineFinders, matcher, { before: contextBefore, after: contextAfter, cap }, onLine, mayMatch !== null);
           if (r === 'absent') {
             // as the byte prefilter answers in the whole-file path
             filesSearched++;
@@ -436,13 +440,13 @@ export interface LineFinders {
 export const LINE_WINDOWS = { minLine: 512, byteMinLine: 512 };
 
 /**
- * Whether a long line (bytes[ls, le)) may hold a hit, without decoding it: windowedRanges()'s
+ * Whether a long line (bytes[ls, le)) holds a hit, without decoding it: windowedRanges()'s
  * runs found in the bytes. A run starts and ends next to an ASCII byte (or the line's ends),
  * so its bytes decode alone exactly as within the line; a neighbour outside the run is put in
  * as itself when ASCII, else as U+FFFD (like any non-ASCII character: not in an ASCII-only
  * alphabet, not a word character for `\b` and whole-word checks).
  */
-function byteWindowsMayHit(bytes: Uint8Array, ls: number, le: number, matcher: Matcher, lf: LineFinders): boolean {
+function byteWindowsVerdict(bytes: Uint8Array, ls: number, le: number, matcher: Matcher, lf: LineFinders): 'hit' | 'none' | 'unknown' {
   const { ascii, nonAscii } = lf.alphabet!;
   const inA = (i: number) => {
     const c = bytes[i];
@@ -453,7 +457,7 @@ function byteWindowsMayHit(bytes: Uint8Array, ls: number, le: number, matcher: M
   for (const f of lf.finders) {
     let x = f.next(bytes, ls);
     while (x !== -1 && x < le) {
-      if (!inA(x)) return true; // not what windows can decide: decode and look
+      if (!inA(x)) return 'unknown'; // not what windows can decide: decode and look
       let a = x;
       while (a > ls && inA(a - 1)) a--;
       let b = x + 1;
@@ -463,11 +467,11 @@ function byteWindowsMayHit(bytes: Uint8Array, ls: number, le: number, matcher: M
         hit = true;
         return false;
       });
-      if (hit) return true;
+      if (hit) return 'hit';
       x = b < le ? f.next(bytes, b) : -1;
     }
   }
-  return false;
+  return 'none';
 }
 
 /**
@@ -539,6 +543,18 @@ function decodeLine(source: Workspace['roots'][number], line: Uint8Array): strin
   }
   return lineDecoder.decode(line);
 }
+/** Context lines around one delivered match (already cut to maxLineChars). */
+export interface LineContext {
+  before: string[];
+  after: string[];
+}
+
+/** What is delivered of each matching line: context line counts, and maxLineChars. */
+interface LineShape {
+  before: number;
+  after: number;
+  cap: number | undefined;
+}
 const KELVIN = new Uint8Array([0xe2, 0x84, 0xaa]);
 const LONG_S = new Uint8Array([0xc5, 0xbf]);
 
@@ -546,13 +562,19 @@ const LONG_S = new Uint8Array([0xc5, 0xbf]);
  * One file by literal-anchored lines (see lines.ts): 'searched'; 'absent' when no literal
  * occurs (and the byte prefilter would have said so); a skip (unreadable, binary); or 'whole'
  * when the file must be decoded whole (UTF-16, or a case orbit character present).
+ *
+ * With maxLineChars, a long line whose hit the byte windows confirm is decoded only up to
+ * its cut (through the alphabet run straddling it, plus one neighbour): hits starting before
+ * the cut lie in windows wholly inside that head, and the delivered text is the head's first
+ * `cap` characters. Context lines are decoded from the bytes around the match, cut alike.
  */
 async function searchLines(
   source: Workspace['roots'][number],
   path: string,
   lf: LineFinders,
   matcher: Matcher,
-  onLine: (text: string, hits: LineHits, lineNo: number) => boolean,
+  shape: LineShape,
+  onLine: (text: string, hits: LineHits, lineNo: number, context?: () => LineContext) => boolean,
   absentWhenNone: boolean,
 ): Promise<'searched' | 'absent' | 'whole' | Skipped> {
   let bytes: Uint8Array;
@@ -567,6 +589,35 @@ async function searchLines(
   const from = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   const starts = candidateLineStarts(bytes, from, lf.finders);
   if (!starts.length && absentWhenNone) return 'absent';
+  const { cap } = shape;
+  // a UTF-16 code unit takes at most 3 bytes and an incomplete final sequence at most 3 more,
+  // so the first `headBytes` bytes of a line decode to more than `cap` units, as in the whole line
+  const headBytes = cap === undefined ? Infinity : 3 * cap + 8;
+  /** One line bytes[s, e) without its '\r', cut to maxLineChars. */
+  const lineAt = (s: number, e: number): string => {
+    if (e - s > headBytes) return decodeLine(source, bytes.subarray(s, s + headBytes)).slice(0, cap);
+    if (e > s && bytes[e - 1] === 13) e--;
+    const t = decodeLine(source, bytes.subarray(s, e));
+    return cap !== undefined && t.length > cap ? t.slice(0, cap) : t;
+  };
+  /** The context of the line bytes[ls, le), as the whole-file path's linesBefore/linesAfter give it. */
+  const contextOf = (ls: number, le: number) => (): LineContext => {
+    const before: string[] = [];
+    let end = ls - 1; // the '\n' ending the previous line
+    while (before.length < shape.before && end >= from) {
+      const s = end > from ? Math.max(from, bytes.lastIndexOf(10, end - 1) + 1) : from;
+      before.unshift(lineAt(s, end));
+      end = s - 1;
+    }
+    const after: string[] = [];
+    let nl = le < bytes.length ? le : -1;
+    while (after.length < shape.after && nl !== -1 && nl + 1 < bytes.length) {
+      const next = bytes.indexOf(10, nl + 1);
+      after.push(lineAt(nl + 1, next === -1 ? bytes.length : next));
+      nl = next;
+    }
+    return { before, after };
+  };
   let cursor = from;
   let lineNo = 1;
   for (const ls of starts) {
@@ -574,22 +625,37 @@ async function searchLines(
     cursor = ls;
     let le = bytes.indexOf(10, ls);
     if (le === -1) le = bytes.length;
-    if (lf.alphabet && le - ls >= LINE_WINDOWS.byteMinLine && !byteWindowsMayHit(bytes, ls, le, matcher, lf)) continue;
+    const context = contextOf(ls, le);
+    const verdict = lf.alphabet && le - ls >= LINE_WINDOWS.byteMinLine ? byteWindowsVerdict(bytes, ls, le, matcher, lf) : 'unknown';
+    if (verdict === 'none') continue;
+    if (verdict === 'hit' && le - ls > headBytes) {
+      const { ascii, nonAscii } = lf.alphabet!;
+      let he = ls + headBytes;
+      while (he < le && (bytes[he] < 128 ? ascii[bytes[he]] === 1 : nonAscii)) he++;
+      he = Math.min(le, he + 4); // the run's right neighbour, whole (a UTF-8 sequence has at most 4 bytes)
+      const head = decodeLine(source, bytes.subarray(ls, he));
+      const ranges = windowedRanges(head, head.length, matcher, lf);
+      if (ranges) {
+        if (!onLine(head, { line: lineNo, start: 0, end: head.length, ranges }, lineNo, context)) break;
+        continue;
+      }
+    }
     const text = decodeLine(source, bytes.subarray(ls, le));
     if (lf.alphabet && text.length >= LINE_WINDOWS.minLine) {
       const end = text.length > 0 && text.charCodeAt(text.length - 1) === 13 ? text.length - 1 : text.length;
       const ranges = windowedRanges(text, end, matcher, lf);
       if (ranges) {
-        if (ranges.length && !onLine(text, { line: lineNo, start: 0, end, ranges }, lineNo)) break;
+        if (ranges.length && !onLine(text, { line: lineNo, start: 0, end, ranges }, lineNo, context)) break;
         continue;
       }
     }
     let stopped = false;
     scanLines(text, matcher, (hits) => {
-      if (!onLine(text, hits, lineNo)) stopped = true;
+      if (!onLine(text, hits, lineNo, context)) stopped = true;
       return !stopped;
     });
     if (stopped) break;
   }
   return 'searched';
 }
+

@@ -24,9 +24,12 @@ export interface GrepRequest {
   countLimit?: number;
   maxFileBytes?: number;
   useIgnoreFiles?: boolean;
-  /** Cut delivered line text (not the hit search) to this many characters. */
+  /** Cut delivered line text, context lines too (not the hit search), to this many characters. */
   maxLineChars?: number;
 }
+
+/** What the app's result list shows of a line (a longer line is cut; ripgrep's --max-columns, as a preview). */
+export const PREVIEW_LINE_CHARS = 1000;
 
 export type HitRange = [start: number, end: number];
 
