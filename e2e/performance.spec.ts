@@ -9,7 +9,7 @@ test.use({ trace: 'off', serviceWorkers: 'block' });
 // A timing assertion on a shared 2-core machine: a lone 50-70 ms pause with no script behind it
 // (garbage collection, the renderer getting no CPU) shows up in some runs. Up to two retries;
 // every attempt's long tasks are printed, and issue #3 stays open until a single run is reliable.
-test.describe.configure({ retries: 2 });
+test.describe.configure({ retries: Number(process.env.PERF_RETRIES ?? 2) });
 
 test('the main thread never blocks for more than 50 ms while 10,000 files load', async ({ quarry, page }) => {
   test.setTimeout(180_000);
@@ -47,8 +47,11 @@ test('the main thread never blocks for more than 50 ms while 10,000 files load',
   await quarry.waitForRepo('ten-thousand', 100_000);
   await expect(quarry.repoName).toContainText('10,000 files');
   const loadMs = Date.now() - t0;
+  const mark = (name: string) => page.evaluate((n) => void performance.mark(n), name);
+  await mark('test:loaded');
   await quarry.treeItem('pkg0').click();
   await expect(quarry.treeItem('mod0.ts')).toBeVisible();
+  await mark('test:search');
   await quarry.search('value42_7');
   await quarry.waitForSearchDone();
   await expect(quarry.summary).toContainText('22 matches in 11 files'); // mod7 and mod70-79
@@ -62,7 +65,10 @@ test('the main thread never blocks for more than 50 ms while 10,000 files load',
     return {
       longTasks: all.filter((t) => t.start >= received).map((t) => t.duration),
       delivery: all.filter((t) => t.start < received).map((t) => t.duration),
-      frames: [`files received at ${Math.round(received)}`, ...w.__frames],
+      frames: [
+        ...performance.getEntriesByType('mark').filter((m) => m.name.startsWith('quarry:') || m.name.startsWith('test:')).map((m) => `mark ${m.name} at ${Math.round(m.startTime)}`),
+        ...w.__frames,
+      ],
     };
   });
   if (longTasks.length) console.log(`long animation frames:\n  ${frames.join('\n  ')}`);

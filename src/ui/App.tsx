@@ -76,6 +76,8 @@ function Shell({ engine, restartRef }: { engine: EngineClient; restartRef: React
   const fileInput = useRef<HTMLInputElement>(null);
   const searchInput = useRef<HTMLInputElement>(null);
   const generation = useRef(0);
+  /** The generation of a swapped-in snapshot whose index build has not started yet. */
+  const pendingIndex = useRef<number | null>(null);
   const repoRef = useRef<LoadedRepo | null>(null);
   repoRef.current = repo;
   const viewRef = useRef(view);
@@ -134,15 +136,17 @@ function Shell({ engine, restartRef }: { engine: EngineClient; restartRef: React
         const end = await job.done;
         if (end.stats.ending !== 'complete') return; // cancelled: keep what was open
         swapped = true;
+        performance.mark('quarry:opened'); // user timing marks of the swap and the index start, for profiles
         // A transition: React renders the new workspace in time slices instead of one long task.
         // Every state change of the swap is in it: one outside would re-render the shell at once.
         startTransition(() => {
           setRepo({ key, spec, stats: end.stats, clone: options.clone, generation: ++generation.current });
           const clone = options.clone ?? { url: '', ref: '' };
           update(options.resetFile ? { repo: key, clone: clone.url, cref: clone.ref, file: '', line: 0 } : { repo: key, clone: clone.url, cref: clone.ref }, { push: options.resetFile });
-          // A new snapshot starts without an index: Ranked and Related wait for this build.
+          // A new snapshot starts without an index: Ranked and Related wait for this build,
+          // which starts once the new workspace is on screen (see the effect below).
           setIndex((prev) => ({ ...prev, state: 'building', last: null }));
-          buildIndex(key);
+          pendingIndex.current = generation.current;
           setOpening(null);
         });
       } catch (err) {
@@ -155,6 +159,26 @@ function Shell({ engine, restartRef }: { engine: EngineClient; restartRef: React
     },
     [engine, update, buildIndex],
   );
+
+  // The index build of a newly opened snapshot waits until the main thread is idle after the
+  // swap: building is the worker's heaviest work, and on a machine with few cores it would take
+  // CPU from the frames that first lay out the new workspace.
+  useEffect(() => {
+    if (!repo || pendingIndex.current !== repo.generation) return;
+    const { key, generation: gen } = repo;
+    const start = () => {
+      if (pendingIndex.current !== gen) return;
+      pendingIndex.current = null;
+      performance.mark('quarry:index-start');
+      buildIndex(key);
+    };
+    if (typeof requestIdleCallback === 'function') {
+      const handle = requestIdleCallback(start, { timeout: 1000 });
+      return () => cancelIdleCallback(handle);
+    }
+    const handle = setTimeout(start, 100);
+    return () => clearTimeout(handle);
+  }, [repo, buildIndex]);
 
   // After a worker restart the new engine is empty: read the repository again.
   restartRef.current = () => {

@@ -153,7 +153,7 @@ export function SearchPanel({
     count: rows.current.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
-    overscan: 20,
+    overscan: 8,
     ...lazyMeasureOptions(),
   });
   void rowsVersion;
@@ -288,9 +288,9 @@ export function SearchPanel({
             const content = (
               <>
                 <span className="result-ln">{row.line}</span>
-                <span className="result-text">
-                  <CodeText text={row.text} lang={lang} hits={row.ranges} />
-                </span>
+                {/* context lines are muted plain text: colouring only the hit lines keeps a batch of
+                    results cheap to lay out, and the eye on the hits */}
+                <span className="result-text">{row.ranges ? <CodeText text={row.text} lang={lang} hits={row.ranges} /> : row.text}</span>
               </>
             );
             return row.ranges ? (

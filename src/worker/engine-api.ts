@@ -10,7 +10,7 @@
 import { QuarryError, toQuarryError } from '../core/errors';
 import { compileRequest, scanLines, searchWorkspace } from '../core/grep/search';
 import type { GrepFileResult, GrepRequest, HitRange } from '../core/grep/types';
-import { createYielder, elapsedSince, now, type Yielder } from '../core/jobs/yielder';
+import { createBackgroundYielder, createYielder, elapsedSince, Foreground, now, type Yielder } from '../core/jobs/yielder';
 import { MemorySource } from '../core/source/memory';
 import type { FileSource } from '../core/source/types';
 import { Workspace } from '../core/source/workspace';
@@ -74,6 +74,8 @@ export interface EngineApiOptions {
   loadDemo?: () => Promise<DemoFiles>;
   /** Time budget between yields (ms). */
   yieldBudgetMs?: number;
+  /** How long the index build keeps giving way after a search or file read ends (ms, default 250). */
+  foregroundGraceMs?: number;
   /** Files read concurrently while opening (hides File System Access latency). */
   readConcurrency?: number;
   /** Progress events are sent at most this often (ms). */
@@ -315,6 +317,16 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
   let registration: Promise<void> = Promise.resolve();
 
   const yielder = (): Yielder => createYielder(options.yieldBudgetMs);
+  /** Calls a person waits on; the index build gives way to them (see Foreground). */
+  const foreground = new Foreground(options.foregroundGraceMs);
+  async function inForeground<T>(fn: () => Promise<T> | T): Promise<Outcome<T>> {
+    const end = foreground.begin();
+    try {
+      return await outcome(fn);
+    } finally {
+      end();
+    }
+  }
 
   function startJob(jobId: JobId): AbortController {
     if (typeof jobId !== 'string' || !jobId) throw new QuarryError('InvalidArgument', 'jobId must be a non-empty string', { field: 'jobId' });
@@ -696,7 +708,7 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
       let lastSent = 0;
       const stats = await state.service.refresh({
         signal: controller.signal,
-        yielder: yielder(),
+        yielder: createBackgroundYielder(foreground, options.yieldBudgetMs),
         force: !!request.force,
         onProgress: (p) => {
           const t = now();
@@ -850,7 +862,7 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
   const api: EngineApi = {
     ping: () => outcome(() => ({ host, repo: repo?.stats ?? null })),
     openRepo: (jobId, spec, onEvent, pull) => outcome(() => openRepo(jobId, spec, onEvent, pull)),
-    search: (jobId, request, onEvent) => outcome(() => search(jobId, request, onEvent)),
+    search: (jobId, request, onEvent) => inForeground(() => search(jobId, request, onEvent)),
     cancel: (jobId) =>
       outcome(() => {
         const job = jobs.get(jobId);
@@ -864,20 +876,20 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
         staged.set(stageId, list);
         return list.length;
       }),
-    listDir: (path) => outcome(() => listDir(path)),
-    quickOpen: (query, limit) => outcome(() => fuzzyRank(requireRepo().quick, String(query ?? ''), Math.max(1, Math.min(limit, 500)))),
-    readFile: (path, highlight) => outcome(() => readFile(path, highlight)),
+    listDir: (path) => inForeground(() => listDir(path)),
+    quickOpen: (query, limit) => inForeground(() => fuzzyRank(requireRepo().quick, String(query ?? ''), Math.max(1, Math.min(limit, 500)))),
+    readFile: (path, highlight) => inForeground(() => readFile(path, highlight)),
     indexRepo: (jobId, request, onEvent) => outcome(() => indexRepo(jobId, request, onEvent)),
     indexStatus: () => outcome(() => requireRepo().indexStatus),
-    rankedSearch: (request) => outcome(() => rankedSearch(request)),
-    related: (path, line, limit) => outcome(() => related(path, line, limit)),
+    rankedSearch: (request) => inForeground(() => rankedSearch(request)),
+    related: (path, line, limit) => inForeground(() => related(path, line, limit)),
     skipped: (offset, limit) =>
       outcome(() => {
         const all = requireRepo().skipped;
         return { total: all.length, items: all.slice(offset, offset + limit) };
       }),
     callTool: (name, args) =>
-      outcome(async () => {
+      inForeground(async () => {
         const current = requireRepo();
         const loader = options.grammarLoader;
         const parsers = loader ? () => sharedSourceParsers(loader) : undefined;
@@ -895,7 +907,7 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
     deepenRepo: (jobId, id, by, auth, onEvent) => outcome(() => deepenJob(jobId, id, by, auth, onEvent)),
     library: () => outcome(library),
     deleteRepo: (id) => outcome(() => deleteLibraryEntry(id)),
-    history: (request) => outcome(() => repoHistory(request)),
+    history: (request) => inForeground(() => repoHistory(request)),
     spin: (jobId, ms) =>
       outcome(() => {
         startJob(jobId);

@@ -28,6 +28,54 @@ export function createYielder(yieldBudgetMs = DEFAULT_YIELD_BUDGET_MS): Yielder 
   };
 }
 
+/**
+ * What a person is waiting for right now (a search, a file, a listing): background jobs give
+ * way to it, and for `graceMs` after it ends, while its answer is drawn on screen. On a machine
+ * with few cores a background index build would otherwise take the CPU those frames need.
+ */
+export class Foreground {
+  private active = 0;
+  private quietAt = 0;
+  constructor(private readonly graceMs = 250) {}
+
+  /** Marks the start of foreground work; call the returned function when it ends (once). */
+  begin(): () => void {
+    this.active++;
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.active--;
+      this.quietAt = Math.max(this.quietAt, now() + this.graceMs);
+    };
+  }
+
+  /** How long background work should wait before going on (0: go on). */
+  waitMs(): number {
+    if (this.active > 0) return this.graceMs;
+    return Math.max(0, this.quietAt - now());
+  }
+}
+
+/**
+ * A yielder for background jobs: it yields on the same budget, and while foreground work is
+ * running (or just ended) it waits, in steps of at most 50 ms so that cancel() still lands.
+ */
+export function createBackgroundYielder(foreground: Foreground, yieldBudgetMs = DEFAULT_YIELD_BUDGET_MS): Yielder {
+  let last = now();
+  const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+  return {
+    maybeYield() {
+      if (now() - last < yieldBudgetMs && foreground.waitMs() === 0) return;
+      return (async () => {
+        await sleep(0);
+        for (let w = foreground.waitMs(); w > 0; w = foreground.waitMs()) await sleep(Math.min(w, 50));
+        last = now();
+      })();
+    },
+  };
+}
+
 /** A yielder that never yields (CLI, benchmarks). */
 export const NEVER_YIELD: Yielder = { maybeYield() {} };
 
