@@ -6,10 +6,12 @@ import { tenThousandFiles, writeDiskRepo } from './helpers/repos';
 // so this measurement runs without it.
 // The service worker's first-visit precache (8 MB, off the main thread) is not part of loading a folder.
 test.use({ trace: 'off', serviceWorkers: 'block' });
-// A timing assertion on a shared 2-core machine: a lone 50-70 ms pause with no script behind it
-// (garbage collection, the renderer getting no CPU) shows up in some runs. Up to two retries;
-// every attempt's long tasks are printed, and issue #3 stays open until a single run is reliable.
-test.describe.configure({ retries: Number(process.env.PERF_RETRIES ?? 2) });
+// A timing assertion on a shared, oversubscribed 2-core machine. Traces showed the last long
+// tasks were frames of 20-30 ms of CPU stretched past 50 ms while the renderer waited for a core
+// (the worker's index build, then other processes); the build now gives way to foreground work
+// and a batch of results costs less to lay out. One retry absorbs a rare starved frame: every
+// attempt prints its long tasks with the test's step marks, so a regression stays visible.
+test.describe.configure({ retries: Number(process.env.PERF_RETRIES ?? 1) });
 
 test('the main thread never blocks for more than 50 ms while 10,000 files load', async ({ quarry, page }) => {
   test.setTimeout(180_000);
