@@ -92,12 +92,14 @@ function Shell({ engine, restartRef }: { engine: EngineClient; restartRef: React
    */
   const buildIndex = useCallback(
     (key: string, force = false) => {
+      const previousKey = indexJob.current?.key;
       indexJob.current?.cancel();
+      pendingIndex.current = null; // a rebuild asked for meanwhile replaces the deferred start
       indexProgress.value = null;
       const job = engine.indexRepo({ key, force }, (p) => indexProgress.set(p));
       const mine = { key, cancel: job.cancel };
       indexJob.current = mine;
-      setIndex((prev) => ({ ...prev, state: 'building', error: undefined, last: prev.last && indexJob.current?.key === key ? prev.last : null }));
+      setIndex((prev) => ({ ...prev, state: 'building', error: undefined, last: prev.last && previousKey === key ? prev.last : null }));
       job.done.then(
         (end) => {
           if (indexJob.current !== mine) return;
@@ -144,8 +146,11 @@ function Shell({ engine, restartRef }: { engine: EngineClient; restartRef: React
           const clone = options.clone ?? { url: '', ref: '' };
           update(options.resetFile ? { repo: key, clone: clone.url, cref: clone.ref, file: '', line: 0 } : { repo: key, clone: clone.url, cref: clone.ref }, { push: options.resetFile });
           // A new snapshot starts without an index: Ranked and Related wait for this build,
-          // which starts once the new workspace is on screen (see the effect below).
-          setIndex((prev) => ({ ...prev, state: 'building', last: null }));
+          // which starts once the new workspace is on screen (see the effect below). The previous
+          // snapshot's build stops now: its answer must never land on this one.
+          indexJob.current?.cancel();
+          indexJob.current = null;
+          setIndex((prev) => ({ ...prev, state: 'building', error: undefined, last: null }));
           pendingIndex.current = generation.current;
           setOpening(null);
         });
@@ -182,6 +187,7 @@ function Shell({ engine, restartRef }: { engine: EngineClient; restartRef: React
 
   // After a worker restart the new engine is empty: read the repository again.
   restartRef.current = () => {
+    pendingIndex.current = null; // the reopen schedules the build again, on the new engine
     const current = repoRef.current;
     if (current) void open(current.spec, current.key, { clone: current.clone });
   };
@@ -564,7 +570,14 @@ function Shell({ engine, restartRef }: { engine: EngineClient; restartRef: React
               canRefresh={repo.spec.kind !== 'files'}
               onRebuild={() => buildIndex(repo.key, true)}
               onRefresh={() => void open(repo.spec, repo.key)}
-              onCancel={() => indexJob.current?.cancel()}
+              onCancel={() => {
+                if (indexJob.current) indexJob.current.cancel();
+                else if (pendingIndex.current !== null) {
+                  // cancelled before its deferred start: nothing runs yet, so say so here
+                  pendingIndex.current = null;
+                  setIndex((prev) => ({ ...prev, state: prev.last ? 'ready' : 'cancelled' }));
+                }
+              }}
             />
             {skippedTotal > 0 && (
               <button type="button" className="link" onClick={() => setShowSkipped(true)} data-testid="show-skipped">

@@ -684,8 +684,10 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
     const controller = startJob(jobId);
     const events = eventChannel(onEvent);
     const t0 = now();
+    /** The snapshot this build is for (the open repository may change before it ends). */
+    let target: LoadedRepo | null = null;
     try {
-      const current = requireRepo();
+      const current = (target = requireRepo());
       const key = String(request?.key ?? '');
       if (!key) throw new QuarryError('InvalidArgument', 'key must be a non-empty string', { field: 'key' });
       if (!current.index || current.index.key !== key) {
@@ -708,7 +710,7 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
       let lastSent = 0;
       const stats = await state.service.refresh({
         signal: controller.signal,
-        yielder: createBackgroundYielder(foreground, options.yieldBudgetMs),
+        yielder: createBackgroundYielder(foreground, { yieldBudgetMs: options.yieldBudgetMs, signal: controller.signal }),
         force: !!request.force,
         onProgress: (p) => {
           const t = now();
@@ -739,7 +741,7 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
       return { results: [], limitHit: stats.skipped.length > SKIPPED_IN_END, skipped: stats.skipped.slice(0, SKIPPED_IN_END), stats: end };
     } catch (err) {
       const e = toQuarryError(err);
-      const current = repo;
+      const current = target;
       if (e.code === 'Cancelled' || controller.signal.aborted) {
         if (current) current.indexStatus = { ...current.indexStatus, state: current.index?.ready ? 'ready' : 'none' };
         const last = current?.indexStatus.last;

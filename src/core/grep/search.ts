@@ -625,7 +625,7 @@ async function searchLines(
     cursor = ls;
     let le = bytes.indexOf(10, ls);
     if (le === -1) le = bytes.length;
-    const context = contextOf(ls, le);
+    const context = shape.before || shape.after ? contextOf(ls, le) : undefined;
     const verdict = lf.alphabet && le - ls >= LINE_WINDOWS.byteMinLine ? byteWindowsVerdict(bytes, ls, le, matcher, lf) : 'unknown';
     if (verdict === 'none') continue;
     if (verdict === 'hit' && le - ls > headBytes) {

@@ -6,7 +6,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe('background jobs give way to foreground work', () => {
   it('waits while foreground work runs and for the grace period after it, then goes on', async () => {
     const fg = new Foreground(40);
-    const y = createBackgroundYielder(fg, 0);
+    const y = createBackgroundYielder(fg, { yieldBudgetMs: 0 });
     const end = fg.begin();
     expect(fg.waitMs()).toBe(40);
     let resumed = false;
@@ -23,10 +23,29 @@ describe('background jobs give way to foreground work', () => {
 
   it('only yields on its budget when nothing is in the foreground', async () => {
     const fg = new Foreground(40);
-    const y = createBackgroundYielder(fg, 1_000_000);
+    const y = createBackgroundYielder(fg, { yieldBudgetMs: 1_000_000 });
     expect(y.maybeYield()).toBeUndefined();
     const end = fg.begin();
     expect(y.maybeYield()).toBeInstanceOf(Promise);
+    end();
+  });
+
+  it('stops waiting when its job is cancelled, and after maxWaitMs of endless foreground work', async () => {
+    const fg = new Foreground(1000);
+    const end = fg.begin();
+    const controller = new AbortController();
+    const cancelled = createBackgroundYielder(fg, { yieldBudgetMs: 0, signal: controller.signal });
+    let resumed = false;
+    const p = Promise.resolve(cancelled.maybeYield()).then(() => (resumed = true));
+    await sleep(30);
+    expect(resumed).toBe(false);
+    controller.abort();
+    await p; // lands within one 50 ms step, not after the foreground work
+    const capped = createBackgroundYielder(fg, { yieldBudgetMs: 0, maxWaitMs: 60 });
+    const t = performance.now();
+    await capped.maybeYield();
+    expect(performance.now() - t).toBeGreaterThanOrEqual(55);
+    expect(performance.now() - t).toBeLessThan(900);
     end();
   });
 

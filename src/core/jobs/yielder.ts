@@ -57,19 +57,32 @@ export class Foreground {
   }
 }
 
+export interface BackgroundYielderOptions {
+  yieldBudgetMs?: number;
+  /** A cancelled job stops waiting at once (its next step sees the abort). */
+  signal?: AbortSignal;
+  /** Longest wait in one go: foreground work that never ends still lets one slice through (ms). */
+  maxWaitMs?: number;
+}
+
 /**
  * A yielder for background jobs: it yields on the same budget, and while foreground work is
- * running (or just ended) it waits, in steps of at most 50 ms so that cancel() still lands.
+ * running (or just ended) it waits, in steps of at most 50 ms, until it is quiet, the job is
+ * cancelled, or `maxWaitMs` has passed.
  */
-export function createBackgroundYielder(foreground: Foreground, yieldBudgetMs = DEFAULT_YIELD_BUDGET_MS): Yielder {
+export function createBackgroundYielder(foreground: Foreground, options: BackgroundYielderOptions = {}): Yielder {
+  const budget = options.yieldBudgetMs ?? DEFAULT_YIELD_BUDGET_MS;
+  const maxWaitMs = options.maxWaitMs ?? 2000;
+  const signal = options.signal;
   let last = now();
   const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
   return {
     maybeYield() {
-      if (now() - last < yieldBudgetMs && foreground.waitMs() === 0) return;
+      if (now() - last < budget && foreground.waitMs() === 0) return;
       return (async () => {
         await sleep(0);
-        for (let w = foreground.waitMs(); w > 0; w = foreground.waitMs()) await sleep(Math.min(w, 50));
+        const until = now() + maxWaitMs;
+        for (let w = foreground.waitMs(); w > 0 && !signal?.aborted && now() < until; w = foreground.waitMs()) await sleep(Math.min(w, 50));
         last = now();
       })();
     },
