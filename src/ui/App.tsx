@@ -162,7 +162,7 @@ function Shell({ engine, restartRef }: { engine: EngineClient; restartRef: React
         if (!swapped) setOpening(null);
       }
     },
-    [engine, update, buildIndex],
+    [engine, update],
   );
 
   // The index build of a newly opened snapshot waits until the main thread is idle after the

@@ -139,6 +139,11 @@ export function scanLines(text: string, matcher: Matcher, onLine: (hits: LineHit
   if (!stopped) flush();
 }
 
+/** A delivered line cut to maxLineChars (`cap`). */
+function cutLine(s: string, cap: number | undefined): string {
+  return cap !== undefined && s.length > cap ? s.slice(0, cap) : s;
+}
+
 function lineTextAt(text: string, start: number, end: number): string {
   return text.slice(start, end);
 }
@@ -207,7 +212,6 @@ export async function searchWorkspace(
 
   const mayMatch = options.bytePrefilter === false ? null : bytePrefilter(matcher);
   const lineFinders = options.literalLines ?? !!options.prefilter ? literalLineFinders(matcher) : null;
-  const cut = (s: string) => (cap !== undefined && s.length > cap ? s.slice(0, cap) : s);
   const prefilter = options.prefilter;
   const candidates = prefilter ? prefilter.candidates(matcher) : null;
   const directory = req.directory ?? '';
@@ -262,14 +266,14 @@ export async function searchWorkspace(
               lineText = lineText.slice(0, cap);
               ranges = ranges.filter(([s]) => s < cap).map(([s, e]) => [s, Math.min(e, cap)] as HitRange);
             }
-            const around = context && (contextBefore || contextAfter) ? context() : null;
+            const around = context ? context() : null;
             matches.push({
               path,
               line: lineNo,
               text: lineText,
               ranges,
-              contextBefore: around ? around.before : contextBefore ? linesBefore(text, hits.start, Math.min(contextBefore, hits.line - 1)).map(cut) : [],
-              contextAfter: around ? around.after : contextAfter ? linesAfter(text, hits.end, contextAfter).map(cut) : [],
+              contextBefore: around ? around.before : contextBefore ? linesBefore(text, hits.start, Math.min(contextBefore, hits.line - 1)).map((l) => cutLine(l, cap)) : [],
+              contextAfter: around ? around.after : contextAfter ? linesAfter(text, hits.end, contextAfter).map((l) => cutLine(l, cap)) : [],
             });
           }
           return true;
@@ -543,6 +547,7 @@ function decodeLine(source: Workspace['roots'][number], line: Uint8Array): strin
   }
   return lineDecoder.decode(line);
 }
+
 /** Context lines around one delivered match (already cut to maxLineChars). */
 export interface LineContext {
   before: string[];
@@ -597,8 +602,7 @@ async function searchLines(
   const lineAt = (s: number, e: number): string => {
     if (e - s > headBytes) return decodeLine(source, bytes.subarray(s, s + headBytes)).slice(0, cap);
     if (e > s && bytes[e - 1] === 13) e--;
-    const t = decodeLine(source, bytes.subarray(s, e));
-    return cap !== undefined && t.length > cap ? t.slice(0, cap) : t;
+    return cutLine(decodeLine(source, bytes.subarray(s, e)), cap);
   };
   /** The context of the line bytes[ls, le), as the whole-file path's linesBefore/linesAfter give it. */
   const contextOf = (ls: number, le: number) => (): LineContext => {
@@ -658,4 +662,3 @@ async function searchLines(
   }
   return 'searched';
 }
-
