@@ -1,6 +1,12 @@
 import fc from 'fast-check';
+import * as fs from 'node:fs';
 import * as os from 'node:os';
-import { describe, expect, it } from 'vitest';
+import * as path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { searchAll } from '../core/grep/search';
+import { NEVER_YIELD } from '../core/jobs/yielder';
+import { CodeIndexService } from '../core/rank/service';
+import { Workspace } from '../core/source/workspace';
 import { decodeBytes } from '../core/walk/decode';
 import { NodeFsSource } from './node-fs';
 
@@ -24,4 +30,55 @@ describe('NodeFsSource.decode', () => {
     ['utf-16le', [0xff, 0xfe, 0x61, 0x00]],
     ['binary', [0x61, 0x00, 0x62]],
   ])('%s', (_n, arr) => expect(source.decode(new Uint8Array(arr))).toEqual(decodeBytes(new Uint8Array(arr))));
+});
+
+describe('NodeFsSource.readRanges and the segmented index on disk', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-ranges-'));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const lines = Array.from({ length: 3000 }, (_, i) => (i % 997 === 500 ? `  const needle${i} = find(haystack) // line ${i + 1}` : `  filler line ${i + 1} with some words`));
+  const text = lines.join('\n') + '\n';
+  fs.writeFileSync(path.join(dir, 'big.ts'), text);
+  fs.writeFileSync(path.join(dir, 'small.ts'), 'const needle = 1\n');
+
+  it('fills exactly the asked ranges, and answers null when the size is not the indexed one', async () => {
+    const source = new NodeFsSource(dir);
+    const got = await source.readRanges('big.ts', [[10, 20], [5000, 5100]], text.length);
+    expect(got).not.toBeNull();
+    expect(got!.length).toBe(text.length);
+    expect(Buffer.from(got!.subarray(10, 20)).toString()).toBe(text.slice(10, 20));
+    expect(Buffer.from(got!.subarray(5000, 5100)).toString()).toBe(text.slice(5000, 5100));
+    expect(await source.readRanges('big.ts', [[0, 4]], text.length + 1)).toBeNull();
+    await expect(source.readRanges('missing.ts', [[0, 4]], 4)).rejects.toMatchObject({ code: 'NotFound', message: 'No such file or directory: missing.ts' });
+  });
+
+  it('reads only candidate segments and finds the same lines, numbers and context as the scan', async () => {
+    const source = new NodeFsSource(dir);
+    let ranged = 0;
+    const readRanges = source.readRanges.bind(source);
+    source.readRanges = async (p, r, size) => {
+      ranged++;
+      const bytes = r.reduce((n, [s, e]) => n + e - s, 0);
+      expect(bytes).toBeLessThan(text.length / 4); // a few segments, not the file
+      return readRanges(p, r, size);
+    };
+    const ws = new Workspace([source]);
+    const svc = new CodeIndexService(ws, async () => ({ chunkFile: () => [] }), undefined, 'index', { segmentChars: 2048 });
+    await svc.refresh({ yielder: NEVER_YIELD });
+    for (const req of [
+      { pattern: 'needle\\d+ = find', mode: 'regex' as const, contextBefore: 2, contextAfter: 2 },
+      { pattern: 'NEEDLE', mode: 'literal' as const, caseMode: 'insensitive' as const },
+    ]) {
+      const plain = await searchAll(ws, req);
+      const indexed = await searchAll(ws, req, { prefilter: svc.prefilter() });
+      expect(indexed.matches.length).toBeGreaterThan(2);
+      expect(indexed.matches).toEqual(plain.matches);
+    }
+    expect(ranged).toBe(2);
+    // a file that changed size since it was indexed is searched whole, with its new lines
+    fs.writeFileSync(path.join(dir, 'big.ts'), 'const needle9 = find(x)\n' + text);
+    const req = { pattern: 'needle\\d+ = find', mode: 'regex' as const };
+    const after = await searchAll(ws, req, { prefilter: svc.prefilter() });
+    expect(after.matches.map((m) => m.line)).toEqual((await searchAll(ws, req)).matches.map((m) => m.line));
+    expect(after.matches[0].line).toBe(1);
+  });
 });

@@ -98,6 +98,31 @@ export class NodeFsSource implements FileSource {
     }
   }
 
+  async readRanges(rel: string, ranges: ReadonlyArray<readonly [number, number]>, size: number): Promise<Uint8Array | null> {
+    let fd: number;
+    try {
+      fd = fs.openSync(this.abs(rel), 'r');
+    } catch (err) {
+      throw fsError(err, rel);
+    }
+    try {
+      if (fs.fstatSync(fd).size !== size) return null;
+      if (this.scratch.length < size) this.scratch = Buffer.allocUnsafe(Math.max(size, this.scratch.length * 2));
+      for (const [start, end] of ranges) {
+        for (let at = start; at < end; ) {
+          const n = fs.readSync(fd, this.scratch, at, end - at, at);
+          if (n === 0) return null; // shorter than it said: it is changing
+          at += n;
+        }
+      }
+      return this.scratch.subarray(0, size);
+    } catch (err) {
+      throw fsError(err, rel);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
   async read(rel: string): Promise<Uint8Array> {
     try {
       return fs.readFileSync(this.abs(rel));

@@ -15,12 +15,16 @@ import { byteFinder, candidateLineStarts, countNewlines, type ByteFinder } from 
 import { DEFAULT_MAX_FILE_BYTES } from '../walk/policy';
 import { compileMatcher, type Matcher } from './regex';
 import type { HitAlphabet } from './regex/analyze';
-import type { GrepFileResult, GrepMatch, GrepRequest, GrepSink, GrepSummary, HitRange } from './types';
+import type { GrepFileResult, GrepMatch, GrepRequest, GrepSink, GrepSummary, HitRange, SegmentRange } from './types';
 
 /** A content index that can narrow the files to search (the trigram index). */
 export interface SearchPrefilter {
-  /** Workspace paths that may contain a hit, or null when the index cannot narrow the query. */
-  candidates(plan: { requiredLiterals: string[] | null }): Set<string> | null;
+  /**
+   * Workspace paths that may contain a hit, each with the byte ranges of it that may (null:
+   * the whole file), or null when the index cannot narrow the query. Ranges are ascending
+   * and hold whole lines; they are offsets into the file as `sizeOf` gives its size.
+   */
+  candidates(plan: { requiredLiterals: string[] | null }): ReadonlyMap<string, readonly SegmentRange[] | null> | null;
   /** Whether the index covers this path (uncovered files are always scanned). */
   has(path: string): boolean;
   /**
@@ -56,6 +60,8 @@ export interface SearchOptions {
    * path), off otherwise.
    */
   literalLines?: boolean;
+  /** Bytes read on each side of an index candidate range (default RANGE_MARGIN; tests shrink it). */
+  rangeMargin?: number;
 }
 
 export const DEFAULT_MAX_RESULTS = 10_000;
@@ -296,7 +302,10 @@ export async function searchWorkspace(
           return false;
         };
         if (lineFinders) {
-          const r = await searchLines(source, file.path, lineFinders, matcher, { before: contextBefore, after: contextAfter, cap }, onLine, mayMatch !== null);
+          const ranges = candidates?.get(path);
+          const size = ranges ? prefilter!.sizeOf?.(path) : undefined;
+          const segments = ranges && size !== undefined ? { ranges, size } : null;
+          const r = await searchLines(source, file.path, lineFinders, matcher, { before: contextBefore, after: contextAfter, cap }, onLine, mayMatch !== null, segments, options.rangeMargin ?? RANGE_MARGIN);
           if (r === 'absent') {
             // as the byte prefilter answers in the whole-file path
             filesSearched++;
@@ -345,7 +354,7 @@ export async function searchWorkspace(
 
 /** The indexed fast path: candidate files of one root, filtered like the walk would, in walk order. */
 async function* directFiles(
-  candidates: Set<string>,
+  candidates: ReadonlyMap<string, unknown>,
   prefilter: SearchPrefilter,
   prefix: string,
   start: string,
@@ -354,7 +363,7 @@ async function* directFiles(
 ): AsyncGenerator<WalkedFile> {
   const under = start ? prefix + start + '/' : prefix;
   const picked: Array<{ path: string; size: number }> = [];
-  for (const full of candidates) {
+  for (const full of candidates.keys()) {
     if (!full.startsWith(under) && full !== prefix + start) continue;
     const rel = full.slice(prefix.length);
     if (filter && !filter(rel)) continue;
@@ -564,9 +573,20 @@ const KELVIN = new Uint8Array([0xe2, 0x84, 0xaa]);
 const LONG_S = new Uint8Array([0xc5, 0xbf]);
 
 /**
+ * Bytes read on each side of a candidate range, so that context lines near its edges need
+ * no second read (when a context line reaches past them, the file is read whole).
+ */
+export const RANGE_MARGIN = 1024;
+
+/**
  * One file by literal-anchored lines (see lines.ts): 'searched'; 'absent' when no literal
  * occurs (and the byte prefilter would have said so); a skip (unreadable, binary); or 'whole'
  * when the file must be decoded whole (UTF-16, or a case orbit character present).
+ *
+ * With `segments` (the trigram index's candidate ranges of a long file, and the file's
+ * indexed size), only lines inside the ranges are verified, numbered from each range's first
+ * line, and a source with readRanges reads only those ranges (widened by RANGE_MARGIN); a
+ * file whose size changed is searched whole.
  *
  * With maxLineChars, a long line whose hit the byte windows confirm is decoded only up to
  * its cut (through the alphabet run straddling it, plus one neighbour): hits starting before
@@ -581,19 +601,48 @@ async function searchLines(
   shape: LineShape,
   onLine: (text: string, hits: LineHits, lineNo: number, context?: () => LineContext) => boolean,
   absentWhenNone: boolean,
+  segments: { ranges: readonly SegmentRange[]; size: number } | null = null,
+  margin = RANGE_MARGIN,
 ): Promise<'searched' | 'absent' | 'whole' | Skipped> {
   let bytes: Uint8Array;
+  /** the parts of the file to verify (null: all of it) */
+  let ranges: SegmentRange[] | null = null;
+  /** the byte windows of `bytes` that hold the file's bytes (null: all of it) */
+  let filled: Array<[number, number]> | null = null;
+  const readWhole = () => (source.readTransient ? source.readTransient(path) : source.read(path));
   try {
-    bytes = source.readTransient ? await source.readTransient(path) : await source.read(path);
+    if (segments) {
+      const size = segments.size;
+      ranges = segments.ranges.map((r) => ({ start: r.start, end: Math.min(r.end, size), line: r.line })).filter((r) => r.start < r.end);
+      if (!ranges.length) ranges = null;
+    }
+    if (ranges && source.readRanges) {
+      filled = widen(ranges, segments!.size, margin);
+      const got = await source.readRanges(path, filled, segments!.size);
+      if (got) bytes = got;
+      else {
+        ranges = null; // changed since it was indexed: search it whole
+        filled = null;
+        bytes = await readWhole();
+      }
+    } else {
+      bytes = await readWhole();
+      if (ranges && bytes.length !== segments!.size) ranges = null;
+    }
   } catch (err) {
     return { path, reason: 'unreadable', detail: err instanceof Error ? err.message : String(err) };
   }
-  if (hasUtf16Bom(bytes)) return 'whole';
-  if (hasNulByte(bytes)) return { path, reason: 'binary' };
-  if (lf.orbit && (containsBytes(bytes, KELVIN) || containsBytes(bytes, LONG_S))) return 'whole';
-  const from = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-  const starts = candidateLineStarts(bytes, from, lf.finders);
-  if (!starts.length && absentWhenNone) return 'absent';
+  const windows = filled ?? [[0, bytes.length]];
+  const startsAtZero = windows[0][0] === 0;
+  if (startsAtZero && hasUtf16Bom(bytes)) return 'whole';
+  if (windows.some(([s, e]) => hasNulByte(bytes.subarray(s, e)))) return { path, reason: 'binary' };
+  if (lf.orbit && windows.some(([s, e]) => containsBytes(bytes.subarray(s, e), KELVIN) || containsBytes(bytes.subarray(s, e), LONG_S))) return 'whole';
+  const from = startsAtZero && bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  const parts = (ranges ?? [{ start: from, end: bytes.length, line: 1 }]).map((r) => ({
+    range: r,
+    starts: candidateLineStarts(r.end < bytes.length ? bytes.subarray(0, r.end) : bytes, Math.max(from, r.start), lf.finders),
+  }));
+  if (parts.every((p) => !p.starts.length) && absentWhenNone) return 'absent';
   const { cap } = shape;
   // a UTF-16 code unit takes at most 3 bytes and an incomplete final sequence at most 3 more,
   // so the first `headBytes` bytes of a line decode to more than `cap` units, as in the whole line
@@ -622,43 +671,96 @@ async function searchLines(
     }
     return { before, after };
   };
-  let cursor = from;
-  let lineNo = 1;
-  for (const ls of starts) {
-    lineNo += countNewlines(bytes, cursor, ls);
-    cursor = ls;
-    let le = bytes.indexOf(10, ls);
-    if (le === -1) le = bytes.length;
-    const context = shape.before || shape.after ? contextOf(ls, le) : undefined;
-    const verdict = lf.alphabet && le - ls >= LINE_WINDOWS.byteMinLine ? byteWindowsVerdict(bytes, ls, le, matcher, lf) : 'unknown';
-    if (verdict === 'none') continue;
-    if (verdict === 'hit' && le - ls > headBytes) {
-      const { ascii, nonAscii } = lf.alphabet!;
-      let he = ls + headBytes;
-      while (he < le && (bytes[he] < 128 ? ascii[bytes[he]] === 1 : nonAscii)) he++;
-      he = Math.min(le, he + 4); // the run's right neighbour, whole (a UTF-8 sequence has at most 4 bytes)
-      const head = decodeLine(source, bytes.subarray(ls, he));
-      const ranges = windowedRanges(head, head.length, matcher, lf);
-      if (ranges) {
-        if (!onLine(head, { line: lineNo, start: 0, end: head.length, ranges }, lineNo, context)) break;
-        continue;
+  /**
+   * With a partly read buffer: whether every context line of bytes[ls, le) lies in the window
+   * holding that line (the walk contextOf makes, trusting only bytes inside the window).
+   */
+  const contextFits = (ls: number, le: number): boolean => {
+    const [a, b] = filled!.find(([s, e]) => ls >= s && le <= e)!;
+    let end = ls - 1;
+    for (let k = 0; k < shape.before && end >= from; k++) {
+      if (end < a) return false;
+      let s = from;
+      if (end > from) {
+        const nl = bytes.lastIndexOf(10, end - 1);
+        if (nl < a && a > 0) return false; // the line starts before the window
+        s = Math.max(from, nl + 1);
       }
+      end = s - 1;
     }
-    const text = decodeLine(source, bytes.subarray(ls, le));
-    if (lf.alphabet && text.length >= LINE_WINDOWS.minLine) {
-      const end = text.length > 0 && text.charCodeAt(text.length - 1) === 13 ? text.length - 1 : text.length;
-      const ranges = windowedRanges(text, end, matcher, lf);
-      if (ranges) {
-        if (ranges.length && !onLine(text, { line: lineNo, start: 0, end, ranges }, lineNo, context)) break;
-        continue;
+    let nl = le < bytes.length ? le : -1;
+    for (let k = 0; k < shape.after && nl !== -1 && nl + 1 < bytes.length; k++) {
+      const next = bytes.indexOf(10, nl + 1);
+      if (next === -1 ? b !== bytes.length : next >= b) return false; // the line ends past the window
+      nl = next;
+    }
+    return true;
+  };
+  const wantContext = shape.before > 0 || shape.after > 0;
+  for (const { range, starts } of parts) {
+    let cursor = range.start;
+    let lineNo = range.line;
+    for (const ls of starts) {
+      lineNo += countNewlines(bytes, cursor, ls);
+      cursor = ls;
+      let le = bytes.indexOf(10, ls);
+      if (le === -1) le = bytes.length;
+      if (filled && wantContext && !contextFits(ls, le)) {
+        // a context line reaches past what was read: read the file whole (the same offsets)
+        let whole: Uint8Array;
+        try {
+          whole = await readWhole();
+        } catch (err) {
+          return { path, reason: 'unreadable', detail: err instanceof Error ? err.message : String(err) };
+        }
+        if (whole.length !== bytes.length) return 'searched'; // it changed under us: keep what was delivered
+        bytes = whole;
+        filled = null;
       }
+      const context = wantContext ? contextOf(ls, le) : undefined;
+      const verdict = lf.alphabet && le - ls >= LINE_WINDOWS.byteMinLine ? byteWindowsVerdict(bytes, ls, le, matcher, lf) : 'unknown';
+      if (verdict === 'none') continue;
+      if (verdict === 'hit' && le - ls > headBytes) {
+        const { ascii, nonAscii } = lf.alphabet!;
+        let he = ls + headBytes;
+        while (he < le && (bytes[he] < 128 ? ascii[bytes[he]] === 1 : nonAscii)) he++;
+        he = Math.min(le, he + 4); // the run's right neighbour, whole (a UTF-8 sequence has at most 4 bytes)
+        const head = decodeLine(source, bytes.subarray(ls, he));
+        const hitRanges = windowedRanges(head, head.length, matcher, lf);
+        if (hitRanges) {
+          if (!onLine(head, { line: lineNo, start: 0, end: head.length, ranges: hitRanges }, lineNo, context)) return 'searched';
+          continue;
+        }
+      }
+      const text = decodeLine(source, bytes.subarray(ls, le));
+      if (lf.alphabet && text.length >= LINE_WINDOWS.minLine) {
+        const end = text.length > 0 && text.charCodeAt(text.length - 1) === 13 ? text.length - 1 : text.length;
+        const hitRanges = windowedRanges(text, end, matcher, lf);
+        if (hitRanges) {
+          if (hitRanges.length && !onLine(text, { line: lineNo, start: 0, end, ranges: hitRanges }, lineNo, context)) return 'searched';
+          continue;
+        }
+      }
+      let stopped = false;
+      scanLines(text, matcher, (hits) => {
+        if (!onLine(text, hits, lineNo, context)) stopped = true;
+        return !stopped;
+      });
+      if (stopped) return 'searched';
     }
-    let stopped = false;
-    scanLines(text, matcher, (hits) => {
-      if (!onLine(text, hits, lineNo, context)) stopped = true;
-      return !stopped;
-    });
-    if (stopped) break;
   }
   return 'searched';
+}
+
+/** The byte windows to read for `ranges`: each widened by `margin` within [0, size), overlapping ones merged. */
+function widen(ranges: readonly SegmentRange[], size: number, margin: number): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  for (const r of ranges) {
+    const s = Math.max(0, r.start - margin);
+    const e = Math.min(size, r.end + margin);
+    const last = out[out.length - 1];
+    if (last && s <= last[1]) last[1] = Math.max(last[1], e);
+    else out.push([s, e]);
+  }
+  return out;
 }

@@ -33,6 +33,13 @@ export const PREVIEW_LINE_CHARS = 1000;
 
 export type HitRange = [start: number, end: number];
 
+/** Byte range [start, end) of a file that can hold a hit (whole lines); `line` is the 1-based line at `start`. */
+export interface SegmentRange {
+  start: number;
+  end: number;
+  line: number;
+}
+
 export interface GrepMatch {
   /** Workspace path (prefixed by root name when there are several roots). */
   path: string;

@@ -14,7 +14,7 @@
  */
 import { QuarryError } from '../errors';
 
-export const INDEX_FORMAT_VERSION = 4;
+export const INDEX_FORMAT_VERSION = 5;
 const MAGIC = 0x58444951; // 'QIDX' little-endian
 
 export interface IndexStore {

@@ -71,6 +71,7 @@ export class CodeIndexService {
     private readonly getChunker: () => Promise<ChunkerLike>,
     private readonly store?: IndexStore,
     private readonly storeKey = 'index',
+    private readonly options: { segmentChars?: number } = {},
   ) {}
 
   private async loadStored(): Promise<void> {
@@ -81,11 +82,11 @@ export class CodeIndexService {
     try {
       const { json, sections } = decodeIndex(bytes);
       const j = json as StoredJson;
-      const [lengths, ids, tfsPacked, triKeys, triOffsets, triPool] = sections;
-      if (!j || !Array.isArray(j.parts) || j.parts.length !== 6 || sections.length !== 6 + j.parts.reduce((a, b) => a + b, 0)) {
+      const [lengths, ids, tfsPacked, triKeys, triOffsets, triPool, triSegments] = sections;
+      if (!j || !Array.isArray(j.parts) || j.parts.length !== 6 || sections.length !== BINARY_SECTIONS + j.parts.reduce((a, b) => a + b, 0)) {
         throw new QuarryError('IndexVersionMismatch', 'The stored index is not readable', {});
       }
-      let at = 6;
+      let at = BINARY_SECTIONS;
       const next = <T>(k: number): T[] => {
         const part = sections.slice(at, at + j.parts[k]);
         at += j.parts[k];
@@ -100,7 +101,10 @@ export class CodeIndexService {
       const tfs = unpackU16(tfsPacked, ids.length);
       this.index = ChunkIndex.fromState({ chunks, files, terms, compounds, totalTokens: j.totalTokens, lengths, ids, tfs });
       // the sections are views into the loaded bytes: copy what the index keeps (ChunkIndex copies its own)
-      this.trigrams = TrigramIndex.fromState({ files: trigramFiles, keys: triKeys.slice(), offsets: triOffsets.slice(), pool: triPool.slice(), poolBytes: j.trigramPoolBytes });
+      this.trigrams = TrigramIndex.fromState(
+        { files: trigramFiles, segments: triSegments.slice(), keys: triKeys.slice(), offsets: triOffsets.slice(), pool: triPool.slice(), poolBytes: j.trigramPoolBytes },
+        this.options.segmentChars,
+      );
       this.table = new Map(table.map(([path, size, mtimeMs]) => [path, { size, mtimeMs }]));
     } catch (err) {
       if (toQuarryError(err).code !== 'IndexVersionMismatch') throw err;
@@ -123,7 +127,7 @@ export class CodeIndexService {
       jsonParts([...this.table].map(([path, r]) => [path, r.size, r.mtimeMs])),
     ];
     const json: StoredJson = { totalTokens: c.totalTokens, trigramPoolBytes: t.poolBytes, parts: groups.map((g) => g.length) };
-    await this.store.save(this.storeKey, encodeIndex({ json, sections: [c.lengths, c.ids, packU16(c.tfs), t.keys, t.offsets, t.pool, ...groups.flat()] }));
+    await this.store.save(this.storeKey, encodeIndex({ json, sections: [c.lengths, c.ids, packU16(c.tfs), t.keys, t.offsets, t.pool, t.segments, ...groups.flat()] }));
   }
 
   async refresh(options: RefreshOptions = {}): Promise<RefreshStats> {
@@ -189,7 +193,7 @@ export class CodeIndexService {
       }
       // apply in one synchronous step (a full build replaces the old indexes only now)
       const index = mode === 'full' ? new ChunkIndex() : this.index!;
-      const trigrams = mode === 'full' ? new TrigramIndex() : this.trigrams!;
+      const trigrams = mode === 'full' ? new TrigramIndex(this.options.segmentChars) : this.trigrams!;
       const table = mode === 'full' ? new Map<string, FileRow>() : this.table!;
       for (const p of removed) {
         index.removeFile(p);
@@ -204,7 +208,7 @@ export class CodeIndexService {
           trigrams.removeFile(p.path);
           continue;
         }
-        trigrams.addFile(p.path, p.text);
+        trigrams.addFile(p.path, p.text, p.row.size);
         if (p.chunks && p.lines) index.setFile(p.path, p.row, p.chunks, p.lines);
         else index.removeFile(p.path);
       }
@@ -252,9 +256,12 @@ export class CodeIndexService {
 
 type ChunkState = ReturnType<ChunkIndex['toState']>;
 
+/** The stored binary sections before the JSON parts (see StoredJson). */
+const BINARY_SECTIONS = 7;
+
 /**
- * The stored JSON head; the records are in JSON-part sections after the six binary ones
- * (postings lengths, ids, tfs as packed Uint16; trigram keys, offsets, pool), `parts` giving
+ * The stored JSON head; the records are in JSON-part sections after the seven binary ones
+ * (postings lengths, ids, tfs as packed Uint16; trigram keys, offsets, pool, segments), `parts` giving
  * how many sections each of chunks, files, terms, compounds, trigram files and the file
  * table takes, in that order.
  */

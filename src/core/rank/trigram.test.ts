@@ -9,6 +9,8 @@ import { CodeIndexService } from './service';
 import { foldUnit, literalTrigrams, TrigramIndex } from './trigram';
 
 const noChunks = async () => ({ chunkFile: () => [] });
+/** The candidate paths of a plan (null: no narrowing). */
+const paths = (m: ReturnType<TrigramIndex['candidates']>) => (m ? new Set(m.keys()) : null);
 
 describe('trigram index', () => {
   it('folds ASCII case and the two non-ASCII letters whose case orbit reaches ASCII', () => {
@@ -24,14 +26,14 @@ describe('trigram index', () => {
     t.addFile('a.ts', 'const createServer = 1');
     t.addFile('b.ts', 'CREATESERVER');
     t.addFile('c.ts', 'create a server');
-    expect(t.candidates({ requiredLiterals: ['createserver'] })).toEqual(new Set(['a.ts', 'b.ts']));
-    expect(t.candidates({ requiredLiterals: ['server', 'nothing'] })).toEqual(new Set(['a.ts', 'b.ts', 'c.ts']));
-    expect(t.candidates({ requiredLiterals: ['ab'] })).toBeNull(); // too short to narrow: scan
-    expect(t.candidates({ requiredLiterals: null })).toBeNull();
+    expect(paths(t.candidates({ requiredLiterals: ['createserver'] }))).toEqual(new Set(['a.ts', 'b.ts']));
+    expect(paths(t.candidates({ requiredLiterals: ['server', 'nothing'] }))).toEqual(new Set(['a.ts', 'b.ts', 'c.ts']));
+    expect(paths(t.candidates({ requiredLiterals: ['ab'] }))).toBeNull(); // too short to narrow: scan
+    expect(paths(t.candidates({ requiredLiterals: null }))).toBeNull();
     t.removeFile('a.ts');
-    expect(t.candidates({ requiredLiterals: ['createserver'] })).toEqual(new Set(['b.ts']));
+    expect(paths(t.candidates({ requiredLiterals: ['createserver'] }))).toEqual(new Set(['b.ts']));
     t.addFile('b.ts', 'no longer');
-    expect(t.candidates({ requiredLiterals: ['createserver'] })).toEqual(new Set());
+    expect(paths(t.candidates({ requiredLiterals: ['createserver'] }))).toEqual(new Set());
   });
 });
 
@@ -59,7 +61,7 @@ describe('trigram index updates (property)', () => {
         const saved = TrigramIndex.fromState(idx.toState());
         expect(saved.candidates(plan)).toEqual(fresh.candidates(plan));
         // every candidate really holds the literal's trigrams (no false positives beyond folding)
-        for (const p of fresh.candidates(plan) ?? []) expect(state.get(p)!.toLowerCase().length).toBeGreaterThanOrEqual(3);
+        for (const p of paths(fresh.candidates(plan)) ?? []) expect(state.get(p)!.toLowerCase().length).toBeGreaterThanOrEqual(3);
       }),
       { numRuns: 300 },
     );
@@ -103,5 +105,103 @@ describe('indexed search equals the scan', () => {
     );
     // the property must exercise the index, not only its scan fallback
     expect(narrowed).toBeGreaterThan(100);
+  });
+});
+
+/**
+ * A MemorySource that reads ranges as NodeFsSource does: only the asked windows hold the
+ * file's bytes; the rest is junk with newlines, NULs and the queries' letters, so a line
+ * number, context line or hit taken from outside a window shows up as a difference.
+ */
+class RangedSource extends MemorySource {
+  rangedReads = 0;
+  async readRanges(path: string, ranges: ReadonlyArray<readonly [number, number]>, size: number): Promise<Uint8Array | null> {
+    const whole = await this.read(path);
+    if (whole.length !== size) return null;
+    const out = new Uint8Array(size);
+    for (let i = 0; i < size; i++) out[i] = JUNK[i % JUNK.length];
+    for (const [s, e] of ranges) out.set(whole.subarray(s, e), s);
+    this.rangedReads++;
+    return out;
+  }
+}
+const JUNK = new TextEncoder().encode('zz\n\0abc\r\nKs(');
+
+describe('segmented trigram index', () => {
+  it('splits a long ASCII file at line starts and names the candidate ranges with their first lines', () => {
+    const lines = Array.from({ length: 40 }, (_, i) => (i === 25 ? 'const needle = 1' : `line ${i + 1} filler`));
+    const text = lines.join('\n');
+    const t = new TrigramIndex(32);
+    t.addFile('long.ts', text, text.length);
+    t.addFile('short.ts', 'a needle here', 13);
+    t.addFile('accented.ts', text + ' é', text.length + 3); // bytes != code units: one document
+    const got = t.candidates({ requiredLiterals: ['needle'] })!;
+    expect(got.get('short.ts')).toBeNull();
+    expect(got.get('accented.ts')).toBeNull();
+    const ranges = got.get('long.ts')!;
+    expect(ranges.length).toBe(1);
+    const [r] = ranges;
+    const hitAt = text.indexOf('const needle');
+    expect(r.start).toBeLessThanOrEqual(hitAt);
+    expect(r.end).toBeGreaterThan(hitAt);
+    expect(r.start === 0 || text[r.start - 1] === '\n').toBe(true);
+    expect(r.line).toBe(text.slice(0, r.start).split('\n').length);
+    expect(r.end - r.start).toBeLessThan(text.length / 2);
+    // the state round trip keeps the segments; removal drops every one of them
+    const saved = TrigramIndex.fromState(t.toState(), 32);
+    expect(saved.candidates({ requiredLiterals: ['needle'] })).toEqual(got);
+    saved.removeFile('long.ts');
+    expect(paths(saved.candidates({ requiredLiterals: ['filler'] }))).toEqual(new Set(['accented.ts']));
+  });
+
+  it('a trigram across a segment edge is still found', () => {
+    const text = 'x'.repeat(40) + '\nab\ncd' + 'y'.repeat(60);
+    const t = new TrigramIndex(16);
+    t.addFile('f.ts', text, text.length);
+    expect(paths(t.candidates({ requiredLiterals: ['b\nc'] }))).toEqual(new Set(['f.ts']));
+  });
+
+  it('ranged reads, contexts and cut lines answer exactly like the scan (property)', async () => {
+    const asciiUnit = fc.constantFrom('a', 'b', 'c', 'A', 'B', 'k', 's', 'S', ' ', '_', '(', '.', 'abc', 'kks', '\n', '\n', '\r\n');
+    const longText = fc.array(asciiUnit, { minLength: 40, maxLength: 300 }).map((u) => u.join(''));
+    const tree = fc.dictionary(fc.constantFrom('a.ts', 'b.md', 'd/c.py', 'd/e.txt'), fc.oneof(longText, longText, text), { minKeys: 1 });
+    // patterns with a literal of 3+ characters (most random ones have none, and scan)
+    const focused = fc.record({
+      pattern: fc.constantFrom('abc', 'kks', 'bc ', 's_a', 'abc\\w*', 'ABC', 'a\\.abc', 'kks|abc', 'sab(', 'c[ab]abc'),
+      mode: fc.constantFrom<Array<'regex' | 'literal'>>('regex', 'literal'),
+      caseMode: fc.constantFrom<GrepRequest['caseMode'][]>('sensitive', 'insensitive', 'smart'),
+      wholeWord: fc.boolean(),
+    });
+    const shaped = fc.record({
+      base: fc.oneof(request, focused, focused),
+      contextBefore: fc.integer({ min: 0, max: 3 }),
+      contextAfter: fc.integer({ min: 0, max: 3 }),
+      maxLineChars: fc.constantFrom(undefined, 2, 7, 1000),
+      margin: fc.integer({ min: 0, max: 12 }),
+      segmentChars: fc.constantFrom(4, 9, 24),
+    });
+    let ranged = 0;
+    await fc.assert(
+      fc.asyncProperty(tree, shaped, async (files, { base, contextBefore, contextAfter, maxLineChars, margin, segmentChars }) => {
+        const req: GrepRequest = { ...base, contextBefore, contextAfter, maxLineChars };
+        try {
+          compileMatcher(req.pattern, { mode: req.mode, caseMode: req.caseMode!, wholeWord: req.wholeWord });
+        } catch {
+          return;
+        }
+        const source = new RangedSource(files);
+        const ws = new Workspace([source]);
+        const svc = new CodeIndexService(ws, noChunks, undefined, 'index', { segmentChars });
+        await svc.refresh();
+        const plain = await searchAll(ws, req);
+        const indexed = await searchAll(ws, req, { prefilter: svc.prefilter(), rangeMargin: margin });
+        expect(indexed.matches).toEqual(plain.matches);
+        expect(indexed.summary.total).toBe(plain.summary.total);
+        ranged += source.rangedReads;
+      }),
+      { numRuns: 400 },
+    );
+    // the property must exercise the ranged reads, not only whole files
+    expect(ranged).toBeGreaterThan(100);
   });
 });

@@ -11,11 +11,24 @@
  * fold to 'k' and 's' (their RE2 case orbits reach ASCII); every other non-ASCII code unit
  * maps to one shared bucket. A folded trigram is a 21-bit key.
  *
+ * Segments: an ASCII file (one byte per code unit, so text offsets are byte offsets) longer
+ * than two segments is indexed as consecutive line-aligned segments of about `segmentChars`
+ * characters, each its own posting "document" holding the trigrams of its text and of the two
+ * characters after it (so every trigram of the file is in some segment). A query's candidates
+ * then name, per file, the byte ranges that can hold a hit (with the line number each range
+ * starts at), and the search reads and verifies only those. Hits never span lines, and a
+ * segment ends just after a '\n', so no hit crosses a range's edge. Other files are one
+ * document (null ranges: search it whole).
+ *
  * Memory: postings live in a compact base (keys sorted; per key a run of varint-encoded
  * file-id deltas in one byte pool: ~1.2 bytes per posting) plus a small tail of JS arrays
  * for files added since the base was built; removed files are tombstones. compact() folds
  * the tail into a new base (after a full build and before saving).
  */
+
+import type { SegmentRange } from '../grep/types';
+
+export type { SegmentRange } from '../grep/types';
 
 const OTHER = 127;
 
@@ -39,8 +52,16 @@ export interface TrigramPlanInput {
   requiredLiterals: string[] | null;
 }
 
+/** Candidate files of a query: path -> the ranges to search, or null for the whole file. */
+export type CandidateMap = Map<string, SegmentRange[] | null>;
+
+export const DEFAULT_SEGMENT_CHARS = 16 * 1024;
+
 export interface TrigramState {
+  /** path of each document (a segmented file's segments are consecutive documents) */
   files: string[];
+  /** per document: [start offset, 1-based first line] */
+  segments: Uint32Array;
   /** sorted keys */
   keys: Uint32Array;
   /** byte offset of each key's run in `pool` (keys.length + 1 entries) */
@@ -83,9 +104,15 @@ function encodeVarint(out: ByteSink, v: number): void {
 }
 
 export class TrigramIndex {
-  /** file id -> path (null once removed) */
+  /** document id -> path (null once removed); a segmented file has consecutive documents */
   private files: Array<string | null> = [];
+  /** document id -> start offset and first line within its file (0 and 1 when not segmented) */
+  private segStart: number[] = [];
+  private segLine: number[] = [];
+  /** path -> its first document id */
   private ids = new Map<string, number>();
+
+  constructor(private readonly segmentChars = DEFAULT_SEGMENT_CHARS) {}
   // base: CSR over sorted keys
   private baseKeys: Uint32Array = new Uint32Array(0);
   private baseOffsets: Uint32Array = new Uint32Array(1);
@@ -97,18 +124,46 @@ export class TrigramIndex {
     return this.ids.size;
   }
 
-  addFile(path: string, text: string): void {
+  /**
+   * Index a file's text (replacing what was there). `byteLength` is the file's size in bytes:
+   * when it equals text.length every code unit is one byte (ASCII, or lone invalid bytes
+   * decoded to U+FFFD) and a long file is split into segments whose offsets are byte offsets.
+   */
+  addFile(path: string, text: string, byteLength?: number): void {
     this.removeFile(path);
+    this.ids.set(path, this.files.length);
+    const seg = this.segmentChars;
+    if (byteLength !== text.length || text.length <= 2 * seg) {
+      this.addDocument(path, text, 0, text.length, 0, 1);
+      return;
+    }
+    let start = 0;
+    let line = 1;
+    while (start < text.length) {
+      let end = start + seg;
+      if (end >= text.length - seg / 2) end = text.length; // no small tail segment
+      else {
+        const nl = text.indexOf('\n', end);
+        end = nl === -1 ? text.length : nl + 1;
+      }
+      this.addDocument(path, text, start, Math.min(text.length, end + 2), start, line);
+      for (let i = text.indexOf('\n', start); i !== -1 && i < end; i = text.indexOf('\n', i + 1)) line++;
+      start = end;
+    }
+  }
+
+  /** One posting document: the distinct trigrams of text[from, to). */
+  private addDocument(path: string, text: string, from: number, to: number, start: number, line: number): void {
     const id = this.files.length;
     this.files.push(path);
-    this.ids.set(path, id);
-    const n = text.length;
-    if (n < 3) return;
+    this.segStart.push(start);
+    this.segLine.push(line);
+    if (to - from < 3) return;
     const seen = (lastSeen ??= new Int32Array(1 << 21));
     const stamp = ++stampCounter;
-    let a = foldUnit(text.charCodeAt(0));
-    let b = foldUnit(text.charCodeAt(1));
-    for (let i = 2; i < n; i++) {
+    let a = foldUnit(text.charCodeAt(from));
+    let b = foldUnit(text.charCodeAt(from + 1));
+    for (let i = from + 2; i < to; i++) {
       const c = foldUnit(text.charCodeAt(i));
       const key = (a << 14) | (b << 7) | c;
       if (seen[key] !== stamp) {
@@ -128,7 +183,8 @@ export class TrigramIndex {
   removeFile(path: string): void {
     const id = this.ids.get(path);
     if (id === undefined) return;
-    this.files[id] = null; // tombstone: dead ids are filtered when a plan is resolved
+    // tombstones: dead ids are filtered when a plan is resolved
+    for (let d = id; d < this.files.length && this.files[d] === path; d++) this.files[d] = null;
     this.ids.delete(path);
   }
 
@@ -171,22 +227,37 @@ export class TrigramIndex {
     return out;
   }
 
-  /** Candidate paths for a query, or null when the index cannot narrow it (scan everything). */
-  candidates(plan: TrigramPlanInput): Set<string> | null {
+  /** Candidate files (with the ranges to search) for a query, or null when the index cannot narrow it (scan everything). */
+  candidates(plan: TrigramPlanInput): CandidateMap | null {
     const literals = plan.requiredLiterals;
     if (!literals || !literals.length) return null;
     const perLiteral = literals.map(literalTrigrams);
     if (perLiteral.some((keys) => keys.length === 0)) return null; // a short alternative: no narrowing
-    const out = new Set<string>();
+    let docs: number[] = [];
     for (const keys of perLiteral) {
       const lists = keys.map((k) => this.postings(k));
       lists.sort((x, y) => x.length - y.length);
       let acc = lists[0];
       for (let i = 1; i < lists.length && acc.length; i++) acc = intersectSorted(acc, lists[i]);
-      for (const id of acc) {
-        const p = this.files[id];
-        if (p !== null) out.add(p);
+      docs = docs.length ? unionSorted(docs, acc) : acc;
+    }
+    const out: CandidateMap = new Map();
+    const files = this.files;
+    for (const d of docs) {
+      const p = files[d];
+      if (p === null) continue;
+      const sameBefore = d > 0 && files[d - 1] === p;
+      const sameAfter = d + 1 < files.length && files[d + 1] === p;
+      if (!sameBefore && !sameAfter) {
+        out.set(p, null);
+        continue;
       }
+      const end = sameAfter ? this.segStart[d + 1] : Number.MAX_SAFE_INTEGER;
+      let ranges = out.get(p);
+      if (!ranges) out.set(p, (ranges = []));
+      const last = ranges[ranges.length - 1];
+      if (last && last.end === this.segStart[d]) last.end = end;
+      else ranges.push({ start: this.segStart[d], end, line: this.segLine[d] });
     }
     return out;
   }
@@ -195,11 +266,15 @@ export class TrigramIndex {
   compact(): void {
     lastSeen = null; // the 8 MiB dedupe scratch is only needed while files are being added
     const live: string[] = [];
+    const liveStart: number[] = [];
+    const liveLine: number[] = [];
     const remap = new Int32Array(this.files.length).fill(-1);
     this.files.forEach((p, id) => {
       if (p !== null) {
         remap[id] = live.length;
         live.push(p);
+        liveStart.push(this.segStart[id]);
+        liveLine.push(this.segLine[id]);
       }
     });
     const allKeys = new Set<number>(this.baseKeys);
@@ -224,7 +299,12 @@ export class TrigramIndex {
       }
     }
     this.files = live;
-    this.ids = new Map(live.map((p, i) => [p, i]));
+    this.segStart = liveStart;
+    this.segLine = liveLine;
+    this.ids = new Map();
+    live.forEach((p, i) => {
+      if (!this.ids.has(p)) this.ids.set(p, i);
+    });
     this.baseKeys = Uint32Array.from(outKeys);
     this.baseOffsets = Uint32Array.from(offsets);
     this.basePool = bytes.bytes();
@@ -235,19 +315,44 @@ export class TrigramIndex {
     this.compact();
     const words = new Uint32Array(Math.ceil(this.basePool.length / 4));
     new Uint8Array(words.buffer).set(this.basePool);
-    return { files: this.files as string[], keys: this.baseKeys, offsets: this.baseOffsets, pool: words, poolBytes: this.basePool.length };
+    const segments = new Uint32Array(this.files.length * 2);
+    for (let d = 0; d < this.files.length; d++) {
+      segments[2 * d] = this.segStart[d];
+      segments[2 * d + 1] = this.segLine[d];
+    }
+    return { files: this.files as string[], segments, keys: this.baseKeys, offsets: this.baseOffsets, pool: words, poolBytes: this.basePool.length };
   }
 
-  static fromState(state: TrigramState): TrigramIndex {
-    const index = new TrigramIndex();
+  static fromState(state: TrigramState, segmentChars = DEFAULT_SEGMENT_CHARS): TrigramIndex {
+    const index = new TrigramIndex(segmentChars);
     index.files = [...state.files];
-    state.files.forEach((p, id) => index.ids.set(p, id));
+    if (state.segments.length !== 2 * state.files.length) throw new Error('trigram state: segments do not match files');
+    for (let d = 0; d < state.files.length; d++) {
+      index.segStart.push(state.segments[2 * d]);
+      index.segLine.push(state.segments[2 * d + 1]);
+      if (!index.ids.has(state.files[d])) index.ids.set(state.files[d], d);
+    }
     index.baseKeys = state.keys;
     index.baseOffsets = state.offsets;
     index.basePool = new Uint8Array(state.pool.buffer, state.pool.byteOffset, state.poolBytes);
     return index;
   }
 
+}
+
+function unionSorted(a: number[], b: number[]): number[] {
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (j === b.length || (i < a.length && a[i] < b[j])) out.push(a[i++]);
+    else if (i === a.length || b[j] < a[i]) out.push(b[j++]);
+    else {
+      out.push(a[i++]);
+      j++;
+    }
+  }
+  return out;
 }
 
 function intersectSorted(a: number[], b: number[]): number[] {
