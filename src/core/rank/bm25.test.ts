@@ -291,3 +291,33 @@ describe('splitIdentifier, direct path', () => {
     }
   });
 });
+
+describe('nested and overlapping chunks', () => {
+  it('count exactly the tokens of their own text, lines shared or not (property)', () => {
+    const word = fc.constantFrom('alpha', 'beta', 'Gamma', 'x', 'ALPHA', 'delta_1', 'eps', '(', ' ', '  ');
+    const lineArb = fc.array(word, { maxLength: 6 }).map((w) => w.join(' '));
+    const range = fc.tuple(fc.integer({ min: 0, max: 14 }), fc.integer({ min: 0, max: 14 }));
+    fc.assert(
+      fc.property(fc.array(lineArb, { minLength: 1, maxLength: 12 }), fc.array(range, { minLength: 1, maxLength: 6 }), (lines, ranges) => {
+        const chunks: Chunk[] = ranges.map(([a, b], i) => ({ path: 'f.ts', startLine: Math.min(a, b) + 1, endLine: Math.max(a, b) + 1, symbolName: `c${i}`, chunkType: 'class' }));
+        const index = new ChunkIndex();
+        index.setFile('other.ts', { size: 1, mtimeMs: 1 }, [{ path: 'other.ts', startLine: 1, endLine: 1, symbolName: 'o', chunkType: 'function' }], ['alpha beta']);
+        index.setFile('f.ts', { size: 1, mtimeMs: 1 }, chunks, lines);
+        const got = index.chunksOf('f.ts');
+        expect(got).toHaveLength(chunks.length);
+        got.forEach((c, i) => {
+          const want = tokenize(lines.slice(chunks[i].startLine - 1, chunks[i].endLine).join('\n'));
+          expect([c.tokenCount, c.uniqueCount]).toEqual([want.length, new Set(want).size]);
+          for (const term of new Set(want)) {
+            let tf = 0;
+            index.forEachPosting(index.termIdOf(term)!, (id, n) => {
+              if (index.chunkById(id) === c) tf = n;
+            });
+            expect(tf).toBe(want.filter((t) => t === term).length);
+          }
+        });
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

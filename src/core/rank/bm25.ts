@@ -546,46 +546,78 @@ export class ChunkIndex {
     return t;
   }
 
-  /** Replace a file's chunks (lines are the file's lines without terminators). */
+  /** Term ids of the tokenized lines of the file being added: line l's are tokIds[lineFrom[l], lineTo[l]). */
+  private tokIds = new Int32Array(1 << 16);
+  private tokLen = 0;
+  private lineFrom = new Int32Array(1024);
+  private lineTo = new Int32Array(1024);
+
+  /** Tokenize one line into tokIds (new terms enter the table); records where its ids are. */
+  private tokenizeLine(l: number, text: string): void {
+    const table = this.table;
+    const n = text.length;
+    this.lineFrom[l] = this.tokLen;
+    let i = 0;
+    while (i < n) {
+      let c0 = text.charCodeAt(i);
+      if (c0 >= 128 || WORD_FOLD[c0] === 0) {
+        i++;
+        continue;
+      }
+      const start = i;
+      let h = 0x811c9dc5 | 0;
+      for (;;) {
+        h = Math.imul(h ^ WORD_FOLD[c0], 0x01000193);
+        if (++i === n) break;
+        c0 = text.charCodeAt(i);
+        if (c0 >= 128 || WORD_FOLD[c0] === 0) break;
+      }
+      if (i - start > 1) {
+        let t = table.find(text, start, i, h);
+        if (t < 0) t = this.newTerm(text, start, i, h);
+        if (this.tokLen === this.tokIds.length) {
+          const grown = new Int32Array(this.tokIds.length * 2);
+          grown.set(this.tokIds);
+          this.tokIds = grown;
+        }
+        this.tokIds[this.tokLen++] = t;
+      }
+    }
+    this.lineTo[l] = this.tokLen;
+  }
+
+  /**
+   * Replace a file's chunks (lines are the file's lines without terminators). A chunk's text is
+   * lines startLine..endLine joined by '\n' and tokens never span a '\n', so each line is
+   * tokenized once, however many (nested) chunks contain it, and each chunk counts its lines'
+   * term ids: the same tokens as tokenize(chunkText(...)).
+   */
   setFile(path: string, meta: FileMeta, chunks: Chunk[], lines: string[]): void {
     this.removeFile(path);
     const ids: number[] = [];
     const fileTerms: number[] = [];
     const stamp = ++this.stamp;
     const chunkTerms: number[] = [];
-    const table = this.table;
+    if (this.lineFrom.length < lines.length) {
+      const n = Math.max(lines.length, this.lineFrom.length * 2);
+      this.lineFrom = new Int32Array(n);
+      this.lineTo = new Int32Array(n);
+    }
+    this.lineFrom.fill(-1, 0, lines.length);
+    this.tokLen = 0;
     for (const c of chunks) {
-      // the chunk text is lines startLine..endLine joined by '\n'; tokens never span a '\n',
-      // so the lines are tokenized one by one (the same tokens as tokenize(chunkText(...)))
       let tokenCount = 0;
       chunkTerms.length = 0;
       const last = Math.min(c.endLine, lines.length);
       for (let l = Math.max(c.startLine, 1) - 1; l < last; l++) {
-        const text = lines[l];
-        const n = text.length;
-        let i = 0;
-        while (i < n) {
-          let c0 = text.charCodeAt(i);
-          if (c0 >= 128 || WORD_FOLD[c0] === 0) {
-            i++;
-            continue;
-          }
-          const start = i;
-          let h = 0x811c9dc5 | 0;
-          for (;;) {
-            h = Math.imul(h ^ WORD_FOLD[c0], 0x01000193);
-            if (++i === n) break;
-            c0 = text.charCodeAt(i);
-            if (c0 >= 128 || WORD_FOLD[c0] === 0) break;
-          }
-          if (i - start > 1) {
-            let t = table.find(text, start, i, h);
-            if (t < 0) t = this.newTerm(text, start, i, h);
-            const tf = this.tfScratch;
-            if (tf[t]++ === 0) chunkTerms.push(t);
-            tokenCount++;
-          }
+        if (this.lineFrom[l] < 0) this.tokenizeLine(l, lines[l]);
+        const tokIds = this.tokIds;
+        const tf = this.tfScratch;
+        for (let k = this.lineFrom[l], end = this.lineTo[l]; k < end; k++) {
+          const t = tokIds[k];
+          if (tf[t]++ === 0) chunkTerms.push(t);
         }
+        tokenCount += this.lineTo[l] - this.lineFrom[l];
       }
       const id = this.chunks.length;
       this.chunks.push({
