@@ -22,7 +22,7 @@ import type { UpdateView } from './use-view-state';
 
 type Row =
   | { kind: 'file'; path: string; count: number }
-  | { kind: 'line'; path: string; line: number; text: string; ranges: HitRange[] | null; hit: number }
+  | { kind: 'line'; path: string; line: number; text: string; ranges: HitRange[] | null; hit: number; textStart?: number }
   | { kind: 'gap' };
 
 /** Matches delivered to the UI; the engine keeps counting past this to report "of M". */
@@ -119,7 +119,7 @@ export function SearchPanel({
           for (const l of block) {
             const hit = l.ranges ? hitRows.current.length : -1;
             if (l.ranges) hitRows.current.push(rows.current.length);
-            rows.current.push({ kind: 'line', path: file.path, line: l.line, text: l.text, ranges: l.ranges, hit });
+            rows.current.push({ kind: 'line', path: file.path, line: l.line, text: l.text, ranges: l.ranges, hit, textStart: l.textStart });
           }
         });
       }
@@ -290,7 +290,11 @@ export function SearchPanel({
                 <span className="result-ln">{row.line}</span>
                 {/* context lines are muted plain text: colouring only the hit lines keeps a batch of
                     results cheap to lay out, and the eye on the hits */}
-                <span className="result-text">{row.ranges ? <CodeText text={row.text} lang={lang} hits={row.ranges} /> : row.text}</span>
+                <span className="result-text">
+                  {/* a long line's preview around its first hit: say that the line goes on to the left */}
+                  {row.textStart ? <span className="result-more" title={`from column ${row.textStart + 1}`}>…</span> : null}
+                  {row.ranges ? <CodeText text={row.text} lang={lang} hits={row.ranges} /> : row.text}
+                </span>
               </>
             );
             return row.ranges ? (

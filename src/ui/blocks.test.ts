@@ -24,4 +24,11 @@ describe('toBlocks', () => {
     const blocks = toBlocks([m(2, [], ['L3']), m(3, ['L2'], [])]);
     expect(blocks[0].map((l) => [l.line, !!l.ranges])).toEqual([[2, true], [3, true]]);
   });
+
+  it('gives a context line that is itself a match the match text, which may be a preview window', () => {
+    const ctx = { ...m(2, [], ['x'.repeat(10)]) };
+    const hit: GrepMatch = { path: 'a.ts', line: 3, text: 'xxneedle', ranges: [[2, 8]], textStart: 40, contextBefore: ['L2'], contextAfter: [] };
+    const [block] = toBlocks([ctx, hit]);
+    expect(block[1]).toEqual({ line: 3, text: 'xxneedle', ranges: [[2, 8]], textStart: 40 });
+  });
 });

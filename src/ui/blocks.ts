@@ -9,6 +9,8 @@ export interface BlockLine {
   line: number;
   text: string;
   ranges: HitRange[] | null;
+  /** where a long hit line's preview window starts in the line (GrepMatch.textStart) */
+  textStart?: number;
 }
 
 export function toBlocks(matches: GrepMatch[]): BlockLine[][] {

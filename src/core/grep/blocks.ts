@@ -8,7 +8,8 @@ import type { GrepMatch, HitRange } from './types';
 export interface Block {
   path: string;
   startLine: number;
-  lines: { line: number; text: string; ranges: HitRange[] | null }[];
+  /** textStart: where a hit line's preview window starts in the line (see GrepMatch) */
+  lines: { line: number; text: string; ranges: HitRange[] | null; textStart?: number }[];
 }
 
 export function mergeBlocks(matches: GrepMatch[]): Block[] {
@@ -16,9 +17,9 @@ export function mergeBlocks(matches: GrepMatch[]): Block[] {
   let cur: Block | null = null;
   for (const m of matches) {
     const first = m.line - m.contextBefore.length;
-    const rows = [
+    const rows: Block['lines'] = [
       ...m.contextBefore.map((text, i) => ({ line: first + i, text, ranges: null as HitRange[] | null })),
-      { line: m.line, text: m.text, ranges: m.ranges as HitRange[] | null },
+      { line: m.line, text: m.text, ranges: m.ranges as HitRange[] | null, ...(m.textStart ? { textStart: m.textStart } : {}) },
       ...m.contextAfter.map((text, i) => ({ line: m.line + 1 + i, text, ranges: null as HitRange[] | null })),
     ];
     const lastLine: number = cur ? cur.lines[cur.lines.length - 1].line : -Infinity;
@@ -27,7 +28,7 @@ export function mergeBlocks(matches: GrepMatch[]): Block[] {
         if (row.line <= lastLine) {
           // overlap: a context row may be a match row of this match
           const existing = cur.lines.find((l) => l.line === row.line);
-          if (existing && row.ranges) existing.ranges = row.ranges;
+          if (existing && row.ranges) Object.assign(existing, row); // its text may be a preview window
           continue;
         }
         cur.lines.push(row);

@@ -134,6 +134,25 @@ describe('literal-anchored line search', () => {
     await expect(searchAll(ws, { pattern: 'hit', mode: 'literal', maxLineChars: -1 })).rejects.toThrow('maxLineChars must be a non-negative integer');
   });
 
+  it('previews a long line around its first hit when that hit ends past the cut', async () => {
+    const line = 'a'.repeat(50) + 'needle' + 'b'.repeat(30) + 'needle' + 'c'.repeat(100);
+    const straddle = 'd'.repeat(17) + 'needle' + 'e'.repeat(40);
+    const ws = new Workspace([new MemorySource({ 'a.ts': enc.encode(`short needle
+${line}
+${straddle}
+`) })]);
+    for (const literalLines of [true, false]) {
+      const { matches } = await searchAll(ws, { pattern: 'needle', mode: 'literal', maxLineChars: 20, contextBefore: 1 }, { literalLines });
+      expect(matches.map((m) => [m.line, m.text, m.ranges, m.textStart, m.contextBefore])).toEqual([
+        [1, 'short needle', [[6, 12]], undefined, []],
+        // the window opens cap/10 = 2 characters before the first hit; the second hit is past it
+        [2, line.slice(48, 68), [[2, 8]], 48, ['short needle']],
+        // a hit across the cut is shown whole
+        [3, straddle.slice(15, 35), [[2, 8]], 15, [line.slice(0, 20)]],
+      ]);
+    }
+  });
+
   it('counts newlines at any alignment', () => {
     const text = enc.encode('a\nbb\n\n\nccc\ndddd\n\ne\n'.repeat(7));
     for (let s = 0; s < 12; s++) {

@@ -145,6 +145,20 @@ export function scanLines(text: string, matcher: Matcher, onLine: (hits: LineHit
   if (!stopped) flush();
 }
 
+/**
+ * Where the preview of a line longer than `cap` starts: 0 (its first `cap` characters) unless
+ * its first hit ends past them; then a window that opens cap/10 characters before that hit
+ * (never past the line's last `cap`, never inside a surrogate pair), as GitHub previews a
+ * long line around its match.
+ */
+export function previewStart(line: string, ranges: readonly HitRange[], cap: number): number {
+  if (cap === 0 || !ranges.length || ranges[0][1] <= cap) return 0;
+  let start = Math.max(0, Math.min(ranges[0][0] - Math.floor(cap / 10), line.length - cap));
+  const c = line.charCodeAt(start);
+  if (start > 0 && c >= 0xdc00 && c <= 0xdfff) start--;
+  return start;
+}
+
 /** A delivered line cut to maxLineChars (`cap`). */
 function cutLine(s: string, cap: number | undefined): string {
   return cap !== undefined && s.length > cap ? s.slice(0, cap) : s;
@@ -268,9 +282,12 @@ export async function searchWorkspace(
             delivered++;
             let lineText = lineTextAt(text, hits.start, hits.end);
             let ranges = hits.ranges;
+            let textStart = 0;
             if (cap !== undefined && lineText.length > cap) {
-              lineText = lineText.slice(0, cap);
-              ranges = ranges.filter(([s]) => s < cap).map(([s, e]) => [s, Math.min(e, cap)] as HitRange);
+              textStart = previewStart(lineText, ranges, cap);
+              const end = textStart + cap;
+              lineText = lineText.slice(textStart, end);
+              ranges = ranges.filter(([s, e]) => s < end && (e > textStart || s >= textStart)).map(([s, e]) => [Math.max(s, textStart) - textStart, Math.min(e, end) - textStart] as HitRange);
             }
             const around = context ? context() : null;
             matches.push({
@@ -278,6 +295,7 @@ export async function searchWorkspace(
               line: lineNo,
               text: lineText,
               ranges,
+              ...(textStart > 0 ? { textStart } : {}),
               contextBefore: around ? around.before : contextBefore ? linesBefore(text, hits.start, Math.min(contextBefore, hits.line - 1)).map((l) => cutLine(l, cap)) : [],
               contextAfter: around ? around.after : contextAfter ? linesAfter(text, hits.end, contextAfter).map((l) => cutLine(l, cap)) : [],
             });
@@ -727,7 +745,9 @@ async function searchLines(
         he = Math.min(le, he + 4); // the run's right neighbour, whole (a UTF-8 sequence has at most 4 bytes)
         const head = decodeLine(source, bytes.subarray(ls, he));
         const hitRanges = windowedRanges(head, head.length, matcher, lf);
-        if (hitRanges) {
+        // the head alone serves when the line's preview is its first `cap` characters (its first
+        // hit ends by then); otherwise the preview is a window around that hit: decode it all
+        if (hitRanges && hitRanges.length && hitRanges[0][1] <= cap!) {
           if (!onLine(head, { line: lineNo, start: 0, end: head.length, ranges: hitRanges }, lineNo, context)) return 'searched';
           continue;
         }

@@ -47,8 +47,14 @@ export interface GrepMatch {
   line: number;
   /** The line without its terminator. */
   text: string;
-  /** UTF-16 column ranges of every hit on the line. */
+  /** UTF-16 column ranges of every hit on the line (of `text`, when it is a preview window). */
   ranges: HitRange[];
+  /**
+   * With maxLineChars, when a long line's first hit ends past the cut: `text` is a window of
+   * maxLineChars characters of the line that opens a little before that hit, and this is the
+   * window's first column in the line (`ranges` are columns of the window). Absent otherwise.
+   */
+  textStart?: number;
   contextBefore: string[];
   contextAfter: string[];
 }
