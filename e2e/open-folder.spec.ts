@@ -55,3 +55,28 @@ test('opens a folder through the webkitdirectory input, as a snapshot', async ({
   await expect(page.getByRole('alert')).toContainText('cannot be re-read');
   await expect(page.getByRole('button', { name: 'Choose the folder again' })).toBeVisible();
 });
+
+test('previews a long minified line around its first hit, with the hit marked', async ({ quarry, page }) => {
+  const bundle = 'var a=1;'.repeat(400) + 'function renderWidget(n){return n}' + ';x()'.repeat(500);
+  const dir = writeDiskRepo('bundle-app', { 'dist-min/bundle.js': bundle + '\n', 'src/main.ts': 'renderWidget(2)\n', 'src/wide.ts': `const pad = "${'x'.repeat(200)}"; export const farAway = 1\n` });
+  await quarry.goto();
+  await quarry.waitForRepo('quarry (demo)');
+  await quarry.folderInput.setInputFiles(dir);
+  await quarry.waitForRepo('bundle-app');
+  await quarry.search('renderWidget');
+  await quarry.waitForSearchDone();
+  await expect(quarry.summary).toContainText('2 matches in 2 files');
+  // the row opens 24 characters before the hit at column 3,210, with the hit in view
+  const longRow = quarry.hits.nth(0);
+  await expect(longRow.locator('.result-more')).toHaveAttribute('title', 'from column 3186');
+  await expect(longRow.locator('mark')).toHaveText('renderWidget');
+  await expect(longRow.locator('mark')).toBeInViewport();
+  await expect(longRow).toContainText('var a=1;function renderWidget(n){return n}');
+  // a shorter line whose hit lies past the pane's width is shown from near the hit too
+  await quarry.search('farAway');
+  await quarry.waitForSearchDone();
+  await expect(quarry.hits.nth(0).locator('mark')).toHaveText('farAway');
+  await expect(quarry.hits.nth(0).locator('mark')).toBeInViewport();
+  await expect(quarry.hits.nth(0).locator('.result-more')).toHaveAttribute('title', 'from column 206');
+  await page.screenshot({ path: 'e2e/output/long-line-preview.png' });
+});

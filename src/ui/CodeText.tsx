@@ -8,8 +8,15 @@ import { Fragment, memo } from 'react';
 import type { HitRange } from '../core/grep/types';
 import { segmentLine, tokenizeLine, type Language } from './highlight';
 
-export const CodeText = memo(function CodeText({ text, lang, hits }: { text: string; lang: Language; hits?: readonly HitRange[] | null }) {
-  const pieces = segmentLine(text, tokenizeLine(text, lang), hits ?? []);
+/** `from`: show the line from this column on (tokenized whole, so colours are right after the cut). */
+export const CodeText = memo(function CodeText({ text, lang, hits, from = 0 }: { text: string; lang: Language; hits?: readonly HitRange[] | null; from?: number }) {
+  let tokens = tokenizeLine(text, lang);
+  let shownHits: readonly HitRange[] = hits ?? [];
+  if (from > 0) {
+    tokens = tokens.filter((t) => t.end > from).map((t) => ({ start: Math.max(t.start, from) - from, end: t.end - from, kind: t.kind }));
+    shownHits = shownHits.filter(([, e]) => e >= from).map(([s, e]) => [Math.max(s, from) - from, e - from] as HitRange);
+  }
+  const pieces = segmentLine(from > 0 ? text.slice(from) : text, tokens, shownHits);
   return (
     <>
       {pieces.map((piece, i) => {

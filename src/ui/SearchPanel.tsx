@@ -11,7 +11,7 @@ import { QuarryError } from '../core/errors';
 import { SearchStatus } from './SearchStatus';
 import { PREVIEW_LINE_CHARS, type GrepFileResult, type GrepRequest, type HitRange } from '../core/grep/types';
 import type { SearchEnd } from '../worker/protocol';
-import { toBlocks } from './blocks';
+import { hitShift, toBlocks } from './blocks';
 import { RankedResults } from './RankedResults';
 import { CodeText } from './CodeText';
 import { useEngine } from './engine';
@@ -22,7 +22,11 @@ import type { UpdateView } from './use-view-state';
 
 type Row =
   | { kind: 'file'; path: string; count: number }
-  | { kind: 'line'; path: string; line: number; text: string; ranges: HitRange[] | null; hit: number; textStart?: number }
+  /**
+   * shift: where the row starts showing `text` (a hit row may start near its first hit); from:
+   * that column in the whole line (`text` itself may be a window of a long line)
+   */
+  | { kind: 'line'; path: string; line: number; text: string; ranges: HitRange[] | null; hit: number; shift: number; from: number }
   | { kind: 'gap' };
 
 /** Matches delivered to the UI; the engine keeps counting past this to report "of M". */
@@ -119,7 +123,8 @@ export function SearchPanel({
           for (const l of block) {
             const hit = l.ranges ? hitRows.current.length : -1;
             if (l.ranges) hitRows.current.push(rows.current.length);
-            rows.current.push({ kind: 'line', path: file.path, line: l.line, text: l.text, ranges: l.ranges, hit, textStart: l.textStart });
+            const shift = l.ranges ? hitShift(l.text, l.ranges) : 0;
+            rows.current.push({ kind: 'line', path: file.path, line: l.line, text: l.text, ranges: l.ranges, hit, shift, from: (l.textStart ?? 0) + shift });
           }
         });
       }
@@ -291,9 +296,9 @@ export function SearchPanel({
                 {/* context lines are muted plain text: colouring only the hit lines keeps a batch of
                     results cheap to lay out, and the eye on the hits */}
                 <span className="result-text">
-                  {/* a long line's preview around its first hit: say that the line goes on to the left */}
-                  {row.textStart ? <span className="result-more" title={`from column ${row.textStart + 1}`}>…</span> : null}
-                  {row.ranges ? <CodeText text={row.text} lang={lang} hits={row.ranges} /> : row.text}
+                  {/* a hit row shown from near its first hit: say that the line goes on to the left */}
+                  {row.from ? <span className="result-more" title={`from column ${row.from + 1}`}>…</span> : null}
+                  {row.ranges ? <CodeText text={row.text} lang={lang} hits={row.ranges} from={row.shift} /> : row.text}
                 </span>
               </>
             );

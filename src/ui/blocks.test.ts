@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toBlocks } from './blocks';
+import { hitShift, toBlocks } from './blocks';
 import type { GrepMatch } from '../core/grep/types';
 
 const m = (line: number, before: string[], after: string[]): GrepMatch => ({
@@ -30,5 +30,16 @@ describe('toBlocks', () => {
     const hit: GrepMatch = { path: 'a.ts', line: 3, text: 'xxneedle', ranges: [[2, 8]], textStart: 40, contextBefore: ['L2'], contextAfter: [] };
     const [block] = toBlocks([ctx, hit]);
     expect(block[1]).toEqual({ line: 3, text: 'xxneedle', ranges: [[2, 8]], textStart: 40 });
+  });
+});
+
+describe('hitShift', () => {
+  it('starts a hit row 24 characters before a far first hit, and at the line start otherwise', () => {
+    expect(hitShift('abc needle', [[4, 10]])).toBe(0);
+    expect(hitShift('x'.repeat(40) + 'needle', [[40, 46]])).toBe(0);
+    expect(hitShift('x'.repeat(60) + 'needle tail', [[60, 66]])).toBe(36);
+    // never inside a surrogate pair
+    const emoji = 'x'.repeat(35) + '😀' + 'y'.repeat(23) + 'needle';
+    expect(hitShift(emoji, [[emoji.indexOf('needle'), emoji.length]])).toBe(35);
   });
 });

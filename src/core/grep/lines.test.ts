@@ -145,10 +145,10 @@ ${straddle}
       const { matches } = await searchAll(ws, { pattern: 'needle', mode: 'literal', maxLineChars: 20, contextBefore: 1 }, { literalLines });
       expect(matches.map((m) => [m.line, m.text, m.ranges, m.textStart, m.contextBefore])).toEqual([
         [1, 'short needle', [[6, 12]], undefined, []],
-        // the window opens cap/10 = 2 characters before the first hit; the second hit is past it
-        [2, line.slice(48, 68), [[2, 8]], 48, ['short needle']],
+        // the window opens cap/4 = 5 characters before the first hit; the second hit is past it
+        [2, line.slice(45, 65), [[5, 11]], 45, ['short needle']],
         // a hit across the cut is shown whole
-        [3, straddle.slice(15, 35), [[2, 8]], 15, [line.slice(0, 20)]],
+        [3, straddle.slice(12, 32), [[5, 11]], 12, [line.slice(0, 20)]],
       ]);
     }
   });

@@ -147,13 +147,13 @@ export function scanLines(text: string, matcher: Matcher, onLine: (hits: LineHit
 
 /**
  * Where the preview of a line longer than `cap` starts: 0 (its first `cap` characters) unless
- * its first hit ends past them; then a window that opens cap/10 characters before that hit
+ * its first hit ends past them; then a window that opens min(24, cap/4) characters before that hit
  * (never past the line's last `cap`, never inside a surrogate pair), as GitHub previews a
  * long line around its match.
  */
 export function previewStart(line: string, ranges: readonly HitRange[], cap: number): number {
   if (cap === 0 || !ranges.length || ranges[0][1] <= cap) return 0;
-  let start = Math.max(0, Math.min(ranges[0][0] - Math.floor(cap / 10), line.length - cap));
+  let start = Math.max(0, Math.min(ranges[0][0] - Math.min(24, Math.floor(cap / 4)), line.length - cap));
   const c = line.charCodeAt(start);
   if (start > 0 && c >= 0xdc00 && c <= 0xdfff) start--;
   return start;

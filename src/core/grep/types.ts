@@ -51,7 +51,8 @@ export interface GrepMatch {
   ranges: HitRange[];
   /**
    * With maxLineChars, when a long line's first hit ends past the cut: `text` is a window of
-   * maxLineChars characters of the line that opens a little before that hit, and this is the
+   * maxLineChars characters of the line that opens 24 characters (at most a quarter of the
+   * window) before that hit, and this is the
    * window's first column in the line (`ranges` are columns of the window). Absent otherwise.
    */
   textStart?: number;
