@@ -21,7 +21,8 @@
  * document (null ranges: search it whole).
  *
  * Memory: postings live in a compact base (keys sorted; per key a run of varint-encoded
- * file-id deltas in one byte pool: ~1.2 bytes per posting) plus a small tail of JS arrays
+ * file-id deltas in one byte pool: ~1.2 bytes per posting) plus a tail of (key, document)
+ * entries in typed arrays, appended in document order and grouped by key on demand
  * for files added since the base was built; removed files are tombstones. compact() folds
  * the tail into a new base (after a full build and before saving).
  */
@@ -72,11 +73,11 @@ export interface TrigramState {
 }
 
 /**
- * Dedupe scratch shared by every index in this thread: the stamp of the last addFile() call
- * that produced each key. addFile is synchronous, so one 8 MiB table serves all indexes.
+ * Dedupe scratch shared by every index in this thread: one bit per key (256 KiB, so it stays
+ * in cache), set while a document is added and cleared from the document's own entries after.
+ * addDocument is synchronous, so one bitset serves all indexes.
  */
-let lastSeen: Int32Array | null = null;
-let stampCounter = 0;
+const seenBits = new Int32Array(1 << 16);
 
 /** A growable byte buffer for varint output (a number[] costs 8 bytes a byte and much GC). */
 class ByteSink {
@@ -117,8 +118,12 @@ export class TrigramIndex {
   private baseKeys: Uint32Array = new Uint32Array(0);
   private baseOffsets: Uint32Array = new Uint32Array(1);
   private basePool: Uint8Array = new Uint8Array(0);
-  /** tail: key -> ascending file ids added after the base */
-  private tail = new Map<number, number[]>();
+  /** tail: (key, document) entries of the documents added since the base, in document order */
+  private tailKeys: Uint32Array = new Uint32Array(1 << 12);
+  private tailDocs: Int32Array = new Int32Array(1 << 12);
+  private tailLen = 0;
+  /** the tail grouped by key (sorted distinct keys, their runs of documents), built when a lookup needs it */
+  private tailIndex: { keys: Uint32Array; starts: Int32Array; docs: Int32Array } | null = null;
 
   get fileCount(): number {
     return this.ids.size;
@@ -159,25 +164,62 @@ export class TrigramIndex {
     this.segStart.push(start);
     this.segLine.push(line);
     if (to - from < 3) return;
-    const seen = (lastSeen ??= new Int32Array(1 << 21));
-    const stamp = ++stampCounter;
+    this.tailIndex = null;
+    const bits = seenBits;
+    const first = this.tailLen;
+    let keys = this.tailKeys;
     let a = foldUnit(text.charCodeAt(from));
     let b = foldUnit(text.charCodeAt(from + 1));
     for (let i = from + 2; i < to; i++) {
       const c = foldUnit(text.charCodeAt(i));
       const key = (a << 14) | (b << 7) | c;
-      if (seen[key] !== stamp) {
-        seen[key] = stamp;
-        let list = this.tail.get(key);
-        if (!list) {
-          list = [];
-          this.tail.set(key, list);
-        }
-        list.push(id);
+      const bit = 1 << (key & 31);
+      if ((bits[key >>> 5] & bit) === 0) {
+        bits[key >>> 5] |= bit;
+        if (this.tailLen === keys.length) keys = this.growTail();
+        keys[this.tailLen++] = key;
       }
       a = b;
       b = c;
     }
+    for (let e = first; e < this.tailLen; e++) bits[keys[e] >>> 5] = 0;
+    this.tailDocs.fill(id, first, this.tailLen);
+  }
+
+  private growTail(): Uint32Array {
+    const n = this.tailKeys.length * 2;
+    const keys = new Uint32Array(n);
+    keys.set(this.tailKeys);
+    const docs = new Int32Array(n);
+    docs.set(this.tailDocs);
+    this.tailKeys = keys;
+    this.tailDocs = docs;
+    return keys;
+  }
+
+  /** The tail grouped by key with a counting sort over the 21-bit keys (documents stay ascending). */
+  private groupTail(): NonNullable<TrigramIndex['tailIndex']> {
+    if (this.tailIndex) return this.tailIndex;
+    const n = this.tailLen;
+    const counts = new Int32Array(1 << 21);
+    for (let e = 0; e < n; e++) counts[this.tailKeys[e]]++;
+    let distinct = 0;
+    for (let k = 0; k < counts.length; k++) if (counts[k]) distinct++;
+    const keys = new Uint32Array(distinct);
+    const starts = new Int32Array(distinct + 1);
+    for (let k = 0, j = 0, at = 0; k < counts.length; k++) {
+      const c = counts[k];
+      if (!c) continue;
+      keys[j] = k;
+      starts[j++] = at;
+      counts[k] = at; // from here on: the next free place of key k
+      at += c;
+    }
+    starts[distinct] = n;
+    const docs = new Int32Array(n);
+    for (let e = 0; e < n; e++) docs[counts[this.tailKeys[e]]++] = this.tailDocs[e];
+    this.tailIndex = { keys, starts, docs };
+    return this.tailIndex;
   }
 
   removeFile(path: string): void {
@@ -222,8 +264,11 @@ export class TrigramIndex {
       if (keys[mid] < key) lo = mid + 1;
       else hi = mid - 1;
     }
-    const t = this.tail.get(key);
-    if (t) for (const id of t) out.push(id);
+    if (this.tailLen) {
+      const t = this.groupTail();
+      const at = lowerBound(t.keys, key);
+      if (at < t.keys.length && t.keys[at] === key) for (let e = t.starts[at]; e < t.starts[at + 1]; e++) out.push(t.docs[e]);
+    }
     return out;
   }
 
@@ -264,7 +309,6 @@ export class TrigramIndex {
 
   /** Fold the tail and the tombstones into a new compact base; file ids are renumbered. */
   compact(): void {
-    lastSeen = null; // the 8 MiB dedupe scratch is only needed while files are being added
     const live: string[] = [];
     const liveStart: number[] = [];
     const liveLine: number[] = [];
@@ -277,25 +321,48 @@ export class TrigramIndex {
         liveLine.push(this.segLine[id]);
       }
     });
-    const allKeys = new Set<number>(this.baseKeys);
-    for (const k of this.tail.keys()) allKeys.add(k);
-    const keys = Uint32Array.from(allKeys).sort();
-    const outKeys: number[] = [];
-    const offsets: number[] = [0];
+    // merge the base's keys and the tail's (both ascending); per key, base ids then tail ids (ascending)
+    const base = this.baseKeys;
+    const tail = this.tailLen ? this.groupTail() : { keys: new Uint32Array(0), starts: new Int32Array(1), docs: new Int32Array(0) };
+    const outKeys = new Uint32Array(base.length + tail.keys.length);
+    const offsets = new Uint32Array(outKeys.length + 1);
+    let kept = 0;
     const bytes = new ByteSink();
-    for (const key of keys) {
-      let prev = 0;
-      let any = false;
-      for (const id of this.postings(key)) {
-        const nid = remap[id];
-        if (nid < 0) continue;
-        encodeVarint(bytes, nid - prev);
-        prev = nid;
-        any = true;
+    const pool = this.basePool;
+    let prev = 0;
+    const put = (id: number): void => {
+      const nid = remap[id];
+      if (nid < 0) return;
+      encodeVarint(bytes, nid - prev);
+      prev = nid;
+    };
+    for (let i = 0, j = 0; i < base.length || j < tail.keys.length; ) {
+      const key = j === tail.keys.length || (i < base.length && base[i] <= tail.keys[j]) ? base[i] : tail.keys[j];
+      prev = 0;
+      const before = bytes.length;
+      if (i < base.length && base[i] === key) {
+        let id = 0;
+        for (let pos = this.baseOffsets[i], end = this.baseOffsets[i + 1]; pos < end; ) {
+          let v = 0;
+          let shift = 0;
+          let byte;
+          do {
+            byte = pool[pos++];
+            v |= (byte & 0x7f) << shift;
+            shift += 7;
+          } while (byte & 0x80);
+          id += v;
+          put(id);
+        }
+        i++;
       }
-      if (any) {
-        outKeys.push(key);
-        offsets.push(bytes.length);
+      if (j < tail.keys.length && tail.keys[j] === key) {
+        for (let e = tail.starts[j]; e < tail.starts[j + 1]; e++) put(tail.docs[e]);
+        j++;
+      }
+      if (bytes.length > before) {
+        outKeys[kept++] = key;
+        offsets[kept] = bytes.length;
       }
     }
     this.files = live;
@@ -305,10 +372,13 @@ export class TrigramIndex {
     live.forEach((p, i) => {
       if (!this.ids.has(p)) this.ids.set(p, i);
     });
-    this.baseKeys = Uint32Array.from(outKeys);
-    this.baseOffsets = Uint32Array.from(offsets);
+    this.baseKeys = outKeys.slice(0, kept);
+    this.baseOffsets = offsets.slice(0, kept + 1);
     this.basePool = bytes.bytes();
-    this.tail = new Map();
+    this.tailKeys = new Uint32Array(1 << 12);
+    this.tailDocs = new Int32Array(1 << 12);
+    this.tailLen = 0;
+    this.tailIndex = null;
   }
 
   toState(): TrigramState {
@@ -338,6 +408,18 @@ export class TrigramIndex {
     return index;
   }
 
+}
+
+/** The first index of sorted `a` whose value is >= x. */
+function lowerBound(a: Uint32Array, x: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function unionSorted(a: number[], b: number[]): number[] {
