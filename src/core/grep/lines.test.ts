@@ -125,6 +125,34 @@ describe('literal-anchored line search', () => {
     );
   });
 
+  it('previews long ASCII lines from the bytes exactly as the whole decoded line would be cut (property)', async () => {
+    // hits before, across and far past the cut; \r line ends; windows narrower and wider than the lead
+    const word = fc.constantFrom('useEffect', 'useLayoutEffect', 'Effect', 'use', 'x', 'xx', '(', ')', ' ', '.', ',', '_', 'Type(', 'function ', 'fooType(', '\r', 'var a=1;', 'abcdefghij');
+    const longLine = fc.array(word, { minLength: 30, maxLength: 300 }).map((w) => w.join(''));
+    const tree = fc.dictionary(fc.constantFrom('a.js', 'b.js'), fc.array(longLine, { minLength: 1, maxLength: 3 }).map((l) => enc.encode(l.join('\n'))), { minKeys: 1 });
+    const req4 = fc.record({
+      pattern: fc.constantFrom('useEffect|useLayoutEffect', 'Effect', 'function\\s+\\w+Type\\(', 'use\\w*\\b', '\\bEffect', 'Type\\(', '(?i)effect', 'x+\\('),
+      mode: fc.constant<'regex'>('regex'),
+      caseMode: fc.constantFrom<NonNullable<GrepRequest['caseMode']>>('sensitive', 'insensitive'),
+      wholeWord: fc.boolean(),
+      maxLineChars: fc.integer({ min: 0, max: 150 }),
+      contextBefore: fc.integer({ min: 0, max: 1 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(tree, req4, async (t, req) => {
+        const ws = new Workspace([new MemorySource(t)]);
+        LINE_WINDOWS.minLine = 0;
+        LINE_WINDOWS.byteMinLine = 0;
+        const a = await searchAll(ws, req, { literalLines: true });
+        LINE_WINDOWS.minLine = 512;
+        LINE_WINDOWS.byteMinLine = 512;
+        const b = await searchAll(ws, req, { literalLines: false });
+        expect(a.matches).toEqual(b.matches);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it('cuts context lines to maxLineChars too, and refuses a negative maxLineChars', async () => {
     const ws = new Workspace([new MemorySource({ 'a.ts': enc.encode('0123456789\nhit here\nabcdefghij\n') })]);
     for (const literalLines of [true, false]) {

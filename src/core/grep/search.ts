@@ -101,6 +101,8 @@ interface LineHits {
   start: number; // offset of the line start in the text
   end: number; // offset of the line end (before '\r\n' / '\n')
   ranges: HitRange[];
+  /** set when text[start, end) is already a long line's preview window: its first column in the line */
+  windowStart?: number;
 }
 
 /**
@@ -282,8 +284,8 @@ export async function searchWorkspace(
             delivered++;
             let lineText = lineTextAt(text, hits.start, hits.end);
             let ranges = hits.ranges;
-            let textStart = 0;
-            if (cap !== undefined && lineText.length > cap) {
+            let textStart = hits.windowStart ?? 0;
+            if (cap !== undefined && lineText.length > cap && hits.windowStart === undefined) {
               textStart = previewStart(lineText, ranges, cap);
               const end = textStart + cap;
               lineText = lineText.slice(textStart, end);
@@ -503,6 +505,76 @@ function byteWindowsVerdict(bytes: Uint8Array, ls: number, le: number, matcher: 
     }
   }
   return 'none';
+}
+
+/** Whether bytes[a, b) are all ASCII. */
+function asciiBytes(bytes: Uint8Array, a: number, b: number): boolean {
+  for (let i = a; i < b; i++) if (bytes[i] >= 0x80) return false;
+  return true;
+}
+
+/**
+ * The preview of a long line bytes[ls, le) whose first hit ends past `cap`, as the delivery of
+ * the whole decoded line would cut it (previewStart, the window's hits), taken from the bytes:
+ * the first hit is in the earliest alphabet run around a literal occurrence whose window holds
+ * one, and the window's hits come from windowedRanges over the runs that meet it (with a real
+ * neighbour on each side). Needs an ASCII-only hit alphabet and ASCII from the line's start
+ * through the window (so byte offsets are columns); null otherwise, and when an occurrence
+ * lies outside the alphabet (the caller decodes the line whole).
+ */
+function asciiPreview(bytes: Uint8Array, ls: number, le: number, cap: number, matcher: Matcher, lf: LineFinders): { text: string; ranges: HitRange[]; textStart: number } | null {
+  const { ascii, nonAscii } = lf.alphabet!;
+  if (nonAscii) return null;
+  const end = le > ls && bytes[le - 1] === 13 ? le - 1 : le; // the line without its '\r'
+  const inA = (i: number) => bytes[i] < 128 && ascii[bytes[i]] === 1;
+  let first = -1; // the first hit's start byte
+  for (const f of lf.finders) {
+    let x = f.next(bytes, ls);
+    while (x !== -1 && x < le && (first === -1 || x < first)) {
+      if (!inA(x)) return null;
+      let a = x;
+      while (a > ls && inA(a - 1)) a--;
+      let b = x + 1;
+      while (b < le && inA(b)) b++;
+      const ws = a > ls ? a - 1 : ls;
+      const we = b < le ? b + 1 : le;
+      if (bytes[ws] >= 128 || bytes[we - 1] >= 128) return null; // a neighbour that is not ASCII
+      let at = -1;
+      matcher.scan(asciiText(bytes, ws, we), (s) => {
+        at = ws + s;
+        return false;
+      });
+      if (at !== -1) {
+        if (first === -1 || at < first) first = at;
+        break;
+      }
+      x = b < le ? f.next(bytes, b) : -1;
+    }
+  }
+  if (first === -1) return null;
+  const lineLen = end - ls;
+  const textStart = Math.max(0, Math.min(first - ls - Math.min(24, Math.floor(cap / 4)), lineLen - cap));
+  const w0 = ls + textStart;
+  const w1 = Math.min(end, w0 + cap);
+  // the runs that meet the window, whole, with one neighbour each side (or the line's ends)
+  let r0 = w0;
+  while (r0 > ls && inA(r0 - 1)) r0--;
+  if (r0 > ls) r0--;
+  let r1 = w1;
+  while (r1 < le && inA(r1)) r1++;
+  if (r1 < le) r1++;
+  // byte offsets are columns up to the region's end; past it the line need not be ASCII when
+  // it is long enough that the window cannot reach its end (a UTF-16 unit takes at most 3 bytes)
+  if (!asciiBytes(bytes, ls, r1) || (end - w0 < 3 * cap && !asciiBytes(bytes, r1, end))) return null;
+  const found = windowedRanges(asciiText(bytes, r0, r1), Math.min(r1, end) - r0, matcher, lf);
+  if (!found) return null;
+  const ranges: HitRange[] = [];
+  for (const [s, e] of found) {
+    const ls0 = s + r0 - ls;
+    const le0 = e + r0 - ls;
+    if (ls0 < textStart + cap && (le0 > textStart || ls0 >= textStart)) ranges.push([Math.max(ls0, textStart) - textStart, Math.min(le0, textStart + cap) - textStart]);
+  }
+  return { text: asciiText(bytes, w0, w1), ranges, textStart };
 }
 
 /**
@@ -746,9 +818,15 @@ async function searchLines(
         const head = decodeLine(source, bytes.subarray(ls, he));
         const hitRanges = windowedRanges(head, head.length, matcher, lf);
         // the head alone serves when the line's preview is its first `cap` characters (its first
-        // hit ends by then); otherwise the preview is a window around that hit: decode it all
-        if (hitRanges && hitRanges.length && hitRanges[0][1] <= cap!) {
+        // hit ends by then); otherwise the preview is a window around that hit, which an ASCII
+        // line gives from the bytes around it (any other line is decoded whole)
+        if (hitRanges && (cap === 0 || (hitRanges.length > 0 && hitRanges[0][1] <= cap!))) {
           if (!onLine(head, { line: lineNo, start: 0, end: head.length, ranges: hitRanges }, lineNo, context)) return 'searched';
+          continue;
+        }
+        const w = hitRanges ? asciiPreview(bytes, ls, le, cap!, matcher, lf) : null;
+        if (w) {
+          if (!onLine(w.text, { line: lineNo, start: 0, end: w.text.length, ranges: w.ranges, windowStart: w.textStart }, lineNo, context)) return 'searched';
           continue;
         }
       }
