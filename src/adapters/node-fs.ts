@@ -98,7 +98,7 @@ export class NodeFsSource implements FileSource {
     }
   }
 
-  async readRanges(rel: string, ranges: ReadonlyArray<readonly [number, number]>, size: number): Promise<Uint8Array | null> {
+  async readRanges(rel: string, ranges: ReadonlyArray<readonly [number, number]>, size: number, mtimeMs?: number): Promise<Uint8Array | null> {
     let fd: number;
     try {
       fd = fs.openSync(this.abs(rel), 'r');
@@ -106,7 +106,8 @@ export class NodeFsSource implements FileSource {
       throw fsError(err, rel);
     }
     try {
-      if (fs.fstatSync(fd).size !== size) return null;
+      const st = fs.fstatSync(fd);
+      if (st.size !== size || (mtimeMs !== undefined && st.mtimeMs !== mtimeMs)) return null;
       if (this.scratch.length < size) this.scratch = Buffer.allocUnsafe(Math.max(size, this.scratch.length * 2));
       for (const [start, end] of ranges) {
         for (let at = start; at < end; ) {

@@ -14,7 +14,7 @@ export const CodeText = memo(function CodeText({ text, lang, hits, from = 0 }: {
   let shownHits: readonly HitRange[] = hits ?? [];
   if (from > 0) {
     tokens = tokens.filter((t) => t.end > from).map((t) => ({ start: Math.max(t.start, from) - from, end: t.end - from, kind: t.kind }));
-    shownHits = shownHits.filter(([, e]) => e >= from).map(([s, e]) => [Math.max(s, from) - from, e - from] as HitRange);
+    shownHits = shownHits.filter(([s, e]) => e > from || s >= from).map(([s, e]) => [Math.max(s, from) - from, e - from] as HitRange);
   }
   const pieces = segmentLine(from > 0 ? text.slice(from) : text, tokens, shownHits);
   return (

@@ -32,6 +32,8 @@ export interface SearchPrefilter {
    * admits, up to `maxIndexedBytes`): the search then reads candidates directly, with no walk.
    */
   sizeOf?(path: string): number | undefined;
+  /** The modified time the index saw (ranged reads check it with the size). */
+  mtimeOf?(path: string): number | undefined;
   maxIndexedBytes?: number;
 }
 
@@ -324,7 +326,7 @@ export async function searchWorkspace(
         if (lineFinders) {
           const ranges = candidates?.get(path);
           const size = ranges ? prefilter!.sizeOf?.(path) : undefined;
-          const segments = ranges && size !== undefined ? { ranges, size } : null;
+          const segments = ranges && size !== undefined ? { ranges, size, mtimeMs: prefilter!.mtimeOf?.(path) } : null;
           const r = await searchLines(source, file.path, lineFinders, matcher, { before: contextBefore, after: contextAfter, cap }, onLine, mayMatch !== null, segments, options.rangeMargin ?? RANGE_MARGIN);
           if (r === 'absent') {
             // as the byte prefilter answers in the whole-file path
@@ -691,7 +693,7 @@ async function searchLines(
   shape: LineShape,
   onLine: (text: string, hits: LineHits, lineNo: number, context?: () => LineContext) => boolean,
   absentWhenNone: boolean,
-  segments: { ranges: readonly SegmentRange[]; size: number } | null = null,
+  segments: { ranges: readonly SegmentRange[]; size: number; mtimeMs?: number } | null = null,
   margin = RANGE_MARGIN,
 ): Promise<'searched' | 'absent' | 'whole' | Skipped> {
   let bytes: Uint8Array;
@@ -707,8 +709,9 @@ async function searchLines(
       if (!ranges.length) ranges = null;
     }
     if (ranges && source.readRanges) {
-      filled = widen(ranges, segments!.size, margin);
-      const got = await source.readRanges(path, filled, segments!.size);
+      // at least one byte before each range: its '\n' shows the range still starts a line
+      filled = widen(ranges, segments!.size, Math.max(1, margin));
+      const got = await source.readRanges(path, filled, segments!.size, segments!.mtimeMs);
       if (got) bytes = got;
       else {
         ranges = null; // changed since it was indexed: search it whole
@@ -719,13 +722,33 @@ async function searchLines(
       bytes = await readWhole();
       if (ranges && bytes.length !== segments!.size) ranges = null;
     }
+    // ranges of a file edited since it was indexed (same size and time) may no longer be whole
+    // lines: search such a file whole
+    if (ranges && !ranges.every((r) => (r.start === 0 || bytes[r.start - 1] === 10) && (r.end === bytes.length || bytes[r.end - 1] === 10))) {
+      ranges = null;
+      if (filled) {
+        filled = null;
+        bytes = await readWhole();
+      }
+    }
+    if (ranges && !filled) {
+      // the whole file is at hand: number the ranges' lines afresh rather than trust the index's
+      let line = 1;
+      let at = 0;
+      ranges = ranges.map((r) => {
+        line += countNewlines(bytes, at, r.start);
+        at = r.start;
+        return { ...r, line };
+      });
+    }
   } catch (err) {
     return { path, reason: 'unreadable', detail: err instanceof Error ? err.message : String(err) };
   }
   const windows = filled ?? [[0, bytes.length]];
   const startsAtZero = windows[0][0] === 0;
   if (startsAtZero && hasUtf16Bom(bytes)) return 'whole';
-  if (windows.some(([s, e]) => hasNulByte(bytes.subarray(s, e)))) return { path, reason: 'binary' };
+  // the binary sniff looks at a file's first 8 KiB (ranged reads: a file the index took as text)
+  if (startsAtZero && hasNulByte(bytes.subarray(0, windows[0][1]))) return { path, reason: 'binary' };
   if (lf.orbit && windows.some(([s, e]) => containsBytes(bytes.subarray(s, e), KELVIN) || containsBytes(bytes.subarray(s, e), LONG_S))) return 'whole';
   const from = startsAtZero && bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   const parts = (ranges ?? [{ start: from, end: bytes.length, line: 1 }]).map((r) => ({
@@ -766,7 +789,9 @@ async function searchLines(
    * holding that line (the walk contextOf makes, trusting only bytes inside the window).
    */
   const contextFits = (ls: number, le: number): boolean => {
-    const [a, b] = filled!.find(([s, e]) => ls >= s && le <= e)!;
+    const w = filled!.find(([s, e]) => ls >= s && le <= e);
+    if (!w) return false;
+    const [a, b] = w;
     let end = ls - 1;
     for (let k = 0; k < shape.before && end >= from; k++) {
       if (end < a) return false;
@@ -786,6 +811,8 @@ async function searchLines(
     }
     return true;
   };
+  /** With a partly read buffer: whether the line bytes[ls, le) and its '\n' were read. */
+  const lineRead = (ls: number, le: number): boolean => filled!.some(([s, e]) => ls >= s && (le < e || (le === e && e === bytes.length)));
   const wantContext = shape.before > 0 || shape.after > 0;
   for (const { range, starts } of parts) {
     let cursor = range.start;
@@ -795,8 +822,8 @@ async function searchLines(
       cursor = ls;
       let le = bytes.indexOf(10, ls);
       if (le === -1) le = bytes.length;
-      if (filled && wantContext && !contextFits(ls, le)) {
-        // a context line reaches past what was read: read the file whole (the same offsets)
+      if (filled && (!lineRead(ls, le) || (wantContext && !contextFits(ls, le)))) {
+        // the line or a context line reaches past what was read: read the file whole (the same offsets)
         let whole: Uint8Array;
         try {
           whole = await readWhole();

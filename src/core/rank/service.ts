@@ -249,6 +249,7 @@ export class CodeIndexService {
       candidates: (plan: { requiredLiterals: string[] | null }) => t.candidates(plan),
       has: (p: string) => t.has(p),
       sizeOf: (p: string) => (t.has(p) ? table.get(p)?.size : undefined),
+      mtimeOf: (p: string) => (t.has(p) ? table.get(p)?.mtimeMs : undefined),
       maxIndexedBytes: DEFAULT_MAX_FILE_BYTES,
     };
   }

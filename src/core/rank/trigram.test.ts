@@ -115,9 +115,9 @@ describe('indexed search equals the scan', () => {
  */
 class RangedSource extends MemorySource {
   rangedReads = 0;
-  async readRanges(path: string, ranges: ReadonlyArray<readonly [number, number]>, size: number): Promise<Uint8Array | null> {
+  async readRanges(path: string, ranges: ReadonlyArray<readonly [number, number]>, size: number, mtimeMs?: number): Promise<Uint8Array | null> {
     const whole = await this.read(path);
-    if (whole.length !== size) return null;
+    if (whole.length !== size || (mtimeMs !== undefined && (await this.stat(path))?.mtimeMs !== mtimeMs)) return null;
     const out = new Uint8Array(size);
     for (let i = 0; i < size; i++) out[i] = JUNK[i % JUNK.length];
     for (const [s, e] of ranges) out.set(whole.subarray(s, e), s);
@@ -154,11 +154,56 @@ describe('segmented trigram index', () => {
     expect(paths(saved.candidates({ requiredLiterals: ['filler'] }))).toEqual(new Set(['accented.ts']));
   });
 
+  it('a stored state whose segments do not match its documents is a version mismatch (the service rebuilds)', () => {
+    const t = new TrigramIndex(16);
+    t.addFile('f.ts', 'x'.repeat(100), 100);
+    const state = t.toState();
+    expect(() => TrigramIndex.fromState({ ...state, segments: state.segments.subarray(2) })).toThrow(expect.objectContaining({ code: 'IndexVersionMismatch' }));
+  });
+
   it('a trigram across a segment edge is still found', () => {
     const text = 'x'.repeat(40) + '\nab\ncd' + 'y'.repeat(60);
     const t = new TrigramIndex(16);
     t.addFile('f.ts', text, text.length);
     expect(paths(t.candidates({ requiredLiterals: ['b\nc'] }))).toEqual(new Set(['f.ts']));
+  });
+
+  it('a file edited in place after indexing (same size) is still answered like the scan', async () => {
+    const lines = Array.from({ length: 60 }, (_, i) => `line ${String(i).padStart(2, '0')} ${i % 28 === 14 ? 'needle' : 'filler'}`);
+    const text = lines.join('\n') + '\n';
+    // same-size edits: line 3 splits in two and lines 56 and 57 join (the lines between shift by
+    // one); or one character leaves line 5 and one enters line 50 (the bytes between shift by one)
+    const at3 = text.indexOf('line 03') + 4;
+    const at56 = text.indexOf('\nline 57');
+    const at5 = text.indexOf('line 05');
+    const at50 = text.indexOf('line 50') + 5;
+    const edits = [
+      text.slice(0, at3) + '\n' + text.slice(at3 + 1, at56) + ' ' + text.slice(at56 + 1),
+      text.slice(0, at5) + text.slice(at5 + 1, at50) + 'X' + text.slice(at50),
+    ];
+    for (const edited of edits) expect(edited.length).toBe(text.length);
+    for (const [ranged, newTime, edited] of [false, true].flatMap((r) => [false, true].flatMap((t) => edits.map((e) => [r, t, e] as const)))) {
+      {
+        if (ranged && !newTime) continue; // a ranged read trusts size and time (Node's fstat), as the design says
+        const source = ranged ? new RangedSource({}) : new MemorySource({});
+        source.write('f.ts', text, 1000);
+        const ws = new Workspace([source]);
+        const svc = new CodeIndexService(ws, noChunks, undefined, 'index', { segmentChars: 200 });
+        await svc.refresh();
+        // the needle lines (15 and 43) start the two candidate segments
+        expect(svc.prefilter()!.candidates({ requiredLiterals: ['needle'] })!.get('f.ts')).toEqual([
+          { start: 210, end: 420, line: 15 },
+          { start: 630, end: Number.MAX_SAFE_INTEGER, line: 43 },
+        ]);
+        source.write('f.ts', edited, newTime ? 2000 : 1000);
+        for (const req of [{ pattern: 'needle', mode: 'literal' as const }, { pattern: 'needle', mode: 'literal' as const, contextBefore: 1, contextAfter: 1 }]) {
+          const plain = await searchAll(ws, req);
+          const indexed = await searchAll(ws, req, { prefilter: svc.prefilter(), rangeMargin: 4 });
+          expect(indexed.matches).toEqual(plain.matches);
+          expect(plain.matches.length).toBe(2);
+        }
+      }
+    }
   });
 
   it('ranged reads, contexts and cut lines answer exactly like the scan (property)', async () => {

@@ -21,12 +21,13 @@
  * document (null ranges: search it whole).
  *
  * Memory: postings live in a compact base (keys sorted; per key a run of varint-encoded
- * file-id deltas in one byte pool: ~1.2 bytes per posting) plus a tail of (key, document)
+ * document-id deltas in one byte pool: ~1.2 bytes per posting) plus a tail of (key, document)
  * entries in typed arrays, appended in document order and grouped by key on demand
  * for files added since the base was built; removed files are tombstones. compact() folds
  * the tail into a new base (after a full build and before saving).
  */
 
+import { QuarryError } from '../errors';
 import type { SegmentRange } from '../grep/types';
 
 export type { SegmentRange } from '../grep/types';
@@ -67,7 +68,7 @@ export interface TrigramState {
   keys: Uint32Array;
   /** byte offset of each key's run in `pool` (keys.length + 1 entries) */
   offsets: Uint32Array;
-  /** varint deltas of ascending file ids, as 32-bit words (pool bytes packed little-endian) */
+  /** varint deltas of ascending document ids, as 32-bit words (pool bytes packed little-endian) */
   pool: Uint32Array;
   poolBytes: number;
 }
@@ -120,8 +121,10 @@ export class TrigramIndex {
   private basePool: Uint8Array = new Uint8Array(0);
   /** tail: (key, document) entries of the documents added since the base, in document order */
   private tailKeys: Uint32Array = new Uint32Array(1 << 12);
-  private tailDocs: Int32Array = new Int32Array(1 << 12);
   private tailLen = 0;
+  /** the first document of the tail, and where each tail document's entries end (a document's entries are consecutive) */
+  private tailFirstDoc = 0;
+  private tailDocEnds: number[] = [];
   /** the tail grouped by key (sorted distinct keys, their runs of documents), built when a lookup needs it */
   private tailIndex: { keys: Uint32Array; starts: Int32Array; docs: Int32Array } | null = null;
 
@@ -159,12 +162,14 @@ export class TrigramIndex {
 
   /** One posting document: the distinct trigrams of text[from, to). */
   private addDocument(path: string, text: string, from: number, to: number, start: number, line: number): void {
-    const id = this.files.length;
     this.files.push(path);
     this.segStart.push(start);
     this.segLine.push(line);
-    if (to - from < 3) return;
     this.tailIndex = null;
+    if (to - from < 3) {
+      this.tailDocEnds.push(this.tailLen);
+      return;
+    }
     const bits = seenBits;
     const first = this.tailLen;
     let keys = this.tailKeys;
@@ -183,17 +188,14 @@ export class TrigramIndex {
       b = c;
     }
     for (let e = first; e < this.tailLen; e++) bits[keys[e] >>> 5] = 0;
-    this.tailDocs.fill(id, first, this.tailLen);
+    this.tailDocEnds.push(this.tailLen);
   }
 
   private growTail(): Uint32Array {
     const n = this.tailKeys.length * 2;
     const keys = new Uint32Array(n);
     keys.set(this.tailKeys);
-    const docs = new Int32Array(n);
-    docs.set(this.tailDocs);
     this.tailKeys = keys;
-    this.tailDocs = docs;
     return keys;
   }
 
@@ -217,7 +219,10 @@ export class TrigramIndex {
     }
     starts[distinct] = n;
     const docs = new Int32Array(n);
-    for (let e = 0; e < n; e++) docs[counts[this.tailKeys[e]]++] = this.tailDocs[e];
+    for (let d = 0, e = 0; d < this.tailDocEnds.length; d++) {
+      const doc = this.tailFirstDoc + d;
+      for (const last = this.tailDocEnds[d]; e < last; e++) docs[counts[this.tailKeys[e]]++] = doc;
+    }
     this.tailIndex = { keys, starts, docs };
     return this.tailIndex;
   }
@@ -234,7 +239,7 @@ export class TrigramIndex {
     return this.ids.has(path);
   }
 
-  /** Ascending live-or-dead file ids holding `key` (base run, then tail). */
+  /** Ascending live-or-dead document ids holding `key` (base run, then tail). */
   private postings(key: number): number[] {
     const out: number[] = [];
     const keys = this.baseKeys;
@@ -307,7 +312,7 @@ export class TrigramIndex {
     return out;
   }
 
-  /** Fold the tail and the tombstones into a new compact base; file ids are renumbered. */
+  /** Fold the tail and the tombstones into a new compact base; document ids are renumbered. */
   compact(): void {
     const live: string[] = [];
     const liveStart: number[] = [];
@@ -376,8 +381,9 @@ export class TrigramIndex {
     this.baseOffsets = offsets.slice(0, kept + 1);
     this.basePool = bytes.bytes();
     this.tailKeys = new Uint32Array(1 << 12);
-    this.tailDocs = new Int32Array(1 << 12);
     this.tailLen = 0;
+    this.tailFirstDoc = live.length;
+    this.tailDocEnds = [];
     this.tailIndex = null;
   }
 
@@ -396,7 +402,10 @@ export class TrigramIndex {
   static fromState(state: TrigramState, segmentChars = DEFAULT_SEGMENT_CHARS): TrigramIndex {
     const index = new TrigramIndex(segmentChars);
     index.files = [...state.files];
-    if (state.segments.length !== 2 * state.files.length) throw new Error('trigram state: segments do not match files');
+    index.tailFirstDoc = state.files.length;
+    if (state.segments.length !== 2 * state.files.length) {
+      throw new QuarryError('IndexVersionMismatch', 'The stored trigram segments do not match its documents', {});
+    }
     for (let d = 0; d < state.files.length; d++) {
       index.segStart.push(state.segments[2 * d]);
       index.segLine.push(state.segments[2 * d + 1]);

@@ -37,10 +37,11 @@ export interface FileSource {
   /**
    * Optional: a transient buffer of the file's length (valid until the next read) in which
    * only `ranges` ([start, end) byte offsets, ascending, not overlapping) hold the file's
-   * bytes, or null when the file is not `size` bytes long (it changed since it was indexed).
-   * The indexed search reads a long file's candidate segments with it.
+   * bytes, or null when the file is not `size` bytes long or (given) was modified at another
+   * time than `mtimeMs`: it changed since it was indexed. The indexed search reads a long
+   * file's candidate segments with it.
    */
-  readRanges?(path: string, ranges: ReadonlyArray<readonly [number, number]>, size: number): Promise<Uint8Array | null>;
+  readRanges?(path: string, ranges: ReadonlyArray<readonly [number, number]>, size: number, mtimeMs?: number): Promise<Uint8Array | null>;
   /**
    * Optional: a faster platform decoder with exactly decodeBytes()'s answer (BOM, binary
    * sniffing, UTF-8 with U+FFFD replacement). The Node adapter uses Buffer's native decoders.
