@@ -56,9 +56,19 @@ test('search shows highlighted hits with context, opens a result at its line, an
 test('quick open finds a file by fuzzy name (Ctrl+P)', async ({ quarry, page }) => {
   await quarry.goto();
   await quarry.waitForRepo('quarry (demo)');
+  await quarry.searchBox.focus();
   await page.keyboard.press('Control+p');
   const dialog = page.getByRole('dialog', { name: 'Quick open' });
   await expect(dialog).toBeVisible();
+  // a modal dialog keeps Tab inside itself, and Escape gives focus back to where it was
+  await page.keyboard.press('Tab');
+  await expect(dialog.getByRole('combobox')).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  await expect(dialog.getByRole('combobox')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(quarry.searchBox).toBeFocused();
+  await page.keyboard.press('Control+p');
   await dialog.getByRole('combobox').fill('engapi');
   await expect(dialog.getByRole('option').first()).toContainText('engine-api.ts');
   await page.keyboard.press('Enter');

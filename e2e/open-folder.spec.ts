@@ -27,7 +27,11 @@ test('opens a folder through File System Access, keeps it in Recent and reopens 
   await page.getByTestId('show-skipped').click();
   const dialog = page.getByRole('dialog', { name: 'Skipped files' });
   await expect(dialog.getByRole('row', { name: /debug\.log/ })).toContainText('.gitignore');
-  await dialog.getByRole('button', { name: 'Close' }).click();
+  await page.keyboard.press('Tab');
+  await expect(dialog.getByRole('button', { name: 'Close' })).toBeFocused(); // Tab stays in the dialog
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByTestId('show-skipped')).toBeFocused(); // focus goes back to what opened it
 
   await page.reload();
   await quarry.waitForRepo('small-app');

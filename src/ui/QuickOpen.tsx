@@ -2,6 +2,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { QuickOpenHit } from '../worker/protocol';
 import { useEngine } from './engine';
+import { useFocusTrap } from './useFocusTrap';
 
 function Highlighted({ path, positions }: { path: string; positions: number[] }) {
   const set = new Set(positions);
@@ -32,14 +33,12 @@ export function QuickOpen({ onOpen, onClose }: { onOpen: (path: string) => void;
   const [active, setActive] = useState(0);
   const [error, setError] = useState('');
   const inputRef = useRef<HTMLInputElement>(null);
-  const returnFocus = useRef<Element | null>(document.activeElement);
+  const dialogRef = useRef<HTMLDivElement>(null);
+  // before the input takes focus: the trap notes what had it, to give it back on close
+  useFocusTrap(dialogRef);
 
   useEffect(() => {
     inputRef.current?.focus();
-    const back = returnFocus.current;
-    return () => {
-      if (back instanceof HTMLElement) back.focus();
-    };
   }, []);
 
   useEffect(() => {
@@ -67,6 +66,7 @@ export function QuickOpen({ onOpen, onClose }: { onOpen: (path: string) => void;
   return (
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div
+        ref={dialogRef}
         role="dialog"
         aria-modal="true"
         aria-label="Quick open"

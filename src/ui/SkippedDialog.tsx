@@ -2,19 +2,22 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Skipped } from '../core/walk/policy';
 import { useEngine } from './engine';
+import { useFocusTrap } from './useFocusTrap';
 import { formatCount, SKIP_REASON_TEXT } from './format';
 
 export function SkippedDialog({ onClose }: { onClose: () => void }) {
   const engine = useEngine();
   const [data, setData] = useState<{ total: number; items: Skipped[] } | null>(null);
   const closeRef = useRef<HTMLButtonElement>(null);
+  const dialogRef = useRef<HTMLDivElement>(null);
+  useFocusTrap(dialogRef);
   useEffect(() => {
     closeRef.current?.focus();
     void engine.skipped(0, 1000).then(setData, () => setData({ total: 0, items: [] }));
   }, [engine]);
   return (
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div role="dialog" aria-modal="true" aria-labelledby="skipped-title" className="skipped-dialog" onKeyDown={(e) => e.key === 'Escape' && onClose()}>
+      <div ref={dialogRef} role="dialog" aria-modal="true" aria-labelledby="skipped-title" className="skipped-dialog" onKeyDown={(e) => e.key === 'Escape' && onClose()}>
         <header>
           <h2 id="skipped-title">Skipped files</h2>
           <button type="button" ref={closeRef} onClick={onClose}>
