@@ -71,7 +71,8 @@ export class NodeFsSource implements FileSource {
     return { binary: false, text, encoding: 'utf-8' };
   }
 
-  async readTransient(rel: string): Promise<Uint8Array> {
+  /** fn(fd) on the file opened for reading, closed after; errors become QuarryErrors. */
+  private withFile<T>(rel: string, fn: (fd: number) => T): T {
     let fd: number;
     try {
       fd = fs.openSync(this.abs(rel), 'r');
@@ -79,6 +80,16 @@ export class NodeFsSource implements FileSource {
       throw fsError(err, rel);
     }
     try {
+      return fn(fd);
+    } catch (err) {
+      throw fsError(err, rel);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  async readTransient(rel: string): Promise<Uint8Array> {
+    return this.withFile(rel, (fd) => {
       let size = 0;
       for (;;) {
         if (size === this.scratch.length) {
@@ -91,21 +102,11 @@ export class NodeFsSource implements FileSource {
         size += n;
       }
       return this.scratch.subarray(0, size);
-    } catch (err) {
-      throw fsError(err, rel);
-    } finally {
-      fs.closeSync(fd);
-    }
+    });
   }
 
   async readRanges(rel: string, ranges: ReadonlyArray<readonly [number, number]>, size: number, mtimeMs?: number): Promise<Uint8Array | null> {
-    let fd: number;
-    try {
-      fd = fs.openSync(this.abs(rel), 'r');
-    } catch (err) {
-      throw fsError(err, rel);
-    }
-    try {
+    return this.withFile(rel, (fd) => {
       const st = fs.fstatSync(fd);
       if (st.size !== size || (mtimeMs !== undefined && st.mtimeMs !== mtimeMs)) return null;
       if (this.scratch.length < size) this.scratch = Buffer.allocUnsafe(Math.max(size, this.scratch.length * 2));
@@ -117,11 +118,7 @@ export class NodeFsSource implements FileSource {
         }
       }
       return this.scratch.subarray(0, size);
-    } catch (err) {
-      throw fsError(err, rel);
-    } finally {
-      fs.closeSync(fd);
-    }
+    });
   }
 
   async read(rel: string): Promise<Uint8Array> {

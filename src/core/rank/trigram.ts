@@ -239,36 +239,29 @@ export class TrigramIndex {
     return this.ids.has(path);
   }
 
+  /** Calls fn with each document id of the base's run `at` (varint deltas), ascending. */
+  private forEachBaseId(at: number, fn: (id: number) => void): void {
+    const pool = this.basePool;
+    let id = 0;
+    for (let pos = this.baseOffsets[at], end = this.baseOffsets[at + 1]; pos < end; ) {
+      let v = 0;
+      let shift = 0;
+      let byte;
+      do {
+        byte = pool[pos++];
+        v |= (byte & 0x7f) << shift;
+        shift += 7;
+      } while (byte & 0x80);
+      id += v;
+      fn(id);
+    }
+  }
+
   /** Ascending live-or-dead document ids holding `key` (base run, then tail). */
   private postings(key: number): number[] {
     const out: number[] = [];
-    const keys = this.baseKeys;
-    let lo = 0;
-    let hi = keys.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if (keys[mid] === key) {
-        const pool = this.basePool;
-        let pos = this.baseOffsets[mid];
-        const end = this.baseOffsets[mid + 1];
-        let id = 0;
-        while (pos < end) {
-          let v = 0;
-          let shift = 0;
-          let byte;
-          do {
-            byte = pool[pos++];
-            v |= (byte & 0x7f) << shift;
-            shift += 7;
-          } while (byte & 0x80);
-          id += v;
-          out.push(id);
-        }
-        break;
-      }
-      if (keys[mid] < key) lo = mid + 1;
-      else hi = mid - 1;
-    }
+    const at = lowerBound(this.baseKeys, key);
+    if (at < this.baseKeys.length && this.baseKeys[at] === key) this.forEachBaseId(at, (id) => out.push(id));
     if (this.tailLen) {
       const t = this.groupTail();
       const at = lowerBound(t.keys, key);
@@ -333,7 +326,6 @@ export class TrigramIndex {
     const offsets = new Uint32Array(outKeys.length + 1);
     let kept = 0;
     const bytes = new ByteSink();
-    const pool = this.basePool;
     let prev = 0;
     const put = (id: number): void => {
       const nid = remap[id];
@@ -345,22 +337,7 @@ export class TrigramIndex {
       const key = j === tail.keys.length || (i < base.length && base[i] <= tail.keys[j]) ? base[i] : tail.keys[j];
       prev = 0;
       const before = bytes.length;
-      if (i < base.length && base[i] === key) {
-        let id = 0;
-        for (let pos = this.baseOffsets[i], end = this.baseOffsets[i + 1]; pos < end; ) {
-          let v = 0;
-          let shift = 0;
-          let byte;
-          do {
-            byte = pool[pos++];
-            v |= (byte & 0x7f) << shift;
-            shift += 7;
-          } while (byte & 0x80);
-          id += v;
-          put(id);
-        }
-        i++;
-      }
+      if (i < base.length && base[i] === key) this.forEachBaseId(i++, put);
       if (j < tail.keys.length && tail.keys[j] === key) {
         for (let e = tail.starts[j]; e < tail.starts[j + 1]; e++) put(tail.docs[e]);
         j++;
