@@ -4,8 +4,10 @@
  * (files up to 1 MiB). refresh() compares each file's (size, mtime) with the stored table:
  *   nothing changed -> "cache_hit"; some files -> "incremental" (only they are re-chunked);
  *   no usable index (none stored, unreadable, other format version) -> "full".
- * New chunk data is computed aside and applied in one synchronous step, so a reader never
- * sees a half-refreshed index, and a failed or cancelled refresh leaves the old one intact.
+ * A full build fills new indexes that replace the old ones only when complete; an incremental
+ * refresh computes its changes aside and applies them in one synchronous step. Either way a
+ * reader never sees a half-refreshed index, and a failed or cancelled refresh leaves the old
+ * one intact.
  */
 import type { Chunk } from '../chunk/types';
 import { QuarryError, toQuarryError } from '../errors';
@@ -161,9 +163,28 @@ export class CodeIndexService {
 
     if (mode !== 'cache_hit') {
       if (changed.some(isIndexed)) this.chunker ??= await this.getChunker();
-      // compute aside
+      // Compute aside. A full build fills new indexes that nobody reads until they replace the
+      // old ones below, so it adds each file as soon as it is read (yielding between files, and
+      // holding no texts); an incremental refresh changes the live indexes, so it prepares every
+      // file first and applies them in one synchronous step.
+      const index = mode === 'full' ? new ChunkIndex() : this.index!;
+      const trigrams = mode === 'full' ? new TrigramIndex(this.options.segmentChars) : this.trigrams!;
+      const table = mode === 'full' ? new Map<string, FileRow>() : this.table!;
       type Prepared = { path: string; row: FileRow; text: string | null; chunks: Chunk[] | null; lines: string[] | null };
+      const apply = (p: Prepared): void => {
+        table.set(p.path, p.row);
+        if (p.text === null) {
+          // binary or unreadable now: in the table (so it is not re-read until it changes), in no index
+          index.removeFile(p.path);
+          trigrams.removeFile(p.path);
+          return;
+        }
+        trigrams.addFile(p.path, p.text, p.row.size);
+        if (p.chunks && p.lines) index.setFile(p.path, p.row, p.chunks, p.lines);
+        else index.removeFile(p.path);
+      };
       const prepared: Prepared[] = [];
+      const keep = mode === 'full' ? apply : (p: Prepared) => void prepared.push(p);
       let done = 0;
       for (const path of changed) {
         if (options.signal?.aborted) throw new QuarryError('Cancelled', 'Indexing was cancelled');
@@ -172,7 +193,7 @@ export class CodeIndexService {
         const text = await readText(ws.roots[f.rootIndex], f.rel);
         if (!text.ok) {
           skipped.push({ ...text.skipped, path });
-          prepared.push({ path, row, text: null, chunks: null, lines: null });
+          keep({ path, row, text: null, chunks: null, lines: null });
           continue;
         }
         let chunks: Chunk[] | null = null;
@@ -185,33 +206,20 @@ export class CodeIndexService {
             skipped.push({ path, reason: 'unreadable', detail: `parser failed: ${toQuarryError(err).message}` });
           }
         }
-        prepared.push({ path, row, text: text.text, chunks, lines });
+        keep({ path, row, text: text.text, chunks, lines });
         done++;
         if (done % 100 === 0) options.onProgress?.({ phase: 'indexing', loaded: done, total: changed.length });
         const y = yielder.maybeYield();
         if (y) await y;
       }
-      // apply in one synchronous step (a full build replaces the old indexes only now)
-      const index = mode === 'full' ? new ChunkIndex() : this.index!;
-      const trigrams = mode === 'full' ? new TrigramIndex(this.options.segmentChars) : this.trigrams!;
-      const table = mode === 'full' ? new Map<string, FileRow>() : this.table!;
+      if (options.signal?.aborted) throw new QuarryError('Cancelled', 'Indexing was cancelled');
+      // an incremental refresh: apply in one synchronous step
       for (const p of removed) {
         index.removeFile(p);
         trigrams.removeFile(p);
         table.delete(p);
       }
-      for (const p of prepared) {
-        table.set(p.path, p.row);
-        if (p.text === null) {
-          // binary or unreadable now: in the table (so it is not re-read until it changes), in no index
-          index.removeFile(p.path);
-          trigrams.removeFile(p.path);
-          continue;
-        }
-        trigrams.addFile(p.path, p.text, p.row.size);
-        if (p.chunks && p.lines) index.setFile(p.path, p.row, p.chunks, p.lines);
-        else index.removeFile(p.path);
-      }
+      for (const p of prepared) apply(p);
       if (mode === 'full') {
         // a fresh build goes straight to the compact forms
         trigrams.compact();
