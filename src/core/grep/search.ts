@@ -157,10 +157,21 @@ export function scanLines(text: string, matcher: Matcher, onLine: (hits: LineHit
  */
 export function previewStart(line: string, ranges: readonly HitRange[], cap: number): number {
   if (cap === 0 || !ranges.length || ranges[0][1] <= cap) return 0;
-  let start = Math.max(0, Math.min(ranges[0][0] - Math.min(24, Math.floor(cap / 4)), line.length - cap));
+  let start = windowStart(ranges[0][0], line.length, cap);
   const c = line.charCodeAt(start);
   if (start > 0 && c >= 0xdc00 && c <= 0xdfff) start--;
   return start;
+}
+
+/** The preview window's first column for a first hit at `first` in a line of `lineLen` columns. */
+function windowStart(first: number, lineLen: number, cap: number): number {
+  return Math.max(0, Math.min(first - Math.min(24, Math.floor(cap / 4)), lineLen - cap));
+}
+
+/** Hit ranges (line columns) that meet the window [start, start + cap), as columns of the window. */
+function clipToWindow(ranges: readonly HitRange[], start: number, cap: number): HitRange[] {
+  const end = start + cap;
+  return ranges.filter(([s, e]) => s < end && (e > start || s >= start)).map(([s, e]) => [Math.max(s, start) - start, Math.min(e, end) - start] as HitRange);
 }
 
 /** A delivered line cut to maxLineChars (`cap`). */
@@ -289,9 +300,8 @@ export async function searchWorkspace(
             let textStart = hits.windowStart ?? 0;
             if (cap !== undefined && lineText.length > cap && hits.windowStart === undefined) {
               textStart = previewStart(lineText, ranges, cap);
-              const end = textStart + cap;
-              lineText = lineText.slice(textStart, end);
-              ranges = ranges.filter(([s, e]) => s < end && (e > textStart || s >= textStart)).map(([s, e]) => [Math.max(s, textStart) - textStart, Math.min(e, end) - textStart] as HitRange);
+              lineText = lineText.slice(textStart, textStart + cap);
+              ranges = clipToWindow(ranges, textStart, cap);
             }
             const around = context ? context() : null;
             matches.push({
@@ -554,8 +564,7 @@ function asciiPreview(bytes: Uint8Array, ls: number, le: number, cap: number, ma
     }
   }
   if (first === -1) return null;
-  const lineLen = end - ls;
-  const textStart = Math.max(0, Math.min(first - ls - Math.min(24, Math.floor(cap / 4)), lineLen - cap));
+  const textStart = windowStart(first - ls, end - ls, cap);
   const w0 = ls + textStart;
   const w1 = Math.min(end, w0 + cap);
   // the runs that meet the window, whole, with one neighbour each side (or the line's ends)
@@ -570,13 +579,8 @@ function asciiPreview(bytes: Uint8Array, ls: number, le: number, cap: number, ma
   if (!asciiBytes(bytes, ls, r1) || (end - w0 < 3 * cap && !asciiBytes(bytes, r1, end))) return null;
   const found = windowedRanges(asciiText(bytes, r0, r1), Math.min(r1, end) - r0, matcher, lf);
   if (!found) return null;
-  const ranges: HitRange[] = [];
-  for (const [s, e] of found) {
-    const ls0 = s + r0 - ls;
-    const le0 = e + r0 - ls;
-    if (ls0 < textStart + cap && (le0 > textStart || ls0 >= textStart)) ranges.push([Math.max(ls0, textStart) - textStart, Math.min(le0, textStart + cap) - textStart]);
-  }
-  return { text: asciiText(bytes, w0, w1), ranges, textStart };
+  const inLine = found.map(([s, e]) => [s + r0 - ls, e + r0 - ls] as HitRange);
+  return { text: asciiText(bytes, w0, w1), ranges: clipToWindow(inLine, textStart, cap), textStart };
 }
 
 /**
@@ -677,8 +681,9 @@ export const RANGE_MARGIN = 1024;
  *
  * With `segments` (the trigram index's candidate ranges of a long file, and the file's
  * indexed size), only lines inside the ranges are verified, numbered from each range's first
- * line, and a source with readRanges reads only those ranges (widened by RANGE_MARGIN); a
- * file whose size changed is searched whole.
+ * line, and a source with readRanges reads only those ranges (widened by RANGE_MARGIN). A
+ * file whose size or modified time changed, or whose ranges no longer start and end at line
+ * boundaries, is searched whole.
  *
  * With maxLineChars, a long line whose hit the byte windows confirm is decoded only up to
  * its cut (through the alphabet run straddling it, plus one neighbour): hits starting before
