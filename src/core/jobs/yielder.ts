@@ -92,6 +92,36 @@ export function createBackgroundYielder(foreground: Foreground, options: Backgro
 /** A yielder that never yields (CLI, benchmarks). */
 export const NEVER_YIELD: Yielder = { maybeYield() {} };
 
+/**
+ * `work`, or a rejection with `cancelled()` as soon as `signal` aborts: for an await a job
+ * cannot interrupt (loading the parsers), so that a cancelled job still
+ * ends at once. The work itself runs on and its answer, or its failure, is dropped.
+ */
+export function unlessAborted<T>(work: Promise<T>, signal: AbortSignal | undefined, cancelled: () => Error): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) {
+    work.catch(() => undefined);
+    return Promise.reject(cancelled());
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      work.catch(() => undefined);
+      reject(cancelled());
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
+}
+
 export function elapsedSince(start: number): number {
   return Math.round((now() - start) * 100) / 100;
 }

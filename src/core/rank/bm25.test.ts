@@ -163,6 +163,21 @@ describe('CodeIndexService refresh modes and persistence', () => {
     await expect(svc.refresh({ signal: ac.signal })).rejects.toThrow();
     expect(svc.index!.search('alpha', 10)).toEqual(before);
   });
+  it('ends a cancelled refresh at once while the parsers are still loading', async () => {
+    // the app restarts a worker whose cancelled job runs on: loading grammars takes seconds
+    let loaded!: (c: ChunkerLike) => void;
+    const slowChunker = new Promise<ChunkerLike>((r) => (loaded = r));
+    const svc = new CodeIndexService(new Workspace([new MemorySource(files())]), () => slowChunker);
+    const ac = new AbortController();
+    const run = svc.refresh({ signal: ac.signal });
+    await new Promise((r) => setTimeout(r, 20));
+    ac.abort();
+    await expect(run).rejects.toMatchObject({ code: 'Cancelled', message: 'Indexing was cancelled' });
+    expect(svc.index).toBeNull();
+    // the parsers arrive later: the next refresh uses them
+    loaded(lineChunker);
+    expect((await svc.refresh()).refreshMode).toBe('full');
+  });
 });
 
 describe('properties', () => {

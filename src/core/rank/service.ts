@@ -11,7 +11,7 @@
  */
 import type { Chunk } from '../chunk/types';
 import { QuarryError, toQuarryError } from '../errors';
-import { createYielder, elapsedSince, now, type Yielder } from '../jobs/yielder';
+import { createYielder, elapsedSince, now, unlessAborted, type Yielder } from '../jobs/yielder';
 import { extensionOf } from '../source/types';
 import type { Workspace } from '../source/workspace';
 import { DEFAULT_MAX_FILE_BYTES, type Skipped } from '../walk/policy';
@@ -162,7 +162,8 @@ export class CodeIndexService {
     const mode: RefreshMode = !oldTable ? 'full' : changed.length || removed.length ? 'incremental' : 'cache_hit';
 
     if (mode !== 'cache_hit') {
-      if (changed.some(isIndexed)) this.chunker ??= await this.getChunker();
+      // loading the parsers takes seconds and cannot be interrupted: a cancel ends the refresh at once
+      if (changed.some(isIndexed)) this.chunker ??= await unlessAborted(this.getChunker(), options.signal, cancelledError);
       // Compute aside. A full build fills new indexes that nobody reads until they replace the
       // old ones below, so it adds each file as soon as it is read (yielding between files, and
       // holding no texts); an incremental refresh changes the live indexes, so it prepares every
@@ -187,7 +188,7 @@ export class CodeIndexService {
       const keep = mode === 'full' ? apply : (p: Prepared) => void prepared.push(p);
       let done = 0;
       for (const path of changed) {
-        if (options.signal?.aborted) throw new QuarryError('Cancelled', 'Indexing was cancelled');
+        if (options.signal?.aborted) throw cancelledError();
         const f = seen.get(path)!;
         const row = { size: f.size, mtimeMs: f.mtimeMs };
         const text = await readText(ws.roots[f.rootIndex], f.rel);
@@ -212,7 +213,7 @@ export class CodeIndexService {
         const y = yielder.maybeYield();
         if (y) await y;
       }
-      if (options.signal?.aborted) throw new QuarryError('Cancelled', 'Indexing was cancelled');
+      if (options.signal?.aborted) throw cancelledError();
       // an incremental refresh: apply in one synchronous step
       for (const p of removed) {
         index.removeFile(p);
@@ -262,6 +263,8 @@ export class CodeIndexService {
     };
   }
 }
+
+const cancelledError = () => new QuarryError('Cancelled', 'Indexing was cancelled');
 
 type ChunkState = ReturnType<ChunkIndex['toState']>;
 
