@@ -7,7 +7,7 @@
  *   4. git clone over a local git http-backend: the isomorphic-git adapter vs native git
  * BENCH_RUNS (default 5) sets the runs per query; BENCH_ONLY=scan|worker|index|clone runs one section.
  */
-import { NodeFsSource } from '../src/adapters/node-fs';
+import { NodeFsSource } from '../src/adapters/node/fs';
 import { searchWorkspace } from '../src/core/grep/search';
 import { NEVER_YIELD } from '../src/core/jobs/yielder';
 import { Workspace } from '../src/core/source/workspace';

@@ -6,9 +6,9 @@
  */
 import { startTransition, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { QuarryError } from '../core/errors';
-import { filesFromInput, folderFromDrop } from '../adapters/browser-files';
-import { ensureReadPermission, hasDirectoryPicker, pickDirectory } from '../adapters/browser-fs-access';
-import { forgetRecent, getRecent, listRecent, rememberRecent, type RecentRepo } from '../adapters/browser-recent';
+import { filesFromInput, folderFromDrop } from '../adapters/browser/files';
+import { ensureReadPermission, hasDirectoryPicker, pickDirectory } from '../adapters/browser/fs-access';
+import { forgetRecent, getRecent, listRecent, rememberRecent, type RecentRepo } from '../adapters/browser/recent';
 import type { EngineClient } from '../worker/client';
 import { libraryKey, type CloneRequest, type FileHighlight, type LibraryEntry, type OpenSpec, type Progress, type RepoStats } from '../worker/protocol';
 import { LibraryDialog, type CloneJobView } from './git/LibraryDialog';

@@ -49,10 +49,10 @@ export async function startWorkerTransport(timeoutMs = WORKER_START_TIMEOUT_MS):
 export async function startMainThreadTransport(): Promise<EngineTransport> {
   const [{ createEngineApi }, { loadDemoFiles }, { inThreadTransport }, { browserGrammarLoader }, { IdbIndexStore }] = await Promise.all([
     import('./engine-api'),
-    import('../adapters/demo-bundle'),
+    import('../adapters/browser/demo-bundle'),
     import('./client'),
-    import('../adapters/grammars-browser'),
-    import('../adapters/idb-index-store'),
+    import('../adapters/browser/grammars'),
+    import('../adapters/browser/idb-index-store'),
   ]);
   return inThreadTransport(
     createEngineApi({ host: 'main-thread', loadDemo: loadDemoFiles, grammarLoader: browserGrammarLoader, indexStore: new IdbIndexStore() }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nodeGrammarLoader } from '../adapters/grammars-node';
+import { nodeGrammarLoader } from '../adapters/node/grammars';
 import { createEngineApi } from './engine-api';
 
 const FILES: Record<string, string> = {

@@ -12,7 +12,7 @@
 import { QuarryError, toQuarryError } from '../core/errors';
 import type { GrepFileResult, GrepRequest } from '../core/grep/types';
 import type { Skipped } from '../core/walk/policy';
-import { snapshotPuller, type PullFiles } from '../adapters/browser-files';
+import { snapshotPuller, type PullFiles } from '../adapters/browser/files';
 import { STAGE_SLICE_PATHS } from './protocol';
 import type {
   CloneRequest,

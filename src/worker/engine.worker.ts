@@ -1,7 +1,7 @@
 /** The web worker entry: a few lines that expose the engine (the logic lives in engine-api.ts). */
-import { browserGrammarLoader } from '../adapters/grammars-browser';
-import { IdbIndexStore } from '../adapters/idb-index-store';
-import { loadDemoFiles } from '../adapters/demo-bundle';
+import { browserGrammarLoader } from '../adapters/browser/grammars';
+import { IdbIndexStore } from '../adapters/browser/idb-index-store';
+import { loadDemoFiles } from '../adapters/browser/demo-bundle';
 import { createEngineApi } from './engine-api';
 import { exposeEngine } from './expose';
 

@@ -5,7 +5,7 @@
 import '../adapters/git/node-shims.testutil';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultFixtures, startGitServer, type GitServer } from '../../e2e/git-server/server';
-import { nodeGrammarLoader } from '../adapters/grammars-node';
+import { nodeGrammarLoader } from '../adapters/node/grammars';
 import type { IndexStore } from '../core/rank/persist';
 import { EngineClient, inThreadTransport } from './client';
 import { createEngineApi } from './engine-api';

@@ -33,7 +33,7 @@ export function nodeWorkerBootstrap(options: { yieldBudgetMs?: number; nodeGramm
   const entry = new URL('./node-expose.ts', import.meta.url).href;
   // With nodeGrammars the worker reads tree-sitter's wasm from node_modules (benchmarks: the
   // code index in a Node worker); the browser build fetches them as assets instead.
-  const grammars = new URL('../adapters/grammars-node.ts', import.meta.url).href;
+  const grammars = new URL('../adapters/node/grammars.ts', import.meta.url).href;
   const { nodeGrammars, ...plain } = options;
   return [
     `const { parentPort } = require('node:worker_threads');`,

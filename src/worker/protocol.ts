@@ -67,7 +67,7 @@ export type RepoSpec =
   /**
    * A snapshot from `<input webkitdirectory>` or a dropped folder: cannot be re-read. Only the
    * paths cross; the worker pulls the bytes it needs through openRepo's `pull` callback (see
-   * adapters/browser-files.ts for why File objects never cross).
+   * adapters/browser/files.ts for why File objects never cross).
    */
   | { kind: 'files'; name: string; paths: string[]; /** Paths sent ahead with stagePaths() (large folders). */ stageId?: string }
   /** Plain text files (tests, the main-thread fallback, Node benchmarks). */
@@ -75,8 +75,8 @@ export type RepoSpec =
   /** A repository cloned into the library (lightning-fs in IndexedDB): readable offline. */
   | { kind: 'git'; id: string; name: string };
 
-export type { PulledFile, PullFiles, SnapshotFile } from '../adapters/browser-files';
-import type { PullFiles, SnapshotFile } from '../adapters/browser-files';
+export type { PulledFile, PullFiles, SnapshotFile } from '../adapters/browser/files';
+import type { PullFiles, SnapshotFile } from '../adapters/browser/files';
 
 /** What the UI opens: like RepoSpec, but a snapshot keeps its File objects (on the main thread). */
 export type OpenSpec = Exclude<RepoSpec, { kind: 'files' }> | { kind: 'files'; name: string; files: SnapshotFile[] };

@@ -8,8 +8,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { nodeGrammarLoader } from '../../src/adapters/grammars-node';
-import { NodeFsSource } from '../../src/adapters/node-fs';
+import { nodeGrammarLoader } from '../../src/adapters/node/grammars';
+import { NodeFsSource } from '../../src/adapters/node/fs';
 import { Chunker } from '../../src/core/chunk';
 import { rankForPeople } from '../../src/core/rank/people';
 import { CodeIndexService } from '../../src/core/rank/service';

@@ -3,7 +3,7 @@
  * real parsers; each row lists the components expected (or none for look-alikes).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { nodeGrammarLoader } from '../../adapters/grammars-node';
+import { nodeGrammarLoader } from '../../adapters/node/grammars';
 import { QuarryError } from '../errors';
 import { MemorySource, type MemoryTree } from '../source/memory';
 import { Workspace } from '../source/workspace';

@@ -3,7 +3,7 @@
  * in memory, through feature_status's inventory (and flagInventory) with the real parsers.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { nodeGrammarLoader } from '../../adapters/grammars-node';
+import { nodeGrammarLoader } from '../../adapters/node/grammars';
 import { MemorySource, type MemoryTree } from '../source/memory';
 import { Workspace } from '../source/workspace';
 import { callTool } from '../tools';

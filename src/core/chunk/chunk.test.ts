@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { nodeGrammarLoader } from '../../adapters/grammars-node';
+import { nodeGrammarLoader } from '../../adapters/node/grammars';
 import { QuarryError } from '../errors';
 import { Chunker, INDEXED_EXTENSIONS, innermostChunkAt, languageForPath } from './index';
 import type { Chunk, ChunkType } from './types';

@@ -4,8 +4,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { NodeFsSource } from '../../adapters/node-fs';
-import { nodeGrammarLoader } from '../../adapters/grammars-node';
+import { NodeFsSource } from '../../adapters/node/fs';
+import { nodeGrammarLoader } from '../../adapters/node/grammars';
 import { sharedSourceParsers } from '../analyze/parsers';
 import { QuarryError } from '../errors';
 import { MemorySource, type MemoryTree } from '../source/memory';

@@ -1,6 +1,6 @@
 /** codebase_search and find_related against seed 004, through the tool layer with the real chunker. */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { nodeGrammarLoader } from '../../adapters/grammars-node';
+import { nodeGrammarLoader } from '../../adapters/node/grammars';
 import { Chunker } from '../chunk';
 import { MemoryIndexStore } from '../rank/persist';
 import { CodeIndexService } from '../rank/service';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EXPECTED_WALKED, fixtureTree, writeFixtureDir } from '../../../test/fixtures/repo';
-import { NodeFsSource } from '../../adapters/node-fs';
+import { NodeFsSource } from '../../adapters/node/fs';
 import { MemorySource } from '../source/memory';
 import type { FileSource } from '../source/types';
 import { decodeBytes } from './decode';

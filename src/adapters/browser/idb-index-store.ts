@@ -4,7 +4,7 @@
  * middle of indexing leaves the previous record intact (IndexedDB transactions are atomic).
  */
 import { openDB, type IDBPDatabase } from 'idb';
-import type { IndexStore } from '../core/rank/persist';
+import type { IndexStore } from '../../core/rank/persist';
 
 const DB_NAME = 'quarry-indexes';
 const STORE = 'indexes';
@@ -34,7 +34,7 @@ export class IdbIndexStore implements IndexStore {
       await (await this.open()).put(STORE, data, key);
     } catch (err) {
       if (err instanceof DOMException && err.name === 'QuotaExceededError') {
-        const { QuarryError } = await import('../core/errors');
+        const { QuarryError } = await import('../../core/errors');
         throw new QuarryError('EngineError', 'Browser storage is full: the index could not be saved (the previous one is kept)', { key });
       }
       throw err;

@@ -3,12 +3,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { searchAll } from '../core/grep/search';
-import { NEVER_YIELD } from '../core/jobs/yielder';
-import { CodeIndexService } from '../core/rank/service';
-import { Workspace } from '../core/source/workspace';
-import { decodeBytes } from '../core/walk/decode';
-import { NodeFsSource } from './node-fs';
+import { searchAll } from '../../core/grep/search';
+import { NEVER_YIELD } from '../../core/jobs/yielder';
+import { CodeIndexService } from '../../core/rank/service';
+import { Workspace } from '../../core/source/workspace';
+import { decodeBytes } from '../../core/walk/decode';
+import { NodeFsSource } from './fs';
 
 describe('NodeFsSource.decode', () => {
   const source = new NodeFsSource(os.tmpdir());

@@ -4,8 +4,8 @@
  * the main thread only posts the handle and every read happens off the main thread.
  * Directory listings keep the child handles, so stat/read never re-resolve a path.
  */
-import { QuarryError } from '../core/errors';
-import type { DirEntry, FileSource, FileStat } from '../core/source/types';
+import { QuarryError } from '../../core/errors';
+import type { DirEntry, FileSource, FileStat } from '../../core/source/types';
 
 /** The async-iterable part of FileSystemDirectoryHandle (lib.dom.asynciterable is not in our tsconfig). */
 interface IterableDirectoryHandle extends FileSystemDirectoryHandle {

@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import type { GrammarLanguageId, GrammarLoader } from '../core/chunk/types';
+import type { GrammarLanguageId, GrammarLoader } from '../../core/chunk/types';
 
 const require = createRequire(import.meta.url);
 

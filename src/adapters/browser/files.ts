@@ -6,8 +6,8 @@
  * The collectors below run on the main thread and only gather File references and paths;
  * `PulledSnapshotSource` (in the worker) pulls the bytes it needs through `snapshotPuller`.
  */
-import { QuarryError } from '../core/errors';
-import type { DirEntry, FileSource, FileStat } from '../core/source/types';
+import { QuarryError } from '../../core/errors';
+import type { DirEntry, FileSource, FileStat } from '../../core/source/types';
 
 export interface SnapshotFile {
   /** Path relative to the chosen folder (without the folder's own name). */

@@ -3,7 +3,7 @@
  * `quarry-demo` Vite plugin (vite.config.ts) as a lazily loaded chunk, so a first visit
  * shows every view working on real code without any folder being opened.
  */
-import { MemorySource } from '../core/source/memory';
+import { MemorySource } from '../../core/source/memory';
 
 export const DEMO_NAME = 'quarry';
 

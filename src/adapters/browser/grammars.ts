@@ -3,7 +3,7 @@
  * emitted by Vite as the app's own assets (`?url`), fetched from the same origin (so they
  * load offline once the PWA has cached them). Nothing is fetched until the index is built.
  */
-import type { GrammarLanguageId, GrammarLoader } from '../core/chunk/types';
+import type { GrammarLanguageId, GrammarLoader } from '../../core/chunk/types';
 import runtimeUrl from 'web-tree-sitter/web-tree-sitter.wasm?url';
 import typescriptUrl from 'tree-sitter-typescript/tree-sitter-typescript.wasm?url';
 import tsxUrl from 'tree-sitter-typescript/tree-sitter-tsx.wasm?url';

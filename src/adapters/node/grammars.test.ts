@@ -6,8 +6,8 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { Chunker, GRAMMAR_LANGUAGES } from '../core/chunk/index';
-import { nodeGrammarLoader } from './grammars-node';
+import { Chunker, GRAMMAR_LANGUAGES } from '../../core/chunk/index';
+import { nodeGrammarLoader } from './grammars';
 
 const require = createRequire(import.meta.url);
 

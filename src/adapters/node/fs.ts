@@ -5,10 +5,10 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { QuarryError } from '../core/errors';
+import { QuarryError } from '../../core/errors';
 import { isAscii } from 'node:buffer';
-import type { DirEntry, EntryKind, FileSource, FileStat } from '../core/source/types';
-import { decodeBytes, hasNulByte, type Decoded } from '../core/walk/decode';
+import type { DirEntry, EntryKind, FileSource, FileStat } from '../../core/source/types';
+import { decodeBytes, hasNulByte, type Decoded } from '../../core/walk/decode';
 
 function kindOf(d: fs.Dirent | fs.Stats): EntryKind {
   if (d.isSymbolicLink()) return 'symlink';

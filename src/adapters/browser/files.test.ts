@@ -1,6 +1,6 @@
 /** The main-thread side of snapshot reading: what a pull answers for small, oversized, missing and unreadable files. */
 import { describe, expect, it } from 'vitest';
-import { snapshotPuller } from './browser-files';
+import { snapshotPuller } from './files';
 
 const MB = 1024 * 1024;
 

@@ -1,8 +1,8 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { MemorySource } from '../core/source/memory';
-import { Workspace } from '../core/source/workspace';
-import { CodeIndexService } from '../core/rank/service';
+import { MemorySource } from '../../core/source/memory';
+import { Workspace } from '../../core/source/workspace';
+import { CodeIndexService } from '../../core/rank/service';
 import { IdbIndexStore } from './idb-index-store';
 
 const chunker = async () => ({

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { IndexStore } from '../core/rank/persist';
+import type { IndexStore } from '../../core/rank/persist';
 
 export function defaultCacheDir(env: Record<string, string | undefined> = process.env): string {
   if (env.QUARRY_CACHE_DIR) return env.QUARRY_CACHE_DIR;
