@@ -69,18 +69,18 @@ test('quick open finds a file by fuzzy name (Ctrl+P)', async ({ quarry, page }) 
   await expect(dialog).toHaveCount(0);
   await expect(quarry.searchBox).toBeFocused();
   await page.keyboard.press('Control+p');
-  await dialog.getByRole('combobox').fill('engapi');
-  await expect(dialog.getByRole('option').first()).toContainText('engine-api.ts');
+  await dialog.getByRole('combobox').fill('gitserv');
+  await expect(dialog.getByRole('option').first()).toContainText('git-service.ts');
   await page.keyboard.press('Enter');
   await expect(dialog).toHaveCount(0);
-  await expect(quarry.viewer('src/worker/engine-api.ts')).toBeVisible();
+  await expect(quarry.viewer('src/worker/git-service.ts')).toBeVisible();
 });
 
 test('the workspace has no axe-core A/AA violations', async ({ quarry, page }) => {
-  await quarry.goto('?repo=demo&q=createEngineApi&file=src%2Fworker%2Fengine-api.ts&line=5');
+  await quarry.goto('?repo=demo&q=createEngineApi&file=src%2Fworker%2Fengine.ts&line=5');
   await quarry.waitForRepo('quarry (demo)');
   await quarry.waitForSearchDone();
-  await expect(quarry.viewer('src/worker/engine-api.ts')).toBeVisible();
+  await expect(quarry.viewer('src/worker/engine.ts')).toBeVisible();
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)).toEqual([]);
 });

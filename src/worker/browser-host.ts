@@ -48,7 +48,7 @@ export async function startWorkerTransport(timeoutMs = WORKER_START_TIMEOUT_MS):
 
 export async function startMainThreadTransport(): Promise<EngineTransport> {
   const [{ createEngineApi }, { loadDemoFiles }, { inThreadTransport }, { browserGrammarLoader }, { IdbIndexStore }] = await Promise.all([
-    import('./engine-api'),
+    import('./engine'),
     import('../adapters/browser/demo-bundle'),
     import('./client'),
     import('../adapters/browser/grammars'),

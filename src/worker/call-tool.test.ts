@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { nodeGrammarLoader } from '../adapters/node/grammars';
-import { createEngineApi } from './engine-api';
+import { createEngineApi } from './engine';
 
 const FILES: Record<string, string> = {
   'package.json': '{ "name": "mini", "dependencies": { "next": "15.0.0" } }\n',

@@ -8,7 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QuarryError } from '../core/errors';
 import type { GrepFileResult } from '../core/grep/types';
 import { EngineClient, inThreadTransport, type EngineTransport } from './client';
-import { Batcher, createEngineApi } from './engine-api';
+import { TEST_HOOKS_MODULE, TestEngineClient } from './test-hooks.testutil';
+import { Batcher } from './edge';
+import { createEngineApi } from './engine';
 import { startNodeWorkerTransport, type NodeWorkerConstructor } from './node-host';
 import type { EngineApi, Outcome } from './protocol';
 
@@ -171,7 +173,10 @@ for (const host of hosts) {
 describe('restart when a job ignores cancel', () => {
   it('terminates the worker, rejects every pending call, starts a fresh engine', async () => {
     const restarts: QuarryError[] = [];
-    const client = hosts[1].make({ graceMs: 300, onRestart: (e) => restarts.push(e) });
+    const client = new TestEngineClient(() => startNodeWorkerTransport(Worker as unknown as NodeWorkerConstructor, { wrapModule: TEST_HOOKS_MODULE }), {
+      graceMs: 300,
+      onRestart: (e) => restarts.push(e),
+    });
     try {
       await client.openRepo({ kind: 'memory', name: 'fixture', files: fixture() }).done;
       const stuck = client.spin(20_000);

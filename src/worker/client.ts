@@ -32,6 +32,7 @@ import type {
   JobEnd,
   JobEvent,
   JobId,
+  OpenOptions,
   OpenSpec,
   Outcome,
   Progress,
@@ -40,6 +41,7 @@ import type {
   RankedResult,
   RelatedResult,
   RepoStats,
+  RootInfo,
   SearchEnd,
   TreeEntry,
 } from './protocol';
@@ -132,7 +134,8 @@ export class EngineClient {
     });
   }
 
-  private job<R, E extends JobEnd<R, any>>(
+  /** A long call under a fresh job id (protected: test clients add jobs of their own). */
+  protected job<R, E extends JobEnd<R, any>>(
     kind: string,
     invoke: (api: EngineApi, id: JobId, cb: JobCallback<R>, t: EngineTransport) => Promise<Outcome<E>>,
     handlers: { onBatch?: (items: R[]) => void; onProgress?: (p: Progress) => void },
@@ -160,11 +163,12 @@ export class EngineClient {
     return { id, done, cancel: () => this.cancel(id) };
   }
 
-  openRepo(spec: OpenSpec, onProgress?: (p: Progress) => void): Job<JobEnd<never, RepoStats>> {
+  /** Open a repository as the workspace, or with `{add: true}` as one more root. */
+  openRepo(spec: OpenSpec, onProgress?: (p: Progress) => void, open: OpenOptions = {}): Job<JobEnd<never, RepoStats>> {
     return this.job<never, JobEnd<never, RepoStats>>(
       'open',
       async (api, id, cb, t) => {
-        if (spec.kind !== 'files') return api.openRepo(id, spec, cb);
+        if (spec.kind !== 'files') return api.openRepo(id, spec, cb, undefined, open);
         // A snapshot: only the paths cross; the worker pulls bytes through `pull`, which reads
         // the File objects here with streams and transfers the ArrayBuffers (never a File clone).
         const read = snapshotPuller(spec.files);
@@ -174,12 +178,12 @@ export class EngineClient {
           return t.transfer ? t.transfer(files, buffers) : files;
         };
         const paths = spec.files.map((f) => f.path);
-        if (paths.length <= STAGE_SLICE_PATHS) return api.openRepo(id, { kind: 'files', name: spec.name, paths }, cb, t.proxy(pull));
+        if (paths.length <= STAGE_SLICE_PATHS) return api.openRepo(id, { kind: 'files', name: spec.name, paths }, cb, t.proxy(pull), open);
         for (let i = 0; i < paths.length; i += STAGE_SLICE_PATHS) {
           const staged = await api.stagePaths(id, paths.slice(i, i + STAGE_SLICE_PATHS));
           if (!staged.ok) return staged;
         }
-        return api.openRepo(id, { kind: 'files', name: spec.name, paths: [], stageId: id }, cb, t.proxy(pull));
+        return api.openRepo(id, { kind: 'files', name: spec.name, paths: [], stageId: id }, cb, t.proxy(pull), open);
       },
       { onProgress },
     );
@@ -189,18 +193,28 @@ export class EngineClient {
     return this.job<GrepFileResult, SearchEnd>('search', (api, id, cb) => api.search(id, request, cb), { onBatch });
   }
 
-  /** Build or refresh the open repository's code index; progress phases stream to `onProgress`. */
+  /** Remove one root of the workspace (by key); the others stay open with their indexes. */
+  closeRoot(key: string): Promise<boolean> {
+    return this.call((api) => api.closeRoot(key));
+  }
+  roots(): Promise<RootInfo[]> {
+    return this.call((api) => api.roots());
+  }
+
+  /** Build or refresh the code index of one root (request.root) or every root; progress phases stream to `onProgress`. */
   indexRepo(request: IndexRequest, onProgress?: (p: Progress) => void): Job<JobEnd<never, IndexStats>> {
     return this.job<never, JobEnd<never, IndexStats>>('index', (api, id, cb) => api.indexRepo(id, request, cb), { onProgress });
   }
   indexStatus(): Promise<IndexStatus> {
     return this.call((api) => api.indexStatus());
   }
+  /** Ranked mode: the engine's `ranked_search` tool. */
   rankedSearch(request: RankedRequest): Promise<RankedResult> {
-    return this.call((api) => api.rankedSearch(request));
+    return this.callTool<RankedResult>('ranked_search', request);
   }
+  /** The Related panel: the engine's `related_code` tool (find_related's argument rules). */
   related(path: string, line: number, limit = 20): Promise<RelatedResult> {
-    return this.call((api) => api.related(path, line, limit));
+    return this.callTool<RelatedResult>('related_code', { path, line, limit });
   }
 
   /** Clone into the library; isomorphic-git's phases stream to `onProgress` (phase 'git', label = its phase). */
@@ -223,11 +237,6 @@ export class EngineClient {
   }
   history(request: HistoryRequest = {}): Promise<HistoryView> {
     return this.call((api) => api.history(request));
-  }
-
-  /** Test and diagnostics hook: a job that busy-loops and ignores cancel. */
-  spin(ms: number): Job<JobEnd<never>> {
-    return this.job<never, JobEnd<never>>('spin', (api, id) => api.spin(id, ms), {});
   }
 
   /**
@@ -287,7 +296,7 @@ export class EngineClient {
   skipped(offset = 0, limit = 500): Promise<{ total: number; items: Skipped[] }> {
     return this.call((api) => api.skipped(offset, limit));
   }
-  /** Run a core tool (or the flag_inventory view helper) on the open repository: plain data in and out. */
+  /** Run a tool (core's contracts or the engine's own) on the open workspace: plain data in and out. */
   callTool<T = unknown>(name: string, args: unknown = {}): Promise<T> {
     return this.call((api) => api.callTool(name, args)) as Promise<T>;
   }

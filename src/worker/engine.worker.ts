@@ -1,8 +1,8 @@
-/** The web worker entry: a few lines that expose the engine (the logic lives in engine-api.ts). */
+/** The web worker entry: a few lines that expose the engine (the logic lives in engine.ts and the modules it composes). */
 import { browserGrammarLoader } from '../adapters/browser/grammars';
 import { IdbIndexStore } from '../adapters/browser/idb-index-store';
 import { loadDemoFiles } from '../adapters/browser/demo-bundle';
-import { createEngineApi } from './engine-api';
+import { createEngineApi } from './engine';
 import { exposeEngine } from './expose';
 
 exposeEngine(createEngineApi({ host: 'worker', loadDemo: loadDemoFiles, grammarLoader: browserGrammarLoader, indexStore: new IdbIndexStore() }));

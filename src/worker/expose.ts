@@ -19,8 +19,8 @@ function release(cb: unknown): void {
 export function withReleasedCallbacks(api: EngineApi): EngineApi {
   return {
     ...api,
-    openRepo: (jobId, spec, onEvent, pull) =>
-      api.openRepo(jobId, spec, onEvent, pull).finally(() => {
+    openRepo: (jobId, spec, onEvent, pull, open) =>
+      api.openRepo(jobId, spec, onEvent, pull, open).finally(() => {
         release(onEvent);
         release(pull);
       }),

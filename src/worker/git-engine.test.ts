@@ -8,9 +8,10 @@ import { defaultFixtures, startGitServer, type GitServer } from '../../e2e/git-s
 import { nodeGrammarLoader } from '../adapters/node/grammars';
 import type { IndexStore } from '../core/rank/persist';
 import { EngineClient, inThreadTransport } from './client';
-import { createEngineApi } from './engine-api';
+import { createEngineApi } from './engine';
 import type { GrepFileResult } from '../core/grep/types';
 import type { Progress } from './protocol';
+import type { RecentRepo } from '../adapters/browser/recent';
 import { rejectionOf } from '../../test/rejection';
 
 let server: GitServer;
@@ -60,7 +61,9 @@ describe('engine git surface', { timeout: 120_000 }, () => {
     expect(lib.storage.reposBytes).toBeGreaterThanOrEqual(repo.sizeBytes);
 
     const open = await client.openRepo({ kind: 'git', id: repo.id, name: repo.name }).done;
-    expect(open.stats).toMatchObject({ ending: 'complete', kind: 'git', name: 'engine-app', files: 6 });
+    // The engine makes the key (the UI never does): the clone's library id, under which its index is stored.
+    expect(open.stats).toMatchObject({ ending: 'complete', kind: 'git', name: 'engine-app', files: 6, key: `git:${repo.id}` });
+    expect(lib.repos.find((r) => r.id === repo.id)!.key).toBe(`git:${repo.id}`);
     expect(await searchAll(client, 'formatMoney')).toEqual(['src/app.ts', 'src/util/strings.ts']);
 
     const h = await client.history({ limit: 10 });
@@ -68,7 +71,7 @@ describe('engine git surface', { timeout: 120_000 }, () => {
     expect(h.commits!.map((c) => c.message)).toEqual(['Describe usage and drop the old helper note', 'Add a Button component', 'Initial commit']);
 
     // The index build stamps the library entry.
-    const idx = await client.indexRepo({ key: `git:${repo.id}` }).done;
+    const idx = await client.indexRepo({}).done;
     expect(idx.stats.refreshMode).toBe('full');
     expect((await client.library()).repos.find((r) => r.id === repo.id)!.lastIndexedAt).toBe(idx.stats.builtAt);
   });
@@ -81,7 +84,7 @@ describe('engine git surface', { timeout: 120_000 }, () => {
     expect(end.stats.repo!.commit).toBe(oid);
     await client.openRepo({ kind: 'git', id: repo.id, name: repo.name }).done;
     expect(await searchAll(client, 'freshlyFetchedCode')).toEqual(['src/fresh.ts']);
-    const idx = await client.indexRepo({ key: `git:${repo.id}` }).done;
+    const idx = await client.indexRepo({}).done;
     expect(idx.stats).toMatchObject({ refreshMode: 'incremental', filesChanged: 1, filesRemoved: 1 });
     const h = await client.history({ limit: 1 });
     expect(h.commits!.map((c) => c.message)).toEqual(['Fresh code']);
@@ -180,10 +183,17 @@ describe('history of an opened folder that contains .git', { timeout: 60_000 }, 
       const repo = new FixtureRepo(defaultFixtures()[0], root);
       repo.build();
       writeFileSync(join(repo.work, 'scratch.ts'), 'export const wip = 1;\n');
-      const client = new EngineClient(() => inThreadTransport(createEngineApi()));
+      // Recent keeps handles in IndexedDB, which cannot store this Node stand-in: an in-memory one.
+      const recent: RecentRepo[] = [];
+      const folderHandles = {
+        remember: async (h: FileSystemDirectoryHandle) => recent.find((r) => r.handle === h) ?? (recent.push({ id: `folder-${recent.length + 1}`, name: h.name, handle: h, openedAt: Date.now() }), recent.at(-1)!),
+        list: async () => recent,
+        forget: async (id: string) => void recent.splice(recent.findIndex((r) => r.id === id), 1),
+      };
+      const client = new EngineClient(() => inThreadTransport(createEngineApi({ folderHandles })));
       const handle = nodeHandle(repo.work, 'small-app') as unknown as FileSystemDirectoryHandle;
-      const open = await client.openRepo({ kind: 'handle', name: 'small-app', handle, libraryId: 'recent:folder-1' }).done;
-      expect(open.stats.ending).toBe('complete');
+      const open = await client.openRepo({ kind: 'handle', name: 'small-app', handle }).done;
+      expect(open.stats).toMatchObject({ ending: 'complete', key: 'recent:folder-1' });
       const h = await client.history();
       expect(h).toMatchObject({ available: true, source: 'folder', branch: 'main' });
       expect(h.commits!.map((c) => c.message)).toEqual(['Describe usage and drop the old helper note', 'Add a Button component', 'Initial commit']);
@@ -191,6 +201,9 @@ describe('history of an opened folder that contains .git', { timeout: 60_000 }, 
       const entry = (await client.library()).repos.find((r) => r.id === 'recent:folder-1');
       expect(entry).toMatchObject({ source: 'folder', name: 'small-app', branch: 'main', fileCount: open.stats.files });
       expect(entry!.commit).toBe(h.head);
+      expect(entry).toMatchObject({ key: 'recent:folder-1', handle });
+      // Opening the same folder again keeps its key (and so its stored index).
+      expect((await client.openRepo({ kind: 'handle', name: 'small-app', handle }).done).stats.key).toBe('recent:folder-1');
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

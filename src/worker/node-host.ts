@@ -29,26 +29,30 @@ export type NodeWorkerConstructor = new (
 ) => NodeWorkerLike;
 
 /** The bootstrap evaluated in the worker: import worker_threads there, then expose the engine. */
-export function nodeWorkerBootstrap(options: { yieldBudgetMs?: number; nodeGrammars?: boolean } = {}): string {
+export function nodeWorkerBootstrap(options: { yieldBudgetMs?: number; nodeGrammars?: boolean; wrapModule?: string } = {}): string {
   const entry = new URL('./node-expose.ts', import.meta.url).href;
   // With nodeGrammars the worker reads tree-sitter's wasm from node_modules (benchmarks: the
   // code index in a Node worker); the browser build fetches them as assets instead.
   const grammars = new URL('../adapters/node/grammars.ts', import.meta.url).href;
-  const { nodeGrammars, ...plain } = options;
+  const { nodeGrammars, wrapModule, ...plain } = options;
   return [
     `const { parentPort } = require('node:worker_threads');`,
     `import('tsx/esm/api')`,
-    `  .then(({ register }) => { register(); return Promise.all([import(${JSON.stringify(entry)}), ${nodeGrammars ? `import(${JSON.stringify(grammars)})` : 'null'}]); })`,
-    `  .then(([m, g]) => m.exposeOnNodePort(parentPort, { ...${JSON.stringify(plain)}, ...(g ? { grammarLoader: g.nodeGrammarLoader } : {}) }))`,
+    `  .then(({ register }) => { register(); return Promise.all([import(${JSON.stringify(entry)}), ${nodeGrammars ? `import(${JSON.stringify(grammars)})` : 'null'}, ${wrapModule ? `import(${JSON.stringify(wrapModule)})` : 'null'}]); })`,
+    `  .then(([m, g, w]) => m.exposeOnNodePort(parentPort, { ...${JSON.stringify(plain)}, ...(g ? { grammarLoader: g.nodeGrammarLoader } : {}) }, w ? w.wrapApi : undefined))`,
     `  .catch((err) => { console.error(err); process.exit(1); });`,
   ].join('\n');
 }
 
 export async function startNodeWorkerTransport(
   WorkerCtor: NodeWorkerConstructor,
-  options: { yieldBudgetMs?: number; startTimeoutMs?: number; nodeGrammars?: boolean } = {},
+  /** wrapModule: a module URL whose `wrapApi(api)` wraps the engine before it is exposed (test hooks stay out of the production API). */
+  options: { yieldBudgetMs?: number; startTimeoutMs?: number; nodeGrammars?: boolean; wrapModule?: string } = {},
 ): Promise<EngineTransport> {
-  const worker = new WorkerCtor(nodeWorkerBootstrap({ yieldBudgetMs: options.yieldBudgetMs, nodeGrammars: options.nodeGrammars }), { eval: true });
+  const worker = new WorkerCtor(
+    nodeWorkerBootstrap({ yieldBudgetMs: options.yieldBudgetMs, nodeGrammars: options.nodeGrammars, wrapModule: options.wrapModule }),
+    { eval: true },
+  );
   const api = Comlink.wrap<EngineApi>(nodeEndpoint(worker as never));
   const timeoutMs = options.startTimeoutMs ?? 30_000;
   let onFail: (...args: any[]) => void = () => {};

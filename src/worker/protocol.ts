@@ -62,8 +62,8 @@ export const BATCH_MAX_MS = 16;
 /** Where a repository comes from. Sent to the worker, which builds the FileSource there. */
 export type RepoSpec =
   | { kind: 'demo' }
-  /** `libraryId`: the folder's key in Recent ('recent:<id>'), under which the library lists it. */
-  | { kind: 'handle'; name: string; handle: FileSystemDirectoryHandle; libraryId?: string }
+  /** A live folder (File System Access); the engine files it in the library and derives its key. */
+  | { kind: 'handle'; name: string; handle: FileSystemDirectoryHandle }
   /**
    * A snapshot from `<input webkitdirectory>` or a dropped folder: cannot be re-read. Only the
    * paths cross; the worker pulls the bytes it needs through openRepo's `pull` callback (see
@@ -84,7 +84,16 @@ export type OpenSpec = Exclude<RepoSpec, { kind: 'files' }> | { kind: 'files'; n
 /** A snapshot's path list crosses in slices of this many paths (strings clone fast: ~1 ms per 5,000). */
 export const STAGE_SLICE_PATHS = 5000;
 
+/** How a repository joins the workspace: it replaces every open root (default), or is added as one more root. */
+export interface OpenOptions {
+  add?: boolean;
+}
+
 export interface RepoStats extends JobStats {
+  /** The repository's key, made by the engine: it names the repository in the address and its stored index. */
+  key: string;
+  /** The root's name in the workspace (paths are prefixed by it when several roots are open). */
+  root: string;
   name: string;
   kind: RepoSpec['kind'];
   files: number;
@@ -103,6 +112,17 @@ export interface TreeEntry {
   skipped?: Skipped['reason'];
   /** Number of entries below (directories only; loaded or skipped). */
   childCount?: number;
+  /** Set on the top-level entries of a workspace with several roots: the root's key. */
+  root?: string;
+}
+
+/** One open root of the workspace. */
+export interface RootInfo {
+  key: string;
+  /** Unique display name; with several roots, every path of this root starts with `name/`. */
+  name: string;
+  stats: RepoStats;
+  indexStatus: IndexStatus;
 }
 
 export interface QuickOpenHit {
@@ -145,7 +165,9 @@ export interface SearchStats extends JobStats {
 export interface EngineInfo {
   /** 'worker' when the engine runs in a Web Worker, 'main-thread' for the fallback. */
   host: 'worker' | 'main-thread' | 'node-worker';
+  /** The first root (null when nothing is open). */
   repo: RepoStats | null;
+  roots: RootInfo[];
 }
 
 // ---- the code index (chunks + BM25 + trigrams), Ranked mode, related code ------------------
@@ -153,8 +175,8 @@ export interface EngineInfo {
 export type RefreshMode = 'cache_hit' | 'incremental' | 'full';
 
 export interface IndexRequest {
-  /** Repository identity the index is stored under (IndexedDB): 'demo', 'recent:<id>', 'snapshot:<name>'. */
-  key: string;
+  /** The key of the root to index (RepoStats.key); every root, one after the other, when absent. */
+  root?: string;
   /** Rebuild from scratch, ignoring the stored index. */
   force?: boolean;
 }
@@ -179,6 +201,7 @@ export interface IndexStatus {
   error?: QuarryErrorJSON;
 }
 
+/** Arguments of the engine's `ranked_search` tool (Ranked mode). */
 export interface RankedRequest {
   query: string;
   limit?: number;
@@ -229,20 +252,20 @@ export interface RelatedResult {
 
 // ---- git: clone, fetch updates, the repository library, history ----------------------------
 
-export type { RepoRecord as LibraryEntry } from '../adapters/git/registry';
-import type { RepoRecord as LibraryEntry } from '../adapters/git/registry';
+import type { RepoRecord } from '../adapters/git/registry';
+
+/** A library entry: a clone or an opened folder (with its handle while Recent keeps it). */
+export interface LibraryEntry extends RepoRecord {
+  /** The key the repository opens under (made by the engine). */
+  key: string;
+  handle?: FileSystemDirectoryHandle;
+  /** When the folder was last opened (ms since the epoch). */
+  openedAt?: number;
+}
 export type { StorageEstimate } from '../adapters/git/repos';
 import type { StorageEstimate } from '../adapters/git/repos';
 export type { History, HistoryCommit, ChangedFile } from '../adapters/git/history';
 import type { History } from '../adapters/git/history';
-
-/**
- * A library entry's repository key, as the UI opens it and the code index is stored under:
- * 'git:<id>' for a clone, the folder's own key ('recent:<id>') for an opened folder.
- */
-export function libraryKey(entry: Pick<LibraryEntry, 'id' | 'source'>): string {
-  return entry.source === 'clone' ? `git:${entry.id}` : entry.id;
-}
 
 export interface GitAuth {
   /** Access token for a private repository: sent with this call only, never stored by the engine. */
@@ -277,6 +300,8 @@ export interface LibraryInfo {
 export interface HistoryRequest {
   /** Most recent commits (default 50). */
   limit?: number;
+  /** The root's key (default: the first root). */
+  root?: string;
 }
 
 export interface HistoryView extends Partial<History> {
@@ -289,11 +314,17 @@ export interface HistoryView extends Partial<History> {
   source?: 'clone' | 'folder';
 }
 
-/** The engine's remote surface (what engine-api.ts implements and Comlink exposes). */
+/** The engine's remote surface (engine.ts implements it, Comlink exposes it). */
 export interface EngineApi {
   ping(): Promise<Outcome<EngineInfo>>;
-  /** `pull` is required for a `files` snapshot: the worker asks the main thread for bytes through it. */
-  openRepo(jobId: JobId, spec: RepoSpec, onEvent: JobCallback<never>, pull?: PullFiles): Promise<Outcome<JobEnd<never, RepoStats>>>;
+  /**
+   * Open a repository as the workspace, or (open.add) as one more root. `pull` is required for a
+   * `files` snapshot: the worker asks the main thread for bytes through it.
+   */
+  openRepo(jobId: JobId, spec: RepoSpec, onEvent: JobCallback<never>, pull?: PullFiles, open?: OpenOptions): Promise<Outcome<JobEnd<never, RepoStats>>>;
+  /** Remove one root (by key); the others and their indexes stay. */
+  closeRoot(key: string): Promise<Outcome<boolean>>;
+  roots(): Promise<Outcome<RootInfo[]>>;
   search(jobId: JobId, request: GrepRequest, onEvent: JobCallback<GrepFileResult>): Promise<Outcome<SearchEnd>>;
   cancel(jobId: JobId): Promise<Outcome<boolean>>;
   /** Send part of a snapshot's path list ahead of openRepo({kind:'files', stageId}); returns the staged count. */
@@ -303,28 +334,23 @@ export interface EngineApi {
   readFile(path: string, highlight?: FileHighlight): Promise<Outcome<FileContent>>;
   skipped(offset: number, limit: number): Promise<Outcome<{ total: number; items: Skipped[] }>>;
   /**
-   * Run one tool of core/tools (find_components, get_routes, feature_status...) or a view
-   * helper (flag_inventory) on the open repository; args and result are plain data.
+   * Run a tool on the open workspace: the contracts of core/tools (codebase_search, get_routes...)
+   * and the engine's own (ranked_search, related_code, flag_inventory); args and result are plain data.
    */
   callTool(name: string, args: unknown): Promise<Outcome<unknown>>;
-  /** Build or refresh the open repository's code index (stored per key); progress phases stream as events. */
+  /** Build or refresh the code index of one root or of all (each stored under its root's key); progress phases stream as events. */
   indexRepo(jobId: JobId, request: IndexRequest, onEvent: JobCallback<never>): Promise<Outcome<JobEnd<never, IndexStats>>>;
   indexStatus(): Promise<Outcome<IndexStatus>>;
-  /** Ranked mode: chunks ranked for people (identifier parts, symbol boosts), with score components. */
-  rankedSearch(request: RankedRequest): Promise<Outcome<RankedResult>>;
-  /** find_related's logic for the chunk containing path:line. */
-  related(path: string, line: number, limit: number): Promise<Outcome<RelatedResult>>;
   /** Clone into the library (progress streams isomorphic-git's phases); nothing is registered unless it completes. */
   cloneRepo(jobId: JobId, request: CloneRequest, onEvent: JobCallback<never>): Promise<Outcome<JobEnd<never, GitJobStats>>>;
   /** Fetch + fast checkout of a cloned repository; changed paths come back for the incremental re-index. */
   fetchRepo(jobId: JobId, id: string, auth: GitAuth, onEvent: JobCallback<never>): Promise<Outcome<JobEnd<never, GitJobStats>>>;
   /** Fetch `by` more commits of a shallow clone's history (History's "fetch more"). */
   deepenRepo(jobId: JobId, id: string, by: number, auth: GitAuth, onEvent: JobCallback<never>): Promise<Outcome<JobEnd<never, GitJobStats>>>;
+  /** The one registry: clones and opened folders (folders with their handles), newest first. */
   library(): Promise<Outcome<LibraryInfo>>;
-  /** Remove a library entry; a clone's stored files are freed. */
+  /** Remove a library entry; a clone's stored files, a folder's handle and the stored index are freed. */
   deleteRepo(id: string): Promise<Outcome<boolean>>;
-  /** History of the open repository (a clone, or an opened folder that contains .git). */
+  /** History of a root (a clone, or an opened folder that contains .git). */
   history(request: HistoryRequest): Promise<Outcome<HistoryView>>;
-  /** Test hook: busy-loop for `ms` without yielding (a job that ignores cancel). */
-  spin(jobId: JobId, ms: number): Promise<Outcome<JobEnd<never>>>;
 }

@@ -7,7 +7,7 @@ import { elapsedSince, now } from '../jobs/yielder';
 import type { ChunkFilter } from '../rank/bm25';
 import { extensionOf } from '../source/types';
 import { envelope, ROUTE_TFIDF, type Envelope } from './envelope';
-import { ensureIndex, selectRootPrefix } from './index-context';
+import { ensureIndexes, selectRootPrefix } from './index-context';
 import type { Tool } from './types';
 import { ensureObject } from './validate';
 
@@ -97,18 +97,25 @@ export const codebaseSearch: Tool<Envelope> = {
   async execute(raw, ctx) {
     const a = parseCodebaseSearchArgs(raw);
     const rootPrefix = selectRootPrefix(ctx, a.root);
-    const { index, stats } = await ensureIndex(ctx);
+    const { parts, stats } = await ensureIndexes(ctx, rootPrefix);
     const t = now();
     const exts = a.extensions ? new Set(a.extensions) : null;
-    const filters: ChunkFilter[] = [];
-    if (rootPrefix) filters.push((c) => c.path.startsWith(rootPrefix));
-    if (exts) filters.push((c) => exts.has(extensionOf(c.path)));
-    if (a.pathFilter) filters.push((c) => c.path.includes(a.pathFilter!));
-    if (a.excludePaths) filters.push((c) => !a.excludePaths!.some((x) => c.path.includes(x)));
-    const filter: ChunkFilter | undefined = filters.length ? (c) => filters.every((f) => f(c)) : undefined;
-    const hits = index.search(a.query, a.limit, filter);
+    const tests: Array<(path: string) => boolean> = [];
+    if (rootPrefix) tests.push((p) => p.startsWith(rootPrefix));
+    if (exts) tests.push((p) => exts.has(extensionOf(p)));
+    if (a.pathFilter) tests.push((p) => p.includes(a.pathFilter!));
+    if (a.excludePaths) tests.push((p) => !a.excludePaths!.some((x) => p.includes(x)));
+    // Every root's best `limit` hits, merged by score (then path and line, for a stable order).
+    // Per-root indexes score with their own corpus statistics, as zoekt scores each shard.
+    const hits = parts
+      .flatMap(({ prefix, index }) => {
+        const filter: ChunkFilter | undefined = tests.length ? (c) => tests.every((f) => f(prefix + c.path)) : undefined;
+        return index.search(a.query, a.limit, filter).map((h) => ({ ...h, path: prefix + h.chunk.path }));
+      })
+      .sort((x, y) => y.score - x.score || (x.path < y.path ? -1 : x.path > y.path ? 1 : x.chunk.startLine - y.chunk.startLine))
+      .slice(0, a.limit);
     const results = hits.map((h) => ({
-      path: h.chunk.path,
+      path: h.path,
       startLine: h.chunk.startLine,
       endLine: h.chunk.endLine,
       symbolName: h.chunk.symbolName,

@@ -10,11 +10,46 @@ import { relatedAtLine } from '../rank/related';
 import { splitLinesForIndex } from '../rank/lines';
 import { readText } from '../walk/walk';
 import { envelope, ROUTE_RELATED, type Envelope } from './envelope';
-import { ensureIndex, selectRootPrefix } from './index-context';
+import { ensureIndexes, selectRootPrefix } from './index-context';
 import type { Tool } from './types';
 import { ensureObject } from './validate';
 
 export const NO_RELATED = 'No related chunks found for that location';
+
+export interface FindRelatedArgs {
+  path: string;
+  /** Checked against 1 only once the index is ready (the seed engine's order: an EngineError, not InvalidArgument). */
+  line: number;
+  limit: number;
+  root?: string;
+}
+
+/** find_related's argument rules, shared with the app's Related panel (the same checks, the same errors). */
+export function parseFindRelatedArgs(raw: unknown): FindRelatedArgs {
+  const args = ensureObject(raw);
+  if (!('path' in args)) throw new QuarryError('InvalidArgument', 'Missing required field: path', { field: 'path' });
+  if (typeof args.path !== 'string') throw new QuarryError('InvalidArgument', 'path must be a string', { field: 'path', value: args.path });
+  if (!('line' in args)) throw new QuarryError('InvalidArgument', 'Missing required field: line', { field: 'line' });
+  if (typeof args.line !== 'number' || !Number.isInteger(args.line)) {
+    throw new QuarryError('InvalidArgument', 'line must be a positive integer', { field: 'line', value: args.line });
+  }
+  let limit = 10;
+  if ('limit' in args) {
+    if (typeof args.limit !== 'number' || !Number.isInteger(args.limit)) {
+      throw new QuarryError('InvalidArgument', 'limit must be an integer', { field: 'limit', value: args.limit });
+    }
+    limit = Math.max(1, args.limit);
+  }
+  if ('root' in args && (typeof args.root !== 'string' || args.root.trim() === '')) {
+    throw new QuarryError('InvalidArgument', 'root must be a non-empty string', { field: 'root', value: args.root });
+  }
+  return { path: args.path, line: args.line, limit, root: args.root as string | undefined };
+}
+
+/** The seed engine's answer to a line below 1 (after the index is ready). */
+export function checkRelatedLine(line: number): void {
+  if (line < 1) throw new QuarryError('EngineError', 'line must be a positive integer', { field: 'line', value: line });
+}
 
 export const findRelated: Tool<Envelope> = {
   name: 'find_related',
@@ -32,39 +67,28 @@ export const findRelated: Tool<Envelope> = {
     additionalProperties: false,
   },
   async execute(raw, ctx) {
-    const args = ensureObject(raw);
-    if (!('path' in args)) throw new QuarryError('InvalidArgument', 'Missing required field: path', { field: 'path' });
-    if (typeof args.path !== 'string') throw new QuarryError('InvalidArgument', 'path must be a string', { field: 'path', value: args.path });
-    if (!('line' in args)) throw new QuarryError('InvalidArgument', 'Missing required field: line', { field: 'line' });
-    if (typeof args.line !== 'number' || !Number.isInteger(args.line)) {
-      throw new QuarryError('InvalidArgument', 'line must be a positive integer', { field: 'line', value: args.line });
-    }
-    let limit = 10;
-    if ('limit' in args) {
-      if (typeof args.limit !== 'number' || !Number.isInteger(args.limit)) {
-        throw new QuarryError('InvalidArgument', 'limit must be an integer', { field: 'limit', value: args.limit });
-      }
-      limit = Math.max(1, args.limit);
-    }
-    if ('root' in args && (typeof args.root !== 'string' || args.root.trim() === '')) {
-      throw new QuarryError('InvalidArgument', 'root must be a non-empty string', { field: 'root', value: args.root });
-    }
-    const rootPrefix = selectRootPrefix(ctx, args.root as string | undefined);
+    const args = parseFindRelatedArgs(raw);
+    const rootPrefix = selectRootPrefix(ctx, args.root);
     const path = rootPrefix + args.path;
     const line = args.line;
-    const { index, stats } = await ensureIndex(ctx);
-    if (line < 1) throw new QuarryError('EngineError', 'line must be a positive integer', { field: 'line', value: line });
+    const { parts, stats } = await ensureIndexes(ctx, rootPrefix);
+    checkRelatedLine(line);
     const t = now();
+    // The root the path is in (per-root indexes hold root-relative paths).
+    const part = parts.find((p) => p.prefix !== '' && path.startsWith(p.prefix)) ?? parts.find((p) => p.prefix === '');
     // the seed's text comes from the file as indexed (refresh just made sure it is current)
-    const found = await relatedAtLine(index, path, line, async () => {
-      const resolved = ctx.workspace.resolveAll(path, 'path')[0];
-      const text = await readText(resolved.source, resolved.rel);
-      return text.ok ? splitLinesForIndex(text.text) : null;
-    }, limit);
+    const found = part
+      ? await relatedAtLine(part.index, path.slice(part.prefix.length), line, async () => {
+          const resolved = ctx.workspace.resolveAll(path, 'path')[0];
+          const text = await readText(resolved.source, resolved.rel);
+          return text.ok ? splitLinesForIndex(text.text) : null;
+        }, args.limit)
+      : null;
     const related = found?.related ?? [];
     if (!related.length) throw new QuarryError('EngineError', NO_RELATED, { path, line });
+    const prefix = part!.prefix;
     const results = related.map((r) => ({
-      path: r.chunk.path,
+      path: prefix + r.chunk.path,
       startLine: r.chunk.startLine,
       endLine: r.chunk.endLine,
       symbolName: r.chunk.symbolName,

@@ -1,17 +1,30 @@
 import type { SourceParsers } from '../analyze/parsers';
-import type { CodeIndexService } from '../rank/service';
+import type { ChunkIndex } from '../rank/bm25';
+import type { CodeIndexService, RefreshStats } from '../rank/service';
 import type { Workspace } from '../source/workspace';
 
 export interface ToolContext {
   workspace: Workspace;
   /** The chunk index for codebase_search / find_related (built or refreshed on demand). */
   index?: CodeIndexService;
+  /**
+   * One index per root instead (the app's sessions: a root is added or removed without
+   * rebuilding the others). Chunk paths are root-relative; `prefix` makes them workspace paths.
+   */
+  rootIndexes?: (signal?: AbortSignal) => Promise<RootIndex[]>;
   signal?: AbortSignal;
   /**
    * The JavaScript/TypeScript parsers for the analyzers (find_components, feature_status),
    * loaded on first use: hosts pass `() => sharedSourceParsers(loader)`.
    */
   parsers?: () => Promise<SourceParsers>;
+}
+
+export interface RootIndex {
+  /** What this root's workspace paths start with ('' with one root). */
+  prefix: string;
+  index: ChunkIndex;
+  stats: RefreshStats;
 }
 
 /** JSON Schema (draft 2020-12 subset) describing a tool's input, as MCP lists it. */

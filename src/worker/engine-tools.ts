@@ -1,0 +1,149 @@
+/**
+ * Tool dispatch for the app: the twelve contract tools of core/tools, plus the engine's own
+ * tools behind the app's views — `ranked_search` (Ranked mode), `related_code` (the Related
+ * panel) and `flag_inventory` (the Features view). All go through one entry, `callTool`,
+ * with strict argument checks; the Related panel takes find_related's own argument rules and
+ * errors, so the app and an agent get the same answer to the same bad input.
+ */
+import { flagInventory } from '../core/analyze/features';
+import { sharedSourceParsers } from '../core/analyze/parsers';
+import type { GrammarLoader } from '../core/chunk/types';
+import { QuarryError } from '../core/errors';
+import type { HitRange } from '../core/grep/types';
+import { elapsedSince, now } from '../core/jobs/yielder';
+import { queryWords, rankForPeople } from '../core/rank/people';
+import { relatedAtLine } from '../core/rank/related';
+import { markTerms } from '../core/rank/mark-terms';
+import { callTool as callCoreTool, TOOLS } from '../core/tools';
+import { checkRelatedLine, NO_RELATED, parseFindRelatedArgs } from '../core/tools/find_related';
+import type { ToolContext } from '../core/tools/types';
+import { ensureObject, optionalInt, requiredString } from '../core/tools/validate';
+import { compilePathFilter } from '../core/walk/glob';
+import type { ChunkRef, RankedHitView, RankedResult, RelatedResult, SnippetLine } from './protocol';
+import type { Roots } from './roots';
+
+/** Ranked results returned to the UI. */
+const RANKED_LIMIT_MAX = 200;
+/** Snippet lines per Ranked hit (the chunk's first line and its first matching lines). */
+const SNIPPET_MATCH_LINES = 3;
+const SNIPPET_LINE_CHARS = 300;
+
+/** The engine's own tools (not contracts of a seed): names the app's views call. */
+export const ENGINE_TOOLS = ['ranked_search', 'related_code', 'flag_inventory'] as const;
+
+/** Only a chunk's location crosses the boundary (index chunks carry more). */
+function chunkRef(c: ChunkRef, prefix: string): ChunkRef {
+  return { path: prefix + c.path, startLine: c.startLine, endLine: c.endLine, symbolName: c.symbolName, chunkType: c.chunkType };
+}
+
+function optionalStrings(args: Record<string, unknown>, field: string): string[] | undefined {
+  const v = args[field];
+  if (v === undefined || v === null) return undefined;
+  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw new QuarryError('InvalidArgument', `${field} must be an array of strings`, { field, value: v });
+  return v as string[];
+}
+
+/** Ranked mode: chunks ranked for people over every root's index, with snippets and score components. */
+async function rankedSearch(roots: Roots, raw: unknown): Promise<RankedResult> {
+  const t0 = now();
+  const args = ensureObject(raw);
+  const query = requiredString(args, 'query', { allowEmpty: true });
+  const limit = optionalInt(args, 'limit', 50, 1, RANKED_LIMIT_MAX);
+  const pathTest = compilePathFilter({
+    include: optionalStrings(args, 'include'),
+    exclude: optionalStrings(args, 'exclude'),
+    extensions: optionalStrings(args, 'extensions'),
+    fields: { include: 'include', exclude: 'exclude', extensions: 'extensions' },
+  });
+  const { words } = queryWords(query);
+  if (!words.length) return { hits: [], words, elapsedMs: elapsedSince(t0) };
+  // Rank within each root whose index is complete, then merge by score (each root scores with its
+  // own statistics, as zoekt scores each shard); with none ready, the first root says why.
+  const ready = roots.sessions.filter((s) => s.indexReady);
+  const parts = (ready.length ? ready : roots.sessions.slice(0, 1)).map((session) => {
+    const prefix = roots.prefixOf(session);
+    const { index } = session.readyIndex();
+    const hits = rankForPeople(index, query, limit, pathTest ? (c) => pathTest(prefix + c.path) : undefined);
+    return hits.map((h) => ({ h, session, prefix }));
+  });
+  const merged = parts
+    .flat()
+    .sort((a, b) => b.h.score - a.h.score || (a.prefix + a.h.chunk.path < b.prefix + b.h.chunk.path ? -1 : 1))
+    .slice(0, limit);
+  const caches = new Map<unknown, Map<string, string[] | null>>();
+  const hits: RankedHitView[] = [];
+  for (const { h, session, prefix } of merged) {
+    const c = h.chunk;
+    const terms = new Set<string>();
+    for (const comp of h.components) for (const v of comp.via) terms.add(v);
+    if (!caches.has(session)) caches.set(session, new Map());
+    const all = await session.fileLines(c.path, caches.get(session));
+    const lines: Array<SnippetLine | null> = [];
+    if (all) {
+      const cut = (n: number): SnippetLine => {
+        const text = (all[n - 1] ?? '').slice(0, SNIPPET_LINE_CHARS);
+        return { line: n, text, ranges: markTerms(text, terms) as HitRange[] };
+      };
+      lines.push(cut(c.startLine));
+      let shown = 0;
+      let prev = c.startLine;
+      for (let n = c.startLine + 1; n <= Math.min(c.endLine, all.length) && shown < SNIPPET_MATCH_LINES; n++) {
+        const line = cut(n);
+        if (!line.ranges.length) continue;
+        if (n > prev + 1) lines.push(null);
+        lines.push(line);
+        prev = n;
+        shown++;
+      }
+    }
+    hits.push({ ...chunkRef(c, prefix), score: h.score, exactSymbol: h.exactSymbol, components: h.components.map((x) => ({ ...x, via: [...x.via] })), lines });
+  }
+  return { hits, words, elapsedMs: elapsedSince(t0) };
+}
+
+/** The Related panel: find_related's logic and argument rules for the chunk containing path:line. */
+async function relatedCode(roots: Roots, raw: unknown): Promise<RelatedResult> {
+  const args = parseFindRelatedArgs(raw);
+  const { session, rel, prefix } = roots.route(args.path, 'path');
+  const { index } = session.readyIndex();
+  checkRelatedLine(args.line);
+  const at = await relatedAtLine(index, rel, args.line, () => session.fileLines(rel), args.limit);
+  if (!at) throw new QuarryError('EngineError', NO_RELATED, { path: args.path, line: args.line, reason: 'noChunk' });
+  return {
+    seed: chunkRef(at.seed, prefix),
+    results: at.related.map((r) => ({ ...chunkRef(r.chunk, prefix), score: r.score, sharedTerms: r.sharedTerms })),
+  };
+}
+
+/** Every tool the app can call, by name: core's contracts and the engine's own. */
+export function toolNames(): string[] {
+  return [...TOOLS.map((t) => t.name), ...ENGINE_TOOLS];
+}
+
+export async function dispatchTool(roots: Roots, name: string, args: unknown, grammarLoader: GrammarLoader | undefined, signal?: AbortSignal): Promise<unknown> {
+  const parsers = grammarLoader ? () => sharedSourceParsers(grammarLoader) : undefined;
+  switch (name) {
+    case 'ranked_search':
+      return rankedSearch(roots, args);
+    case 'related_code':
+      return relatedCode(roots, args);
+    case 'flag_inventory': {
+      // A view helper, not a contract: the Features view lists every flag before a feature name is typed.
+      ensureObject(args);
+      if (!parsers) throw new QuarryError('EngineError', 'flag_inventory needs the JavaScript/TypeScript parsers, and this host provides none');
+      const r = await flagInventory(roots.workspace(), await parsers());
+      return { ...r.inventory, filesScanned: r.filesScanned, skipped: r.skipped };
+    }
+  }
+  const ctx: ToolContext = {
+    workspace: roots.workspace(),
+    parsers,
+    signal,
+    // Each session's own index (waiting for its build when one runs): codebase_search and find_related span every root.
+    rootIndexes: (s) => Promise.all(roots.sessions.map(async (session) => ({ prefix: roots.prefixOf(session), ...(await session.indexForTools(s)) }))),
+  };
+  if (!TOOLS.some((t) => t.name === name)) {
+    throw new QuarryError('InvalidArgument', `Unknown tool "${name}". Tools: ${toolNames().join(', ')}`, { field: 'tool', value: name });
+  }
+  return callCoreTool(name, args, ctx);
+}

@@ -1,0 +1,151 @@
+/**
+ * Several roots in one engine (seed 000's codebasePaths): each root is its own session with
+ * its own index; search, quick open, the tree, file reads and the tools span all of them with
+ * paths prefixed by the root's name; removing a root leaves the other's index alone. Also:
+ * the app's Ranked and Related views go through the same dispatch and argument checks as
+ * the contract tools.
+ */
+import { describe, expect, it } from 'vitest';
+import { nodeGrammarLoader } from '../adapters/node/grammars';
+import type { GrepFileResult } from '../core/grep/types';
+import type { IndexStore } from '../core/rank/persist';
+import { EngineClient, inThreadTransport } from './client';
+import { createEngineApi } from './engine';
+import { rejectionOf } from '../../test/rejection';
+
+const APP = {
+  'src/cart.ts': 'export function addToCart(item: string) {\n  return `cart: ${item}`;\n}\n',
+  'src/checkout.ts': "import { addToCart } from './cart';\nexport function checkoutCart(items: string[]) {\n  return items.map(addToCart);\n}\n",
+};
+const LIB = {
+  'lib/money.ts': 'export function formatMoney(cents: number) {\n  return (cents / 100).toFixed(2);\n}\n',
+  'lib/cart-total.ts': 'export function cartTotal(prices: number[]) {\n  return prices.reduce((a, b) => a + b, 0);\n}\n',
+};
+
+function countingStore(): IndexStore & { saves: string[] } {
+  const data = new Map<string, Uint8Array>();
+  const saves: string[] = [];
+  return {
+    saves,
+    load: async (key) => data.get(key) ?? null,
+    save: async (key, bytes) => {
+      saves.push(key);
+      data.set(key, bytes);
+    },
+    remove: async (key) => void data.delete(key),
+  };
+}
+
+async function searchPaths(client: EngineClient, pattern: string): Promise<string[]> {
+  const found: GrepFileResult[] = [];
+  const end = await client.search({ pattern, mode: 'literal', caseMode: 'insensitive' }, (b) => found.push(...b)).done;
+  expect(end.stats.total).toBe(found.reduce((n, f) => n + f.matches.length, 0));
+  return found.map((f) => f.path);
+}
+
+describe('a workspace of several roots', { timeout: 60_000 }, () => {
+  it('spans search, tree, quick open, reads and tools; a root comes and goes without touching the other', async () => {
+    const store = countingStore();
+    const client = new EngineClient(() => inThreadTransport(createEngineApi({ grammarLoader: nodeGrammarLoader, indexStore: store })));
+    try {
+      const a = await client.openRepo({ kind: 'memory', name: 'app', files: APP }).done;
+      expect(a.stats).toMatchObject({ key: 'memory:app', root: 'app' });
+      const b = await client.openRepo({ kind: 'memory', name: 'lib', files: LIB }, undefined, { add: true }).done;
+      expect(b.stats).toMatchObject({ key: 'memory:lib', root: 'lib' });
+      expect((await client.roots()).map((r) => [r.key, r.name])).toEqual([
+        ['memory:app', 'app'],
+        ['memory:lib', 'lib'],
+      ]);
+
+      // search: both roots, in root order, prefixed
+      expect(await searchPaths(client, 'cart')).toEqual(['app/src/cart.ts', 'app/src/checkout.ts', 'lib/lib/cart-total.ts']);
+      // the tree's top level is one directory per root; below, paths are prefixed
+      expect((await client.listDir('')).map((e) => [e.path, e.kind, e.root])).toEqual([
+        ['app', 'directory', 'memory:app'],
+        ['lib', 'directory', 'memory:lib'],
+      ]);
+      expect((await client.listDir('lib/lib')).map((e) => e.path)).toEqual(['lib/lib/cart-total.ts', 'lib/lib/money.ts']);
+      const quick = await client.quickOpen('money');
+      expect(quick[0].path).toBe('lib/lib/money.ts');
+      expect(quick[0].positions.map((p) => quick[0].path[p]).join('')).toBe('money');
+      expect((await client.readFile('lib/lib/money.ts')).text).toContain('formatMoney');
+      expect((await rejectionOf(client.readFile('other/x.ts'))).data).toMatchObject({ reason: 'noSuchRoot' });
+
+      // each root has its own index, stored under its own key
+      await client.indexRepo({}).done;
+      expect(store.saves.sort()).toEqual(['index:memory:app', 'index:memory:lib']);
+      const found = (await client.callTool<{ results: Array<{ path: string }> }>('codebase_search', { query: 'items prices' })).results.map((r) => r.path);
+      expect(found.sort()).toEqual(['app/src/checkout.ts', 'lib/lib/cart-total.ts']);
+      const onlyLib = (await client.callTool<{ results: Array<{ path: string }> }>('codebase_search', { query: 'items prices', root: 'lib' })).results.map((r) => r.path);
+      expect(onlyLib).toEqual(['lib/lib/cart-total.ts']);
+      const ranked = await client.rankedSearch({ query: 'format money' });
+      expect(ranked.hits[0]).toMatchObject({ path: 'lib/lib/money.ts', symbolName: 'formatMoney' });
+      const related = await client.related('app/src/checkout.ts', 2, 5);
+      expect(related.seed).toMatchObject({ path: 'app/src/checkout.ts', symbolName: 'checkoutCart' });
+      expect(related.results.map((r) => r.path)).toContain('app/src/cart.ts');
+
+      // removing a root: the other keeps its index (no rebuild) and its paths lose the prefix
+      expect(await client.closeRoot('memory:app')).toBe(true);
+      expect(await client.closeRoot('memory:app')).toBe(false);
+      expect(await searchPaths(client, 'cart')).toEqual(['lib/cart-total.ts']);
+      expect((await client.indexStatus()).state).toBe('ready');
+      const again = await client.indexRepo({ root: 'memory:lib' }).done;
+      expect(again.stats.refreshMode).toBe('cache_hit');
+      expect(store.saves.filter((k) => k === 'index:memory:lib')).toHaveLength(1);
+      expect((await rejectionOf(client.indexRepo({ root: 'memory:app' }).done)).data).toMatchObject({ reason: 'noSuchRoot' });
+    } finally {
+      client.dispose();
+    }
+  });
+
+  it('opening without add replaces every root', async () => {
+    const client = new EngineClient(() => inThreadTransport(createEngineApi()));
+    try {
+      await client.openRepo({ kind: 'memory', name: 'app', files: APP }).done;
+      await client.openRepo({ kind: 'memory', name: 'lib', files: LIB }, undefined, { add: true }).done;
+      await client.openRepo({ kind: 'memory', name: 'app', files: APP }).done;
+      expect((await client.roots()).map((r) => r.key)).toEqual(['memory:app']);
+      expect(await searchPaths(client, 'cart')).toEqual(['src/cart.ts', 'src/checkout.ts']);
+    } finally {
+      client.dispose();
+    }
+  });
+});
+
+describe('the app views go through the tool dispatch', { timeout: 60_000 }, () => {
+  it('Related answers bad input exactly as find_related does', async () => {
+    const client = new EngineClient(() => inThreadTransport(createEngineApi({ grammarLoader: nodeGrammarLoader })));
+    try {
+      await client.openRepo({ kind: 'memory', name: 'app', files: APP }).done;
+      await client.indexRepo({}).done;
+      for (const [path, line] of [
+        ['src/cart.ts', 0],
+        ['src/cart.ts', 1.5],
+        ['src/cart.ts', 99],
+      ] as const) {
+        const viaPanel = await rejectionOf(client.related(path, line, 5));
+        const viaTool = await rejectionOf(client.callTool('find_related', { path, line, limit: 5 }));
+        expect([viaPanel.code, viaPanel.message]).toEqual([viaTool.code, viaTool.message]);
+      }
+      expect((await rejectionOf(client.related('src/cart.ts', 0, 5))).code).toBe('EngineError');
+      expect((await rejectionOf(client.rankedSearch({ query: 'cart', limit: 0 }))).data).toMatchObject({ field: 'limit' });
+      expect((await rejectionOf(client.callTool('ranked_search', { query: 'cart', include: 'src' }))).data).toMatchObject({ field: 'include' });
+      expect((await rejectionOf(client.callTool('no_such_tool', {}))).message).toMatch(/ranked_search, related_code, flag_inventory/);
+    } finally {
+      client.dispose();
+    }
+  });
+
+  it('codebase_search through the engine uses the session index (it once answered "No index is available")', async () => {
+    const client = new EngineClient(() => inThreadTransport(createEngineApi({ grammarLoader: nodeGrammarLoader })));
+    try {
+      await client.openRepo({ kind: 'memory', name: 'lib', files: LIB }).done;
+      // no build was asked for: the tool starts one and answers when it is complete
+      const out = await client.callTool<{ results: Array<{ path: string; symbolName: string }> }>('codebase_search', { query: 'cents' });
+      expect(out.results[0]).toMatchObject({ path: 'lib/money.ts', symbolName: 'formatMoney' });
+      expect((await client.indexStatus()).state).toBe('ready');
+    } finally {
+      client.dispose();
+    }
+  });
+});

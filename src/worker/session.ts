@@ -1,0 +1,322 @@
+/**
+ * One open repository: a RepoSession owns everything about one root — its key (derived from
+ * where it came from, never chosen by the UI), its snapshot, file tree, quick-open list,
+ * skipped list, and its code index (build, cancel, refresh, persistence under the key).
+ * The engine holds a list of sessions (several roots); each is built, indexed and dropped on
+ * its own.
+ */
+import type { Chunker } from '../core/chunk';
+import { QuarryError, toQuarryError } from '../core/errors';
+import { compileRequest, scanLines } from '../core/grep/search';
+import type { HitRange } from '../core/grep/types';
+import { createBackgroundYielder, elapsedSince, now, type Foreground } from '../core/jobs/yielder';
+import type { ChunkIndex } from '../core/rank/bm25';
+import { splitLinesForIndex } from '../core/rank/lines';
+import type { IndexStore } from '../core/rank/persist';
+import { CodeIndexService, type RefreshStats } from '../core/rank/service';
+import type { MemorySource } from '../core/source/memory';
+import { Workspace } from '../core/source/workspace';
+import { decodeBytes } from '../core/walk/decode';
+import type { Skipped } from '../core/walk/policy';
+import { errorJSON } from './edge';
+import { preparePath, type PreparedPath } from './fuzzy';
+import type { FileContent, FileHighlight, IndexStats, IndexStatus, JobEnd, Progress, RepoSpec, RepoStats, TreeEntry } from './protocol';
+import { FileTree, type Snapshot } from './snapshot';
+
+/** Where an open repository came from, for history and the library. */
+export type RepoOrigin =
+  | { kind: 'git'; id: string }
+  | { kind: 'handle'; handle: FileSystemDirectoryHandle; libraryId?: string }
+  | { kind: 'other' };
+
+/**
+ * The one place a repository key is made. It names the repository in the address (`?repo=`)
+ * and its stored index ('index:' + key): 'demo', 'git:<library id>' for a clone, the folder's
+ * library id ('recent:<id>') for an opened folder, 'snapshot:<name>' for a chosen folder's
+ * one-time copy, 'memory:<name>' for in-memory files (tests, benchmarks).
+ */
+export function repoKey(spec: RepoSpec, folderId?: string): string {
+  switch (spec.kind) {
+    case 'demo':
+      return 'demo';
+    case 'git':
+      return `git:${spec.id}`;
+    case 'handle':
+      return folderId ?? `handle:${spec.name}`;
+    case 'files':
+      return `snapshot:${spec.name}`;
+    case 'memory':
+      return `memory:${spec.name}`;
+  }
+}
+
+/** The key a library entry's repository is opened (and its index stored) under. */
+export function libraryEntryKey(entry: { id: string; source: 'clone' | 'folder' }): string {
+  return entry.source === 'clone' ? `git:${entry.id}` : entry.id;
+}
+
+/** Where a session's code index is stored. */
+export const indexStoreKey = (key: string): string => `index:${key}`;
+
+/** Per-file hit lines returned to the viewer. */
+const MAX_VIEWER_HIT_LINES = 100_000;
+/** Skipped entries returned with a job's end; the rest are paged with skipped(). */
+export const SKIPPED_IN_END = 200;
+
+export interface SessionDeps {
+  getChunker: () => Promise<Chunker>;
+  indexStore?: IndexStore;
+  foreground: Foreground;
+  yieldBudgetMs?: number;
+  progressIntervalMs: number;
+  /** Called when an index build completes (the library stamps lastIndexedAt). */
+  onIndexed?: (session: RepoSession, builtAt: number) => Promise<void>;
+}
+
+interface IndexHolder {
+  service: CodeIndexService;
+  ready: boolean;
+  saveError?: string;
+}
+
+/** A store whose failed save is remembered instead of failing the build (the index still works this session). */
+function forgivingStore(store: IndexStore, onError: (message: string) => void): IndexStore {
+  return {
+    load: (key) => store.load(key),
+    save: async (key, data) => {
+      try {
+        await store.save(key, data);
+      } catch (err) {
+        onError(toQuarryError(err).message);
+      }
+    },
+    remove: (key) => store.remove?.(key) ?? Promise.resolve(),
+  };
+}
+
+export class RepoSession {
+  readonly workspace: Workspace;
+  readonly tree: FileTree;
+  readonly quick: PreparedPath[];
+  indexStatus: IndexStatus = { state: 'none', last: null };
+  private index: IndexHolder | null = null;
+  /** The running build (one at a time per session); closing the session stops it. */
+  private build: { controller: AbortController; done: Promise<unknown> } | null = null;
+  private closed = false;
+
+  constructor(
+    readonly key: string,
+    readonly origin: RepoOrigin,
+    readonly source: MemorySource,
+    readonly skipped: Skipped[],
+    readonly stats: RepoStats,
+    textFiles: string[],
+    private readonly deps: SessionDeps,
+  ) {
+    this.workspace = new Workspace([source]);
+    this.tree = new FileTree(textFiles, skipped);
+    this.quick = textFiles.map(preparePath);
+  }
+
+  static fromSnapshot(key: string, origin: RepoOrigin, snap: Snapshot, deps: SessionDeps): RepoSession {
+    return new RepoSession(key, origin, snap.source, snap.skipped, { ...snap.stats, key, root: snap.stats.name }, snap.textFiles, deps);
+  }
+
+  get name(): string {
+    return this.stats.name;
+  }
+
+  /** The library id of this repository, if it has an entry. */
+  get libraryId(): string | undefined {
+    return this.origin.kind === 'git' ? this.origin.id : this.origin.kind === 'handle' ? this.origin.libraryId : undefined;
+  }
+
+  listDir(dir: string): TreeEntry[] {
+    return this.tree.list(dir);
+  }
+
+  async readFile(path: string, highlight?: FileHighlight): Promise<FileContent> {
+    const skip = this.skipped.find((s) => s.path === path);
+    if (skip) {
+      throw new QuarryError('Unreadable', `"${path}" was not loaded: ${skip.reason}${skip.detail ? ` (${skip.detail})` : ''}`, { path, reason: skip.reason });
+    }
+    const stat = await this.source.stat(path);
+    if (!stat || stat.kind !== 'file') throw new QuarryError('NotFound', `No such file: ${path}`, { path });
+    const bytes = await this.source.read(path);
+    const decoded = decodeBytes(bytes);
+    if (decoded.binary) throw new QuarryError('Unreadable', `"${path}" is a binary file`, { path, reason: 'binary' });
+    const text = decoded.text;
+    let lineCount = 1;
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineCount++;
+    if (text.endsWith('\n')) lineCount--;
+    const content: FileContent = { path, text, lineCount: Math.max(lineCount, 1), encoding: decoded.encoding, bytes: bytes.byteLength, hits: [] };
+    if (highlight && highlight.pattern) {
+      try {
+        const { matcher } = compileRequest({ pattern: highlight.pattern, mode: highlight.mode, caseMode: highlight.caseMode, wholeWord: highlight.wholeWord });
+        scanLines(text, matcher, (h) => {
+          content.hits.push([h.line, h.ranges as HitRange[]]);
+          return content.hits.length < MAX_VIEWER_HIT_LINES;
+        });
+      } catch (err) {
+        content.highlightError = errorJSON(err);
+      }
+    }
+    return content;
+  }
+
+  /** A file's lines as the index split them (null when it cannot be read as text). */
+  async fileLines(path: string, cache?: Map<string, string[] | null>): Promise<string[] | null> {
+    if (cache?.has(path)) return cache.get(path)!;
+    let lines: string[] | null = null;
+    try {
+      const decoded = decodeBytes(await this.source.read(path));
+      if (!decoded.binary) lines = splitLinesForIndex(decoded.text);
+    } catch {
+      lines = null;
+    }
+    cache?.set(path, lines);
+    return lines;
+  }
+
+  /** Whether a complete index answers (a refresh may be running on top of it). */
+  get indexReady(): boolean {
+    return !!this.index?.ready;
+  }
+
+  /** The trigram prefilter for searches, once this session's index is complete. */
+  prefilter() {
+    return this.index?.ready ? this.index.service.prefilter() : undefined;
+  }
+
+  /** The complete index, or a NotFound with reason 'indexNotReady'. */
+  readyIndex(): { service: CodeIndexService; index: ChunkIndex } {
+    const state = this.index;
+    if (!state || !state.ready || !state.service.index) {
+      throw new QuarryError('NotFound', 'The code index is not ready yet: it is being built in the background', { reason: 'indexNotReady' });
+    }
+    return { service: state.service, index: state.service.index };
+  }
+
+  /** For the tools: the complete index, waiting for a running build (or starting one). */
+  async indexForTools(signal?: AbortSignal): Promise<{ index: ChunkIndex; stats: RefreshStats }> {
+    if (!this.index?.ready) {
+      if (this.build) await this.build.done.catch(() => undefined);
+      if (!this.index?.ready) await this.buildIndex({ signal });
+    }
+    const { service, index } = this.readyIndex();
+    const last = service.lastStats;
+    // The snapshot does not change while open: a ready index is current (a cache hit).
+    const stats: RefreshStats = { refreshMode: 'cache_hit', filesScanned: last?.filesScanned ?? 0, chunksIndexed: last?.chunksIndexed ?? 0, elapsedMs: 0, filesChanged: 0, filesRemoved: 0, skipped: [] };
+    return { index, stats };
+  }
+
+  /**
+   * Build or refresh this session's code index (stored under its own key). A build already
+   * running for this session is cancelled first; closing the session cancels it too. A
+   * cancelled or failed build leaves the previous index.
+   */
+  async buildIndex(options: { signal?: AbortSignal; force?: boolean; onProgress?: (p: Progress) => void } = {}): Promise<JobEnd<never, IndexStats>> {
+    if (this.closed) throw new QuarryError('Cancelled', `${this.name} was closed`);
+    this.build?.controller.abort();
+    const controller = new AbortController();
+    const signal = options.signal ? anySignal([options.signal, controller.signal]) : controller.signal;
+    const done = this.runBuild(signal, !!options.force, options.onProgress ?? (() => {}));
+    const entry = { controller, done };
+    this.build = entry;
+    try {
+      return await done;
+    } finally {
+      if (this.build === entry) this.build = null;
+    }
+  }
+
+  private holder(onProgress: (p: Progress) => void): IndexHolder {
+    if (this.index) return this.index;
+    const holder = { ready: false } as IndexHolder;
+    const store = this.deps.indexStore ? forgivingStore(this.deps.indexStore, (m) => (holder.saveError = m)) : undefined;
+    holder.service = new CodeIndexService(
+      this.workspace,
+      async () => {
+        onProgress({ phase: 'grammars', files: 0, totalFiles: 0, bytes: 0, totalBytes: 0 });
+        return this.deps.getChunker();
+      },
+      store,
+      indexStoreKey(this.key),
+    );
+    this.index = holder;
+    return holder;
+  }
+
+  private async runBuild(signal: AbortSignal, force: boolean, onProgress: (p: Progress) => void): Promise<JobEnd<never, IndexStats>> {
+    const t0 = now();
+    const state = this.holder((p) => onProgress(p));
+    state.saveError = undefined;
+    this.indexStatus = { ...this.indexStatus, state: 'building', error: undefined };
+    try {
+      let lastSent = 0;
+      const stats = await state.service.refresh({
+        signal,
+        yielder: createBackgroundYielder(this.deps.foreground, { yieldBudgetMs: this.deps.yieldBudgetMs, signal }),
+        force,
+        onProgress: (p) => {
+          const t = now();
+          if (t - lastSent < this.deps.progressIntervalMs && p.phase !== 'saving') return;
+          lastSent = t;
+          onProgress({ phase: p.phase, files: p.loaded, totalFiles: p.total, bytes: 0, totalBytes: 0 });
+        },
+      });
+      state.ready = true;
+      const end: IndexStats = {
+        elapsedMs: elapsedSince(t0),
+        ending: 'complete',
+        refreshMode: stats.refreshMode,
+        filesScanned: stats.filesScanned,
+        chunksIndexed: stats.chunksIndexed,
+        filesChanged: stats.filesChanged,
+        filesRemoved: stats.filesRemoved,
+        builtAt: Date.now(),
+        ...(state.saveError ? { saveError: state.saveError } : {}),
+      };
+      this.indexStatus = { state: 'ready', last: end };
+      await this.deps.onIndexed?.(this, end.builtAt).catch(() => undefined);
+      return { results: [], limitHit: stats.skipped.length > SKIPPED_IN_END, skipped: stats.skipped.slice(0, SKIPPED_IN_END), stats: end };
+    } catch (err) {
+      const e = toQuarryError(err);
+      if (e.code === 'Cancelled' || signal.aborted) {
+        this.indexStatus = { ...this.indexStatus, state: this.index?.ready ? 'ready' : 'none' };
+        const last = this.indexStatus.last;
+        const stats: IndexStats = {
+          elapsedMs: elapsedSince(t0),
+          ending: 'cancelled',
+          refreshMode: last?.refreshMode ?? 'full',
+          filesScanned: 0,
+          chunksIndexed: 0,
+          filesChanged: 0,
+          filesRemoved: 0,
+          builtAt: last?.builtAt ?? 0,
+        };
+        return { results: [], limitHit: false, skipped: [], stats };
+      }
+      this.indexStatus = { ...this.indexStatus, state: this.index?.ready ? 'ready' : 'failed', error: errorJSON(e) };
+      throw e;
+    }
+  }
+
+  /** Stop this session's work: its index build ends at once (its answer must never land on a newer session). */
+  close(): void {
+    this.closed = true;
+    this.build?.controller.abort();
+  }
+}
+
+/** AbortSignal.any where the platform has it (Chrome 116+, Node 20.3+), a relay otherwise. */
+function anySignal(signals: AbortSignal[]): AbortSignal {
+  const any = (AbortSignal as unknown as { any?: (s: AbortSignal[]) => AbortSignal }).any;
+  if (any) return any(signals);
+  const c = new AbortController();
+  for (const s of signals) {
+    if (s.aborted) c.abort();
+    else s.addEventListener('abort', () => c.abort(), { once: true });
+  }
+  return c.signal;
+}
