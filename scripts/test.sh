@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every test Quarry has, from a fresh clone: installs what is missing, then
-# layer lint + type check, unit/integration tests (vitest), the production build,
-# and the Playwright e2e suite in Debian Chromium.
+# lint (ESLint with the layer rules, Prettier --check, both tsc projects), unit/integration
+# tests (vitest), the production build, and the Playwright e2e suite in Debian Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,7 +27,9 @@ fi
 export CHROMIUM_PATH
 echo "== chromium: $CHROMIUM_PATH"
 
-echo "== lint (layers + types)"
+# ESLint (typescript-eslint, react-hooks, the layer rules in eslint-rules/boundaries.js),
+# prettier --check, then tsc over the app and over core alone (no DOM, no Node types).
+echo "== lint (eslint + prettier + types)"
 npm run --silent lint
 
 echo "== unit and integration tests"

@@ -9,7 +9,7 @@ import { QuarryError } from '../errors';
 import { Chunker, INDEXED_EXTENSIONS, innermostChunkAt, languageForPath } from './index';
 import type { Chunk, ChunkType } from './types';
 
-// Tests may reach across layers (scripts/check-layers.mjs exempts them): the Node loader.
+// Tests may reach across layers (the quarry/layers lint rule exempts them): the Node loader.
 const testLoader = nodeGrammarLoader;
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}.txt`, import.meta.url), 'utf8');

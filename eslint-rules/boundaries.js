@@ -1,0 +1,447 @@
+// @ts-check
+/**
+ * Quarry's layer rules, as a local ESLint plugin (it replaces scripts/check-layers.mjs).
+ *
+ * Layers are folders under src/ (see `LAYERS` in eslint.config.js and docs/design.md):
+ *   core <- adapters/{browser,git,node} <- worker <- ui;  cli uses core + adapters + worker.
+ *
+ * Three rules:
+ * - `quarry/layers`: each import of a file, checked against its own layer's allow list
+ *   (which layers, which packages, whether Node builtins).
+ * - `quarry/browser-closure`: follows relative imports TRANSITIVELY from every file that
+ *   ships in the browser bundle and reports an import whose closure reaches a Node builtin
+ *   or a Node-only file, naming the chain (a.ts -> b.ts -> c.ts imports 'node:fs').
+ *   Type-only imports are skipped (erased); static imports, re-exports, dynamic
+ *   `import('literal')`, `require('literal')` and `new Worker(new URL('literal', import.meta.url))`
+ *   are followed.
+ * - `quarry/no-computed-module-loading`: no `import(expr)` / `require(expr)` with a
+ *   non-literal argument, no `createRequire`, no eval'd code (`eval`, `new Function`, a
+ *   Worker started with `eval: true`): a module name built from a string would slip past
+ *   the two rules above. Enabled only where it matters (not in src/cli, src/adapters/node).
+ *
+ * Test files (*.test.ts(x), *.testutil.ts) are exempt as importers: they are not shipped.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import tseslint from 'typescript-eslint';
+
+/**
+ * @typedef {object} LayerSpec
+ * @property {string[]} paths folders (ending in '/') or files, relative to `root`; the longest match wins
+ * @property {string[]} allow layers this one may import (relative imports)
+ * @property {'any' | string[]} [packages] bare imports allowed ('any' is the default)
+ * @property {boolean} [node] may import Node builtins (default false)
+ * @property {boolean} [browser] ships in the browser bundle: its import closure must stay free of Node
+ *
+ * @typedef {object} Options
+ * @property {string} [root] the source folder the layer paths are relative to (default 'src', from the cwd)
+ * @property {Record<string, LayerSpec>} layers
+ * @property {string[]} [exempt] regular expressions on the path relative to `root`: files exempt as importers
+ */
+
+const CODE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
+const BUILTINS = new Set(builtinModules.filter((m) => !m.startsWith('_')));
+const DEFAULT_EXEMPT = ['\\.test\\.tsx?$', '\\.testutil\\.tsx?$'];
+
+const optionsSchema = [
+  {
+    type: 'object',
+    properties: {
+      root: { type: 'string' },
+      layers: { type: 'object' },
+      exempt: { type: 'array', items: { type: 'string' } },
+    },
+    required: ['layers'],
+    additionalProperties: false,
+  },
+];
+
+// ---------------------------------------------------------------------------------------------
+// Specifiers
+
+/** Packages declared by the nearest package.json: a bare 'buffer' that is a dependency is the npm polyfill, not Node's. */
+const declaredCache = new Map();
+function declaredPackages(cwd) {
+  if (declaredCache.has(cwd)) return declaredCache.get(cwd);
+  const names = new Set();
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    const file = join(dir, 'package.json');
+    if (existsSync(file)) {
+      try {
+        const pkg = JSON.parse(readFileSync(file, 'utf8'));
+        for (const field of ['dependencies', 'devDependencies', 'optionalDependencies']) for (const n of Object.keys(pkg[field] ?? {})) names.add(n);
+      } catch {
+        // an unreadable package.json declares nothing
+      }
+      break;
+    }
+    if (dirname(dir) === dir) break;
+  }
+  declaredCache.set(cwd, names);
+  return names;
+}
+
+const stripQuery = (spec) => spec.replace(/[?#].*$/, '');
+const isRelative = (spec) => spec === '.' || spec === '..' || spec.startsWith('./') || spec.startsWith('../');
+const packageName = (spec) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
+
+/** 'node:fs', 'fs', 'fs/promises' are Node builtins; a bare name the project installs as a package is that package. */
+function isNodeBuiltin(spec, cwd) {
+  const s = stripQuery(spec);
+  if (s.startsWith('node:')) return true;
+  if (!BUILTINS.has(s) && !BUILTINS.has(packageName(s))) return false;
+  return !declaredPackages(cwd).has(packageName(s));
+}
+
+/** A relative specifier to a file on disk (TypeScript-style extension and index lookup), or null. */
+function resolveRelative(fromFile, spec) {
+  const base = resolve(dirname(fromFile), stripQuery(spec));
+  const candidates = [base, ...CODE_EXTENSIONS.map((e) => base + e), ...CODE_EXTENSIONS.map((e) => join(base, 'index' + e))];
+  // './x.js' written for a TypeScript file x.ts
+  if (/\.[cm]?jsx?$/.test(base)) candidates.push(...['.ts', '.tsx', '.mts', '.cts'].map((e) => base.replace(/\.[cm]?jsx?$/, e)));
+  for (const c of candidates) {
+    try {
+      if (statSync(c).isFile()) return c;
+    } catch {
+      // not this one
+    }
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Import edges of one module (ESTree, from typescript-eslint's parser)
+
+/**
+ * @typedef {object} Edge
+ * @property {string} spec
+ * @property {'static' | 'dynamic' | 'require' | 'worker'} kind
+ * @property {any} node the node to report on
+ */
+
+const literalString = (node) => {
+  if (!node) return null;
+  if (node.type === 'Literal' && typeof node.value === 'string') return node.value;
+  if (node.type === 'TemplateLiteral' && node.expressions.length === 0) return node.quasis[0].value.cooked;
+  return null;
+};
+
+const isImportMetaUrl = (node) =>
+  node?.type === 'MemberExpression' && node.object.type === 'MetaProperty' && node.object.meta.name === 'import' && node.property.name === 'url';
+
+/** `new URL('literal', import.meta.url)` -> 'literal' */
+function urlLiteral(node) {
+  if (node?.type !== 'NewExpression' || node.callee.type !== 'Identifier' || node.callee.name !== 'URL') return null;
+  return isImportMetaUrl(node.arguments[1]) ? literalString(node.arguments[0]) : null;
+}
+
+const allTypeSpecifiers = (specifiers, key) => specifiers.length > 0 && specifiers.every((s) => s[key] === 'type');
+
+/** Every runtime import edge of a module. Type-only imports and re-exports are erased by the compiler: not edges. */
+function collectEdges(ast) {
+  /** @type {Edge[]} */
+  const edges = [];
+  const visit = (node) => {
+    if (!node || typeof node.type !== 'string') return;
+    switch (node.type) {
+      case 'ImportDeclaration':
+        // `import type {A}` and `import {type A, type B}` are erased; `import './x'` and `import {type A, b}` are not
+        if (node.importKind !== 'type' && !allTypeSpecifiers(node.specifiers, 'importKind')) edges.push({ spec: node.source.value, kind: 'static', node });
+        return;
+      case 'ExportNamedDeclaration':
+        if (node.source && node.exportKind !== 'type' && !allTypeSpecifiers(node.specifiers, 'exportKind')) edges.push({ spec: node.source.value, kind: 'static', node });
+        break;
+      case 'ExportAllDeclaration':
+        if (node.exportKind !== 'type') edges.push({ spec: node.source.value, kind: 'static', node });
+        return;
+      case 'TSImportEqualsDeclaration':
+        if (node.importKind !== 'type' && node.moduleReference.type === 'TSExternalModuleReference') {
+          const spec = literalString(node.moduleReference.expression);
+          if (spec !== null) edges.push({ spec, kind: 'require', node });
+        }
+        return;
+      case 'ImportExpression': {
+        const spec = literalString(node.source);
+        if (spec !== null) edges.push({ spec, kind: 'dynamic', node });
+        break;
+      }
+      case 'CallExpression': {
+        if (node.callee.type === 'Identifier' && node.callee.name === 'require') {
+          const spec = literalString(node.arguments[0]);
+          if (spec !== null) edges.push({ spec, kind: 'require', node });
+        }
+        break;
+      }
+      case 'NewExpression': {
+        if (node.callee.type === 'Identifier' && (node.callee.name === 'Worker' || node.callee.name === 'SharedWorker')) {
+          const spec = urlLiteral(node.arguments[0]);
+          if (spec !== null) edges.push({ spec, kind: 'worker', node });
+        }
+        break;
+      }
+    }
+    for (const key of Object.keys(node)) {
+      if (key === 'parent' || key === 'loc' || key === 'range' || key === 'tokens' || key === 'comments') continue;
+      const child = node[key];
+      if (Array.isArray(child)) for (const c of child) visit(c);
+      else if (child && typeof child === 'object' && typeof child.type === 'string') visit(child);
+    }
+  };
+  visit(ast);
+  return edges;
+}
+
+/** Parsed edges per file on disk, refreshed when the file's mtime or size changes. */
+const edgeCache = new Map();
+/** Closure results per (layer settings, file); dropped whenever any file's edges are re-read. */
+let closureCache = new Map();
+
+/** @returns {Edge[]} */
+function edgesOfFile(file) {
+  let st;
+  try {
+    st = statSync(file);
+  } catch {
+    return [];
+  }
+  const stamp = `${st.mtimeMs}:${st.size}`;
+  const hit = edgeCache.get(file);
+  if (hit && hit.stamp === stamp) return hit.edges;
+  let edges = [];
+  const ext = extname(file);
+  if (CODE_EXTENSIONS.includes(ext) && !file.endsWith('.d.ts')) {
+    try {
+      const code = readFileSync(file, 'utf8');
+      const { ast } = tseslint.parser.parseForESLint(code, {
+        ecmaVersion: 'latest',
+        sourceType: 'module',
+        range: true,
+        loc: true,
+        ecmaFeatures: { jsx: ext === '.tsx' || ext === '.jsx' },
+        filePath: file,
+      });
+      edges = collectEdges(ast);
+    } catch {
+      edges = []; // a file that does not parse has its own lint error
+    }
+  }
+  if (hit) closureCache = new Map();
+  edgeCache.set(file, { stamp, edges });
+  return edges;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Layers
+
+function compile(/** @type {Options} */ options, cwd) {
+  const root = resolve(cwd, options.root ?? 'src');
+  const entries = [];
+  for (const [name, spec] of Object.entries(options.layers)) for (const p of spec.paths) entries.push({ prefix: p, name });
+  entries.sort((a, b) => b.prefix.length - a.prefix.length);
+  const exempt = (options.exempt ?? DEFAULT_EXEMPT).map((r) => new RegExp(r));
+  /** @returns {string | null} the layer of an absolute path, or null outside every layer */
+  const layerOf = (abs) => {
+    const rel = relative(root, abs).split(sep).join('/');
+    if (rel.startsWith('../') || isAbsolute(rel)) return null;
+    for (const e of entries) if (e.prefix.endsWith('/') ? rel.startsWith(e.prefix) : rel === e.prefix) return e.name;
+    return null;
+  };
+  const isExempt = (abs) => {
+    const rel = relative(root, abs).split(sep).join('/');
+    return exempt.some((r) => r.test(rel));
+  };
+  const show = (abs) => relative(cwd, abs).split(sep).join('/');
+  return { root, layers: options.layers, layerOf, isExempt, show, key: JSON.stringify({ root, options }) };
+}
+
+const compiledCache = new Map();
+function compiledFor(context) {
+  const options = context.options[0];
+  const cwd = context.cwd;
+  const key = cwd + '\0' + JSON.stringify(options);
+  let c = compiledCache.get(key);
+  if (!c) compiledCache.set(key, (c = compile(options, cwd)));
+  return c;
+}
+
+// ---------------------------------------------------------------------------------------------
+// quarry/layers
+
+/** @type {import('eslint').Rule.RuleModule} */
+const layersRule = {
+  meta: {
+    type: 'problem',
+    docs: { description: "Imports follow the layers: each folder under src/ imports only the layers, packages and builtins it is allowed" },
+    schema: optionsSchema,
+    messages: {
+      layer: "{{layer}} may not import {{target}} ('{{spec}}'); it may import: {{allowed}}",
+      builtin: "{{layer}} may not import the Node builtin '{{spec}}'",
+      package: "{{layer}} may not import the package '{{spec}}' (allowed: {{allowed}})",
+    },
+  },
+  create(context) {
+    const c = compiledFor(context);
+    const file = context.filename;
+    const layer = c.layerOf(file);
+    if (!layer || c.isExempt(file)) return {};
+    const spec = c.layers[layer];
+    return {
+      'Program:exit'(program) {
+        for (const edge of collectEdges(program)) {
+          if (isRelative(edge.spec)) {
+            const target = resolveRelative(file, edge.spec) ?? resolve(dirname(file), stripQuery(edge.spec));
+            const targetLayer = c.layerOf(target);
+            if (targetLayer && !spec.allow.includes(targetLayer))
+              context.report({ node: edge.node, messageId: 'layer', data: { layer, target: targetLayer, spec: edge.spec, allowed: spec.allow.join(', ') } });
+          } else if (isNodeBuiltin(edge.spec, context.cwd)) {
+            if (!spec.node) context.report({ node: edge.node, messageId: 'builtin', data: { layer, spec: edge.spec } });
+          } else if (Array.isArray(spec.packages) && !spec.packages.includes(packageName(stripQuery(edge.spec)))) {
+            context.report({ node: edge.node, messageId: 'package', data: { layer, spec: edge.spec, allowed: spec.packages.join(', ') || 'none' } });
+          }
+        }
+      },
+    };
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// quarry/browser-closure
+
+/**
+ * The shortest chain from `start` to a file that breaks the browser bundle: one that is in a
+ * Node-only layer, or that imports a Node builtin. Breadth-first over runtime edges, so cycles
+ * are fine and the chain named is the shortest. Cached per file.
+ * @returns {{ files: string[], builtin: string | null } | null}
+ */
+function nodeChain(c, start, cwd) {
+  const key = c.key + '\0' + start;
+  if (closureCache.has(key)) return closureCache.get(key);
+  const parent = new Map([[start, null]]);
+  const queue = [start];
+  let found = null;
+  const chainTo = (f) => {
+    const files = [];
+    for (let at = f; at !== null; at = parent.get(at)) files.unshift(at);
+    return files;
+  };
+  search: for (let i = 0; i < queue.length; i++) {
+    const file = queue[i];
+    const layer = c.layerOf(file);
+    if (layer && !c.layers[layer].browser && c.layers[layer].node) {
+      found = { files: chainTo(file), builtin: null };
+      break;
+    }
+    for (const edge of edgesOfFile(file)) {
+      if (isRelative(edge.spec)) {
+        const target = resolveRelative(file, edge.spec);
+        if (target && !parent.has(target)) {
+          parent.set(target, file);
+          queue.push(target);
+        }
+      } else if (isNodeBuiltin(edge.spec, cwd)) {
+        found = { files: chainTo(file), builtin: edge.spec };
+        break search;
+      }
+    }
+  }
+  closureCache.set(key, found);
+  return found;
+}
+
+/** @type {import('eslint').Rule.RuleModule} */
+const browserClosureRule = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'A file in the browser bundle never reaches a Node builtin or a Node-only module through its imports, however indirectly' },
+    schema: optionsSchema,
+    messages: {
+      reaches: 'this import pulls Node into the browser bundle ({{layer}}): {{chain}}',
+    },
+  },
+  create(context) {
+    const c = compiledFor(context);
+    const file = context.filename;
+    const layer = c.layerOf(file);
+    if (!layer || !c.layers[layer].browser || c.isExempt(file)) return {};
+    return {
+      'Program:exit'(program) {
+        for (const edge of collectEdges(program)) {
+          // A direct builtin import or a direct import of a Node-only file is quarry/layers' report.
+          if (!isRelative(edge.spec)) continue;
+          const target = resolveRelative(file, edge.spec);
+          if (!target) continue;
+          const targetLayer = c.layerOf(target);
+          if (targetLayer && !c.layers[targetLayer].browser && c.layers[targetLayer].node) continue;
+          const chain = nodeChain(c, target, context.cwd);
+          if (!chain) continue;
+          const names = [file, ...chain.files].map(c.show).join(' -> ');
+          const tail = chain.builtin ? ` imports '${chain.builtin}'` : ` (${c.layerOf(chain.files[chain.files.length - 1])} is Node-only)`;
+          context.report({ node: edge.node, messageId: 'reaches', data: { layer, chain: names + tail } });
+        }
+      },
+    };
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// quarry/no-computed-module-loading
+
+/** @type {import('eslint').Rule.RuleModule} */
+const noComputedModuleLoading = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Modules are loaded by literal names only, so the layer rules can see every import' },
+    schema: [],
+    messages: {
+      computed: "{{what}} with a computed module name hides the import from the layer rules: use a literal ('./x')",
+      createRequire: 'createRequire loads modules the layer rules cannot follow: only src/cli and src/adapters/node may use it',
+      evalCode: '{{what}} runs code built from a string, which the layer rules cannot follow',
+    },
+  },
+  create(context) {
+    return {
+      ImportExpression(node) {
+        if (literalString(node.source) === null) context.report({ node, messageId: 'computed', data: { what: 'import()' } });
+      },
+      CallExpression(node) {
+        if (node.callee.type !== 'Identifier') return;
+        if (node.callee.name === 'require' && literalString(node.arguments[0]) === null) context.report({ node, messageId: 'computed', data: { what: 'require()' } });
+        if (node.callee.name === 'eval') context.report({ node, messageId: 'evalCode', data: { what: 'eval()' } });
+      },
+      NewExpression(node) {
+        if (node.callee.type !== 'Identifier') return;
+        if (node.callee.name === 'Function') context.report({ node, messageId: 'evalCode', data: { what: 'new Function()' } });
+        const opts = node.arguments[1];
+        if (
+          node.callee.name.endsWith('Worker') &&
+          opts?.type === 'ObjectExpression' &&
+          opts.properties.some((p) => p.type === 'Property' && !p.computed && p.key.type === 'Identifier' && p.key.name === 'eval' && !(p.value.type === 'Literal' && p.value.value === false))
+        )
+          context.report({ node, messageId: 'evalCode', data: { what: 'a Worker started with eval: true' } });
+      },
+      // import { createRequire } from 'node:module' / module.createRequire / const { createRequire } = ...
+      ImportSpecifier(node) {
+        if ((node.imported.name ?? node.imported.value) === 'createRequire') context.report({ node, messageId: 'createRequire' });
+      },
+      MemberExpression(node) {
+        if (!node.computed && node.property.type === 'Identifier' && node.property.name === 'createRequire') context.report({ node, messageId: 'createRequire' });
+      },
+      'ObjectPattern > Property'(node) {
+        if (!node.computed && node.key.type === 'Identifier' && node.key.name === 'createRequire') context.report({ node, messageId: 'createRequire' });
+      },
+    };
+  },
+};
+
+const plugin = {
+  meta: { name: 'quarry-boundaries', version: '1.0.0' },
+  rules: {
+    layers: layersRule,
+    'browser-closure': browserClosureRule,
+    'no-computed-module-loading': noComputedModuleLoading,
+  },
+};
+
+export default plugin;
+export { collectEdges, resolveRelative, isNodeBuiltin };
