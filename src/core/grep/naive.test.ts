@@ -194,10 +194,16 @@ describe('fast search paths agree with the naive searcher (property)', () => {
       // lines of common pieces; rare pieces ('needle', 'kés', ...) land in a few segments only
       const line = fc.array(fc.oneof({ arbitrary: commonPiece.filter((p) => !p.includes('\n')), weight: 40 }, { arbitrary: rarePiece.filter((p) => p !== '\r'), weight: 1 }), { maxLength: 16 }).map((p) => p.join(''));
       const asciiOnly = (s: string) => s.replace(/[^\x00-\x7f]/g, 'q');
-      const bigText = fc.tuple(fc.array(line, { minLength: 200, maxLength: 400 }), fc.boolean(), fc.boolean()).map(([ls, ascii, crlf]) => {
-        let t = ls.join(crlf ? '\r\n' : '\n') + '\n';
-        while (t.length < 36 * 1024) t += t; // past two 16 KiB segments
-        return ascii ? asciiOnly(t) : t; // an ASCII file is segmented, another is one document
+      // random lines in three groups, each followed by ~22 KiB of filler lines holding no rare
+      // piece: several 16 KiB segments, rare pieces in segments that start far into the file and
+      // segments between them that are no candidates
+      const filler = 'ab x_y foo, bar (k) S\n'.repeat(1000);
+      const bigText = fc.tuple(fc.array(line, { minLength: 60, maxLength: 300 }), fc.boolean(), fc.boolean()).map(([ls, ascii, crlf]) => {
+        const third = Math.ceil(ls.length / 3);
+        const groups = [ls.slice(0, third), ls.slice(third, 2 * third), ls.slice(2 * third)];
+        const t = groups.map((g) => g.map((l) => l + '\n').join('') + filler).join('');
+        const eol = crlf ? t.replace(/\n/g, '\r\n') : t;
+        return ascii ? asciiOnly(eol) : eol; // an ASCII file is segmented, another is one document
       });
       const tree = fc.record({ 'big.ts': bigText, 'small.md': text(60), 'c/big.txt': bigText });
       const focused = fc.record({
