@@ -7,7 +7,8 @@ import { ChunkIndex, idf } from './bm25';
 import { splitLinesForIndex } from './lines';
 import { decodeIndex, encodeIndex, MemoryIndexStore } from './persist';
 import { CodeIndexService, type ChunkerLike } from './service';
-import { splitIdentifier, tokenize } from './tokenize';
+import { splitIdentifier } from './identifier-parts';
+import { tokenize } from './tokenize';
 import { rankForPeople } from './people';
 
 /** A stand-in chunker for index tests: a line `fn NAME` starts a chunk that runs to the next one. */
@@ -293,7 +294,7 @@ describe('stored format parts', () => {
 
 describe('splitIdentifier, direct path', () => {
   it('splits word tokens exactly like the regex definition (property)', async () => {
-    const { splitIdentifierRegex } = await import('./tokenize');
+    const { splitIdentifierRegex } = await import('./identifier-parts');
     const unit = fc.constantFrom('a', 'b', 'z', 'A', 'B', 'Z', '0', '9', '_', 'ab', 'AB', 'Ab', 'aB', 'HTTP', 'Id', '8', '__');
     fc.assert(
       fc.property(fc.array(unit, { maxLength: 12 }).map((u) => u.join('')), (token) => {

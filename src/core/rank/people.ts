@@ -8,10 +8,12 @@
  *   the symbol name equals the query read as one identifier (EXACT_SYMBOL_BOOST).
  * Every hit carries its components, so the UI can show why it scored.
  * codebase_search keeps the seed's exact numbers; this ranker is only for people.
+ * Words are terms of the index's own tokenizer (index.tokenizer), identifier parts included.
  */
 import type { ChunkFilter, ChunkIndex, IndexedChunk } from './bm25';
 import { BM25_B, BM25_K1, idf } from './bm25';
-import { splitIdentifier, tokenize, tokenizeRaw } from './tokenize';
+import { splitIdentifier } from './identifier-parts';
+import { seedTokenizer, tokenize, tokenizeRaw, type Tokenizer } from './tokenize';
 
 export const PART_WEIGHT = 0.7;
 export const SYMBOL_BOOST = 1.5;
@@ -36,22 +38,27 @@ export interface PeopleHit {
   exactSymbol: boolean;
 }
 
-/** Query words: tokens split at identifier boundaries ("getUserById" -> get, user, by, id) plus the whole tokens. */
-export function queryWords(query: string): { words: string[]; joined: string } {
+/**
+ * Query words: tokens split at identifier boundaries ("getUserById" -> get, user, by, id), a
+ * token without parts as itself; each the tokenizer's term. `joined`: the query's terms as one
+ * identifier (what an exact symbol name equals).
+ */
+export function queryWords(query: string, tokenizer: Tokenizer = seedTokenizer): { words: string[]; joined: string } {
   const words: string[] = [];
-  for (const raw of tokenizeRaw(query)) {
+  for (const raw of tokenizeRaw(query, tokenizer)) {
     const parts = splitIdentifier(raw);
-    if (parts.length > 1) words.push(...parts);
-    else words.push(raw.toLowerCase());
+    if (parts.length > 1) for (const p of parts) words.push(tokenizer.term(p));
+    else words.push(tokenizer.term(raw));
   }
-  // single-letter parts are not tokens in the index
-  const unique = [...new Set(words.filter((w) => w.length > 1))];
-  const joined = tokenize(query).join('');
+  const unique = [...new Set(words)];
+  const joined = tokenize(query, tokenizer).join('');
   return { words: unique, joined };
 }
 
+/** The index's chunks ranked for `query` (see the module note); the index's tokenizer reads the query. */
 export function rankForPeople(index: ChunkIndex, query: string, limit: number, filter?: ChunkFilter): PeopleHit[] {
-  const { words, joined } = queryWords(query);
+  const tokenizer = index.tokenizer;
+  const { words, joined } = queryWords(query, tokenizer);
   if (!words.length || !index.chunkCount) return [];
   const N = index.chunkCount;
   const avgdl = index.avgdl();
@@ -77,7 +84,7 @@ export function rankForPeople(index: ChunkIndex, query: string, limit: number, f
     for (const [id, tf] of tfs) {
       const chunk = index.chunkById(id)!;
       const bm25 = (w * (tf * (BM25_K1 + 1))) / (tf + BM25_K1 * (1 - BM25_B + (BM25_B * chunk.tokenCount) / avgdl));
-      const nameParts = symbolWords(chunk.symbolName);
+      const nameParts = symbolWords(chunk.symbolName, tokenizer);
       const symbolBoost = nameParts.has(word) ? SYMBOL_BOOST * w : 0;
       let s = scores.get(id);
       if (!s) scores.set(id, (s = { score: 0, components: [] }));
@@ -90,7 +97,7 @@ export function rankForPeople(index: ChunkIndex, query: string, limit: number, f
   for (const [id, s] of scores) {
     const chunk = index.chunkById(id)!;
     if (filter && !filter(chunk)) continue;
-    const exactSymbol = symbolKey(chunk.symbolName) === joined || symbolKey(chunk.symbolName.split('.').pop() ?? '') === joined;
+    const exactSymbol = symbolKey(chunk.symbolName, tokenizer) === joined || symbolKey(chunk.symbolName.split('.').pop() ?? '', tokenizer) === joined;
     const score = s.score * (exactSymbol ? EXACT_SYMBOL_BOOST : 1);
     hits.push({ chunk, score, components: s.components, exactSymbol });
   }
@@ -98,21 +105,24 @@ export function rankForPeople(index: ChunkIndex, query: string, limit: number, f
   return hits.slice(0, limit);
 }
 
-const symbolWordCache = new Map<string, Set<string>>();
-function symbolWords(name: string): Set<string> {
-  let s = symbolWordCache.get(name);
+/** per tokenizer: symbol name -> its words (terms and identifier parts' terms) */
+const symbolWordCaches = new WeakMap<Tokenizer, Map<string, Set<string>>>();
+function symbolWords(name: string, tokenizer: Tokenizer): Set<string> {
+  let cache = symbolWordCaches.get(tokenizer);
+  if (!cache) symbolWordCaches.set(tokenizer, (cache = new Map()));
+  let s = cache.get(name);
   if (!s) {
     s = new Set<string>();
-    for (const raw of tokenizeRaw(name)) {
-      s.add(raw.toLowerCase());
-      for (const p of splitIdentifier(raw)) s.add(p);
+    for (const raw of tokenizeRaw(name, tokenizer)) {
+      s.add(tokenizer.term(raw));
+      for (const p of splitIdentifier(raw)) s.add(tokenizer.term(p));
     }
-    if (symbolWordCache.size > 50_000) symbolWordCache.clear();
-    symbolWordCache.set(name, s);
+    if (cache.size > 50_000) cache.clear();
+    cache.set(name, s);
   }
   return s;
 }
 
-function symbolKey(name: string): string {
-  return tokenize(name).join('');
+function symbolKey(name: string, tokenizer: Tokenizer): string {
+  return tokenize(name, tokenizer).join('');
 }

@@ -19,6 +19,7 @@ import { readText, walkFiles } from '../walk/walk';
 import { splitLinesForIndex } from './lines';
 import { ChunkIndex } from './bm25';
 import { decodeIndex, encodeIndex, fromJsonParts, jsonParts, packU16, unpackU16, type IndexStore } from './persist';
+import { seedTokenizer, type Tokenizer } from './tokenize';
 import { TrigramIndex } from './trigram';
 
 /** Seed 004: indexed final extensions. */
@@ -73,13 +74,24 @@ export class CodeIndexService {
     private readonly getChunker: () => Promise<ChunkerLike>,
     private readonly store?: IndexStore,
     private readonly storeKey = 'index',
-    private readonly options: { segmentChars?: number } = {},
+    private readonly options: {
+      segmentChars?: number;
+      /** The chunk index's tokenizer (default seed 004's). With another one, nothing is loaded from or saved to the store. */
+      tokenizer?: Tokenizer;
+    } = {},
   ) {}
 
+  /** The store, when the index may use it: a stored index holds the seed tokenizer's terms only. */
+  private get usableStore(): IndexStore | undefined {
+    const t = this.options.tokenizer;
+    return t === undefined || t === seedTokenizer ? this.store : undefined;
+  }
+
   private async loadStored(): Promise<void> {
-    if (this.loadedFromStore || this.index || !this.store) return;
+    const store = this.usableStore;
+    if (this.loadedFromStore || this.index || !store) return;
     this.loadedFromStore = true;
-    const bytes = await this.store.load(this.storeKey).catch(() => null);
+    const bytes = await store.load(this.storeKey).catch(() => null);
     if (!bytes) return;
     try {
       const { json, sections } = decodeIndex(bytes);
@@ -117,7 +129,8 @@ export class CodeIndexService {
   }
 
   private async save(): Promise<void> {
-    if (!this.store || !this.index || !this.trigrams || !this.table) return;
+    const store = this.usableStore;
+    if (!store || !this.index || !this.trigrams || !this.table) return;
     const c = this.index.toState();
     const t = this.trigrams.toState();
     const groups = [
@@ -129,7 +142,7 @@ export class CodeIndexService {
       jsonParts([...this.table].map(([path, r]) => [path, r.size, r.mtimeMs])),
     ];
     const json: StoredJson = { totalTokens: c.totalTokens, trigramPoolBytes: t.poolBytes, parts: groups.map((g) => g.length) };
-    await this.store.save(this.storeKey, encodeIndex({ json, sections: [c.lengths, c.ids, packU16(c.tfs), t.keys, t.offsets, t.pool, t.segments, ...groups.flat()] }));
+    await store.save(this.storeKey, encodeIndex({ json, sections: [c.lengths, c.ids, packU16(c.tfs), t.keys, t.offsets, t.pool, t.segments, ...groups.flat()] }));
   }
 
   async refresh(options: RefreshOptions = {}): Promise<RefreshStats> {
@@ -168,7 +181,7 @@ export class CodeIndexService {
       // old ones below, so it adds each file as soon as it is read (yielding between files, and
       // holding no texts); an incremental refresh changes the live indexes, so it prepares every
       // file first and applies them in one synchronous step.
-      const index = mode === 'full' ? new ChunkIndex() : this.index!;
+      const index = mode === 'full' ? new ChunkIndex({ tokenizer: this.options.tokenizer }) : this.index!;
       const trigrams = mode === 'full' ? new TrigramIndex(this.options.segmentChars) : this.trigrams!;
       const table = mode === 'full' ? new Map<string, FileRow>() : this.table!;
       type Prepared = { path: string; row: FileRow; text: string | null; chunks: Chunk[] | null; lines: string[] | null };
@@ -229,7 +242,7 @@ export class CodeIndexService {
       this.index = index;
       this.trigrams = trigrams;
       this.table = table;
-      if (this.store) {
+      if (this.usableStore) {
         options.onProgress?.({ phase: 'saving', loaded: 0, total: 1 });
         await this.save();
       }

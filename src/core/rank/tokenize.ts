@@ -1,103 +1,90 @@
 /**
- * Seed 004's tokenizer: tokens are runs of ASCII letters, digits and `_`, longer than one
- * character, lowercased. Everything BM25 and find_related count goes through this.
+ * The tokenizer, written once. Seed 004's rule: tokens are runs of ASCII letters, digits and
+ * `_`, longer than one character, lowercased. Everything that counts or marks tokens goes
+ * through this module:
+ * - BM25 and find_related (bm25.ts): queries and seed texts through tokenize(); a file's lines
+ *   through line-terms.ts, whose fast path hashes straight from the line with TOKEN_FOLD and
+ *   MIN_TOKEN_CHARS (any other tokenizer goes through its forEachToken);
+ * - the people ranker (people.ts), through the index's tokenizer;
+ * - the snippet marker (mark-terms.ts).
+ *
+ * A Tokenizer is injected where it is used, MiniSearch-style (ChunkIndex's `tokenizer`
+ * option, default seedTokenizer): forEachToken finds the tokens (ranges of the text, so they
+ * can be marked), term() gives the term each one counts as.
  */
-export function tokenize(text: string): string[] {
-  const raw = tokenizeRaw(text);
-  for (let i = 0; i < raw.length; i++) raw[i] = raw[i].toLowerCase();
-  return raw;
-}
 
-/** The same tokens with their case kept (the people analyzer splits them at case changes). */
-export function tokenizeRaw(text: string): string[] {
-  const out: string[] = [];
-  let start = -1;
-  const n = text.length;
-  for (let i = 0; i <= n; i++) {
-    const c = i < n ? text.charCodeAt(i) : 0;
-    const word =
-      (c >= 97 && c <= 122) || // a-z
-      (c >= 65 && c <= 90) || // A-Z
-      (c >= 48 && c <= 57) || // 0-9
-      c === 95; // _
-    if (word) {
-      if (start < 0) start = i;
-    } else if (start >= 0) {
-      if (i - start > 1) out.push(text.slice(start, i));
-      start = -1;
-    }
-  }
-  return out;
+/** Tokens are at least this many UTF-16 code units long (seed 004: "longer than one character"). */
+export const MIN_TOKEN_CHARS = 2;
+
+/**
+ * Whether a UTF-16 code unit can be part of a token: an ASCII letter, digit or `_`. False for
+ * every unit from 128 on (TOKEN_FOLD covers the whole class).
+ */
+export function isTokenCode(c: number): boolean {
+  return (
+    (c >= 97 && c <= 122) || // a-z
+    (c >= 65 && c <= 90) || // A-Z
+    (c >= 48 && c <= 57) || // 0-9
+    c === 95 // _
+  );
 }
 
 /**
- * The people-facing analyzer for Ranked mode: seed tokens, plus the parts of each
- * identifier split at camelCase, digit and `_` boundaries ("getUserById" -> get, user, by, id),
- * so "user by id" finds getUserById. Sub-parts of one character are kept only when they are
- * part of a longer identifier split (e.g. the "x" in "xAxis" is dropped, as in the contract).
+ * Per ASCII code unit: its lowercase form when it is a token unit (isTokenCode), else 0. A
+ * token's term is its units folded through this table (so a term can be hashed and compared
+ * straight from the text, without a substring).
  */
-export function splitIdentifier(token: string): string[] {
-  // token is raw (case preserved); a word token ([A-Za-z0-9_]) takes the direct path
-  const n = token.length;
-  if (kindScratch.length < n + 1) kindScratch = new Uint8Array(Math.max(n + 1, kindScratch.length * 2));
-  const kind = kindScratch; // 0 other (and the sentinel at n), 1 lower, 2 upper, 3 digit, 4 '_'
-  kind[n] = 0;
-  for (let i = 0; i < n; i++) {
-    const c = token.charCodeAt(i);
-    const k = c >= 97 && c <= 122 ? 1 : c >= 65 && c <= 90 ? 2 : c >= 48 && c <= 57 ? 3 : c === 95 ? 4 : 0;
-    if (k === 0) return splitIdentifierRegex(token);
-    kind[i] = k;
-  }
-  // the boundaries the regex version inserts (between i and i + 1):
-  //   [a-z0-9] then [A-Z];  [A-Z] then [A-Z][a-z];  [A-Za-z] then [0-9];  and '_' separates
-  const parts: string[] = [];
-  let start = 0;
-  const push = (end: number) => {
-    if (end - start > 1) parts.push(token.slice(start, end).toLowerCase());
-  };
-  for (let i = 0; i < n; i++) {
-    if (kind[i] === 4) {
-      push(i);
-      start = i + 1;
-      continue;
-    }
-    if (i + 1 >= n) continue;
-    const a = kind[i];
-    const b = kind[i + 1];
-    const cut = ((a === 1 || a === 3) && b === 2) || (a === 2 && b === 2 && kind[i + 2] === 1) || ((a === 1 || a === 2) && b === 3);
-    if (cut) {
-      push(i + 1);
-      start = i + 1;
+export const TOKEN_FOLD: Uint8Array = (() => {
+  const fold = new Uint8Array(128);
+  for (let c = 0; c < 128; c++) if (isTokenCode(c)) fold[c] = c >= 65 && c <= 90 ? c + 32 : c;
+  return fold;
+})();
+
+/**
+ * Calls onToken(start, end) for each of seed 004's tokens in text[from, to) (its ends count as
+ * boundaries), in order: the maximal runs of isTokenCode units at least MIN_TOKEN_CHARS long.
+ */
+export function forEachToken(text: string, from: number, to: number, onToken: (start: number, end: number) => void): void {
+  let start = -1;
+  for (let i = from; i <= to; i++) {
+    if (i < to && isTokenCode(text.charCodeAt(i))) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      if (i - start >= MIN_TOKEN_CHARS) onToken(start, i);
+      start = -1;
     }
   }
-  push(n);
-  return parts;
 }
 
-let kindScratch = new Uint8Array(64);
-
-/** The reference definition of splitIdentifier (any string). */
-export function splitIdentifierRegex(token: string): string[] {
-  const parts = token
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .replace(/([A-Za-z])([0-9])/g, '$1 $2')
-    .split(/[\s_]+/)
-    .filter((p) => p.length > 1)
-    .map((p) => p.toLowerCase());
-  return parts;
+/** Seed 004's term of a token: its lowercase form (only ASCII letters change). */
+export function seedTerm(raw: string): string {
+  return raw.toLowerCase();
 }
 
-/** Whether a raw token is a compound identifier worth splitting (camelCase, snake_case, letters+digits). */
-export function isCompound(raw: string): boolean {
-  for (let i = 1; i < raw.length; i++) {
-    const p = raw.charCodeAt(i - 1);
-    const c = raw.charCodeAt(i);
-    const pLower = p >= 97 && p <= 122;
-    const pDigit = p >= 48 && p <= 57;
-    const cUpper = c >= 65 && c <= 90;
-    const cDigit = c >= 48 && c <= 57;
-    if ((pLower && cUpper) || (cDigit && !pDigit && p !== 95) || (c === 95 && i > 0 && i < raw.length - 1)) return true;
-  }
-  return false;
+/**
+ * How text becomes terms. Tokens are ranges of the text (so a marker can highlight them)
+ * and never contain a '\n' (an index tokenizes a chunk line by line).
+ */
+export interface Tokenizer {
+  /** Calls onToken(start, end) for each token of text[from, to), in order. */
+  forEachToken(text: string, from: number, to: number, onToken: (start: number, end: number) => void): void;
+  /** The term a token (text.slice(start, end), case kept) counts as. */
+  term(raw: string): string;
+}
+
+/** Seed 004's tokenizer, the default everywhere (and the only one a stored index is valid for). */
+export const seedTokenizer: Tokenizer = Object.freeze({ forEachToken, term: seedTerm });
+
+/** The terms of `text`, with repeats, in order. */
+export function tokenize(text: string, tokenizer: Tokenizer = seedTokenizer): string[] {
+  const out: string[] = [];
+  tokenizer.forEachToken(text, 0, text.length, (s, e) => void out.push(tokenizer.term(text.slice(s, e))));
+  return out;
+}
+
+/** The same tokens with their case kept (the people analyzer splits them at case changes). */
+export function tokenizeRaw(text: string, tokenizer: Tokenizer = seedTokenizer): string[] {
+  const out: string[] = [];
+  tokenizer.forEachToken(text, 0, text.length, (s, e) => void out.push(text.slice(s, e)));
+  return out;
 }
