@@ -5,7 +5,7 @@
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { lazyMeasureOptions } from './virtual';
-import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useEffectEvent, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { TreeEntry } from '../worker/protocol';
 import { useEngine } from './engine';
 import { SKIP_REASON_TEXT } from './format';
@@ -61,7 +61,10 @@ export function FileTree({
     void load('');
   }, [repoKey, load]);
 
-  // Reveal the open file: expand and load its ancestors.
+  // Reveal the open file: expand and load its ancestors (those not loaded yet when it opens).
+  const loadMissing = useEffectEvent((dirs: string[]) => {
+    for (const d of dirs) if (!children.has(d)) void load(d);
+  });
   useEffect(() => {
     if (!selected) return;
     const parts = selected.split('/').slice(0, -1);
@@ -72,8 +75,8 @@ export function FileTree({
       for (const d of dirs) next.add(d);
       return next;
     });
-    for (const d of dirs) if (!children.has(d)) void load(d);
-  }, [selected, repoKey]); // eslint-disable-line react-hooks/exhaustive-deps
+    loadMissing(dirs);
+  }, [selected, repoKey]);
 
   const rows = useMemo(() => {
     const out: Row[] = [];
@@ -103,7 +106,7 @@ export function FileTree({
 
   useEffect(() => {
     if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
-  }, [selectedIndex]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [selectedIndex, virtualizer]);
 
   const toggle = (entry: TreeEntry, open?: boolean) => {
     if (entry.kind !== 'directory' || entry.skipped) return;

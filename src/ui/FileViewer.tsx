@@ -5,7 +5,7 @@
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { lazyMeasureOptions } from './virtual';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
 import { QuarryError } from '../core/errors';
 import type { HitRange } from '../core/grep/types';
 import type { FileContent, FileHighlight } from '../worker/protocol';
@@ -37,18 +37,20 @@ export function FileViewer({
   const [goto, setGoto] = useState('');
   const scrollRef = useRef<HTMLDivElement>(null);
   const hlKey = highlight ? JSON.stringify(highlight) : '';
+  // The read follows the highlight's value (hlKey), not its identity: a parent may build a new object each render.
+  const latestHighlight = useEffectEvent(() => highlight);
 
   useEffect(() => {
     let current = true;
     setLoaded((prev) => (prev.state === 'ready' && prev.content.path === path ? prev : { state: 'loading' }));
-    engine.readFile(path, highlight ?? undefined).then(
+    engine.readFile(path, latestHighlight() ?? undefined).then(
       (content) => current && setLoaded({ state: 'ready', content }),
       (err) => current && setLoaded({ state: 'error', error: err instanceof QuarryError ? err : new QuarryError('Internal', String(err)) }),
     );
     return () => {
       current = false;
     };
-  }, [path, hlKey, repoKey, engine]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [path, hlKey, repoKey, engine]);
 
   const content = loaded.state === 'ready' ? loaded.content : null;
   const lines = useMemo(() => {
@@ -74,7 +76,7 @@ export function FileViewer({
     const target = line > 0 ? line : content.hits[0]?.[0] ?? 0;
     if (target > 0) virtualizer.scrollToIndex(Math.min(target, lines.length) - 1, { align: 'center' });
     else virtualizer.scrollToOffset(0);
-  }, [content, line]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [content, line, lines.length, virtualizer]);
 
   const copyLink = async () => {
     const url = new URL(location.href);

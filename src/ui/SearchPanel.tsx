@@ -19,6 +19,7 @@ import { formatCount, plural } from './format';
 import { languageOf } from './highlight';
 import { splitList, type ViewState } from './url-state';
 import type { UpdateView } from './use-view-state';
+import { useDebouncedDraft } from './views/use-tool';
 
 type Row =
   | { kind: 'file'; path: string; count: number }
@@ -35,7 +36,10 @@ export const UI_COUNT_LIMIT = 100_000;
 const CONTEXT_LINES = 2;
 const ROW_HEIGHT = 20;
 
-export function buildRequest(view: ViewState): GrepRequest {
+/** The view fields a search request is built from. */
+export type RequestFields = Pick<ViewState, 'q' | 'mode' | 'caseSensitive' | 'wholeWord' | 'include' | 'exclude' | 'ext'>;
+
+export function buildRequest(view: RequestFields): GrepRequest {
   return {
     pattern: view.q,
     mode: view.mode === 'regex' ? 'regex' : 'literal',
@@ -79,7 +83,8 @@ export function SearchPanel({
 }) {
   const ranked = view.mode === 'ranked';
   const engine = useEngine();
-  const [draft, setDraft] = useState(view.q);
+  // Typing updates the URL after a short pause (and follows it back/forward); the search follows the URL.
+  const [draft, setDraft] = useDebouncedDraft(view.q, (q) => update({ q }), 150);
   const [rowsVersion, setRowsVersion] = useState(0);
   const rows = useRef<Row[]>([]);
   const hitRows = useRef<number[]>([]);
@@ -88,19 +93,11 @@ export function SearchPanel({
   const scrollRef = useRef<HTMLDivElement>(null);
   const [showFilters, setShowFilters] = useState(Boolean(view.include || view.exclude || view.ext));
 
-  // The URL can change under us (back/forward, a link): follow it.
-  useEffect(() => setDraft(view.q), [view.q]);
-
-  // Typing updates the URL after a short pause; the search follows the URL.
-  useEffect(() => {
-    if (draft === view.q) return;
-    const t = setTimeout(() => update({ q: draft }), 150);
-    return () => clearTimeout(t);
-  }, [draft]); // eslint-disable-line react-hooks/exhaustive-deps
-
+  // A new request (a new search) only when a field it is built from changes, not the open file or line.
+  const { q, mode, caseSensitive, wholeWord, include, exclude, ext } = view;
   const request = useMemo(
-    () => buildRequest(view),
-    [view.q, view.mode, view.caseSensitive, view.wholeWord, view.include, view.exclude, view.ext], // eslint-disable-line react-hooks/exhaustive-deps
+    () => buildRequest({ q, mode, caseSensitive, wholeWord, include, exclude, ext }),
+    [q, mode, caseSensitive, wholeWord, include, exclude, ext],
   );
 
   useEffect(() => {
@@ -333,13 +330,7 @@ export function SearchPanel({
 }
 
 function FilterField({ label, placeholder, value, onCommit }: { label: string; placeholder: string; value: string; onCommit: (v: string) => void }) {
-  const [draft, setDraft] = useState(value);
-  useEffect(() => setDraft(value), [value]);
-  useEffect(() => {
-    if (draft === value) return;
-    const t = setTimeout(() => onCommit(draft), 300);
-    return () => clearTimeout(t);
-  }, [draft]); // eslint-disable-line react-hooks/exhaustive-deps
+  const [draft, setDraft] = useDebouncedDraft(value, onCommit, 300);
   return (
     <label className="filter-field">
       <span>{label}</span>

@@ -25,7 +25,7 @@ export function ComponentsView({ view, update, repoKey }: ViewProps) {
   const [state, retry] = useTool<FindComponentsResult>('find_components', NO_ARGS, repoKey);
   const [draft, setDraft] = useDebouncedDraft(view.cq, (cq) => update({ cq }));
 
-  const all = state.state === 'ready' ? state.value.components : [];
+  const all = useMemo(() => (state.state === 'ready' ? state.value.components : []), [state]);
   const shown = useMemo(() => all.filter((c) => matchesText(view.cq, c.name, c.path, c.kind)), [all, view.cq]);
 
   return (

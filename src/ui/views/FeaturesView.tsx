@@ -219,7 +219,7 @@ function MarkedLine({ text, column, match }: { text: string; column: number; mat
 function Inventory({ view, update, repoKey }: ViewProps) {
   const [state, retry] = useTool<InventoryResult>('flag_inventory', NO_ARGS, repoKey);
   const [draft, setDraft] = useDebouncedDraft(view.fq, (fq) => update({ fq }));
-  const all = state.state === 'ready' ? state.value.flags : [];
+  const all = useMemo(() => (state.state === 'ready' ? state.value.flags : []), [state]);
   const shown = useMemo(() => all.filter((f) => matchesText(view.fq, f.name, f.sdkLabel)), [all, view.fq]);
   return (
     <section className="inventory" aria-labelledby="inventory-title" data-testid="flag-inventory">

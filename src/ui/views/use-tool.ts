@@ -3,7 +3,7 @@
  * is re-run when the repository is reloaded (repoKey) or the arguments change; an answer
  * for superseded arguments is dropped.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { QuarryError } from '../../core/errors';
 import { useEngine } from '../engine';
 
@@ -15,8 +15,11 @@ export function useTool<T>(name: string, args: Record<string, unknown> | null, r
   const [state, setState] = useState<ToolState<T>>(args ? { state: 'loading' } : { state: 'idle' });
   const [attempt, setAttempt] = useState(0);
   const argsKey = args ? JSON.stringify(args) : '';
+  // The call follows the arguments' value (argsKey), not their identity: a caller may build a new object each render.
+  const latestArgs = useEffectEvent(() => args);
 
   useEffect(() => {
+    const args = latestArgs();
     if (!args) {
       setState({ state: 'idle' });
       return;
@@ -30,7 +33,7 @@ export function useTool<T>(name: string, args: Record<string, unknown> | null, r
     return () => {
       current = false;
     };
-  }, [engine, name, argsKey, repoKey, attempt]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [engine, name, argsKey, repoKey, attempt]);
 
   return [state, () => setAttempt((a) => a + 1)];
 }
@@ -40,10 +43,13 @@ export function useDebouncedDraft(value: string, commit: (v: string) => void, de
   const [draft, setDraft] = useState(value);
   // The URL can change under us (back/forward, a link): follow it.
   useEffect(() => setDraft(value), [value]);
+  // Only a new draft restarts the pause; the latest value and commit are read when it ends.
+  const settle = useEffectEvent((v: string) => {
+    if (v !== value) commit(v);
+  });
   useEffect(() => {
-    if (draft === value) return;
-    const t = setTimeout(() => commit(draft), delayMs);
+    const t = setTimeout(() => settle(draft), delayMs);
     return () => clearTimeout(t);
-  }, [draft]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [draft, delayMs]);
   return [draft, setDraft];
 }
