@@ -3,8 +3,8 @@ declare module 'comlink/dist/esm/node-adapter.mjs' {
   import type { Endpoint } from 'comlink';
   export interface NodeEndpoint {
     postMessage(message: any, transfer?: any[]): void;
-    on(type: string, listener: (...args: any[]) => void, options?: {}): void;
-    off(type: string, listener: (...args: any[]) => void, options?: {}): void;
+    on(type: string, listener: (...args: any[]) => void, options?: object): void;
+    off(type: string, listener: (...args: any[]) => void, options?: object): void;
     start?: () => void;
   }
   export default function nodeEndpoint(nep: NodeEndpoint): Endpoint;

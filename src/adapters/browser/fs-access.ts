@@ -36,7 +36,6 @@ export class DirectoryHandleSource implements FileSource {
     if (known) return known;
     const i = path.lastIndexOf('/');
     const parentPath = i < 0 ? '' : path.slice(0, i);
-    const name = i < 0 ? path : path.slice(i + 1);
     const parent = await this.resolve(parentPath);
     if (!parent || parent.kind !== 'directory') return null;
     if (!this.listings.has(parentPath)) {

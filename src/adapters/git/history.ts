@@ -119,7 +119,7 @@ export async function history(fs: Fs, dir: string, options: HistoryOptions = {})
   const { depth = 50, gitdir, includeUncommitted = false } = options;
   const cache = options.cache ?? {};
   let branch: string | null = null;
-  let head: string | null = null;
+  let head: string;
   try {
     branch = (await git.currentBranch({ fs, dir, gitdir, fullname: false })) ?? null;
     head = await git.resolveRef({ fs, dir, gitdir, ref: options.ref ?? 'HEAD' });
