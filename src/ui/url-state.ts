@@ -9,9 +9,9 @@ export type ViewKey = 'search' | 'components' | 'routes' | 'features' | 'history
 const VIEW_KEYS: readonly ViewKey[] = ['search', 'components', 'routes', 'features', 'history'];
 
 export interface ViewState {
-  /** 'demo', 'recent:<id>' (a stored folder handle), 'git:<id>' (a clone in the library) or 'snapshot:<name>' (cannot be re-read). */
-  repo: string;
-  /** For a 'git:' repo: its clone URL and ref, so a shared link can offer to clone it elsewhere. */
+  /** The open roots' keys, in order (one `repo=` parameter each); see parseRepoKey. */
+  repos: string[];
+  /** For the first 'git:' root: its clone URL and ref, so a shared link can offer to clone it elsewhere. */
   clone: string;
   cref: string;
   view: ViewKey;
@@ -36,7 +36,7 @@ export interface ViewState {
 }
 
 export const DEFAULT_VIEW: ViewState = {
-  repo: '',
+  repos: [],
   clone: '',
   cref: '',
   view: 'search',
@@ -57,11 +57,33 @@ export const DEFAULT_VIEW: ViewState = {
   fq: '',
 };
 
+/** What a repository key in the address names (the engine makes keys; this is the one place the UI reads them). */
+export type RepoKeyRef =
+  | { kind: 'demo' }
+  /** A clone in the library. */
+  | { kind: 'git'; id: string }
+  /** An opened folder: its handle is in the library (Recent). */
+  | { kind: 'folder'; id: string }
+  /** A one-time copy of a chosen folder (or files in memory): cannot be re-read after a reload. */
+  | { kind: 'snapshot'; name: string }
+  | { kind: 'unknown'; key: string };
+
+export function parseRepoKey(key: string): RepoKeyRef {
+  if (key === 'demo') return { kind: 'demo' };
+  const colon = key.indexOf(':');
+  const scheme = colon < 0 ? '' : key.slice(0, colon);
+  const rest = colon < 0 ? '' : key.slice(colon + 1);
+  if (scheme === 'git' && rest) return { kind: 'git', id: rest };
+  if (scheme === 'recent' && rest) return { kind: 'folder', id: key };
+  if ((scheme === 'snapshot' || scheme === 'memory' || scheme === 'handle') && rest) return { kind: 'snapshot', name: rest };
+  return { kind: 'unknown', key };
+}
+
 export function parseViewState(search: string): ViewState {
   const p = new URLSearchParams(search);
   const line = Number.parseInt(p.get('line') ?? '', 10);
   return {
-    repo: p.get('repo') ?? '',
+    repos: p.getAll('repo').filter(Boolean),
     clone: p.get('clone') ?? '',
     cref: p.get('cref') ?? '',
     view: VIEW_KEYS.find((v) => v === p.get('view')) ?? 'search',
@@ -86,9 +108,10 @@ export function parseViewState(search: string): ViewState {
 /** Only non-default values are written, in a stable order, so links stay short and readable. */
 export function serializeViewState(s: ViewState): string {
   const p = new URLSearchParams();
-  if (s.repo) p.set('repo', s.repo);
-  if (s.clone && s.repo.startsWith('git:')) p.set('clone', s.clone);
-  if (s.cref && s.clone && s.repo.startsWith('git:')) p.set('cref', s.cref);
+  for (const r of s.repos) p.append('repo', r);
+  const hasClone = s.repos.some((r) => parseRepoKey(r).kind === 'git');
+  if (s.clone && hasClone) p.set('clone', s.clone);
+  if (s.cref && s.clone && hasClone) p.set('cref', s.cref);
   if (s.view !== 'search') p.set('view', s.view);
   if (s.q) p.set('q', s.q);
   if (s.mode !== 'text') p.set('mode', s.mode);

@@ -3,19 +3,9 @@ import { useSyncExternalStore } from 'react';
 import type { Progress } from '../../worker/protocol';
 import { formatCount } from '../format';
 
-/** A tiny external store, so progress events re-render only the bar. */
-export class ProgressStore {
-  value: Progress | null = null;
-  private listeners = new Set<() => void>();
-  set(p: Progress) {
-    this.value = p;
-    for (const l of this.listeners) l();
-  }
-  subscribe = (l: () => void) => {
-    this.listeners.add(l);
-    return () => void this.listeners.delete(l);
-  };
-}
+import { ProgressStore } from '../progress-store';
+
+export { ProgressStore };
 
 export function GitProgressBar({ verb, store, onCancel, testId }: { verb: string; store: ProgressStore; onCancel?: () => void; testId?: string }) {
   const p = useSyncExternalStore(store.subscribe, () => store.value);

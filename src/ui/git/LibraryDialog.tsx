@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { QuarryError } from '../../core/errors';
-import { libraryKey, type CloneRequest, type GitJobStats, type LibraryEntry, type LibraryInfo } from '../../worker/protocol';
+import { type CloneRequest, type GitJobStats, type LibraryEntry, type LibraryInfo } from '../../worker/protocol';
 import { useEngine } from '../engine';
 import { formatBytes, formatCount, plural } from '../format';
 import { GitProgressBar, ProgressStore } from './GitProgress';
@@ -26,10 +26,12 @@ export interface LibraryDialogProps {
   /** Why the last clone failed (kept by the app, so it survives closing and reopening this dialog). */
   cloneError: QuarryError | null;
   onOpen: (entry: LibraryEntry) => void;
+  /** Add the entry to the workspace as one more root. */
+  onAdd: (entry: LibraryEntry) => void;
   onFetched: (entry: LibraryEntry, stats: GitJobStats) => void;
   onDeleted: (entry: LibraryEntry) => void;
-  /** Key of the open repository ('git:<id>', 'recent:<id>'...). */
-  currentKey: string;
+  /** Keys of the open roots ('git:<id>', 'recent:<id>'..., made by the engine). */
+  currentKeys: string[];
   /** Pre-filled URL and ref (a shared link to a repository that is not here yet). */
   prefill?: { url: string; ref: string };
 }
@@ -265,8 +267,9 @@ function CloneForm({ cloning, startClone, cloneError, prefill }: LibraryDialogPr
 
 function LibraryRow({
   entry,
-  currentKey,
+  currentKeys,
   onOpen,
+  onAdd,
   onFetched,
   onDeleted,
   onClose,
@@ -276,7 +279,7 @@ function LibraryRow({
   const [fetching, setFetching] = useState<{ progress: ProgressStore; cancel: () => void } | null>(null);
   const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const isOpen = libraryKey(entry) === currentKey;
+  const isOpen = currentKeys.includes(entry.key);
   const isClone = entry.source === 'clone';
 
   const fetchUpdates = async () => {
@@ -365,6 +368,20 @@ function LibraryRow({
         >
           Open
         </button>
+        {!isOpen && currentKeys.length > 0 && (
+          <button
+            type="button"
+            onClick={() => {
+              onAdd(entry);
+              onClose();
+            }}
+            aria-label={`Add ${entry.name} to the workspace`}
+            title="Open it beside what is open: search and every view span all roots"
+            disabled={!!fetching}
+          >
+            Add to workspace
+          </button>
+        )}
         {isClone && (
           <button type="button" onClick={() => void fetchUpdates()} aria-label={`Fetch updates for ${entry.name}`} disabled={!!fetching}>
             Fetch updates

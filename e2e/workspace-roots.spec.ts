@@ -1,0 +1,46 @@
+import { expect, test } from './fixtures';
+import { pickerReturnsOpfs, writeOpfsRepo } from './helpers/opfs';
+import { SMALL_APP } from './helpers/repos';
+
+test('two roots at once: a folder added beside the demo; search, tree, Ranked and the address span both; a root is removed', async ({ quarry, page }) => {
+  await pickerReturnsOpfs(page, 'small-app');
+  await quarry.goto();
+  await quarry.waitForRepo('quarry (demo)');
+  await writeOpfsRepo(page, 'small-app', SMALL_APP);
+
+  await page.getByTestId('add-folder').click();
+  await quarry.waitForRepo('quarry (demo) + small-app');
+  await expect(quarry.repoName).toContainText('2 roots');
+  await expect(page).toHaveURL(/\?repo=demo&repo=recent%3A/);
+  const roots = page.getByRole('list', { name: 'Roots' });
+  await expect(roots.getByRole('listitem')).toHaveText([/quarry/, /small-app/]);
+  // The tree's top level is one folder per root.
+  await expect(quarry.treeItem('quarry')).toBeVisible();
+  await expect(quarry.treeItem('small-app')).toBeVisible();
+
+  // Search spans both roots; paths carry their root's name.
+  await quarry.search('TODO: support discounts');
+  await quarry.waitForSearchDone();
+  // the demo (Quarry's own source) quotes this line in a test; the folder holds it
+  await expect(page.getByTestId('result-file')).toHaveText(['quarry/src/core/tools/tools.test.ts2', 'small-app/src/app.ts1']);
+  await page.getByRole('button', { name: /^3 \/\/ TODO: support discounts$/ }).click();
+  await expect(quarry.viewer('small-app/src/app.ts')).toBeVisible();
+
+  // Each root has its own index; Ranked mode answers from both.
+  await quarry.waitForIndex();
+  await quarry.search('calculate total', 'Ranked');
+  await expect(quarry.rankedHits.first()).toContainText('small-app/src/app.ts');
+
+  // The address names every root: a reload opens both again and the open file.
+  await page.reload();
+  await quarry.waitForRepo('quarry (demo) + small-app');
+  await expect(quarry.viewer('small-app/src/app.ts')).toBeVisible();
+
+  // Removing a root leaves the other; its paths lose the prefix, the open file stays open.
+  await page.getByRole('button', { name: 'Remove quarry from the workspace' }).click();
+  await quarry.waitForRepo('small-app');
+  await expect(roots).toHaveCount(0);
+  await expect(page).not.toHaveURL(/repo=demo/);
+  await expect(quarry.viewer('src/app.ts')).toBeVisible();
+  await expect(quarry.treeItem('src')).toBeVisible();
+});

@@ -1,0 +1,122 @@
+/** The top bar: what is open (every root), the view switcher, and the ways to get a repository in. */
+import type { RefObject } from 'react';
+import type { LibraryEntry } from '../../worker/protocol';
+import { formatBytes, plural } from '../format';
+import type { UpdateView } from '../use-view-state';
+import type { ViewState } from '../url-state';
+import { ViewNav } from '../views/ViewNav';
+import { rootTitle, type OpenRoot } from '../workspace/controller';
+
+export interface TopBarProps {
+  roots: OpenRoot[];
+  view: ViewState;
+  update: UpdateView;
+  folders: LibraryEntry[];
+  fileInput: RefObject<HTMLInputElement | null>;
+  libraryButton: RefObject<HTMLButtonElement | null>;
+  onQuickOpen: () => void;
+  onOpenFolder: () => void;
+  onAddFolder: () => void;
+  onFilesChosen: (files: FileList | null) => void;
+  onLibrary: () => void;
+  onDemo: () => void;
+  onFolder: (entry: LibraryEntry) => void;
+}
+
+export function TopBar(props: TopBarProps) {
+  const { roots, view, update, folders } = props;
+  const files = roots.reduce((n, r) => n + r.stats.files, 0);
+  const bytes = roots.reduce((n, r) => n + r.stats.bytes, 0);
+  const title = roots.map(rootTitle).join(' + ');
+  return (
+    <header className="topbar">
+      <div className="brand">
+        <span className="logo" aria-hidden="true">
+          ◆
+        </span>{' '}
+        Quarry
+      </div>
+      {roots.length > 0 && (
+        <div className="repo-badge" data-testid="repo-name" title={title}>
+          <strong>{title}</strong>
+          <span>
+            {roots.length > 1 && `${roots.length} roots · `}
+            {plural(files, 'file')} · {formatBytes(bytes)}
+          </span>
+        </div>
+      )}
+      {roots.length > 0 && <ViewNav view={view} update={update} />}
+      <nav className="actions" aria-label="Repository">
+        <button type="button" onClick={props.onQuickOpen} disabled={!roots.length} title="Quick open (Ctrl/⌘+P)">
+          Go to file <kbd>Ctrl P</kbd>
+        </button>
+        <button type="button" className="primary" onClick={props.onOpenFolder} data-testid="open-folder">
+          Open folder
+        </button>
+        {roots.length > 0 && (
+          <button type="button" onClick={props.onAddFolder} data-testid="add-folder" title="Open a folder beside what is open: search and every view span all roots">
+            Add folder
+          </button>
+        )}
+        <label className="button-like">
+          <input
+            ref={props.fileInput}
+            type="file"
+            className="visually-hidden"
+            data-testid="folder-input"
+            aria-label="Choose a folder (snapshot)"
+            webkitdirectory=""
+            multiple
+            onChange={(e) => props.onFilesChosen(e.target.files)}
+          />
+          <span aria-hidden="true">Choose folder…</span>
+        </label>
+        <button
+          type="button"
+          ref={props.libraryButton}
+          onClick={props.onLibrary}
+          data-testid="open-library"
+          title="Clone a git repository; your cloned repositories and opened folders"
+        >
+          Repositories
+        </button>
+        <button type="button" onClick={props.onDemo} data-testid="open-demo">
+          Demo
+        </button>
+        {folders.length > 0 && (
+          <details className="recent">
+            <summary>Recent</summary>
+            <ul aria-label="Recent folders">
+              {folders.map((r) => (
+                <li key={r.id}>
+                  <button type="button" onClick={() => props.onFolder(r)}>
+                    {r.name}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </details>
+        )}
+      </nav>
+    </header>
+  );
+}
+
+/** With several roots: each root with a button that removes it from the workspace. */
+export function RootList({ roots, onRemove }: { roots: OpenRoot[]; onRemove: (key: string) => void }) {
+  if (roots.length < 2) return null;
+  return (
+    <ul className="root-list" aria-label="Roots" data-testid="root-list">
+      {roots.map((r) => (
+        <li key={r.key}>
+          <span className="mono" title={`${rootTitle(r)}: ${plural(r.stats.files, 'file')}`}>
+            {r.name}
+          </span>
+          <button type="button" className="link" onClick={() => onRemove(r.key)} aria-label={`Remove ${r.name} from the workspace`} title="Remove from the workspace">
+            ×
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,420 @@
+/**
+ * The open workspace's lifecycle, as a plain object (no React; unit-tested in Node): opening
+ * and swapping repositories, adding and removing roots, the background index build, recovery
+ * after an engine restart, restoring what the address names, cloning, and the notices a person
+ * sees when something goes wrong. React reads it through useWorkspace().
+ *
+ * The engine makes repository keys; this only reads them back (RepoStats.key, LibraryEntry.key)
+ * and writes them to the address.
+ */
+import { QuarryError, toQuarryError } from '../../core/errors';
+import type { EngineClient } from '../../worker/client';
+import type { CloneRequest, LibraryEntry, OpenSpec, RepoStats } from '../../worker/protocol';
+import type { IndexUiState } from '../IndexStatusLine';
+import { ProgressStore } from '../progress-store';
+import { parseRepoKey, type ViewState } from '../url-state';
+import type { UpdateView } from '../use-view-state';
+
+/** One open root, as the UI keeps it (for reloads after an engine restart). */
+export interface OpenRoot {
+  key: string;
+  /** The root's unique name (the prefix of its paths when several roots are open). */
+  name: string;
+  stats: RepoStats;
+  spec: OpenSpec;
+  /** A clone's URL and ref (they go into the address). */
+  clone?: { url: string; ref: string };
+}
+
+export interface Opening {
+  name: string;
+  progress: ProgressStore;
+  cancel: () => void;
+}
+
+export interface CloneJobView {
+  url: string;
+  progress: ProgressStore;
+  cancel: () => void;
+}
+
+export type Notice =
+  | { kind: 'error'; title: string; message: string }
+  | { kind: 'permission'; folder: LibraryEntry }
+  | { kind: 'snapshot-lost'; name: string }
+  /** A link to a clone this browser does not have: offer to clone it, then restore the view. */
+  | { kind: 'clone-offer'; url: string; ref: string };
+
+export interface WorkspaceState {
+  roots: OpenRoot[];
+  /** Bumped on every (re)load so views re-query. */
+  generation: number;
+  opening: Opening | null;
+  notice: Notice | null;
+  index: IndexUiState;
+  /** Opened folders the library still has handles for (Recent), newest first. */
+  folders: LibraryEntry[];
+  cloning: CloneJobView | null;
+  cloneError: QuarryError | null;
+}
+
+export interface OpenOptions {
+  /** Add as one more root instead of replacing the workspace. */
+  add?: boolean;
+  /** Close the open file (a different repository). */
+  resetFile?: boolean;
+  clone?: { url: string; ref: string };
+  /** Restoring the address: its file path already names its root. */
+  restoring?: boolean;
+}
+
+export type WorkspaceEngine = Pick<EngineClient, 'openRepo' | 'closeRoot' | 'roots' | 'indexRepo' | 'library' | 'cloneRepo'>;
+
+export interface WorkspaceDeps {
+  engine: WorkspaceEngine;
+  /** The address: the view state and its updater. */
+  view: { get(): ViewState; update: UpdateView };
+  /** Runs a state change as a low-priority render (React's startTransition); immediate elsewhere. */
+  transition?: (fn: () => void) => void;
+  /** Runs `fn` once the main thread is idle after a swap; returns a cancel. */
+  whenIdle?: (fn: () => void) => () => void;
+  /** File System Access permission for a stored folder handle (asking needs a user gesture). */
+  ensureReadPermission?: (handle: FileSystemDirectoryHandle, request: boolean) => Promise<boolean>;
+  /** User-timing marks for profiles. */
+  mark?: (name: string) => void;
+}
+
+const MAX_FOLDERS = 10;
+const DEMO_TITLE = 'quarry (demo)';
+
+export const INITIAL_STATE: WorkspaceState = {
+  roots: [],
+  generation: 0,
+  opening: null,
+  notice: null,
+  index: { state: 'none', last: null, version: 0 },
+  folders: [],
+  cloning: null,
+  cloneError: null,
+};
+
+export function rootTitle(root: Pick<OpenRoot, 'spec' | 'stats'>): string {
+  return root.spec.kind === 'demo' ? DEMO_TITLE : root.stats.name;
+}
+
+export class WorkspaceController {
+  private current: WorkspaceState = INITIAL_STATE;
+  private listeners = new Set<() => void>();
+  private indexJob: { cancel: () => void } | null = null;
+  /** The generation whose index build waits for the idle callback. */
+  private pendingIndex: { generation: number; cancel: () => void } | null = null;
+  readonly indexProgress = new ProgressStore();
+  private started = false;
+
+  constructor(private readonly deps: WorkspaceDeps) {}
+
+  get state(): WorkspaceState {
+    return this.current;
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  };
+
+  private set(patch: Partial<WorkspaceState> | ((s: WorkspaceState) => Partial<WorkspaceState>)): void {
+    const p = typeof patch === 'function' ? patch(this.current) : patch;
+    this.current = { ...this.current, ...p };
+    for (const l of this.listeners) l();
+  }
+
+  private setIndex(fn: (prev: IndexUiState) => IndexUiState): void {
+    this.set((s) => ({ index: fn(s.index) }));
+  }
+
+  setNotice(notice: Notice | null): void {
+    this.set({ notice });
+  }
+
+  // ---- opening -------------------------------------------------------------------------
+
+  /** Read a repository into the engine; what was open stays until the new one is complete. */
+  async open(spec: OpenSpec, options: OpenOptions = {}): Promise<void> {
+    const { engine, view } = this.deps;
+    const name = spec.kind === 'demo' ? DEMO_TITLE : spec.name;
+    const progress = new ProgressStore();
+    const job = engine.openRepo(spec, (p) => progress.set(p), { add: !!options.add });
+    this.set({ opening: { name, progress, cancel: job.cancel }, notice: null });
+    let swapped = false;
+    try {
+      const end = await job.done;
+      if (end.stats.ending !== 'complete') return; // cancelled: keep what was open
+      swapped = true;
+      const infos = await engine.roots().catch(() => null);
+      this.deps.mark?.('quarry:opened');
+      const before = this.current.roots;
+      const opened: OpenRoot = { key: end.stats.key, name: end.stats.root, stats: end.stats, spec, clone: options.clone };
+      let roots = options.add ? [...before.filter((r) => r.key !== opened.key), opened] : [opened];
+      if (options.add && before.some((r) => r.key === opened.key)) roots = before.map((r) => (r.key === opened.key ? opened : r));
+      if (infos) roots = roots.map((r) => ({ ...r, name: infos.find((i) => i.key === r.key)?.name ?? r.name }));
+      // A transition: React renders the new workspace in time slices instead of one long task.
+      // Every state change of the swap is in it: one outside would re-render the shell at once.
+      this.transition(() => {
+        const cur = view.get();
+        const patch: Partial<ViewState> = { repos: roots.map((r) => r.key), ...this.cloneParams(roots) };
+        if (options.resetFile) Object.assign(patch, { file: '', line: 0 });
+        else if (options.add && !options.restoring && cur.file && before.length === 1 && roots.length > 1) patch.file = `${roots[0].name}/${cur.file}`; // paths gain their root's name
+        view.update(patch, { push: options.resetFile });
+        // The previous build stops now: its answer must never land on the new workspace.
+        this.indexJob?.cancel();
+        this.indexJob = null;
+        const generation = this.current.generation + 1;
+        this.set((s) => ({
+          roots,
+          generation,
+          opening: null,
+          index: { ...s.index, state: 'building', error: undefined, last: options.add ? s.index.last : null },
+        }));
+        this.scheduleIndex(generation);
+      });
+      if (spec.kind === 'handle') void this.refreshFolders();
+    } catch (err) {
+      const e = toQuarryError(err);
+      if (e.data?.reason === 'engineRestarted') return; // the restart handler reopens
+      this.set({ notice: { kind: 'error', title: `Could not open ${name}`, message: e.message } });
+    } finally {
+      if (!swapped) this.set({ opening: null });
+    }
+  }
+
+  private transition(fn: () => void): void {
+    if (this.deps.transition) this.deps.transition(fn);
+    else fn();
+  }
+
+  /** The first clone root's URL and ref go into the address, so a shared link can offer to clone it. */
+  private cloneParams(roots: OpenRoot[]): Pick<ViewState, 'clone' | 'cref'> {
+    const c = roots.find((r) => r.clone)?.clone;
+    return { clone: c?.url ?? '', cref: c?.ref ?? '' };
+  }
+
+  /** Remove one root; the others stay open with their indexes. */
+  async closeRoot(key: string): Promise<void> {
+    const { engine, view } = this.deps;
+    const before = this.current.roots;
+    if (before.length < 2 || !before.some((r) => r.key === key)) return;
+    await engine.closeRoot(key);
+    const infos = await engine.roots().catch(() => null);
+    const gone = before.find((r) => r.key === key)!;
+    const roots = before.filter((r) => r.key !== key).map((r) => ({ ...r, name: infos?.find((i) => i.key === r.key)?.name ?? r.name }));
+    const cur = view.get();
+    const patch: Partial<ViewState> = { repos: roots.map((r) => r.key), ...this.cloneParams(roots) };
+    if (cur.file.startsWith(`${gone.name}/`)) Object.assign(patch, { file: '', line: 0 });
+    else if (roots.length === 1 && cur.file.startsWith(`${before.find((r) => r.key === roots[0].key)!.name}/`)) patch.file = cur.file.slice(cur.file.indexOf('/') + 1);
+    view.update(patch, { push: true });
+    this.set((s) => ({ roots, generation: s.generation + 1 }));
+  }
+
+  openDemo(options: OpenOptions = {}): Promise<void> {
+    return this.open({ kind: 'demo' }, { resetFile: this.resetsFile('demo', options), ...options });
+  }
+
+  openHandle(handle: FileSystemDirectoryHandle, options: OpenOptions = {}): Promise<void> {
+    return this.open({ kind: 'handle', name: handle.name, handle }, { resetFile: !options.add, ...options });
+  }
+
+  /** An opened folder from the library (Recent): its handle needs read permission again after a reload. */
+  async openFolder(entry: LibraryEntry, requestPermission: boolean, options: OpenOptions = {}): Promise<void> {
+    if (!entry.handle) {
+      this.set({ notice: { kind: 'error', title: `${entry.name} is not in Recent any more`, message: 'Open the folder again with "Open folder".' } });
+      return;
+    }
+    const granted = this.deps.ensureReadPermission ? await this.deps.ensureReadPermission(entry.handle, requestPermission).catch(() => false) : true;
+    if (!granted) {
+      this.set({ notice: { kind: 'permission', folder: entry } });
+      return;
+    }
+    await this.open({ kind: 'handle', name: entry.name, handle: entry.handle }, { resetFile: this.resetsFile(entry.key, options), ...options });
+  }
+
+  /** Open a clone from the library (its URL and ref go into the address, so the link can be shared). */
+  openClone(entry: LibraryEntry, options: OpenOptions = {}): Promise<void> {
+    return this.open(
+      { kind: 'git', id: entry.id, name: entry.name },
+      { resetFile: this.resetsFile(entry.key, options) && !this.deps.view.get().repos.includes(entry.key), clone: { url: entry.url, ref: entry.ref ?? '' }, ...options },
+    );
+  }
+
+  openLibraryEntry(entry: LibraryEntry, options: OpenOptions = {}): Promise<void> {
+    return entry.source === 'clone' ? this.openClone(entry, options) : this.openFolder(entry, true, options);
+  }
+
+  openSnapshot(name: string, files: Extract<OpenSpec, { kind: 'files' }>['files'], options: OpenOptions = {}): Promise<void> {
+    return this.open({ kind: 'files', name, files }, { resetFile: !options.add, ...options });
+  }
+
+  /** Opening a different repository (not adding one) closes the open file. */
+  private resetsFile(key: string, options: OpenOptions): boolean {
+    const roots = this.current.roots;
+    return !options.add && roots.length > 0 && !(roots.length === 1 && roots[0].key === key);
+  }
+
+  /** Read every root again (Refresh): the index refresh then re-indexes only what changed. */
+  async refresh(): Promise<void> {
+    const roots = this.current.roots;
+    for (let i = 0; i < roots.length; i++) await this.open(roots[i].spec, { add: i > 0 || roots.length > 1, clone: roots[i].clone });
+  }
+
+  /** After an engine restart the new engine is empty: read every root again. */
+  async recover(): Promise<void> {
+    this.pendingIndex?.cancel();
+    this.pendingIndex = null; // the reopen schedules the build again, on the new engine
+    const roots = this.current.roots;
+    for (let i = 0; i < roots.length; i++) await this.open(roots[i].spec, { add: i > 0, clone: roots[i].clone, restoring: true });
+  }
+
+  // ---- restoring the address -----------------------------------------------------------------
+
+  /** First load: open what the address names (every root, in order), or the demo on a first visit. */
+  async restore(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    const view = this.deps.view.get();
+    const keys = view.repos.length ? view.repos : ['demo'];
+    let library: LibraryEntry[] | null = null;
+    const lib = async () => (library ??= (await this.deps.engine.library()).repos);
+    for (let i = 0; i < keys.length; i++) {
+      const ref = parseRepoKey(keys[i]);
+      const add = i > 0 && this.current.roots.length > 0;
+      const restoring = true;
+      try {
+        if (ref.kind === 'demo') await this.open({ kind: 'demo' }, { add, restoring });
+        else if (ref.kind === 'git') {
+          const entry = (await lib()).find((r) => r.id === ref.id && r.source === 'clone');
+          if (entry) await this.openClone(entry, { add, restoring });
+          else if (view.clone) this.set({ notice: { kind: 'clone-offer', url: view.clone, ref: view.cref } });
+          else this.set({ notice: { kind: 'error', title: 'This repository is not in the library', message: 'It may have been deleted. Clone it again from Repositories.' } });
+        } else if (ref.kind === 'folder') {
+          const entry = (await lib()).find((r) => r.key === ref.id);
+          if (entry?.handle) await this.openFolder(entry, false, { add, restoring });
+          else this.set({ notice: { kind: 'error', title: 'This folder is not in Recent any more', message: 'Open the folder again with "Open folder".' } });
+        } else if (ref.kind === 'snapshot') this.set({ notice: { kind: 'snapshot-lost', name: ref.name } });
+        else this.set({ notice: { kind: 'error', title: 'This link names no repository Quarry knows', message: `"${ref.key}" is not a repository key. Open a folder or the demo.` } });
+      } catch (err) {
+        this.set({ notice: { kind: 'error', title: 'The repository library is unavailable', message: toQuarryError(err).message } });
+      }
+    }
+  }
+
+  // ---- the library -----------------------------------------------------------------------
+
+  async refreshFolders(): Promise<void> {
+    try {
+      const { repos } = await this.deps.engine.library();
+      const folders = repos
+        .filter((r) => r.source === 'folder' && r.handle)
+        .sort((a, b) => (b.openedAt ?? 0) - (a.openedAt ?? 0))
+        .slice(0, MAX_FOLDERS);
+      this.set({ folders });
+    } catch {
+      this.set({ folders: [] });
+    }
+  }
+
+  /**
+   * Clone in the worker. When the clone is in, it opens; a failure is kept in `cloneError` (the
+   * dialog shows it, also after being closed and reopened). Returns whether it opened.
+   */
+  async startClone(request: CloneRequest, options: OpenOptions & { announceFailure?: () => boolean } = {}): Promise<boolean> {
+    const progress = new ProgressStore();
+    const job = this.deps.engine.cloneRepo(request, (p) => progress.set(p));
+    this.set({ cloning: { url: request.url, progress, cancel: job.cancel }, cloneError: null });
+    try {
+      const end = await job.done;
+      this.set({ cloning: null });
+      if (end.stats.ending !== 'complete' || !end.stats.repo) return false;
+      void this.openClone(end.stats.repo, { add: options.add });
+      return true;
+    } catch (err) {
+      const e = err instanceof QuarryError ? err : new QuarryError('Internal', String(err));
+      this.set({ cloning: null, cloneError: e });
+      if (options.announceFailure?.()) this.set({ notice: { kind: 'error', title: `Could not clone ${request.url}`, message: e.message } });
+      return false;
+    }
+  }
+
+  /** After a fetch: read the updated working tree again (the index refresh is then incremental). */
+  onFetched(entry: LibraryEntry): void {
+    const root = this.current.roots.find((r) => r.key === entry.key);
+    if (root) void this.open(root.spec, { add: this.current.roots.length > 1, clone: { url: entry.url, ref: entry.ref ?? '' } });
+  }
+
+  /** A deleted library entry: its root closes (the demo opens when it was the only one). */
+  onDeleted(entry: LibraryEntry): void {
+    void this.refreshFolders();
+    if (!this.current.roots.some((r) => r.key === entry.key)) return;
+    if (this.current.roots.length > 1) void this.closeRoot(entry.key);
+    else void this.openDemo();
+  }
+
+  // ---- the code index ----------------------------------------------------------------------
+
+  /** The index build of a new workspace waits until the main thread is idle after the swap. */
+  private scheduleIndex(generation: number): void {
+    this.pendingIndex?.cancel();
+    const start = () => {
+      if (this.pendingIndex?.generation !== generation) return;
+      this.pendingIndex = null;
+      this.deps.mark?.('quarry:index-start');
+      this.buildIndex();
+    };
+    const cancel = this.deps.whenIdle ? this.deps.whenIdle(start) : (queueMicrotask(start), () => {});
+    this.pendingIndex = { generation, cancel };
+  }
+
+  /**
+   * Build or refresh every root's code index in the background (the engine loads each root's
+   * stored index and re-indexes only what changed). Search scans meanwhile.
+   */
+  buildIndex(force = false): void {
+    this.indexJob?.cancel();
+    this.pendingIndex?.cancel();
+    this.pendingIndex = null; // a rebuild asked for meanwhile replaces the deferred start
+    this.indexProgress.value = null;
+    const job = this.deps.engine.indexRepo({ force }, (p) => this.indexProgress.set(p));
+    const mine = { cancel: job.cancel };
+    this.indexJob = mine;
+    this.setIndex((prev) => ({ ...prev, state: 'building', error: undefined }));
+    job.done.then(
+      (end) => {
+        if (this.indexJob !== mine) return;
+        this.indexJob = null;
+        if (end.stats.ending !== 'complete') this.setIndex((prev) => ({ ...prev, state: prev.last ? 'ready' : 'cancelled' }));
+        else this.setIndex((prev) => ({ state: 'ready', last: end.stats, version: prev.version + 1 }));
+      },
+      (err) => {
+        if (this.indexJob !== mine) return;
+        this.indexJob = null;
+        const e = toQuarryError(err);
+        if (e.data?.reason === 'engineRestarted') return;
+        this.setIndex((prev) => ({ ...prev, state: 'failed', error: e.message }));
+      },
+    );
+  }
+
+  cancelIndex(): void {
+    if (this.indexJob) this.indexJob.cancel();
+    else if (this.pendingIndex) {
+      // cancelled before its deferred start: nothing runs yet, so say so here
+      this.pendingIndex.cancel();
+      this.pendingIndex = null;
+      this.setIndex((prev) => ({ ...prev, state: prev.last ? 'ready' : 'cancelled' }));
+    }
+  }
+
+  /** Whether Ranked and Related can answer (a refresh may run on top of a complete index). */
+  get indexReady(): boolean {
+    const i = this.current.index;
+    return i.state === 'ready' || (i.state === 'building' && !!i.last);
+  }
+}

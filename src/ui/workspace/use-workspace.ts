@@ -1,0 +1,39 @@
+/** React's view of the WorkspaceController: one controller per engine, its state as React state. */
+import { startTransition, useEffect, useMemo, useState } from 'react';
+import { ensureReadPermission } from '../../adapters/browser/fs-access';
+import type { EngineClient } from '../../worker/client';
+import type { ViewState } from '../url-state';
+import type { UpdateView } from '../use-view-state';
+import { WorkspaceController, type WorkspaceState } from './controller';
+
+function whenIdle(fn: () => void): () => void {
+  if (typeof requestIdleCallback === 'function') {
+    const handle = requestIdleCallback(fn, { timeout: 1000 });
+    return () => cancelIdleCallback(handle);
+  }
+  const handle = setTimeout(fn, 100);
+  return () => clearTimeout(handle);
+}
+
+export function useWorkspace(engine: EngineClient, getView: () => ViewState, update: UpdateView): [WorkspaceState, WorkspaceController] {
+  const controller = useMemo(
+    () =>
+      new WorkspaceController({
+        engine,
+        view: { get: getView, update },
+        // The swap renders as a transition, in time slices: setState inside startTransition (a
+        // store read with useSyncExternalStore would always render synchronously).
+        transition: startTransition,
+        whenIdle,
+        ensureReadPermission,
+        mark: (name) => performance.mark(name),
+      }),
+    [engine, getView, update],
+  );
+  const [state, setState] = useState(controller.state);
+  useEffect(() => {
+    setState(controller.state);
+    return controller.subscribe(() => setState(controller.state));
+  }, [controller]);
+  return [state, controller];
+}
