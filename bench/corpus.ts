@@ -2,7 +2,8 @@
  * Builds the benchmark corpus (>= 100 MB of real code) from npm packages installed as dev
  * dependencies, into .bench/corpus. Noisy segment names (dist, build, ...) are renamed so
  * Quarry's walk policy and ripgrep's defaults see the same files; dotfiles and source maps
- * are left out so ripgrep's hidden-file rule does not matter.
+ * are left out so ripgrep's hidden-file rule does not matter. A smaller corpus (a quick check
+ * of the bench itself, BENCH_CORPUS_MB) goes to its own directory, .bench/corpus-<n>mb.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -19,13 +20,16 @@ function safeSegment(seg: string): string {
   return noisy.has(seg) ? `${seg}_` : seg;
 }
 
-export function buildCorpus(): { dir: string; files: number; bytes: number } {
-  const stamp = path.join(CORPUS_DIR, '.complete');
+export function buildCorpus(smallMb?: number): { dir: string; files: number; bytes: number } {
+  const small = smallMb !== undefined && Number.isFinite(smallMb) && smallMb > 0;
+  const dir = small ? path.resolve(`.bench/corpus-${smallMb}mb`) : CORPUS_DIR;
+  const target = small ? smallMb * 1024 * 1024 : TARGET_BYTES;
+  const stamp = path.join(dir, '.complete');
   if (fs.existsSync(stamp)) {
     const [files, bytes] = fs.readFileSync(stamp, 'utf8').split(' ').map(Number);
-    return { dir: CORPUS_DIR, files, bytes };
+    return { dir, files, bytes };
   }
-  fs.rmSync(CORPUS_DIR, { recursive: true, force: true });
+  fs.rmSync(dir, { recursive: true, force: true });
   let files = 0;
   let bytes = 0;
   outer: for (const pkg of PACKAGES) {
@@ -41,17 +45,17 @@ export function buildCorpus(): { dir: string; files: number; bytes: number } {
         if (e.isDirectory()) stack.push(child);
         else if (e.isFile() && TEXT_EXT.test(e.name) && !e.name.endsWith('.map')) {
           const src = path.join(base, child);
-          const dest = path.join(CORPUS_DIR, pkg.replace('/', '__'), ...child.split('/').map(safeSegment));
+          const dest = path.join(dir, pkg.replace('/', '__'), ...child.split('/').map(safeSegment));
           fs.mkdirSync(path.dirname(dest), { recursive: true });
           fs.copyFileSync(src, dest);
           files++;
           bytes += fs.statSync(src).size;
-          if (bytes >= TARGET_BYTES) break outer;
+          if (bytes >= target) break outer;
         }
       }
     }
   }
-  if (bytes < MIN_BYTES) throw new Error(`bench corpus is only ${(bytes / 1e6).toFixed(1)} MB; need 100 MB`);
+  if (!small && bytes < MIN_BYTES) throw new Error(`bench corpus is only ${(bytes / 1e6).toFixed(1)} MB; need 100 MB`);
   fs.writeFileSync(stamp, `${files} ${bytes}`);
-  return { dir: CORPUS_DIR, files, bytes };
+  return { dir, files, bytes };
 }
