@@ -1,5 +1,7 @@
 /** Spawns the real `quarry` bin (bin/quarry.mjs) the way a user or an agent runs it. */
 import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { writeFixtureDir } from '../../test/fixtures/repo';
@@ -49,6 +51,30 @@ describe('quarry CLI', () => {
     expect(two.code).toBe(0);
     expect(JSON.parse(two.stdout).items.map((i: any) => i.name)).toEqual(['src', 'lib']);
   });
+
+  it('two roots at once: the tools span both, paths prefixed by the root name, `root` picks one', () => {
+    const base = mkdtempSync(path.join(tmpdir(), 'quarry-two-roots-'));
+    const shop = path.join(base, 'shop');
+    const ledger = path.join(base, 'ledger');
+    mkdirSync(path.join(shop, 'src'), { recursive: true });
+    mkdirSync(path.join(ledger, 'lib'), { recursive: true });
+    writeFileSync(path.join(shop, 'src', 'cart.ts'), 'export function cartTotal(prices: number[]) {\n  return formatMoney(prices.length);\n}\n');
+    writeFileSync(path.join(ledger, 'lib', 'money.ts'), 'export function formatMoney(cents: number) {\n  return (cents / 100).toFixed(2);\n}\n');
+    const env = { QUARRY_CACHE_DIR: path.join(base, 'cache') };
+    const roots = ['--root', shop, '--root', ledger];
+    const grep = quarry(['call', 'code_search', '{"query":"formatMoney"}', ...roots], env);
+    expect(grep.code).toBe(0);
+    expect(JSON.parse(grep.stdout).matches.map((m: any) => `${m.path}:${m.line}`)).toEqual(['shop/src/cart.ts:2', 'ledger/lib/money.ts:1']);
+    const ranked = quarry(['call', 'codebase_search', '{"query":"cents prices"}', ...roots], env);
+    expect(JSON.parse(ranked.stdout).results.map((r: any) => r.path).sort()).toEqual(['ledger/lib/money.ts', 'shop/src/cart.ts']);
+    const one = quarry(['call', 'codebase_search', '{"query":"cents prices","root":"ledger"}', ...roots], env);
+    expect(JSON.parse(one.stdout).results.map((r: any) => r.path)).toEqual(['ledger/lib/money.ts']);
+    const read = quarry(['call', 'read_file', '{"filePath":"ledger/lib/money.ts","lineStart":1,"lineEnd":1}', ...roots], env);
+    expect(JSON.parse(read.stdout).content).toBe('export function formatMoney(cents: number) {');
+    const bad = quarry(['call', 'codebase_search', '{"query":"x","root":"nowhere"}', ...roots], env);
+    expect(bad.code).toBe(2);
+    expect(JSON.parse(bad.stdout).error).toMatchObject({ code: 'InvalidArgument', message: 'root is not an open repository: nowhere' });
+  }, 60_000);
 
   const invalid: Array<[string, string[], string]> = [
     ['a missing required field', ['call', 'code_search', '{}'], 'InvalidArgument'],
