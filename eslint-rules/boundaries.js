@@ -2,12 +2,12 @@
 /**
  * Quarry's layer rules, as a local ESLint plugin (it replaces scripts/check-layers.mjs).
  *
- * Layers are folders under src/ (see `LAYERS` in eslint.config.js and docs/design.md):
+ * Layers are folders under src/ (the table is eslint-rules/layers.js; docs/design.md):
  *   core <- adapters/{browser,git,node} <- worker <- ui;  cli uses core + adapters + worker.
  *
  * Three rules:
- * - `quarry/layers`: each import of a file, checked against its own layer's allow list
- *   (which layers, which packages, whether Node builtins).
+ * - `quarry/layers`: each import of a file, type-only ones included, checked against its own
+ *   layer's allow list (which layers, which packages, whether Node builtins).
  * - `quarry/browser-closure`: follows relative imports TRANSITIVELY from every file that
  *   ships in the browser bundle and reports an import whose closure reaches a Node builtin
  *   or a Node-only file, naming the chain (a.ts -> b.ts -> c.ts imports 'node:fs').
@@ -117,6 +117,7 @@ function resolveRelative(fromFile, spec) {
  * @typedef {object} Edge
  * @property {string} spec
  * @property {'static' | 'dynamic' | 'require' | 'worker'} kind
+ * @property {boolean} typeOnly erased by the compiler (`import type`, `export type ... from`, `import('x').T`): not in the bundle
  * @property {any} node the node to report on
  */
 
@@ -138,45 +139,53 @@ function urlLiteral(node) {
 
 const allTypeSpecifiers = (specifiers, key) => specifiers.length > 0 && specifiers.every((s) => s[key] === 'type');
 
-/** Every runtime import edge of a module. Type-only imports and re-exports are erased by the compiler: not edges. */
+/** Every import edge of a module, type-only ones (which the compiler erases) marked as such. */
 function collectEdges(ast) {
   /** @type {Edge[]} */
   const edges = [];
+  const add = (spec, kind, node, typeOnly = false) => edges.push({ spec, kind, node, typeOnly });
   const visit = (node) => {
     if (!node || typeof node.type !== 'string') return;
     switch (node.type) {
       case 'ImportDeclaration':
         // `import type {A}` and `import {type A, type B}` are erased; `import './x'` and `import {type A, b}` are not
-        if (node.importKind !== 'type' && !allTypeSpecifiers(node.specifiers, 'importKind')) edges.push({ spec: node.source.value, kind: 'static', node });
+        add(node.source.value, 'static', node, node.importKind === 'type' || allTypeSpecifiers(node.specifiers, 'importKind'));
         return;
       case 'ExportNamedDeclaration':
-        if (node.source && node.exportKind !== 'type' && !allTypeSpecifiers(node.specifiers, 'exportKind')) edges.push({ spec: node.source.value, kind: 'static', node });
+        if (node.source) add(node.source.value, 'static', node, node.exportKind === 'type' || allTypeSpecifiers(node.specifiers, 'exportKind'));
         break;
       case 'ExportAllDeclaration':
-        if (node.exportKind !== 'type') edges.push({ spec: node.source.value, kind: 'static', node });
+        add(node.source.value, 'static', node, node.exportKind === 'type');
         return;
       case 'TSImportEqualsDeclaration':
-        if (node.importKind !== 'type' && node.moduleReference.type === 'TSExternalModuleReference') {
+        if (node.moduleReference.type === 'TSExternalModuleReference') {
           const spec = literalString(node.moduleReference.expression);
-          if (spec !== null) edges.push({ spec, kind: 'require', node });
+          if (spec !== null) add(spec, 'require', node, node.importKind === 'type');
         }
         return;
+      case 'TSImportType': {
+        // `import('x').T` in a type position
+        const spec = literalString(node.argument?.type === 'TSLiteralType' ? node.argument.literal : node.argument);
+        if (spec !== null) add(spec, 'static', node, true);
+        break;
+      }
       case 'ImportExpression': {
         const spec = literalString(node.source);
-        if (spec !== null) edges.push({ spec, kind: 'dynamic', node });
+        if (spec !== null) add(spec, 'dynamic', node);
         break;
       }
       case 'CallExpression': {
         if (node.callee.type === 'Identifier' && node.callee.name === 'require') {
           const spec = literalString(node.arguments[0]);
-          if (spec !== null) edges.push({ spec, kind: 'require', node });
+          if (spec !== null) add(spec, 'require', node);
         }
         break;
       }
       case 'NewExpression': {
+        // a worker entry is bundled too (Vite follows `new Worker(new URL('./x.ts', import.meta.url))`)
         if (node.callee.type === 'Identifier' && (node.callee.name === 'Worker' || node.callee.name === 'SharedWorker')) {
           const spec = urlLiteral(node.arguments[0]);
-          if (spec !== null) edges.push({ spec, kind: 'worker', node });
+          if (spec !== null) add(spec, 'worker', node);
         }
         break;
       }
@@ -194,18 +203,22 @@ function collectEdges(ast) {
 
 /** Parsed edges per file on disk, refreshed when the file's mtime or size changes. */
 const edgeCache = new Map();
-/** Closure results per (layer settings, file); dropped whenever any file's edges are re-read. */
-let closureCache = new Map();
+/** Closure results per (layer settings, file), with the stamps of the files they were read from. */
+const closureCache = new Map();
+
+/** A file's modified time and size: what the caches are keyed by. */
+function stampOf(file) {
+  try {
+    const st = statSync(file);
+    return `${st.mtimeMs}:${st.size}`;
+  } catch {
+    return 'missing';
+  }
+}
 
 /** @returns {Edge[]} */
-function edgesOfFile(file) {
-  let st;
-  try {
-    st = statSync(file);
-  } catch {
-    return [];
-  }
-  const stamp = `${st.mtimeMs}:${st.size}`;
+function edgesOfFile(file, stamp = stampOf(file)) {
+  if (stamp === 'missing') return [];
   const hit = edgeCache.get(file);
   if (hit && hit.stamp === stamp) return hit.edges;
   let edges = [];
@@ -221,12 +234,11 @@ function edgesOfFile(file) {
         ecmaFeatures: { jsx: ext === '.tsx' || ext === '.jsx' },
         filePath: file,
       });
-      edges = collectEdges(ast);
+      edges = collectEdges(ast).filter((e) => !e.typeOnly);
     } catch {
       edges = []; // a file that does not parse has its own lint error
     }
   }
-  if (hit) closureCache = new Map();
   edgeCache.set(file, { stamp, edges });
   return edges;
 }
@@ -272,7 +284,7 @@ function compiledFor(context) {
 const layersRule = {
   meta: {
     type: 'problem',
-    docs: { description: "Imports follow the layers: each folder under src/ imports only the layers, packages and builtins it is allowed" },
+    docs: { description: 'Imports follow the layers: each folder under src/ imports only the layers, packages and builtins it is allowed' },
     schema: optionsSchema,
     messages: {
       layer: "{{layer}} may not import {{target}} ('{{spec}}'); it may import: {{allowed}}",
@@ -316,7 +328,10 @@ const layersRule = {
  */
 function nodeChain(c, start, cwd) {
   const key = c.key + '\0' + start;
-  if (closureCache.has(key)) return closureCache.get(key);
+  const hit = closureCache.get(key);
+  // still right if none of the files it read has changed (a long-lived ESLint, e.g. an editor's)
+  if (hit && [...hit.stamps].every(([f, s]) => stampOf(f) === s)) return hit.found;
+  const stamps = new Map();
   const parent = new Map([[start, null]]);
   const queue = [start];
   let found = null;
@@ -332,7 +347,9 @@ function nodeChain(c, start, cwd) {
       found = { files: chainTo(file), builtin: null };
       break;
     }
-    for (const edge of edgesOfFile(file)) {
+    const stamp = stampOf(file);
+    stamps.set(file, stamp);
+    for (const edge of edgesOfFile(file, stamp)) {
       if (isRelative(edge.spec)) {
         const target = resolveRelative(file, edge.spec);
         if (target && !parent.has(target)) {
@@ -345,7 +362,7 @@ function nodeChain(c, start, cwd) {
       }
     }
   }
-  closureCache.set(key, found);
+  closureCache.set(key, { found, stamps });
   return found;
 }
 
@@ -363,12 +380,12 @@ const browserClosureRule = {
     const c = compiledFor(context);
     const file = context.filename;
     const layer = c.layerOf(file);
-    if (!layer || !c.layers[layer].browser || c.isExempt(file)) return {};
+    if (!layer || !c.layers[layer].browser || c.isExempt(file) || file.endsWith('.d.ts')) return {};
     return {
       'Program:exit'(program) {
         for (const edge of collectEdges(program)) {
           // A direct builtin import or a direct import of a Node-only file is quarry/layers' report.
-          if (!isRelative(edge.spec)) continue;
+          if (edge.typeOnly || !isRelative(edge.spec)) continue;
           const target = resolveRelative(file, edge.spec);
           if (!target) continue;
           const targetLayer = c.layerOf(target);
@@ -412,11 +429,15 @@ const noComputedModuleLoading = {
       NewExpression(node) {
         if (node.callee.type !== 'Identifier') return;
         if (node.callee.name === 'Function') context.report({ node, messageId: 'evalCode', data: { what: 'new Function()' } });
-        const opts = node.arguments[1];
+        let opts = node.arguments[1];
+        while (opts && /^TS(As|Satisfies|NonNull)Expression$|^TSTypeAssertion$/.test(opts.type)) opts = opts.expression;
         if (
           node.callee.name.endsWith('Worker') &&
           opts?.type === 'ObjectExpression' &&
-          opts.properties.some((p) => p.type === 'Property' && !p.computed && p.key.type === 'Identifier' && p.key.name === 'eval' && !(p.value.type === 'Literal' && p.value.value === false))
+          opts.properties.some(
+            (p) =>
+              p.type === 'Property' && !p.computed && p.key.type === 'Identifier' && p.key.name === 'eval' && !(p.value.type === 'Literal' && p.value.value === false),
+          )
         )
           context.report({ node, messageId: 'evalCode', data: { what: 'a Worker started with eval: true' } });
       },
