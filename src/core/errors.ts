@@ -1,7 +1,10 @@
 /**
  * One error type for the whole engine. Every error carries a literal `code`, a message
  * that names the thing and the value, and plain `data` that can cross a worker boundary.
+ * Where a caller branches on more than the code, `data.reason` says why, from one union.
  */
+import type { SkipReason } from './walk/policy';
+
 export type ErrorCode =
   | 'InvalidArgument'
   | 'InvalidPattern'
@@ -13,29 +16,51 @@ export type ErrorCode =
   | 'PathOutsideRoot'
   | 'Unreadable'
   | 'Cancelled'
+  /** The engine worker was restarted (a job ignored cancel): calls that were pending are rejected with it. */
   | 'EngineRestarted'
-  | 'PermissionDenied'
   | 'AuthRequired'
   | 'CloneFailed'
   | 'NetworkError'
   | 'QuotaExceeded'
   | 'Internal';
 
+/** Every reason an error carries: a skipped file's (binary, tooLarge...) or the engine's. */
+export type ErrorReason =
+  | SkipReason
+  | 'permission' // File System Access read permission not granted
+  | 'parse-timeout'
+  | 'indexNotReady' // the code index is still being built
+  | 'noRepository' // nothing is open
+  | 'noSuchRoot' // a path or key that names no open root
+  | 'notInLibrary' // a clone that was deleted from the library
+  | 'noChunk'; // no chunk contains the line (Related)
+
+export interface ErrorData {
+  reason?: ErrorReason;
+  /** The argument at fault (bad input). */
+  field?: string;
+  [key: string]: unknown;
+}
+
 export interface QuarryErrorJSON {
   code: ErrorCode;
   message: string;
-  data?: Record<string, unknown>;
+  data?: ErrorData;
 }
 
 export class QuarryError extends Error {
   readonly code: ErrorCode;
-  readonly data: Record<string, unknown>;
+  readonly data: ErrorData;
 
-  constructor(code: ErrorCode, message: string, data: Record<string, unknown> = {}) {
+  constructor(code: ErrorCode, message: string, data: ErrorData = {}) {
     super(message);
     this.name = 'QuarryError';
     this.code = code;
     this.data = data;
+  }
+
+  get reason(): ErrorReason | undefined {
+    return this.data.reason;
   }
 
   toJSON(): QuarryErrorJSON {

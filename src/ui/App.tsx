@@ -4,6 +4,7 @@
  * workspace, the workspace (tree | search or a view | file viewer) and the dialogs. The URL
  * holds the view state; the engine holds the repositories in a worker.
  */
+import { toQuarryError } from '../core/errors';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { filesFromInput } from '../adapters/browser/files';
 import { hasDirectoryPicker, pickDirectory } from '../adapters/browser/fs-access';
@@ -70,7 +71,7 @@ function Shell({ engine, onRestart }: { engine: EngineClient; onRestart: React.R
         const handle = await pickDirectory();
         if (handle) await controller.openHandle(handle, options);
       } catch (err) {
-        controller.setNotice({ kind: 'error', title: 'Could not open the folder', message: err instanceof Error ? err.message : String(err) });
+        controller.setNotice({ kind: 'error', title: 'Could not open the folder', message: toQuarryError(err).message });
       }
     },
     [controller],

@@ -3,6 +3,7 @@
  * the rows on screen are in the DOM), so 100k files stay smooth. Skipped entries are shown
  * greyed with their reason, or hidden. Keyboard: arrows, Home/End, Enter (WAI-ARIA tree).
  */
+import { toQuarryError } from '../core/errors';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { lazyMeasureOptions } from './virtual';
 import { useCallback, useEffect, useEffectEvent, useMemo, useRef, useState, type KeyboardEvent } from 'react';
@@ -46,7 +47,7 @@ export function FileTree({
         const entries = await engine.listDir(dir);
         setChildren((prev) => new Map(prev).set(dir, entries));
       } catch (err) {
-        setError(err instanceof Error ? err.message : String(err));
+        setError(toQuarryError(err).message);
       }
     },
     [engine],

@@ -6,7 +6,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { lazyMeasureOptions } from './virtual';
 import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
-import { QuarryError } from '../core/errors';
+import { QuarryError, toQuarryError } from '../core/errors';
 import type { HitRange } from '../core/grep/types';
 import type { FileContent, FileHighlight } from '../worker/protocol';
 import { CodeText } from './CodeText';
@@ -45,7 +45,7 @@ export function FileViewer({
     setLoaded((prev) => (prev.state === 'ready' && prev.content.path === path ? prev : { state: 'loading' }));
     engine.readFile(path, latestHighlight() ?? undefined).then(
       (content) => current && setLoaded({ state: 'ready', content }),
-      (err) => current && setLoaded({ state: 'error', error: err instanceof QuarryError ? err : new QuarryError('Internal', String(err)) }),
+      (err) => current && setLoaded({ state: 'error', error: toQuarryError(err) }),
     );
     return () => {
       current = false;

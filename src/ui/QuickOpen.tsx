@@ -1,4 +1,5 @@
 /** Quick open (Ctrl/Cmd+P): fuzzy, ranked file names from the worker; Enter opens, Escape closes. */
+import { toQuarryError } from '../core/errors';
 import { useEffect, useRef, useState } from 'react';
 import type { QuickOpenHit } from '../worker/protocol';
 import { useEngine } from './engine';
@@ -50,7 +51,7 @@ export function QuickOpen({ onOpen, onClose }: { onOpen: (path: string) => void;
         setActive(0);
         setError('');
       },
-      (err) => current && setError(err instanceof Error ? err.message : String(err)),
+      (err) => current && setError(toQuarryError(err).message),
     );
     return () => {
       current = false;

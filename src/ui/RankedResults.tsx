@@ -4,7 +4,7 @@
  * a "why" toggle listing the score's components (word, via terms, tf, df, idf, bm25, boost).
  */
 import { useEffect, useState } from 'react';
-import { QuarryError } from '../core/errors';
+import { QuarryError, toQuarryError } from '../core/errors';
 import { SearchStatus } from './SearchStatus';
 import type { RankedHitView, RankedResult } from '../worker/protocol';
 import { CodeText } from './CodeText';
@@ -41,7 +41,7 @@ export function RankedResults({ view, update, indexReady, indexVersion }: { view
       .rankedSearch({ query: view.q, limit: RANKED_LIMIT, include: splitList(view.include), exclude: splitList(view.exclude), extensions: splitList(view.ext) })
       .then(
         (result) => current && setStatus({ state: 'done', result }),
-        (err) => current && setStatus({ state: 'error', error: err instanceof QuarryError ? err : new QuarryError('Internal', String(err)) }),
+        (err) => current && setStatus({ state: 'error', error: toQuarryError(err) }),
       );
     return () => {
       current = false;

@@ -4,7 +4,7 @@
  * first symbol) have no chunk: the panel says so, in find_related's own words.
  */
 import { useEffect, useState } from 'react';
-import { QuarryError } from '../core/errors';
+import { QuarryError, toQuarryError } from '../core/errors';
 import type { RelatedResult } from '../worker/protocol';
 import { useEngine } from './engine';
 
@@ -37,7 +37,7 @@ export function RelatedPanel({
     setS({ state: 'loading' });
     engine.related(path, line, RELATED_LIMIT).then(
       (result) => current && setS({ state: 'done', result }),
-      (err) => current && setS({ state: 'error', error: err instanceof QuarryError ? err : new QuarryError('Internal', String(err)) }),
+      (err) => current && setS({ state: 'error', error: toQuarryError(err) }),
     );
     return () => {
       current = false;

@@ -7,7 +7,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { lazyMeasureOptions } from './virtual';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { QuarryError } from '../core/errors';
+import { QuarryError, toQuarryError } from '../core/errors';
 import { SearchStatus } from './SearchStatus';
 import { PREVIEW_LINE_CHARS, type GrepFileResult, type GrepRequest, type HitRange } from '../core/grep/types';
 import type { SearchEnd } from '../worker/protocol';
@@ -141,7 +141,7 @@ export function SearchPanel({
       },
       (err) => {
         if (!current) return;
-        setStatus({ state: 'error', error: err instanceof QuarryError ? err : new QuarryError('Internal', String(err)) });
+        setStatus({ state: 'error', error: toQuarryError(err) });
       },
     );
     return () => {

@@ -12,7 +12,7 @@ export function SearchStatus({ summary, running, error }: { summary: ReactNode; 
       {error && (
         <div className="inline-error" role="alert" data-testid="search-error">
           {isUserError(error) ? error.message : `The search failed: ${error.message}`}
-          {error.data?.reason === 'engineRestarted' && <div>The engine restarted; your repository is being reloaded.</div>}
+          {error.code === 'EngineRestarted' && <div>The engine restarted; your repository is being reloaded.</div>}
         </div>
       )}
     </>

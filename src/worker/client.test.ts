@@ -188,8 +188,7 @@ describe('restart when a job ignores cancel', () => {
       expect(Date.now() - t0).toBeLessThan(5000);
       for (const e of [a, b]) {
         expect(e).toBeInstanceOf(QuarryError);
-        expect(e.code).toBe('Cancelled');
-        expect(e.data).toEqual({ reason: 'engineRestarted' });
+        expect(e.code).toBe('EngineRestarted');
         expect(e.message).toMatch(/restarted/);
       }
       const info = await client.ping();
@@ -212,7 +211,7 @@ describe('restart when a job ignores cancel', () => {
     job.cancel();
     const err = await job.done.catch((e) => e);
     expect(err).toBeInstanceOf(QuarryError);
-    expect(err.data.reason).toBe('engineRestarted');
+    expect(err.code).toBe('EngineRestarted');
     expect((await client.ping()).host).toBe('main-thread');
     client.dispose();
   });

@@ -258,9 +258,7 @@ export class EngineClient {
 
   /** Terminate the engine, reject every pending call, start a fresh engine. */
   async restart(why: string): Promise<void> {
-    const err = new QuarryError('Cancelled', `The search engine was restarted: ${why}. Pending requests were stopped; try again.`, {
-      reason: 'engineRestarted',
-    });
+    const err = new QuarryError('EngineRestarted', `The search engine was restarted: ${why}. Pending requests were stopped; try again.`);
     this.generation++;
     const old = this.current;
     this.current = null;

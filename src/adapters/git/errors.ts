@@ -77,13 +77,13 @@ export function toGitError(raw: unknown, ctx: ErrorContext): QuarryError {
     case 'SmartHttpError':
     case 'ParseError':
     case 'EmptyServerResponseError':
-      return new QuarryError('CloneFailed', `${ctx.what} failed: ${url} did not answer like a git server (${message})`, { url, reason: message });
+      return new QuarryError('CloneFailed', `${ctx.what} failed: ${url} did not answer like a git server (${message})`, { url, detail: message });
     case 'RemoteCapabilityError':
       return new QuarryError('CloneFailed', `${ctx.what} failed: the server does not support this request (${message}). Try a full clone (depth 0).`, {
         url,
-        reason: message,
+        detail: message,
       });
     default:
-      return new QuarryError('CloneFailed', `${ctx.what} failed: ${message}`, { url, reason: message, gitCode: e.code ?? null });
+      return new QuarryError('CloneFailed', `${ctx.what} failed: ${message}`, { url, detail: message, gitCode: e.code ?? null });
   }
 }

@@ -43,7 +43,7 @@ export function networkError(url: string, cause: unknown, proxied: boolean): Qua
   return new QuarryError('NetworkError', `Could not reach ${host}: the request failed before the server answered (${reason}). ${hint}`, {
     url: displayUrl(url),
     host,
-    reason,
+    detail: reason,
     suggestCorsProxy: !proxied,
   });
 }
@@ -78,7 +78,7 @@ export function makeHttp(what: string, signal: AbortSignal | undefined, proxied:
             throw new QuarryError(
               'CloneFailed',
               `The connection to ${displayUrl(req.url)} broke off after ${received} bytes (${reason}). The server may have stopped or the network dropped; nothing was kept, try again.`,
-              { url: displayUrl(req.url), receivedBytes: received, reason },
+              { url: displayUrl(req.url), receivedBytes: received, detail: reason },
             );
           }
         },

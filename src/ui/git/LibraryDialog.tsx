@@ -4,7 +4,7 @@
  * last index; open, fetch updates, delete; storage use against the browser's quota.
  */
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { QuarryError } from '../../core/errors';
+import { QuarryError, toQuarryError } from '../../core/errors';
 import { type CloneRequest, type GitJobStats, type LibraryEntry, type LibraryInfo } from '../../worker/protocol';
 import { useEngine } from '../engine';
 import { formatBytes, formatCount, plural } from '../format';
@@ -60,7 +60,7 @@ export function LibraryDialog(props: LibraryDialogProps) {
         setInfo(v);
         setLoadError('');
       },
-      (err) => setLoadError(err instanceof Error ? err.message : String(err)),
+      (err) => setLoadError(toQuarryError(err).message),
     );
   }, [engine]);
   // Again whenever a clone ends (a failed one must show that nothing was added).
@@ -304,7 +304,7 @@ function LibraryRow({
       });
       onFetched(end.stats.repo, end.stats);
     } catch (err) {
-      setMessage({ error: true, text: err instanceof Error ? err.message : String(err) });
+      setMessage({ error: true, text: toQuarryError(err).message });
     } finally {
       setFetching(null);
       onChanged();
@@ -316,7 +316,7 @@ function LibraryRow({
       await engine.deleteRepo(entry.id);
       onDeleted(entry);
     } catch (err) {
-      setMessage({ error: true, text: err instanceof Error ? err.message : String(err) });
+      setMessage({ error: true, text: toQuarryError(err).message });
     } finally {
       setConfirmDelete(false);
       onChanged();

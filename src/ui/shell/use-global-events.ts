@@ -1,4 +1,5 @@
 /** Page-wide input: a folder dropped anywhere, and the global shortcuts (Ctrl/Cmd+P, Ctrl/Cmd+Shift+F). */
+import { toQuarryError } from '../../core/errors';
 import { useEffect, useState } from 'react';
 import { folderFromDrop } from '../../adapters/browser/files';
 import type { WorkspaceController } from '../workspace/controller';
@@ -32,7 +33,7 @@ export function useFolderDrop(controller: WorkspaceController): boolean {
           else if (folder.kind === 'handle') void controller.openHandle(folder.handle);
           else void controller.openSnapshot(folder.name, folder.files);
         },
-        (err) => controller.setNotice({ kind: 'error', title: 'Could not read the dropped folder', message: String(err) }),
+        (err) => controller.setNotice({ kind: 'error', title: 'Could not read the dropped folder', message: toQuarryError(err).message }),
       );
     };
     window.addEventListener('dragenter', enter);

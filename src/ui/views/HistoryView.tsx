@@ -5,7 +5,7 @@
  * uncommitted changes.
  */
 import { useEffect, useState } from 'react';
-import { QuarryError } from '../../core/errors';
+import { QuarryError, toQuarryError } from '../../core/errors';
 import type { HistoryCommit, HistoryView as HistoryData } from '../../worker/protocol';
 import { useEngine } from '../engine';
 import { plural } from '../format';
@@ -37,7 +37,7 @@ export function HistoryView({ view, update, repoKey }: ViewProps) {
       const end = await job.done;
       if (end.stats.ending === 'complete') setAttempt((a) => a + 1);
     } catch (err) {
-      setDeepenError(err instanceof Error ? err.message : String(err));
+      setDeepenError(toQuarryError(err).message);
     } finally {
       setDeepening(null);
     }
@@ -48,7 +48,7 @@ export function HistoryView({ view, update, repoKey }: ViewProps) {
     setState({ state: 'loading' });
     engine.history({ limit: 100 }).then(
       (value) => live && setState({ state: 'ready', value }),
-      (err) => live && setState({ state: 'error', error: err instanceof QuarryError ? err : new QuarryError('Internal', String(err)) }),
+      (err) => live && setState({ state: 'error', error: toQuarryError(err) }),
     );
     return () => {
       live = false;

@@ -4,7 +4,7 @@
  * for superseded arguments is dropped.
  */
 import { useEffect, useEffectEvent, useState } from 'react';
-import { QuarryError } from '../../core/errors';
+import { QuarryError, toQuarryError } from '../../core/errors';
 import { useEngine } from '../engine';
 
 export type ToolState<T> = { state: 'idle' } | { state: 'loading' } | { state: 'ready'; value: T } | { state: 'error'; error: QuarryError };
@@ -28,7 +28,7 @@ export function useTool<T>(name: string, args: Record<string, unknown> | null, r
     setState({ state: 'loading' });
     engine.callTool<T>(name, args).then(
       (value) => current && setState({ state: 'ready', value }),
-      (err) => current && setState({ state: 'error', error: err instanceof QuarryError ? err : new QuarryError('Internal', String(err)) }),
+      (err) => current && setState({ state: 'error', error: toQuarryError(err) }),
     );
     return () => {
       current = false;

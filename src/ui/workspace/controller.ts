@@ -180,7 +180,7 @@ export class WorkspaceController {
       if (spec.kind === 'handle') void this.refreshFolders();
     } catch (err) {
       const e = toQuarryError(err);
-      if (e.data?.reason === 'engineRestarted') return; // the restart handler reopens
+      if (e.code === 'EngineRestarted') return; // the restart handler reopens
       this.set({ notice: { kind: 'error', title: `Could not open ${name}`, message: e.message } });
     } finally {
       if (!swapped) this.set({ opening: null });
@@ -336,7 +336,7 @@ export class WorkspaceController {
       void this.openClone(end.stats.repo, { add: options.add });
       return true;
     } catch (err) {
-      const e = err instanceof QuarryError ? err : new QuarryError('Internal', String(err));
+      const e = toQuarryError(err);
       this.set({ cloning: null, cloneError: e });
       if (options.announceFailure?.()) this.set({ notice: { kind: 'error', title: `Could not clone ${request.url}`, message: e.message } });
       return false;
@@ -396,7 +396,7 @@ export class WorkspaceController {
         if (this.indexJob !== mine) return;
         this.indexJob = null;
         const e = toQuarryError(err);
-        if (e.data?.reason === 'engineRestarted') return;
+        if (e.code === 'EngineRestarted') return;
         this.setIndex((prev) => ({ ...prev, state: 'failed', error: e.message }));
       },
     );
