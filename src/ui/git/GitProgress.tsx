@@ -1,6 +1,5 @@
 /** A git job's progress: isomorphic-git's phase with counts, as a named progressbar (the phase is in its name). */
 import { useSyncExternalStore } from 'react';
-import type { Progress } from '../../worker/protocol';
 import { formatCount } from '../format';
 
 import { ProgressStore } from '../progress-store';
