@@ -148,6 +148,10 @@ describe('restoring the address', { timeout: 60_000 }, () => {
       [{ repos: ['snapshot:disk-app'] }, { kind: 'snapshot-lost', name: 'disk-app' }],
       [{ repos: ['git:gone'], clone: 'http://host/gone.git', cref: 'v1' }, { kind: 'clone-offer', url: 'http://host/gone.git', ref: 'v1' }],
       [{ repos: ['git:gone'] }, { kind: 'error', title: 'This repository is not in the library' }],
+      // the clone URL in the address is the first clone root's: not offered for another
+      [{ repos: ['git:first', 'git:second'], clone: 'http://host/first.git' }, { kind: 'clone-offer', url: 'http://host/first.git' }],
+      // the first problem is the one shown
+      [{ repos: ['snapshot:a', 'git:gone'] }, { kind: 'snapshot-lost', name: 'a' }],
       [{ repos: ['recent:nope'] }, { kind: 'error', title: 'This folder is not in Recent any more' }],
       [{ repos: ['<script>'] }, { kind: 'error', title: 'This link names no repository Quarry knows' }],
     ];
@@ -155,7 +159,7 @@ describe('restoring the address', { timeout: 60_000 }, () => {
       const { client, controller } = setup({ url });
       await controller.restore();
       expect(controller.state.notice).toMatchObject(notice);
-      expect(controller.state.roots).toEqual([]);
+      expect(controller.state.roots.map((r) => r.key)).toEqual(url.repos!.filter((k) => k === 'demo'));
       client.dispose();
     }
   });

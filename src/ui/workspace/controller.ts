@@ -283,6 +283,12 @@ export class WorkspaceController {
     const keys = view.repos.length ? view.repos : ['demo'];
     let library: LibraryEntry[] | null = null;
     const lib = async () => (library ??= (await this.deps.engine.library()).repos);
+    // The first problem is the one shown (the next root's open would clear it otherwise).
+    let noticed: Notice | null = null;
+    const note = (n: Notice) => {
+      noticed ??= n;
+      this.set({ notice: noticed });
+    };
     for (let i = 0; i < keys.length; i++) {
       const ref = parseRepoKey(keys[i]);
       const add = i > 0 && this.current.roots.length > 0;
@@ -292,18 +298,20 @@ export class WorkspaceController {
         else if (ref.kind === 'git') {
           const entry = (await lib()).find((r) => r.id === ref.id && r.source === 'clone');
           if (entry) await this.openClone(entry, { add, restoring });
-          else if (view.clone) this.set({ notice: { kind: 'clone-offer', url: view.clone, ref: view.cref } });
-          else this.set({ notice: { kind: 'error', title: 'This repository is not in the library', message: 'It may have been deleted. Clone it again from Repositories.' } });
+          // the address carries the first clone root's URL only
+          else if (view.clone && keys.findIndex((k) => parseRepoKey(k).kind === 'git') === i) note({ kind: 'clone-offer', url: view.clone, ref: view.cref });
+          else note({ kind: 'error', title: 'This repository is not in the library', message: 'It may have been deleted. Clone it again from Repositories.' });
         } else if (ref.kind === 'folder') {
           const entry = (await lib()).find((r) => r.key === ref.id);
           if (entry?.handle) await this.openFolder(entry, false, { add, restoring });
-          else this.set({ notice: { kind: 'error', title: 'This folder is not in Recent any more', message: 'Open the folder again with "Open folder".' } });
-        } else if (ref.kind === 'snapshot') this.set({ notice: { kind: 'snapshot-lost', name: ref.name } });
-        else this.set({ notice: { kind: 'error', title: 'This link names no repository Quarry knows', message: `"${ref.key}" is not a repository key. Open a folder or the demo.` } });
+          else note({ kind: 'error', title: 'This folder is not in Recent any more', message: 'Open the folder again with "Open folder".' });
+        } else if (ref.kind === 'snapshot') note({ kind: 'snapshot-lost', name: ref.name });
+        else note({ kind: 'error', title: 'This link names no repository Quarry knows', message: `"${ref.key}" is not a repository key. Open a folder or the demo.` });
       } catch (err) {
-        this.set({ notice: { kind: 'error', title: 'The repository library is unavailable', message: toQuarryError(err).message } });
+        note({ kind: 'error', title: 'The repository library is unavailable', message: toQuarryError(err).message });
       }
     }
+    if (noticed) this.set({ notice: noticed });
   }
 
   // ---- the library -----------------------------------------------------------------------
