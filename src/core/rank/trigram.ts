@@ -29,6 +29,7 @@
 
 import { QuarryError } from '../errors';
 import type { SegmentRange } from '../grep/types';
+import { ByteSink, encodeVarint, intersectSorted, lowerBound, unionSorted } from './posting-lists';
 
 export type { SegmentRange } from '../grep/types';
 
@@ -79,31 +80,6 @@ export interface TrigramState {
  * addDocument is synchronous, so one bitset serves all indexes.
  */
 const seenBits = new Int32Array(1 << 16);
-
-/** A growable byte buffer for varint output (a number[] costs 8 bytes a byte and much GC). */
-class ByteSink {
-  buf = new Uint8Array(1 << 16);
-  length = 0;
-  push(b: number): void {
-    if (this.length === this.buf.length) {
-      const grown = new Uint8Array(this.buf.length * 2);
-      grown.set(this.buf);
-      this.buf = grown;
-    }
-    this.buf[this.length++] = b;
-  }
-  bytes(): Uint8Array {
-    return this.buf.slice(0, this.length);
-  }
-}
-
-function encodeVarint(out: ByteSink, v: number): void {
-  while (v >= 0x80) {
-    out.push((v & 0x7f) | 0x80);
-    v >>>= 7;
-  }
-  out.push(v);
-}
 
 export class TrigramIndex {
   /** document id -> path (null once removed); a segmented file has consecutive documents */
@@ -394,48 +370,4 @@ export class TrigramIndex {
     return index;
   }
 
-}
-
-/** The first index of sorted `a` whose value is >= x. */
-function lowerBound(a: Uint32Array, x: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid] < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-function unionSorted(a: number[], b: number[]): number[] {
-  const out: number[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length || j < b.length) {
-    if (j === b.length || (i < a.length && a[i] < b[j])) out.push(a[i++]);
-    else if (i === a.length || b[j] < a[i]) out.push(b[j++]);
-    else {
-      out.push(a[i++]);
-      j++;
-    }
-  }
-  return out;
-}
-
-function intersectSorted(a: number[], b: number[]): number[] {
-  const out: number[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    const x = a[i];
-    const y = b[j];
-    if (x === y) {
-      out.push(x);
-      i++;
-      j++;
-    } else if (x < y) i++;
-    else j++;
-  }
-  return out;
 }
