@@ -24,7 +24,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import tseslint from 'typescript-eslint';
+import { parse } from '@typescript-eslint/typescript-estree';
 
 /**
  * @typedef {object} LayerSpec
@@ -226,15 +226,11 @@ function edgesOfFile(file, stamp = stampOf(file)) {
   if (CODE_EXTENSIONS.includes(ext) && !file.endsWith('.d.ts')) {
     try {
       const code = readFileSync(file, 'utf8');
-      const { ast } = tseslint.parser.parseForESLint(code, {
-        ecmaVersion: 'latest',
-        sourceType: 'module',
-        range: true,
-        loc: true,
-        ecmaFeatures: { jsx: ext === '.tsx' || ext === '.jsx' },
-        filePath: file,
-      });
-      edges = collectEdges(ast).filter((e) => !e.typeOnly);
+      // a bare parse (no tokens, locations or scopes), and no AST kept: only what the edges need
+      const ast = parse(code, { jsx: ext === '.tsx' || ext === '.jsx', range: false, loc: false, tokens: false, comment: false });
+      edges = collectEdges(ast)
+        .filter((e) => !e.typeOnly)
+        .map(({ spec, kind }) => ({ spec, kind, typeOnly: false, node: null }));
     } catch {
       edges = []; // a file that does not parse has its own lint error
     }
