@@ -64,8 +64,3 @@ function newId(): string {
     ? crypto.randomUUID().slice(0, 8)
     : Math.random().toString(36).slice(2, 10);
 }
-
-/** For tests: forget the cached connection (after fake-indexeddb is reset). */
-export function resetRecentDbForTests(): void {
-  dbPromise = null;
-}

@@ -173,7 +173,7 @@ export function propInfo(name: string): PropInfo | null {
   if (propCache.has(name)) return propCache.get(name)!;
   let info: PropInfo | null = null;
   if (/^[A-Za-z_]+$/.test(name)) {
-    let re2ok = false;
+    let re2ok: boolean;
     try {
       RE2JS.compile(`\\p{${name}}`);
       re2ok = true;

@@ -257,7 +257,7 @@ class Parser {
   }
 
   private parseGroup(flags: Flags, depth: number, start: number): Node | null {
-    let inner: Flags = { ...flags };
+    const inner: Flags = { ...flags };
     if (this.peek() === 0x3f /* ? */) {
       this.pos++;
       if (this.startsWith('=') || this.startsWith('!') || this.startsWith('<=') || this.startsWith('<!')) {
@@ -393,7 +393,7 @@ class Parser {
 
   /** \xHH, \x{H...}, \uHHHH, \u{...}, \UHHHHHHHH, \U{...} (cursor after the letter). */
   private parseHex(start: number, digits: number, letter: string): number {
-    let value = 0;
+    let value: number;
     if (this.peek() === 0x7b /* { */) {
       const end = this.src.indexOf('}', this.pos);
       const body = end < 0 ? '' : this.src.slice(this.pos + 1, end);
