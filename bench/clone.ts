@@ -50,7 +50,9 @@ function collectFiles(): { files: FixtureFiles; count: number; bytes: number } {
   return { files, count, bytes };
 }
 
-export async function runCloneBench(runs = Number(process.env.CLONE_BENCH_RUNS ?? 3)): Promise<{ nativeMs: number; adapterMs: number; isoNodeFsMs: number; ratio: number; files: number }> {
+export async function runCloneBench(
+  runs = Number(process.env.CLONE_BENCH_RUNS ?? 3),
+): Promise<{ nativeMs: number; adapterMs: number; isoNodeFsMs: number; ratio: number; files: number }> {
   console.log('\n== git clone (issue 5): Quarry git adapter vs native git clone --depth 1, local git http-backend');
   const { files, count, bytes } = collectFiles();
   if (count < MIN_FILES) throw new Error(`clone bench: only ${count} files found in ${SOURCES.map((s) => s.from).join(', ')} (need ${MIN_FILES})`);

@@ -96,7 +96,9 @@ export function sameSets(a: string[], b: string[]): string {
   const sb = new Set(b);
   const onlyA = a.filter((x) => !sb.has(x));
   const onlyB = b.filter((x) => !sa.has(x));
-  return onlyA.length === 0 && onlyB.length === 0 ? 'yes' : `NO (+${onlyA.length} quarry-only, +${onlyB.length} rg-only, e.g. ${[...onlyA, ...onlyB].slice(0, 2).join(' ')})`;
+  return onlyA.length === 0 && onlyB.length === 0
+    ? 'yes'
+    : `NO (+${onlyA.length} quarry-only, +${onlyB.length} rg-only, e.g. ${[...onlyA, ...onlyB].slice(0, 2).join(' ')})`;
 }
 
 export function printTable(rows: string[][]): void {

@@ -27,10 +27,28 @@ import { readText } from '../src/core/walk/walk';
 import { median, percentile, printTable, RG_DEFAULT_THREADS, rgPairs, rgTimed, sameSets, type Query } from './common';
 
 const BM25_QUERIES = [
-  'create source file', 'parse json', 'render scene camera', 'matrix multiply', 'diagnostic message', 'hydrate root',
-  'compile template', 'resolve module path', 'error boundary', 'texture loader', 'router prefetch', 'cache invalidate',
-  'symbol table lookup', 'emit declaration', 'request headers cookies', 'shader material uniforms', 'fiber commit effects',
-  'babel plugin visitor', 'source map mappings', 'image optimization', 'type checker signature', 'server action',
+  'create source file',
+  'parse json',
+  'render scene camera',
+  'matrix multiply',
+  'diagnostic message',
+  'hydrate root',
+  'compile template',
+  'resolve module path',
+  'error boundary',
+  'texture loader',
+  'router prefetch',
+  'cache invalidate',
+  'symbol table lookup',
+  'emit declaration',
+  'request headers cookies',
+  'shader material uniforms',
+  'fiber commit effects',
+  'babel plugin visitor',
+  'source map mappings',
+  'image optimization',
+  'type checker signature',
+  'server action',
 ];
 
 const gc = () => (globalThis as { gc?: () => void }).gc?.();
@@ -86,13 +104,22 @@ export async function runIndexBench(corpusDir: string, corpusBytes: number, quer
     [`the same ${cmp.docs} chunk documents (texts and paths), best of ${BUILD_RUNS}:`, ''],
     [`  MiniSearch (handed ${mb(cmp.docBytes).toFixed(1)} MiB: chunk texts + paths)`, `${cmp.miniMs.toFixed(0)} ms, ${rate(cmp.docBytes, cmp.miniMs)}`],
     [`  our BM25, handed the same documents (${mb(cmp.docBytes).toFixed(1)} MiB)`, `${cmp.bm25DocsMs.toFixed(0)} ms, ${rate(cmp.docBytes, cmp.bm25DocsMs)}`],
-    [`  our BM25 as the build hands it (${mb(cmp.fileBytes).toFixed(1)} MiB: each file's text once + chunk ranges)`, `${cmp.bm25FilesMs.toFixed(0)} ms, ${rate(cmp.fileBytes, cmp.bm25FilesMs)}`],
+    [
+      `  our BM25 as the build hands it (${mb(cmp.fileBytes).toFixed(1)} MiB: each file's text once + chunk ranges)`,
+      `${cmp.bm25FilesMs.toFixed(0)} ms, ${rate(cmp.fileBytes, cmp.bm25FilesMs)}`,
+    ],
     ['  MiniSearch time / our BM25 time, same documents', `${(cmp.miniMs / cmp.bm25DocsMs).toFixed(2)}x (target >= 3x)`],
     ['  MiniSearch time / our BM25 time, as the build hands it', `${(cmp.miniMs / cmp.bm25FilesMs).toFixed(2)}x`],
     ['full build throughput / MiniSearch throughput', `${(cmp.miniMs / cmp.docBytes / (buildMs / indexedBytes)).toFixed(2)}x`],
-    ['tree-sitter chunking alone (parse + walk, text in memory)', `${(cmp.chunkMs / 1000).toFixed(2)} s, ${rate(cmp.chunkedBytes, cmp.chunkMs)} = ${(cmp.miniMs / cmp.docBytes / (cmp.chunkMs / cmp.chunkedBytes)).toFixed(2)}x MiniSearch`],
+    [
+      'tree-sitter chunking alone (parse + walk, text in memory)',
+      `${(cmp.chunkMs / 1000).toFixed(2)} s, ${rate(cmp.chunkedBytes, cmp.chunkMs)} = ${(cmp.miniMs / cmp.docBytes / (cmp.chunkMs / cmp.chunkedBytes)).toFixed(2)}x MiniSearch`,
+    ],
     ['index heap (after gc)', `${mb(heapAfter - heapBefore).toFixed(1)} MiB = ${((heapAfter - heapBefore) / indexedBytes).toFixed(2)}x corpus`],
-    ['index heap + array buffers (after gc)', `${mb(heapAfter - heapBefore + bufferBytes).toFixed(1)} MiB = ${((heapAfter - heapBefore + bufferBytes) / indexedBytes).toFixed(2)}x corpus (target < 1.5x)`],
+    [
+      'index heap + array buffers (after gc)',
+      `${mb(heapAfter - heapBefore + bufferBytes).toFixed(1)} MiB = ${((heapAfter - heapBefore + bufferBytes) / indexedBytes).toFixed(2)}x corpus (target < 1.5x)`,
+    ],
     ['stored size', `${mb(storedBytes).toFixed(1)} MiB = ${(storedBytes / indexedBytes).toFixed(2)}x corpus`],
   ]);
   console.log(
@@ -104,16 +131,24 @@ export async function runIndexBench(corpusDir: string, corpusBytes: number, quer
   // BM25 latency
   const lat: number[] = [];
   const slowest: Array<[string, number]> = [];
-  for (let r = 0; r < 5; r++) for (const q of BM25_QUERIES) {
-    const t = performance.now();
-    svc.index!.search(q, 10);
-    const ms = performance.now() - t;
-    lat.push(ms);
-    slowest.push([`"${q}" (pass ${r + 1})`, ms]);
-  }
-  console.log(`\nBM25 codebase_search over ${BM25_QUERIES.length} queries x 5: p50 ${percentile(lat, 50).toFixed(2)} ms, p95 ${percentile(lat, 95).toFixed(2)} ms (target p95 < 10 ms)`);
+  for (let r = 0; r < 5; r++)
+    for (const q of BM25_QUERIES) {
+      const t = performance.now();
+      svc.index!.search(q, 10);
+      const ms = performance.now() - t;
+      lat.push(ms);
+      slowest.push([`"${q}" (pass ${r + 1})`, ms]);
+    }
+  console.log(
+    `\nBM25 codebase_search over ${BM25_QUERIES.length} queries x 5: p50 ${percentile(lat, 50).toFixed(2)} ms, p95 ${percentile(lat, 95).toFixed(2)} ms (target p95 < 10 ms)`,
+  );
   slowest.sort((a, b) => b[1] - a[1]);
-  console.log(`slowest: ${slowest.slice(0, 6).map(([q, ms]) => `${q} ${ms.toFixed(1)} ms`).join(', ')}`);
+  console.log(
+    `slowest: ${slowest
+      .slice(0, 6)
+      .map(([q, ms]) => `${q} ${ms.toFixed(1)} ms`)
+      .join(', ')}`,
+  );
 
   // indexed text search vs ripgrep on the same files
   const rgExtra = ['--max-filesize', '1M', '--max-columns', String(PREVIEW_LINE_CHARS), '--max-columns-preview'];
@@ -143,7 +178,14 @@ export async function runIndexBench(corpusDir: string, corpusBytes: number, quer
     }
     // the (path, line) pairs compared come from untimed runs
     const pairs: string[] = [];
-    await searchWorkspace(ws, indexedReq(q), (r) => { for (const m of r.matches) pairs.push(`${m.path}:${m.line}`); }, { yielder: NEVER_YIELD, prefilter: svc.prefilter()! });
+    await searchWorkspace(
+      ws,
+      indexedReq(q),
+      (r) => {
+        for (const m of r.matches) pairs.push(`${m.path}:${m.line}`);
+      },
+      { yielder: NEVER_YIELD, prefilter: svc.prefilter()! },
+    );
     const theirs = rgPairs(corpusDir, q, rgExtra);
     const ratio = (xs: number[]) => (xs.length ? median(xs) / median(qt) : NaN);
     speedups.push(ratio(rt));
@@ -256,7 +298,10 @@ async function buildComparison(ws: Workspace, svc: CodeIndexService, chunker: Ch
   let overlapSum = 0;
   const disagreements: string[] = [];
   for (const q of BM25_QUERIES) {
-    const theirs = mini!.search(q).slice(0, 10).map((h) => docs[h.id as number].key);
+    const theirs = mini!
+      .search(q)
+      .slice(0, 10)
+      .map((h) => docs[h.id as number].key);
     const mine = ours!.search(q, 10).map((h) => `${h.chunk.path}:${h.chunk.startLine}-${h.chunk.endLine}`);
     if (theirs[0] !== undefined && theirs[0] === mine[0]) top1Agree++;
     else disagreements.push(`"${q}": ours ${mine[0] ?? '(none)'}, MiniSearch ${theirs[0] ?? '(none)'}`);

@@ -28,8 +28,16 @@ export const QUERIES: Query[] = [
   { name: 'literal identifier', req: { pattern: 'createSourceFile', mode: 'literal', caseMode: 'sensitive' }, rgArgs: ['-F', '-e', 'createSourceFile'] },
   { name: 'case-insensitive literal', req: { pattern: 'webglrenderer', mode: 'literal', caseMode: 'insensitive' }, rgArgs: ['-F', '-i', '-e', 'webglrenderer'] },
   { name: 'regex with a literal part', req: { pattern: 'function\\s+\\w+Type\\(', mode: 'regex', caseMode: 'sensitive' }, rgArgs: ['-e', 'function\\s+\\w+Type\\('] },
-  { name: 'alternation', req: { pattern: 'useEffect|useLayoutEffect|useInsertionEffect', mode: 'regex', caseMode: 'sensitive' }, rgArgs: ['-e', 'useEffect|useLayoutEffect|useInsertionEffect'] },
-  { name: 'rare string', req: { pattern: 'ERR_INVALID_ARG_VALUE_XYZ_NOT_THERE', mode: 'literal', caseMode: 'sensitive' }, rgArgs: ['-F', '-e', 'ERR_INVALID_ARG_VALUE_XYZ_NOT_THERE'] },
+  {
+    name: 'alternation',
+    req: { pattern: 'useEffect|useLayoutEffect|useInsertionEffect', mode: 'regex', caseMode: 'sensitive' },
+    rgArgs: ['-e', 'useEffect|useLayoutEffect|useInsertionEffect'],
+  },
+  {
+    name: 'rare string',
+    req: { pattern: 'ERR_INVALID_ARG_VALUE_XYZ_NOT_THERE', mode: 'literal', caseMode: 'sensitive' },
+    rgArgs: ['-F', '-e', 'ERR_INVALID_ARG_VALUE_XYZ_NOT_THERE'],
+  },
   { name: 'very common string', req: { pattern: 'return', mode: 'literal', caseMode: 'sensitive' }, rgArgs: ['-F', '-e', 'return'] },
   { name: 'regex, no literal', req: { pattern: '\\b[A-Z][a-z]+Error\\b', mode: 'regex', caseMode: 'sensitive' }, rgArgs: ['-e', '\\b[A-Z][a-z]+Error\\b'] },
 ];
@@ -50,9 +58,14 @@ async function quarryScanTimed(ws: Workspace, q: Query) {
 /** The scan's (path, line) pairs, from an untimed run. */
 async function quarryScanPairs(ws: Workspace, q: Query): Promise<string[]> {
   const pairs: string[] = [];
-  await searchWorkspace(ws, scanRequest(q), (r) => {
-    for (const m of r.matches) pairs.push(`${m.path}:${m.line}`);
-  }, { yielder: NEVER_YIELD });
+  await searchWorkspace(
+    ws,
+    scanRequest(q),
+    (r) => {
+      for (const m of r.matches) pairs.push(`${m.path}:${m.line}`);
+    },
+    { yielder: NEVER_YIELD },
+  );
   return pairs;
 }
 

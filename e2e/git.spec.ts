@@ -67,7 +67,15 @@ test('clone a repository, search it, see its History, then reload offline and se
   mkdirSync('e2e/screenshots', { recursive: true });
   await page.screenshot({ path: 'e2e/screenshots/history.png' });
   const axe = await new AxeBuilder({ page }).include('[data-testid="history-view"]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)).toEqual([]);
+  expect(
+    axe.violations.map(
+      (v) =>
+        `${v.id}: ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(', ')}`,
+    ),
+  ).toEqual([]);
 
   // The index is stored, then the network goes away: the service worker serves the app and the clone lives in IndexedDB.
   await quarry.waitForIndex();
@@ -204,7 +212,15 @@ test('a shared link to a clone offers to clone it elsewhere and restores the vie
   mkdirSync('e2e/screenshots', { recursive: true });
   await page.screenshot({ path: 'e2e/screenshots/library.png' });
   const axe = await new AxeBuilder({ page }).include('[data-testid="library-dialog"]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)).toEqual([]);
+  expect(
+    axe.violations.map(
+      (v) =>
+        `${v.id}: ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(', ')}`,
+    ),
+  ).toEqual([]);
   await row.getByRole('button', { name: 'Delete small-app' }).click();
   await row.getByRole('button', { name: 'Yes, delete' }).click();
   await expect(dialog(page).getByTestId('library-row')).toHaveCount(0);

@@ -69,7 +69,10 @@ test('an OPFS folder: Ranked, Related, then a changed file refreshes incremental
   await expect(quarry.rankedHits.first()).toHaveAttribute('data-path', 'src/users.ts');
   await expect(quarry.rankedHits.first()).toContainText('getUserById');
   await expect(quarry.rankedHits.first().locator('mark').first()).toBeVisible();
-  await quarry.rankedHits.first().getByRole('button', { name: /^Why getUserById scored/ }).click();
+  await quarry.rankedHits
+    .first()
+    .getByRole('button', { name: /^Why getUserById scored/ })
+    .click();
   const why = quarry.rankedHits.first().getByTestId('score-components');
   await expect(why).toContainText('idf');
   await expect(why).toContainText('bm25');
@@ -91,7 +94,12 @@ test('an OPFS folder: Ranked, Related, then a changed file refreshes incremental
   expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 
   // Change one file in OPFS, refresh: only it is re-indexed, and its new content is found.
-  await writeOpfsFile(page, 'users-app', 'src/orders.ts', USERS_APP['src/orders.ts'] + '\nexport function cancelInvoiceForCustomer(invoiceId: string) {\n  return invoiceId;\n}\n');
+  await writeOpfsFile(
+    page,
+    'users-app',
+    'src/orders.ts',
+    USERS_APP['src/orders.ts'] + '\nexport function cancelInvoiceForCustomer(invoiceId: string) {\n  return invoiceId;\n}\n',
+  );
   await quarry.indexStatus.getByRole('button', { name: 'Refresh' }).click();
   await expect(quarry.indexStatus).toHaveAttribute('data-mode', 'incremental', { timeout: 60_000 });
   expect(await quarry.waitForIndex()).toBe('incremental');

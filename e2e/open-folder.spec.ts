@@ -62,7 +62,11 @@ test('opens a folder through the webkitdirectory input, as a snapshot', async ({
 
 test('previews a long minified line around its first hit, with the hit marked', async ({ quarry, page }) => {
   const bundle = 'var a=1;'.repeat(400) + 'function renderWidget(n){return n}' + ';x()'.repeat(500);
-  const dir = writeDiskRepo('bundle-app', { 'dist-min/bundle.js': bundle + '\n', 'src/main.ts': 'renderWidget(2)\n', 'src/wide.ts': `const pad = "${'x'.repeat(200)}"; export const farAway = 1\n` });
+  const dir = writeDiskRepo('bundle-app', {
+    'dist-min/bundle.js': bundle + '\n',
+    'src/main.ts': 'renderWidget(2)\n',
+    'src/wide.ts': `const pad = "${'x'.repeat(200)}"; export const farAway = 1\n`,
+  });
   await quarry.goto();
   await quarry.waitForRepo('quarry (demo)');
   await quarry.folderInput.setInputFiles(dir);

@@ -31,12 +31,21 @@ test('the main thread never blocks for more than 50 ms while 10,000 files load',
         w.__longTasks.push({ start: e.startTime, duration: Math.round(e.duration) });
         // What the browser says was behind it (script container, or 'unknown' for non-script work).
         const a = (e as unknown as { attribution?: Array<{ name: string; containerType: string; containerName: string }> }).attribution?.[0];
-        w.__frames.push(`longtask ${Math.round(e.startTime)}: ${Math.round(e.duration)} ms, ${e.name}${a ? ` (${a.name}, ${a.containerType || 'no container'}${a.containerName ? ` ${a.containerName}` : ''})` : ''}`);
+        w.__frames.push(
+          `longtask ${Math.round(e.startTime)}: ${Math.round(e.duration)} ms, ${e.name}${a ? ` (${a.name}, ${a.containerType || 'no container'}${a.containerName ? ` ${a.containerName}` : ''})` : ''}`,
+        );
       }
     }).observe({ type: 'longtask' });
     new PerformanceObserver((list) => {
       type Script = { invoker: string; sourceFunctionName: string; sourceCharPosition: number; duration: number; forcedStyleAndLayoutDuration: number };
-      for (const e of list.getEntries() as unknown as Array<{ startTime: number; duration: number; blockingDuration: number; renderStart: number; styleAndLayoutStart: number; scripts: Script[] }>) {
+      for (const e of list.getEntries() as unknown as Array<{
+        startTime: number;
+        duration: number;
+        blockingDuration: number;
+        renderStart: number;
+        styleAndLayoutStart: number;
+        scripts: Script[];
+      }>) {
         if (e.blockingDuration <= 0) continue;
         const scripts = e.scripts.map((s) => `${s.invoker}${s.sourceFunctionName ? ` ${s.sourceFunctionName}` : ''}@${s.sourceCharPosition} ${Math.round(s.duration)}ms`);
         const render = e.renderStart ? Math.round(e.startTime + e.duration - e.renderStart) : 0;
@@ -69,7 +78,10 @@ test('the main thread never blocks for more than 50 ms while 10,000 files load',
       longTasks: all.filter((t) => t.start >= received).map((t) => t.duration),
       delivery: all.filter((t) => t.start < received).map((t) => t.duration),
       frames: [
-        ...performance.getEntriesByType('mark').filter((m) => m.name.startsWith('quarry:') || m.name.startsWith('test:')).map((m) => `mark ${m.name} at ${Math.round(m.startTime)}`),
+        ...performance
+          .getEntriesByType('mark')
+          .filter((m) => m.name.startsWith('quarry:') || m.name.startsWith('test:'))
+          .map((m) => `mark ${m.name} at ${Math.round(m.startTime)}`),
         ...w.__frames,
       ],
     };

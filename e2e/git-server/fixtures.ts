@@ -121,7 +121,8 @@ export function defaultFixtures(): FixtureSpec[] {
         files: {
           'README.md': '# Small app\n\nCalculates totals.\n',
           'package.json': '{ "name": "small-app", "version": "1.0.0" }\n',
-          'src/app.ts': "import { formatMoney } from './util/strings';\n\nexport function calculateTotal(items: number[]): number {\n  let total = 0;\n  for (const item of items) total += item;\n  return total;\n}\n\nexport const label = formatMoney(calculateTotal([1, 2, 3]));\n",
+          'src/app.ts':
+            "import { formatMoney } from './util/strings';\n\nexport function calculateTotal(items: number[]): number {\n  let total = 0;\n  for (const item of items) total += item;\n  return total;\n}\n\nexport const label = formatMoney(calculateTotal([1, 2, 3]));\n",
           'src/util/strings.ts': 'export function formatMoney(n: number): string {\n  return `$${n.toFixed(2)}`;\n}\n',
         },
       },
@@ -145,11 +146,7 @@ export function defaultFixtures(): FixtureSpec[] {
       dev: [{ message: 'Work in progress on dev', files: { 'src/dev-only.ts': 'export const devOnly = true;\n' } }],
     },
   };
-  return [
-    app,
-    { ...app, name: 'private-app', token: 'quarry-test-token' },
-    { name: 'big-app', commits: [{ message: 'Many files', files: bigFiles(400) }] },
-  ];
+  return [app, { ...app, name: 'private-app', token: 'quarry-test-token' }, { name: 'big-app', commits: [{ message: 'Many files', files: bigFiles(400) }] }];
 }
 
 /**

@@ -58,8 +58,7 @@ function corsHeaders(req: IncomingMessage): Record<string, string> {
     'Access-Control-Allow-Origin': '*',
     'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
     'Access-Control-Allow-Headers':
-      (req.headers['access-control-request-headers'] as string | undefined) ??
-      'Authorization, Content-Type, Git-Protocol, Accept, User-Agent, X-Authorization',
+      (req.headers['access-control-request-headers'] as string | undefined) ?? 'Authorization, Content-Type, Git-Protocol, Accept, User-Agent, X-Authorization',
     'Access-Control-Expose-Headers': 'Content-Type, WWW-Authenticate, Git-Protocol',
     'Access-Control-Max-Age': '600',
   };
@@ -152,9 +151,7 @@ export async function startGitServer(opts: GitServerOptions = {}): Promise<GitSe
       return;
     }
     if (repo.spec.token && !authorized(req, repo.spec.token)) {
-      res
-        .writeHead(401, { ...baseHeaders, 'Content-Type': 'text/plain', 'WWW-Authenticate': 'Basic realm="quarry-fixtures"' })
-        .end('authentication required\n');
+      res.writeHead(401, { ...baseHeaders, 'Content-Type': 'text/plain', 'WWW-Authenticate': 'Basic realm="quarry-fixtures"' }).end('authentication required\n');
       return;
     }
     const isPack = req.method === 'POST' && m[2] === '/git-upload-pack';

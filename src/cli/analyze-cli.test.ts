@@ -70,9 +70,13 @@ describe('quarry call: the analysis tools', () => {
     ['get_routes', 'an appDirectory path that does not exist', { appDirectory: 'src/nope/app' }, 'next-app', 'NotFound'],
     ['feature_status', 'a missing featureName', {}, 'flags-app', 'InvalidArgument'],
   ];
-  it.each(invalid)('%s: exits 2 with {"error"} for %s', (tool, _n, args, app, code) => {
-    const r = call(tool, args, app);
-    expect(r.code).toBe(2);
-    expect(JSON.parse(r.stdout).error.code).toBe(code);
-  }, 60_000);
+  it.each(invalid)(
+    '%s: exits 2 with {"error"} for %s',
+    (tool, _n, args, app, code) => {
+      const r = call(tool, args, app);
+      expect(r.code).toBe(2);
+      expect(JSON.parse(r.stdout).error.code).toBe(code);
+    },
+    60_000,
+  );
 });

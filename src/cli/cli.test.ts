@@ -23,7 +23,18 @@ describe('quarry CLI', () => {
     const r = quarry(['tools']);
     expect(r.code).toBe(0);
     const tools = JSON.parse(r.stdout);
-    expect(tools.map((t: any) => t.name)).toEqual(['code_search', 'read_file', 'list_directory', 'search_files', 'search_corpus', 'codebase_search', 'find_related', 'find_components', 'get_routes', 'feature_status']);
+    expect(tools.map((t: any) => t.name)).toEqual([
+      'code_search',
+      'read_file',
+      'list_directory',
+      'search_files',
+      'search_corpus',
+      'codebase_search',
+      'find_related',
+      'find_components',
+      'get_routes',
+      'feature_status',
+    ]);
     for (const t of tools) expect(Object.keys(t).sort()).toEqual(['description', 'inputSchema', 'name']);
   });
 
@@ -66,7 +77,11 @@ describe('quarry CLI', () => {
     expect(grep.code).toBe(0);
     expect(JSON.parse(grep.stdout).matches.map((m: any) => `${m.path}:${m.line}`)).toEqual(['shop/src/cart.ts:2', 'ledger/lib/money.ts:1']);
     const ranked = quarry(['call', 'codebase_search', '{"query":"cents prices"}', ...roots], env);
-    expect(JSON.parse(ranked.stdout).results.map((r: any) => r.path).sort()).toEqual(['ledger/lib/money.ts', 'shop/src/cart.ts']);
+    expect(
+      JSON.parse(ranked.stdout)
+        .results.map((r: any) => r.path)
+        .sort(),
+    ).toEqual(['ledger/lib/money.ts', 'shop/src/cart.ts']);
     const one = quarry(['call', 'codebase_search', '{"query":"cents prices","root":"ledger"}', ...roots], env);
     expect(JSON.parse(one.stdout).results.map((r: any) => r.path)).toEqual(['ledger/lib/money.ts']);
     const read = quarry(['call', 'read_file', '{"filePath":"ledger/lib/money.ts","lineStart":1,"lineEnd":1}', ...roots], env);

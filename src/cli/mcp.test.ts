@@ -18,7 +18,10 @@ async function session(messages: unknown[]): Promise<any[]> {
   child.stdin.end();
   const code = await new Promise<number>((r) => child.on('close', (c) => r(c ?? -1)));
   expect(code).toBe(0);
-  return out.trim().split('\n').map((l) => JSON.parse(l));
+  return out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 }
 
 describe('quarry mcp', () => {

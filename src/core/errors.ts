@@ -76,11 +76,7 @@ export class QuarryError extends Error {
 export function isUserError(err: unknown): boolean {
   return (
     err instanceof QuarryError &&
-    (err.code === 'InvalidArgument' ||
-      err.code === 'InvalidPattern' ||
-      err.code === 'InvalidGlob' ||
-      err.code === 'InvalidFilter' ||
-      err.code === 'PathOutsideRoot')
+    (err.code === 'InvalidArgument' || err.code === 'InvalidPattern' || err.code === 'InvalidGlob' || err.code === 'InvalidFilter' || err.code === 'PathOutsideRoot')
   );
 }
 

@@ -144,8 +144,8 @@ function Shell({ engine, onRestart }: { engine: EngineClient; onRestart: React.R
 
       {roots.some((r) => r.spec.kind === 'files') && (
         <p className="snapshot-note" role="note" data-testid="snapshot-note">
-          This folder is a snapshot: the browser gave Quarry a copy of its files once, so changes on disk will not show up. Choose the folder again to
-          refresh{hasDirectoryPicker() ? ', or use “Open folder” for a live folder.' : '.'}
+          This folder is a snapshot: the browser gave Quarry a copy of its files once, so changes on disk will not show up. Choose the folder again to refresh
+          {hasDirectoryPicker() ? ', or use “Open folder” for a live folder.' : '.'}
         </p>
       )}
 

@@ -20,17 +20,7 @@ interface Row {
 
 const ROW_HEIGHT = 24;
 
-export function FileTree({
-  repoKey,
-  selected,
-  onOpen,
-  showSkipped,
-}: {
-  repoKey: string;
-  selected: string;
-  onOpen: (path: string) => void;
-  showSkipped: boolean;
-}) {
+export function FileTree({ repoKey, selected, onOpen, showSkipped }: { repoKey: string; selected: string; onOpen: (path: string) => void; showSkipped: boolean }) {
   const engine = useEngine();
   const [children, setChildren] = useState<Map<string, TreeEntry[]>>(new Map());
   const [expanded, setExpanded] = useState<Set<string>>(new Set(['']));
@@ -163,7 +153,12 @@ export function FileTree({
     }
   };
 
-  if (error) return <p className="panel-note" role="alert">Could not list files: {error}</p>;
+  if (error)
+    return (
+      <p className="panel-note" role="alert">
+        Could not list files: {error}
+      </p>
+    );
   if (!children.has('')) return <p className="panel-note">Loading files…</p>;
   if (!rows.length) return <p className="panel-note">This folder has no files Quarry can read.</p>;
 

@@ -73,7 +73,7 @@ export function FileViewer({
   // Land on the line from the URL (or the first hit).
   useEffect(() => {
     if (!content || !lines.length) return;
-    const target = line > 0 ? line : content.hits[0]?.[0] ?? 0;
+    const target = line > 0 ? line : (content.hits[0]?.[0] ?? 0);
     if (target > 0) virtualizer.scrollToIndex(Math.min(target, lines.length) - 1, { align: 'center' });
     else virtualizer.scrollToOffset(0);
   }, [content, line, lines.length, virtualizer]);
@@ -119,7 +119,13 @@ export function FileViewer({
           <input type="number" min={1} aria-label="Go to line" placeholder="Line" value={goto} onChange={(e) => setGoto(e.target.value)} />
           <button type="submit">Go</button>
         </form>
-        <button type="button" onClick={copyLink} data-testid="copy-link" aria-label={line ? `Copy link to line ${line}` : 'Copy link'} title={line ? `Copy a link to line ${line}` : 'Copy a link to this file'}>
+        <button
+          type="button"
+          onClick={copyLink}
+          data-testid="copy-link"
+          aria-label={line ? `Copy link to line ${line}` : 'Copy link'}
+          title={line ? `Copy a link to line ${line}` : 'Copy a link to this file'}
+        >
           Copy link
         </button>
         <span className="copied" role="status">

@@ -50,7 +50,7 @@ export function IndexStatusLine({
       {index.state === 'building' ? (
         <>
           <span>
-            Indexing: {p ? PHASE[p.phase] ?? p.phase : 'starting'}
+            Indexing: {p ? (PHASE[p.phase] ?? p.phase) : 'starting'}
             {p && p.files > 0 ? ` ${formatCount(p.files)}${p.totalFiles ? ` of ${formatCount(p.totalFiles)}` : ''} files` : ''}…
           </span>
           <span
@@ -76,8 +76,8 @@ export function IndexStatusLine({
         <span>Indexing cancelled: Ranked search and related code need the index.</span>
       ) : last ? (
         <span title={`${last.filesChanged} changed, ${last.filesRemoved} removed`}>
-          Index: {formatCount(last.filesScanned)} files · {formatCount(last.chunksIndexed)} chunks · <span data-testid="refresh-mode">{last.refreshMode}</span> · built {built} in{' '}
-          {Math.round(last.elapsedMs)} ms{last.saveError ? ` · not saved: ${last.saveError}` : ''}
+          Index: {formatCount(last.filesScanned)} files · {formatCount(last.chunksIndexed)} chunks · <span data-testid="refresh-mode">{last.refreshMode}</span> · built{' '}
+          {built} in {Math.round(last.elapsedMs)} ms{last.saveError ? ` · not saved: ${last.saveError}` : ''}
         </span>
       ) : (
         <span>Index: not built</span>

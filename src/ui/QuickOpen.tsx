@@ -127,7 +127,11 @@ export function QuickOpen({ onOpen, onClose }: { onOpen: (path: string) => void;
               </li>
             );
           })}
-          {!hits.length && !error && <li className="qo-empty" role="presentation">No file name matches “{query}”.</li>}
+          {!hits.length && !error && (
+            <li className="qo-empty" role="presentation">
+              No file name matches “{query}”.
+            </li>
+          )}
         </ul>
       </div>
     </div>

@@ -37,12 +37,10 @@ export function RankedResults({ view, update, indexReady, indexVersion }: { view
     }
     let current = true;
     setStatus((s) => (s.state === 'done' ? s : { state: 'running' }));
-    engine
-      .rankedSearch({ query: view.q, limit: RANKED_LIMIT, include: splitList(view.include), exclude: splitList(view.exclude), extensions: splitList(view.ext) })
-      .then(
-        (result) => current && setStatus({ state: 'done', result }),
-        (err) => current && setStatus({ state: 'error', error: toQuarryError(err) }),
-      );
+    engine.rankedSearch({ query: view.q, limit: RANKED_LIMIT, include: splitList(view.include), exclude: splitList(view.exclude), extensions: splitList(view.ext) }).then(
+      (result) => current && setStatus({ state: 'done', result }),
+      (err) => current && setStatus({ state: 'error', error: toQuarryError(err) }),
+    );
     return () => {
       current = false;
     };
@@ -77,7 +75,16 @@ export function RankedResults({ view, update, indexReady, indexVersion }: { view
           <ol className="ranked-list" aria-label="Ranked results">
             {status.result.hits.map((hit, i) => {
               const id = `${hit.path}:${hit.startLine}`;
-              return <RankedItem key={id} hit={hit} rank={i + 1} why={open.has(id)} onWhy={() => toggle(id)} onOpen={() => update({ file: hit.path, line: hit.startLine }, { push: true })} />;
+              return (
+                <RankedItem
+                  key={id}
+                  hit={hit}
+                  rank={i + 1}
+                  why={open.has(id)}
+                  onWhy={() => toggle(id)}
+                  onOpen={() => update({ file: hit.path, line: hit.startLine }, { push: true })}
+                />
+              );
             })}
           </ol>
         )}
@@ -102,7 +109,14 @@ function RankedItem({ hit, rank, why, onWhy, onOpen }: { hit: RankedHitView; ran
         <span className="ranked-score" title="Score">
           {hit.score.toFixed(2)}
         </span>
-        <button type="button" className="toggle ranked-why" aria-expanded={why} aria-controls={whyId} aria-label={`Why ${hit.symbolName || 'this chunk'} scored ${hit.score.toFixed(2)}`} onClick={onWhy}>
+        <button
+          type="button"
+          className="toggle ranked-why"
+          aria-expanded={why}
+          aria-controls={whyId}
+          aria-label={`Why ${hit.symbolName || 'this chunk'} scored ${hit.score.toFixed(2)}`}
+          onClick={onWhy}
+        >
           why
         </button>
       </div>

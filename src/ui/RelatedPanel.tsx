@@ -66,7 +66,13 @@ export function RelatedPanel({
           <ul className="related-list">
             {s.result.results.map((r) => (
               <li key={`${r.path}:${r.startLine}`}>
-                <button type="button" className="related-item" data-testid="related-item" onClick={() => onOpen(r.path, r.startLine)} title={`Shared words: ${r.sharedTerms.slice(0, 20).join(', ')}`}>
+                <button
+                  type="button"
+                  className="related-item"
+                  data-testid="related-item"
+                  onClick={() => onOpen(r.path, r.startLine)}
+                  title={`Shared words: ${r.sharedTerms.slice(0, 20).join(', ')}`}
+                >
                   <span className="related-symbol">{r.symbolName || '(anonymous)'}</span> <span className="ranked-type">{r.chunkType}</span>
                   <span className="related-loc">
                     {r.path}:{r.startLine}–{r.endLine}

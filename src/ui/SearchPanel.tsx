@@ -56,11 +56,7 @@ export function buildRequest(view: RequestFields): GrepRequest {
   };
 }
 
-type Status =
-  | { state: 'idle' }
-  | { state: 'running'; started: number }
-  | { state: 'done'; end: SearchEnd }
-  | { state: 'error'; error: QuarryError };
+type Status = { state: 'idle' } | { state: 'running'; started: number } | { state: 'done'; end: SearchEnd } | { state: 'error'; error: QuarryError };
 
 export function SearchPanel({
   view,
@@ -95,10 +91,7 @@ export function SearchPanel({
 
   // A new request (a new search) only when a field it is built from changes, not the open file or line.
   const { q, mode, caseSensitive, wholeWord, include, exclude, ext } = view;
-  const request = useMemo(
-    () => buildRequest({ q, mode, caseSensitive, wholeWord, include, exclude, ext }),
-    [q, mode, caseSensitive, wholeWord, include, exclude, ext],
-  );
+  const request = useMemo(() => buildRequest({ q, mode, caseSensitive, wholeWord, include, exclude, ext }), [q, mode, caseSensitive, wholeWord, include, exclude, ext]);
 
   useEffect(() => {
     rows.current = [];
@@ -126,10 +119,11 @@ export function SearchPanel({
         });
       }
       // One render per frame however many batches arrive.
-      if (!frame) frame = requestAnimationFrame(() => {
-        frame = 0;
-        setRowsVersion((v) => v + 1);
-      });
+      if (!frame)
+        frame = requestAnimationFrame(() => {
+          frame = 0;
+          setRowsVersion((v) => v + 1);
+        });
     };
     const job = engine.search(request, onBatch);
     let current = true;
@@ -205,10 +199,14 @@ export function SearchPanel({
 
   return (
     <section className="search-panel" aria-label="Search">
-      <form className="search-form" role="search" onSubmit={(e) => {
-        e.preventDefault();
-        update({ q: draft });
-      }}>
+      <form
+        className="search-form"
+        role="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          update({ q: draft });
+        }}
+      >
         <div className="search-row">
           <input
             ref={searchInputRef}
@@ -239,7 +237,13 @@ export function SearchPanel({
           </div>
           {!ranked && (
             <>
-              <button type="button" className="toggle" aria-pressed={view.caseSensitive} onClick={() => update({ caseSensitive: !view.caseSensitive })} title="Match case">
+              <button
+                type="button"
+                className="toggle"
+                aria-pressed={view.caseSensitive}
+                onClick={() => update({ caseSensitive: !view.caseSensitive })}
+                title="Match case"
+              >
                 Match case
               </button>
               <button type="button" className="toggle" aria-pressed={view.wholeWord} onClick={() => update({ wholeWord: !view.wholeWord })} title="Whole word">
@@ -263,66 +267,70 @@ export function SearchPanel({
         <RankedResults view={view} update={update} indexReady={indexReady} indexVersion={indexVersion} />
       ) : (
         <>
-      <SearchStatus summary={summary} running={status.state === 'running'} error={status.state === 'error' ? status.error : null} />
-      {status.state === 'idle' && (
-        <div className="empty-hint">
-          <p>Search every file of the repository. Try a word from the code, or switch to Regex.</p>
-          <p>
-            <kbd>Ctrl</kbd>/<kbd>⌘</kbd>+<kbd>P</kbd> opens a file by name.
-          </p>
-        </div>
-      )}
-      <div ref={scrollRef} className="results-scroll" data-testid="search-results" onKeyDown={onResultsKey}>
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {virtualizer.getVirtualItems().map((item) => {
-            const row = rows.current[item.index];
-            const style = { transform: `translateY(${item.start}px)`, height: ROW_HEIGHT };
-            if (!row) return null;
-            if (row.kind === 'file')
-              return (
-                <div key={item.key} className="result-file" style={style} data-testid="result-file" title={row.path}>
-                  <span className="result-path">{row.path}</span>
-                  <span className="result-count">{row.count}</span>
-                </div>
-              );
-            if (row.kind === 'gap') return <div key={item.key} className="result-gap" style={style} aria-hidden="true" />;
-            const lang = languageOf(row.path);
-            const content = (
-              <>
-                <span className="result-ln">{row.line}</span>
-                {/* context lines are muted plain text: colouring only the hit lines keeps a batch of
+          <SearchStatus summary={summary} running={status.state === 'running'} error={status.state === 'error' ? status.error : null} />
+          {status.state === 'idle' && (
+            <div className="empty-hint">
+              <p>Search every file of the repository. Try a word from the code, or switch to Regex.</p>
+              <p>
+                <kbd>Ctrl</kbd>/<kbd>⌘</kbd>+<kbd>P</kbd> opens a file by name.
+              </p>
+            </div>
+          )}
+          <div ref={scrollRef} className="results-scroll" data-testid="search-results" onKeyDown={onResultsKey}>
+            <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+              {virtualizer.getVirtualItems().map((item) => {
+                const row = rows.current[item.index];
+                const style = { transform: `translateY(${item.start}px)`, height: ROW_HEIGHT };
+                if (!row) return null;
+                if (row.kind === 'file')
+                  return (
+                    <div key={item.key} className="result-file" style={style} data-testid="result-file" title={row.path}>
+                      <span className="result-path">{row.path}</span>
+                      <span className="result-count">{row.count}</span>
+                    </div>
+                  );
+                if (row.kind === 'gap') return <div key={item.key} className="result-gap" style={style} aria-hidden="true" />;
+                const lang = languageOf(row.path);
+                const content = (
+                  <>
+                    <span className="result-ln">{row.line}</span>
+                    {/* context lines are muted plain text: colouring only the hit lines keeps a batch of
                     results cheap to lay out, and the eye on the hits */}
-                <span className="result-text">
-                  {/* a hit row shown from near its first hit: say that the line goes on to the left */}
-                  {row.from ? <span className="result-more" title={`from column ${row.from + 1}`}>…</span> : null}
-                  {row.ranges ? <CodeText text={row.text} lang={lang} hits={row.ranges} from={row.shift} /> : row.text}
-                </span>
-              </>
-            );
-            return row.ranges ? (
-              <button
-                key={item.key}
-                type="button"
-                className={`result-line hit${row.hit === active ? ' active' : ''}`}
-                style={style}
-                data-testid="result-hit"
-                data-hit={row.hit}
-                data-path={row.path}
-                data-line={row.line}
-                tabIndex={row.hit === Math.max(active, 0) ? 0 : -1}
-                onFocus={() => setActive(row.hit)}
-                onClick={() => open(row)}
-              >
-                {content}
-              </button>
-            ) : (
-              <div key={item.key} className="result-line context" style={style} data-testid="result-context">
-                {content}
-              </div>
-            );
-          })}
-        </div>
-      </div>
+                    <span className="result-text">
+                      {/* a hit row shown from near its first hit: say that the line goes on to the left */}
+                      {row.from ? (
+                        <span className="result-more" title={`from column ${row.from + 1}`}>
+                          …
+                        </span>
+                      ) : null}
+                      {row.ranges ? <CodeText text={row.text} lang={lang} hits={row.ranges} from={row.shift} /> : row.text}
+                    </span>
+                  </>
+                );
+                return row.ranges ? (
+                  <button
+                    key={item.key}
+                    type="button"
+                    className={`result-line hit${row.hit === active ? ' active' : ''}`}
+                    style={style}
+                    data-testid="result-hit"
+                    data-hit={row.hit}
+                    data-path={row.path}
+                    data-line={row.line}
+                    tabIndex={row.hit === Math.max(active, 0) ? 0 : -1}
+                    onFocus={() => setActive(row.hit)}
+                    onClick={() => open(row)}
+                  >
+                    {content}
+                  </button>
+                ) : (
+                  <div key={item.key} className="result-line context" style={style} data-testid="result-context">
+                    {content}
+                  </div>
+                );
+              })}
+            </div>
+          </div>
         </>
       )}
     </section>

@@ -15,14 +15,27 @@ describe('toBlocks', () => {
   it('joins overlapping and touching windows and keeps far ones apart', () => {
     const blocks = toBlocks([m(3, ['L1', 'L2'], ['L4']), m(5, ['L4'], ['L6']), m(20, ['L19'], [])]);
     expect(blocks.map((b) => b.map((l) => [l.line, l.ranges ? 'hit' : 'ctx']))).toEqual([
-      [[1, 'ctx'], [2, 'ctx'], [3, 'hit'], [4, 'ctx'], [5, 'hit'], [6, 'ctx']],
-      [[19, 'ctx'], [20, 'hit']],
+      [
+        [1, 'ctx'],
+        [2, 'ctx'],
+        [3, 'hit'],
+        [4, 'ctx'],
+        [5, 'hit'],
+        [6, 'ctx'],
+      ],
+      [
+        [19, 'ctx'],
+        [20, 'hit'],
+      ],
     ]);
   });
 
   it('marks a context line that is itself a match', () => {
     const blocks = toBlocks([m(2, [], ['L3']), m(3, ['L2'], [])]);
-    expect(blocks[0].map((l) => [l.line, !!l.ranges])).toEqual([[2, true], [3, true]]);
+    expect(blocks[0].map((l) => [l.line, !!l.ranges])).toEqual([
+      [2, true],
+      [3, true],
+    ]);
   });
 
   it('gives a context line that is itself a match the match text, which may be a preview window', () => {

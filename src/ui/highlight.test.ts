@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { languageOf, segmentLine, tokenizeLine } from './highlight';
 
-const flat = (line: string, lang: Parameters<typeof tokenizeLine>[1]) =>
-  tokenizeLine(line, lang).map((t) => [line.slice(t.start, t.end), t.kind]);
+const flat = (line: string, lang: Parameters<typeof tokenizeLine>[1]) => tokenizeLine(line, lang).map((t) => [line.slice(t.start, t.end), t.kind]);
 
 describe('tokenizer', () => {
   it('colours a TypeScript line', () => {
@@ -57,7 +56,16 @@ describe('segmentLine', () => {
   });
 
   it('merges overlapping hits and keeps empty lines', () => {
-    expect(segmentLine('aaaa', [], [[0, 2], [1, 3]]).map((p) => p.mark)).toEqual([true, false]);
+    expect(
+      segmentLine(
+        'aaaa',
+        [],
+        [
+          [0, 2],
+          [1, 3],
+        ],
+      ).map((p) => p.mark),
+    ).toEqual([true, false]);
     expect(segmentLine('', [], [])).toEqual([{ mark: false, segments: [] }]);
   });
 });

@@ -16,8 +16,32 @@ export interface Token {
 export type Language = 'c-like' | 'hash' | 'json' | 'markup' | 'css' | 'plain';
 
 const C_LIKE = new Set([
-  'ts', 'tsx', 'js', 'jsx', 'mjs', 'cjs', 'mts', 'cts', 'java', 'go', 'rs', 'c', 'h', 'cc', 'cpp', 'hpp', 'cs', 'kt', 'kts',
-  'swift', 'scala', 'dart', 'php', 'groovy', 'gradle', 'zig',
+  'ts',
+  'tsx',
+  'js',
+  'jsx',
+  'mjs',
+  'cjs',
+  'mts',
+  'cts',
+  'java',
+  'go',
+  'rs',
+  'c',
+  'h',
+  'cc',
+  'cpp',
+  'hpp',
+  'cs',
+  'kt',
+  'kts',
+  'swift',
+  'scala',
+  'dart',
+  'php',
+  'groovy',
+  'gradle',
+  'zig',
 ]);
 const HASH = new Set(['py', 'rb', 'sh', 'bash', 'zsh', 'yml', 'yaml', 'toml', 'r', 'pl', 'ex', 'exs', 'mk', 'dockerfile', 'cfg', 'ini', 'conf']);
 

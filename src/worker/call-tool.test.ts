@@ -26,12 +26,17 @@ describe('callTool over the engine api', () => {
   it('runs the analysis tools and the flag inventory on the open repository', async () => {
     const api = await openApi();
     const components = await api.callTool('find_components', {});
-    expect(components.ok && (components.value as { components: Array<{ name: string; uses: { count: number } }> }).components.map((c) => [c.name, c.uses.count])).toEqual([
-      ['Home', 0],
-      ['Button', 1],
-    ]);
+    expect(components.ok && (components.value as { components: Array<{ name: string; uses: { count: number } }> }).components.map((c) => [c.name, c.uses.count])).toEqual(
+      [
+        ['Home', 0],
+        ['Button', 1],
+      ],
+    );
     const routes = await api.callTool('get_routes', {});
-    expect(routes.ok && (routes.value as { routes: Array<{ path: string; type: string }> }).routes.map((r) => `${r.type} ${r.path}`)).toEqual(['page /', 'api /api/items']);
+    expect(routes.ok && (routes.value as { routes: Array<{ path: string; type: string }> }).routes.map((r) => `${r.type} ${r.path}`)).toEqual([
+      'page /',
+      'api /api/items',
+    ]);
     const inventory = await api.callTool('flag_inventory', {});
     expect(inventory.ok && (inventory.value as { flags: Array<{ name: string; sdk: string }> }).flags.map((f) => f.name)).toEqual(['NEXT_PUBLIC_FEATURE_DARK_MODE']);
     const status = await api.callTool('feature_status', { featureName: 'dark mode' });

@@ -60,7 +60,10 @@ describe('Batcher', () => {
 
   it('weighs items (matches per file) and flushes on time', async () => {
     const batches: number[][] = [];
-    const b = new Batcher<number>((items) => batches.push(items), (n) => n);
+    const b = new Batcher<number>(
+      (items) => batches.push(items),
+      (n) => n,
+    );
     b.push(30);
     b.push(30); // weight 60 >= 50: flush
     expect(batches).toEqual([[30, 30]]);
@@ -203,10 +206,13 @@ describe('restart when a job ignores cancel', () => {
   it('rejects pending calls of a transport that never answers (same-thread transport)', async () => {
     const never = new Proxy({} as EngineApi, { get: () => () => new Promise<Outcome<unknown>>(() => {}) });
     let made = 0;
-    const client = new EngineClient((): EngineTransport => {
-      made++;
-      return inThreadTransport(made === 1 ? never : createEngineApi());
-    }, { graceMs: 50 });
+    const client = new EngineClient(
+      (): EngineTransport => {
+        made++;
+        return inThreadTransport(made === 1 ? never : createEngineApi());
+      },
+      { graceMs: 50 },
+    );
     const job = client.search({ pattern: 'x', mode: 'literal' });
     job.cancel();
     const err = await job.done.catch((e) => e);

@@ -42,7 +42,6 @@ async function searchAll(client: EngineClient, pattern: string): Promise<string[
   return found.map((f) => f.path).sort();
 }
 
-
 describe('engine git surface', { timeout: 120_000 }, () => {
   const store = memoryStore();
   const client = new EngineClient(() => inThreadTransport(createEngineApi({ grammarLoader: nodeGrammarLoader, indexStore: store })));
@@ -186,9 +185,14 @@ describe('history of an opened folder that contains .git', { timeout: 60_000 }, 
       // Recent keeps handles in IndexedDB, which cannot store this Node stand-in: an in-memory one.
       const recent: RecentRepo[] = [];
       const folderHandles = {
-        remember: async (h: FileSystemDirectoryHandle) => recent.find((r) => r.handle === h) ?? (recent.push({ id: `folder-${recent.length + 1}`, name: h.name, handle: h, openedAt: Date.now() }), recent.at(-1)!),
+        remember: async (h: FileSystemDirectoryHandle) =>
+          recent.find((r) => r.handle === h) ?? (recent.push({ id: `folder-${recent.length + 1}`, name: h.name, handle: h, openedAt: Date.now() }), recent.at(-1)!),
         list: async () => recent,
-        forget: async (id: string) => void recent.splice(recent.findIndex((r) => r.id === id), 1),
+        forget: async (id: string) =>
+          void recent.splice(
+            recent.findIndex((r) => r.id === id),
+            1,
+          ),
       };
       const client = new EngineClient(() => inThreadTransport(createEngineApi({ folderHandles })));
       const handle = nodeHandle(repo.work, 'small-app') as unknown as FileSystemDirectoryHandle;

@@ -158,7 +158,21 @@ export class GitService {
     // A folder opened while IndexedDB was busy may be in Recent without a record yet.
     for (const [id, h] of handles) {
       if (!entries.some((e) => e.id === id)) {
-        entries.push({ id, key: id, url: h.name, name: h.name, branch: '', commit: '', sizeBytes: 0, fileCount: 0, clonedAt: h.openedAt, lastFetchedAt: h.openedAt, source: 'folder', handle: h.handle, openedAt: h.openedAt });
+        entries.push({
+          id,
+          key: id,
+          url: h.name,
+          name: h.name,
+          branch: '',
+          commit: '',
+          sizeBytes: 0,
+          fileCount: 0,
+          clonedAt: h.openedAt,
+          lastFetchedAt: h.openedAt,
+          source: 'folder',
+          handle: h.handle,
+          openedAt: h.openedAt,
+        });
       }
     }
     return { repos: entries, storage };

@@ -23,10 +23,7 @@ export interface NodeWorkerLike {
   terminate(): unknown;
 }
 
-export type NodeWorkerConstructor = new (
-  code: string,
-  options: { eval: true; execArgv?: string[]; workerData?: unknown },
-) => NodeWorkerLike;
+export type NodeWorkerConstructor = new (code: string, options: { eval: true; execArgv?: string[]; workerData?: unknown }) => NodeWorkerLike;
 
 /** The bootstrap evaluated in the worker: import worker_threads there, then expose the engine. */
 export function nodeWorkerBootstrap(options: { yieldBudgetMs?: number; nodeGrammars?: boolean; wrapModule?: string } = {}): string {
@@ -49,10 +46,9 @@ export async function startNodeWorkerTransport(
   /** wrapModule: a module URL whose `wrapApi(api)` wraps the engine before it is exposed (test hooks stay out of the production API). */
   options: { yieldBudgetMs?: number; startTimeoutMs?: number; nodeGrammars?: boolean; wrapModule?: string } = {},
 ): Promise<EngineTransport> {
-  const worker = new WorkerCtor(
-    nodeWorkerBootstrap({ yieldBudgetMs: options.yieldBudgetMs, nodeGrammars: options.nodeGrammars, wrapModule: options.wrapModule }),
-    { eval: true },
-  );
+  const worker = new WorkerCtor(nodeWorkerBootstrap({ yieldBudgetMs: options.yieldBudgetMs, nodeGrammars: options.nodeGrammars, wrapModule: options.wrapModule }), {
+    eval: true,
+  });
   const api = Comlink.wrap<EngineApi>(nodeEndpoint(worker as never));
   const timeoutMs = options.startTimeoutMs ?? 30_000;
   let onFail: (...args: any[]) => void = () => {};

@@ -24,10 +24,7 @@ import type { FileContent, FileHighlight, IndexStats, IndexStatus, JobEnd, Progr
 import { FileTree, type Snapshot } from './snapshot';
 
 /** Where an open repository came from, for history and the library. */
-export type RepoOrigin =
-  | { kind: 'git'; id: string }
-  | { kind: 'handle'; handle: FileSystemDirectoryHandle; libraryId?: string }
-  | { kind: 'other' };
+export type RepoOrigin = { kind: 'git'; id: string } | { kind: 'handle'; handle: FileSystemDirectoryHandle; libraryId?: string } | { kind: 'other' };
 
 /**
  * The one place a repository key is made. It names the repository in the address (`?repo=`)
@@ -206,7 +203,15 @@ export class RepoSession {
     const { service, index } = this.readyIndex();
     const last = service.lastStats;
     // The snapshot does not change while open: a ready index is current (a cache hit).
-    const stats: RefreshStats = { refreshMode: 'cache_hit', filesScanned: last?.filesScanned ?? 0, chunksIndexed: last?.chunksIndexed ?? 0, elapsedMs: 0, filesChanged: 0, filesRemoved: 0, skipped: [] };
+    const stats: RefreshStats = {
+      refreshMode: 'cache_hit',
+      filesScanned: last?.filesScanned ?? 0,
+      chunksIndexed: last?.chunksIndexed ?? 0,
+      elapsedMs: 0,
+      filesChanged: 0,
+      filesRemoved: 0,
+      skipped: [],
+    };
     return { index, stats };
   }
 

@@ -56,7 +56,7 @@ export const GOLDEN_CASES: GoldenCase[] = [
       { path: 'index.d.ts', symbol: 'transformFileSync' },
     ],
     knownMiss: {
-      bm25: 'the contract tokenizer keeps identifiers whole (transformfilesync): only \'sync\' matches the answer, while index-shared.js#transform repeats \'transform\'',
+      bm25: "the contract tokenizer keeps identifiers whole (transformfilesync): only 'sync' matches the answer, while index-shared.js#transform repeats 'transform'",
     },
   },
   {
@@ -65,7 +65,7 @@ export const GOLDEN_CASES: GoldenCase[] = [
     first: { path: 'errors/rewrite-stack-trace.js', symbol: 'raiseStackTraceLimit' },
     alsoTop: [{ path: 'errors/rewrite-stack-trace.js', symbol: 'restoreStackTraceLimit' }],
     knownMiss: {
-      bm25: 'the contract tokenizer keeps identifiers whole: the answers say stackTraceLimit only inside identifiers; formatStack has \'stack\' and \'trace\' as words',
+      bm25: "the contract tokenizer keeps identifiers whole: the answers say stackTraceLimit only inside identifiers; formatStack has 'stack' and 'trace' as words",
     },
   },
   {
@@ -74,8 +74,8 @@ export const GOLDEN_CASES: GoldenCase[] = [
     first: { path: 'caching-shared.js', symbol: 'makeWeakCache' },
     alsoTop: [{ path: 'caching-shared.js', symbol: 'makeWeakCacheSync' }],
     knownMiss: {
-      bm25: 'the contract tokenizer keeps identifiers whole: \'weak\' occurs only inside makeWeakCache/WeakMap, so \'cache\' alone ranks chunks that repeat it',
-      people: 'makeWeakCacheSync\'s body names makeWeakCache again, so the wrapper edges out the function it wraps (22.7 vs 21.7)',
+      bm25: "the contract tokenizer keeps identifiers whole: 'weak' occurs only inside makeWeakCache/WeakMap, so 'cache' alone ranks chunks that repeat it",
+      people: "makeWeakCacheSync's body names makeWeakCache again, so the wrapper edges out the function it wraps (22.7 vs 21.7)",
     },
   },
   {
@@ -89,7 +89,7 @@ export const GOLDEN_CASES: GoldenCase[] = [
       { path: 'index.d.ts', symbol: 'SimpleCacheConfigurator' },
     ],
     knownMiss: {
-      bm25: 'the contract tokenizer keeps identifiers whole: \'configurator\' never stands alone, so the answers match on \'cache\' alone',
+      bm25: "the contract tokenizer keeps identifiers whole: 'configurator' never stands alone, so the answers match on 'cache' alone",
     },
   },
   {
@@ -98,7 +98,7 @@ export const GOLDEN_CASES: GoldenCase[] = [
     first: { path: 'caching-shared.js', symbol: 'mergeOptions' },
     alsoTop: [{ path: 'caching-shared.js', symbol: 'mergeDefaultFields' }],
     knownMiss: {
-      bm25: 'the contract tokenizer keeps identifiers whole: mergeOptions/mergeDefaultFields contain neither \'merge\' nor \'options\' as a word',
+      bm25: "the contract tokenizer keeps identifiers whole: mergeOptions/mergeDefaultFields contain neither 'merge' nor 'options' as a word",
     },
   },
   {
@@ -110,7 +110,7 @@ export const GOLDEN_CASES: GoldenCase[] = [
       { path: 'index-shared.js', symbol: 'loadPresetDescriptor' },
     ],
     knownMiss: {
-      bm25: 'the contract tokenizer keeps identifiers whole (validatepreset); loadPresetDescriptor has \'preset\' as a word more often',
+      bm25: "the contract tokenizer keeps identifiers whole (validatepreset); loadPresetDescriptor has 'preset' as a word more often",
     },
   },
   {
@@ -124,7 +124,7 @@ export const GOLDEN_CASES: GoldenCase[] = [
       { path: 'config/files/index-browser.js', symbol: 'resolvePlugin' },
     ],
     knownMiss: {
-      bm25: 'the contract tokenizer keeps identifiers whole (resolveplugin); a bare \'resolve\' ranks Lock\'s Promise resolve first',
+      bm25: "the contract tokenizer keeps identifiers whole (resolveplugin); a bare 'resolve' ranks Lock's Promise resolve first",
       people: 'resolveStandardizedName never says \'plugin\': the .bind(null, "plugin") that makes it resolvePlugin lies outside any chunk',
     },
   },
@@ -134,7 +134,7 @@ export const GOLDEN_CASES: GoldenCase[] = [
     first: { path: 'index-shared.js', symbol: 'File.buildCodeFrameError' },
     alsoTop: [{ path: 'index-shared.js', symbol: 'PluginPass.buildCodeFrameError' }],
     knownMiss: {
-      bm25: 'the contract tokenizer keeps identifiers whole: \'frame\' never stands alone (buildCodeFrameError, codeFrameColumns)',
+      bm25: "the contract tokenizer keeps identifiers whole: 'frame' never stands alone (buildCodeFrameError, codeFrameColumns)",
       people: 'length normalisation: the 11-token delegating PluginPass method and the index.d.ts declarations outscore the 91-token implementation',
     },
   },
@@ -144,22 +144,20 @@ export const GOLDEN_CASES: GoldenCase[] = [
     first: { path: 'index-shared.js', symbol: 'parseAsync' },
     alsoTop: [{ path: 'index.d.ts', symbol: 'parseAsync' }],
     knownMiss: {
-      people: 'the index.d.ts declaration also names parseRunner and ParseResult, so its \'parse\' part counts more than the implementation\'s (55.1 vs 54.3)',
+      people: "the index.d.ts declaration also names parseRunner and ParseResult, so its 'parse' part counts more than the implementation's (55.1 vs 54.3)",
     },
   },
   {
     query: 'block hoist',
-    why:
-      'loadBlockHoistPlugin creates the internal.blockHoist plugin; performHoisting reorders a body by priority(), ' +
-      'which reads node._blockHoist',
+    why: 'loadBlockHoistPlugin creates the internal.blockHoist plugin; performHoisting reorders a body by priority(), ' + 'which reads node._blockHoist',
     first: { path: 'index-shared.js', symbol: 'loadBlockHoistPlugin' },
     alsoTop: [
       { path: 'index-shared.js', symbol: 'performHoisting' },
       { path: 'index-shared.js', symbol: 'priority' },
     ],
     knownMiss: {
-      bm25: 'the contract tokenizer keeps identifiers whole: \'hoist\' never stands alone (loadBlockHoistPlugin, _blockHoist, performHoisting)',
-      people: 'no stemming: performHoisting splits into \'hoisting\', not \'hoist\', and its body says neither',
+      bm25: "the contract tokenizer keeps identifiers whole: 'hoist' never stands alone (loadBlockHoistPlugin, _blockHoist, performHoisting)",
+      people: "no stemming: performHoisting splits into 'hoisting', not 'hoist', and its body says neither",
     },
   },
   {
@@ -173,17 +171,17 @@ export const GOLDEN_CASES: GoldenCase[] = [
       { path: 'index-shared.js', symbol: 'normalizeFile' },
     ],
     knownMiss: {
-      bm25: 'the contract tokenizer keeps identifiers whole: only the browser stub\'s error message has the words; the real reader has them inside identifiers',
+      bm25: "the contract tokenizer keeps identifiers whole: only the browser stub's error message has the words; the real reader has them inside identifiers",
       people: 'normalizeFile (156 tokens) is outscored by short chunks named after input source maps (index.d.ts InputSourceMap types, assertInputSourceMap)',
     },
   },
   {
     query: 'missing plugin message',
-    why: "generateMissingPluginMessage writes the \"Support for the experimental syntax ... isn't currently enabled\" help; parser calls it",
+    why: 'generateMissingPluginMessage writes the "Support for the experimental syntax ... isn\'t currently enabled" help; parser calls it',
     first: { path: 'index-shared.js', symbol: 'generateMissingPluginMessage' },
     alsoTop: [{ path: 'index-shared.js', symbol: 'parser' }],
     knownMiss: {
-      bm25: 'the contract tokenizer keeps identifiers whole (missingPluginName, helpMessage); resolveAlternativesHelper\'s text says \'missing plugin\' in words',
+      bm25: "the contract tokenizer keeps identifiers whole (missingPluginName, helpMessage); resolveAlternativesHelper's text says 'missing plugin' in words",
     },
   },
   {
@@ -197,7 +195,7 @@ export const GOLDEN_CASES: GoldenCase[] = [
       { path: 'index-shared.js', symbol: 'assertBabelrcSearch' },
     ],
     knownMiss: {
-      bm25: 'the contract tokenizer keeps identifiers whole (babelrcRoots): \'roots\' never stands alone, and PartialConfig has the most \'babelrc\' words',
+      bm25: "the contract tokenizer keeps identifiers whole (babelrcRoots): 'roots' never stands alone, and PartialConfig has the most 'babelrc' words",
     },
   },
   {
@@ -209,8 +207,8 @@ export const GOLDEN_CASES: GoldenCase[] = [
       { path: 'index-shared.js', symbol: 'assertRootMode' },
     ],
     knownMiss: {
-      bm25: 'the contract tokenizer keeps identifiers whole: the 6-token index.d.ts RootMode type has \'root\' and \'upward\' (string literals) and wins on length; findConfigUpwards says \'upwards\'',
-      people: 'the 6-token index.d.ts RootMode type edges out resolveRootMode (26.4 vs 26.3); no stemming: findConfigUpwards says \'upwards\', not \'upward\'',
+      bm25: "the contract tokenizer keeps identifiers whole: the 6-token index.d.ts RootMode type has 'root' and 'upward' (string literals) and wins on length; findConfigUpwards says 'upwards'",
+      people: "the 6-token index.d.ts RootMode type edges out resolveRootMode (26.4 vs 26.3); no stemming: findConfigUpwards says 'upwards', not 'upward'",
     },
   },
   {
@@ -222,7 +220,7 @@ export const GOLDEN_CASES: GoldenCase[] = [
       { path: 'index-shared.js', symbol: 'deepClone' },
     ],
     knownMiss: {
-      bm25: 'the contract tokenizer keeps identifiers whole: no chunk has \'deep\' or \'clone\' as a word (cloneDeep, deepClone), so nothing is returned',
+      bm25: "the contract tokenizer keeps identifiers whole: no chunk has 'deep' or 'clone' as a word (cloneDeep, deepClone), so nothing is returned",
     },
   },
   {
@@ -231,7 +229,7 @@ export const GOLDEN_CASES: GoldenCase[] = [
     first: { path: 'index-shared.js', symbol: 'buildExternalHelpers' },
     alsoTop: [{ path: 'index-shared.js', symbol: 'buildHelpers' }],
     knownMiss: {
-      bm25: 'the contract tokenizer keeps identifiers whole (buildExternalHelpers); File.availableHelper has \'helpers\' as a word (helpers.isInternal)',
+      bm25: "the contract tokenizer keeps identifiers whole (buildExternalHelpers); File.availableHelper has 'helpers' as a word (helpers.isInternal)",
     },
   },
   {
@@ -239,7 +237,7 @@ export const GOLDEN_CASES: GoldenCase[] = [
     why: 'assertAssumptions is the only code that checks assumption names and values (unknown name, non-boolean, false in a preset)',
     first: { path: 'index-shared.js', symbol: 'assertAssumptions' },
     knownMiss: {
-      bm25: 'the contract tokenizer keeps identifiers whole: assertAssumptions says assumptionsNames and \'assumption\', never the word; the short index.d.ts Assumptions type wins',
+      bm25: "the contract tokenizer keeps identifiers whole: assertAssumptions says assumptionsNames and 'assumption', never the word; the short index.d.ts Assumptions type wins",
       people: 'the exact-symbol boost goes to the index.d.ts type alias named Assumptions',
     },
   },
@@ -248,7 +246,7 @@ export const GOLDEN_CASES: GoldenCase[] = [
     why: 'findPackageData walks up from a file reading package.json (readConfigPackage) until it finds a package',
     first: { path: 'config/files/index.js', symbol: 'findPackageData' },
     knownMiss: {
-      bm25: 'the contract tokenizer keeps identifiers whole: findPackageData names PACKAGE_FILENAME, a constant outside the chunk; resolveAlternativesHelper\'s message says package.json',
+      bm25: "the contract tokenizer keeps identifiers whole: findPackageData names PACKAGE_FILENAME, a constant outside the chunk; resolveAlternativesHelper's message says package.json",
     },
   },
   {
@@ -258,7 +256,7 @@ export const GOLDEN_CASES: GoldenCase[] = [
     alsoTop: [{ path: 'index-shared.js', symbol: 'PartialConfig' }],
     knownMiss: {
       bm25: 'the contract tokenizer keeps identifiers whole: findRelativeConfig names BABELIGNORE_FILENAME (one token); PartialConfig has this.babelignore',
-      people: 'findRelativeConfig reaches \'babelignore\' only as a part of BABELIGNORE_FILENAME (weight 0.7) while PartialConfig has the word twice',
+      people: "findRelativeConfig reaches 'babelignore' only as a part of BABELIGNORE_FILENAME (weight 0.7) while PartialConfig has the word twice",
     },
   },
   {
@@ -282,23 +280,22 @@ export const GOLDEN_CASES: GoldenCase[] = [
     first: { path: 'index-shared.js', symbol: 'assertNoDuplicates' },
     alsoTop: [{ path: 'index-shared.js', symbol: 'dedupDescriptors' }],
     knownMiss: {
-      bm25: 'dedupDescriptors says neither \'duplicate\' nor \'plugin\' (it says dedup)',
-      people: 'no stemming: assertNoDuplicates splits into \'duplicates\', so the name boost goes to assertNoDuplicateSourcemap; dedupDescriptors says neither word',
+      bm25: "dedupDescriptors says neither 'duplicate' nor 'plugin' (it says dedup)",
+      people: "no stemming: assertNoDuplicates splits into 'duplicates', so the name boost goes to assertNoDuplicateSourcemap; dedupDescriptors says neither word",
     },
   },
   {
     query: 'load config file',
-    why:
-      'config/files/index.js loads config files: loadConfig resolves a named config and reads it, readConfig ' +
-      'dispatches on the extension (code or JSON5)',
+    why: 'config/files/index.js loads config files: loadConfig resolves a named config and reads it, readConfig ' + 'dispatches on the extension (code or JSON5)',
     first: { path: 'config/files/index.js' },
     alsoTop: [
       { path: 'config/files/index.js', symbol: 'loadConfig' },
       { path: 'config/files/index.js', symbol: 'readConfig' },
     ],
     knownMiss: {
-      bm25: 'the contract tokenizer keeps identifiers whole (loadconfig, readconfig): run has \'config\' and \'file\' as words more often',
-      people: 'every load*Config* API (loadPartialConfigSync/Async, loadPartialConfig$1, ...) matches \'load\' and \'config\' in its name; config/files/index.js#loadConfig comes 8th',
+      bm25: "the contract tokenizer keeps identifiers whole (loadconfig, readconfig): run has 'config' and 'file' as words more often",
+      people:
+        "every load*Config* API (loadPartialConfigSync/Async, loadPartialConfig$1, ...) matches 'load' and 'config' in its name; config/files/index.js#loadConfig comes 8th",
     },
   },
   {
@@ -311,8 +308,9 @@ export const GOLDEN_CASES: GoldenCase[] = [
       { path: 'index-shared.js', symbol: 'loadPrivatePartialConfig' },
     ],
     knownMiss: {
-      bm25: 'the contract tokenizer keeps identifiers whole: \'partial\' never stands alone, so the query matches on \'config\' alone',
-      people: 'the PartialConfig classes (exact-symbol boost) and short index.d.ts declarations fill the top 5; loadPartialConfig$1 and loadPrivatePartialConfig are longer',
+      bm25: "the contract tokenizer keeps identifiers whole: 'partial' never stands alone, so the query matches on 'config' alone",
+      people:
+        'the PartialConfig classes (exact-symbol boost) and short index.d.ts declarations fill the top 5; loadPartialConfig$1 and loadPrivatePartialConfig are longer',
     },
   },
   {
@@ -334,7 +332,7 @@ export const GOLDEN_CASES: GoldenCase[] = [
     first: { path: 'index-shared.js', symbol: 'loadPartialConfigSync' },
     alsoTop: [{ path: 'index.d.ts', symbol: 'loadPartialConfigSync' }],
     knownMiss: {
-      people: 'the index.d.ts declaration also names loadPartialConfigRunner and PartialConfig, so its \'partial\'/\'config\' parts count more than the implementation\'s',
+      people: "the index.d.ts declaration also names loadPartialConfigRunner and PartialConfig, so its 'partial'/'config' parts count more than the implementation's",
     },
   },
 ];

@@ -277,7 +277,10 @@ export class PulledSnapshotSource implements FileSource {
     const slash = path.lastIndexOf('/');
     const dir = slash < 0 ? '' : path.slice(0, slash);
     const parent = lookupNode(this.root, dir) as DirNode;
-    const siblings = [...parent.children].filter(([, n]) => n.kind === 'file' && !(n as PulledState).state).map(([name]) => name).sort();
+    const siblings = [...parent.children]
+      .filter(([, n]) => n.kind === 'file' && !(n as PulledState).state)
+      .map(([name]) => name)
+      .sort();
     const from = Math.max(0, siblings.indexOf(path.slice(slash + 1)));
     const take = (start: number) => siblings.slice(start, start + this.batchFiles).map((name) => (dir ? `${dir}/${name}` : name));
     const batch = take(from);

@@ -66,11 +66,12 @@ export function toGitError(raw: unknown, ctx: ErrorContext): QuarryError {
     }
     case 'UserCanceledError':
       // onAuthFailure cancels when the server refuses the token we sent.
-      return new QuarryError(
-        'AuthRequired',
-        `authentication required: the server refused the token for ${url}. Check the token and its access to this repository.`,
-        { url, status: 401, needsToken: true, tokenRejected: true },
-      );
+      return new QuarryError('AuthRequired', `authentication required: the server refused the token for ${url}. Check the token and its access to this repository.`, {
+        url,
+        status: 401,
+        needsToken: true,
+        tokenRejected: true,
+      });
     case 'UrlParseError':
     case 'UnknownTransportError':
       return new QuarryError('InvalidArgument', `Not a git URL Quarry can clone: ${url} (use an http:// or https:// URL)`, { field: 'url', value: url });

@@ -18,7 +18,6 @@ afterAll(async () => {
   await server?.stop();
 });
 
-
 async function exists(path: string): Promise<boolean> {
   try {
     await gitStorage().fs.promises.stat(path);
@@ -62,7 +61,11 @@ describe('git adapter over a local git http-backend', { timeout: 120_000 }, () =
     const record = await cloneRepo({ url: server.repoUrl('update-app') });
     const source = gitFileSource(record.id);
     const before = await source.stat('package.json');
-    const newOid = server.commitToFixture('update-app', { 'src/feature.ts': 'export const brandNewFeature = 42;\n', 'README.md': '# Changed\n', 'docs/usage.md': null }, 'Add feature');
+    const newOid = server.commitToFixture(
+      'update-app',
+      { 'src/feature.ts': 'export const brandNewFeature = 42;\n', 'README.md': '# Changed\n', 'docs/usage.md': null },
+      'Add feature',
+    );
     const res = await fetchUpdates(record.id);
     expect(res.commit).toBe(newOid);
     expect(res.previousCommit).toBe(record.commit);

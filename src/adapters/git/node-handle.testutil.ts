@@ -44,4 +44,3 @@ export function nodeHandle(path: string, name = 'root'): DirHandleLike & { value
     },
   };
 }
-

@@ -80,7 +80,10 @@ export function repoIdFor(url: string, ref?: string): string {
 }
 
 function repoName(url: string): string {
-  const parts = displayUrl(url).replace(/\/+$/, '').replace(/\.git$/, '').split('/');
+  const parts = displayUrl(url)
+    .replace(/\/+$/, '')
+    .replace(/\.git$/, '')
+    .split('/');
   return parts[parts.length - 1] || url;
 }
 
@@ -254,11 +257,12 @@ async function unknownRefError(url: string, opts: CloneOptions, fallback: Quarry
       .map((r) => r.ref)
       .filter((r) => r.startsWith('refs/tags/') && !r.endsWith('^{}'))
       .map((r) => r.slice('refs/tags/'.length));
-    return new QuarryError(
-      'NotFound',
-      `Branch or tag "${opts.ref}" not found in ${displayUrl(url)}. Its branches: ${branches.join(', ') || '(none)'}`,
-      { url: displayUrl(url), ref: opts.ref, branches, tags },
-    );
+    return new QuarryError('NotFound', `Branch or tag "${opts.ref}" not found in ${displayUrl(url)}. Its branches: ${branches.join(', ') || '(none)'}`, {
+      url: displayUrl(url),
+      ref: opts.ref,
+      branches,
+      tags,
+    });
   } catch {
     return fallback;
   }

@@ -25,7 +25,10 @@ export class GitFileSource implements FileSource {
   readonly absoluteRoot: string;
   private readonly root: string;
 
-  constructor(readonly id: string, options: { name?: string; absoluteRoot?: string } = {}) {
+  constructor(
+    readonly id: string,
+    options: { name?: string; absoluteRoot?: string } = {},
+  ) {
     this.root = repoDir(id);
     this.name = options.name ?? id.split('/').pop()!.replace(/@.*$/, '');
     this.absoluteRoot = options.absoluteRoot ?? `git:${id}`;

@@ -13,7 +13,11 @@ import { NodeFsSource } from './fs';
 describe('NodeFsSource.decode', () => {
   const source = new NodeFsSource(os.tmpdir());
   it('answers exactly like decodeBytes for any bytes (property)', () => {
-    const byte = fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0, max: 255 }), fc.constantFrom(0xc3, 0xa9, 0xe2, 0x82, 0xac, 0xf0, 0x9f, 0x98, 0x80, 0xef, 0xbb, 0xbf, 0xff, 0xfe, 0x0a));
+    const byte = fc.oneof(
+      fc.integer({ min: 0x20, max: 0x7e }),
+      fc.integer({ min: 0, max: 255 }),
+      fc.constantFrom(0xc3, 0xa9, 0xe2, 0x82, 0xac, 0xf0, 0x9f, 0x98, 0x80, 0xef, 0xbb, 0xbf, 0xff, 0xfe, 0x0a),
+    );
     fc.assert(
       fc.property(fc.array(byte, { maxLength: 64 }), (arr) => {
         const bytes = new Uint8Array(arr);
@@ -35,14 +39,23 @@ describe('NodeFsSource.decode', () => {
 describe('NodeFsSource.readRanges and the segmented index on disk', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-ranges-'));
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-  const lines = Array.from({ length: 3000 }, (_, i) => (i % 997 === 500 ? `  const needle${i} = find(haystack) // line ${i + 1}` : `  filler line ${i + 1} with some words`));
+  const lines = Array.from({ length: 3000 }, (_, i) =>
+    i % 997 === 500 ? `  const needle${i} = find(haystack) // line ${i + 1}` : `  filler line ${i + 1} with some words`,
+  );
   const text = lines.join('\n') + '\n';
   fs.writeFileSync(path.join(dir, 'big.ts'), text);
   fs.writeFileSync(path.join(dir, 'small.ts'), 'const needle = 1\n');
 
   it('fills exactly the asked ranges, and answers null when the size is not the indexed one', async () => {
     const source = new NodeFsSource(dir);
-    const got = await source.readRanges('big.ts', [[10, 20], [5000, 5100]], text.length);
+    const got = await source.readRanges(
+      'big.ts',
+      [
+        [10, 20],
+        [5000, 5100],
+      ],
+      text.length,
+    );
     expect(got).not.toBeNull();
     expect(got!.length).toBe(text.length);
     expect(Buffer.from(got!.subarray(10, 20)).toString()).toBe(text.slice(10, 20));

@@ -111,7 +111,7 @@ export class NodeFsSource implements FileSource {
       if (st.size !== size || (mtimeMs !== undefined && st.mtimeMs !== mtimeMs)) return null;
       if (this.scratch.length < size) this.scratch = Buffer.allocUnsafe(Math.max(size, this.scratch.length * 2));
       for (const [start, end] of ranges) {
-        for (let at = start; at < end; ) {
+        for (let at = start; at < end;) {
           const n = fs.readSync(fd, this.scratch, at, end - at, at);
           if (n === 0) return null; // shorter than it said: it is changing
           at += n;

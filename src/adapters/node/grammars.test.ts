@@ -67,7 +67,9 @@ describe.skipIf(!process.env.QUARRY_CHUNK_BENCH)('chunkFile throughput (QUARRY_C
         ms = Math.min(ms, performance.now() - t0);
       }
       const mb = f.text.length / 1e6;
-      console.log(`${f.label.padEnd(32)} ${mb.toFixed(2).padStart(6)} MB  ${ms.toFixed(0).padStart(6)} ms  ${(mb / (ms / 1000)).toFixed(2).padStart(6)} MB/s  ${chunks.length} chunks`);
+      console.log(
+        `${f.label.padEnd(32)} ${mb.toFixed(2).padStart(6)} MB  ${ms.toFixed(0).padStart(6)} ms  ${(mb / (ms / 1000)).toFixed(2).padStart(6)} MB/s  ${chunks.length} chunks`,
+      );
       expect(Array.isArray(chunks)).toBe(true); // typescript.js is one IIFE: no module-level symbols
     }
   });

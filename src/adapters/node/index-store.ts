@@ -16,7 +16,10 @@ export function defaultCacheDir(env: Record<string, string | undefined> = proces
 }
 
 export function workspaceKey(roots: string[]): string {
-  return createHash('sha256').update(roots.map((r) => path.resolve(r)).join('\0')).digest('hex').slice(0, 24);
+  return createHash('sha256')
+    .update(roots.map((r) => path.resolve(r)).join('\0'))
+    .digest('hex')
+    .slice(0, 24);
 }
 
 export class FileIndexStore implements IndexStore {

@@ -32,11 +32,36 @@ const pick = (c: any, want: Want) => Object.fromEntries(Object.keys(want).map((k
 
 describe('find_components: every form', () => {
   const cases: Array<[string, string, string, Want[]]> = [
-    ['export function', 'Button.tsx', 'export function Button() {\n  return <button />;\n}\n', [{ name: 'Button', type: 'function', kind: 'function', exported: true, default: false, line: 1 }]],
-    ['export const arrow, expression body', 'Card.tsx', 'export const Card = () => <div />;\n', [{ name: 'Card', type: 'arrow', kind: 'arrow', exported: true, default: false }]],
-    ['export const arrow, block body', 'Card.tsx', 'export const Card = (p: { t: string }) => {\n  return <h2>{p.t}</h2>;\n};\n', [{ name: 'Card', type: 'arrow', kind: 'arrow', exported: true, default: false }]],
-    ['function expression', 'Row.tsx', 'export const Row = function () { return <tr />; };\n', [{ name: 'Row', type: 'function', kind: 'function', exported: true, default: false }]],
-    ['export default function', 'Avatar.jsx', 'export default function Avatar() { return <img />; }\n', [{ name: 'Avatar', type: 'function', kind: 'function', exported: true, default: true }]],
+    [
+      'export function',
+      'Button.tsx',
+      'export function Button() {\n  return <button />;\n}\n',
+      [{ name: 'Button', type: 'function', kind: 'function', exported: true, default: false, line: 1 }],
+    ],
+    [
+      'export const arrow, expression body',
+      'Card.tsx',
+      'export const Card = () => <div />;\n',
+      [{ name: 'Card', type: 'arrow', kind: 'arrow', exported: true, default: false }],
+    ],
+    [
+      'export const arrow, block body',
+      'Card.tsx',
+      'export const Card = (p: { t: string }) => {\n  return <h2>{p.t}</h2>;\n};\n',
+      [{ name: 'Card', type: 'arrow', kind: 'arrow', exported: true, default: false }],
+    ],
+    [
+      'function expression',
+      'Row.tsx',
+      'export const Row = function () { return <tr />; };\n',
+      [{ name: 'Row', type: 'function', kind: 'function', exported: true, default: false }],
+    ],
+    [
+      'export default function',
+      'Avatar.jsx',
+      'export default function Avatar() { return <img />; }\n',
+      [{ name: 'Avatar', type: 'function', kind: 'function', exported: true, default: true }],
+    ],
     [
       'anonymous default arrow, named after its folder',
       'status-pill/index.tsx',
@@ -49,33 +74,128 @@ describe('find_components: every form', () => {
       'export default function () { return <nav />; }\n',
       [{ name: 'UserMenu', type: 'function', kind: 'function', exported: true, default: true, anonymous: true }],
     ],
-    ['default export of a local', 'Badge.js', 'const Badge = () => <b />;\nexport default Badge;\n', [{ name: 'Badge', type: 'arrow', kind: 'arrow', exported: true, default: true }]],
-    ['export { X as default }', 'Tag.tsx', 'function Tag() { return <i />; }\nexport { Tag as default };\n', [{ name: 'Tag', type: 'function', kind: 'function', exported: true, default: true }]],
-    ['export { X }', 'Tag.tsx', 'function Tag() { return <i />; }\nexport { Tag };\n', [{ name: 'Tag', type: 'function', kind: 'function', exported: true, default: false }]],
+    [
+      'default export of a local',
+      'Badge.js',
+      'const Badge = () => <b />;\nexport default Badge;\n',
+      [{ name: 'Badge', type: 'arrow', kind: 'arrow', exported: true, default: true }],
+    ],
+    [
+      'export { X as default }',
+      'Tag.tsx',
+      'function Tag() { return <i />; }\nexport { Tag as default };\n',
+      [{ name: 'Tag', type: 'function', kind: 'function', exported: true, default: true }],
+    ],
+    [
+      'export { X }',
+      'Tag.tsx',
+      'function Tag() { return <i />; }\nexport { Tag };\n',
+      [{ name: 'Tag', type: 'function', kind: 'function', exported: true, default: false }],
+    ],
     ['not exported', 'Local.tsx', 'function Local() { return <i />; }\n', [{ name: 'Local', type: 'function', kind: 'function', exported: false, default: false }]],
-    ['memo(arrow)', 'M.tsx', "import { memo } from 'react';\nexport const M = memo(() => <div />);\n", [{ name: 'M', type: 'arrow', kind: 'memo', exported: true, default: false, wrappers: ['memo'] }]],
-    ['React.memo(function)', 'M.tsx', 'export const M = React.memo(function M() { return <div />; });\n', [{ name: 'M', type: 'function', kind: 'memo', exported: true, default: false, wrappers: ['memo'] }]],
-    ['forwardRef', 'In.tsx', 'export const In = forwardRef<HTMLInputElement, P>((p, ref) => <input ref={ref} />);\n', [{ name: 'In', type: 'arrow', kind: 'forwardRef', exported: true, default: false, wrappers: ['forwardRef'] }]],
+    [
+      'memo(arrow)',
+      'M.tsx',
+      "import { memo } from 'react';\nexport const M = memo(() => <div />);\n",
+      [{ name: 'M', type: 'arrow', kind: 'memo', exported: true, default: false, wrappers: ['memo'] }],
+    ],
+    [
+      'React.memo(function)',
+      'M.tsx',
+      'export const M = React.memo(function M() { return <div />; });\n',
+      [{ name: 'M', type: 'function', kind: 'memo', exported: true, default: false, wrappers: ['memo'] }],
+    ],
+    [
+      'forwardRef',
+      'In.tsx',
+      'export const In = forwardRef<HTMLInputElement, P>((p, ref) => <input ref={ref} />);\n',
+      [{ name: 'In', type: 'arrow', kind: 'forwardRef', exported: true, default: false, wrappers: ['forwardRef'] }],
+    ],
     [
       'memo(forwardRef(...))',
       'In.tsx',
       'export const In = memo(React.forwardRef(function In(p, ref) { return <input ref={ref} />; }));\n',
       [{ name: 'In', type: 'function', kind: 'memo', exported: true, default: false, wrappers: ['memo', 'forwardRef'] }],
     ],
-    ['export default memo(local)', 'T.tsx', 'const T = forwardRef(() => <p />);\nexport default memo(T);\n', [{ name: 'T', type: 'arrow', kind: 'forwardRef', exported: true, default: true }]],
-    ['export default memo(anonymous)', 'fancy-box.tsx', 'export default memo(() => <div />);\n', [{ name: 'FancyBox', type: 'arrow', kind: 'memo', exported: true, default: true, anonymous: true }]],
-    ['class extends React.Component', 'C.jsx', 'export class C extends React.Component { render() { return <div />; } }\n', [{ name: 'C', type: 'function', kind: 'class', exported: true, default: false }]],
-    ['class extends Component', 'C.jsx', "import { Component } from 'react';\nclass C extends Component { render() { return null; } }\n", [{ name: 'C', type: 'function', kind: 'class', exported: false, default: false }]],
-    ['class extends PureComponent<P> (TS)', 'C.tsx', 'export default class C extends React.PureComponent<P> { render() { return <div />; } }\n', [{ name: 'C', type: 'function', kind: 'class', exported: true, default: true }]],
-    ['anonymous default class', 'legacy-panel.jsx', 'export default class extends Component { render() { return <div />; } }\n', [{ name: 'LegacyPanel', type: 'function', kind: 'class', exported: true, default: true, anonymous: true }]],
-    ['const X = class extends Component', 'K.jsx', 'export const K = class extends Component {};\n', [{ name: 'K', type: 'function', kind: 'class', exported: true, default: false }]],
-    ['React.createElement in .ts', 'Logo.ts', "export function Logo() { return React.createElement('svg'); }\n", [{ name: 'Logo', type: 'function', kind: 'function', exported: true, default: false }]],
-    ['a local holding JSX', 'F.tsx', 'export function F() {\n  const el = <footer />;\n  return el;\n}\n', [{ name: 'F', type: 'function', kind: 'function', exported: true, default: false }]],
-    ['conditional and logical returns', 'G.tsx', 'export function G({ on }) {\n  if (!on) return null;\n  return on && <p />;\n}\n', [{ name: 'G', type: 'function', kind: 'function', exported: true, default: false }]],
-    ['a list of elements', 'L.tsx', 'export const L = ({ xs }) => xs.map((x) => <li key={x}>{x}</li>);\n', [{ name: 'L', type: 'arrow', kind: 'arrow', exported: true, default: false }]],
-    ['a portal', 'P.jsx', 'export const P = () => createPortal(<div />, document.body);\n', [{ name: 'P', type: 'arrow', kind: 'arrow', exported: true, default: false }]],
+    [
+      'export default memo(local)',
+      'T.tsx',
+      'const T = forwardRef(() => <p />);\nexport default memo(T);\n',
+      [{ name: 'T', type: 'arrow', kind: 'forwardRef', exported: true, default: true }],
+    ],
+    [
+      'export default memo(anonymous)',
+      'fancy-box.tsx',
+      'export default memo(() => <div />);\n',
+      [{ name: 'FancyBox', type: 'arrow', kind: 'memo', exported: true, default: true, anonymous: true }],
+    ],
+    [
+      'class extends React.Component',
+      'C.jsx',
+      'export class C extends React.Component { render() { return <div />; } }\n',
+      [{ name: 'C', type: 'function', kind: 'class', exported: true, default: false }],
+    ],
+    [
+      'class extends Component',
+      'C.jsx',
+      "import { Component } from 'react';\nclass C extends Component { render() { return null; } }\n",
+      [{ name: 'C', type: 'function', kind: 'class', exported: false, default: false }],
+    ],
+    [
+      'class extends PureComponent<P> (TS)',
+      'C.tsx',
+      'export default class C extends React.PureComponent<P> { render() { return <div />; } }\n',
+      [{ name: 'C', type: 'function', kind: 'class', exported: true, default: true }],
+    ],
+    [
+      'anonymous default class',
+      'legacy-panel.jsx',
+      'export default class extends Component { render() { return <div />; } }\n',
+      [{ name: 'LegacyPanel', type: 'function', kind: 'class', exported: true, default: true, anonymous: true }],
+    ],
+    [
+      'const X = class extends Component',
+      'K.jsx',
+      'export const K = class extends Component {};\n',
+      [{ name: 'K', type: 'function', kind: 'class', exported: true, default: false }],
+    ],
+    [
+      'React.createElement in .ts',
+      'Logo.ts',
+      "export function Logo() { return React.createElement('svg'); }\n",
+      [{ name: 'Logo', type: 'function', kind: 'function', exported: true, default: false }],
+    ],
+    [
+      'a local holding JSX',
+      'F.tsx',
+      'export function F() {\n  const el = <footer />;\n  return el;\n}\n',
+      [{ name: 'F', type: 'function', kind: 'function', exported: true, default: false }],
+    ],
+    [
+      'conditional and logical returns',
+      'G.tsx',
+      'export function G({ on }) {\n  if (!on) return null;\n  return on && <p />;\n}\n',
+      [{ name: 'G', type: 'function', kind: 'function', exported: true, default: false }],
+    ],
+    [
+      'a list of elements',
+      'L.tsx',
+      'export const L = ({ xs }) => xs.map((x) => <li key={x}>{x}</li>);\n',
+      [{ name: 'L', type: 'arrow', kind: 'arrow', exported: true, default: false }],
+    ],
+    [
+      'a portal',
+      'P.jsx',
+      'export const P = () => createPortal(<div />, document.body);\n',
+      [{ name: 'P', type: 'arrow', kind: 'arrow', exported: true, default: false }],
+    ],
     ['a fragment', 'Fr.tsx', 'export const Fr = () => <>x</>;\n', [{ name: 'Fr', type: 'arrow', kind: 'arrow', exported: true, default: false }]],
-    ['CommonJS module.exports', 'Cjs.js', 'function Cjs() { return <div />; }\nmodule.exports = Cjs;\n', [{ name: 'Cjs', type: 'function', kind: 'function', exported: true, default: true }]],
+    [
+      'CommonJS module.exports',
+      'Cjs.js',
+      'function Cjs() { return <div />; }\nmodule.exports = Cjs;\n',
+      [{ name: 'Cjs', type: 'function', kind: 'function', exported: true, default: true }],
+    ],
     [
       'CommonJS module.exports = { ... }',
       'cjs.js',
@@ -99,7 +219,7 @@ describe('find_components: every form', () => {
     ],
     // look-alikes: none of these is a component
     ['a capitalised constant', 'api.ts', 'export const API_URL = "https://api.example.com";\n', []],
-    ['a config object', 'cfg.tsx', "export const Config = { render: () => <div /> };\n", []],
+    ['a config object', 'cfg.tsx', 'export const Config = { render: () => <div /> };\n', []],
     ['a capitalised non-JSX function', 'fmt.tsx', 'export function FormatDate(d: Date) { return d.toISOString(); }\n', []],
     ['a capitalised non-JSX arrow', 'sum.tsx', 'export const Sum = (a: number, b: number) => a + b;\n', []],
     ['a hook returning JSX', 'hook.tsx', 'export function useThing() { return <div />; }\n', []],
@@ -222,12 +342,18 @@ describe('find_components: arguments', () => {
   });
 
   it('validates before it needs parsers', async () => {
-    const err = await callTool('find_components', { namePattern: '(' }, { workspace: new Workspace([new MemorySource(tree)]) }).then(noError, (e: unknown) => e as QuarryError);
+    const err = await callTool('find_components', { namePattern: '(' }, { workspace: new Workspace([new MemorySource(tree)]) }).then(
+      noError,
+      (e: unknown) => e as QuarryError,
+    );
     expect(err.code).toBe('InvalidPattern');
   });
 
   it('prefixes paths by root name in a workspace of several roots', async () => {
-    const ws = new Workspace([new MemorySource({ 'A.tsx': 'export const A = () => <a />;\n' }, { name: 'one' }), new MemorySource({ 'B.jsx': 'export const B = () => <A />;\n' }, { name: 'two' })]);
+    const ws = new Workspace([
+      new MemorySource({ 'A.tsx': 'export const A = () => <a />;\n' }, { name: 'one' }),
+      new MemorySource({ 'B.jsx': 'export const B = () => <A />;\n' }, { name: 'two' }),
+    ]);
     const r = (await callTool('find_components', {}, { workspace: ws, parsers })) as any;
     expect(r.components.map((c: any) => [c.name, c.path, c.uses.places])).toEqual([
       ['A', 'one/A.tsx', [{ path: 'two/B.jsx', line: 1 }]],

@@ -34,19 +34,7 @@ import type { Workspace } from '../source/workspace';
 import type { Skipped } from '../walk/policy';
 import { scriptLanguageOf, type SourceParsers } from './parsers';
 import { memoByContent, scanFiles } from './scan';
-import {
-  callArguments,
-  calleeName,
-  CLASS_VALUES,
-  FUNCTION_TYPES,
-  isCapitalised,
-  isDefaultExport,
-  JSX_TYPES,
-  lineOf,
-  SCOPE_TYPES,
-  unwrap,
-  visit,
-} from './syntax';
+import { callArguments, calleeName, CLASS_VALUES, FUNCTION_TYPES, isCapitalised, isDefaultExport, JSX_TYPES, lineOf, SCOPE_TYPES, unwrap, visit } from './syntax';
 
 export type ComponentKind = 'function' | 'arrow' | 'class' | 'memo' | 'forwardRef';
 
@@ -438,9 +426,7 @@ export async function findComponents(workspace: Workspace, parsers: SourceParser
     (file) => {
       let result: FileComponents;
       try {
-        result = memoByContent('components', file.source, file.rel, file.text, () =>
-          parsers.withTree(file.rel, file.text, (root) => componentsInTree(root, file.rel)),
-        );
+        result = memoByContent('components', file.source, file.rel, file.text, () => parsers.withTree(file.rel, file.text, (root) => componentsInTree(root, file.rel)));
       } catch (err) {
         const qe = toQuarryError(err);
         if (qe.code === 'Cancelled') throw qe;

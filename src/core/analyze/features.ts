@@ -306,10 +306,7 @@ export async function featureStatus(workspace: Workspace, parsers: SourceParsers
   const inventory = collector.inventory();
   const flags = inventory.flags.filter((f) => matcher.test(f.name));
   const best = [...flags].sort(
-    (a, b) =>
-      flagClass(a.sdk) - flagClass(b.sdk) ||
-      b.references + b.definitions - (a.references + a.definitions) ||
-      (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+    (a, b) => flagClass(a.sdk) - flagClass(b.sdk) || b.references + b.definitions - (a.references + a.definitions) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
   )[0];
 
   const counts = { code: 0, test: 0, docs: 0, config: 0, other: 0, comments: 0 };
@@ -389,14 +386,16 @@ export function summarize(s: FeatureStatus, best: FlagInfo | undefined): string 
     const uses = best.references + best.definitions;
     parts.push(
       `It is behind the ${SDK_LABELS[best.sdk]} flag "${best.name}" (${plural(uses, 'place')} in ${plural(best.files, 'file')})` +
-        (others > 0 ? `, and ${plural(others, 'more related flag')}: ${s.flags.filter((f) => f !== best).map((f) => `"${f.name}"`).slice(0, 3).join(', ')}.` : '.'),
+        (others > 0
+          ? `, and ${plural(others, 'more related flag')}: ${s.flags
+              .filter((f) => f !== best)
+              .map((f) => `"${f.name}"`)
+              .slice(0, 3)
+              .join(', ')}.`
+          : '.'),
     );
   } else parts.push('No feature flag for it was found.');
-  parts.push(
-    s.testCoverage
-      ? `Tests cover it: ${plural(s.testFiles.length, 'test file')} (${listFiles(s.testFiles)}).`
-      : 'No test references it.',
-  );
+  parts.push(s.testCoverage ? `Tests cover it: ${plural(s.testFiles.length, 'test file')} (${listFiles(s.testFiles)}).` : 'No test references it.');
   if (s.implemented && s.counts.docs) parts.push(`It is documented in ${plural(s.counts.docs, 'place')}.`);
   return parts.join(' ');
 }

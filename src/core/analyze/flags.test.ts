@@ -63,16 +63,14 @@ describe('flag SDKs', () => {
         ['launchdarkly', 'pricing-v2', 1, 0],
       ],
     ],
-    [
-      'LaunchDarkly method name without an import',
-      { 'x.ts': "export const on = (c: any) => c.variation('solo-flag', false);" },
-      [['launchdarkly', 'solo-flag', 1, 0]],
-    ],
+    ['LaunchDarkly method name without an import', { 'x.ts': "export const on = (c: any) => c.variation('solo-flag', false);" }, [['launchdarkly', 'solo-flag', 1, 0]]],
     [
       'Unleash: server client, receiver name, React hooks',
       {
-        'u.ts': "import { initialize } from 'unleash-client';\nconst u = initialize({});\nexport const a = u.isEnabled('beta-search');\nexport const v = u.getVariant('search-ranker');",
-        'r.tsx': "import { useFlag, useVariant } from '@unleash/proxy-client-react';\nexport const R = () => (useFlag('beta-search') ? <i /> : useVariant('nav-layout'));",
+        'u.ts':
+          "import { initialize } from 'unleash-client';\nconst u = initialize({});\nexport const a = u.isEnabled('beta-search');\nexport const v = u.getVariant('search-ranker');",
+        'r.tsx':
+          "import { useFlag, useVariant } from '@unleash/proxy-client-react';\nexport const R = () => (useFlag('beta-search') ? <i /> : useVariant('nav-layout'));",
         'n.ts': "export const z = unleash.isEnabled('by-receiver');",
       },
       [
@@ -124,8 +122,10 @@ describe('flag SDKs', () => {
     [
       'Statsig: node checkGate(user, gate), hooks, experiments',
       {
-        's.ts': "import Statsig from 'statsig-node';\nexport const a = Statsig.checkGate({ userID: 'u' }, 'team_billing');\nexport const e = Statsig.getExperiment(user, 'pricing_test');",
-        'h.tsx': "import { useGateValue, useFeatureGate } from '@statsig/react-bindings';\nexport const H = () => useGateValue('team_billing') || useFeatureGate('new_nav').value;",
+        's.ts':
+          "import Statsig from 'statsig-node';\nexport const a = Statsig.checkGate({ userID: 'u' }, 'team_billing');\nexport const e = Statsig.getExperiment(user, 'pricing_test');",
+        'h.tsx':
+          "import { useGateValue, useFeatureGate } from '@statsig/react-bindings';\nexport const H = () => useGateValue('team_billing') || useFeatureGate('new_nav').value;",
       },
       [
         ['statsig', 'new_nav', 1, 0],
@@ -155,8 +155,10 @@ describe('flag SDKs', () => {
     [
       'OpenFeature: server client, chained getClient(), React hooks',
       {
-        'o.ts': "import { OpenFeature } from '@openfeature/server-sdk';\nconst client = OpenFeature.getClient();\nexport const a = client.getBooleanValue('live-chat', false);\nexport const b = OpenFeature.getClient().getStringDetails('greeting', 'hi');",
-        'r.tsx': "import { useBooleanFlagValue, useFlag } from '@openfeature/react-sdk';\nexport const R = () => useBooleanFlagValue('live-chat', false) && useFlag('layout', 'a').value;",
+        'o.ts':
+          "import { OpenFeature } from '@openfeature/server-sdk';\nconst client = OpenFeature.getClient();\nexport const a = client.getBooleanValue('live-chat', false);\nexport const b = OpenFeature.getClient().getStringDetails('greeting', 'hi');",
+        'r.tsx':
+          "import { useBooleanFlagValue, useFlag } from '@openfeature/react-sdk';\nexport const R = () => useBooleanFlagValue('live-chat', false) && useFlag('layout', 'a').value;",
       },
       [
         ['openfeature', 'greeting', 1, 0],
@@ -167,7 +169,8 @@ describe('flag SDKs', () => {
     [
       'Vercel flags: a definition, and calls of its variable in other files',
       {
-        'flags.ts': "import { flag } from 'flags/next';\nexport const summerSale = flag<boolean>({ key: 'summer-sale', decide: () => false });\nexport const other = flag({ key: `no-subst`, decide: () => true });",
+        'flags.ts':
+          "import { flag } from 'flags/next';\nexport const summerSale = flag<boolean>({ key: 'summer-sale', decide: () => false });\nexport const other = flag({ key: `no-subst`, decide: () => true });",
         'page.tsx': "import { summerSale } from './flags';\nexport default async function Page() { return (await summerSale()) ? <i /> : null; }",
         'legacy.ts': "import { flag } from '@vercel/flags/next';\nexport const v3 = flag({ key: 'old-package', decide: () => true });",
       },
@@ -249,7 +252,12 @@ describe('flag SDKs', () => {
 
   it('lists places with path, line and kind, and counts files', async () => {
     const r = await flagInventory(
-      new Workspace([new MemorySource({ 'a.ts': "import { flag } from 'flags/next';\nexport const x = flag({ key: 'x', decide: () => true });", 'b.ts': "import { x } from './a';\nx();\nx();" })]),
+      new Workspace([
+        new MemorySource({
+          'a.ts': "import { flag } from 'flags/next';\nexport const x = flag({ key: 'x', decide: () => true });",
+          'b.ts': "import { x } from './a';\nx();\nx();",
+        }),
+      ]),
       parsers,
     );
     expect(r.inventory).toEqual({

@@ -97,12 +97,7 @@ const variations = ['', 'bool', 'string', 'number', 'json'].flatMap((t) => {
   const base = t ? `${t}Variation` : 'variation';
   return [base, `${base}Detail`];
 });
-const openFeature = ['Boolean', 'String', 'Number', 'Object'].flatMap((t) => [
-  `get${t}Value`,
-  `get${t}Details`,
-  `use${t}FlagValue`,
-  `use${t}FlagDetails`,
-]);
+const openFeature = ['Boolean', 'String', 'Number', 'Object'].flatMap((t) => [`get${t}Value`, `get${t}Details`, `use${t}FlagValue`, `use${t}FlagDetails`]);
 
 /** Calls that evaluate a flag, per SDK. */
 const SDK_METHODS: Readonly<Record<SdkId, readonly string[]>> = {
@@ -130,7 +125,22 @@ const SDK_METHODS: Readonly<Record<SdkId, readonly string[]>> = {
 };
 
 /** Names too common to identify an SDK on their own (`button.isEnabled()`, `form.getValue('x')`). */
-const GENERIC_METHODS = new Set(['isEnabled', 'getValue', 'feature', 'isOn', 'isOff', 'hasFeature', 'getVariant', 'useFlag', 'useVariant', 'getLayer', 'useLayer', 'getExperiment', 'useExperiment', 'useFeature']);
+const GENERIC_METHODS = new Set([
+  'isEnabled',
+  'getValue',
+  'feature',
+  'isOn',
+  'isOff',
+  'hasFeature',
+  'getVariant',
+  'useFlag',
+  'useVariant',
+  'getLayer',
+  'useLayer',
+  'getExperiment',
+  'useExperiment',
+  'useFeature',
+]);
 
 /** Method name -> the one SDK that uses it (names several SDKs share, and generic names, are absent). */
 const UNIQUE_METHODS = new Map<string, SdkId>();
@@ -162,7 +172,10 @@ const ENV_FLAG_WORDS = new Set(['FEATURE', 'FEATURES', 'FLAG', 'FLAGS', 'FF', 'E
 
 /** Is an environment variable name a flag (NEXT_PUBLIC_FEATURE_X, ENABLE_X, X_ENABLED...)? */
 export function isFlagEnvName(name: string): boolean {
-  return name.toUpperCase().split(/[^A-Z0-9]+/).some((w) => ENV_FLAG_WORDS.has(w));
+  return name
+    .toUpperCase()
+    .split(/[^A-Z0-9]+/)
+    .some((w) => ENV_FLAG_WORDS.has(w));
 }
 
 /**
@@ -172,9 +185,40 @@ export function isFlagEnvName(name: string): boolean {
 const CONFIG_OBJECT = /^(features|featureflags|feature_flags|featuretoggles|feature_toggles)$/i;
 /** Members of arrays, maps and objects that are never flag names (`geojson.features.length`). */
 const NOT_FLAG_KEYS = new Set([
-  'length', 'map', 'filter', 'forEach', 'reduce', 'find', 'findIndex', 'some', 'every', 'includes', 'indexOf',
-  'push', 'pop', 'shift', 'slice', 'splice', 'concat', 'join', 'sort', 'keys', 'values', 'entries', 'size',
-  'has', 'get', 'set', 'add', 'delete', 'clear', 'toString', 'valueOf', 'constructor', 'prototype', 'then',
+  'length',
+  'map',
+  'filter',
+  'forEach',
+  'reduce',
+  'find',
+  'findIndex',
+  'some',
+  'every',
+  'includes',
+  'indexOf',
+  'push',
+  'pop',
+  'shift',
+  'slice',
+  'splice',
+  'concat',
+  'join',
+  'sort',
+  'keys',
+  'values',
+  'entries',
+  'size',
+  'has',
+  'get',
+  'set',
+  'add',
+  'delete',
+  'clear',
+  'toString',
+  'valueOf',
+  'constructor',
+  'prototype',
+  'then',
 ]);
 
 /** `X=...` lines of a .env file: flag definitions. */
@@ -212,7 +256,12 @@ export function flagsInTree(root: Node): FileFlags {
       if (!sdk) return false;
       importedSdks.add(sdk);
       visit(node, (n, parent, field) => {
-        if (n.type === 'identifier' && (parent?.type === 'import_clause' || parent?.type === 'namespace_import' || (parent?.type === 'import_specifier' && (field === 'alias' || !parent.childForFieldName('alias'))))) {
+        if (
+          n.type === 'identifier' &&
+          (parent?.type === 'import_clause' ||
+            parent?.type === 'namespace_import' ||
+            (parent?.type === 'import_specifier' && (field === 'alias' || !parent.childForFieldName('alias'))))
+        ) {
           bound.set(n.text, sdk);
         }
       });
@@ -312,7 +361,10 @@ export function flagsInTree(root: Node): FileFlags {
           }
           return true;
         }
-        if (method === 'flag' && (bound.get('flag') === 'vercel' || (callee.type === 'member_expression' && rootIdentifier(callee) && bound.get(rootIdentifier(callee)!) === 'vercel'))) {
+        if (
+          method === 'flag' &&
+          (bound.get('flag') === 'vercel' || (callee.type === 'member_expression' && rootIdentifier(callee) && bound.get(rootIdentifier(callee)!) === 'vercel'))
+        ) {
           const obj = args[0] ? unwrap(args[0]) : null;
           const key = obj?.type === 'object' ? objectStringProp(obj, 'key') : null;
           if (key) {
@@ -331,7 +383,10 @@ export function flagsInTree(root: Node): FileFlags {
         }
         const sdk = sdkOfCall(node, method);
         if (sdk) {
-          const key = args.slice(0, 2).map(stringValue).find((k) => k !== null);
+          const key = args
+            .slice(0, 2)
+            .map(stringValue)
+            .find((k) => k !== null);
           if (key) addRef(key, sdk, node);
         }
         return true;
@@ -355,8 +410,7 @@ export function flagsInTree(root: Node): FileFlags {
       case 'subscript_expression': {
         const obj = node.childForFieldName('object');
         if (!obj) return true;
-        const key =
-          node.type === 'member_expression' ? node.childForFieldName('property')?.text ?? null : stringValue(node.childForFieldName('index'));
+        const key = node.type === 'member_expression' ? (node.childForFieldName('property')?.text ?? null) : stringValue(node.childForFieldName('index'));
         if (!key) return true;
         const objText = unwrap(obj).text;
         // env reads
@@ -367,7 +421,7 @@ export function flagsInTree(root: Node): FileFlags {
         // a method call on the object is an SDK call, not a flag read
         if (parent?.type === 'call_expression' && field === 'function') return true;
         const o = unwrap(obj);
-        const objName = o.type === 'identifier' ? o.text : o.type === 'member_expression' ? o.childForFieldName('property')?.text ?? '' : '';
+        const objName = o.type === 'identifier' ? o.text : o.type === 'member_expression' ? (o.childForFieldName('property')?.text ?? '') : '';
         if (o.type === 'identifier' && flagObjects.has(objName)) {
           addRef(key, flagObjects.get(objName)!, node);
           return true;
@@ -399,7 +453,7 @@ export function flagsInTree(root: Node): FileFlags {
         // { features: { x: true } } inside a config object
         const key = node.childForFieldName('key');
         const value = node.childForFieldName('value');
-        const keyName = key ? stringValue(key) ?? key.text : '';
+        const keyName = key ? (stringValue(key) ?? key.text) : '';
         if (value && CONFIG_OBJECT.test(keyName)) {
           const v = unwrap(value);
           if (v.type === 'object') for (const [k, kn] of objectKeys(v)) addRef(k, 'config', kn, 'definition');
@@ -431,8 +485,8 @@ function patternKeys(pattern: Node): Array<{ name: string; local: string; node: 
     else if (p.type === 'pair_pattern') {
       const key = p.childForFieldName('key');
       const value = p.childForFieldName('value');
-      const name = key ? stringValue(key) ?? key.text : '';
-      const local = value?.type === 'identifier' ? value.text : value?.type === 'assignment_pattern' ? value.childForFieldName('left')?.text ?? name : name;
+      const name = key ? (stringValue(key) ?? key.text) : '';
+      const local = value?.type === 'identifier' ? value.text : value?.type === 'assignment_pattern' ? (value.childForFieldName('left')?.text ?? name) : name;
       if (name) out.push({ name, local, node: p });
     } else if (p.type === 'object_assignment_pattern') {
       const left = p.childForFieldName('left');
@@ -464,4 +518,3 @@ function objectStringProp(obj: Node, prop: string): string | null {
   }
   return null;
 }
-

@@ -37,7 +37,10 @@ describe('appRouteOf (App Router)', () => {
     ['a/b/(...)c/page.tsx', { path: '/c', type: 'page', intercept: { marker: '(...)', from: '/a/b' } }],
     ['@modal/(.)login/page.tsx', { path: '/login', type: 'page', slot: 'modal', intercept: { marker: '(.)', from: '/' } }],
     ['(group)/feed/(..)photo/page.tsx', { path: '/photo', type: 'page', intercept: { marker: '(..)', from: '/feed' } }],
-    ['(..)photo/page.tsx', { path: '/photo', type: 'page', intercept: { marker: '(..)', from: '/' }, warning: 'Invalid interception route (..)photo/page.tsx: (..) climbs above the root' }],
+    [
+      '(..)photo/page.tsx',
+      { path: '/photo', type: 'page', intercept: { marker: '(..)', from: '/' }, warning: 'Invalid interception route (..)photo/page.tsx: (..) climbs above the root' },
+    ],
     // metadata files
     ['sitemap.ts', { path: '/sitemap.xml', type: 'metadata' }],
     ['robots.txt', { path: '/robots.txt', type: 'metadata' }],

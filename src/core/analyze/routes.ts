@@ -215,7 +215,11 @@ export function routeHandlerMethods(text: string): string[] {
   for (const m of text.matchAll(METHOD_DECL)) found.add(m[1]);
   for (const m of text.matchAll(EXPORT_CLAUSE)) {
     for (const spec of m[1].split(',')) {
-      const exported = spec.trim().split(/\s+as\s+/).pop()?.trim();
+      const exported = spec
+        .trim()
+        .split(/\s+as\s+/)
+        .pop()
+        ?.trim();
       if (exported && HTTP_METHODS.includes(exported)) found.add(exported);
     }
   }
@@ -333,9 +337,7 @@ function compareFolders(a: string, b: string): number {
 /** The app a directory given by path belongs to: the nearest app folder above it, else its parent. */
 export async function appForDirectory(workspace: Workspace, rootIndex: number, rel: string, signal?: AbortSignal): Promise<NextApp> {
   const apps = (await discoverNextApps(workspace, { signal })).filter((a) => a.rootIndex === rootIndex);
-  const owner = apps
-    .filter((a) => a.dir === '' || rel === a.dir || rel.startsWith(a.dir + '/'))
-    .sort((a, b) => b.dir.length - a.dir.length)[0];
+  const owner = apps.filter((a) => a.dir === '' || rel === a.dir || rel.startsWith(a.dir + '/')).sort((a, b) => b.dir.length - a.dir.length)[0];
   const pagesRouter = baseName(rel) === 'pages';
   let dir = owner?.dir ?? dirName(rel);
   if (!owner && baseName(dir) === 'src') dir = dirName(dir);

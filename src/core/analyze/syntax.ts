@@ -6,12 +6,7 @@ export const FUNCTION_DECLARATIONS = new Set(['function_declaration', 'generator
 export const CLASS_VALUES = new Set(['class', 'class_expression']);
 export const JSX_TYPES = new Set(['jsx_element', 'jsx_self_closing_element', 'jsx_fragment']);
 /** Nodes that open a new function scope (their returns are not the enclosing function's). */
-export const SCOPE_TYPES = new Set([
-  ...FUNCTION_TYPES,
-  ...FUNCTION_DECLARATIONS,
-  'method_definition',
-  'class_body',
-]);
+export const SCOPE_TYPES = new Set([...FUNCTION_TYPES, ...FUNCTION_DECLARATIONS, 'method_definition', 'class_body']);
 
 /** Strips parentheses and `as` / `satisfies` / `!` / `<T>x` wrappers around an expression. */
 export function unwrap(node: Node): Node {

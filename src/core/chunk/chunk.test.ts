@@ -16,8 +16,7 @@ const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}.txt`,
 
 /** One expected chunk, written `[start, end, type, name]`. */
 type Row = [number, number, ChunkType, string];
-const chunksOf = (path: string, rows: Row[]): Chunk[] =>
-  rows.map(([startLine, endLine, chunkType, symbolName]) => ({ path, startLine, endLine, symbolName, chunkType }));
+const chunksOf = (path: string, rows: Row[]): Chunk[] => rows.map(([startLine, endLine, chunkType, symbolName]) => ({ path, startLine, endLine, symbolName, chunkType }));
 
 let chunker: Chunker;
 beforeAll(async () => {

@@ -205,12 +205,7 @@ function functionOf(value: Node): Node | null {
 function unwrap(node: Node): Node {
   let n = node;
   for (;;) {
-    if (
-      n.type === 'parenthesized_expression' ||
-      n.type === 'as_expression' ||
-      n.type === 'satisfies_expression' ||
-      n.type === 'non_null_expression'
-    ) {
+    if (n.type === 'parenthesized_expression' || n.type === 'as_expression' || n.type === 'satisfies_expression' || n.type === 'non_null_expression') {
       const inner = n.firstNamedChild;
       if (!inner) return n;
       n = inner;

@@ -186,10 +186,7 @@ export class Chunker {
     const lang = languageForPath(path);
     if (lang === null) throw new QuarryError('Unreadable', `Not an indexed file type: ${path}`, { path });
     const bom = text.charCodeAt(0) === 0xfeff;
-    const chunks =
-      lang === 'markdown'
-        ? chunkMarkdown(path, bom ? text.slice(1) : text)
-        : this.chunkWithGrammar(lang, path, bom ? ' ' + text.slice(1) : text); // a space keeps the columns
+    const chunks = lang === 'markdown' ? chunkMarkdown(path, bom ? text.slice(1) : text) : this.chunkWithGrammar(lang, path, bom ? ' ' + text.slice(1) : text); // a space keeps the columns
     return sortChunks(chunks);
   }
 
@@ -273,7 +270,8 @@ export function innermostChunkAt(chunks: readonly Chunk[], line: number): Chunk 
   let best: Chunk | null = null;
   for (const c of chunks) {
     if (c.startLine > line || c.endLine < line) continue;
-    if (!best || c.endLine - c.startLine < best.endLine - best.startLine || (c.endLine - c.startLine === best.endLine - best.startLine && c.startLine > best.startLine)) best = c;
+    if (!best || c.endLine - c.startLine < best.endLine - best.startLine || (c.endLine - c.startLine === best.endLine - best.startLine && c.startLine > best.startLine))
+      best = c;
   }
   return best;
 }

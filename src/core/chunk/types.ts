@@ -3,20 +3,7 @@
  * the port through which core gets tree-sitter's wasm bytes without touching fs or fetch.
  */
 
-export type ChunkType =
-  | 'function'
-  | 'method'
-  | 'class'
-  | 'interface'
-  | 'type'
-  | 'enum'
-  | 'const'
-  | 'component'
-  | 'struct'
-  | 'trait'
-  | 'impl'
-  | 'module'
-  | 'section';
+export type ChunkType = 'function' | 'method' | 'class' | 'interface' | 'type' | 'enum' | 'const' | 'component' | 'struct' | 'trait' | 'impl' | 'module' | 'section';
 
 /** One symbol of one file. Lines are 1-based and inclusive; the chunk's text is exactly those lines. */
 export interface Chunk {

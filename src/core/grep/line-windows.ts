@@ -105,7 +105,14 @@ export function asciiBytes(bytes: Uint8Array, a: number, b: number): boolean {
  * through the window (so byte offsets are columns); null otherwise, and when an occurrence
  * lies outside the alphabet (the caller decodes the line whole).
  */
-export function asciiPreview(bytes: Uint8Array, ls: number, le: number, cap: number, matcher: Matcher, lf: LineFinders): { text: string; ranges: HitRange[]; textStart: number } | null {
+export function asciiPreview(
+  bytes: Uint8Array,
+  ls: number,
+  le: number,
+  cap: number,
+  matcher: Matcher,
+  lf: LineFinders,
+): { text: string; ranges: HitRange[]; textStart: number } | null {
   const { ascii, nonAscii } = lf.alphabet!;
   if (nonAscii) return null;
   const end = le > ls && bytes[le - 1] === 13 ? le - 1 : le; // the line without its '\r'

@@ -9,16 +9,40 @@ import { LINE_WINDOWS, literalLineFinders, searchAll } from './search';
 import type { GrepRequest } from './types';
 
 const enc = new TextEncoder();
-const piece = fc.constantFrom('a', 'b', 'k', 'K', 'S', 's', 'é', 'É', '\u212a', '\u017f', '€', '😀', ' ', '(', '\n', '\r\n', '\r', 'ab', 'Ab', 'kés', 'abab', '\ufeff', 'x_y');
+const piece = fc.constantFrom(
+  'a',
+  'b',
+  'k',
+  'K',
+  'S',
+  's',
+  'é',
+  'É',
+  '\u212a',
+  '\u017f',
+  '€',
+  '😀',
+  ' ',
+  '(',
+  '\n',
+  '\r\n',
+  '\r',
+  'ab',
+  'Ab',
+  'kés',
+  'abab',
+  '\ufeff',
+  'x_y',
+);
 const textFile = fc.array(piece, { maxLength: 60 }).map((p) => p.join(''));
 const fileBytes = fc.oneof(
   textFile.map((t) => enc.encode(t)),
   // a UTF-8 byte-order mark
   textFile.map((t) => new Uint8Array([0xef, 0xbb, 0xbf, ...enc.encode(t)])),
   // invalid UTF-8 sprinkled in, next to line ends too
-  fc.tuple(textFile, fc.constantFrom([0xe2, 0x82], [0xff], [0xc3], [0x80, 0x80], [0xe2, 0x82, 0x0a], [0xf0, 0x9f]), textFile).map(
-    ([t, bad, u]) => new Uint8Array([...enc.encode(t), ...bad, ...enc.encode(u)]),
-  ),
+  fc
+    .tuple(textFile, fc.constantFrom([0xe2, 0x82], [0xff], [0xc3], [0x80, 0x80], [0xe2, 0x82, 0x0a], [0xf0, 0x9f]), textFile)
+    .map(([t, bad, u]) => new Uint8Array([...enc.encode(t), ...bad, ...enc.encode(u)])),
   // binary (a NUL early) and UTF-16LE with BOM
   textFile.map((t) => new Uint8Array([...enc.encode(t.slice(0, 3)), 0, ...enc.encode(t)])),
   textFile.map((t) => {
@@ -28,7 +52,43 @@ const fileBytes = fc.oneof(
   }),
 );
 const files = fc.dictionary(fc.constantFrom('a.ts', 'b.txt', 'c/d.md', 'c/e.js'), fileBytes, { minKeys: 1 });
-const atom = fc.constantFrom('a', 'b', 'k', 's', 'é', '€', '😀', 'ab', 'kés', 'A', 'Ks', 'sk', 'abk', '(?i:ab)', '(?i:k)é', 'a(?i:b)', '\\w', '.', '[ké]', '\\b', '\\B', '^', '$', '\\z', '\\s*', 'b+', '(ab|ba)', 'a|b', '[^a]', '\\W', '\\pL', '[a-k]+', 'x_y', '\\(', '.*');
+const atom = fc.constantFrom(
+  'a',
+  'b',
+  'k',
+  's',
+  'é',
+  '€',
+  '😀',
+  'ab',
+  'kés',
+  'A',
+  'Ks',
+  'sk',
+  'abk',
+  '(?i:ab)',
+  '(?i:k)é',
+  'a(?i:b)',
+  '\\w',
+  '.',
+  '[ké]',
+  '\\b',
+  '\\B',
+  '^',
+  '$',
+  '\\z',
+  '\\s*',
+  'b+',
+  '(ab|ba)',
+  'a|b',
+  '[^a]',
+  '\\W',
+  '\\pL',
+  '[a-k]+',
+  'x_y',
+  '\\(',
+  '.*',
+);
 const request = fc.record({
   pattern: fc.array(atom, { minLength: 1, maxLength: 4 }).map((a) => a.join('')),
   mode: fc.constantFrom<'regex' | 'literal'>('regex', 'literal'),
@@ -86,7 +146,35 @@ describe('literal-anchored line search', () => {
   });
 
   it('matches long lines only around literals with the same results (property)', async () => {
-    const noAnchor = fc.constantFrom('a', 'b', 'k', 's', 'é', 'ab', 'kés', 'A', 'Ks', '(?i:ab)', 'a(?i:b)', '\\w', '\\w+', '[ké]', '\\b', '\\B', '\\s*', 'b+', '(ab|ba)', 'a|b', '[^a]', '\\W', '[a-k]+', 'x_y', '\\(', '\\s+', '[A-Z]');
+    const noAnchor = fc.constantFrom(
+      'a',
+      'b',
+      'k',
+      's',
+      'é',
+      'ab',
+      'kés',
+      'A',
+      'Ks',
+      '(?i:ab)',
+      'a(?i:b)',
+      '\\w',
+      '\\w+',
+      '[ké]',
+      '\\b',
+      '\\B',
+      '\\s*',
+      'b+',
+      '(ab|ba)',
+      'a|b',
+      '[^a]',
+      '\\W',
+      '[a-k]+',
+      'x_y',
+      '\\(',
+      '\\s+',
+      '[A-Z]',
+    );
     const req2 = fc.record({
       pattern: fc.array(noAnchor, { minLength: 1, maxLength: 4 }).map((a) => a.join('')),
       mode: fc.constant<'regex'>('regex'),
@@ -113,9 +201,32 @@ describe('literal-anchored line search', () => {
 
   it('decodes only the head of a long line cut by maxLineChars, with the same results (property)', async () => {
     // long lines of word runs, punctuation and multi-byte text; hits before, across and after the cut
-    const word = fc.constantFrom('useEffect', 'useLayoutEffect', 'Effect', 'use', 'x', 'é', '€', '😀', '(', ')', ' ', '.', ',', '_', 'Type(', 'function ', 'fooType(', '\r');
+    const word = fc.constantFrom(
+      'useEffect',
+      'useLayoutEffect',
+      'Effect',
+      'use',
+      'x',
+      'é',
+      '€',
+      '😀',
+      '(',
+      ')',
+      ' ',
+      '.',
+      ',',
+      '_',
+      'Type(',
+      'function ',
+      'fooType(',
+      '\r',
+    );
     const longLine = fc.array(word, { minLength: 20, maxLength: 200 }).map((w) => w.join(''));
-    const tree = fc.dictionary(fc.constantFrom('a.js', 'b.js'), fc.array(longLine, { minLength: 1, maxLength: 4 }).map((l) => enc.encode(l.join('\n'))), { minKeys: 1 });
+    const tree = fc.dictionary(
+      fc.constantFrom('a.js', 'b.js'),
+      fc.array(longLine, { minLength: 1, maxLength: 4 }).map((l) => enc.encode(l.join('\n'))),
+      { minKeys: 1 },
+    );
     const req3 = fc.record({
       pattern: fc.constantFrom('useEffect|useLayoutEffect', 'Effect', 'function\\s+\\w+Type\\(', 'use\\w*\\b', '\\bEffect', 'x+é', '€\\s', 'Type\\(', '(?i)effect'),
       mode: fc.constant<'regex'>('regex'),
@@ -133,9 +244,32 @@ describe('literal-anchored line search', () => {
 
   it('previews long ASCII lines from the bytes exactly as the whole decoded line would be cut (property)', async () => {
     // hits before, across and far past the cut; \r line ends; windows narrower and wider than the lead
-    const word = fc.constantFrom('useEffect', 'useLayoutEffect', 'Effect', 'use', 'x', 'xx', '(', ')', ' ', '.', ',', '_', 'Type(', 'function ', 'fooType(', '\r', 'var a=1;', 'abcdefghij');
+    const word = fc.constantFrom(
+      'useEffect',
+      'useLayoutEffect',
+      'Effect',
+      'use',
+      'x',
+      'xx',
+      '(',
+      ')',
+      ' ',
+      '.',
+      ',',
+      '_',
+      'Type(',
+      'function ',
+      'fooType(',
+      '\r',
+      'var a=1;',
+      'abcdefghij',
+    );
     const longLine = fc.array(word, { minLength: 30, maxLength: 300 }).map((w) => w.join(''));
-    const tree = fc.dictionary(fc.constantFrom('a.js', 'b.js'), fc.array(longLine, { minLength: 1, maxLength: 3 }).map((l) => enc.encode(l.join('\n'))), { minKeys: 1 });
+    const tree = fc.dictionary(
+      fc.constantFrom('a.js', 'b.js'),
+      fc.array(longLine, { minLength: 1, maxLength: 3 }).map((l) => enc.encode(l.join('\n'))),
+      { minKeys: 1 },
+    );
     const req4 = fc.record({
       pattern: fc.constantFrom('useEffect|useLayoutEffect', 'Effect', 'function\\s+\\w+Type\\(', 'use\\w*\\b', '\\bEffect', 'Type\\(', '(?i)effect', 'x+\\('),
       mode: fc.constant<'regex'>('regex'),
@@ -162,10 +296,14 @@ describe('literal-anchored line search', () => {
   it('previews a long line around its first hit when that hit ends past the cut', async () => {
     const line = 'a'.repeat(50) + 'needle' + 'b'.repeat(30) + 'needle' + 'c'.repeat(100);
     const straddle = 'd'.repeat(17) + 'needle' + 'e'.repeat(40);
-    const ws = new Workspace([new MemorySource({ 'a.ts': enc.encode(`short needle
+    const ws = new Workspace([
+      new MemorySource({
+        'a.ts': enc.encode(`short needle
 ${line}
 ${straddle}
-`) })]);
+`),
+      }),
+    ]);
     for (const literalLines of [true, false]) {
       const { matches } = await searchAll(ws, { pattern: 'needle', mode: 'literal', maxLineChars: 20, contextBefore: 1 }, { literalLines });
       expect(matches.map((m) => [m.line, m.text, m.ranges, m.textStart, m.contextBefore])).toEqual([

@@ -26,19 +26,83 @@ const noChunks = async () => ({ chunkFile: () => [] });
 
 // Text: ASCII words and punctuation, non-ASCII (2, 3 and 4 UTF-8 bytes), CRLF and lone '\r'.
 // No U+212A, U+017F or BOM: outside what the naive searcher's JS RegExp reads as RE2 does.
-const commonPiece = fc.constantFrom('a', 'b', 'k', 'K', 's', 'S', 'x', ' ', ' ', '(', ')', '_', '-', ',', 'ab', 'Ab', 'abc', 'foo', 'Foo', 'bar', 'x_y', '\n', '\n', '\r\n');
+const commonPiece = fc.constantFrom(
+  'a',
+  'b',
+  'k',
+  'K',
+  's',
+  'S',
+  'x',
+  ' ',
+  ' ',
+  '(',
+  ')',
+  '_',
+  '-',
+  ',',
+  'ab',
+  'Ab',
+  'abc',
+  'foo',
+  'Foo',
+  'bar',
+  'x_y',
+  '\n',
+  '\n',
+  '\r\n',
+);
 const rarePiece = fc.constantFrom('é', 'É', '€', '😀', 'kés', '\r', 'needle', 'NEEDLE', 'bar_foo', 'foobar');
 const piece = fc.oneof({ arbitrary: commonPiece, weight: 6 }, { arbitrary: rarePiece, weight: 1 });
 const text = (maxLength: number, minLength = 0) => fc.array(piece, { minLength, maxLength }).map((p) => p.join(''));
 
 const regexAtom = fc.constantFrom(
-  'a', 'b', 'k', 's', 'x', 'é', '€', '😀', 'ab', 'abc', 'kés', 'foo', 'Foo', 'bar', 'needle', 'A', 'K', 'S', 'x_y', '\\(', '-',
-  '[ab]', '[a-k]', '[^a ]', '[A-Z]', '[é€]', '\\w', '\\d', '\\W', '(ab|ba)', 'a|b', 'foo|bar', '(?:k|s)é', '(needle|foo)',
+  'a',
+  'b',
+  'k',
+  's',
+  'x',
+  'é',
+  '€',
+  '😀',
+  'ab',
+  'abc',
+  'kés',
+  'foo',
+  'Foo',
+  'bar',
+  'needle',
+  'A',
+  'K',
+  'S',
+  'x_y',
+  '\\(',
+  '-',
+  '[ab]',
+  '[a-k]',
+  '[^a ]',
+  '[A-Z]',
+  '[é€]',
+  '\\w',
+  '\\d',
+  '\\W',
+  '(ab|ba)',
+  'a|b',
+  'foo|bar',
+  '(?:k|s)é',
+  '(needle|foo)',
 );
-const literalPattern = fc.array(fc.constantFrom('a', 'b', 'k', 'K', 's', ' ', '(', '_', 'é', 'É', '€', '😀', 'ab', 'Ab', 'abc', 'foo', 'Foo', 'needle', 'x_y'), { minLength: 1, maxLength: 3 }).map((p) => p.join(''));
+const literalPattern = fc
+  .array(fc.constantFrom('a', 'b', 'k', 'K', 's', ' ', '(', '_', 'é', 'É', '€', '😀', 'ab', 'Ab', 'abc', 'foo', 'Foo', 'needle', 'x_y'), { minLength: 1, maxLength: 3 })
+  .map((p) => p.join(''));
 const caseMode = fc.constantFrom<NonNullable<NaiveRequest['caseMode']>>('sensitive', 'insensitive', 'smart');
 const request = fc.oneof(
-  fc.record({ pattern: fc.array(regexAtom, { minLength: 1, maxLength: 3 }).map((a) => a.join('')), mode: fc.constant<'regex'>('regex'), caseMode, wholeWord: fc.boolean() }),
+  fc.record({
+    pattern: fc.array(regexAtom, { minLength: 1, maxLength: 3 }).map((a) => a.join('')),
+    mode: fc.constant<'regex'>('regex'),
+    caseMode,
+    wholeWord: fc.boolean(),
+  }),
   fc.record({ pattern: literalPattern, mode: fc.constant<'literal'>('literal'), caseMode, wholeWord: fc.boolean() }),
 );
 const shape = fc.record({
@@ -106,9 +170,19 @@ describe('naive reference searcher', () => {
     const files = { 'a.ts': 'foo bar\r\nxfoo foo_x\nFOO\n', 'b.ts': 'no\nmatch\n' };
     expect(naiveSearch(files, { pattern: 'foo', mode: 'literal' }).map((m) => [m.path, m.line, m.text, m.ranges])).toEqual([
       ['a.ts', 1, 'foo bar', [[0, 3]]],
-      ['a.ts', 2, 'xfoo foo_x', [[1, 4], [5, 8]]],
+      [
+        'a.ts',
+        2,
+        'xfoo foo_x',
+        [
+          [1, 4],
+          [5, 8],
+        ],
+      ],
     ]);
-    expect(naiveSearch(files, { pattern: 'foo', mode: 'literal', wholeWord: true, caseMode: 'smart', contextAfter: 5 }).map((m) => [m.line, m.ranges, m.contextAfter])).toEqual([
+    expect(
+      naiveSearch(files, { pattern: 'foo', mode: 'literal', wholeWord: true, caseMode: 'smart', contextAfter: 5 }).map((m) => [m.line, m.ranges, m.contextAfter]),
+    ).toEqual([
       [1, [[0, 3]], ['xfoo foo_x', 'FOO']],
       [3, [[0, 3]], []],
     ]);
@@ -192,7 +266,11 @@ describe('fast search paths agree with the naive searcher (property)', () => {
 
     it('answers like the naive searcher', async () => {
       // lines of common pieces; rare pieces ('needle', 'kés', ...) land in a few segments only
-      const line = fc.array(fc.oneof({ arbitrary: commonPiece.filter((p) => !p.includes('\n')), weight: 40 }, { arbitrary: rarePiece.filter((p) => p !== '\r'), weight: 1 }), { maxLength: 16 }).map((p) => p.join(''));
+      const line = fc
+        .array(fc.oneof({ arbitrary: commonPiece.filter((p) => !p.includes('\n')), weight: 40 }, { arbitrary: rarePiece.filter((p) => p !== '\r'), weight: 1 }), {
+          maxLength: 16,
+        })
+        .map((p) => p.join(''));
       const asciiOnly = (s: string) => s.replace(/[^\x00-\x7f]/g, 'q');
       // random lines in three groups, each followed by ~22 KiB of filler lines holding no rare
       // piece: several 16 KiB segments, rare pieces in segments that start far into the file and

@@ -84,6 +84,5 @@ export function bytePrefilter(matcher: Matcher): BytePrefilter | null {
   if (!lits.every(isAscii)) return null;
   const needles = lits.map((l) => enc.encode(l.toLowerCase()));
   const orbit = lits.some((l) => /[ks]/i.test(l));
-  return (bytes) =>
-    needles.some((n) => containsBytesCaseless(bytes, n)) || (orbit && (containsBytes(bytes, KELVIN) || containsBytes(bytes, LONG_S)));
+  return (bytes) => needles.some((n) => containsBytesCaseless(bytes, n)) || (orbit && (containsBytes(bytes, KELVIN) || containsBytes(bytes, LONG_S)));
 }

@@ -49,12 +49,7 @@ export interface SearchOptions {
   rangeMargin?: number;
 }
 
-export async function searchWorkspace(
-  workspace: Workspace,
-  req: GrepRequest,
-  sink: GrepSink,
-  options: SearchOptions = {},
-): Promise<GrepSummary> {
+export async function searchWorkspace(workspace: Workspace, req: GrepRequest, sink: GrepSink, options: SearchOptions = {}): Promise<GrepSummary> {
   const t0 = now();
   const compiled = compileRequest(req);
   const { matcher, filter, contextBefore, contextAfter, maxResults, countLimit, cap } = compiled;
@@ -84,7 +79,7 @@ export async function searchWorkspace(
   });
 
   const mayMatch = options.bytePrefilter === false ? null : bytePrefilter(matcher);
-  const lineFinders = options.literalLines ?? !!options.prefilter ? literalLineFinders(matcher) : null;
+  const lineFinders = (options.literalLines ?? !!options.prefilter) ? literalLineFinders(matcher) : null;
   const prefilter = options.prefilter;
   const candidates = prefilter ? prefilter.candidates(matcher) : null;
   const directory = req.directory ?? '';
@@ -96,21 +91,17 @@ export async function searchWorkspace(
       const source = workspace.roots[rootIndex];
       const prefix = workspace.multiRoot ? workspace.names[rootIndex] + '/' : '';
       const maxBytes = req.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-      const direct =
-        candidates && prefilter?.sizeOf && prefilter.maxIndexedBytes !== undefined && req.useIgnoreFiles !== false && maxBytes <= prefilter.maxIndexedBytes;
+      const direct = candidates && prefilter?.sizeOf && prefilter.maxIndexedBytes !== undefined && req.useIgnoreFiles !== false && maxBytes <= prefilter.maxIndexedBytes;
       const walker = direct
         ? directFiles(candidates, prefilter, prefix, start, filter, maxBytes)
         : walkFiles(source, {
-        start,
-        maxFileBytes: req.maxFileBytes,
-        useIgnoreFiles: req.useIgnoreFiles,
-        signal,
-        acceptFile:
-          candidates && prefilter
-            ? (p) => (!filter || filter(p)) && (candidates.has(prefix + p) || !prefilter.has(prefix + p))
-            : (filter ?? undefined),
-        onSkip: (s) => skipped.push(prefix ? { ...s, path: prefix + s.path } : s),
-      });
+            start,
+            maxFileBytes: req.maxFileBytes,
+            useIgnoreFiles: req.useIgnoreFiles,
+            signal,
+            acceptFile: candidates && prefilter ? (p) => (!filter || filter(p)) && (candidates.has(prefix + p) || !prefilter.has(prefix + p)) : (filter ?? undefined),
+            onSkip: (s) => skipped.push(prefix ? { ...s, path: prefix + s.path } : s),
+          });
       for await (const file of walker) {
         if (signal?.aborted) {
           ending = 'cancelled';
@@ -148,7 +139,11 @@ export async function searchWorkspace(
               text: lineText,
               ranges,
               ...(textStart > 0 ? { textStart } : {}),
-              contextBefore: around ? around.before : contextBefore ? linesBefore(text, hits.start, Math.min(contextBefore, hits.line - 1)).map((l) => cutLine(l, cap)) : [],
+              contextBefore: around
+                ? around.before
+                : contextBefore
+                  ? linesBefore(text, hits.start, Math.min(contextBefore, hits.line - 1)).map((l) => cutLine(l, cap))
+                  : [],
               contextAfter: around ? around.after : contextAfter ? linesAfter(text, hits.end, contextAfter).map((l) => cutLine(l, cap)) : [],
             });
           }
@@ -175,7 +170,17 @@ export async function searchWorkspace(
           const ranges = candidates?.get(path);
           const size = ranges ? prefilter!.sizeOf?.(path) : undefined;
           const segments = ranges && size !== undefined ? { ranges, size, mtimeMs: prefilter!.mtimeOf?.(path) } : null;
-          const r = await searchLines(source, file.path, lineFinders, matcher, { before: contextBefore, after: contextAfter, cap }, onLine, mayMatch !== null, segments, options.rangeMargin ?? RANGE_MARGIN);
+          const r = await searchLines(
+            source,
+            file.path,
+            lineFinders,
+            matcher,
+            { before: contextBefore, after: contextAfter, cap },
+            onLine,
+            mayMatch !== null,
+            segments,
+            options.rangeMargin ?? RANGE_MARGIN,
+          );
           if (r === 'absent') {
             // as the byte prefilter answers in the whole-file path
             filesSearched++;

@@ -44,14 +44,7 @@ export interface Hit {
  * first `limit` in the order of a stable sort by compareHits (ties keep touched order), with
  * no object per hit: a bounded sorted buffer that most hits leave after one comparison.
  */
-export function topHits(
-  touched: Uint32Array,
-  count: number,
-  scores: Float64Array,
-  limit: number,
-  chunks: Array<IndexedChunk | null>,
-  filter?: ChunkFilter,
-): Hit[] {
+export function topHits(touched: Uint32Array, count: number, scores: Float64Array, limit: number, chunks: Array<IndexedChunk | null>, filter?: ChunkFilter): Hit[] {
   const cmp = (a: Hit, b: Hit): number => {
     if (b.score !== a.score) return b.score - a.score;
     const ca = chunks[a.id]!;

@@ -74,9 +74,7 @@ describe('BM25 (hand-computed on a tiny corpus)', () => {
     expect(hits.map((h) => h.chunk.path)).toEqual(['a.ts', 'b.ts']);
     expect(hits[0].score).toBeCloseTo(0.611839, 6);
     expect(hits[1].score).toBeCloseTo(0.4900512, 6);
-    expect(hits[0].scoreComponents).toEqual([
-      { term: 'beta', termFrequency: 2, documentFrequency: 2, idf: idf(3, 2), bm25: hits[0].score },
-    ]);
+    expect(hits[0].scoreComponents).toEqual([{ term: 'beta', termFrequency: 2, documentFrequency: 2, idf: idf(3, 2), bm25: hits[0].score }]);
   });
   it('sums over unique query terms and reports matched terms', () => {
     const hits = index.search('gamma delta delta', 10);
@@ -183,7 +181,12 @@ describe('CodeIndexService refresh modes and persistence', () => {
 
 describe('properties', () => {
   const word = fc.constantFrom('alpha', 'beta', 'gamma', 'delta', 'eps', 'fn', 'zz', 'q', 'getAlpha', 'beta_gamma', 'DeltaEps');
-  const fileText = fc.array(fc.array(word, { minLength: 0, maxLength: 6 }).map((ws) => ws.join(' ')), { minLength: 1, maxLength: 8 }).map((lines) => ['fn f', ...lines, 'fn g', ...lines.slice(1)].join('\n') + '\n');
+  const fileText = fc
+    .array(
+      fc.array(word, { minLength: 0, maxLength: 6 }).map((ws) => ws.join(' ')),
+      { minLength: 1, maxLength: 8 },
+    )
+    .map((lines) => ['fn f', ...lines, 'fn g', ...lines.slice(1)].join('\n') + '\n');
   const fileSet = fc.dictionary(fc.constantFrom('a.ts', 'b.ts', 'c.py', 'd/e.go', 'f.md'), fileText, { minKeys: 1 });
 
   it('an incrementally refreshed index answers exactly like a rebuilt one', async () => {
@@ -230,7 +233,10 @@ describe('properties', () => {
 describe('BM25 search against a naive reference (every chunk scored, stable sort)', () => {
   it('returns the same hits, scores and tie order for any limit and filter (property)', () => {
     const word = fc.constantFrom('alpha', 'beta', 'Gamma', 'delta', 'eps', 'zeta_eta', 'thetaIota', 'x', 'ALPHA');
-    const file = fc.array(fc.array(word, { minLength: 0, maxLength: 6 }).map((ws) => ws.join(' ')), { minLength: 1, maxLength: 8 });
+    const file = fc.array(
+      fc.array(word, { minLength: 0, maxLength: 6 }).map((ws) => ws.join(' ')),
+      { minLength: 1, maxLength: 8 },
+    );
     fc.assert(
       fc.property(
         fc.array(file, { minLength: 1, maxLength: 12 }),
@@ -249,7 +255,8 @@ describe('BM25 search against a naive reference (every chunk scored, stable sort
           const chunks: Array<{ path: string; startLine: number; tokens: string[] }> = [];
           for (const [path, text] of Object.entries(texts)) {
             const lines = splitLinesForIndex(text);
-            for (const c of lineChunker.chunkFile(path, text)) chunks.push({ path, startLine: c.startLine, tokens: tokenize(lines.slice(c.startLine - 1, c.endLine).join('\n')) });
+            for (const c of lineChunker.chunkFile(path, text))
+              chunks.push({ path, startLine: c.startLine, tokens: tokenize(lines.slice(c.startLine - 1, c.endLine).join('\n')) });
           }
           const N = chunks.length;
           const avgdl = chunks.reduce((n, c) => n + c.tokens.length, 0) / N;
@@ -266,7 +273,10 @@ describe('BM25 search against a naive reference (every chunk scored, stable sort
           }
           const want = [...scores]
             .filter(([id]) => !filter || filter(chunks[id]))
-            .sort((a, b) => b[1] - a[1] || (chunks[a[0]].path < chunks[b[0]].path ? -1 : chunks[a[0]].path > chunks[b[0]].path ? 1 : chunks[a[0]].startLine - chunks[b[0]].startLine))
+            .sort(
+              (a, b) =>
+                b[1] - a[1] || (chunks[a[0]].path < chunks[b[0]].path ? -1 : chunks[a[0]].path > chunks[b[0]].path ? 1 : chunks[a[0]].startLine - chunks[b[0]].startLine),
+            )
             .slice(0, limit)
             .map(([id, score]) => [chunks[id].path, chunks[id].startLine, score]);
           expect(got).toEqual(want);
@@ -297,9 +307,12 @@ describe('splitIdentifier, direct path', () => {
     const { splitIdentifierRegex } = await import('./identifier-parts');
     const unit = fc.constantFrom('a', 'b', 'z', 'A', 'B', 'Z', '0', '9', '_', 'ab', 'AB', 'Ab', 'aB', 'HTTP', 'Id', '8', '__');
     fc.assert(
-      fc.property(fc.array(unit, { maxLength: 12 }).map((u) => u.join('')), (token) => {
-        expect(splitIdentifier(token)).toEqual(splitIdentifierRegex(token));
-      }),
+      fc.property(
+        fc.array(unit, { maxLength: 12 }).map((u) => u.join('')),
+        (token) => {
+          expect(splitIdentifier(token)).toEqual(splitIdentifierRegex(token));
+        },
+      ),
       { numRuns: 5000 },
     );
     for (const t of ['getUserById', 'parseHTTPResponse', 'snake_case_name', 'utf8Decode', 'ABCdEFg', 'a1A', 'X', '', '_', 'aB9c', 'HTMLElement2D', 'x y', 'é_ab']) {
@@ -315,7 +328,13 @@ describe('nested and overlapping chunks', () => {
     const range = fc.tuple(fc.integer({ min: 0, max: 14 }), fc.integer({ min: 0, max: 14 }));
     fc.assert(
       fc.property(fc.array(lineArb, { minLength: 1, maxLength: 12 }), fc.array(range, { minLength: 1, maxLength: 6 }), (lines, ranges) => {
-        const chunks: Chunk[] = ranges.map(([a, b], i) => ({ path: 'f.ts', startLine: Math.min(a, b) + 1, endLine: Math.max(a, b) + 1, symbolName: `c${i}`, chunkType: 'class' }));
+        const chunks: Chunk[] = ranges.map(([a, b], i) => ({
+          path: 'f.ts',
+          startLine: Math.min(a, b) + 1,
+          endLine: Math.max(a, b) + 1,
+          symbolName: `c${i}`,
+          chunkType: 'class',
+        }));
         const index = new ChunkIndex();
         index.setFile('other.ts', { size: 1, mtimeMs: 1 }, [{ path: 'other.ts', startLine: 1, endLine: 1, symbolName: 'o', chunkType: 'function' }], ['alpha beta']);
         index.setFile('f.ts', { size: 1, mtimeMs: 1 }, chunks, lines);

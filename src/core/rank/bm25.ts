@@ -317,14 +317,18 @@ export class ChunkIndex {
       const n = inter[id];
       shared[id] = 0;
       inter[id] = 0;
-      if (c.path === seed.path && ((c.startLine <= seed.startLine && c.endLine >= seed.endLine) || (c.startLine >= seed.startLine && c.endLine <= seed.endLine))) continue;
+      if (c.path === seed.path && ((c.startLine <= seed.startLine && c.endLine >= seed.endLine) || (c.startLine >= seed.startLine && c.endLine <= seed.endLine)))
+        continue;
       out.push({ id, chunk: c, score: a / (seedTerms.length + c.uniqueCount - n) });
     }
     out.sort(compareHits);
     return out.slice(0, limit).map(({ id, chunk, score }) => ({
       chunk,
       score,
-      sharedTerms: termIdsUsed.filter((t) => this.tfIn(t, id) > 0).map((t) => this.terms[t]).sort(),
+      sharedTerms: termIdsUsed
+        .filter((t) => this.tfIn(t, id) > 0)
+        .map((t) => this.terms[t])
+        .sort(),
     }));
   }
 

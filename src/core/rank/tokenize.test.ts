@@ -95,9 +95,15 @@ describe("BM25's line tokenization (the fast path)", () => {
 
   it("yields exactly tokenize()'s tokens for every line (property)", () => {
     fc.assert(
-      fc.property(fc.array(text.map((t) => t.replace(/\n/g, ' ')), { minLength: 1, maxLength: 6 }), (lines) => {
-        expect(lineTerms(lines)).toEqual(lines.map((l) => tokenize(l)));
-      }),
+      fc.property(
+        fc.array(
+          text.map((t) => t.replace(/\n/g, ' ')),
+          { minLength: 1, maxLength: 6 },
+        ),
+        (lines) => {
+          expect(lineTerms(lines)).toEqual(lines.map((l) => tokenize(l)));
+        },
+      ),
       { numRuns: 1000 },
     );
   });
@@ -107,30 +113,34 @@ describe("BM25's line tokenization (the fast path)", () => {
     const word = fc.constantFrom('alpha', 'Beta', 'getAlpha', 'beta_gamma', 'x', 'é', 'K', '\u212aelvin', ' ', '(', 'HTTPServer2');
     const lineArb = fc.array(word, { maxLength: 6 }).map((w) => w.join(' '));
     fc.assert(
-      fc.property(fc.array(fc.array(lineArb, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 4 }), fc.array(word, { minLength: 1, maxLength: 3 }), (files, q) => {
-        const fast = new ChunkIndex();
-        const general = new ChunkIndex({ tokenizer: copy });
-        files.forEach((lines, i) => {
-          const chunks: Chunk[] = [
-            { path: `f${i}.ts`, startLine: 1, endLine: lines.length, symbolName: 'whole', chunkType: 'class' },
-            { path: `f${i}.ts`, startLine: 1, endLine: 1, symbolName: 'first', chunkType: 'function' },
-          ];
-          for (const index of [fast, general]) index.setFile(`f${i}.ts`, { size: 1, mtimeMs: 1 }, chunks, lines);
-        });
-        expect(lineTerms(files.flat(), copy)).toEqual(lineTerms(files.flat()));
-        const query = q.join(' ');
-        expect(general.search(query, 50)).toEqual(fast.search(query, 50));
-        expect(rankForPeople(general, query, 50)).toEqual(rankForPeople(fast, query, 50));
-        for (const term of new Set(tokenize(files.flat().join('\n')))) {
-          expect(general.termIdOf(term)).toBe(fast.termIdOf(term));
-          const postings = (index: ChunkIndex) => {
-            const out: number[][] = [];
-            index.forEachPosting(index.termIdOf(term)!, (id, tf) => out.push([id, tf]));
-            return out;
-          };
-          expect(postings(general)).toEqual(postings(fast));
-        }
-      }),
+      fc.property(
+        fc.array(fc.array(lineArb, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 4 }),
+        fc.array(word, { minLength: 1, maxLength: 3 }),
+        (files, q) => {
+          const fast = new ChunkIndex();
+          const general = new ChunkIndex({ tokenizer: copy });
+          files.forEach((lines, i) => {
+            const chunks: Chunk[] = [
+              { path: `f${i}.ts`, startLine: 1, endLine: lines.length, symbolName: 'whole', chunkType: 'class' },
+              { path: `f${i}.ts`, startLine: 1, endLine: 1, symbolName: 'first', chunkType: 'function' },
+            ];
+            for (const index of [fast, general]) index.setFile(`f${i}.ts`, { size: 1, mtimeMs: 1 }, chunks, lines);
+          });
+          expect(lineTerms(files.flat(), copy)).toEqual(lineTerms(files.flat()));
+          const query = q.join(' ');
+          expect(general.search(query, 50)).toEqual(fast.search(query, 50));
+          expect(rankForPeople(general, query, 50)).toEqual(rankForPeople(fast, query, 50));
+          for (const term of new Set(tokenize(files.flat().join('\n')))) {
+            expect(general.termIdOf(term)).toBe(fast.termIdOf(term));
+            const postings = (index: ChunkIndex) => {
+              const out: number[][] = [];
+              index.forEachPosting(index.termIdOf(term)!, (id, tf) => out.push([id, tf]));
+              return out;
+            };
+            expect(postings(general)).toEqual(postings(fast));
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -138,17 +148,68 @@ describe("BM25's line tokenization (the fast path)", () => {
 
 describe('markTerms (the snippet marker)', () => {
   const cases: Array<[string, string[], Array<[number, number]>]> = [
-    ['authenticate(request)', ['authenticate', 'request'], [[0, 12], [13, 20]]],
-    ['GetUser getuser GETUSER', ['getuser'], [[0, 7], [8, 15], [16, 23]]],
+    [
+      'authenticate(request)',
+      ['authenticate', 'request'],
+      [
+        [0, 12],
+        [13, 20],
+      ],
+    ],
+    [
+      'GetUser getuser GETUSER',
+      ['getuser'],
+      [
+        [0, 7],
+        [8, 15],
+        [16, 23],
+      ],
+    ],
     // tokens of length 1 are never marked, even when asked for
     ['x = a + b; xy', ['x', 'a', 'b', 'xy'], [[11, 13]]],
     // non-ASCII ends a token: "café" holds the token "caf"; U+212A (Kelvin) is no "k"
-    ['café naïve', ['caf', 'na', 've', 'café'], [[0, 3], [5, 7], [8, 10]]],
-    ['\u212aey key', ['key', 'ey'], [[1, 3], [4, 7]]],
+    [
+      'café naïve',
+      ['caf', 'na', 've', 'café'],
+      [
+        [0, 3],
+        [5, 7],
+        [8, 10],
+      ],
+    ],
+    [
+      '\u212aey key',
+      ['key', 'ey'],
+      [
+        [1, 3],
+        [4, 7],
+      ],
+    ],
     // offsets are UTF-16 code units: the emoji takes two
-    ['😀 id_token 😀id', ['id_token', 'id'], [[3, 11], [14, 16]]],
-    ['snake_case and snake case', ['snake', 'case'], [[15, 20], [21, 25]]],
-    ['multi\nline\r\ntext', ['line', 'text'], [[6, 10], [12, 16]]],
+    [
+      '😀 id_token 😀id',
+      ['id_token', 'id'],
+      [
+        [3, 11],
+        [14, 16],
+      ],
+    ],
+    [
+      'snake_case and snake case',
+      ['snake', 'case'],
+      [
+        [15, 20],
+        [21, 25],
+      ],
+    ],
+    [
+      'multi\nline\r\ntext',
+      ['line', 'text'],
+      [
+        [6, 10],
+        [12, 16],
+      ],
+    ],
     ['nothing here', [], []],
     ['', ['a'], []],
   ];
@@ -195,13 +256,25 @@ describe('an injected tokenizer', () => {
       return index;
     };
     expect(build().search('user', 5)).toEqual([]);
-    expect(build(stem).search('user', 5).map((h) => [h.chunk.path, h.matchedTerms])).toEqual([['a.ts', ['user']]]);
+    expect(
+      build(stem)
+        .search('user', 5)
+        .map((h) => [h.chunk.path, h.matchedTerms]),
+    ).toEqual([['a.ts', ['user']]]);
     expect(build(stem).search('users', 5)[0].scoreComponents[0].termFrequency).toBe(1);
     expect(build().search('x', 5)).toEqual([]);
-    expect(build(single).search('x', 5).map((h) => h.chunk.path)).toEqual(['b.ts']);
+    expect(
+      build(single)
+        .search('x', 5)
+        .map((h) => h.chunk.path),
+    ).toEqual(['b.ts']);
     expect(build(single).chunksOf('b.ts')[0].tokenCount).toBe(5); // fn one x y z
     const seed = build(single).chunkAt('a.ts', 1)!;
-    expect(build(single).related(seed, 'x y', 5).map((r) => [r.chunk.path, r.sharedTerms])).toEqual([['b.ts', ['x', 'y']]]);
+    expect(
+      build(single)
+        .related(seed, 'x y', 5)
+        .map((r) => [r.chunk.path, r.sharedTerms]),
+    ).toEqual([['b.ts', ['x', 'y']]]);
     expect(build().related(seed, 'x y', 5)).toEqual([]);
     // the people ranker reads the query with the index's tokenizer, identifier parts included
     expect(queryWords('listUsers', stem).words).toEqual(['list', 'user']);

@@ -77,8 +77,23 @@ const regex = fc
   .array(fc.tuple(atom, fc.constantFrom('', '', '', '*', '+', '?', '{2}')), { minLength: 1, maxLength: 5 })
   .chain((parts) => fc.constantFrom(parts.map(([a, q]) => a + q).join(''), parts.map(([a]) => a).join('') + '|abc', `(?i)${parts.map(([a]) => a).join('')}`));
 const request = fc.oneof(
-  fc.record({ pattern: regex, mode: fc.constant<'regex'>('regex'), caseMode: fc.constantFrom<GrepRequest['caseMode'][]>('sensitive', 'insensitive', 'smart'), wholeWord: fc.boolean() }),
-  fc.record({ pattern: fc.array(unit.filter((u) => !u.includes('\n')), { minLength: 1, maxLength: 6 }).map((u) => u.join('')), mode: fc.constant<'literal'>('literal'), caseMode: fc.constantFrom<GrepRequest['caseMode'][]>('sensitive', 'insensitive', 'smart'), wholeWord: fc.boolean() }),
+  fc.record({
+    pattern: regex,
+    mode: fc.constant<'regex'>('regex'),
+    caseMode: fc.constantFrom<GrepRequest['caseMode'][]>('sensitive', 'insensitive', 'smart'),
+    wholeWord: fc.boolean(),
+  }),
+  fc.record({
+    pattern: fc
+      .array(
+        unit.filter((u) => !u.includes('\n')),
+        { minLength: 1, maxLength: 6 },
+      )
+      .map((u) => u.join('')),
+    mode: fc.constant<'literal'>('literal'),
+    caseMode: fc.constantFrom<GrepRequest['caseMode'][]>('sensitive', 'insensitive', 'smart'),
+    wholeWord: fc.boolean(),
+  }),
 );
 
 describe('indexed search equals the scan', () => {
@@ -191,12 +206,20 @@ describe('segmented trigram index', () => {
         const svc = new CodeIndexService(ws, noChunks, undefined, 'index', { segmentChars: 200 });
         await svc.refresh();
         // the needle lines (15 and 43) start the two candidate segments
-        expect(svc.prefilter()!.candidates({ requiredLiterals: ['needle'] })!.get('f.ts')).toEqual([
+        expect(
+          svc
+            .prefilter()!
+            .candidates({ requiredLiterals: ['needle'] })!
+            .get('f.ts'),
+        ).toEqual([
           { start: 210, end: 420, line: 15 },
           { start: 630, end: Number.MAX_SAFE_INTEGER, line: 43 },
         ]);
         source.write('f.ts', edited, newTime ? 2000 : 1000);
-        for (const req of [{ pattern: 'needle', mode: 'literal' as const }, { pattern: 'needle', mode: 'literal' as const, contextBefore: 1, contextAfter: 1 }]) {
+        for (const req of [
+          { pattern: 'needle', mode: 'literal' as const },
+          { pattern: 'needle', mode: 'literal' as const, contextBefore: 1, contextAfter: 1 },
+        ]) {
           const plain = await searchAll(ws, req);
           const indexed = await searchAll(ws, req, { prefilter: svc.prefilter(), rangeMargin: 4 });
           expect(indexed.matches).toEqual(plain.matches);

@@ -125,7 +125,8 @@ export class TrigramIndex {
     let line = 1;
     while (start < text.length) {
       let end = start + seg;
-      if (end >= text.length - seg / 2) end = text.length; // no small tail segment
+      if (end >= text.length - seg / 2)
+        end = text.length; // no small tail segment
       else {
         const nl = text.indexOf('\n', end);
         end = nl === -1 ? text.length : nl + 1;
@@ -219,7 +220,7 @@ export class TrigramIndex {
   private forEachBaseId(at: number, fn: (id: number) => void): void {
     const pool = this.basePool;
     let id = 0;
-    for (let pos = this.baseOffsets[at], end = this.baseOffsets[at + 1]; pos < end; ) {
+    for (let pos = this.baseOffsets[at], end = this.baseOffsets[at + 1]; pos < end;) {
       let v = 0;
       let shift = 0;
       let byte;
@@ -309,7 +310,7 @@ export class TrigramIndex {
       encodeVarint(bytes, nid - prev);
       prev = nid;
     };
-    for (let i = 0, j = 0; i < base.length || j < tail.keys.length; ) {
+    for (let i = 0, j = 0; i < base.length || j < tail.keys.length;) {
       const key = j === tail.keys.length || (i < base.length && base[i] <= tail.keys[j]) ? base[i] : tail.keys[j];
       prev = 0;
       const before = bytes.length;
@@ -369,5 +370,4 @@ export class TrigramIndex {
     index.basePool = new Uint8Array(state.pool.buffer, state.pool.byteOffset, state.poolBytes);
     return index;
   }
-
 }

@@ -276,14 +276,37 @@ describe('get_routes: discovery rules (in memory)', () => {
         ['repo', 'pages', '/legacy', 'pages/legacy.tsx'],
       ],
     ],
-    ['src/app found', { 'src/app/page.tsx': page, 'src/app/x/page.tsx': page }, {}, [['repo', 'app', '/', 'src/app/page.tsx'], ['repo', 'app', '/x', 'src/app/x/page.tsx']]],
+    [
+      'src/app found',
+      { 'src/app/page.tsx': page, 'src/app/x/page.tsx': page },
+      {},
+      [
+        ['repo', 'app', '/', 'src/app/page.tsx'],
+        ['repo', 'app', '/x', 'src/app/x/page.tsx'],
+      ],
+    ],
     ['src/app ignored when app/ exists at the root', { 'app/page.tsx': page, 'src/app/other/page.tsx': page }, {}, [['repo', 'app', '/', 'app/page.tsx']]],
     ['src/pages ignored when app/ exists at the root', { 'app/page.tsx': page, 'src/pages/x.tsx': page }, {}, [['repo', 'app', '/', 'app/page.tsx']]],
-    ['a custom app directory name', { 'next.config.js': '', 'routes/page.tsx': page, 'app/page.tsx': page }, { appDirectory: 'routes' }, [['repo', 'app', '/', 'routes/page.tsx']]],
-    ['a package with app/ but no Next.js route files is not an app (Remix)', { 'package.json': '{"name":"remix"}', 'app/root.tsx': page, 'app/routes/_index.tsx': page }, {}, []],
+    [
+      'a custom app directory name',
+      { 'next.config.js': '', 'routes/page.tsx': page, 'app/page.tsx': page },
+      { appDirectory: 'routes' },
+      [['repo', 'app', '/', 'routes/page.tsx']],
+    ],
+    [
+      'a package with app/ but no Next.js route files is not an app (Remix)',
+      { 'package.json': '{"name":"remix"}', 'app/root.tsx': page, 'app/routes/_index.tsx': page },
+      {},
+      [],
+    ],
     [
       'two apps with one package name are told apart by folder',
-      { 'a/package.json': '{"name":"web","dependencies":{"next":"1"}}', 'a/app/page.tsx': page, 'b/package.json': '{"name":"web","dependencies":{"next":"1"}}', 'b/app/page.tsx': page },
+      {
+        'a/package.json': '{"name":"web","dependencies":{"next":"1"}}',
+        'a/app/page.tsx': page,
+        'b/package.json': '{"name":"web","dependencies":{"next":"1"}}',
+        'b/app/page.tsx': page,
+      },
       {},
       [
         ['a', 'app', '/', 'a/app/page.tsx'],
@@ -528,11 +551,26 @@ describe('feature_status (in memory)', () => {
     ['a string in JSX text is code', { 'a.tsx': 'export const A = () => <h1>Referral program</h1>;' }, 'referral program', { implemented: true }],
     ['a block comment is not code', { 'a.ts': '/* referral program\n   coming soon */\nexport {};' }, 'referral program', { implemented: false }],
     ['a JSX comment is not code', { 'a.tsx': 'export const A = () => <div>{/* referral program */}</div>;' }, 'referral program', { implemented: false }],
-    ['a regex literal with slashes does not confuse comments', { 'a.ts': 'const r = /\\/\\//;\nexport const referralProgram = r;' }, 'referral program', { implemented: true }],
+    [
+      'a regex literal with slashes does not confuse comments',
+      { 'a.ts': 'const r = /\\/\\//;\nexport const referralProgram = r;' },
+      'referral program',
+      { implemented: true },
+    ],
     ['a Go comment', { 'a.go': 'package a\n// ReferralProgram is planned\n' }, 'referral program', { implemented: false }],
     ['Go code', { 'a.go': 'package a\nfunc ReferralProgram() {}\n' }, 'referral program', { implemented: true }],
-    ['a .test. file covers it', { 'a.ts': 'export const referralProgram = 1;', 'a.test.ts': "it('referral program', () => {});" }, 'referral program', { implemented: true, testCoverage: true }],
-    ['a test file named after the feature covers it', { 'tests/referral-program.py': 'def test_it():\n    assert True\n' }, 'referral program', { testCoverage: true, implemented: false }],
+    [
+      'a .test. file covers it',
+      { 'a.ts': 'export const referralProgram = 1;', 'a.test.ts': "it('referral program', () => {});" },
+      'referral program',
+      { implemented: true, testCoverage: true },
+    ],
+    [
+      'a test file named after the feature covers it',
+      { 'tests/referral-program.py': 'def test_it():\n    assert True\n' },
+      'referral program',
+      { testCoverage: true, implemented: false },
+    ],
     ['a mention in a test comment alone is not coverage', { 'x.spec.ts': '// referral program later\nit("x", () => {});' }, 'referral program', { testCoverage: false }],
     ['JSON config is not code', { 'config.json': '{"referralProgram": true}' }, 'referral program', { implemented: false }],
     [
@@ -543,7 +581,10 @@ describe('feature_status (in memory)', () => {
     ],
     [
       'an SDK flag is preferred to an env var',
-      { 'a.ts': "import posthog from 'posthog-js';\nexport const a = process.env.ENABLE_REFERRAL_PROGRAM && process.env.ENABLE_REFERRAL_PROGRAM;\nexport const b = posthog.isFeatureEnabled('referral-program');" },
+      {
+        'a.ts':
+          "import posthog from 'posthog-js';\nexport const a = process.env.ENABLE_REFERRAL_PROGRAM && process.env.ENABLE_REFERRAL_PROGRAM;\nexport const b = posthog.isFeatureEnabled('referral-program');",
+      },
       'referral program',
       { featureFlagged: true, flagName: 'referral-program' },
     ],

@@ -11,8 +11,7 @@ import { ensureIndexes, selectRootPrefix } from './index-context';
 import type { Tool } from './types';
 import { ensureObject } from './validate';
 
-const invalid = (message: string, field: string, value?: unknown) =>
-  new QuarryError('InvalidArgument', message, value === undefined ? { field } : { field, value });
+const invalid = (message: string, field: string, value?: unknown) => new QuarryError('InvalidArgument', message, value === undefined ? { field } : { field, value });
 const invalidFilter = (field: string, detail: string, value?: unknown) =>
   new QuarryError('InvalidFilter', `INVALID_FILTER: ${field} ${detail}`, { field, value, kind: 'INVALID_FILTER' });
 

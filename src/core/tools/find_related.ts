@@ -78,11 +78,17 @@ export const findRelated: Tool<Envelope> = {
     const part = parts.find((p) => p.prefix !== '' && path.startsWith(p.prefix)) ?? parts.find((p) => p.prefix === '');
     // the seed's text comes from the file as indexed (refresh just made sure it is current)
     const found = part
-      ? await relatedAtLine(part.index, path.slice(part.prefix.length), line, async () => {
-          const resolved = ctx.workspace.resolveAll(path, 'path')[0];
-          const text = await readText(resolved.source, resolved.rel);
-          return text.ok ? splitLinesForIndex(text.text) : null;
-        }, args.limit)
+      ? await relatedAtLine(
+          part.index,
+          path.slice(part.prefix.length),
+          line,
+          async () => {
+            const resolved = ctx.workspace.resolveAll(path, 'path')[0];
+            const text = await readText(resolved.source, resolved.rel);
+            return text.ok ? splitLinesForIndex(text.text) : null;
+          },
+          args.limit,
+        )
       : null;
     const related = found?.related ?? [];
     if (!related.length) throw new QuarryError('EngineError', NO_RELATED, { path, line });

@@ -39,7 +39,7 @@ export interface GetRoutesResult {
 export const getRoutes: Tool<GetRoutesResult> = {
   name: 'get_routes',
   description:
-    "Find all page routes in a Next.js app router structure (and the pages router), in every Next.js app of the workspace. Types: page, api (route handlers and pages/api), layout, loading, error, plus not-found, template, default, global-error, forbidden, unauthorized, metadata. Route groups are removed from URLs; [id], [...slug], [[...slug]] kept as written; @slot parallel routes carry `slot`; intercepting routes show the URL they intercept with `intercept`; _private folders ignored.",
+    'Find all page routes in a Next.js app router structure (and the pages router), in every Next.js app of the workspace. Types: page, api (route handlers and pages/api), layout, loading, error, plus not-found, template, default, global-error, forbidden, unauthorized, metadata. Route groups are removed from URLs; [id], [...slug], [[...slug]] kept as written; @slot parallel routes carry `slot`; intercepting routes show the URL they intercept with `intercept`; _private folders ignored.',
   inputSchema: {
     type: 'object',
     properties: {
@@ -65,7 +65,10 @@ export const getRoutes: Tool<GetRoutesResult> = {
     const isPath = appDirectory.replace(/\\/g, '/').replace(/\/+$/, '').includes('/') || norm === '';
     if (isPath) {
       if (norm === '') {
-        throw new QuarryError('InvalidArgument', `appDirectory must name a directory below the root, got "${appDirectory}"`, { field: 'appDirectory', value: appDirectory });
+        throw new QuarryError('InvalidArgument', `appDirectory must name a directory below the root, got "${appDirectory}"`, {
+          field: 'appDirectory',
+          value: appDirectory,
+        });
       }
       const found: NextApp[] = [];
       for (const c of ws.resolveAll(appDirectory, 'appDirectory')) {
@@ -77,7 +80,8 @@ export const getRoutes: Tool<GetRoutesResult> = {
       }
       apps = found;
     } else {
-      if (!/^[^/\\]+$/.test(norm)) throw new QuarryError('InvalidArgument', `appDirectory is not a folder name: "${appDirectory}"`, { field: 'appDirectory', value: appDirectory });
+      if (!/^[^/\\]+$/.test(norm))
+        throw new QuarryError('InvalidArgument', `appDirectory is not a folder name: "${appDirectory}"`, { field: 'appDirectory', value: appDirectory });
       apps = await discoverNextApps(ws, { appDirName: norm, signal: ctx.signal });
     }
 

@@ -58,7 +58,6 @@ function ctx(files: Record<string, string> = FILES, store = new MemoryIndexStore
   return { workspace, index: new CodeIndexService(workspace, async () => chunker, store) };
 }
 
-
 describe('codebase_search validation (seed 004 messages, word for word)', () => {
   const rows: Array<[string, Record<string, unknown>, string]> = [
     ['query absent', {}, 'Missing required field: query'],
@@ -109,11 +108,31 @@ describe('codebase_search results', () => {
   it('returns the full envelope with BM25 hits over symbol chunks', async () => {
     const r = (await callTool('codebase_search', { query: 'authenticate request' }, ctx())) as any;
     expect(Object.keys(r)).toEqual([
-      'envelope_version', 'status', 'tool', 'product', 'product_version', 'engine', 'route', 'warnings', 'gaps', 'confidence', 'query', 'results', 'search', 'index',
+      'envelope_version',
+      'status',
+      'tool',
+      'product',
+      'product_version',
+      'engine',
+      'route',
+      'warnings',
+      'gaps',
+      'confidence',
+      'query',
+      'results',
+      'search',
+      'index',
     ]);
     expect(r).toMatchObject({
-      envelope_version: '1', status: 'ok', tool: 'codebase_search', product: 'quarry', route: 'rust-tfidf',
-      warnings: [], gaps: [], confidence: { kind: 'deterministic', notes: [] }, query: 'authenticate request',
+      envelope_version: '1',
+      status: 'ok',
+      tool: 'codebase_search',
+      product: 'quarry',
+      route: 'rust-tfidf',
+      warnings: [],
+      gaps: [],
+      confidence: { kind: 'deterministic', notes: [] },
+      query: 'authenticate request',
       search: { route: 'rust-tfidf' },
       index: { filesScanned: 5, refreshMode: 'full', filesRemoved: 0 },
     });

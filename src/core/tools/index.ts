@@ -12,7 +12,18 @@ import { searchCorpus } from './search_corpus';
 import { searchFiles } from './search_files';
 import type { Tool, ToolContext } from './types';
 
-export const TOOLS: Tool[] = [codeSearch, readFile, listDirectory, searchFiles, searchCorpus, codebaseSearch, findRelated, findComponentsTool, getRoutes, featureStatusTool];
+export const TOOLS: Tool[] = [
+  codeSearch,
+  readFile,
+  listDirectory,
+  searchFiles,
+  searchCorpus,
+  codebaseSearch,
+  findRelated,
+  findComponentsTool,
+  getRoutes,
+  featureStatusTool,
+];
 
 export function findTool(name: string): Tool {
   const tool = TOOLS.find((t) => t.name === name);

@@ -66,10 +66,14 @@ async function listEntries(source: FileSource, start: string, recursive: boolean
     items.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
   } else {
     // one level: files from the walk (policy applied) plus the directories it would enter
-    for await (const f of walkFiles(source, { start, maxFileBytes: Infinity, acceptDir: (d) => {
-      items.push({ rel: d, type: 'directory' });
-      return false;
-    } })) {
+    for await (const f of walkFiles(source, {
+      start,
+      maxFileBytes: Infinity,
+      acceptDir: (d) => {
+        items.push({ rel: d, type: 'directory' });
+        return false;
+      },
+    })) {
       items.push({ rel: f.path, type: 'file' });
     }
     items.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
@@ -79,7 +83,8 @@ async function listEntries(source: FileSource, start: string, recursive: boolean
 
 export const listDirectory: Tool<ListDirectoryResult> = {
   name: 'list_directory',
-  description: 'List the contents of a directory with optional recursive traversal (noisy directories such as node_modules and .git, and git-ignored files, are left out).',
+  description:
+    'List the contents of a directory with optional recursive traversal (noisy directories such as node_modules and .git, and git-ignored files, are left out).',
   inputSchema: {
     type: 'object',
     properties: {
@@ -127,5 +132,8 @@ export const listDirectory: Tool<ListDirectoryResult> = {
 };
 
 function normalizeIsRoot(p: string): boolean {
-  return p.replace(/\\/g, '/').split('/').every((s) => s === '' || s === '.');
+  return p
+    .replace(/\\/g, '/')
+    .split('/')
+    .every((s) => s === '' || s === '.');
 }

@@ -26,7 +26,18 @@ async function expectError(p: Promise<unknown>, code: string, field?: string, me
 describe('tool registry', () => {
   it('describes every tool with a JSON schema', () => {
     const tools = describeTools();
-    expect(tools.map((t) => t.name)).toEqual(['code_search', 'read_file', 'list_directory', 'search_files', 'search_corpus', 'codebase_search', 'find_related', 'find_components', 'get_routes', 'feature_status']);
+    expect(tools.map((t) => t.name)).toEqual([
+      'code_search',
+      'read_file',
+      'list_directory',
+      'search_files',
+      'search_corpus',
+      'codebase_search',
+      'find_related',
+      'find_components',
+      'get_routes',
+      'feature_status',
+    ]);
     for (const t of tools) {
       expect(t.description.length).toBeGreaterThan(20);
       expect(t.inputSchema.type).toBe('object');
@@ -124,7 +135,7 @@ describe('search_files (seed 001)', () => {
         '----',
         '',
         '# src/util/strings.ts',
-        '  5 | export const SNAKE_CASE_NAME = \'getUserById\';',
+        "  5 | export const SNAKE_CASE_NAME = 'getUserById';",
         '  6 | export const todoCount = 0; // not a TODO marker: lower case',
         '----',
       ].join('\n'),
@@ -245,7 +256,7 @@ describe('search_corpus (seed 002)', () => {
     );
   });
   it('treats the pattern literally by default', async () => {
-    const r = await callTool('search_corpus', { path: '.', pattern: 'a.b' }, ws({ 'x.txt': 'a.b\naxb\n' })) as any;
+    const r = (await callTool('search_corpus', { path: '.', pattern: 'a.b' }, ws({ 'x.txt': 'a.b\naxb\n' }))) as any;
     expect(r.result.total).toBe(1);
   });
   const bad: Array<[string, Record<string, unknown>, string, string]> = [

@@ -6,9 +6,27 @@
  */
 export const NOISY_PATH_SEGMENTS: readonly string[] = [
   // seed 002
-  '.git', '.hg', '.svn', '__pycache__', '.pytest_cache', '.mypy_cache', '.ruff_cache',
-  'node_modules', 'venv', '.venv', 'env', '.env', 'dist', 'build', 'target',
-  'out', '.next', '.nuxt', '.idea', '.vscode', '.DS_Store',
+  '.git',
+  '.hg',
+  '.svn',
+  '__pycache__',
+  '.pytest_cache',
+  '.mypy_cache',
+  '.ruff_cache',
+  'node_modules',
+  'venv',
+  '.venv',
+  'env',
+  '.env',
+  'dist',
+  'build',
+  'target',
+  'out',
+  '.next',
+  '.nuxt',
+  '.idea',
+  '.vscode',
+  '.DS_Store',
   // seed 004 adds nothing new (node_modules, dist, target, .git are already above)
 ];
 

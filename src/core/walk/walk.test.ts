@@ -106,7 +106,29 @@ describe('decodeBytes', () => {
 
 describe('noisy segments', () => {
   it('are the union of seeds 002 and 004', () => {
-    for (const s of ['.git', '.hg', '.svn', '__pycache__', '.pytest_cache', '.mypy_cache', '.ruff_cache', 'node_modules', 'venv', '.venv', 'env', '.env', 'dist', 'build', 'target', 'out', '.next', '.nuxt', '.idea', '.vscode', '.DS_Store']) {
+    for (const s of [
+      '.git',
+      '.hg',
+      '.svn',
+      '__pycache__',
+      '.pytest_cache',
+      '.mypy_cache',
+      '.ruff_cache',
+      'node_modules',
+      'venv',
+      '.venv',
+      'env',
+      '.env',
+      'dist',
+      'build',
+      'target',
+      'out',
+      '.next',
+      '.nuxt',
+      '.idea',
+      '.vscode',
+      '.DS_Store',
+    ]) {
       expect(NOISY_PATH_SEGMENTS).toContain(s);
     }
     expect(new Set(NOISY_PATH_SEGMENTS).size).toBe(NOISY_PATH_SEGMENTS.length);

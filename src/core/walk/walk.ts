@@ -187,7 +187,10 @@ const IGNORE_NAMES = new Set(IGNORE_FILE_NAMES);
 
 async function presentIgnoreFiles(source: FileSource, dir: string): Promise<string[]> {
   try {
-    return (await source.list(dir)).filter((e) => IGNORE_NAMES.has(e.name) && e.kind !== 'directory').map((e) => e.name).sort();
+    return (await source.list(dir))
+      .filter((e) => IGNORE_NAMES.has(e.name) && e.kind !== 'directory')
+      .map((e) => e.name)
+      .sort();
   } catch {
     return [];
   }

@@ -200,8 +200,7 @@ function CloneForm({ cloning, startClone, cloneError, prefill }: LibraryDialogPr
       </div>
       <div className="clone-options">
         <label>
-          Branch or tag{' '}
-          <input value={ref} onChange={(e) => setRef(e.target.value)} placeholder="default branch" spellCheck={false} disabled={!!cloning} size={16} />
+          Branch or tag <input value={ref} onChange={(e) => setRef(e.target.value)} placeholder="default branch" spellCheck={false} disabled={!!cloning} size={16} />
         </label>
         <label>
           History{' '}
@@ -227,21 +226,11 @@ function CloneForm({ cloning, startClone, cloneError, prefill }: LibraryDialogPr
             <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} /> Remember the token on this device
           </label>
           <label>
-            CORS proxy URL{' '}
-            <input
-              ref={proxyRef}
-              type="url"
-              value={proxy}
-              onChange={(e) => setProxy(e.target.value)}
-              placeholder="none"
-              spellCheck={false}
-              size={32}
-            />
+            CORS proxy URL <input ref={proxyRef} type="url" value={proxy} onChange={(e) => setProxy(e.target.value)} placeholder="none" spellCheck={false} size={32} />
           </label>
           <p className="muted">
-            The token is kept in this tab's memory unless you tick “Remember”; it is sent with this repository's requests only, and through the CORS
-            proxy when one is set, so use a proxy you trust. Browsers can only clone from servers that allow cross-origin requests; for other hosts, a
-            CORS proxy relays the git traffic.
+            The token is kept in this tab's memory unless you tick “Remember”; it is sent with this repository's requests only, and through the CORS proxy when one is
+            set, so use a proxy you trust. Browsers can only clone from servers that allow cross-origin requests; for other hosts, a CORS proxy relays the git traffic.
           </p>
         </div>
       )}

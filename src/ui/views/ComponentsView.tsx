@@ -56,8 +56,8 @@ export function ComponentsView({ view, update, repoKey }: ViewProps) {
         {state.state === 'ready' && all.length === 0 && (
           <EmptyNote title="No React components found.">
             <p>
-              A component is a capitalised function or class that returns JSX, in a .tsx, .jsx, .ts or .js file. Open another folder, or use Search to look
-              for something else.
+              A component is a capitalised function or class that returns JSX, in a .tsx, .jsx, .ts or .js file. Open another folder, or use Search to look for something
+              else.
             </p>
           </EmptyNote>
         )}
@@ -121,7 +121,9 @@ function ComponentRow({ c, view, update }: { c: Component; view: ViewProps['view
           </span>
         ) : (
           <details>
-            <summary aria-label={`${plural(c.uses.count, 'use')} of ${c.name}`} data-testid="uses-count">{formatCount(c.uses.count)}</summary>
+            <summary aria-label={`${plural(c.uses.count, 'use')} of ${c.name}`} data-testid="uses-count">
+              {formatCount(c.uses.count)}
+            </summary>
             <ul className="uses-list" aria-label={`Uses of ${c.name}`}>
               {c.uses.places.map((u) => (
                 <li key={`${u.path}:${u.line}`}>

@@ -55,8 +55,8 @@ export function FeaturesView({ view, update, repoKey }: ViewProps) {
       <div className="view-body">
         {status.state === 'idle' && (
           <p className="view-hint">
-            Type a feature name and press Check to see whether it is implemented, behind a flag and tested. Names are matched in camelCase, snake_case,
-            kebab-case and SCREAMING_CASE.
+            Type a feature name and press Check to see whether it is implemented, behind a flag and tested. Names are matched in camelCase, snake_case, kebab-case and
+            SCREAMING_CASE.
           </p>
         )}
         {status.state === 'loading' && <Loading>Checking “{view.feature}”…</Loading>}
@@ -226,7 +226,14 @@ function Inventory({ view, update, repoKey }: ViewProps) {
       <div className="inventory-head">
         <h3 id="inventory-title">Flag inventory</h3>
         {all.length > 0 && (
-          <input type="search" aria-label="Filter flags" placeholder="Filter by flag or SDK" value={draft} onChange={(e) => setDraft(e.target.value)} spellCheck={false} />
+          <input
+            type="search"
+            aria-label="Filter flags"
+            placeholder="Filter by flag or SDK"
+            value={draft}
+            onChange={(e) => setDraft(e.target.value)}
+            spellCheck={false}
+          />
         )}
       </div>
       {state.state === 'loading' && <Loading>Looking for feature flags…</Loading>}
@@ -240,8 +247,8 @@ function Inventory({ view, update, repoKey }: ViewProps) {
       {state.state === 'ready' && all.length === 0 && (
         <EmptyNote title="No feature flags found.">
           <p>
-            Quarry recognises LaunchDarkly, Unleash, GrowthBook, PostHog, Statsig, Flagsmith, OpenFeature and Vercel flags, plus env-var flags
-            (NEXT_PUBLIC_FEATURE_X) and config objects (features.x). You can still check a feature by name above.
+            Quarry recognises LaunchDarkly, Unleash, GrowthBook, PostHog, Statsig, Flagsmith, OpenFeature and Vercel flags, plus env-var flags (NEXT_PUBLIC_FEATURE_X) and
+            config objects (features.x). You can still check a feature by name above.
           </p>
         </EmptyNote>
       )}
@@ -271,7 +278,13 @@ function Inventory({ view, update, repoKey }: ViewProps) {
               <tr key={`${f.sdk}:${f.name}`} data-testid="flag-row">
                 <th scope="row" className="mono name-cell">
                   {f.places[0] ? (
-                    <FileLink view={view} update={update} path={f.places[0].path} line={f.places[0].line} label={`${f.name}, first used in ${f.places[0].path} line ${f.places[0].line}`}>
+                    <FileLink
+                      view={view}
+                      update={update}
+                      path={f.places[0].path}
+                      line={f.places[0].line}
+                      label={`${f.name}, first used in ${f.places[0].path} line ${f.places[0].line}`}
+                    >
                       {f.name}
                     </FileLink>
                   ) : (

@@ -18,7 +18,15 @@ const DEEPEN_BY = 50;
 
 type State = { state: 'loading' } | { state: 'ready'; value: HistoryData } | { state: 'error'; error: QuarryError };
 
-const CHANGE_TEXT: Record<string, string> = { add: 'added', modify: 'modified', delete: 'deleted', added: 'added', modified: 'modified', deleted: 'deleted', untracked: 'untracked' };
+const CHANGE_TEXT: Record<string, string> = {
+  add: 'added',
+  modify: 'modified',
+  delete: 'deleted',
+  added: 'added',
+  modified: 'modified',
+  deleted: 'deleted',
+  untracked: 'untracked',
+};
 
 export function HistoryView({ view, update, repoKey }: ViewProps) {
   const engine = useEngine();
@@ -101,7 +109,12 @@ export function HistoryView({ view, update, repoKey }: ViewProps) {
             {h.uncommitted.length === 0 ? (
               <p className="muted">None: the working tree matches the last commit.</p>
             ) : (
-              <ChangedFiles label="Uncommitted changes" files={h.uncommitted.map((c) => ({ path: c.path, kind: c.status, gone: c.status === 'deleted' }))} view={view} update={update} />
+              <ChangedFiles
+                label="Uncommitted changes"
+                files={h.uncommitted.map((c) => ({ path: c.path, kind: c.status, gone: c.status === 'deleted' }))}
+                view={view}
+                update={update}
+              />
             )}
           </section>
         )}
@@ -109,7 +122,14 @@ export function HistoryView({ view, update, repoKey }: ViewProps) {
         {h?.available && h.commits && h.commits.length > 0 && (
           <ol className="commit-list" aria-label="Commits">
             {h.commits.map((c) => (
-              <CommitRow key={c.oid} commit={c} open={openCommit === c.oid} onToggle={() => setOpenCommit(openCommit === c.oid ? null : c.oid)} view={view} update={update} />
+              <CommitRow
+                key={c.oid}
+                commit={c}
+                open={openCommit === c.oid}
+                onToggle={() => setOpenCommit(openCommit === c.oid ? null : c.oid)}
+                view={view}
+                update={update}
+              />
             ))}
           </ol>
         )}
@@ -126,7 +146,8 @@ function CommitRow({ commit: c, open, onToggle, view, update }: { commit: Histor
       <button type="button" className="commit-head" aria-expanded={open} onClick={onToggle}>
         <span className="commit-subject">{subject}</span>
         <span className="commit-meta">
-          <span className="mono">{c.oid.slice(0, 7)}</span> · {c.author} · <time dateTime={date.toISOString()}>{date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}</time> ·{' '}
+          <span className="mono">{c.oid.slice(0, 7)}</span> · {c.author} ·{' '}
+          <time dateTime={date.toISOString()}>{date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}</time> ·{' '}
           {c.parentMissing ? 'changes not fetched' : plural(c.changedFiles.length, 'file')}
         </span>
       </button>
@@ -136,7 +157,12 @@ function CommitRow({ commit: c, open, onToggle, view, update }: { commit: Histor
           {c.parentMissing ? (
             <p className="muted">This commit's parent is beyond the clone's depth, so its changes are unknown. Clone with more history to see them.</p>
           ) : (
-            <ChangedFiles label={`Files changed in ${c.oid.slice(0, 7)}`} files={c.changedFiles.map((f) => ({ path: f.path, kind: f.type, gone: f.type === 'delete' }))} view={view} update={update} />
+            <ChangedFiles
+              label={`Files changed in ${c.oid.slice(0, 7)}`}
+              files={c.changedFiles.map((f) => ({ path: f.path, kind: f.type, gone: f.type === 'delete' }))}
+              view={view}
+              update={update}
+            />
           )}
         </div>
       )}
@@ -145,7 +171,12 @@ function CommitRow({ commit: c, open, onToggle, view, update }: { commit: Histor
 }
 
 /** Changed paths with their kind; a path that still exists opens in the viewer. */
-function ChangedFiles({ label, files, view, update }: { label: string; files: Array<{ path: string; kind: string; gone: boolean }> } & Pick<ViewProps, 'view' | 'update'>) {
+function ChangedFiles({
+  label,
+  files,
+  view,
+  update,
+}: { label: string; files: Array<{ path: string; kind: string; gone: boolean }> } & Pick<ViewProps, 'view' | 'update'>) {
   return (
     <ul className="changed-files" aria-label={label}>
       {files.map((f) => (

@@ -44,7 +44,14 @@ export function RoutesView({ view, update, repoKey }: ViewProps) {
       <div className="view-head">
         <h2 id="routes-title">Routes</h2>
         <div className="view-controls" role="search" aria-label="Filter routes">
-          <input type="search" aria-label="Filter routes" placeholder="Filter by URL or file" value={draft} onChange={(e) => setDraft(e.target.value)} spellCheck={false} />
+          <input
+            type="search"
+            aria-label="Filter routes"
+            placeholder="Filter by URL or file"
+            value={draft}
+            onChange={(e) => setDraft(e.target.value)}
+            spellCheck={false}
+          />
           <select aria-label="Route type" value={view.rtype} onChange={(e) => update({ rtype: e.target.value })}>
             <option value="">All types</option>
             {(types.includes(view.rtype) || !view.rtype ? types : [...types, view.rtype]).map((t) => (

@@ -32,7 +32,10 @@ function setup(options: { url?: Partial<ViewState>; library?: LibraryEntry[]; pe
     roots: () => client.roots(),
     indexRepo: (...a) => client.indexRepo(...a),
     cloneRepo: (...a) => client.cloneRepo(...a),
-    library: async (): Promise<LibraryInfo> => ({ repos: options.library ?? [], storage: { usageBytes: null, quotaBytes: null, reposBytes: 0, persisted: false } as LibraryInfo['storage'] }),
+    library: async (): Promise<LibraryInfo> => ({
+      repos: options.library ?? [],
+      storage: { usageBytes: null, quotaBytes: null, reposBytes: 0, persisted: false } as LibraryInfo['storage'],
+    }),
   };
   const controller = new WorkspaceController({
     engine,
@@ -146,10 +149,16 @@ describe('restoring the address', { timeout: 60_000 }, () => {
   it('explains each key it cannot open', async () => {
     const cases: Array<[Partial<ViewState>, object]> = [
       [{ repos: ['snapshot:disk-app'] }, { kind: 'snapshot-lost', name: 'disk-app' }],
-      [{ repos: ['git:gone'], clone: 'http://host/gone.git', cref: 'v1' }, { kind: 'clone-offer', url: 'http://host/gone.git', ref: 'v1' }],
+      [
+        { repos: ['git:gone'], clone: 'http://host/gone.git', cref: 'v1' },
+        { kind: 'clone-offer', url: 'http://host/gone.git', ref: 'v1' },
+      ],
       [{ repos: ['git:gone'] }, { kind: 'error', title: 'This repository is not in the library' }],
       // the clone URL in the address is the first clone root's: not offered for another
-      [{ repos: ['git:first', 'git:second'], clone: 'http://host/first.git' }, { kind: 'clone-offer', url: 'http://host/first.git' }],
+      [
+        { repos: ['git:first', 'git:second'], clone: 'http://host/first.git' },
+        { kind: 'clone-offer', url: 'http://host/first.git' },
+      ],
       // the first problem is the one shown
       [{ repos: ['snapshot:a', 'git:gone'] }, { kind: 'snapshot-lost', name: 'a' }],
       [{ repos: ['recent:nope'] }, { kind: 'error', title: 'This folder is not in Recent any more' }],

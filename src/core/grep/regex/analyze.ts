@@ -187,9 +187,7 @@ export function cost(n: Node): Cost {
           acc = capped({ q: c.q + acc.q, K: c.K * acc.K });
         }
         const f = first(it);
-        restFirst = f.nullable
-          ? { set: f.set && restFirst.set ? union(f.set, restFirst.set) : null, nullable: restFirst.nullable }
-          : f;
+        restFirst = f.nullable ? { set: f.set && restFirst.set ? union(f.set, restFirst.set) : null, nullable: restFirst.nullable } : f;
       }
       return acc;
     }
@@ -274,10 +272,11 @@ function dedupe(xs: string[]): string[] {
 function product(a: string[], b: string[]): string[] | null {
   if (a.length * b.length > MAX_SET) return null;
   const out: string[] = [];
-  for (const x of a) for (const y of b) {
-    if (x.length + y.length > MAX_LEN) return null;
-    out.push(x + y);
-  }
+  for (const x of a)
+    for (const y of b) {
+      if (x.length + y.length > MAX_LEN) return null;
+      out.push(x + y);
+    }
   return dedupe(out);
 }
 
@@ -289,9 +288,42 @@ const COMMON = new Set('etaoinsrhlcdu _-.,;:()[]{}=/\'"\t'.split(''));
  * than "function" (in the benchmark corpus: ~400 files instead of ~3,800).
  */
 const CODE_KEYWORDS = new Set([
-  'function', 'return', 'const', 'this', 'import', 'export', 'from', 'var', 'let', 'else', 'new', 'class', 'true',
-  'false', 'null', 'undefined', 'typeof', 'default', 'case', 'break', 'public', 'private', 'static', 'self', 'def',
-  'await', 'async', 'string', 'number', 'type', 'interface', 'void', 'for', 'while', 'if', 'the',
+  'function',
+  'return',
+  'const',
+  'this',
+  'import',
+  'export',
+  'from',
+  'var',
+  'let',
+  'else',
+  'new',
+  'class',
+  'true',
+  'false',
+  'null',
+  'undefined',
+  'typeof',
+  'default',
+  'case',
+  'break',
+  'public',
+  'private',
+  'static',
+  'self',
+  'def',
+  'await',
+  'async',
+  'string',
+  'number',
+  'type',
+  'interface',
+  'void',
+  'for',
+  'while',
+  'if',
+  'the',
 ]);
 
 function stringWeight(s: string): number {

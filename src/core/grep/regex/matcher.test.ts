@@ -156,30 +156,34 @@ describe('CRLF', () => {
     expect(m.lineHits('abc\r')).toEqual([[2, 3]]);
   });
 
-  it('matches the oracle on CRLF texts (patterns that cannot consume \\r)', () => {
-    const atoms = ['a', 'b', '[ab]', '\\w', '\\S', '^', '$', '\\b', 'a*', 'b+', '(?:a|ab)', '[^\\r\\s]'];
-    const pat = fc.array(fc.constantFrom(...atoms), { minLength: 1, maxLength: 4 }).map((xs) => xs.join(''));
-    const line = fc.array(fc.constantFrom('a', 'b', ' ', 'a b'), { maxLength: 8 }).map((ws) => ws.join(''));
-    const text = fc.array(line, { minLength: 1, maxLength: 3 }).map((lines) => lines.join('\r\n') + '\r\n');
-    fc.assert(
-      fc.property(pat, text, fc.boolean(), (p, t, wholeWord) => {
-        // Oracle: RE2 on each line without its '\r'; drop empty hits right after a '\r'.
-        const stripped = t.replace(/\r\n/g, '\n');
-        const expected: string[] = [];
-        // Map offsets of the stripped text back to the CRLF text: each earlier line adds one '\r'.
-        const toCrlf = (off: number) => off + (stripped.slice(0, off).match(/\n/g)?.length ?? 0);
-        for (const [s, e] of oracleHits(p, stripped, { wholeWord })) expected.push(`${toCrlf(s)}-${toCrlf(e)}`);
-        for (const internal of [{}, { forceStrategy: 're2' as const }]) {
-          const got: string[] = [];
-          compileInternal(p, { mode: 'regex', caseMode: 'sensitive', wholeWord }, internal).scan(t, (s, e) => {
-            if (!(s === e && t[s - 1] === '\r')) got.push(`${s}-${e}`);
-          });
-          expect({ p, t, wholeWord, got }).toEqual({ p, t, wholeWord, got: expected });
-        }
-      }),
-      { numRuns: 300 * RUNS },
-    );
-  }, 30_000 * RUNS);
+  it(
+    'matches the oracle on CRLF texts (patterns that cannot consume \\r)',
+    () => {
+      const atoms = ['a', 'b', '[ab]', '\\w', '\\S', '^', '$', '\\b', 'a*', 'b+', '(?:a|ab)', '[^\\r\\s]'];
+      const pat = fc.array(fc.constantFrom(...atoms), { minLength: 1, maxLength: 4 }).map((xs) => xs.join(''));
+      const line = fc.array(fc.constantFrom('a', 'b', ' ', 'a b'), { maxLength: 8 }).map((ws) => ws.join(''));
+      const text = fc.array(line, { minLength: 1, maxLength: 3 }).map((lines) => lines.join('\r\n') + '\r\n');
+      fc.assert(
+        fc.property(pat, text, fc.boolean(), (p, t, wholeWord) => {
+          // Oracle: RE2 on each line without its '\r'; drop empty hits right after a '\r'.
+          const stripped = t.replace(/\r\n/g, '\n');
+          const expected: string[] = [];
+          // Map offsets of the stripped text back to the CRLF text: each earlier line adds one '\r'.
+          const toCrlf = (off: number) => off + (stripped.slice(0, off).match(/\n/g)?.length ?? 0);
+          for (const [s, e] of oracleHits(p, stripped, { wholeWord })) expected.push(`${toCrlf(s)}-${toCrlf(e)}`);
+          for (const internal of [{}, { forceStrategy: 're2' as const }]) {
+            const got: string[] = [];
+            compileInternal(p, { mode: 'regex', caseMode: 'sensitive', wholeWord }, internal).scan(t, (s, e) => {
+              if (!(s === e && t[s - 1] === '\r')) got.push(`${s}-${e}`);
+            });
+            expect({ p, t, wholeWord, got }).toEqual({ p, t, wholeWord, got: expected });
+          }
+        }),
+        { numRuns: 300 * RUNS },
+      );
+    },
+    30_000 * RUNS,
+  );
 });
 
 describe('strategies', () => {
@@ -234,8 +238,7 @@ describe('strategies', () => {
 });
 
 describe('required literals', () => {
-  const lits = (p: string, caseMode: MatcherOptions['caseMode'] = 'sensitive') =>
-    compileMatcher(p, { mode: 'regex', caseMode }).requiredLiterals;
+  const lits = (p: string, caseMode: MatcherOptions['caseMode'] = 'sensitive') => compileMatcher(p, { mode: 'regex', caseMode }).requiredLiterals;
   it.each<[string, string[] | null]>([
     ['foo', ['foo']],
     ['TODO|FIXME', ['TODO', 'FIXME']],

@@ -21,19 +21,7 @@
 import { RE2JS, type Matcher as Re2Matcher } from 're2js';
 import { QuarryError } from '../../errors';
 import type { Node } from './ast';
-import {
-  caseStats,
-  cost,
-  maxLineLength,
-  litScore,
-  plainLiteral,
-  requiredLiterals,
-  selectiveStart,
-  simplify,
-  hasAssert,
-  hitAlphabet,
-  type HitAlphabet,
-} from './analyze';
+import { caseStats, cost, maxLineLength, litScore, plainLiteral, requiredLiterals, selectiveStart, simplify, hasAssert, hitAlphabet, type HitAlphabet } from './analyze';
 import { jsSource, RE2_NOT_WORD, toJs, toRe2 } from './emit';
 import { invalidPattern, parse } from './parser';
 import { isUppercase } from './casefold';

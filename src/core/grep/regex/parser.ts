@@ -34,11 +34,7 @@ const NEWLINE_MESSAGE = "the literal '\\n' is not allowed in a regex";
 
 export function invalidPattern(pattern: string, message: string, offset?: number): QuarryError {
   const where = offset === undefined ? '' : ` (at offset ${offset})`;
-  return new QuarryError(
-    'InvalidPattern',
-    `regex parse error: ${message}${where}`,
-    offset === undefined ? { pattern } : { pattern, offset },
-  );
+  return new QuarryError('InvalidPattern', `regex parse error: ${message}${where}`, offset === undefined ? { pattern } : { pattern, offset });
 }
 
 function isDigit(c: number): boolean {
@@ -139,10 +135,7 @@ class Parser {
       if (c < 0 || c === 0x7c || c === 0x29 /* ) */) break;
       const opLen = this.repeatOpLength();
       if (opLen > 0) {
-        throw this.fail(
-          `missing argument to repetition operator: \`${this.src.slice(this.pos, this.pos + opLen)}\``,
-          this.pos,
-        );
+        throw this.fail(`missing argument to repetition operator: \`${this.src.slice(this.pos, this.pos + opLen)}\``, this.pos);
       }
       if (c === 0x5c /* \ */ && this.peekAt(1) === 0x51 /* Q */) {
         // \Q...\E: literal text; a following quantifier applies to the last char only.
@@ -168,10 +161,7 @@ class Parser {
         this.skipVerbose(flags);
         const len = this.repeatOpLength();
         if (len > 0) {
-          throw this.fail(
-            `missing argument to repetition operator: \`${this.src.slice(this.pos, this.pos + len)}\``,
-            this.pos,
-          );
+          throw this.fail(`missing argument to repetition operator: \`${this.src.slice(this.pos, this.pos + len)}\``, this.pos);
         }
         continue;
       }
@@ -221,10 +211,7 @@ class Parser {
     this.skipVerbose(flags);
     const again = this.repeatOpLength();
     if (again > 0) {
-      throw this.fail(
-        `invalid nested repetition operator: \`${this.src.slice(start, this.pos + again)}\``,
-        start,
-      );
+      throw this.fail(`invalid nested repetition operator: \`${this.src.slice(start, this.pos + again)}\``, start);
     }
     const node: Node = { type: 'repeat', min, max, greedy, body: atom };
     if ((min >= 2 || max >= 2) && !repeatIsValid(node, MAX_REPEAT)) {
@@ -261,10 +248,7 @@ class Parser {
     if (this.peek() === 0x3f /* ? */) {
       this.pos++;
       if (this.startsWith('=') || this.startsWith('!') || this.startsWith('<=') || this.startsWith('<!')) {
-        throw this.fail(
-          'look-around, including look-ahead and look-behind, is not supported (RE2 syntax)',
-          start,
-        );
+        throw this.fail('look-around, including look-ahead and look-behind, is not supported (RE2 syntax)', start);
       }
       if (this.startsWith('P=') || this.startsWith('P>')) {
         throw this.fail('backreferences and recursion are not supported (RE2 syntax)', start);
@@ -305,10 +289,7 @@ class Parser {
             }
             break;
           } else {
-            throw this.fail(
-              `invalid or unsupported Perl syntax: \`(?${String.fromCodePoint(f)}\``,
-              start,
-            );
+            throw this.fail(`invalid or unsupported Perl syntax: \`(?${String.fromCodePoint(f)}\``, start);
           }
         }
       }
@@ -325,25 +306,43 @@ class Parser {
     if (this.pos >= this.src.length) throw this.fail('incomplete escape sequence: trailing backslash', start);
     const c = this.peek();
     switch (c) {
-      case 0x64: case 0x44: case 0x73: case 0x53: case 0x77: case 0x57: { // d D s S w W
+      case 0x64:
+      case 0x44:
+      case 0x73:
+      case 0x53:
+      case 0x77:
+      case 0x57: {
+        // d D s S w W
         this.pos++;
         const b = new CharSetBuilder(flags.i);
         const lower = String.fromCharCode(c | 0x20);
         b.addClass(PERL_CLASSES[lower], c < 0x60);
         return { type: 'set', set: b.build(false) };
       }
-      case 0x70: case 0x50: { // p P
+      case 0x70:
+      case 0x50: {
+        // p P
         this.pos++;
         const b = new CharSetBuilder(flags.i);
         this.parseUnicodeClass(b, c === 0x50, start);
         return { type: 'set', set: b.build(false) };
       }
-      case 0x41: this.pos++; return assert('bol'); // \A
-      case 0x7a: this.pos++; return assert('eot'); // \z
-      case 0x62: this.pos++; return assert('word'); // \b
-      case 0x42: this.pos++; return assert('notWord'); // \B
-      case 0x43: throw this.fail('\\C (match any byte) is not supported', start);
-      case 0x5a: throw this.fail('invalid escape sequence: `\\Z` (use \\z or $)', start);
+      case 0x41:
+        this.pos++;
+        return assert('bol'); // \A
+      case 0x7a:
+        this.pos++;
+        return assert('eot'); // \z
+      case 0x62:
+        this.pos++;
+        return assert('word'); // \b
+      case 0x42:
+        this.pos++;
+        return assert('notWord'); // \B
+      case 0x43:
+        throw this.fail('\\C (match any byte) is not supported', start);
+      case 0x5a:
+        throw this.fail('invalid escape sequence: `\\Z` (use \\z or $)', start);
       default: {
         const cp = this.parseEscapeChar(start);
         this.literal(cp);
@@ -358,9 +357,18 @@ class Parser {
     const c = this.next();
     let cp: number;
     switch (c) {
-      case 0x31: case 0x32: case 0x33: case 0x34: case 0x35: case 0x36: case 0x37: case 0x38: case 0x39:
+      case 0x31:
+      case 0x32:
+      case 0x33:
+      case 0x34:
+      case 0x35:
+      case 0x36:
+      case 0x37:
+      case 0x38:
+      case 0x39:
         throw this.fail(`backreferences are not supported (RE2 syntax): \`\\${String.fromCharCode(c)}\``, start);
-      case 0x30: { // \0, \0o, \0oo (octal)
+      case 0x30: {
+        // \0, \0o, \0oo (octal)
         cp = 0;
         for (let k = 0; k < 2; k++) {
           const d = this.peek();
@@ -371,15 +379,33 @@ class Parser {
         }
         break;
       }
-      case 0x61: cp = 0x07; break; // \a
-      case 0x66: cp = 0x0c; break; // \f
-      case 0x74: cp = 0x09; break; // \t
-      case 0x6e: cp = NL; break; // \n
-      case 0x72: cp = 0x0d; break; // \r
-      case 0x76: cp = 0x0b; break; // \v
-      case 0x78: cp = this.parseHex(start, 2, 'x'); break; // \x
-      case 0x75: cp = this.parseHex(start, 4, 'u'); break; // \u
-      case 0x55: cp = this.parseHex(start, 8, 'U'); break; // \U
+      case 0x61:
+        cp = 0x07;
+        break; // \a
+      case 0x66:
+        cp = 0x0c;
+        break; // \f
+      case 0x74:
+        cp = 0x09;
+        break; // \t
+      case 0x6e:
+        cp = NL;
+        break; // \n
+      case 0x72:
+        cp = 0x0d;
+        break; // \r
+      case 0x76:
+        cp = 0x0b;
+        break; // \v
+      case 0x78:
+        cp = this.parseHex(start, 2, 'x');
+        break; // \x
+      case 0x75:
+        cp = this.parseHex(start, 4, 'u');
+        break; // \u
+      case 0x55:
+        cp = this.parseHex(start, 8, 'U');
+        break; // \U
       default:
         if (c < 0x80 && !isAlnum(c)) {
           cp = c; // escaped punctuation

@@ -23,14 +23,62 @@ function fold(s: string): string {
 }
 
 const ATOMS = [
-  'a', 'b', 'A', 'B', '.', '[ab]', '[^a]', '[a-b]', '[[:upper:]]', '\\w', '\\W', '\\s', '\\S', '\\d',
-  '\\b', '\\B', '^', '$', '\\z', '\\A', 'ab', 'ba', '(?i:a)', '(?-i:b)', '\\x61', '-', ' ', '\\-', '\\pL',
+  'a',
+  'b',
+  'A',
+  'B',
+  '.',
+  '[ab]',
+  '[^a]',
+  '[a-b]',
+  '[[:upper:]]',
+  '\\w',
+  '\\W',
+  '\\s',
+  '\\S',
+  '\\d',
+  '\\b',
+  '\\B',
+  '^',
+  '$',
+  '\\z',
+  '\\A',
+  'ab',
+  'ba',
+  '(?i:a)',
+  '(?-i:b)',
+  '\\x61',
+  '-',
+  ' ',
+  '\\-',
+  '\\pL',
 ];
 const QUANTS = ['*', '+', '?', '{2}', '{1,2}', '{0,3}', '{2,}', '*?', '+?', '??', '{1,3}?'];
 
 const UNICODE_ATOMS = [
-  'é', 'É', 's', 'k', 'K', '😀', '.', '\\pL', '\\p{Lu}', '\\PL', '[é-ü]', '[^é]', '(?i:é)', '(?i)s', '(?i:k)',
-  '\\w', '\\b', '[😀-😂]', '\\x{1F601}', '(?i)[a-z]', '(?i)\\W', '(?i)\\p{Lu}', '(?i)[^k]',
+  'é',
+  'É',
+  's',
+  'k',
+  'K',
+  '😀',
+  '.',
+  '\\pL',
+  '\\p{Lu}',
+  '\\PL',
+  '[é-ü]',
+  '[^é]',
+  '(?i:é)',
+  '(?i)s',
+  '(?i:k)',
+  '\\w',
+  '\\b',
+  '[😀-😂]',
+  '\\x{1F601}',
+  '(?i)[a-z]',
+  '(?i)\\W',
+  '(?i)\\p{Lu}',
+  '(?i)[^k]',
 ];
 
 function patternArb(depth: number, atoms: string[] = ATOMS): fc.Arbitrary<string> {
@@ -42,19 +90,27 @@ function patternArb(depth: number, atoms: string[] = ATOMS): fc.Arbitrary<string
     { weight: 3, arbitrary: atom },
     { weight: 3, arbitrary: fc.array(sub, { minLength: 2, maxLength: 3 }).map((xs) => xs.join('')) },
     { weight: 2, arbitrary: fc.array(sub, { minLength: 2, maxLength: 3 }).map((xs) => xs.join('|')) },
-    { weight: 3, arbitrary: fc.tuple(fc.oneof(atom, grouped, sub.map((x) => `(${x})`)), fc.constantFrom(...QUANTS)).map(([x, q]) => x + q) },
+    {
+      weight: 3,
+      arbitrary: fc
+        .tuple(
+          fc.oneof(
+            atom,
+            grouped,
+            sub.map((x) => `(${x})`),
+          ),
+          fc.constantFrom(...QUANTS),
+        )
+        .map(([x, q]) => x + q),
+    },
     { weight: 1, arbitrary: sub.map((x) => `(?i)${x}`) },
     { weight: 1, arbitrary: sub.map((x) => `(?i:${x})`) },
   );
 }
 
-const unicodeTextArb = fc
-  .array(fc.constantFrom('é', 'É', 's', 'S', 'ſ', 'k', 'K', '\u212a', '😀', '😁', 'a', ' ', '\n'), { maxLength: 30 })
-  .map((cs) => cs.join(''));
+const unicodeTextArb = fc.array(fc.constantFrom('é', 'É', 's', 'S', 'ſ', 'k', 'K', '\u212a', '😀', '😁', 'a', ' ', '\n'), { maxLength: 30 }).map((cs) => cs.join(''));
 
-const textArb = fc
-  .array(fc.constantFrom('a', 'b', 'A', 'B', ' ', '-', '\n', 'a', 'b', '1'), { maxLength: 40 })
-  .map((cs) => cs.join(''));
+const textArb = fc.array(fc.constantFrom('a', 'b', 'A', 'B', ' ', '-', '\n', 'a', 'b', '1'), { maxLength: 40 }).map((cs) => cs.join(''));
 
 function scanAll(pattern: string, text: string, insensitive: boolean, wholeWord: boolean, internal: InternalOptions) {
   const m = compileMatcherInternal(pattern, { mode: 'regex', caseMode: insensitive ? 'insensitive' : 'sensitive', wholeWord }, internal);
@@ -99,55 +155,76 @@ function checkAllPaths(pattern: string, text: string, insensitive: boolean, whol
     if (m.requiredLiterals) {
       for (const [s, e] of hits) {
         const hit = m.caseInsensitive ? fold(text.slice(s, e)) : text.slice(s, e);
-        expect(m.requiredLiterals.some((l) => hit.includes(l)), `${pattern}: ${hit} lacks ${m.requiredLiterals}`).toBe(true);
+        expect(
+          m.requiredLiterals.some((l) => hit.includes(l)),
+          `${pattern}: ${hit} lacks ${m.requiredLiterals}`,
+        ).toBe(true);
       }
     }
   }
 }
 
 describe('matches the re2js oracle on random patterns and texts', () => {
-  it('case-sensitive', () => {
-    fc.assert(
-      fc.property(patternArb(3), textArb, (pattern, text) => checkAllPaths(pattern, text, false, false)),
-      { numRuns: 600 * RUNS },
-    );
-  }, 30_000 * RUNS);
+  it(
+    'case-sensitive',
+    () => {
+      fc.assert(
+        fc.property(patternArb(3), textArb, (pattern, text) => checkAllPaths(pattern, text, false, false)),
+        { numRuns: 600 * RUNS },
+      );
+    },
+    30_000 * RUNS,
+  );
 
-  it('case-insensitive', () => {
-    fc.assert(
-      fc.property(patternArb(3), textArb, (pattern, text) => checkAllPaths(pattern, text, true, false)),
-      { numRuns: 300 * RUNS },
-    );
-  }, 30_000 * RUNS);
+  it(
+    'case-insensitive',
+    () => {
+      fc.assert(
+        fc.property(patternArb(3), textArb, (pattern, text) => checkAllPaths(pattern, text, true, false)),
+        { numRuns: 300 * RUNS },
+      );
+    },
+    30_000 * RUNS,
+  );
 
-  it('non-ASCII: astral characters, Unicode classes, case folding', () => {
-    fc.assert(
-      fc.property(patternArb(2, UNICODE_ATOMS), unicodeTextArb, fc.boolean(), (pattern, text, ci) =>
-        checkAllPaths(pattern, text, ci, false),
-      ),
-      { numRuns: 300 * RUNS },
-    );
-  }, 30_000 * RUNS);
+  it(
+    'non-ASCII: astral characters, Unicode classes, case folding',
+    () => {
+      fc.assert(
+        fc.property(patternArb(2, UNICODE_ATOMS), unicodeTextArb, fc.boolean(), (pattern, text, ci) => checkAllPaths(pattern, text, ci, false)),
+        { numRuns: 300 * RUNS },
+      );
+    },
+    30_000 * RUNS,
+  );
 
-  it('whole word', () => {
-    fc.assert(
-      fc.property(patternArb(2), textArb, fc.boolean(), (pattern, text, ci) => checkAllPaths(pattern, text, ci, true)),
-      { numRuns: 300 * RUNS },
-    );
-  }, 30_000 * RUNS);
+  it(
+    'whole word',
+    () => {
+      fc.assert(
+        fc.property(patternArb(2), textArb, fc.boolean(), (pattern, text, ci) => checkAllPaths(pattern, text, ci, true)),
+        { numRuns: 300 * RUNS },
+      );
+    },
+    30_000 * RUNS,
+  );
 
-  it('lineHits equals scan on each line', () => {
-    fc.assert(
-      fc.property(patternArb(2), textArb, (pattern, text) => {
-        if (!re2Accepts(pattern)) return;
-        const m = compileMatcher(pattern, { mode: 'regex', caseMode: 'sensitive' });
-        for (const line of text.split('\n')) {
-          const expected: Array<[number, number]> = [];
-          for (const [s, e] of oracleHits(pattern, line + '\n')) expected.push([s, e]);
-          expect(m.lineHits(line)).toEqual(expected);
-        }
-      }),
-      { numRuns: 200 * RUNS },
-    );
-  }, 30_000 * RUNS);
+  it(
+    'lineHits equals scan on each line',
+    () => {
+      fc.assert(
+        fc.property(patternArb(2), textArb, (pattern, text) => {
+          if (!re2Accepts(pattern)) return;
+          const m = compileMatcher(pattern, { mode: 'regex', caseMode: 'sensitive' });
+          for (const line of text.split('\n')) {
+            const expected: Array<[number, number]> = [];
+            for (const [s, e] of oracleHits(pattern, line + '\n')) expected.push([s, e]);
+            expect(m.lineHits(line)).toEqual(expected);
+          }
+        }),
+        { numRuns: 200 * RUNS },
+      );
+    },
+    30_000 * RUNS,
+  );
 });
