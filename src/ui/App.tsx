@@ -30,17 +30,15 @@ import type { OpenOptions } from './workspace/controller';
 import { useWorkspace } from './workspace/use-workspace';
 
 export function App() {
-  // The engine restarts itself when a job ignores cancel; the controller then reopens every root.
-  const onRestart = useRef<() => void>(() => {});
-  const engine = useMemo(() => createAppEngine(() => onRestart.current()), []);
+  const engine = useMemo(() => createAppEngine(), []);
   return (
     <EngineContext.Provider value={engine}>
-      <Shell engine={engine} onRestart={onRestart} />
+      <Shell engine={engine} />
     </EngineContext.Provider>
   );
 }
 
-function Shell({ engine, onRestart }: { engine: EngineClient; onRestart: React.RefObject<() => void> }) {
+function Shell({ engine }: { engine: EngineClient }) {
   const [view, update, getView] = useViewState();
   const [ws, controller] = useWorkspace(engine, getView, update);
   const [quickOpen, setQuickOpen] = useState(false);
@@ -55,11 +53,12 @@ function Shell({ engine, onRestart }: { engine: EngineClient; onRestart: React.R
   const open = roots.length > 0;
 
   useEffect(() => {
-    onRestart.current = () => void controller.recover();
     void controller.restore();
     void controller.refreshFolders();
     void engine.host().then(setHost, () => setHost(''));
-  }, [engine, controller, onRestart]);
+    // The engine restarts itself when a job ignores cancel; the new engine is empty: reopen every root.
+    return engine.addRestartListener(() => void controller.recover());
+  }, [engine, controller]);
 
   const pickFolder = useCallback(
     async (options: OpenOptions = {}) => {

@@ -1,13 +1,12 @@
 /** The app's one engine client: a Web Worker when possible, the main thread otherwise. */
 import { createContext, useContext } from 'react';
-import type { QuarryError } from '../core/errors';
 import { EngineClient } from '../worker/client';
 import { startBrowserTransport } from '../worker/browser-host';
 
-export function createAppEngine(onRestart: (reason: QuarryError) => void): EngineClient {
+export function createAppEngine(): EngineClient {
   // `?engine=main` forces the main-thread fallback (diagnostics and its e2e test).
   const forceMainThread = new URLSearchParams(location.search).get('engine') === 'main';
-  return new EngineClient(() => startBrowserTransport({ forceMainThread }), { onRestart });
+  return new EngineClient(() => startBrowserTransport({ forceMainThread }));
 }
 
 export const EngineContext = createContext<EngineClient | null>(null);

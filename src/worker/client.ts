@@ -92,6 +92,13 @@ export class EngineClient {
   private disposed = false;
   /** Incremented on every restart. */
   generation = 0;
+  private restartListeners = new Set<(reason: QuarryError) => void>();
+
+  /** Called after every restart (the new engine is empty: reopen what was open); returns an unsubscribe. */
+  addRestartListener(listener: (reason: QuarryError) => void): () => void {
+    this.restartListeners.add(listener);
+    return () => void this.restartListeners.delete(listener);
+  }
 
   constructor(
     private readonly factory: TransportFactory,
@@ -277,6 +284,7 @@ export class EngineClient {
     this.ready = this.start();
     await this.ready.catch(() => {});
     this.options.onRestart?.(err);
+    for (const l of [...this.restartListeners]) l(err);
   }
 
   ping(): Promise<EngineInfo> {

@@ -24,7 +24,8 @@ export interface TopBarProps {
 }
 
 export function TopBar(props: TopBarProps) {
-  const { roots, view, update, folders } = props;
+  // each prop by name: the refs among them are only handed to elements, never read while rendering
+  const { roots, view, update, folders, fileInput, libraryButton, onQuickOpen, onOpenFolder, onAddFolder, onFilesChosen, onLibrary, onDemo, onFolder } = props;
   const files = roots.reduce((n, r) => n + r.stats.files, 0);
   const bytes = roots.reduce((n, r) => n + r.stats.bytes, 0);
   const title = roots.map(rootTitle).join(' + ');
@@ -47,40 +48,40 @@ export function TopBar(props: TopBarProps) {
       )}
       {roots.length > 0 && <ViewNav view={view} update={update} />}
       <nav className="actions" aria-label="Repository">
-        <button type="button" onClick={props.onQuickOpen} disabled={!roots.length} title="Quick open (Ctrl/⌘+P)">
+        <button type="button" onClick={onQuickOpen} disabled={!roots.length} title="Quick open (Ctrl/⌘+P)">
           Go to file <kbd>Ctrl P</kbd>
         </button>
-        <button type="button" className="primary" onClick={props.onOpenFolder} data-testid="open-folder">
+        <button type="button" className="primary" onClick={onOpenFolder} data-testid="open-folder">
           Open folder
         </button>
         {roots.length > 0 && (
-          <button type="button" onClick={props.onAddFolder} data-testid="add-folder" title="Open a folder beside what is open: search and every view span all roots">
+          <button type="button" onClick={onAddFolder} data-testid="add-folder" title="Open a folder beside what is open: search and every view span all roots">
             Add folder
           </button>
         )}
         <label className="button-like">
           <input
-            ref={props.fileInput}
+            ref={fileInput}
             type="file"
             className="visually-hidden"
             data-testid="folder-input"
             aria-label="Choose a folder (snapshot)"
             webkitdirectory=""
             multiple
-            onChange={(e) => props.onFilesChosen(e.target.files)}
+            onChange={(e) => onFilesChosen(e.target.files)}
           />
           <span aria-hidden="true">Choose folder…</span>
         </label>
         <button
           type="button"
-          ref={props.libraryButton}
-          onClick={props.onLibrary}
+          ref={libraryButton}
+          onClick={onLibrary}
           data-testid="open-library"
           title="Clone a git repository; your cloned repositories and opened folders"
         >
           Repositories
         </button>
-        <button type="button" onClick={props.onDemo} data-testid="open-demo">
+        <button type="button" onClick={onDemo} data-testid="open-demo">
           Demo
         </button>
         {folders.length > 0 && (
@@ -89,7 +90,7 @@ export function TopBar(props: TopBarProps) {
             <ul aria-label="Recent folders">
               {folders.map((r) => (
                 <li key={r.id}>
-                  <button type="button" onClick={() => props.onFolder(r)}>
+                  <button type="button" onClick={() => onFolder(r)}>
                     {r.name}
                   </button>
                 </li>
