@@ -2,6 +2,9 @@ import { expect, test } from './fixtures';
 import { pickerReturnsOpfs, writeOpfsRepo } from './helpers/opfs';
 import { SMALL_APP } from './helpers/repos';
 
+// No service worker: its precache fetches every chunk, and the second test counts chunk requests.
+test.use({ serviceWorkers: 'block' });
+
 test('two roots at once: a folder added beside the demo; search, tree, Ranked and the address span both; a root is removed', async ({ quarry, page }) => {
   await pickerReturnsOpfs(page, 'small-app');
   await quarry.goto();
@@ -43,4 +46,24 @@ test('two roots at once: a folder added beside the demo; search, tree, Ranked an
   await expect(page).not.toHaveURL(/repo=demo/);
   await expect(quarry.viewer('src/app.ts')).toBeVisible();
   await expect(quarry.treeItem('src')).toBeVisible();
+});
+
+test('the Recent list and the index never load the git code: only the Repositories dialog does', async ({ quarry, page }) => {
+  const gitChunks: string[] = [];
+  page.on('request', (r) => {
+    if (/\/assets\/git-[^/]+\.js$/.test(r.url())) gitChunks.push(r.url());
+  });
+  await pickerReturnsOpfs(page, 'small-app');
+  await quarry.goto();
+  await quarry.waitForRepo('quarry (demo)');
+  await writeOpfsRepo(page, 'small-app', SMALL_APP);
+  await quarry.openFolderButton.click(); // a folder without .git joins the library and Recent
+  await quarry.waitForRepo('small-app');
+  await quarry.waitForIndex(); // the build stamps the library entry
+  await page.getByText('Recent', { exact: true }).click();
+  await expect(page.getByRole('list', { name: 'Recent folders' }).getByRole('button', { name: 'small-app' })).toBeVisible();
+  expect(gitChunks).toEqual([]);
+  await page.getByTestId('open-library').click();
+  await expect(page.getByRole('dialog', { name: 'Repositories' }).getByRole('listitem', { name: 'small-app' })).toBeVisible();
+  expect(gitChunks.length).toBeGreaterThan(0);
 });

@@ -20,6 +20,7 @@ import type {
   GitJobStats,
   HistoryRequest,
   HistoryView,
+  LibraryEntry,
   LibraryInfo,
   EngineApi,
   EngineInfo,
@@ -238,6 +239,10 @@ export class EngineClient {
   }
   library(): Promise<LibraryInfo> {
     return this.call((api) => api.library());
+  }
+  /** Recent: opened folders with their handles, most recently opened first. */
+  recentFolders(): Promise<LibraryEntry[]> {
+    return this.call((api) => api.recentFolders());
   }
   deleteRepo(id: string): Promise<boolean> {
     return this.call((api) => api.deleteRepo(id));

@@ -337,6 +337,7 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
     fetchRepo: (jobId, id, auth, onEvent) => edge.job(jobId, onEvent, (scope) => git.fetch(scope, id, auth)),
     deepenRepo: (jobId, id, by, auth, onEvent) => edge.job(jobId, onEvent, (scope) => git.deepen(scope, id, by, auth)),
     library: () => edge.call(() => git.library()),
+    recentFolders: () => edge.call(() => git.recentFolders()),
     deleteRepo: (id) => edge.call(() => git.delete(id)),
     history: (request) =>
       edge.foregroundCall(() => {

@@ -9,6 +9,8 @@ import { QuarryError, toQuarryError } from '../core/errors';
 import { elapsedSince, now } from '../core/jobs/yielder';
 import type { IndexStore } from '../core/rank/persist';
 import { forgetRecent, listRecent, rememberRecent, type RecentRepo } from '../adapters/browser/recent';
+// The registry is idb only: listing, stamping and registering never load isomorphic-git.
+import * as registry from '../adapters/git/registry';
 import type { RepoRecord } from '../adapters/git/registry';
 import type { JobScope } from './edge';
 import type { CloneRequest, GitAuth, GitJobStats, HistoryView, JobEnd, LibraryEntry, LibraryInfo, Progress } from './protocol';
@@ -79,17 +81,18 @@ export class GitService {
   /** An opened folder joins the library (with its branch when it holds .git), in the background. */
   registerFolder(handle: FileSystemDirectoryHandle, id: string, name: string, fileCount: number, sizeBytes: number): void {
     this.registration = (async () => {
-      const g = await gitModule();
       let branch = '';
       let commit = '';
-      if (await hasGitDir(handle)) ({ branch, commit } = await g.folderGitInfo(handle as unknown as Parameters<typeof g.folderGitInfo>[0]));
-      await g.registerFolder({ id, name, fileCount, sizeBytes, branch, commit });
+      if (await hasGitDir(handle)) {
+        const g = await gitModule(); // only a folder with .git pays for isomorphic-git
+        ({ branch, commit } = await g.folderGitInfo(handle as unknown as Parameters<typeof g.folderGitInfo>[0]));
+      }
+      await registry.registerFolder({ id, name, fileCount, sizeBytes, branch, commit });
     })().catch(() => undefined);
   }
 
   async markIndexed(libraryId: string, at: number): Promise<void> {
-    const g = await gitModule();
-    if (await g.getRepo(libraryId)) await g.updateRepo(libraryId, { lastIndexedAt: at });
+    if (await registry.getRepo(libraryId)) await registry.updateRepo(libraryId, { lastIndexedAt: at });
   }
 
   private progress(scope: JobScope<never>) {
@@ -145,11 +148,23 @@ export class GitService {
     }));
   }
 
-  /** Clones and opened folders, newest first; an opened folder carries its handle while Recent still has it. */
+  /** Clones and opened folders with the storage they take (the Repositories dialog). */
   async library(): Promise<LibraryInfo> {
-    await this.registration;
     const g = await gitModule();
-    const [repos, storage, recent] = await Promise.all([g.listRepos(), g.storageEstimate(), this.folders.list().catch(() => [])]);
+    const [repos, storage] = await Promise.all([this.entries(), g.storageEstimate()]);
+    return { repos, storage };
+  }
+
+  /** Opened folders whose handles Recent still has, most recently opened first (no git code is loaded). */
+  async recentFolders(): Promise<LibraryEntry[]> {
+    const all = await this.entries();
+    return all.filter((e) => e.source === 'folder' && e.handle).sort((a, b) => (b.openedAt ?? 0) - (a.openedAt ?? 0));
+  }
+
+  /** Clones and opened folders, newest first; an opened folder carries its handle while Recent still has it. */
+  private async entries(): Promise<LibraryEntry[]> {
+    await this.registration;
+    const [repos, recent] = await Promise.all([registry.listRepos(), this.folders.list().catch(() => [])]);
     const handles = new Map(recent.map((r) => [`recent:${r.id}`, r]));
     const entries: LibraryEntry[] = repos.map((r) => {
       const h = r.source === 'folder' ? handles.get(r.id) : undefined;
@@ -175,7 +190,7 @@ export class GitService {
         });
       }
     }
-    return { repos: entries, storage };
+    return entries;
   }
 
   /** Remove a library entry: a clone's files, a folder's handle, and its stored code index. */

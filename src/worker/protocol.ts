@@ -349,6 +349,8 @@ export interface EngineApi {
   deepenRepo(jobId: JobId, id: string, by: number, auth: GitAuth, onEvent: JobCallback<never>): Promise<Outcome<JobEnd<never, GitJobStats>>>;
   /** The one registry: clones and opened folders (folders with their handles), newest first. */
   library(): Promise<Outcome<LibraryInfo>>;
+  /** Recent: opened folders with their handles, most recently opened first (loads no git code). */
+  recentFolders(): Promise<Outcome<LibraryEntry[]>>;
   /** Remove a library entry; a clone's stored files, a folder's handle and the stored index are freed. */
   deleteRepo(id: string): Promise<Outcome<boolean>>;
   /** History of a root (a clone, or an opened folder that contains .git). */

@@ -32,6 +32,7 @@ function setup(options: { url?: Partial<ViewState>; library?: LibraryEntry[]; pe
     roots: () => client.roots(),
     indexRepo: (...a) => client.indexRepo(...a),
     cloneRepo: (...a) => client.cloneRepo(...a),
+    recentFolders: async () => (options.library ?? []).filter((r) => r.source === 'folder' && r.handle),
     library: async (): Promise<LibraryInfo> => ({
       repos: options.library ?? [],
       storage: { usageBytes: null, quotaBytes: null, reposBytes: 0, persisted: false } as LibraryInfo['storage'],

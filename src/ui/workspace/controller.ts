@@ -68,7 +68,7 @@ export interface OpenOptions {
   restoring?: boolean;
 }
 
-export type WorkspaceEngine = Pick<EngineClient, 'openRepo' | 'closeRoot' | 'roots' | 'indexRepo' | 'library' | 'cloneRepo'>;
+export type WorkspaceEngine = Pick<EngineClient, 'openRepo' | 'closeRoot' | 'roots' | 'indexRepo' | 'library' | 'recentFolders' | 'cloneRepo'>;
 
 export interface WorkspaceDeps {
   engine: WorkspaceEngine;
@@ -302,7 +302,7 @@ export class WorkspaceController {
           else if (view.clone && keys.findIndex((k) => parseRepoKey(k).kind === 'git') === i) note({ kind: 'clone-offer', url: view.clone, ref: view.cref });
           else note({ kind: 'error', title: 'This repository is not in the library', message: 'It may have been deleted. Clone it again from Repositories.' });
         } else if (ref.kind === 'folder') {
-          const entry = (await lib()).find((r) => r.key === ref.id);
+          const entry = (await this.deps.engine.recentFolders()).find((r) => r.key === ref.id);
           if (entry?.handle) await this.openFolder(entry, false, { add, restoring });
           else note({ kind: 'error', title: 'This folder is not in Recent any more', message: 'Open the folder again with "Open folder".' });
         } else if (ref.kind === 'snapshot') note({ kind: 'snapshot-lost', name: ref.name });
@@ -318,12 +318,7 @@ export class WorkspaceController {
 
   async refreshFolders(): Promise<void> {
     try {
-      const { repos } = await this.deps.engine.library();
-      const folders = repos
-        .filter((r) => r.source === 'folder' && r.handle)
-        .sort((a, b) => (b.openedAt ?? 0) - (a.openedAt ?? 0))
-        .slice(0, MAX_FOLDERS);
-      this.set({ folders });
+      this.set({ folders: (await this.deps.engine.recentFolders()).slice(0, MAX_FOLDERS) });
     } catch {
       this.set({ folders: [] });
     }
