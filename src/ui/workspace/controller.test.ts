@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { nodeGrammarLoader } from '../../adapters/node/grammars';
 import { EngineClient, inThreadTransport } from '../../worker/client';
 import { createEngineApi } from '../../worker/engine';
-import type { LibraryEntry, LibraryInfo } from '../../worker/protocol';
+import type { IndexRequest, LibraryEntry, LibraryInfo } from '../../worker/protocol';
 import { DEFAULT_VIEW, type ViewState } from '../url-state';
 import { WorkspaceController, type WorkspaceDeps } from './controller';
 
@@ -26,11 +26,16 @@ function setup(options: { url?: Partial<ViewState>; library?: LibraryEntry[]; pe
   );
   let view: ViewState = { ...DEFAULT_VIEW, ...options.url };
   const pushes: ViewState[] = [];
+  const indexRequests: IndexRequest[] = [];
   const engine: WorkspaceDeps['engine'] = {
     openRepo: (...a) => client.openRepo(...a),
     closeRoot: (k) => client.closeRoot(k),
     roots: () => client.roots(),
-    indexRepo: (...a) => client.indexRepo(...a),
+    indexRepo: (...a) => {
+      indexRequests.push(a[0]);
+      return client.indexRepo(...a);
+    },
+    indexStatus: () => client.indexStatus(),
     cloneRepo: (...a) => client.cloneRepo(...a),
     recentFolders: async () => (options.library ?? []).filter((r) => r.source === 'folder' && r.handle),
     library: async (): Promise<LibraryInfo> => ({
@@ -61,7 +66,7 @@ function setup(options: { url?: Partial<ViewState>; library?: LibraryEntry[]; pe
       const unsubscribe = controller.subscribe(check);
       check();
     });
-  return { client, controller, view: () => view, pushes, indexDone };
+  return { client, controller, view: () => view, pushes, indexDone, indexRequests };
 }
 
 describe('WorkspaceController', { timeout: 60_000 }, () => {
@@ -110,6 +115,24 @@ describe('WorkspaceController', { timeout: 60_000 }, () => {
     expect((await client.readFile(view().file)).text).toContain('addToCart');
     await controller.closeRoot('memory:app'); // the last root stays
     expect(controller.state.roots).toHaveLength(1);
+    client.dispose();
+  });
+
+  it('an added root is indexed alone: the other root keeps its index; the status line sums both', async () => {
+    const { client, controller, indexDone, indexRequests } = setup({ grammars: true });
+    await controller.open({ kind: 'memory', name: 'app', files: APP });
+    await new Promise((r) => setTimeout(r, 0));
+    await indexDone();
+    await controller.open({ kind: 'memory', name: 'lib', files: LIB }, { add: true });
+    await new Promise((r) => setTimeout(r, 0));
+    await indexDone();
+    expect(indexRequests).toEqual([{ force: false }, { force: false, root: 'memory:lib' }]);
+    expect(controller.state.index).toMatchObject({ state: 'ready', version: 2, last: { chunksIndexed: 2 } });
+    // cancelling a running build ends it and says so
+    controller.buildIndex(true);
+    controller.cancelIndex();
+    await indexDone();
+    expect(controller.state.index.state).toBe('ready');
     client.dispose();
   });
 

@@ -68,7 +68,7 @@ export interface OpenOptions {
   restoring?: boolean;
 }
 
-export type WorkspaceEngine = Pick<EngineClient, 'openRepo' | 'closeRoot' | 'roots' | 'indexRepo' | 'library' | 'recentFolders' | 'cloneRepo'>;
+export type WorkspaceEngine = Pick<EngineClient, 'openRepo' | 'closeRoot' | 'roots' | 'indexRepo' | 'indexStatus' | 'library' | 'recentFolders' | 'cloneRepo'>;
 
 export interface WorkspaceDeps {
   engine: WorkspaceEngine;
@@ -105,9 +105,10 @@ export function rootTitle(root: Pick<OpenRoot, 'spec' | 'stats'>): string {
 export class WorkspaceController {
   private current: WorkspaceState = INITIAL_STATE;
   private listeners = new Set<() => void>();
-  private indexJob: { cancel: () => void } | null = null;
+  /** Running index builds: '' for every root, or one root's key (a root added beside the others). */
+  private indexJobs = new Map<string, { cancel: () => void }>();
   /** The generation whose index build waits for the idle callback. */
-  private pendingIndex: { generation: number; cancel: () => void } | null = null;
+  private pendingIndex: { generation: number; root: string; cancel: () => void } | null = null;
   readonly indexProgress = new ProgressStore();
   private started = false;
 
@@ -165,9 +166,10 @@ export class WorkspaceController {
         if (options.resetFile) Object.assign(patch, { file: '', line: 0 });
         else if (options.add && !options.restoring && cur.file && before.length === 1 && roots.length > 1) patch.file = `${roots[0].name}/${cur.file}`; // paths gain their root's name
         view.update(patch, { push: options.resetFile });
-        // The previous build stops now: its answer must never land on the new workspace.
-        this.indexJob?.cancel();
-        this.indexJob = null;
+        // A new workspace: the previous builds stop now (their answer must never land on it). An
+        // added root: the other roots' indexes are left alone and only the new one is built.
+        if (!options.add) this.cancelIndexJobs();
+        else this.indexJobs.get(opened.key)?.cancel();
         const generation = this.current.generation + 1;
         this.set((s) => ({
           roots,
@@ -175,7 +177,7 @@ export class WorkspaceController {
           opening: null,
           index: { ...s.index, state: 'building', error: undefined, last: options.add ? s.index.last : null },
         }));
-        this.scheduleIndex(generation);
+        this.scheduleIndex(generation, options.add ? opened.key : '');
       });
       if (spec.kind === 'handle') void this.refreshFolders();
     } catch (err) {
@@ -363,41 +365,62 @@ export class WorkspaceController {
   // ---- the code index ----------------------------------------------------------------------
 
   /** The index build of a new workspace waits until the main thread is idle after the swap. */
-  private scheduleIndex(generation: number): void {
-    this.pendingIndex?.cancel();
+  private scheduleIndex(generation: number, root: string): void {
+    const pending = this.pendingIndex;
+    pending?.cancel();
+    // two roots waiting to start become one build of every root
+    const what = pending && pending.root !== root ? '' : root;
     const start = () => {
       if (this.pendingIndex?.generation !== generation) return;
       this.pendingIndex = null;
       this.deps.mark?.('quarry:index-start');
-      this.buildIndex();
+      this.buildIndex(false, what);
     };
     const cancel = this.deps.whenIdle ? this.deps.whenIdle(start) : (queueMicrotask(start), () => {});
-    this.pendingIndex = { generation, cancel };
+    this.pendingIndex = { generation, root: what, cancel };
+  }
+
+  private cancelIndexJobs(): void {
+    for (const job of this.indexJobs.values()) job.cancel();
+    this.indexJobs.clear();
   }
 
   /**
-   * Build or refresh every root's code index in the background (the engine loads each root's
-   * stored index and re-indexes only what changed). Search scans meanwhile.
+   * Build or refresh the code index in the background: of every root (`root` ''), or of one root
+   * (the engine loads each root's stored index and re-indexes only what changed). Search scans
+   * meanwhile. A build of every root replaces every running build; a root's replaces that root's.
    */
-  buildIndex(force = false): void {
-    this.indexJob?.cancel();
-    this.pendingIndex?.cancel();
-    this.pendingIndex = null; // a rebuild asked for meanwhile replaces the deferred start
+  buildIndex(force = false, root = ''): void {
+    if (root) this.indexJobs.get(root)?.cancel();
+    else this.cancelIndexJobs();
+    if (!root || this.pendingIndex?.root === root) {
+      this.pendingIndex?.cancel();
+      this.pendingIndex = null; // a rebuild asked for meanwhile replaces the deferred start
+    }
     this.indexProgress.value = null;
-    const job = this.deps.engine.indexRepo({ force }, (p) => this.indexProgress.set(p));
+    const job = this.deps.engine.indexRepo(root ? { force, root } : { force }, (p) => this.indexProgress.set(p));
     const mine = { cancel: job.cancel };
-    this.indexJob = mine;
+    this.indexJobs.set(root, mine);
     this.setIndex((prev) => ({ ...prev, state: 'building', error: undefined }));
+    const ended = () => {
+      if (this.indexJobs.get(root) !== mine) return false;
+      this.indexJobs.delete(root);
+      return true;
+    };
+    const stillBuilding = () => this.indexJobs.size > 0 || !!this.pendingIndex;
     job.done.then(
-      (end) => {
-        if (this.indexJob !== mine) return;
-        this.indexJob = null;
-        if (end.stats.ending !== 'complete') this.setIndex((prev) => ({ ...prev, state: prev.last ? 'ready' : 'cancelled' }));
-        else this.setIndex((prev) => ({ state: 'ready', last: end.stats, version: prev.version + 1 }));
+      async (end) => {
+        if (!ended()) return;
+        if (end.stats.ending !== 'complete') {
+          if (!stillBuilding()) this.setIndex((prev) => ({ ...prev, state: prev.last ? 'ready' : 'cancelled' }));
+          return;
+        }
+        // with several roots, the status line sums every root's index
+        const last = this.current.roots.length > 1 ? ((await this.deps.engine.indexStatus().catch(() => null))?.last ?? end.stats) : end.stats;
+        this.setIndex((prev) => ({ state: stillBuilding() ? 'building' : 'ready', last, version: prev.version + 1 }));
       },
       (err) => {
-        if (this.indexJob !== mine) return;
-        this.indexJob = null;
+        if (!ended()) return;
         const e = toQuarryError(err);
         if (e.code === 'EngineRestarted') return;
         this.setIndex((prev) => ({ ...prev, state: 'failed', error: e.message }));
@@ -406,12 +429,13 @@ export class WorkspaceController {
   }
 
   cancelIndex(): void {
-    if (this.indexJob) this.indexJob.cancel();
-    else if (this.pendingIndex) {
+    // each cancelled build still ends (ending 'cancelled') and updates the status itself
+    for (const job of this.indexJobs.values()) job.cancel();
+    if (this.pendingIndex) {
       // cancelled before its deferred start: nothing runs yet, so say so here
       this.pendingIndex.cancel();
       this.pendingIndex = null;
-      this.setIndex((prev) => ({ ...prev, state: prev.last ? 'ready' : 'cancelled' }));
+      if (!this.indexJobs.size) this.setIndex((prev) => ({ ...prev, state: prev.last ? 'ready' : 'cancelled' }));
     }
   }
 
