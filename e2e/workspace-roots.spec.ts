@@ -1,3 +1,4 @@
+import { existsSync, mkdirSync } from 'node:fs';
 import { expect, test } from './fixtures';
 import { pickerReturnsOpfs, writeOpfsRepo } from './helpers/opfs';
 import { SMALL_APP } from './helpers/repos';
@@ -38,6 +39,11 @@ test('two roots at once: a folder added beside the demo; search, tree, Ranked an
   await page.reload();
   await quarry.waitForRepo('quarry (demo) + small-app');
   await expect(quarry.viewer('small-app/src/app.ts')).toBeVisible();
+  await quarry.waitForIndex();
+  // Two roots as a user sees them, for the README.
+  mkdirSync('e2e/output', { recursive: true });
+  await page.screenshot({ path: 'e2e/output/roots.png' });
+  if (process.env.UPDATE_SCREENSHOTS || !existsSync('e2e/screenshots/roots.png')) await page.screenshot({ path: 'e2e/screenshots/roots.png' });
 
   // Removing a root leaves the other; its paths lose the prefix, the open file stays open.
   await page.getByRole('button', { name: 'Remove quarry from the workspace' }).click();

@@ -49,6 +49,8 @@ function Shell({ engine }: { engine: EngineClient }) {
   const libraryButton = useRef<HTMLButtonElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const searchInput = useRef<HTMLInputElement>(null);
+  /** Whether the folder chosen next in the directory input joins the workspace (Add folder) or replaces it. */
+  const addChosenFiles = useRef(false);
   const { roots, index } = ws;
   const open = roots.length > 0;
 
@@ -63,6 +65,8 @@ function Shell({ engine }: { engine: EngineClient }) {
   const pickFolder = useCallback(
     async (options: OpenOptions = {}) => {
       if (!hasDirectoryPicker()) {
+        // no File System Access: the directory input (a snapshot), added or not as asked
+        addChosenFiles.current = !!options.add;
         fileInput.current?.click();
         return;
       }
@@ -77,6 +81,8 @@ function Shell({ engine }: { engine: EngineClient }) {
   );
 
   const onFilesChosen = (list: FileList | null) => {
+    const add = addChosenFiles.current && controller.state.roots.length > 0;
+    addChosenFiles.current = false;
     if (!list || !list.length) return;
     // Leave the task that delivered the files at once; the work happens in short tasks after it.
     performance.mark('quarry:files-received');
@@ -86,7 +92,7 @@ function Shell({ engine }: { engine: EngineClient }) {
     setTimeout(() => {
       void filesFromInput(list).then((folder) => {
         if (fileInput.current) fileInput.current.value = '';
-        return controller.openSnapshot(folder.name, folder.files);
+        return controller.openSnapshot(folder.name, folder.files, { add });
       });
     }, 0);
   };

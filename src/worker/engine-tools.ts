@@ -63,7 +63,8 @@ async function rankedSearch(roots: Roots, raw: unknown): Promise<RankedResult> {
   const parts = (ready.length ? ready : roots.sessions.slice(0, 1)).map((session) => {
     const prefix = roots.prefixOf(session);
     const { index } = session.readyIndex();
-    const hits = rankForPeople(index, query, limit, pathTest ? (c) => pathTest(prefix + c.path) : undefined);
+    // filters read paths within each root, as Text search and the CLI's tools do with several roots
+    const hits = rankForPeople(index, query, limit, pathTest ? (c) => pathTest(c.path) : undefined);
     return hits.map((h) => ({ h, session, prefix }));
   });
   const merged = parts
@@ -104,7 +105,19 @@ async function rankedSearch(roots: Roots, raw: unknown): Promise<RankedResult> {
 /** The Related panel: find_related's logic and argument rules for the chunk containing path:line. */
 async function relatedCode(roots: Roots, raw: unknown): Promise<RelatedResult> {
   const args = parseFindRelatedArgs(raw);
-  const { session, rel, prefix } = roots.route(args.path, 'path');
+  // `root` (a root's name or key) makes `path` relative to that root, as in find_related
+  const named = args.root === undefined ? undefined : roots.sessions.find((s) => s.key === args.root || roots.prefixOf(s) === `${args.root}/` || s.name === args.root);
+  if (args.root !== undefined && !named) throw new QuarryError('InvalidArgument', `root is not an open repository: ${args.root}`, { field: 'root', value: args.root });
+  let routed: ReturnType<Roots['route']>;
+  try {
+    routed = roots.route(named ? roots.prefixOf(named) + args.path : args.path, 'path');
+  } catch (err) {
+    // a path in no open root has no chunk: find_related's answer
+    if (err instanceof QuarryError && err.reason === 'noSuchRoot')
+      throw new QuarryError('EngineError', NO_RELATED, { path: args.path, line: args.line, reason: 'noChunk' });
+    throw err;
+  }
+  const { session, rel, prefix } = routed;
   const { index } = session.readyIndex();
   checkRelatedLine(args.line);
   const at = await relatedAtLine(index, rel, args.line, () => session.fileLines(rel), args.limit);
@@ -120,7 +133,16 @@ export function toolNames(): string[] {
   return [...TOOLS.map((t) => t.name), ...ENGINE_TOOLS];
 }
 
-export async function dispatchTool(roots: Roots, name: string, args: unknown, grammarLoader: GrammarLoader | undefined, signal?: AbortSignal): Promise<unknown> {
+export interface DispatchOptions {
+  grammarLoader?: GrammarLoader;
+  signal?: AbortSignal;
+  /** Runs a wait (for an index build) outside the caller's foreground, so the build does not give way to it. */
+  background?: <T>(fn: () => Promise<T>) => Promise<T>;
+}
+
+export async function dispatchTool(roots: Roots, name: string, args: unknown, options: DispatchOptions = {}): Promise<unknown> {
+  const { grammarLoader, signal } = options;
+  const background = options.background ?? (<T>(fn: () => Promise<T>) => fn());
   const parsers = grammarLoader ? () => sharedSourceParsers(grammarLoader) : undefined;
   switch (name) {
     case 'ranked_search':
@@ -139,8 +161,16 @@ export async function dispatchTool(roots: Roots, name: string, args: unknown, gr
     workspace: roots.workspace(),
     parsers,
     signal,
-    // Each session's own index (waiting for its build when one runs): codebase_search and find_related span every root.
-    rootIndexes: (s) => Promise.all(roots.sessions.map(async (session) => ({ prefix: roots.prefixOf(session), ...(await session.indexForTools(s)) }))),
+    // Each session's own index (waiting for its build when one runs): codebase_search and find_related
+    // span every root, or only the root they name.
+    rootIndexes: (s, only) =>
+      background(() =>
+        Promise.all(
+          roots.sessions
+            .filter((session) => !only || roots.prefixOf(session) === only)
+            .map(async (session) => ({ prefix: roots.prefixOf(session), ...(await session.indexForTools(s)) })),
+        ),
+      ),
   };
   if (!TOOLS.some((t) => t.name === name)) {
     throw new QuarryError('InvalidArgument', `Unknown tool "${name}". Tools: ${toolNames().join(', ')}`, { field: 'tool', value: name });

@@ -211,7 +211,7 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
     let ending: SearchEnd['stats']['ending'] = 'complete';
     const strategies = new Set<string>();
     for (const { session, prefix, directory } of targets) {
-      const remainingCount = countLimit === Infinity ? undefined : countLimit - stats.total;
+      const remainingCount = countLimit === Infinity ? undefined : Math.max(0, countLimit - stats.total);
       if (stats.delivered >= maxResults && remainingCount !== undefined && remainingCount <= 0) {
         stats.totalIsExact = false; // more roots were not looked at
         break;
@@ -258,10 +258,26 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
     const targets = root ? [roots.find(root) ?? notOpen(root)] : [...roots.sessions];
     const ends: JobEnd<never, IndexStats>[] = [];
     for (const session of targets) {
+      // a root closed (removed, or replaced by a reopen) meanwhile is no longer this job's
+      if (!roots.sessions.includes(session)) continue;
       const prefix = roots.prefixOf(session);
       const end = await session.buildIndex({ signal: scope.signal, force: !!request?.force, onProgress: (p) => scope.events.send({ type: 'progress', data: p }) });
+      if (end.stats.ending !== 'complete' && !roots.sessions.includes(session)) continue;
       ends.push({ ...end, skipped: end.skipped.map(withPrefix(prefix)) });
-      if (end.stats.ending !== 'complete') break;
+      if (scope.signal.aborted) break;
+    }
+    if (!ends.length) {
+      const stats: IndexStats = {
+        elapsedMs: 0,
+        ending: 'cancelled',
+        refreshMode: 'full',
+        filesScanned: 0,
+        chunksIndexed: 0,
+        filesChanged: 0,
+        filesRemoved: 0,
+        builtAt: 0,
+      };
+      return { results: [], limitHit: false, skipped: [], stats };
     }
     if (ends.length === 1) return ends[0];
     return {
@@ -329,9 +345,24 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
         return { total: all.length, items: all.slice(offset, offset + limit) };
       }),
     callTool: (name, args) =>
-      edge.foregroundCall(() => {
+      edge.call(async () => {
         if (!roots.size) throw noRepository();
-        return dispatchTool(roots, String(name), args, options.grammarLoader);
+        // A person waits on the answer, so the index build gives way while the tool runs; but while
+        // the tool itself waits for that build, the build must not give way to it.
+        let end = edge.foreground.begin();
+        const background = async <T>(fn: () => Promise<T>): Promise<T> => {
+          end();
+          try {
+            return await fn();
+          } finally {
+            end = edge.foreground.begin();
+          }
+        };
+        try {
+          return await dispatchTool(roots, String(name), args, { grammarLoader: options.grammarLoader, background });
+        } finally {
+          end();
+        }
       }),
     cloneRepo: (jobId, request, onEvent) => edge.job(jobId, onEvent, (scope) => git.clone(scope, request)),
     fetchRepo: (jobId, id, auth, onEvent) => edge.job(jobId, onEvent, (scope) => git.fetch(scope, id, auth)),
@@ -344,7 +375,7 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
         const limit = Math.max(1, Math.min(500, Math.floor(Number(request?.limit ?? 50)) || 50));
         const session = request?.root ? (roots.find(request.root) ?? notOpen(request.root)) : roots.sessions[0];
         if (!session) throw noRepository();
-        return git.history(session, limit);
+        return git.history(session, limit, roots.prefixOf(session));
       }),
   };
   return api;

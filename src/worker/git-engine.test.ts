@@ -208,6 +208,12 @@ describe('history of an opened folder that contains .git', { timeout: 60_000 }, 
       expect(entry).toMatchObject({ key: 'recent:folder-1', handle });
       // Opening the same folder again keeps its key (and so its stored index).
       expect((await client.openRepo({ kind: 'handle', name: 'small-app', handle }).done).stats.key).toBe('recent:folder-1');
+      // With a second root, History's file paths carry their root's name (so they open the right file).
+      await client.openRepo({ kind: 'memory', name: 'other', files: { 'x.ts': 'export const x = 1;\n' } }, undefined, { add: true }).done;
+      const both = await client.history();
+      expect(both.commits![1].changedFiles.map((f) => f.path)).toEqual(['small-app/NOTES.md', 'small-app/src/components/Button.tsx']);
+      expect(both.uncommitted).toEqual([{ path: 'small-app/scratch.ts', status: 'untracked' }]);
+      expect((await client.readFile('small-app/src/components/Button.tsx')).text).toContain('Button');
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

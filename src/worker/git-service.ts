@@ -13,7 +13,7 @@ import { forgetRecent, listRecent, rememberRecent, type RecentRepo } from '../ad
 import * as registry from '../adapters/git/registry';
 import type { RepoRecord } from '../adapters/git/registry';
 import type { JobScope } from './edge';
-import type { CloneRequest, GitAuth, GitJobStats, HistoryView, JobEnd, LibraryEntry, LibraryInfo, Progress } from './protocol';
+import type { CloneRequest, GitAuth, GitJobStats, History, HistoryView, JobEnd, LibraryEntry, LibraryInfo, Progress } from './protocol';
 import { indexStoreKey, libraryEntryKey, type RepoSession } from './session';
 
 const gitModule = () => import('../adapters/git');
@@ -205,17 +205,26 @@ export class GitService {
     return true;
   }
 
-  async history(session: RepoSession, limit: number): Promise<HistoryView> {
+  /** A root's history; `prefix` (its root's name, with several roots) goes before every file path so the view opens the right file. */
+  async history(session: RepoSession, limit: number, prefix = ''): Promise<HistoryView> {
     const origin = session.origin;
+    const withPrefix = (h: History): History =>
+      prefix
+        ? {
+            ...h,
+            commits: h.commits.map((c) => ({ ...c, changedFiles: c.changedFiles?.map((f) => ({ ...f, path: prefix + f.path })) })),
+            uncommitted: h.uncommitted?.map((u) => ({ ...u, path: prefix + u.path })),
+          }
+        : h;
     if (origin.kind === 'git') {
       const g = await gitModule();
-      return { available: true, source: 'clone', libraryId: origin.id, ...(await g.repoHistory(origin.id, { depth: limit })) };
+      return { available: true, source: 'clone', libraryId: origin.id, ...withPrefix(await g.repoHistory(origin.id, { depth: limit })) };
     }
     if (origin.kind === 'handle') {
       if (!(await hasGitDir(origin.handle))) return { available: false, reason: `${session.name} has no .git folder, so it has no history to show.` };
       const g = await gitModule();
       const fs = g.fsAccessGitFs(origin.handle as unknown as Parameters<typeof g.fsAccessGitFs>[0]);
-      return { available: true, source: 'folder', ...(await g.history(fs, '/', { depth: limit, includeUncommitted: true })) };
+      return { available: true, source: 'folder', ...withPrefix(await g.history(fs, '/', { depth: limit, includeUncommitted: true })) };
     }
     return {
       available: false,

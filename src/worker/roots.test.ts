@@ -98,6 +98,38 @@ describe('a workspace of several roots', { timeout: 60_000 }, () => {
     }
   });
 
+  it('a root closed during a build of every root: the job goes on with the others and ends normally', async () => {
+    const client = new EngineClient(() => inThreadTransport(createEngineApi({ grammarLoader: nodeGrammarLoader })));
+    try {
+      const many: Record<string, string> = {};
+      for (let i = 0; i < 150; i++) many[`m/f${i}.ts`] = `export function f${i}() {\n  return ${i};\n}\n`;
+      await client.openRepo({ kind: 'memory', name: 'big', files: many }).done;
+      await client.openRepo({ kind: 'memory', name: 'app', files: APP }, undefined, { add: true }).done;
+      await client.openRepo({ kind: 'memory', name: 'lib', files: LIB }, undefined, { add: true }).done;
+      let closed = false;
+      const job = client.indexRepo({}, () => {
+        if (closed) return;
+        closed = true;
+        void client.closeRoot('memory:app'); // while the first root builds
+      });
+      const end = await job.done;
+      expect(closed).toBe(true);
+      expect(end.stats.ending).toBe('complete');
+      expect((await client.roots()).map((r) => [r.key, r.indexStatus.state])).toEqual([
+        ['memory:big', 'ready'],
+        ['memory:lib', 'ready'],
+      ]);
+      // filters read paths within each root, in Ranked as in Text; a search's count limit spans the roots
+      expect((await client.rankedSearch({ query: 'format money', include: ['lib/**'] })).hits.map((h) => h.path)).toEqual(['lib/lib/money.ts']);
+      const counted = await client.search({ pattern: 'return', mode: 'literal', maxResults: 2, countLimit: 3 }).done;
+      expect(counted.stats).toMatchObject({ delivered: 2, total: 3, totalIsExact: false });
+      const lastRoot = await client.search({ pattern: 'prices', mode: 'literal', maxResults: 1, countLimit: 0 }).done; // nothing before the last root
+      expect(lastRoot.stats).toMatchObject({ delivered: 1, total: 1 });
+    } finally {
+      client.dispose();
+    }
+  });
+
   it('opening without add replaces every root', async () => {
     const client = new EngineClient(() => inThreadTransport(createEngineApi()));
     try {
@@ -131,6 +163,14 @@ describe('the app views go through the tool dispatch', { timeout: 60_000 }, () =
       expect((await rejectionOf(client.rankedSearch({ query: 'cart', limit: 0 }))).data).toMatchObject({ field: 'limit' });
       expect((await rejectionOf(client.callTool('ranked_search', { query: 'cart', include: 'src' }))).data).toMatchObject({ field: 'include' });
       expect((await rejectionOf(client.callTool('no_such_tool', {}))).message).toMatch(/ranked_search, related_code, flag_inventory/);
+      // `root` and a path in no root, as find_related takes them
+      await client.openRepo({ kind: 'memory', name: 'lib', files: LIB }, undefined, { add: true }).done;
+      await client.indexRepo({}).done;
+      const viaRoot = await client.callTool<{ seed: { path: string } }>('related_code', { path: 'src/checkout.ts', line: 2, root: 'app' });
+      expect(viaRoot.seed.path).toBe('app/src/checkout.ts');
+      const nowhere = await rejectionOf(client.related('elsewhere/x.ts', 1, 5));
+      const nowhereTool = await rejectionOf(client.callTool('find_related', { path: 'elsewhere/x.ts', line: 1 }));
+      expect([nowhere.code, nowhere.message]).toEqual([nowhereTool.code, nowhereTool.message]);
     } finally {
       client.dispose();
     }

@@ -196,22 +196,27 @@ export class RepoSession {
 
   /** For the tools: the complete index, waiting for a running build (or starting one). */
   async indexForTools(signal?: AbortSignal): Promise<{ index: ChunkIndex; stats: RefreshStats }> {
+    let built = false;
     if (!this.index?.ready) {
       if (this.build) await this.build.done.catch(() => undefined);
-      if (!this.index?.ready) await this.buildIndex({ signal });
+      if (!this.index?.ready) built = (await this.buildIndex({ signal })).stats.ending === 'complete';
     }
     const { service, index } = this.readyIndex();
     const last = service.lastStats;
-    // The snapshot does not change while open: a ready index is current (a cache hit).
-    const stats: RefreshStats = {
-      refreshMode: 'cache_hit',
-      filesScanned: last?.filesScanned ?? 0,
-      chunksIndexed: last?.chunksIndexed ?? 0,
-      elapsedMs: 0,
-      filesChanged: 0,
-      filesRemoved: 0,
-      skipped: [],
-    };
+    // The snapshot does not change while open: an index that was ready is current (a cache hit);
+    // one this call built reports its build.
+    const stats: RefreshStats =
+      built && last
+        ? last
+        : {
+            refreshMode: 'cache_hit',
+            filesScanned: last?.filesScanned ?? 0,
+            chunksIndexed: last?.chunksIndexed ?? 0,
+            elapsedMs: 0,
+            filesChanged: 0,
+            filesRemoved: 0,
+            skipped: [],
+          };
     return { index, stats };
   }
 
@@ -225,9 +230,10 @@ export class RepoSession {
     this.build?.controller.abort();
     const controller = new AbortController();
     const signal = options.signal ? anySignal([options.signal, controller.signal]) : controller.signal;
-    const done = this.runBuild(signal, !!options.force, options.onProgress ?? (() => {}));
-    const entry = { controller, done };
+    const entry: { controller: AbortController; done: Promise<JobEnd<never, IndexStats>> } = { controller, done: Promise.resolve(null as never) };
     this.build = entry;
+    const done = this.runBuild(signal, !!options.force, options.onProgress ?? (() => {}), () => this.build === entry);
+    entry.done = done;
     try {
       return await done;
     } finally {
@@ -252,7 +258,8 @@ export class RepoSession {
     return holder;
   }
 
-  private async runBuild(signal: AbortSignal, force: boolean, onProgress: (p: Progress) => void): Promise<JobEnd<never, IndexStats>> {
+  /** `current`: whether this build is still the session's latest (a superseded one leaves the status alone). */
+  private async runBuild(signal: AbortSignal, force: boolean, onProgress: (p: Progress) => void, current: () => boolean): Promise<JobEnd<never, IndexStats>> {
     const t0 = now();
     const state = this.holder((p) => onProgress(p));
     state.saveError = undefined;
@@ -288,7 +295,7 @@ export class RepoSession {
     } catch (err) {
       const e = toQuarryError(err);
       if (e.code === 'Cancelled' || signal.aborted) {
-        this.indexStatus = { ...this.indexStatus, state: this.index?.ready ? 'ready' : 'none' };
+        if (current()) this.indexStatus = { ...this.indexStatus, state: this.index?.ready ? 'ready' : 'none' };
         const last = this.indexStatus.last;
         const stats: IndexStats = {
           elapsedMs: elapsedSince(t0),

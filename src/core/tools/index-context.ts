@@ -48,7 +48,7 @@ export function mergeRefreshStats(all: RefreshStats[]): RefreshStats {
  */
 export async function ensureIndexes(ctx: ToolContext, rootPrefix: string): Promise<{ parts: RootIndex[]; stats: RefreshStats }> {
   if (ctx.rootIndexes) {
-    const all = await ctx.rootIndexes(ctx.signal);
+    const all = await ctx.rootIndexes(ctx.signal, rootPrefix || undefined);
     const parts = rootPrefix ? all.filter((p) => p.prefix === rootPrefix) : all;
     if (!parts.length) throw new QuarryError('EngineError', 'No index is available for this workspace', {});
     return { parts, stats: mergeRefreshStats(parts.map((p) => p.stats)) };

@@ -11,7 +11,7 @@ export interface ToolContext {
    * One index per root instead (the app's sessions: a root is added or removed without
    * rebuilding the others). Chunk paths are root-relative; `prefix` makes them workspace paths.
    */
-  rootIndexes?: (signal?: AbortSignal) => Promise<RootIndex[]>;
+  rootIndexes?: (signal?: AbortSignal, prefix?: string) => Promise<RootIndex[]>;
   signal?: AbortSignal;
   /**
    * The JavaScript/TypeScript parsers for the analyzers (find_components, feature_status),

@@ -20,7 +20,7 @@ function bigFiles(): Record<string, string> {
   return files;
 }
 
-function setup(options: { url?: Partial<ViewState>; library?: LibraryEntry[]; permission?: boolean; grammars?: boolean } = {}) {
+function setup(options: { url?: Partial<ViewState>; library?: LibraryEntry[]; permission?: boolean; grammars?: boolean; whenIdle?: WorkspaceDeps['whenIdle'] } = {}) {
   const client = new EngineClient(() =>
     inThreadTransport(createEngineApi({ loadDemo: async () => DEMO, grammarLoader: options.grammars ? nodeGrammarLoader : undefined })),
   );
@@ -53,6 +53,7 @@ function setup(options: { url?: Partial<ViewState>; library?: LibraryEntry[]; pe
       },
     },
     ensureReadPermission: async () => options.permission ?? true,
+    whenIdle: options.whenIdle,
   });
   const indexDone = () =>
     new Promise<void>((resolve) => {
@@ -133,6 +134,34 @@ describe('WorkspaceController', { timeout: 60_000 }, () => {
     controller.cancelIndex();
     await indexDone();
     expect(controller.state.index.state).toBe('ready');
+    client.dispose();
+  });
+
+  it('a root removed before its index build starts: no build runs, nothing fails', async () => {
+    const idle: Array<() => void> = [];
+    const { client, controller, indexRequests } = setup({ whenIdle: (fn) => (idle.push(fn), () => void idle.splice(idle.indexOf(fn), 1)) });
+    await controller.open({ kind: 'memory', name: 'app', files: APP });
+    idle.splice(0).forEach((fn) => fn());
+    await controller.open({ kind: 'memory', name: 'lib', files: LIB }, { add: true });
+    await controller.closeRoot('memory:lib');
+    idle.splice(0).forEach((fn) => fn());
+    await new Promise((r) => setTimeout(r, 50));
+    expect(indexRequests).toEqual([{ force: false }]);
+    expect(controller.state.index.state).not.toBe('failed');
+    client.dispose();
+  });
+
+  it('removing a root renames the others as the engine does; the open file follows its root', async () => {
+    const { client, controller, view } = setup();
+    await controller.openDemo();
+    await controller.open({ kind: 'memory', name: 'quarry', files: APP }, { add: true });
+    await controller.open({ kind: 'memory', name: 'lib', files: LIB }, { add: true });
+    expect(controller.state.roots.map((r) => r.name)).toEqual(['quarry', 'quarry-2', 'lib']);
+    view().file = 'quarry-2/src/cart.ts';
+    await controller.closeRoot('demo');
+    expect(controller.state.roots.map((r) => r.name)).toEqual(['quarry', 'lib']);
+    expect(view().file).toBe('quarry/src/cart.ts');
+    expect((await client.readFile(view().file)).text).toContain('addToCart');
     client.dispose();
   });
 

@@ -157,7 +157,9 @@ export class WorkspaceController {
       const opened: OpenRoot = { key: end.stats.key, name: end.stats.root, stats: end.stats, spec, clone: options.clone };
       let roots = options.add ? [...before.filter((r) => r.key !== opened.key), opened] : [opened];
       if (options.add && before.some((r) => r.key === opened.key)) roots = before.map((r) => (r.key === opened.key ? opened : r));
-      if (infos) roots = roots.map((r) => ({ ...r, name: infos.find((i) => i.key === r.key)?.name ?? r.name }));
+      // the UI's roots are the engine's, in its order, with its names
+      if (infos)
+        roots = infos.flatMap((i) => (i.key === opened.key ? [{ ...opened, name: i.name }] : before.filter((r) => r.key === i.key).map((r) => ({ ...r, name: i.name }))));
       // A transition: React renders the new workspace in time slices instead of one long task.
       // Every state change of the swap is in it: one outside would re-render the shell at once.
       this.transition(() => {
@@ -205,6 +207,13 @@ export class WorkspaceController {
     const { engine, view } = this.deps;
     const before = this.current.roots;
     if (before.length < 2 || !before.some((r) => r.key === key)) return;
+    // its build (running or about to start) goes with it
+    this.indexJobs.get(key)?.cancel();
+    this.indexJobs.delete(key);
+    if (this.pendingIndex?.root === key) {
+      this.pendingIndex.cancel();
+      this.pendingIndex = null;
+    }
     await engine.closeRoot(key);
     const infos = await engine.roots().catch(() => null);
     const gone = before.find((r) => r.key === key)!;
@@ -212,7 +221,14 @@ export class WorkspaceController {
     const cur = view.get();
     const patch: Partial<ViewState> = { repos: roots.map((r) => r.key), ...this.cloneParams(roots) };
     if (cur.file.startsWith(`${gone.name}/`)) Object.assign(patch, { file: '', line: 0 });
-    else if (roots.length === 1 && cur.file.startsWith(`${before.find((r) => r.key === roots[0].key)!.name}/`)) patch.file = cur.file.slice(cur.file.indexOf('/') + 1);
+    else {
+      // the open file's root may be renamed (a repeated name's '-2' goes), or lose its prefix (one root left)
+      const owner = before.find((r) => r.key !== key && cur.file.startsWith(`${r.name}/`));
+      const now = owner && roots.find((r) => r.key === owner.key);
+      if (owner && now) patch.file = (roots.length > 1 ? `${now.name}/` : '') + cur.file.slice(owner.name.length + 1);
+    }
+    if (!this.indexJobs.size && !this.pendingIndex && this.current.index.state === 'building')
+      this.setIndex((prev) => ({ ...prev, state: prev.last ? 'ready' : 'none' }));
     view.update(patch, { push: true });
     this.set((s) => ({ roots, generation: s.generation + 1 }));
   }
@@ -272,7 +288,11 @@ export class WorkspaceController {
     this.pendingIndex?.cancel();
     this.pendingIndex = null; // the reopen schedules the build again, on the new engine
     const roots = this.current.roots;
-    for (let i = 0; i < roots.length; i++) await this.open(roots[i].spec, { add: i > 0, clone: roots[i].clone, restoring: true });
+    for (const root of roots) {
+      // the first root that opens again replaces the workspace; the rest join it
+      const engineHasRoots = (await this.deps.engine.roots().catch(() => [])).length > 0;
+      await this.open(root.spec, { add: engineHasRoots, clone: root.clone, restoring: true });
+    }
   }
 
   // ---- restoring the address -----------------------------------------------------------------
@@ -338,7 +358,9 @@ export class WorkspaceController {
       const end = await job.done;
       this.set({ cloning: null });
       if (end.stats.ending !== 'complete' || !end.stats.repo) return false;
-      void this.openClone(end.stats.repo, { add: options.add });
+      // a clone offered by a link to several roots joins the roots restored from it
+      const add = options.add ?? (this.current.roots.length > 0 && this.deps.view.get().repos.includes(end.stats.repo.key));
+      void this.openClone(end.stats.repo, { add, restoring: add });
       return true;
     } catch (err) {
       const e = toQuarryError(err);
