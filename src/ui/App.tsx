@@ -80,6 +80,17 @@ function Shell({ engine }: { engine: EngineClient }) {
     [controller],
   );
 
+  // A closed file dialog (no folder chosen) forgets the Add intent.
+  useEffect(() => {
+    const input = fileInput.current;
+    if (!input) return;
+    const forget = () => {
+      addChosenFiles.current = false;
+    };
+    input.addEventListener('cancel', forget);
+    return () => input.removeEventListener('cancel', forget);
+  }, []);
+
   const onFilesChosen = (list: FileList | null) => {
     const add = addChosenFiles.current && controller.state.roots.length > 0;
     addChosenFiles.current = false;
