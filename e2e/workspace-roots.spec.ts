@@ -22,6 +22,13 @@ test('two roots at once: a folder added beside the demo; search, tree, Ranked an
   await expect(quarry.treeItem('quarry')).toBeVisible();
   await expect(quarry.treeItem('small-app')).toBeVisible();
 
+  // History picks its root.
+  await page.getByRole('link', { name: 'History' }).click();
+  await expect(page.getByTestId('history-view')).toContainText('The demo has no git history');
+  await page.getByTestId('history-root').selectOption({ label: 'small-app' });
+  await expect(page.getByTestId('history-view')).toContainText('small-app has no .git folder');
+  await page.getByRole('link', { name: 'Search' }).click();
+
   // Search spans both roots; paths carry their root's name.
   await quarry.search('TODO: support discounts');
   await quarry.waitForSearchDone();

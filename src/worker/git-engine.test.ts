@@ -214,6 +214,9 @@ describe('history of an opened folder that contains .git', { timeout: 60_000 }, 
       expect(both.commits![1].changedFiles.map((f) => f.path)).toEqual(['small-app/NOTES.md', 'small-app/src/components/Button.tsx']);
       expect(both.uncommitted).toEqual([{ path: 'small-app/scratch.ts', status: 'untracked' }]);
       expect((await client.readFile('small-app/src/components/Button.tsx')).text).toContain('Button');
+      // History of another root, by key
+      expect(await client.history({ root: 'memory:other' })).toMatchObject({ available: false, reason: expect.stringMatching(/no git history/) });
+      expect((await rejectionOf(client.history({ root: 'memory:none' }))).data).toMatchObject({ reason: 'noSuchRoot' });
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

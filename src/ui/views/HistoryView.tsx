@@ -6,7 +6,7 @@
  */
 import { useEffect, useState } from 'react';
 import { QuarryError, toQuarryError } from '../../core/errors';
-import type { HistoryCommit, HistoryView as HistoryData } from '../../worker/protocol';
+import type { HistoryCommit, HistoryView as HistoryData, RootInfo } from '../../worker/protocol';
 import { useEngine } from '../engine';
 import { plural } from '../format';
 import { Badge, EmptyNote, ErrorNote, FileLink, Loading, PathText, type ViewProps } from './parts';
@@ -35,6 +35,24 @@ export function HistoryView({ view, update, repoKey }: ViewProps) {
   const [openCommit, setOpenCommit] = useState<string | null>(null);
   const [deepening, setDeepening] = useState<{ progress: ProgressStore; cancel: () => void } | null>(null);
   const [deepenError, setDeepenError] = useState('');
+  /** With several roots: whose history (a root's key; '' = the first root). */
+  const [roots, setRoots] = useState<RootInfo[]>([]);
+  const [root, setRoot] = useState('');
+
+  useEffect(() => {
+    let live = true;
+    engine.roots().then(
+      (list) => {
+        if (!live) return;
+        setRoots(list);
+        setRoot((r) => (list.some((x) => x.key === r) ? r : ''));
+      },
+      () => live && setRoots([]),
+    );
+    return () => {
+      live = false;
+    };
+  }, [engine, repoKey]);
 
   const fetchMore = async (libraryId: string, url: string) => {
     const progress = new ProgressStore();
@@ -54,20 +72,32 @@ export function HistoryView({ view, update, repoKey }: ViewProps) {
   useEffect(() => {
     let live = true;
     setState({ state: 'loading' });
-    engine.history({ limit: 100 }).then(
+    engine.history(root ? { limit: 100, root } : { limit: 100 }).then(
       (value) => live && setState({ state: 'ready', value }),
       (err) => live && setState({ state: 'error', error: toQuarryError(err) }),
     );
     return () => {
       live = false;
     };
-  }, [engine, repoKey, attempt]);
+  }, [engine, repoKey, attempt, root]);
 
   const h = state.state === 'ready' ? state.value : null;
   return (
     <section className="view-panel" aria-labelledby="history-title" data-testid="history-view">
       <div className="view-head">
         <h2 id="history-title">History</h2>
+        {roots.length > 1 && (
+          <label className="check">
+            Root{' '}
+            <select value={root || roots[0].key} onChange={(e) => setRoot(e.target.value)} data-testid="history-root">
+              {roots.map((r) => (
+                <option key={r.key} value={r.key}>
+                  {r.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         {h?.available && (
           <p className="view-summary" data-testid="view-summary">
             {h.branch ? (
