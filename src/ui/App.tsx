@@ -56,7 +56,6 @@ function Shell({ engine }: { engine: EngineClient }) {
 
   useEffect(() => {
     void controller.restore();
-    void controller.refreshFolders();
     void engine.host().then(setHost, () => setHost(''));
     // The engine restarts itself when a job ignores cancel; the new engine is empty: reopen every root.
     return engine.addRestartListener(() => void controller.recover());

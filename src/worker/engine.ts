@@ -337,7 +337,11 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
         return prefix ? { ...content, path: prefix + content.path } : content;
       }),
     indexRepo: (jobId, request, onEvent) => edge.job(jobId, onEvent, (scope) => indexRoots(scope, request)),
-    indexStatus: () => edge.call(() => (roots.size ? workspaceIndexStatus(roots) : noRepositoryThrow())),
+    indexStatus: () =>
+      edge.call(() => {
+        if (!roots.size) throw noRepository();
+        return workspaceIndexStatus(roots);
+      }),
     skipped: (offset, limit) =>
       edge.call(() => {
         if (!roots.size) throw noRepository();
@@ -379,8 +383,4 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
       }),
   };
   return api;
-}
-
-function noRepositoryThrow(): never {
-  throw noRepository();
 }

@@ -241,14 +241,17 @@ export class RepoSession {
     }
   }
 
-  private holder(onProgress: (p: Progress) => void): IndexHolder {
+  /** The running build's progress sink (the service is made once, its builds come and go). */
+  private buildProgress: (p: Progress) => void = () => {};
+
+  private holder(): IndexHolder {
     if (this.index) return this.index;
     const holder = { ready: false } as IndexHolder;
     const store = this.deps.indexStore ? forgivingStore(this.deps.indexStore, (m) => (holder.saveError = m)) : undefined;
     holder.service = new CodeIndexService(
       this.workspace,
       async () => {
-        onProgress({ phase: 'grammars', files: 0, totalFiles: 0, bytes: 0, totalBytes: 0 });
+        this.buildProgress({ phase: 'grammars', files: 0, totalFiles: 0, bytes: 0, totalBytes: 0 });
         return this.deps.getChunker();
       },
       store,
@@ -261,7 +264,8 @@ export class RepoSession {
   /** `current`: whether this build is still the session's latest (a superseded one leaves the status alone). */
   private async runBuild(signal: AbortSignal, force: boolean, onProgress: (p: Progress) => void, current: () => boolean): Promise<JobEnd<never, IndexStats>> {
     const t0 = now();
-    const state = this.holder((p) => onProgress(p));
+    if (current()) this.buildProgress = onProgress;
+    const state = this.holder();
     state.saveError = undefined;
     this.indexStatus = { ...this.indexStatus, state: 'building', error: undefined };
     try {

@@ -155,11 +155,14 @@ export class WorkspaceController {
       this.deps.mark?.('quarry:opened');
       const before = this.current.roots;
       const opened: OpenRoot = { key: end.stats.key, name: end.stats.root, stats: end.stats, spec, clone: options.clone };
-      let roots = options.add ? [...before.filter((r) => r.key !== opened.key), opened] : [opened];
-      if (options.add && before.some((r) => r.key === opened.key)) roots = before.map((r) => (r.key === opened.key ? opened : r));
-      // the UI's roots are the engine's, in its order, with its names
-      if (infos)
-        roots = infos.flatMap((i) => (i.key === opened.key ? [{ ...opened, name: i.name }] : before.filter((r) => r.key === i.key).map((r) => ({ ...r, name: i.name }))));
+      // the UI's roots are the engine's, in its order, with its names (when it cannot say: the same rule here)
+      const roots = infos
+        ? infos.flatMap((i) => (i.key === opened.key ? [{ ...opened, name: i.name }] : before.filter((r) => r.key === i.key).map((r) => ({ ...r, name: i.name }))))
+        : options.add
+          ? before.some((r) => r.key === opened.key)
+            ? before.map((r) => (r.key === opened.key ? opened : r))
+            : [...before, opened]
+          : [opened];
       // A transition: React renders the new workspace in time slices instead of one long task.
       // Every state change of the swap is in it: one outside would re-render the shell at once.
       this.transition(() => {
@@ -297,12 +300,14 @@ export class WorkspaceController {
 
   // ---- restoring the address -----------------------------------------------------------------
 
-  /** First load: open what the address names (every root, in order), or the demo on a first visit. */
+  /** First load: open what the address names (every root, in order), or the demo on a first visit; read Recent. */
   async restore(): Promise<void> {
     if (this.started) return;
     this.started = true;
     const view = this.deps.view.get();
     const keys = view.repos.length ? view.repos : ['demo'];
+    // Recent, read once: for the top bar, and for the folders the address names
+    const folders = this.refreshFolders();
     let library: LibraryEntry[] | null = null;
     const lib = async () => (library ??= (await this.deps.engine.library()).repos);
     // The first problem is the one shown (the next root's open would clear it otherwise).
@@ -324,7 +329,8 @@ export class WorkspaceController {
           else if (view.clone && keys.findIndex((k) => parseRepoKey(k).kind === 'git') === i) note({ kind: 'clone-offer', url: view.clone, ref: view.cref });
           else note({ kind: 'error', title: 'This repository is not in the library', message: 'It may have been deleted. Clone it again from Repositories.' });
         } else if (ref.kind === 'folder') {
-          const entry = (await this.deps.engine.recentFolders()).find((r) => r.key === ref.id);
+          await folders;
+          const entry = this.current.folders.find((r) => r.key === ref.id);
           if (entry?.handle) await this.openFolder(entry, false, { add, restoring });
           else note({ kind: 'error', title: 'This folder is not in Recent any more', message: 'Open the folder again with "Open folder".' });
         } else if (ref.kind === 'snapshot') note({ kind: 'snapshot-lost', name: ref.name });
