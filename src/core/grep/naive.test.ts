@@ -222,7 +222,7 @@ describe('fast search paths agree with the naive searcher (property)', () => {
   });
 
   it('the indexed path: trigram candidates, small segments, ranged reads', async () => {
-    let ranged = 0;
+    let ranged = 0; // runs with at least one ranged read
     let narrowed = 0;
     // long ASCII texts are indexed in segments (a file with non-ASCII text is one document)
     const asciiText = text(300, 60).map((t) => t.replace(/[^\x00-\x7f]/g, 'q'));
@@ -240,13 +240,14 @@ describe('fast search paths agree with the naive searcher (property)', () => {
         const want = naiveSearch(tree, req);
         expect(sorted(got.matches)).toEqual(want);
         expect(got.summary.total).toBe(want.length);
-        ranged += source.rangedReads;
+        if (source.rangedReads > 0) ranged++;
         if (got.summary.strategy.endsWith('+trigram')) narrowed++;
       }),
       { numRuns: 400 },
     );
     expect(narrowed).toBeGreaterThan(120);
-    expect(ranged).toBeGreaterThan(100);
+    // runs that read part of a file (57-78 of 400 over eight seeds; the bound leaves room for any seed)
+    expect(ranged).toBeGreaterThan(30);
   });
 
   describe('the indexed path over files larger than 32 KiB, through Node pread and the production segment size', () => {
@@ -311,12 +312,13 @@ describe('fast search paths agree with the naive searcher (property)', () => {
           const want = naiveSearch(files, req);
           expect(sorted(got.matches)).toEqual(want);
           expect(got.summary.total).toBe(want.length);
-          ranged += source.rangedReads;
+          if (source.rangedReads > 0) ranged++;
           fs.rmSync(dir, { recursive: true, force: true });
         }),
         { numRuns: 40 },
       );
-      expect(ranged).toBeGreaterThan(10);
+      // runs that read part of a file: 13-21 of 40 over six seeds; the bound leaves room for any seed
+      expect(ranged).toBeGreaterThan(4);
     }, 120_000);
   });
 
