@@ -1,6 +1,6 @@
 /** Spawns the real `quarry` bin (bin/quarry.mjs) the way a user or an agent runs it. */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -105,6 +105,26 @@ describe('quarry CLI', () => {
     const out = JSON.parse(r.stdout);
     expect(out.error.code).toBe(code);
     expect(typeof out.error.message).toBe('string');
+  });
+
+  it('refuses an unknown field (exit 2) before any index is built, and keeps aliases', () => {
+    const cache = mkdtempSync(path.join(tmpdir(), 'quarry-strict-cache-'));
+    const r = quarry(['call', 'codebase_search', '{"query":"auth","maxresults":1}', '--root', root], { QUARRY_CACHE_DIR: cache });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout)).toEqual({
+      error: {
+        code: 'InvalidArgument',
+        message: 'Unknown field: maxresults (allowed: query, root, limit, include_content, file_extensions, path_filter, exclude_paths)',
+        data: { field: 'maxresults' },
+      },
+    });
+    expect(readdirSync(cache)).toEqual([]); // no index was refreshed (nor written)
+    const typo = quarry(['call', 'search_files', '{"path":".","regex":"TODO","file_patern":"*.ts"}', '--root', root]);
+    expect(typo.code).toBe(2);
+    expect(JSON.parse(typo.stdout).error).toMatchObject({ message: 'Unknown field: file_patern (allowed: path, regex, file_pattern)', data: { field: 'file_patern' } });
+    const alias = quarry(['call', 'search_corpus', '{"corpus_path":"src","query":"TODO"}', '--root', root]);
+    expect(alias.code).toBe(0);
+    expect(JSON.parse(alias.stdout).result.total).toBeGreaterThan(0);
   });
 
   it('exits 2 without a root and for a root that does not exist', () => {

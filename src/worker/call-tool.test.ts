@@ -52,6 +52,37 @@ describe('callTool over the engine api', () => {
     expect(await api.callTool('feature_status', { featureName: '!!!' })).toMatchObject({ ok: false, error: { code: 'InvalidArgument' } });
   });
 
+  it('refuses an unknown field through dispatch, for the contracts and the engine tools alike', async () => {
+    const api = await openApi();
+    expect(await api.callTool('codebase_search', { query: 'auth', maxresults: 1 })).toEqual({
+      ok: false,
+      error: {
+        code: 'InvalidArgument',
+        message: 'Unknown field: maxresults (allowed: query, root, limit, include_content, file_extensions, path_filter, exclude_paths)',
+        data: { field: 'maxresults' },
+      },
+    });
+    expect(await api.callTool('get_routes', { appDir: 'app' })).toMatchObject({
+      ok: false,
+      error: { code: 'InvalidArgument', message: 'Unknown field: appDir (allowed: appDirectory, includeApi)', data: { field: 'appDir' } },
+    });
+    expect(await api.callTool('ranked_search', { query: 'button', limt: 5 })).toMatchObject({
+      ok: false,
+      error: { message: 'Unknown field: limt (allowed: query, limit, include, exclude, extensions)', data: { field: 'limt' } },
+    });
+    expect(await api.callTool('related_code', { path: 'app/page.tsx', line: 2, lines: 1 })).toMatchObject({
+      ok: false,
+      error: { message: 'Unknown field: lines (allowed: path, line, root, limit)', data: { field: 'lines' } },
+    });
+    expect(await api.callTool('flag_inventory', { all: true })).toMatchObject({
+      ok: false,
+      error: { message: 'Unknown field: all (allowed: none)', data: { field: 'all' } },
+    });
+    // the seed's aliases still pass
+    const alias = await api.callTool('search_corpus', { corpus_path: 'app', query: 'Button' });
+    expect(alias.ok && (alias.value as { result: { total: number } }).result.total).toBeGreaterThan(0);
+  });
+
   it('says so when the host has no parsers', async () => {
     const api = await openApi(false);
     expect(await api.callTool('find_components', {})).toMatchObject({ ok: false, error: { code: 'EngineError' } });

@@ -14,10 +14,10 @@ import { elapsedSince, now } from '../core/jobs/yielder';
 import { queryWords, rankForPeople } from '../core/rank/people';
 import { relatedAtLine } from '../core/rank/related';
 import { markTerms } from '../core/rank/mark-terms';
-import { callTool as callCoreTool, TOOLS } from '../core/tools';
-import { checkRelatedLine, NO_RELATED, parseFindRelatedArgs } from '../core/tools/find_related';
+import { callTool as callCoreTool, toolFields, TOOLS } from '../core/tools';
+import { checkRelatedLine, findRelated, NO_RELATED, parseFindRelatedArgs } from '../core/tools/find_related';
 import type { ToolContext } from '../core/tools/types';
-import { ensureObject, optionalInt, requiredString } from '../core/tools/validate';
+import { ensureObject, optionalInt, rejectUnknownFields, requiredString } from '../core/tools/validate';
 import { compilePathFilter } from '../core/walk/glob';
 import type { ChunkRef, RankedHitView, RankedResult, RelatedResult, SnippetLine } from './protocol';
 import type { Roots } from './roots';
@@ -30,6 +30,13 @@ const SNIPPET_LINE_CHARS = 300;
 
 /** The engine's own tools (not contracts of a seed): names the app's views call. */
 export const ENGINE_TOOLS = ['ranked_search', 'related_code', 'flag_inventory'] as const;
+
+/** The fields each engine tool reads; any other is refused, as core's callTool refuses it for the contracts. */
+const ENGINE_TOOL_FIELDS: Record<(typeof ENGINE_TOOLS)[number], readonly string[]> = {
+  ranked_search: ['query', 'limit', 'include', 'exclude', 'extensions'], // RankedRequest
+  related_code: toolFields(findRelated), // find_related's rules
+  flag_inventory: [],
+};
 
 /** Only a chunk's location crosses the boundary (index chunks carry more). */
 function chunkRef(c: ChunkRef, prefix: string): ChunkRef {
@@ -144,6 +151,8 @@ export async function dispatchTool(roots: Roots, name: string, args: unknown, op
   const { grammarLoader, signal } = options;
   const background = options.background ?? (<T>(fn: () => Promise<T>) => fn());
   const parsers = grammarLoader ? () => sharedSourceParsers(grammarLoader) : undefined;
+  // the contracts are checked by core's callTool below, the engine's own tools here, with the same check
+  if (Object.hasOwn(ENGINE_TOOL_FIELDS, name)) rejectUnknownFields(args, ENGINE_TOOL_FIELDS[name as keyof typeof ENGINE_TOOL_FIELDS]);
   switch (name) {
     case 'ranked_search':
       return rankedSearch(roots, args);

@@ -11,6 +11,7 @@ import { readFile } from './read_file';
 import { searchCorpus } from './search_corpus';
 import { searchFiles } from './search_files';
 import type { Tool, ToolContext } from './types';
+import { rejectUnknownFields } from './validate';
 
 export const TOOLS: Tool[] = [
   codeSearch,
@@ -40,8 +41,20 @@ export function describeTools() {
   return TOOLS.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
 }
 
+/** The fields a tool accepts: its schema's properties, aliases included (see JsonSchema). */
+export function toolFields(tool: Tool): string[] {
+  return Object.keys(tool.inputSchema.properties);
+}
+
+/**
+ * The one entry every host calls a tool through (the CLI's `quarry call`, the MCP server, the
+ * app's worker): an unknown field is refused first, before the tool's own checks and before
+ * any index refresh (seed 004: parser failures come before the refresh).
+ */
 export async function callTool(name: string, args: unknown, ctx: ToolContext): Promise<unknown> {
-  return findTool(name).execute(args, ctx);
+  const tool = findTool(name);
+  rejectUnknownFields(args, toolFields(tool));
+  return tool.execute(args, ctx);
 }
 
 export type { Tool, ToolContext };

@@ -7,6 +7,13 @@
  *   ----
  * one line of context, nearby matches merged into one block, a blank line between files,
  * at most 300 results with the seed's notice, lines over 500 characters cut with [truncated...].
+ *
+ * A result is a match, i.e. a matching line ("Limits results to a maximum of 300 matches with
+ * notification"); context lines and merged blocks do not count. The notice ("300 of 300+") says
+ * there are more than 300, so it prints only when a 301st match exists: the search counts up
+ * to one match past the cap (countLimit 301), then stops. Counting only to 300 cannot tell:
+ * when the 300th match is a file's last, the engine stops at that file's end without looking
+ * further, and limitHit (set only when a match past the cap is seen) stays false.
  */
 import { searchAll, mergeBlocks } from '../grep/search';
 import { compileGlob } from '../walk/glob';
@@ -53,7 +60,7 @@ export const searchFiles: Tool<string> = {
         contextBefore: 1,
         contextAfter: 1,
         maxResults: SEARCH_FILES_MAX_RESULTS,
-        countLimit: SEARCH_FILES_MAX_RESULTS,
+        countLimit: SEARCH_FILES_MAX_RESULTS + 1, // one past the cap: enough to know there are more
       },
       { signal: ctx.signal },
     );
@@ -69,7 +76,8 @@ export const searchFiles: Tool<string> = {
       for (const row of block.lines) out += `${formatLineNumber(row.line)} | ${truncateLine(row.text.trimEnd())}\n`;
       out += '----\n';
     }
-    if (summary.limitHit) out += `\n${SEARCH_FILES_NOTICE}\n`;
+    // after the last block's ----, a blank line, then the notice (the seed's example)
+    if (summary.total > SEARCH_FILES_MAX_RESULTS) out += `\n${SEARCH_FILES_NOTICE}\n`;
     return out.trimEnd();
   },
 };

@@ -158,6 +158,57 @@ describe('search_files (seed 001)', () => {
     const few = (await callTool('search_files', { path: '.', regex: 'hit 1\\b' }, ws(tree))) as string;
     expect(few).not.toContain('Showing first');
   });
+  describe('the 300-result cap (a result is a matching line)', () => {
+    const lines = (n: number, line: (i: number) => string) => Array.from({ length: n }, (_, i) => line(i)).join('\n') + '\n';
+    /** `n` matches on every other line: context lines never match, so matching rows are results. */
+    const spaced = (n: number, from = 0) => lines(2 * n, (i) => (i % 2 ? 'quiet' : `hit ${from + i / 2}`));
+    const run = async (tree: MemoryTree) => {
+      const out = (await callTool('search_files', { path: '.', regex: 'hit' }, ws(tree))) as string;
+      return { out, results: out.split('\n').filter((l) => /^ *\d+ \| hit /.test(l)).length };
+    };
+    const onePerFile = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`f${String(i).padStart(3, '0')}.ts`, `hit ${i}\n`]));
+
+    it.each<[string, MemoryTree]>([
+      ['557 in one file', { 'a.ts': spaced(557) }],
+      ['557 over two files, the 300th the last of the first', { 'a.ts': spaced(300), 'b.ts': spaced(257, 300) }],
+      ['557 files of one match each', onePerFile(557)],
+    ])('557 matches (%s): the first 300, then a blank line and the notice', async (_name, tree) => {
+      const { out, results } = await run(tree);
+      expect(results).toBe(300);
+      expect(out).toContain('hit 299\n');
+      expect(out).not.toMatch(/\| hit 300$/m);
+      expect(out.endsWith(`----\n\n${SEARCH_FILES_NOTICE}`)).toBe(true);
+      expect(out.split(SEARCH_FILES_NOTICE)).toHaveLength(2); // once
+    });
+    it.each<[string, MemoryTree]>([
+      ['in one file', { 'a.ts': spaced(300) }],
+      ['over two files', { 'a.ts': spaced(150), 'b.ts': spaced(150, 150) }],
+      ['one per file', onePerFile(300)],
+    ])('exactly 300 matches (%s): all of them, no notice', async (_name, tree) => {
+      const { out, results } = await run(tree);
+      expect(results).toBe(300);
+      expect(out).not.toContain('Showing first');
+      expect(out.endsWith('----')).toBe(true);
+    });
+    it.each<[string, MemoryTree]>([
+      ['in one file', { 'a.ts': spaced(301) }],
+      ['the 301st alone in a second file', { 'a.ts': spaced(300), 'b.ts': spaced(1, 300) }],
+      ['one per file', onePerFile(301)],
+    ])('301 matches (%s): 300 of them and the notice', async (_name, tree) => {
+      const { out, results } = await run(tree);
+      expect(results).toBe(300);
+      expect(out.endsWith(`----\n\n${SEARCH_FILES_NOTICE}`)).toBe(true);
+    });
+    it('stops reading files once a 301st match is found', async () => {
+      const source = new MemorySource(onePerFile(557), { name: 'repo', absoluteRoot: '/work/repo' });
+      const read = new Set<string>();
+      const readOne = source.read.bind(source);
+      source.read = (p: string) => (read.add(p), readOne(p));
+      const out = (await callTool('search_files', { path: '.', regex: 'hit' }, { workspace: new Workspace([source]) })) as string;
+      expect(out.endsWith(SEARCH_FILES_NOTICE)).toBe(true);
+      expect(read.size).toBe(301);
+    });
+  });
   it('cuts lines over 500 characters with [truncated...]', async () => {
     const long = 'x'.repeat(600);
     const out = (await callTool('search_files', { path: '.', regex: 'x+' }, ws({ 'l.txt': long + '\n' }))) as string;

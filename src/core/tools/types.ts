@@ -30,6 +30,11 @@ export interface RootIndex {
 /** JSON Schema (draft 2020-12 subset) describing a tool's input, as MCP lists it. */
 export interface JsonSchema {
   type: 'object';
+  /**
+   * Every field the tool reads, and nothing else: callTool refuses any other (additionalProperties
+   * is false for every tool). Aliases are properties too, so that a client validating against the
+   * schema accepts them as well (seed 002's corpus_path beside path, query and search beside pattern).
+   */
   properties: Record<string, Record<string, unknown>>;
   required?: string[];
   additionalProperties?: boolean;

@@ -11,6 +11,21 @@ export function ensureObject(args: unknown): Args {
   return args as Args;
 }
 
+/**
+ * `additionalProperties: false`, enforced: a field that is not in `allowed` is refused, naming
+ * it and the fields there are. Runs before a tool reads anything (callTool), so a misspelled
+ * field never falls back silently to a default. Arguments that are not an object pass through
+ * here untouched: the tool's own ensureObject gives them their usual error.
+ */
+export function rejectUnknownFields(args: unknown, allowed: readonly string[]): void {
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) return;
+  for (const field of Object.keys(args)) {
+    if (!allowed.includes(field)) {
+      throw new QuarryError('InvalidArgument', `Unknown field: ${field} (allowed: ${allowed.length ? allowed.join(', ') : 'none'})`, { field });
+    }
+  }
+}
+
 export function requiredString(args: Args, field: string, opts: { allowEmpty?: boolean } = {}): string {
   const v = args[field];
   if (v === undefined || v === null) throw new QuarryError('InvalidArgument', `Missing required field: ${field}`, { field });
