@@ -14,6 +14,7 @@ import { defaultCacheDir, FileIndexStore, workspaceKey } from '../adapters/node/
 import { Chunker, languageForPath } from '../core/chunk';
 import { sharedSourceParsers } from '../core/analyze/parsers';
 import { CodeIndexService, INDEXED_EXTENSIONS } from '../core/rank/service';
+import { SeedIndexService } from '../core/seed004/service';
 import { walkFiles, readText } from '../core/walk/walk';
 import { DEFAULT_MAX_FILE_BYTES } from '../core/walk/policy';
 import { extensionOf } from '../core/source/types';
@@ -81,13 +82,10 @@ function resolveRoots(roots: string[], env: Record<string, string | undefined>, 
 /** What every tool call needs over local roots: the workspace, its cached code index, the parsers. */
 function toolContext(rootList: string[], env: Record<string, string | undefined>, noCache: boolean): ToolContext {
   const workspace = openRoots(rootList);
-  const index = new CodeIndexService(
-    workspace,
-    () => Chunker.create(nodeGrammarLoader),
-    noCache ? undefined : new FileIndexStore(defaultCacheDir(env)),
-    workspaceKey(rootList),
-  );
-  return { workspace, index, parsers: () => sharedSourceParsers(nodeGrammarLoader) };
+  const store = noCache ? undefined : new FileIndexStore(defaultCacheDir(env));
+  const index = new CodeIndexService(workspace, () => Chunker.create(nodeGrammarLoader), store, workspaceKey(rootList));
+  const seedIndex = new SeedIndexService(workspace, store, `seed004-${workspaceKey(rootList)}`);
+  return { workspace, index, seedIndex, parsers: () => sharedSourceParsers(nodeGrammarLoader) };
 }
 
 function openRoots(roots: string[]): Workspace {

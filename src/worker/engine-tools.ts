@@ -180,6 +180,14 @@ export async function dispatchTool(roots: Roots, name: string, args: unknown, op
             .map(async (session) => ({ prefix: roots.prefixOf(session), ...(await session.indexForTools(s)) })),
         ),
       ),
+    seedRootIndexes: (s, only) =>
+      background(() =>
+        Promise.all(
+          roots.sessions
+            .filter((session) => !only || roots.prefixOf(session) === only)
+            .map(async (session) => ({ prefix: roots.prefixOf(session), ...(await session.seedIndexForTools(s)) })),
+        ),
+      ),
   };
   if (!TOOLS.some((t) => t.name === name)) {
     throw new QuarryError('InvalidArgument', `Unknown tool "${name}". Tools: ${toolNames().join(', ')}`, { field: 'tool', value: name });

@@ -14,7 +14,7 @@ import * as registry from '../adapters/git/registry';
 import type { RepoRecord } from '../adapters/git/registry';
 import type { JobScope } from './edge';
 import type { CloneRequest, GitAuth, GitJobStats, History, HistoryView, JobEnd, LibraryEntry, LibraryInfo, Progress } from './protocol';
-import { indexStoreKey, libraryEntryKey, type RepoSession } from './session';
+import { indexStoreKey, libraryEntryKey, seedIndexStoreKey, type RepoSession } from './session';
 
 const gitModule = () => import('../adapters/git');
 type GitModule = Awaited<ReturnType<typeof gitModule>>;
@@ -202,6 +202,7 @@ export class GitService {
     if (!record) return id.startsWith('recent:');
     await g.deleteRepo(id);
     await this.indexStore?.remove?.(indexStoreKey(libraryEntryKey(record))).catch(() => undefined);
+    await this.indexStore?.remove?.(seedIndexStoreKey(libraryEntryKey(record))).catch(() => undefined);
     return true;
   }
 

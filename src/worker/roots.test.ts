@@ -180,10 +180,12 @@ describe('the app views go through the tool dispatch', { timeout: 60_000 }, () =
     const client = new EngineClient(() => inThreadTransport(createEngineApi({ grammarLoader: nodeGrammarLoader })));
     try {
       await client.openRepo({ kind: 'memory', name: 'lib', files: LIB }).done;
-      // no build was asked for: the tool starts one and answers when it is complete
-      const out = await client.callTool<{ results: Array<{ path: string; symbolName: string }> }>('codebase_search', { query: 'cents' });
+      // no build was asked for: the tool builds the session's seed-004 index and keeps it
+      type Out = { results: Array<{ path: string; symbolName: string }>; index: { refreshMode: string } };
+      const out = await client.callTool<Out>('codebase_search', { query: 'cents' });
       expect(out.results[0]).toMatchObject({ path: 'lib/money.ts', symbolName: 'formatMoney' });
-      expect((await client.indexStatus()).state).toBe('ready');
+      expect(out.index.refreshMode).toBe('full');
+      expect((await client.callTool<Out>('codebase_search', { query: 'cents' })).index.refreshMode).toBe('cache_hit');
     } finally {
       client.dispose();
     }

@@ -14,6 +14,7 @@ import type { ChunkIndex } from '../core/rank/bm25';
 import { splitLinesForIndex } from '../core/rank/lines';
 import type { IndexStore } from '../core/rank/persist';
 import { CodeIndexService, type RefreshStats } from '../core/rank/service';
+import { SeedIndexService } from '../core/seed004/service';
 import type { MemorySource } from '../core/source/memory';
 import { Workspace } from '../core/source/workspace';
 import { decodeBytes } from '../core/walk/decode';
@@ -54,6 +55,8 @@ export function libraryEntryKey(entry: { id: string; source: 'clone' | 'folder' 
 
 /** Where a session's code index is stored. */
 export const indexStoreKey = (key: string): string => `index:${key}`;
+/** Where a session's seed-004 index (codebase_search, find_related) is stored. */
+export const seedIndexStoreKey = (key: string): string => `seed004:${key}`;
 
 /** Per-file hit lines returned to the viewer. */
 const MAX_VIEWER_HIT_LINES = 100_000;
@@ -218,6 +221,19 @@ export class RepoSession {
             skipped: [],
           };
     return { index, stats };
+  }
+
+  private seed: SeedIndexService | null = null;
+
+  /**
+   * For codebase_search and find_related: this session's seed-004 index, built on first use
+   * (stored under its own key) and current afterwards: the snapshot does not change while open.
+   */
+  async seedIndexForTools(signal?: AbortSignal): Promise<{ service: SeedIndexService; stats: RefreshStats }> {
+    if (this.closed) throw new QuarryError('Cancelled', `${this.name} was closed`);
+    this.seed ??= new SeedIndexService(this.workspace, this.deps.indexStore, seedIndexStoreKey(this.key));
+    const yielder = createBackgroundYielder(this.deps.foreground, { yieldBudgetMs: this.deps.yieldBudgetMs, signal });
+    return { service: this.seed, stats: await this.seed.refresh({ signal, yielder }) };
   }
 
   /**

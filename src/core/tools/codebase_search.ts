@@ -1,13 +1,15 @@
 /**
- * codebase_search (seed 004): BM25 over symbol chunks. Every validation message is the
- * seed's, word for word, and parsing fails before the index is refreshed.
+ * codebase_search (seed 004): BM25 over the seed's chunks (src/core/seed004), ranked as the
+ * reference engine ranks them. Every validation message is the seed's, word for word, and
+ * parsing fails before the index is refreshed.
  */
 import { QuarryError } from '../errors';
 import { elapsedSince, now } from '../jobs/yielder';
-import type { ChunkFilter } from '../rank/bm25';
+import type { SeedChunkRecord } from '../seed004/seed-index';
 import { extensionOf } from '../source/types';
 import { envelope, ROUTE_TFIDF, type Envelope } from './envelope';
-import { ensureIndexes, selectRootPrefix } from './index-context';
+import { selectRootPrefix } from './index-context';
+import { chunkTexts, ensureSeedIndexes } from './seed-context';
 import type { Tool } from './types';
 import { ensureObject } from './validate';
 
@@ -78,7 +80,7 @@ export function parseCodebaseSearchArgs(raw: unknown): CodebaseSearchArgs {
 export const codebaseSearch: Tool<Envelope> = {
   name: 'codebase_search',
   description:
-    'Search the index with BM25 over symbol chunks (functions, classes, methods, types, Markdown sections). Filters run before limit. Returns the seed-004 envelope with scores and their components.',
+    'Search the index with BM25 over symbol chunks (exported and top-level functions, classes and consts, Python defs; a file without one is one chunk). Filters run before limit. Returns the seed-004 envelope with scores and their components.',
   inputSchema: {
     type: 'object',
     properties: {
@@ -96,7 +98,7 @@ export const codebaseSearch: Tool<Envelope> = {
   async execute(raw, ctx) {
     const a = parseCodebaseSearchArgs(raw);
     const rootPrefix = selectRootPrefix(ctx, a.root);
-    const { parts, stats } = await ensureIndexes(ctx, rootPrefix);
+    const { parts, stats } = await ensureSeedIndexes(ctx, rootPrefix);
     const t = now();
     const exts = a.extensions ? new Set(a.extensions) : null;
     const tests: Array<(path: string) => boolean> = [];
@@ -107,23 +109,27 @@ export const codebaseSearch: Tool<Envelope> = {
     // Every root's best `limit` hits, merged by score (then path and line, for a stable order).
     // Per-root indexes score with their own corpus statistics, as zoekt scores each shard.
     const hits = parts
-      .flatMap(({ prefix, index }) => {
-        const filter: ChunkFilter | undefined = tests.length ? (c) => tests.every((f) => f(prefix + c.path)) : undefined;
-        return index.search(a.query, a.limit, filter).map((h) => ({ ...h, path: prefix + h.chunk.path }));
+      .flatMap((part) => {
+        const filter = tests.length ? (c: SeedChunkRecord) => tests.every((f) => f(part.prefix + c.path)) : undefined;
+        return part.index.search(a.query, a.limit, filter).map((h) => ({ ...h, part, path: part.prefix + h.chunk.path }));
       })
       .sort((x, y) => y.score - x.score || (x.path < y.path ? -1 : x.path > y.path ? 1 : x.chunk.startLine - y.chunk.startLine))
       .slice(0, a.limit);
-    const results = hits.map((h) => ({
-      path: h.path,
-      startLine: h.chunk.startLine,
-      endLine: h.chunk.endLine,
-      symbolName: h.chunk.symbolName,
-      chunkType: h.chunk.chunkType,
-      score: h.score,
-      matchedTerms: h.matchedTerms,
-      scoreComponents: h.scoreComponents,
-      snippet: a.includeContent ? h.chunk.snippet : null,
-    }));
+    const texts = new Map(parts.map((p) => [p, chunkTexts(p)]));
+    const results = await Promise.all(
+      hits.map(async (h) => ({
+        path: h.path,
+        startLine: h.chunk.startLine,
+        endLine: h.chunk.endLine,
+        symbolName: h.chunk.symbolName,
+        chunkType: h.chunk.chunkType,
+        score: h.score,
+        matchedTerms: h.matchedTerms,
+        scoreComponents: h.scoreComponents,
+        // the engine's snippet is the whole chunk text (its preamble included)
+        snippet: a.includeContent ? ((await texts.get(h.part)!(h.chunk.path, h.chunk.startLine))?.text ?? '') : null,
+      })),
+    );
     return envelope('codebase_search', ROUTE_TFIDF, a.query, results, elapsedSince(t), stats);
   },
 };

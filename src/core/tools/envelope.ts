@@ -13,7 +13,8 @@ export interface EnvelopeHit {
   path: string;
   startLine: number;
   endLine: number;
-  symbolName: string;
+  /** Absent for a chunk that is a whole file (chunkType 'file'). */
+  symbolName?: string;
   chunkType: string;
   score: number;
   matchedTerms: string[];

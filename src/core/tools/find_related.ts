@@ -6,11 +6,12 @@
  */
 import { QuarryError } from '../errors';
 import { elapsedSince, now } from '../jobs/yielder';
-import { relatedAtLine } from '../rank/related';
-import { splitLinesForIndex } from '../rank/lines';
-import { readText } from '../walk/walk';
+import { SNIPPET_CHARS } from '../rank/indexed-chunk';
+import { tokenSource } from '../seed004/chunks';
+import { SeedIndex } from '../seed004/seed-index';
 import { envelope, ROUTE_RELATED, type Envelope } from './envelope';
-import { ensureIndexes, selectRootPrefix } from './index-context';
+import { selectRootPrefix } from './index-context';
+import { chunkTexts, ensureSeedIndexes, firstChars } from './seed-context';
 import type { Tool } from './types';
 import { ensureObject } from './validate';
 
@@ -71,39 +72,34 @@ export const findRelated: Tool<Envelope> = {
     const rootPrefix = selectRootPrefix(ctx, args.root);
     const path = rootPrefix + args.path;
     const line = args.line;
-    const { parts, stats } = await ensureIndexes(ctx, rootPrefix);
+    const { parts, stats } = await ensureSeedIndexes(ctx, rootPrefix);
     checkRelatedLine(line);
     const t = now();
     // The root the path is in (per-root indexes hold root-relative paths).
     const part = parts.find((p) => p.prefix !== '' && path.startsWith(p.prefix)) ?? parts.find((p) => p.prefix === '');
-    // the seed's text comes from the file as indexed (refresh just made sure it is current)
-    const found = part
-      ? await relatedAtLine(
-          part.index,
-          path.slice(part.prefix.length),
-          line,
-          async () => {
-            const resolved = ctx.workspace.resolveAll(path, 'path')[0];
-            const text = await readText(resolved.source, resolved.rel);
-            return text.ok ? splitLinesForIndex(text.text) : null;
-          },
-          args.limit,
-        )
-      : null;
-    const related = found?.related ?? [];
+    const rel = part ? path.slice(part.prefix.length) : '';
+    const seed = part?.index.chunkAt(rel, line);
+    const related = seed ? part!.index.related(seed, args.limit) : [];
     if (!related.length) throw new QuarryError('EngineError', NO_RELATED, { path, line });
-    const prefix = part!.prefix;
-    const results = related.map((r) => ({
-      path: prefix + r.chunk.path,
-      startLine: r.chunk.startLine,
-      endLine: r.chunk.endLine,
-      symbolName: r.chunk.symbolName,
-      chunkType: r.chunk.chunkType,
-      score: r.score,
-      matchedTerms: r.sharedTerms,
-      scoreComponents: [],
-      snippet: r.chunk.snippet,
-    }));
+    const text = chunkTexts(part!);
+    const results = await Promise.all(
+      related.map(async (r) => {
+        const chunk = await text(r.chunk.path, r.chunk.startLine);
+        // the candidate's tokens, with repeats, that are in the seed's set
+        const matchedTerms = chunk ? SeedIndex.queryTerms(tokenSource(chunk)).filter((term) => part!.index.hasTerm(seed!, term)) : [];
+        return {
+          path: part!.prefix + r.chunk.path,
+          startLine: r.chunk.startLine,
+          endLine: r.chunk.endLine,
+          symbolName: r.chunk.symbolName,
+          chunkType: r.chunk.chunkType,
+          score: r.score,
+          matchedTerms,
+          scoreComponents: [],
+          snippet: firstChars(chunk?.text ?? '', SNIPPET_CHARS),
+        };
+      }),
+    );
     return envelope('find_related', ROUTE_RELATED, `${args.path}:${line}`, results, elapsedSince(t), stats);
   },
 };

@@ -1,9 +1,10 @@
-/** codebase_search and find_related against seed 004, through the tool layer with the real chunker. */
-import { beforeAll, describe, expect, it } from 'vitest';
-import { nodeGrammarLoader } from '../../adapters/node/grammars';
-import { Chunker } from '../chunk';
+/**
+ * codebase_search and find_related against seed 004, through the tool layer. The chunks are
+ * the seed engine's (src/core/seed004); test/parity runs the engine itself side by side.
+ */
+import { describe, expect, it } from 'vitest';
 import { MemoryIndexStore } from '../rank/persist';
-import { CodeIndexService } from '../rank/service';
+import { SeedIndexService } from '../seed004/service';
 import { MemorySource } from '../source/memory';
 import { Workspace } from '../source/workspace';
 import { callTool } from '.';
@@ -48,14 +49,9 @@ Every request is authenticated with a session token.
   'node_modules/x/index.ts': 'export function authenticate(request) {}\n',
 };
 
-let chunker: Chunker;
-beforeAll(async () => {
-  chunker = await Chunker.create(nodeGrammarLoader);
-});
-
 function ctx(files: Record<string, string> = FILES, store = new MemoryIndexStore()) {
   const workspace = new Workspace([new MemorySource(files, { name: 'repo', absoluteRoot: '/repo' })]);
-  return { workspace, index: new CodeIndexService(workspace, async () => chunker, store) };
+  return { workspace, seedIndex: new SeedIndexService(workspace, store) };
 }
 
 describe('codebase_search validation (seed 004 messages, word for word)', () => {
@@ -82,7 +78,7 @@ describe('codebase_search validation (seed 004 messages, word for word)', () => 
     const c = ctx();
     const e = await rejectionOf(callTool('codebase_search', args, c));
     expect(e.message).toBe(message);
-    expect(c.index.lastStats).toBeNull(); // parser failures happen before the index refresh
+    expect(c.seedIndex.lastStats).toBeNull(); // parser failures happen before the index refresh
   });
 
   const filters: Array<[string, Record<string, unknown>, string]> = [
@@ -136,12 +132,17 @@ describe('codebase_search results', () => {
       search: { route: 'rust-tfidf' },
       index: { filesScanned: 5, refreshMode: 'full', filesRemoved: 0 },
     });
-    // BM25 favours short chunks: the 2-line Python method mentioning both terms ranks first
-    expect(r.results[0]).toMatchObject({ path: 'lib/tool.py', symbolName: 'Agent.run', chunkType: 'method' });
+    // the seed's chunks: a symbol at the start of a line; the lines before the first one (imports,
+    // the doc comment) lead every chunk of the file; an indented `def` is no symbol
     const top = r.results.find((h: any) => h.symbolName === 'authenticate');
-    expect(top).toMatchObject({ path: 'src/auth/session.ts', startLine: 3, endLine: 7, symbolName: 'authenticate', chunkType: 'function' });
+    expect(top).toMatchObject({ path: 'src/auth/session.ts', startLine: 4, endLine: 8, symbolName: 'authenticate', chunkType: 'function' });
     expect(top.matchedTerms).toEqual(['authenticate', 'request']);
-    expect(top.snippet.startsWith('/** Check a request')).toBe(true);
+    expect(top.snippet.startsWith("import { db } from '../db';\n\n/** Check a request's session token. */\nexport function authenticate(")).toBe(true);
+    expect(top.snippet.endsWith('}\n')).toBe(true); // its last line is the blank one before logout
+    expect(r.results.find((h: any) => h.path === 'lib/tool.py')).toMatchObject({ startLine: 1, endLine: 3, symbolName: 'Agent', chunkType: 'class' });
+    const guide = r.results.find((h: any) => h.path === 'docs/guide.md');
+    expect(guide).toMatchObject({ startLine: 1, endLine: 4, chunkType: 'file' });
+    expect('symbolName' in guide && guide.symbolName !== undefined).toBe(false);
     for (const c of top.scoreComponents) expect(Object.keys(c)).toEqual(['term', 'termFrequency', 'documentFrequency', 'idf', 'bm25']);
     const sum = top.scoreComponents.reduce((s: number, c: any) => s + c.bm25, 0);
     expect(top.score).toBeCloseTo(sum, 12);
@@ -204,7 +205,7 @@ describe('find_related (seed 004)', () => {
     expect(r.search.route).toBe('rust-tfidf');
     expect(r.tool).toBe('find_related');
     expect(r.results.length).toBeGreaterThan(0);
-    expect(r.results.some((h: any) => h.path === 'src/auth/session.ts' && h.startLine === 3)).toBe(false); // not the seed itself
+    expect(r.results.some((h: any) => h.path === 'src/auth/session.ts' && h.startLine === 4)).toBe(false); // not the seed itself
     for (const h of r.results) {
       expect(h.scoreComponents).toEqual([]);
       expect(h.snippet.length).toBeLessThanOrEqual(360);
@@ -224,6 +225,8 @@ describe('find_related (seed 004)', () => {
     const c = ctx();
     for (const args of [
       { path: 'src/auth/session.ts', line: 1 }, // preamble
+      { path: 'src/auth/session.ts', line: 3 }, // the doc comment before the first symbol: preamble too
+      { path: 'src/auth/session.ts', line: 12 }, // past the last line
       { path: 'src/auth/missing.ts', line: 3 }, // no such path
       { path: 'src/notes.txt', line: 1 }, // not indexed
       { path: './src/auth/session.ts', line: 5 }, // not exactly the indexed path

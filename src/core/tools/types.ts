@@ -1,6 +1,7 @@
 import type { SourceParsers } from '../analyze/parsers';
 import type { ChunkIndex } from '../rank/bm25';
 import type { CodeIndexService, RefreshStats } from '../rank/service';
+import type { SeedIndexService } from '../seed004/service';
 import type { Workspace } from '../source/workspace';
 
 export interface ToolContext {
@@ -12,6 +13,10 @@ export interface ToolContext {
    * rebuilding the others). Chunk paths are root-relative; `prefix` makes them workspace paths.
    */
   rootIndexes?: (signal?: AbortSignal, prefix?: string) => Promise<RootIndex[]>;
+  /** The seed-004 index codebase_search and find_related rank with (src/core/seed004), over the whole workspace. */
+  seedIndex?: SeedIndexService;
+  /** Or one per root, each refreshed (or waited for) on demand; paths root-relative under `prefix`. */
+  seedRootIndexes?: (signal?: AbortSignal, prefix?: string) => Promise<Array<{ prefix: string; service: SeedIndexService; stats: RefreshStats }>>;
   signal?: AbortSignal;
   /**
    * The JavaScript/TypeScript parsers for the analyzers (find_components, feature_status),

@@ -26,6 +26,8 @@ export interface WalkOptions extends Partial<WalkPolicy> {
   acceptFile?: (path: string) => boolean;
   /** Directory prune: return false to not descend. */
   acceptDir?: (path: string) => boolean;
+  /** With followSymlinks: whether a symlink to a directory is walked into too (default true; seed 004's engine does not). */
+  followDirSymlinks?: boolean;
   signal?: AbortSignal;
 }
 
@@ -135,6 +137,10 @@ export async function* walkFiles(source: FileSource, options: WalkOptions = {}):
             continue;
           }
           kind = stat.kind;
+          if (kind === 'directory' && options.followDirSymlinks === false) {
+            skip({ path, reason: 'notRegular', detail: 'symlink to a directory (not followed)' });
+            continue;
+          }
         }
         if (kind === 'directory') {
           if (policy.useIgnoreFiles && isIgnored(levels, path, true)) {

@@ -1,0 +1,54 @@
+/**
+ * The seed-004 indexes codebase_search and find_related answer from, as a host gives them:
+ * one over the whole workspace (`ctx.seedIndex`, the CLI: refreshed on every call) or one per
+ * root (`ctx.seedRootIndexes`, the app's sessions: root-relative paths under a prefix).
+ */
+import { QuarryError } from '../errors';
+import type { SeedChunk } from '../seed004/chunks';
+import type { SeedIndex } from '../seed004/seed-index';
+import type { SeedIndexService } from '../seed004/service';
+import type { RefreshStats } from '../rank/service';
+import { mergeRefreshStats } from './index-context';
+import type { ToolContext } from './types';
+
+export interface SeedPart {
+  /** What this root's workspace paths start with ('' with one index over everything). */
+  prefix: string;
+  service: SeedIndexService;
+  index: SeedIndex;
+}
+
+export async function ensureSeedIndexes(ctx: ToolContext, rootPrefix: string): Promise<{ parts: SeedPart[]; stats: RefreshStats }> {
+  if (ctx.seedRootIndexes) {
+    const all = await ctx.seedRootIndexes(ctx.signal, rootPrefix || undefined);
+    const parts = rootPrefix ? all.filter((p) => p.prefix === rootPrefix) : all;
+    if (!parts.length) throw new QuarryError('EngineError', 'No index is available for this workspace', {});
+    return {
+      parts: parts.map((p) => ({ prefix: p.prefix, service: p.service, index: p.service.index! })),
+      stats: mergeRefreshStats(parts.map((p) => p.stats)),
+    };
+  }
+  if (!ctx.seedIndex) throw new QuarryError('EngineError', 'No index is available for this workspace', {});
+  const stats = await ctx.seedIndex.refresh({ signal: ctx.signal });
+  return { parts: [{ prefix: '', service: ctx.seedIndex, index: ctx.seedIndex.index! }], stats };
+}
+
+/** Chunk texts of the files a result shows, each file read once per call. */
+export function chunkTexts(part: SeedPart): (path: string, startLine: number) => Promise<SeedChunk | null> {
+  const files = new Map<string, Promise<SeedChunk[] | null>>();
+  return async (path, startLine) => {
+    let chunks = files.get(path);
+    if (!chunks) files.set(path, (chunks = part.service.chunksOf(path)));
+    return (await chunks)?.find((c) => c.startLine === startLine) ?? null;
+  };
+}
+
+/** The first `n` characters (code points, as the engine counts) of a text. */
+export function firstChars(text: string, n: number): string {
+  let units = 0;
+  for (let k = 0; k < n && units < text.length; k++) {
+    const c = text.charCodeAt(units);
+    units += c >= 0xd800 && c <= 0xdbff && units + 1 < text.length ? 2 : 1;
+  }
+  return text.slice(0, units);
+}
