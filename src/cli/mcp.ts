@@ -1,105 +1,127 @@
 /**
- * `quarry mcp --root DIR`: the tools over the Model Context Protocol's stdio transport
- * (JSON-RPC 2.0, one message per line). initialize, tools/list, tools/call and ping.
- * Bad tool input is a JSON-RPC "invalid params" error (-32602), as seed 004 requires; other
- * engine errors (e.g. "No related chunks found for that location") are JSON-RPC errors
- * (-32603) carrying the engine's code in `data`.
+ * `quarry mcp --root DIR`: the tools over the Model Context Protocol's stdio transport, on the
+ * official SDK's low-level `Server` (initialize and version negotiation, ping, cancellation,
+ * concurrent requests and the framing are the SDK's). tools/list is the tools layer's own list
+ * (describeTools); tools/call runs callTool with the request's AbortSignal, so a
+ * notifications/cancelled from the client stops the work.
+ *
+ * Errors, as seed 004 asks ("parser failures are MCP invalid params"):
+ *   - an unknown tool or bad tool input (a user error: InvalidArgument, InvalidFilter, ...) is a
+ *     JSON-RPC error -32602 whose message is exactly the engine's;
+ *   - any other failure (e.g. "No related chunks found for that location") is a tool result with
+ *     isError: true and the message as its text, so the model reads it;
+ *   - a cancelled call gets no answer at all (the SDK drops it).
  */
+import { Writable, type Readable } from 'node:stream';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { isUserError, toQuarryError } from '../core/errors';
 import { callTool, describeTools } from '../core/tools';
 import type { ToolContext } from '../core/tools/types';
 import { PRODUCT, PRODUCT_VERSION } from '../core/version';
 
-export const MCP_PROTOCOL_VERSION = '2025-06-18';
-
-interface JsonRpcRequest {
-  jsonrpc: '2.0';
-  id?: number | string | null;
-  method: string;
-  params?: Record<string, unknown>;
+/**
+ * A JSON-RPC error the SDK answers with as it is: its numeric `code`, its `message` word for
+ * word and its `data`. (The SDK's McpError would prefix the message with "MCP error -32602: ".)
+ */
+export class JsonRpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'JsonRpcError';
+  }
 }
 
-type Send = (msg: unknown) => void;
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export function createMcpHandler(ctx: ToolContext, send: Send) {
-  const reply = (id: JsonRpcRequest['id'], result: unknown) => send({ jsonrpc: '2.0', id, result });
-  const fail = (id: JsonRpcRequest['id'], code: number, message: string, data?: unknown) =>
-    send({ jsonrpc: '2.0', id: id ?? null, error: data === undefined ? { code, message } : { code, message, data } });
-
-  return async function handle(line: string): Promise<void> {
-    let msg: JsonRpcRequest;
-    try {
-      msg = JSON.parse(line);
-    } catch {
-      fail(null, -32700, 'Parse error');
-      return;
-    }
-    if (!msg || msg.jsonrpc !== '2.0' || typeof msg.method !== 'string') {
-      fail(msg?.id, -32600, 'Invalid Request');
-      return;
-    }
-    const isNotification = msg.id === undefined;
-    switch (msg.method) {
-      case 'initialize':
-        reply(msg.id, {
-          protocolVersion: typeof msg.params?.protocolVersion === 'string' ? msg.params.protocolVersion : MCP_PROTOCOL_VERSION,
-          capabilities: { tools: { listChanged: false } },
-          serverInfo: { name: PRODUCT, version: PRODUCT_VERSION },
-        });
-        return;
-      case 'notifications/initialized':
-      case 'notifications/cancelled':
-        return;
-      case 'ping':
-        reply(msg.id, {});
-        return;
-      case 'tools/list':
-        reply(msg.id, { tools: describeTools() });
-        return;
-      case 'tools/call': {
-        const name = msg.params?.name;
-        if (typeof name !== 'string') {
-          fail(msg.id, -32602, 'tools/call needs params.name');
-          return;
-        }
-        try {
-          const result = await callTool(name, msg.params?.arguments ?? {}, ctx);
-          const text = typeof result === 'string' ? result : JSON.stringify(result);
-          reply(msg.id, {
-            content: [{ type: 'text', text }],
-            ...(typeof result === 'object' && result !== null && !Array.isArray(result) ? { structuredContent: result } : {}),
-            isError: false,
-          });
-        } catch (err) {
-          const qe = toQuarryError(err);
-          fail(msg.id, isUserError(qe) ? -32602 : -32603, qe.message, { code: qe.code, ...qe.data });
-        }
-        return;
-      }
-      default:
-        if (!isNotification) fail(msg.id, -32601, `Method not found: ${msg.method}`);
-    }
+/** A tool's answer as MCP content: the text (strings as they are, anything else as JSON), and the object itself when it is one. */
+export function toCallToolResult(result: unknown): CallToolResult {
+  const text = typeof result === 'string' ? result : JSON.stringify(result);
+  return {
+    content: [{ type: 'text', text }],
+    ...(isPlainObject(result) ? { structuredContent: result } : {}),
+    isError: false,
   };
 }
 
-/** Serve on stdin/stdout until stdin closes; requests are answered in arrival order. */
-export async function serveMcp(ctx: ToolContext, input: NodeJS.ReadableStream, output: (s: string) => void): Promise<void> {
-  const handle = createMcpHandler(ctx, (m) => output(JSON.stringify(m) + '\n'));
-  let buffer = '';
-  let chain = Promise.resolve();
-  await new Promise<void>((resolve) => {
-    input.setEncoding?.('utf8');
-    input.on('data', (chunk: string) => {
-      buffer += chunk;
-      let nl;
-      while ((nl = buffer.indexOf('\n')) >= 0) {
-        const line = buffer.slice(0, nl).trim();
-        buffer = buffer.slice(nl + 1);
-        if (line) chain = chain.then(() => handle(line));
-      }
-    });
-    input.on('end', () => {
-      chain.then(() => resolve());
-    });
+/** One tools/call: the engine's answer, an isError result, or a thrown -32602 for bad input. */
+export async function runToolCall(ctx: ToolContext, name: string, args: unknown, signal: AbortSignal): Promise<CallToolResult> {
+  try {
+    return toCallToolResult(await callTool(name, args, { ...ctx, signal }));
+  } catch (err) {
+    const qe = toQuarryError(err);
+    // an unknown tool name is an InvalidArgument naming the tool (findTool), so it lands here too
+    if (isUserError(qe)) throw new JsonRpcError(ErrorCode.InvalidParams, qe.message, { code: qe.code, ...qe.data });
+    // cancelled: the SDK sends nothing for an aborted request, whatever is returned
+    if (signal.aborted) throw qe;
+    return { content: [{ type: 'text', text: qe.message }], isError: true };
+  }
+}
+
+/**
+ * The MCP server over a tool context, not yet connected. `idle()` resolves once every
+ * tools/call that has started has settled (for a clean exit when stdin ends).
+ */
+export function createMcpServer(ctx: ToolContext): { server: Server; idle: () => Promise<void> } {
+  // The low-level Server, which the SDK's JSDoc marks deprecated in favour of McpServer "except for
+  // advanced use cases": McpServer wants zod schemas, and the tools layer owns each tool's JSON Schema.
+  const server = new Server({ name: PRODUCT, version: PRODUCT_VERSION }, { capabilities: { tools: { listChanged: false } } });
+  const inflight = new Set<Promise<unknown>>();
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: describeTools() }));
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    // No queue and no lock here: the SDK starts each request's handler as it arrives.
+    const call = runToolCall(ctx, request.params.name, request.params.arguments ?? {}, extra.signal);
+    inflight.add(call);
+    const forget = () => void inflight.delete(call);
+    call.then(forget, forget);
+    return call;
   });
+
+  const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+  const idle = async () => {
+    await turn(); // requests read in the last chunk reach their handlers a few microtasks later
+    while (inflight.size) await Promise.allSettled([...inflight]);
+    await turn(); // and their answers are written a few microtasks after that
+  };
+  return { server, idle };
+}
+
+/** The SDK's stdio transport writes to a stream; the CLI hands us a function. */
+function writableOf(output: (s: string) => void): Writable {
+  return new Writable({
+    write(chunk: Buffer | string, _encoding, callback) {
+      output(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
+      callback();
+    },
+  });
+}
+
+/**
+ * Serve on `input` / `output` until the input ends; calls still running then are answered
+ * before this resolves (so `printf '...' | quarry mcp` gets every answer). Requests are handled
+ * concurrently: a ping or a quick call answers while a long one runs.
+ */
+export async function serveMcp(
+  ctx: ToolContext,
+  input: NodeJS.ReadableStream,
+  output: (s: string) => void,
+  log: (s: string) => void = (s) => void process.stderr.write(s),
+): Promise<void> {
+  const { server, idle } = createMcpServer(ctx);
+  // A line that is not JSON-RPC is dropped by the transport (and said on stderr); the next one is read as usual.
+  server.onerror = (err) => log(`quarry mcp: ${err.message.slice(0, 500)}\n`);
+  const closed = new Promise<void>((resolve) => (server.onclose = resolve));
+  const ended = new Promise<void>((resolve) => {
+    input.once('end', resolve);
+    input.once('close', resolve);
+  });
+  await server.connect(new StdioServerTransport(input as Readable, writableOf(output)));
+  await Promise.race([ended, closed]);
+  await idle();
+  await server.close();
 }
