@@ -17,6 +17,19 @@ import { ensureObject } from './validate';
 
 export const NO_RELATED = 'No related chunks found for that location';
 
+/** The engine lists at most this many of a related chunk's shared tokens. */
+export const RELATED_MATCHED_TERMS = 12;
+
+function sharedTokens(text: string, inSeed: (term: string) => boolean): string[] {
+  const out: string[] = [];
+  for (const term of SeedIndex.queryTerms(text)) {
+    if (!inSeed(term)) continue;
+    out.push(term);
+    if (out.length === RELATED_MATCHED_TERMS) break;
+  }
+  return out;
+}
+
 export interface FindRelatedArgs {
   path: string;
   /** Checked against 1 only once the index is ready (the seed engine's order: an EngineError, not InvalidArgument). */
@@ -85,8 +98,8 @@ export const findRelated: Tool<Envelope> = {
     const results = await Promise.all(
       related.map(async (r) => {
         const chunk = await text(r.chunk.path, r.chunk.startLine);
-        // the candidate's tokens, with repeats, that are in the seed's set
-        const matchedTerms = chunk ? SeedIndex.queryTerms(tokenSource(chunk)).filter((term) => part!.index.hasTerm(seed!, term)) : [];
+        // the candidate's first RELATED_MATCHED_TERMS tokens (repeats kept) that are in the seed's set
+        const matchedTerms = chunk ? sharedTokens(tokenSource(chunk), (term) => part!.index.hasTerm(seed!, term)) : [];
         return {
           path: part!.prefix + r.chunk.path,
           startLine: r.chunk.startLine,
