@@ -101,6 +101,25 @@ describe('refresh', () => {
     const [a, b] = await Promise.all([s.refresh(), s.refresh()]);
     expect(a).toBe(b);
   });
+  it("one caller's cancel ends only its own wait; the shared work stops when every caller has cancelled", async () => {
+    const s = service();
+    const a = new AbortController();
+    const first = s.refresh({ signal: a.signal });
+    const second = s.refresh();
+    a.abort();
+    await expect(first).rejects.toMatchObject({ code: 'Cancelled' });
+    expect((await second).refreshMode).toBe('full');
+    expect(s.index!.paths().length).toBe(6);
+
+    const t = service();
+    const [x, y] = [new AbortController(), new AbortController()];
+    const both = [t.refresh({ signal: x.signal }), t.refresh({ signal: y.signal })];
+    x.abort();
+    y.abort();
+    for (const p of both) await expect(p).rejects.toMatchObject({ code: 'Cancelled' });
+    expect(t.index).toBeNull(); // the work stopped before it was applied
+    expect((await t.refresh()).refreshMode).toBe('full'); // and a later caller starts afresh
+  });
   it('stops when cancelled and keeps the previous index', async () => {
     const s = service();
     await s.refresh();

@@ -38,8 +38,8 @@ export class SeedIndexService {
   index: SeedIndex | null = null;
   lastStats: RefreshStats | null = null;
   private loaded = false;
-  /** One refresh at a time: concurrent callers share the running one. */
-  private running: Promise<RefreshStats> | null = null;
+  /** The refresh concurrent callers share. */
+  private shared: SharedRefresh | null = null;
 
   constructor(
     readonly workspace: Workspace,
@@ -78,13 +78,39 @@ export class SeedIndexService {
     }
   }
 
+  /**
+   * Bring the index up to date. Concurrent callers share one refresh (a forced one runs on its
+   * own); a caller's cancel ends its own wait, and the shared work stops only when every caller
+   * waiting for it has cancelled.
+   */
   refresh(options: { signal?: AbortSignal; yielder?: Yielder; force?: boolean } = {}): Promise<RefreshStats> {
-    if (this.running && !options.force) return this.running;
-    const run = this.run(options).finally(() => {
-      if (this.running === run) this.running = null;
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(cancelled());
+    if (options.force) return this.run(options);
+    let entry = this.shared;
+    if (!entry) {
+      const controller = new AbortController();
+      const created: SharedRefresh = { controller, waiters: 0, done: this.run({ ...options, signal: controller.signal }) };
+      created.done
+        .catch(() => undefined)
+        .finally(() => {
+          if (this.shared === created) this.shared = null;
+        });
+      this.shared = entry = created;
+    }
+    const shared = entry;
+    shared.waiters++;
+    return new Promise<RefreshStats>((resolve, reject) => {
+      const onAbort = () => {
+        if (--shared.waiters === 0) {
+          shared.controller.abort();
+          if (this.shared === shared) this.shared = null; // a later caller starts afresh
+        }
+        reject(cancelled());
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      shared.done.then(resolve, reject).finally(() => signal?.removeEventListener('abort', onAbort));
     });
-    this.running = run;
-    return run;
   }
 
   private async run(options: { signal?: AbortSignal; yielder?: Yielder; force?: boolean }): Promise<RefreshStats> {
@@ -105,7 +131,7 @@ export class SeedIndexService {
       // read and chunk aside; apply in one synchronous step (a reader never sees half of it)
       const prepared: Array<{ path: string; meta: { size: number; mtimeMs: number }; chunks: SeedChunk[] }> = [];
       for (const path of changed) {
-        if (options.signal?.aborted) throw new QuarryError('Cancelled', 'The index refresh was cancelled');
+        if (options.signal?.aborted) throw cancelled();
         const f = seen.get(path)!;
         let text = '';
         try {
@@ -116,7 +142,7 @@ export class SeedIndexService {
         prepared.push({ path, meta: { size: f.size, mtimeMs: f.mtimeMs }, chunks: seedChunks(path, text) });
         await yielder.maybeYield();
       }
-      if (options.signal?.aborted) throw new QuarryError('Cancelled', 'The index refresh was cancelled');
+      if (options.signal?.aborted) throw cancelled();
       const index = mode === 'full' ? new SeedIndex() : old!;
       for (const p of removed) index.removeFile(p);
       for (const p of prepared) index.setFile(p.path, p.meta, p.chunks);
@@ -168,4 +194,11 @@ export class SeedIndexService {
   }
 }
 
+interface SharedRefresh {
+  done: Promise<RefreshStats>;
+  controller: AbortController;
+  waiters: number;
+}
+
+const cancelled = () => new QuarryError('Cancelled', 'The index refresh was cancelled');
 const unreadable = () => new QuarryError('IndexVersionMismatch', 'The stored seed-004 index is not readable', {});
