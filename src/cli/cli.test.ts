@@ -19,6 +19,32 @@ beforeAll(() => {
 });
 
 describe('quarry CLI', () => {
+  it('chunks --seed004 prints the chunks codebase_search ranks; plain chunks prints Quarry symbol chunks', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'quarry-chunks-'));
+    mkdirSync(path.join(dir, 'src'));
+    writeFileSync(
+      path.join(dir, 'src/pool.ts'),
+      "import { Pool } from 'pg';\n\nexport function createPool() {\n  return new Pool();\n}\n\nexport class PoolManager {\n  get() {}\n}\n",
+    );
+    writeFileSync(path.join(dir, 'README.md'), '# Title\nwords\n');
+    const seed = quarry(['chunks', '--seed004', '--root', dir]);
+    expect(seed.code).toBe(0);
+    expect(
+      seed.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual([
+      { path: 'README.md', startLine: 1, endLine: 2, chunkType: 'file' },
+      { path: 'src/pool.ts', startLine: 3, endLine: 6, symbolName: 'createPool', chunkType: 'function' },
+      { path: 'src/pool.ts', startLine: 7, endLine: 9, symbolName: 'PoolManager', chunkType: 'class' },
+    ]);
+    const own = quarry(['chunks', '--root', dir])
+      .stdout.trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(own).toContainEqual({ path: 'src/pool.ts', startLine: 8, endLine: 8, symbolName: 'PoolManager.get', chunkType: 'method' });
+  });
   it('tools prints every tool as {name, description, inputSchema}', () => {
     const r = quarry(['tools']);
     expect(r.code).toBe(0);

@@ -26,11 +26,13 @@ const USAGE = `Usage:
   quarry tools                                   list every tool as JSON {name, description, inputSchema}
   quarry call <tool> '<json-args>' --root DIR    run one tool over DIR (repeat --root for several roots;
                                                  QUARRY_ROOT is used when no --root is given)
-  quarry chunks --root DIR                       print every symbol chunk of the index, one JSON object per line
+  quarry chunks --root DIR [--seed004]           print every symbol chunk of the index, one JSON object per line
+                                                 (--seed004: the chunks codebase_search and find_related rank)
   quarry mcp --root DIR                          serve every tool over MCP (stdio, JSON-RPC 2.0)
 Options:
   --root DIR   a directory to search (repeatable)
   --json       print text results (search_files) as a JSON string instead of plain text
+  --seed004    with chunks: seed 004's chunking instead of Quarry's symbol chunks
   --no-cache   do not read or write the index cache (QUARRY_CACHE_DIR, else ~/.cache/quarry)
   -h, --help   this help`;
 
@@ -51,6 +53,7 @@ export function parseArgs(argv: string[]) {
   let json = false;
   let help = false;
   let noCache = false;
+  let seed004 = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--root') {
@@ -60,11 +63,12 @@ export function parseArgs(argv: string[]) {
     } else if (a.startsWith('--root=')) roots.push(a.slice(7));
     else if (a === '--json') json = true;
     else if (a === '--no-cache') noCache = true;
+    else if (a === '--seed004') seed004 = true;
     else if (a === '-h' || a === '--help') help = true;
     else if (a.startsWith('--')) throw usageError(`Unknown option ${a}`);
     else positional.push(a);
   }
-  return { positional, roots, json, help, noCache };
+  return { positional, roots, json, help, noCache, seed004 };
 }
 
 /** --root, then QUARRY_ROOT (then seed 004's LOCUS_ROOT / CODERAG_ROOT, then a `root` argument); never the working directory. */
@@ -110,7 +114,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     return isUserError(qe) || qe.code === 'NotFound' ? 2 : 1;
   };
   try {
-    const { positional, roots, json, help, noCache } = parseArgs(argv);
+    const { positional, roots, json, help, noCache, seed004 } = parseArgs(argv);
     const [command, ...rest] = positional;
     if (help || !command || command === 'help') {
       io.stdout(USAGE + '\n');
@@ -136,6 +140,15 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     }
     if (command === 'mcp') {
       await serveMcp(toolContext(resolveRoots(roots, io.env, undefined), io.env, noCache), io.stdin ?? process.stdin, io.stdout);
+      return 0;
+    }
+    if (command === 'chunks' && seed004) {
+      const seed = new SeedIndexService(openRoots(resolveRoots(roots, io.env, undefined)));
+      for (const file of (await seed.walk()).keys()) {
+        for (const c of (await seed.chunksOf(file)) ?? []) {
+          io.stdout(JSON.stringify({ path: c.path, startLine: c.startLine, endLine: c.endLine, symbolName: c.symbolName, chunkType: c.chunkType }) + '\n');
+        }
+      }
       return 0;
     }
     if (command === 'chunks') {
