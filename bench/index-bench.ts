@@ -26,7 +26,7 @@ import { Workspace } from '../src/core/source/workspace';
 import { readText } from '../src/core/walk/walk';
 import { median, percentile, printTable, RG_DEFAULT_THREADS, rgPairs, rgTimed, sameSets, type Query } from './common';
 
-const BM25_QUERIES = [
+export const BM25_QUERIES = [
   'create source file',
   'parse json',
   'render scene camera',
@@ -58,7 +58,7 @@ const gc = () => (globalThis as { gc?: () => void }).gc?.();
  * stores while sweeping, after gc() returns, so one gc() can still count garbage (the saved
  * index's bytes, for one).
  */
-async function settledMemory(): Promise<NodeJS.MemoryUsage> {
+export async function settledMemory(): Promise<NodeJS.MemoryUsage> {
   let m = process.memoryUsage();
   for (let i = 0; i < 6; i++) {
     gc();

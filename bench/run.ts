@@ -10,7 +10,7 @@
  * Timed runs only time the search: rg's output goes to /dev/null and ours to a counting sink;
  * the (path, line) pairs compared come from separate untimed runs. rg is Debian's package,
  * installed with apt when missing.
- * BENCH_RUNS (default 5) sets the runs per query; BENCH_ONLY=scan|worker|index|clone runs one
+ * BENCH_RUNS (default 5) sets the runs per query; BENCH_ONLY=scan|worker|index|seed004|clone runs one
  * section; BENCH_CORPUS_MB=<n> builds a smaller corpus of about n MB (a quick check of the bench
  * itself, in its own directory; the figures are only meaningful on the full corpus).
  */
@@ -21,6 +21,7 @@ import { Workspace } from '../src/core/source/workspace';
 import { ensureRipgrep, median, printTable, RG_DEFAULT_THREADS, rgPairs, rgTimed, sameSets, type Query } from './common';
 import { buildCorpus } from './corpus';
 import { runIndexBench } from './index-bench';
+import { runSeedBench } from './seed-bench';
 import { runWorkerBench } from './worker-bench';
 import { runCloneBench } from './clone';
 
@@ -118,6 +119,7 @@ async function main() {
   if (!ONLY || ONLY === 'scan') await runScanBench(corpus.dir);
   if (!ONLY || ONLY === 'worker') await runWorkerBench(corpus.dir, QUERIES, RUNS);
   if (!ONLY || ONLY === 'index') await runIndexBench(corpus.dir, corpus.bytes, QUERIES, RUNS);
+  if (!ONLY || ONLY === 'seed004') await runSeedBench(corpus.dir);
   if (!ONLY || ONLY === 'clone') await runCloneBench();
 }
 

@@ -13,7 +13,7 @@ import { nodeGrammarLoader } from '../adapters/node/grammars';
 import { defaultCacheDir, FileIndexStore, workspaceKey } from '../adapters/node/index-store';
 import { Chunker, languageForPath } from '../core/chunk';
 import { sharedSourceParsers } from '../core/analyze/parsers';
-import { CodeIndexService, INDEXED_EXTENSIONS } from '../core/rank/service';
+import { INDEXED_EXTENSIONS } from '../core/rank/service';
 import { SeedIndexService } from '../core/seed004/service';
 import { walkFiles, readText } from '../core/walk/walk';
 import { DEFAULT_MAX_FILE_BYTES } from '../core/walk/policy';
@@ -87,9 +87,8 @@ function resolveRoots(roots: string[], env: Record<string, string | undefined>, 
 function toolContext(rootList: string[], env: Record<string, string | undefined>, noCache: boolean): ToolContext {
   const workspace = openRoots(rootList);
   const store = noCache ? undefined : new FileIndexStore(defaultCacheDir(env));
-  const index = new CodeIndexService(workspace, () => Chunker.create(nodeGrammarLoader), store, workspaceKey(rootList));
   const seedIndex = new SeedIndexService(workspace, store, `seed004-${workspaceKey(rootList)}`);
-  return { workspace, index, seedIndex, parsers: () => sharedSourceParsers(nodeGrammarLoader) };
+  return { workspace, seedIndex, parsers: () => sharedSourceParsers(nodeGrammarLoader) };
 }
 
 function openRoots(roots: string[]): Workspace {

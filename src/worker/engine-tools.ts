@@ -170,16 +170,7 @@ export async function dispatchTool(roots: Roots, name: string, args: unknown, op
     workspace: roots.workspace(),
     parsers,
     signal,
-    // Each session's own index (waiting for its build when one runs): codebase_search and find_related
-    // span every root, or only the root they name.
-    rootIndexes: (s, only) =>
-      background(() =>
-        Promise.all(
-          roots.sessions
-            .filter((session) => !only || roots.prefixOf(session) === only)
-            .map(async (session) => ({ prefix: roots.prefixOf(session), ...(await session.indexForTools(s)) })),
-        ),
-      ),
+    // Each session's own seed-004 index: codebase_search and find_related span every root, or only the root they name.
     seedRootIndexes: (s, only) =>
       background(() =>
         Promise.all(

@@ -197,32 +197,6 @@ export class RepoSession {
     return { service: state.service, index: state.service.index };
   }
 
-  /** For the tools: the complete index, waiting for a running build (or starting one). */
-  async indexForTools(signal?: AbortSignal): Promise<{ index: ChunkIndex; stats: RefreshStats }> {
-    let built = false;
-    if (!this.index?.ready) {
-      if (this.build) await this.build.done.catch(() => undefined);
-      if (!this.index?.ready) built = (await this.buildIndex({ signal })).stats.ending === 'complete';
-    }
-    const { service, index } = this.readyIndex();
-    const last = service.lastStats;
-    // The snapshot does not change while open: an index that was ready is current (a cache hit);
-    // one this call built reports its build.
-    const stats: RefreshStats =
-      built && last
-        ? last
-        : {
-            refreshMode: 'cache_hit',
-            filesScanned: last?.filesScanned ?? 0,
-            chunksIndexed: last?.chunksIndexed ?? 0,
-            elapsedMs: 0,
-            filesChanged: 0,
-            filesRemoved: 0,
-            skipped: [],
-          };
-    return { index, stats };
-  }
-
   private seed: SeedIndexService | null = null;
 
   /**

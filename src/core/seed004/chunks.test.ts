@@ -74,7 +74,9 @@ describe('seed 004 chunk texts', () => {
       'export function crlf() {\n  return 1;\n}',
       'function two() {}',
     ]);
-    expect(seedChunks('p.ts', 'plain\r\nfile\r\n')).toEqual([{ path: 'p.ts', startLine: 1, endLine: 2, chunkType: 'file', text: 'plain\r\nfile\r\n' }]);
+    expect(seedChunks('p.ts', 'plain\r\nfile\r\n')).toEqual([
+      { path: 'p.ts', startLine: 1, endLine: 2, chunkType: 'file', text: 'plain\r\nfile\r\n', head: '', body: 'plain\r\nfile\r\n' },
+    ]);
   });
   it('makes a file without a symbol one chunk of at least one line', () => {
     expect(starts('')).toEqual([[1, 1, 'file', null]]);

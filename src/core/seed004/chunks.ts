@@ -32,6 +32,9 @@ export interface SeedChunk {
   chunkType: SeedChunkType;
   /** The chunk's text: the preamble (when any), '\n', its lines; a file chunk's whole text. */
   text: string;
+  /** `text` in two parts: the preamble and its '\n' (shared by the file's chunks; '' when none), then the rest. */
+  head: string;
+  body: string;
 }
 
 /** Unicode White_Space (Rust regex's `\s`); JavaScript's `\s` differs (it has U+FEFF, lacks U+0085). */
@@ -120,17 +123,23 @@ function lineFinder(text: string): (offset: number) => number {
 export function seedChunks(path: string, text: string): SeedChunk[] {
   const symbols = findSymbols(text);
   const lines = rustLines(text);
-  if (!symbols.length) return [{ path, startLine: 1, endLine: Math.max(1, lines.length), chunkType: 'file', text }];
+  if (!symbols.length) return [{ path, startLine: 1, endLine: Math.max(1, lines.length), chunkType: 'file', text, head: '', body: text }];
   const preamble = lines.slice(0, symbols[0].line - 1).join('\n');
   const head = preamble === '' ? '' : preamble + '\n';
   return symbols.map((s, i) => {
     const next = i + 1 < symbols.length ? symbols[i + 1].line - 1 : lines.length;
     const endLine = Math.max(s.line, next);
-    return { path, startLine: s.line, endLine, symbolName: s.name, chunkType: s.type, text: head + lines.slice(s.line - 1, endLine).join('\n') };
+    const body = lines.slice(s.line - 1, endLine).join('\n');
+    return { path, startLine: s.line, endLine, symbolName: s.name, chunkType: s.type, text: head + body, head, body };
   });
 }
 
 /** The text a chunk's tokens come from. */
 export function tokenSource(chunk: SeedChunk): string {
-  return chunk.path.replace(/[/.-]/g, ' ') + ' ' + (chunk.symbolName ?? '') + ' ' + chunk.text;
+  return labelOf(chunk) + chunk.text;
+}
+
+/** The path words and the name, before the text (tokens never span the separators, so a chunk's tokens are label + head + body). */
+export function labelOf(chunk: SeedChunk): string {
+  return chunk.path.replace(/[/.-]/g, ' ') + ' ' + (chunk.symbolName ?? '') + ' ';
 }

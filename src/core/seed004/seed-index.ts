@@ -8,16 +8,20 @@
  * - find_related: the seed is the one chunk whose lines hold the line; every other chunk
  *   sharing a token is a candidate, scored (its tokens, with repeats, that are in the seed's
  *   set) / |union of the two sets|.
- * Texts are not kept (a chunk's text is the preamble plus its lines, so keeping them would
- * repeat every file's imports once per symbol): callers re-read the few files they show.
- * Removal leaves a tombstone and lowers df at once, so an incrementally refreshed index
- * scores exactly like a rebuilt one.
+ * Storage: postings in one compressed-row table (per term, ascending chunk ids and their
+ * counts, in two Uint32Arrays). Chunks added since the last commit wait as their own (term,
+ * count) lists; removal marks chunks dead; commit() folds both into a new table, so df, N and
+ * avgdl are exact and an incrementally refreshed index scores exactly like a rebuilt one.
+ * Every query commits first. Texts are not kept (a chunk's text repeats its file's preamble):
+ * callers re-read the few files they show. A file's preamble is tokenized once, not once per
+ * chunk (a bundle whose first symbol comes after 30,000 lines of preamble has thousands).
  */
 import { BM25_B, BM25_K1, idf } from '../rank/bm25-score';
 import { forEachToken, seedTerm } from '../rank/tokenize';
-import { tokenSource, type SeedChunk, type SeedChunkType } from './chunks';
+import { labelOf, type SeedChunk, type SeedChunkType } from './chunks';
 
 export interface SeedChunkRecord {
+  id: number;
   path: string;
   startLine: number;
   endLine: number;
@@ -25,9 +29,8 @@ export interface SeedChunkRecord {
   chunkType: SeedChunkType;
   /** Tokens with repeats (BM25's dl). */
   length: number;
-  /** Distinct term ids, ascending, and each one's count. */
-  terms: Uint32Array;
-  tfs: Uint32Array;
+  /** Distinct terms (find_related's set size). */
+  uniq: number;
 }
 
 export interface SeedScoreComponent {
@@ -55,41 +58,19 @@ export interface SeedFileMeta {
   mtimeMs: number;
 }
 
-/** Plain data for storage: per chunk its file, lines, name, type; its terms and counts as flat arrays. */
+/** Plain data for storage: the files, the chunks, the terms and the committed postings table. */
 export interface SeedIndexState {
   files: Array<[path: string, size: number, mtimeMs: number]>;
-  /** [file index, startLine, endLine, chunkType, symbolName ('' for none)] */
-  chunks: Array<[number, number, number, SeedChunkType, string]>;
+  /** [file index, startLine, endLine, chunkType, symbolName ('' for none), length, uniq], in id order */
+  chunks: Array<[number, number, number, SeedChunkType, string, number, number]>;
   terms: string[];
-  /** chunk i's term ids are termIds[offsets[i] .. offsets[i + 1]) */
+  /** term t's postings are ids[offsets[t] .. offsets[t + 1]) (chunk indexes into `chunks`) with their counts */
   offsets: Uint32Array;
-  termIds: Uint32Array;
+  ids: Uint32Array;
   tfs: Uint32Array;
 }
 
-/** The distinct terms of a text, ascending by id, with counts (ids from `idOf`). */
-function countTerms(text: string, idOf: (term: string) => number): { terms: Uint32Array; tfs: Uint32Array; length: number } {
-  const counts = new Map<number, number>();
-  let length = 0;
-  forEachToken(text, 0, text.length, (s, e) => {
-    const id = idOf(seedTerm(text.slice(s, e)));
-    counts.set(id, (counts.get(id) ?? 0) + 1);
-    length++;
-  });
-  const ids = [...counts.keys()].sort((a, b) => a - b);
-  return { terms: Uint32Array.from(ids), tfs: Uint32Array.from(ids, (id) => counts.get(id)!), length };
-}
-
-function tfOf(c: SeedChunkRecord, term: number): number {
-  let lo = 0;
-  let hi = c.terms.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (c.terms[mid] < term) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < c.terms.length && c.terms[lo] === term ? c.tfs[lo] : 0;
-}
+type Counts = Map<number, number>;
 
 const byScoreThenPlace = (a: { score: number; chunk: SeedChunkRecord }, b: { score: number; chunk: SeedChunkRecord }): number =>
   b.score - a.score || (a.chunk.path < b.chunk.path ? -1 : a.chunk.path > b.chunk.path ? 1 : a.chunk.startLine - b.chunk.startLine);
@@ -98,20 +79,21 @@ export class SeedIndex {
   private chunks: Array<SeedChunkRecord | null> = [];
   private termIndex = new Map<string, number>();
   private terms: string[] = [];
-  /** live chunks holding each term */
-  private df: number[] = [];
-  /** per term: chunk ids (dead ones are skipped, and swept out by compact()) */
-  private postings: number[][] = [];
   private files = new Map<string, SeedFileMeta & { ids: number[] }>();
   private live = 0;
-  private dead = 0;
   private totalTokens = 0;
+  // the committed table
+  private offsets: Uint32Array = new Uint32Array(1);
+  private postIds: Uint32Array = new Uint32Array(0);
+  private postTfs: Uint32Array = new Uint32Array(0);
+  private df: Uint32Array = new Uint32Array(0);
+  /** chunks added since the commit, with their distinct terms (ascending) and counts */
+  private pending: Array<{ id: number; terms: Uint32Array; tfs: Uint32Array }> = [];
+  private dirty = false;
+  private scores = new Float64Array(0);
 
   get chunkCount(): number {
     return this.live;
-  }
-  get fileCount(): number {
-    return this.files.size;
   }
   fileMeta(path: string): SeedFileMeta | undefined {
     const f = this.files.get(path);
@@ -130,57 +112,111 @@ export class SeedIndex {
       id = this.terms.length;
       this.termIndex.set(term, id);
       this.terms.push(term);
-      this.df.push(0);
-      this.postings.push([]);
     }
     return id;
   };
 
+  private countInto(counts: Counts, text: string): number {
+    let n = 0;
+    forEachToken(text, 0, text.length, (s, e) => {
+      const id = this.idOf(seedTerm(text.slice(s, e)));
+      counts.set(id, (counts.get(id) ?? 0) + 1);
+      n++;
+    });
+    return n;
+  }
+
   /** Replace a file's chunks. */
   setFile(path: string, meta: SeedFileMeta, chunks: SeedChunk[]): void {
     this.removeFile(path);
+    const heads = new Map<string, { counts: Counts; length: number }>();
     const ids = chunks.map((c) => {
-      const { terms, tfs, length } = countTerms(tokenSource(c), this.idOf);
-      return this.addRecord({ path, startLine: c.startLine, endLine: c.endLine, symbolName: c.symbolName, chunkType: c.chunkType, length, terms, tfs });
+      let head = heads.get(c.head);
+      if (!head) {
+        const counts: Counts = new Map();
+        heads.set(c.head, (head = { counts, length: this.countInto(counts, c.head) }));
+      }
+      const own: Counts = new Map();
+      const length = head.length + this.countInto(own, labelOf(c)) + this.countInto(own, c.body);
+      for (const [t, n] of head.counts) own.set(t, (own.get(t) ?? 0) + n);
+      const terms = Uint32Array.from(own.keys()).sort();
+      const tfs = Uint32Array.from(terms, (t) => own.get(t)!);
+      const id = this.chunks.length;
+      const rec: SeedChunkRecord = { id, path, startLine: c.startLine, endLine: c.endLine, chunkType: c.chunkType, length, uniq: terms.length };
+      if (c.symbolName !== undefined) rec.symbolName = c.symbolName;
+      this.chunks.push(rec);
+      this.pending.push({ id, terms, tfs });
+      this.live++;
+      this.totalTokens += length;
+      return id;
     });
     this.files.set(path, { size: meta.size, mtimeMs: meta.mtimeMs, ids });
-  }
-
-  private addRecord(rec: SeedChunkRecord): number {
-    const id = this.chunks.length;
-    this.chunks.push(rec);
-    for (const t of rec.terms) {
-      this.df[t]++;
-      this.postings[t].push(id);
-    }
-    this.live++;
-    this.totalTokens += rec.length;
-    return id;
+    this.dirty = true;
   }
 
   removeFile(path: string): void {
     const f = this.files.get(path);
     if (!f) return;
     for (const id of f.ids) {
-      const rec = this.chunks[id]!;
-      for (const t of rec.terms) this.df[t]--;
-      this.totalTokens -= rec.length;
+      this.totalTokens -= this.chunks[id]!.length;
       this.chunks[id] = null;
       this.live--;
-      this.dead++;
     }
     this.files.delete(path);
-    if (this.dead > 1024 && this.dead > this.live) this.compact();
+    this.dirty = true;
   }
 
-  /** Drop dead ids from the postings (ids stay: the files' lists keep pointing at them). */
-  private compact(): void {
-    for (let t = 0; t < this.postings.length; t++) this.postings[t] = this.postings[t].filter((id) => this.chunks[id] !== null);
-    this.dead = 0;
+  /** Fold the pending chunks in and the dead ones out: a new table, df recounted. */
+  commit(): void {
+    if (!this.dirty) return;
+    const nTerms = this.terms.length;
+    const count = new Uint32Array(nTerms + 1);
+    const oldTerms = this.offsets.length - 1;
+    for (let t = 0; t < oldTerms; t++) for (let k = this.offsets[t]; k < this.offsets[t + 1]; k++) if (this.chunks[this.postIds[k]]) count[t]++;
+    const pending = this.pending.filter((p) => this.chunks[p.id]);
+    for (const p of pending) for (const t of p.terms) count[t]++;
+    const offsets = new Uint32Array(nTerms + 1);
+    for (let t = 0; t < nTerms; t++) offsets[t + 1] = offsets[t] + count[t];
+    const ids = new Uint32Array(offsets[nTerms]);
+    const tfs = new Uint32Array(offsets[nTerms]);
+    const fill = offsets.slice(0, nTerms);
+    for (let t = 0; t < oldTerms; t++) {
+      for (let k = this.offsets[t]; k < this.offsets[t + 1]; k++) {
+        if (!this.chunks[this.postIds[k]]) continue;
+        ids[fill[t]] = this.postIds[k];
+        tfs[fill[t]++] = this.postTfs[k];
+      }
+    }
+    // pending ids are all above the table's, in ascending order: every row stays sorted
+    for (const p of pending) {
+      for (let i = 0; i < p.terms.length; i++) {
+        const t = p.terms[i];
+        ids[fill[t]] = p.id;
+        tfs[fill[t]++] = p.tfs[i];
+      }
+    }
+    this.offsets = offsets;
+    this.postIds = ids;
+    this.postTfs = tfs;
+    this.df = count.subarray(0, nTerms);
+    this.pending = [];
+    this.dirty = false;
   }
 
   private avgdl(): number {
     return Math.max(this.live ? this.totalTokens / this.live : 0, 1);
+  }
+
+  /** A term's count in a chunk (0 when absent): a binary search of the term's row. */
+  private tfIn(t: number, id: number): number {
+    let lo = this.offsets[t];
+    let hi = this.offsets[t + 1];
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.postIds[mid] < id) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < this.offsets[t + 1] && this.postIds[lo] === id ? this.postTfs[lo] : 0;
   }
 
   /** Query tokens, with repeats, in order. */
@@ -192,35 +228,38 @@ export class SeedIndex {
 
   /** The best `limit` chunks that pass `filter` (N and df stay the whole index's). */
   search(query: string, limit: number, filter?: (c: SeedChunkRecord) => boolean): SeedHit[] {
-    const tokens = SeedIndex.queryTerms(query);
+    this.commit();
     const N = this.live;
     const avgdl = this.avgdl();
-    const scores = new Map<number, number>();
-    const plan = tokens.map((term) => {
+    const plan = SeedIndex.queryTerms(query).map((term) => {
       const t = this.termIndex.get(term);
       return t === undefined || this.df[t] === 0 ? null : { term, t, idf: idf(N, this.df[t]) };
     });
     // idf * (tf (k1 + 1) / (tf + k1 (1 - b + b dl / avgdl))), in this order: the engine's floating-point result to the bit
     const part = (c: SeedChunkRecord, tf: number, idfValue: number) => idfValue * ((tf * (BM25_K1 + 1)) / (tf + BM25_K1 * (1 - BM25_B + (BM25_B * c.length) / avgdl)));
+    if (this.scores.length < this.chunks.length) this.scores = new Float64Array(this.chunks.length);
+    const scores = this.scores;
+    const touched: number[] = [];
     for (const p of plan) {
       if (!p) continue;
-      for (const id of this.postings[p.t]) {
-        const c = this.chunks[id];
-        if (!c) continue;
-        scores.set(id, (scores.get(id) ?? 0) + part(c, tfOf(c, p.t), p.idf));
+      for (let k = this.offsets[p.t]; k < this.offsets[p.t + 1]; k++) {
+        const id = this.postIds[k];
+        if (scores[id] === 0) touched.push(id);
+        scores[id] += part(this.chunks[id]!, this.postTfs[k], p.idf);
       }
     }
     const hits: Array<{ chunk: SeedChunkRecord; score: number }> = [];
-    for (const [id, score] of scores) {
+    for (const id of touched) {
       const chunk = this.chunks[id]!;
-      if (!filter || filter(chunk)) hits.push({ chunk, score });
+      if (!filter || filter(chunk)) hits.push({ chunk, score: scores[id] });
+      scores[id] = 0;
     }
     hits.sort(byScoreThenPlace);
     return hits.slice(0, limit).map(({ chunk, score }) => {
       const matchedTerms: string[] = [];
       const scoreComponents: SeedScoreComponent[] = [];
       for (const p of plan) {
-        const tf = p ? tfOf(chunk, p.t) : 0;
+        const tf = p ? this.tfIn(p.t, chunk.id) : 0;
         if (!p || !tf) continue;
         matchedTerms.push(p.term);
         scoreComponents.push({ term: p.term, termFrequency: tf, documentFrequency: this.df[p.t], idf: p.idf, bm25: part(chunk, tf, p.idf) });
@@ -235,73 +274,74 @@ export class SeedIndex {
     return null;
   }
 
-  /** Chunks sharing a token with `seed`, best first (score, then path), at most `limit`. */
-  related(seed: SeedChunkRecord, limit: number): SeedRelated[] {
+  /**
+   * Chunks sharing a token with `seed`, best first (score, then path), at most `limit`.
+   * `seedTerms`: the seed's distinct terms (from its text: the index keeps no per-chunk lists).
+   */
+  related(seed: SeedChunkRecord, seedTerms: Iterable<string>, limit: number): SeedRelated[] {
+    this.commit();
     const sum = new Map<number, number>();
     const shared = new Map<number, number>();
-    for (const t of seed.terms) {
-      for (const id of this.postings[t]) {
-        const c = this.chunks[id];
-        if (!c || c === seed) continue;
-        sum.set(id, (sum.get(id) ?? 0) + tfOf(c, t));
+    for (const term of seedTerms) {
+      const t = this.termIndex.get(term);
+      if (t === undefined) continue;
+      for (let k = this.offsets[t]; k < this.offsets[t + 1]; k++) {
+        const id = this.postIds[k];
+        if (id === seed.id) continue;
+        sum.set(id, (sum.get(id) ?? 0) + this.postTfs[k]);
         shared.set(id, (shared.get(id) ?? 0) + 1);
       }
     }
     const out: SeedRelated[] = [];
     for (const [id, n] of sum) {
       const c = this.chunks[id]!;
-      out.push({ chunk: c, score: n / (seed.terms.length + c.terms.length - shared.get(id)!) });
+      out.push({ chunk: c, score: n / (seed.uniq + c.uniq - shared.get(id)!) });
     }
     out.sort(byScoreThenPlace);
     return out.slice(0, limit);
   }
 
-  /** Whether `term` is one of the chunk's (for marking a candidate's shared tokens). */
-  hasTerm(c: SeedChunkRecord, term: string): boolean {
-    const t = this.termIndex.get(term);
-    return t !== undefined && tfOf(c, t) > 0;
-  }
-
   toState(): SeedIndexState {
+    this.commit();
+    // renumber the live chunks 0..n-1 in id order (rows stay ascending)
     const files: SeedIndexState['files'] = [];
-    const chunks: SeedIndexState['chunks'] = [];
-    const offsets: number[] = [0];
-    let total = 0;
-    for (const f of this.files.values()) {
-      for (const id of f.ids) total += this.chunks[id]!.terms.length;
-    }
-    const termIds = new Uint32Array(total);
-    const tfs = new Uint32Array(total);
-    let at = 0;
+    const fileOf = new Map<string, number>();
     for (const [path, f] of this.files) {
-      const fi = files.length;
+      fileOf.set(path, files.length);
       files.push([path, f.size, f.mtimeMs]);
-      for (const id of f.ids) {
-        const c = this.chunks[id]!;
-        chunks.push([fi, c.startLine, c.endLine, c.chunkType, c.symbolName ?? '']);
-        termIds.set(c.terms, at);
-        tfs.set(c.tfs, at);
-        at += c.terms.length;
-        offsets.push(at);
-      }
     }
-    return { files, chunks, terms: this.terms.slice(), offsets: Uint32Array.from(offsets), termIds, tfs };
+    const newId = new Int32Array(this.chunks.length).fill(-1);
+    const chunks: SeedIndexState['chunks'] = [];
+    this.chunks.forEach((c, id) => {
+      if (!c) return;
+      newId[id] = chunks.length;
+      chunks.push([fileOf.get(c.path)!, c.startLine, c.endLine, c.chunkType, c.symbolName ?? '', c.length, c.uniq]);
+    });
+    const ids = this.postIds.map((id) => newId[id]);
+    return { files, chunks, terms: this.terms.slice(), offsets: this.offsets.slice(), ids, tfs: this.postTfs.slice() };
   }
 
   static fromState(s: SeedIndexState): SeedIndex {
     const index = new SeedIndex();
     for (const term of s.terms) index.idOf(term);
     const byFile: number[][] = s.files.map(() => []);
-    s.chunks.forEach(([fi, startLine, endLine, chunkType, name], i) => {
-      const terms = s.termIds.slice(s.offsets[i], s.offsets[i + 1]);
-      const tfs = s.tfs.slice(s.offsets[i], s.offsets[i + 1]);
-      let length = 0;
-      for (const n of tfs) length += n;
-      const rec: SeedChunkRecord = { path: s.files[fi][0], startLine, endLine, chunkType, length, terms, tfs };
+    s.chunks.forEach(([fi, startLine, endLine, chunkType, name, length, uniq], id) => {
+      const rec: SeedChunkRecord = { id, path: s.files[fi][0], startLine, endLine, chunkType, length, uniq };
       if (name !== '') rec.symbolName = name;
-      byFile[fi].push(index.addRecord(rec));
+      index.chunks.push(rec);
+      byFile[fi].push(id);
+      index.live++;
+      index.totalTokens += length;
     });
     s.files.forEach(([path, size, mtimeMs], fi) => index.files.set(path, { size, mtimeMs, ids: byFile[fi] }));
+    if (s.offsets.length !== s.terms.length + 1 || s.ids.length !== s.offsets[s.terms.length] || s.tfs.length !== s.ids.length)
+      throw new Error('inconsistent seed index');
+    index.offsets = s.offsets;
+    index.postIds = s.ids;
+    index.postTfs = s.tfs;
+    const df = new Uint32Array(s.terms.length);
+    for (let t = 0; t < df.length; t++) df[t] = s.offsets[t + 1] - s.offsets[t];
+    index.df = df;
     return index;
   }
 }

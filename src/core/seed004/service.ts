@@ -25,7 +25,7 @@ export const SEED_EXTENSIONS: readonly string[] = ['ts', 'tsx', 'js', 'jsx', 'mj
 export const SEED_SKIPPED_SEGMENTS: readonly string[] = ['node_modules', 'dist', 'target', '.git'];
 
 const STORE_KIND = 'seed004';
-const STORE_VERSION = 1;
+const STORE_VERSION = 2;
 
 interface Walked {
   rootIndex: number;
@@ -146,6 +146,7 @@ export class SeedIndexService {
       const index = mode === 'full' ? new SeedIndex() : old!;
       for (const p of removed) index.removeFile(p);
       for (const p of prepared) index.setFile(p.path, p.meta, p.chunks);
+      index.commit();
       this.index = index;
       await this.save();
     }
@@ -171,13 +172,13 @@ export class SeedIndexService {
       const { json, sections } = decodeIndex(bytes);
       const j = json as { kind?: string; version?: number; parts?: number[] };
       if (j?.kind !== STORE_KIND || j.version !== STORE_VERSION || !Array.isArray(j.parts) || j.parts.length !== 3) throw unreadable();
-      const [offsets, termIds, tfs, ...rest] = sections;
-      if (!offsets || !termIds || !tfs || rest.length !== j.parts[0] + j.parts[1] + j.parts[2]) throw unreadable();
+      const [offsets, ids, tfs, ...rest] = sections;
+      if (!offsets || !ids || !tfs || rest.length !== j.parts[0] + j.parts[1] + j.parts[2]) throw unreadable();
       const files = fromJsonParts<SeedIndexState['files'][number]>(rest.slice(0, j.parts[0]));
       const chunks = fromJsonParts<SeedIndexState['chunks'][number]>(rest.slice(j.parts[0], j.parts[0] + j.parts[1]));
       const terms = fromJsonParts<string>(rest.slice(j.parts[0] + j.parts[1]));
-      if (offsets.length !== chunks.length + 1 || offsets[chunks.length] !== termIds.length || tfs.length !== termIds.length) throw unreadable();
-      this.index = SeedIndex.fromState({ files, chunks, terms, offsets: offsets.slice(), termIds: termIds.slice(), tfs: tfs.slice() });
+      // the sections are views of the loaded bytes: copy what the index keeps
+      this.index = SeedIndex.fromState({ files, chunks, terms, offsets: offsets.slice(), ids: ids.slice(), tfs: tfs.slice() });
     } catch {
       this.index = null; // unreadable, another version, inconsistent: quietly rebuilt
     }
@@ -189,7 +190,7 @@ export class SeedIndexService {
     const groups = [jsonParts(s.files), jsonParts(s.chunks), jsonParts(s.terms)];
     await this.store.save(
       this.storeKey,
-      encodeIndex({ json: { kind: STORE_KIND, version: STORE_VERSION, parts: groups.map((g) => g.length) }, sections: [s.offsets, s.termIds, s.tfs, ...groups.flat()] }),
+      encodeIndex({ json: { kind: STORE_KIND, version: STORE_VERSION, parts: groups.map((g) => g.length) }, sections: [s.offsets, s.ids, s.tfs, ...groups.flat()] }),
     );
   }
 }

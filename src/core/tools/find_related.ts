@@ -92,14 +92,16 @@ export const findRelated: Tool<Envelope> = {
     const part = parts.find((p) => p.prefix !== '' && path.startsWith(p.prefix)) ?? parts.find((p) => p.prefix === '');
     const rel = part ? path.slice(part.prefix.length) : '';
     const seed = part?.index.chunkAt(rel, line);
-    const related = seed ? part!.index.related(seed, args.limit) : [];
+    const text = part ? chunkTexts(part) : null;
+    const seedChunk = seed ? await text!(seed.path, seed.startLine) : null;
+    const seedTerms = new Set(seedChunk ? SeedIndex.queryTerms(tokenSource(seedChunk)) : []);
+    const related = seed && seedChunk ? part!.index.related(seed, seedTerms, args.limit) : [];
     if (!related.length) throw new QuarryError('EngineError', NO_RELATED, { path, line });
-    const text = chunkTexts(part!);
     const results = await Promise.all(
       related.map(async (r) => {
-        const chunk = await text(r.chunk.path, r.chunk.startLine);
+        const chunk = await text!(r.chunk.path, r.chunk.startLine);
         // the candidate's first RELATED_MATCHED_TERMS tokens (repeats kept) that are in the seed's set
-        const matchedTerms = chunk ? sharedTokens(tokenSource(chunk), (term) => part!.index.hasTerm(seed!, term)) : [];
+        const matchedTerms = chunk ? sharedTokens(tokenSource(chunk), (term) => seedTerms.has(term)) : [];
         return {
           path: part!.prefix + r.chunk.path,
           startLine: r.chunk.startLine,

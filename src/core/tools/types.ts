@@ -1,18 +1,10 @@
 import type { SourceParsers } from '../analyze/parsers';
-import type { ChunkIndex } from '../rank/bm25';
-import type { CodeIndexService, RefreshStats } from '../rank/service';
+import type { RefreshStats } from '../rank/service';
 import type { SeedIndexService } from '../seed004/service';
 import type { Workspace } from '../source/workspace';
 
 export interface ToolContext {
   workspace: Workspace;
-  /** The chunk index for codebase_search / find_related (built or refreshed on demand). */
-  index?: CodeIndexService;
-  /**
-   * One index per root instead (the app's sessions: a root is added or removed without
-   * rebuilding the others). Chunk paths are root-relative; `prefix` makes them workspace paths.
-   */
-  rootIndexes?: (signal?: AbortSignal, prefix?: string) => Promise<RootIndex[]>;
   /** The seed-004 index codebase_search and find_related rank with (src/core/seed004), over the whole workspace. */
   seedIndex?: SeedIndexService;
   /** Or one per root, each refreshed (or waited for) on demand; paths root-relative under `prefix`. */
@@ -23,13 +15,6 @@ export interface ToolContext {
    * loaded on first use: hosts pass `() => sharedSourceParsers(loader)`.
    */
   parsers?: () => Promise<SourceParsers>;
-}
-
-export interface RootIndex {
-  /** What this root's workspace paths start with ('' with one root). */
-  prefix: string;
-  index: ChunkIndex;
-  stats: RefreshStats;
 }
 
 /** JSON Schema (draft 2020-12 subset) describing a tool's input, as MCP lists it. */
