@@ -99,7 +99,9 @@ async function engineComparison(corpusDir: string, svc: SeedIndexService): Promi
     const theirs: number[] = [];
     const ours: number[] = [];
     let same = 0;
-    for (const q of BM25_QUERIES) {
+    // the engine re-reads its whole stored index on every call (seconds on this corpus): 8 queries
+    const queries = BM25_QUERIES.slice(0, 8);
+    for (const q of queries) {
       let t = performance.now();
       const e = await engine.call('codebase_search', { query: q, root: copy });
       theirs.push(performance.now() - t);
@@ -119,7 +121,7 @@ async function engineComparison(corpusDir: string, svc: SeedIndexService): Promi
         `a call (refresh check + query), median of ${BM25_QUERIES.length}`,
         `engine ${percentile(theirs, 50).toFixed(1)} ms, Quarry ${percentile(ours, 50).toFixed(1)} ms`,
       ],
-      ['same top 10 (path, line, score to 1e-9; ties may differ)', `${same}/${BM25_QUERIES.length}`],
+      ['same top 10 (path, line, score to 1e-9; ties may differ)', `${same}/${queries.length}`],
     ]);
   } finally {
     await engine.close();

@@ -8,6 +8,7 @@
  * Skips, saying why, where the engine's binary cannot run.
  */
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NodeFsSource } from '../../src/adapters/node/fs';
 import { SeedIndexService } from '../../src/core/seed004/service';
@@ -132,6 +133,8 @@ interface Plan {
   /** find_related locations taken from the index (the middle line of every k-th chunk) */
   related: number;
   extra?: Array<['codebase_search' | 'find_related', Record<string, unknown>]>;
+  /** change the corpus after the first round and compare again (both refresh incrementally) */
+  change?: (dir: string) => void;
 }
 
 const PLANS: Plan[] = [
@@ -150,6 +153,11 @@ const PLANS: Plan[] = [
       ['codebase_search', { query: 'session', limit: 100 }],
       ['codebase_search', { query: 'export function', limit: 100 }],
     ],
+    change: (dir) => {
+      fs.appendFileSync(path.join(dir, 'src/db/pool.ts'), 'export function drainPool(pool: Pool) {\n  return pool.end();\n}\n');
+      fs.rmSync(path.join(dir, 'src/crlf.ts'));
+      fs.writeFileSync(path.join(dir, 'src/added.ts'), 'import { createPool } from "./db/pool";\nexport const pool = createPool();\n');
+    },
   },
   { corpus: threeCorpus, identifiers: 20, related: 8 },
   { corpus: declarationsCorpus, identifiers: 15, related: 6 },
@@ -201,6 +209,25 @@ describe.skipIf('skip' in locus)('seed-004 parity with the engine (Locus 0.6.2 o
         if (name === 'codebase_search') compared.search++;
         else compared.related++;
         if (theirs.ok && theirs.results.length) compared.answered++;
+      }
+      if (plan.change) {
+        plan.change(corpus.dir);
+        const again: typeof calls = [
+          ['codebase_search', { query: 'pool', limit: 20 }],
+          ['codebase_search', { query: 'drain pool end' }],
+          ['codebase_search', { query: 'crlf two' }],
+          ['find_related', { path: 'src/db/pool.ts', line: 13 }],
+          ['find_related', { path: 'src/added.ts', line: 2 }],
+        ];
+        const modes: string[] = [];
+        for (const [name, args] of again) {
+          const mine = await ours(ctx, name, args);
+          modes.push(seedIndex.lastStats!.refreshMode);
+          const theirs = await engine.call(name, { ...args, root: corpus.dir });
+          const diff = differences(mine, theirs, (args.limit as number | undefined) ?? 10);
+          if (diff.length) failures.push(`after the change, ${name} ${JSON.stringify(args)}:\n  ${diff.join('\n  ')}`);
+        }
+        expect(modes).toEqual(['incremental', 'cache_hit', 'cache_hit', 'cache_hit', 'cache_hit']);
       }
       expect(failures, failures.join('\n\n')).toEqual([]);
     },

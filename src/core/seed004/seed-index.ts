@@ -91,6 +91,8 @@ export class SeedIndex {
   private pending: Array<{ id: number; terms: Uint32Array; tfs: Uint32Array }> = [];
   private dirty = false;
   private scores = new Float64Array(0);
+  /** per chunk, k1 (1 - b + b dl / avgdl): BM25's length part, fixed between commits */
+  private norms: Float64Array | null = null;
 
   get chunkCount(): number {
     return this.live;
@@ -201,6 +203,7 @@ export class SeedIndex {
     this.df = count.subarray(0, nTerms);
     this.pending = [];
     this.dirty = false;
+    this.norms = null;
   }
 
   private avgdl(): number {
@@ -236,33 +239,50 @@ export class SeedIndex {
       return t === undefined || this.df[t] === 0 ? null : { term, t, idf: idf(N, this.df[t]) };
     });
     // idf * (tf (k1 + 1) / (tf + k1 (1 - b + b dl / avgdl))), in this order: the engine's floating-point result to the bit
-    const part = (c: SeedChunkRecord, tf: number, idfValue: number) => idfValue * ((tf * (BM25_K1 + 1)) / (tf + BM25_K1 * (1 - BM25_B + (BM25_B * c.length) / avgdl)));
+    const norms = (this.norms ??= Float64Array.from(this.chunks, (c) => (c ? BM25_K1 * (1 - BM25_B + (BM25_B * c.length) / avgdl) : 0)));
+    const part = (id: number, tf: number, idfValue: number) => idfValue * ((tf * (BM25_K1 + 1)) / (tf + norms[id]));
     if (this.scores.length < this.chunks.length) this.scores = new Float64Array(this.chunks.length);
     const scores = this.scores;
     const touched: number[] = [];
     for (const p of plan) {
       if (!p) continue;
-      for (let k = this.offsets[p.t]; k < this.offsets[p.t + 1]; k++) {
-        const id = this.postIds[k];
+      const { postIds, postTfs } = this;
+      for (let k = this.offsets[p.t], end = this.offsets[p.t + 1]; k < end; k++) {
+        const id = postIds[k];
         if (scores[id] === 0) touched.push(id);
-        scores[id] += part(this.chunks[id]!, this.postTfs[k], p.idf);
+        scores[id] += part(id, postTfs[k], p.idf);
       }
     }
-    const hits: Array<{ chunk: SeedChunkRecord; score: number }> = [];
+    // the best `limit` in a bounded sorted buffer: most hits leave after one comparison
+    const top: Array<{ chunk: SeedChunkRecord; score: number }> = [];
     for (const id of touched) {
-      const chunk = this.chunks[id]!;
-      if (!filter || filter(chunk)) hits.push({ chunk, score: scores[id] });
+      const score = scores[id];
       scores[id] = 0;
+      if (limit <= 0 || (top.length === limit && score < top[limit - 1].score)) continue;
+      const chunk = this.chunks[id]!;
+      if (filter && !filter(chunk)) continue;
+      const hit = { chunk, score };
+      if (top.length === limit) {
+        if (byScoreThenPlace(hit, top[limit - 1]) >= 0) continue;
+        top.pop();
+      }
+      let lo = 0;
+      let hi = top.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (byScoreThenPlace(top[mid], hit) <= 0) lo = mid + 1;
+        else hi = mid;
+      }
+      top.splice(lo, 0, hit);
     }
-    hits.sort(byScoreThenPlace);
-    return hits.slice(0, limit).map(({ chunk, score }) => {
+    return top.map(({ chunk, score }) => {
       const matchedTerms: string[] = [];
       const scoreComponents: SeedScoreComponent[] = [];
       for (const p of plan) {
         const tf = p ? this.tfIn(p.t, chunk.id) : 0;
         if (!p || !tf) continue;
         matchedTerms.push(p.term);
-        scoreComponents.push({ term: p.term, termFrequency: tf, documentFrequency: this.df[p.t], idf: p.idf, bm25: part(chunk, tf, p.idf) });
+        scoreComponents.push({ term: p.term, termFrequency: tf, documentFrequency: this.df[p.t], idf: p.idf, bm25: part(chunk.id, tf, p.idf) });
       }
       return { chunk, score, matchedTerms, scoreComponents };
     });
