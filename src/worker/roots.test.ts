@@ -176,6 +176,27 @@ describe('the app views go through the tool dispatch', { timeout: 60_000 }, () =
     }
   });
 
+  it('codebase_search answers when storing its index fails (storage full), and keeps the index for the session', async () => {
+    let saves = 0;
+    const full: IndexStore = {
+      load: async () => null,
+      save: async () => {
+        saves++;
+        throw new Error('QuotaExceededError');
+      },
+    };
+    const client = new EngineClient(() => inThreadTransport(createEngineApi({ grammarLoader: nodeGrammarLoader, indexStore: full })));
+    try {
+      await client.openRepo({ kind: 'memory', name: 'lib', files: LIB }).done;
+      type Out = { results: Array<{ path: string }>; index: { refreshMode: string } };
+      const out = await client.callTool<Out>('codebase_search', { query: 'cents' });
+      expect(out.results[0].path).toBe('lib/money.ts');
+      expect(saves).toBeGreaterThan(0);
+      expect((await client.callTool<Out>('codebase_search', { query: 'cents' })).index.refreshMode).toBe('cache_hit');
+    } finally {
+      client.dispose();
+    }
+  });
   it('codebase_search through the engine uses the session index (it once answered "No index is available")', async () => {
     const client = new EngineClient(() => inThreadTransport(createEngineApi({ grammarLoader: nodeGrammarLoader })));
     try {

@@ -205,7 +205,9 @@ export class RepoSession {
    */
   async seedIndexForTools(signal?: AbortSignal): Promise<{ service: SeedIndexService; stats: RefreshStats }> {
     if (this.closed) throw new QuarryError('Cancelled', `${this.name} was closed`);
-    this.seed ??= new SeedIndexService(this.workspace, this.deps.indexStore, seedIndexStoreKey(this.key));
+    // a failed save (storage full) leaves the index working for this session, as for Quarry's own
+    const store = this.deps.indexStore ? forgivingStore(this.deps.indexStore, () => undefined) : undefined;
+    this.seed ??= new SeedIndexService(this.workspace, store, seedIndexStoreKey(this.key));
     const yielder = createBackgroundYielder(this.deps.foreground, { yieldBudgetMs: this.deps.yieldBudgetMs, signal });
     return { service: this.seed, stats: await this.seed.refresh({ signal, yielder }) };
   }
