@@ -17,7 +17,7 @@
  * chunk (a bundle whose first symbol comes after 30,000 lines of preamble has thousands).
  */
 import { BM25_B, BM25_K1, idf } from '../rank/bm25-score';
-import { forEachToken, seedTerm } from '../rank/tokenize';
+import { forEachToken, seedTerm, tokenize } from '../rank/tokenize';
 import { labelOf, type SeedChunk, type SeedChunkType } from './chunks';
 
 export interface SeedChunkRecord {
@@ -222,19 +222,12 @@ export class SeedIndex {
     return lo < this.offsets[t + 1] && this.postIds[lo] === id ? this.postTfs[lo] : 0;
   }
 
-  /** Query tokens, with repeats, in order. */
-  static queryTerms(query: string): string[] {
-    const out: string[] = [];
-    forEachToken(query, 0, query.length, (s, e) => void out.push(seedTerm(query.slice(s, e))));
-    return out;
-  }
-
   /** The best `limit` chunks that pass `filter` (N and df stay the whole index's). */
   search(query: string, limit: number, filter?: (c: SeedChunkRecord) => boolean): SeedHit[] {
     this.commit();
     const N = this.live;
     const avgdl = this.avgdl();
-    const plan = SeedIndex.queryTerms(query).map((term) => {
+    const plan = tokenize(query).map((term) => {
       const t = this.termIndex.get(term);
       return t === undefined || this.df[t] === 0 ? null : { term, t, idf: idf(N, this.df[t]) };
     });

@@ -9,6 +9,7 @@ import { MemorySource } from '../source/memory';
 import { Workspace } from '../source/workspace';
 import { tokenSource } from './chunks';
 import { SeedIndex } from './seed-index';
+import { tokenize } from '../rank/tokenize';
 import { SeedIndexService } from './service';
 
 const FILES: Record<string, string> = {
@@ -55,14 +56,14 @@ describe('what the seed-004 index holds', () => {
     const seed = idx.chunkAt('src/db/pool.ts', 8)!;
     expect(seed).toMatchObject({ startLine: 7, endLine: 9, symbolName: 'PoolManager' });
     expect(idx.chunkAt('src/db/pool.ts', 1)).toBeNull(); // the preamble
-    const seedTerms = new Set(SeedIndex.queryTerms(tokenSource((await s.chunksOf('src/db/pool.ts'))!.find((c) => c.startLine === 7)!)));
+    const seedTerms = new Set(tokenize(tokenSource((await s.chunksOf('src/db/pool.ts'))!.find((c) => c.startLine === 7)!)));
     expect(seedTerms.size).toBe(seed.uniq);
     const related = idx.related(seed, seedTerms, 100);
     expect(related.some((r) => r.chunk === seed)).toBe(false);
     expect(related.length).toBeGreaterThan(2);
     for (const r of related) {
       // recount from the candidate's own text
-      const tokens = SeedIndex.queryTerms(tokenSource((await s.chunksOf(r.chunk.path))!.find((c) => c.startLine === r.chunk.startLine)!));
+      const tokens = tokenize(tokenSource((await s.chunksOf(r.chunk.path))!.find((c) => c.startLine === r.chunk.startLine)!));
       const mine = new Set(tokens);
       const shared = [...mine].filter((t) => seedTerms.has(t)).length;
       expect(r.score).toBe(tokens.filter((t) => seedTerms.has(t)).length / (seedTerms.size + mine.size - shared));

@@ -8,7 +8,7 @@ import { QuarryError } from '../errors';
 import { elapsedSince, now } from '../jobs/yielder';
 import { SNIPPET_CHARS } from '../rank/indexed-chunk';
 import { tokenSource } from '../seed004/chunks';
-import { SeedIndex } from '../seed004/seed-index';
+import { tokenize } from '../rank/tokenize';
 import { envelope, ROUTE_RELATED, type Envelope } from './envelope';
 import { selectRootPrefix } from './index-context';
 import { chunkTexts, ensureSeedIndexes, firstChars } from './seed-context';
@@ -22,7 +22,7 @@ export const RELATED_MATCHED_TERMS = 12;
 
 function sharedTokens(text: string, inSeed: (term: string) => boolean): string[] {
   const out: string[] = [];
-  for (const term of SeedIndex.queryTerms(text)) {
+  for (const term of tokenize(text)) {
     if (!inSeed(term)) continue;
     out.push(term);
     if (out.length === RELATED_MATCHED_TERMS) break;
@@ -94,7 +94,7 @@ export const findRelated: Tool<Envelope> = {
     const seed = part?.index.chunkAt(rel, line);
     const text = part ? chunkTexts(part) : null;
     const seedChunk = seed ? await text!(seed.path, seed.startLine) : null;
-    const seedTerms = new Set(seedChunk ? SeedIndex.queryTerms(tokenSource(seedChunk)) : []);
+    const seedTerms = new Set(seedChunk ? tokenize(tokenSource(seedChunk)) : []);
     const related = seed && seedChunk ? part!.index.related(seed, seedTerms, args.limit) : [];
     if (!related.length) throw new QuarryError('EngineError', NO_RELATED, { path, line });
     const results = await Promise.all(
