@@ -1,0 +1,21 @@
+/**
+ * Quarry's documented caps (README, Limits). Every one is enforced in the core engine, so the
+ * app, the CLI and the MCP server refuse the same inputs with the same message.
+ */
+
+/** A query, pattern or search string longer than this is refused (InvalidArgument). */
+export const MAX_QUERY_CHARS = 10_000;
+
+/**
+ * read_file without a line range refuses files larger than this (a range is streamed and
+ * stops reading at its last line, so it works on a file of any size).
+ */
+export const READ_FILE_MAX_BYTES = 10 * 1024 * 1024;
+
+/** A path argument longer than this is refused (Linux's PATH_MAX). */
+export const MAX_PATH_CHARS = 4096;
+
+/** The message every tool gives for a query over MAX_QUERY_CHARS. */
+export function queryTooLongMessage(field: string, length: number): string {
+  return `${field} is too long: ${length} characters (the limit is ${MAX_QUERY_CHARS})`;
+}
