@@ -43,7 +43,8 @@ export type SkipReason =
   | 'noisyPath' // a directory or file in NOISY_PATH_SEGMENTS
   | 'unreadable'
   | 'symlinkLoop'
-  | 'notRegular'; // sockets, devices, broken symlinks
+  | 'notRegular' // FIFOs, sockets, devices, broken symlinks
+  | 'outsideRoot'; // a symlink (or a path through one) that resolves outside the root
 
 export interface Skipped {
   path: string;
