@@ -45,12 +45,62 @@ function quarryDemo(): Plugin {
   };
 }
 
+/**
+ * The Content-Security-Policy of the built app, as a <meta> tag (any static host serves it;
+ * no header needed). Only the build gets it: the dev server injects an inline script (React
+ * refresh) that it would block.
+ * - script-src 'self' 'wasm-unsafe-eval': the app's own modules; WebAssembly compiles (the
+ *   tree-sitter parsers) but no eval/new Function and no inline script.
+ * - worker-src 'self': the engine worker and the service worker are files of the app (no blob:).
+ * - connect-src: a clone may go to any http(s) git host or CORS proxy the user types, and a
+ *   meta tag is fixed when the page loads, so https: and http: are allowed. A deployment that
+ *   knows its hosts narrows it at build time: QUARRY_CONNECT_SRC="https://git.example.com"
+ *   ('self' is always kept: the app fetches its own parsers).
+ * - style-src 'self': the stylesheet only; React sets style props through CSSOM, which CSP allows.
+ * - img-src 'self' data:: the icon (a data: URL in index.html) and the manifest's icon.
+ * frame-ancestors, report-uri and sandbox are ignored in a meta tag: a host that can send
+ * headers should add `frame-ancestors 'none'` there.
+ */
+export function contentSecurityPolicy(connectSrc = process.env.QUARRY_CONNECT_SRC ?? 'https: http:'): string {
+  const sources = connectSrc.trim().split(/\s+/).filter(Boolean);
+  const bad = sources.find((s) => /[;,'"<>]/.test(s) && !/^'(self|none)'$/.test(s));
+  if (bad) throw new Error(`QUARRY_CONNECT_SRC: not a CSP source: ${bad}`);
+  const connect = ["'self'", ...sources.filter((s) => s !== "'self'")].join(' ');
+  return [
+    "default-src 'none'",
+    "script-src 'self' 'wasm-unsafe-eval'",
+    "worker-src 'self'",
+    `connect-src ${connect}`,
+    "img-src 'self' data:",
+    "style-src 'self'",
+    "font-src 'self'",
+    "manifest-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+}
+
+function quarryCsp(): Plugin {
+  return {
+    name: 'quarry-csp',
+    apply: 'build',
+    // right after <meta charset>, before any script or stylesheet it governs
+    transformIndexHtml: (html) => {
+      const charset = /<meta charset="UTF-8" \/>\n/;
+      if (!charset.test(html)) throw new Error('quarry-csp: index.html has no <meta charset="UTF-8" />');
+      return html.replace(charset, (m) => `${m}    <meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy()}" />\n`);
+    },
+  };
+}
+
 // base './' so the built site works from any path on any static host.
 export default defineConfig({
   base: './',
   plugins: [
     react(),
     quarryDemo(),
+    quarryCsp(),
     // An installable PWA: the service worker precaches the whole build (app, worker, demo,
     // tree-sitter grammars), so after one visit Quarry and the repositories cloned into
     // IndexedDB work with the network off. Grammars exceed workbox's 2 MiB default.
@@ -78,7 +128,9 @@ export default defineConfig({
     }),
   ],
   worker: { format: 'es', plugins: () => [quarryDemo()] },
-  build: { target: 'es2022', sourcemap: true },
+  // No source maps in the deployed build (they would publish the whole source next to the app);
+  // QUARRY_SOURCEMAP=1 npm run build writes them (for the app, the worker and the service worker).
+  build: { target: 'es2022', sourcemap: process.env.QUARRY_SOURCEMAP === '1' },
   server: { host: '127.0.0.1', port: 5173 },
   preview: { host: '127.0.0.1', port: 4173 },
 });
