@@ -103,6 +103,19 @@ test('a whole session on the demo runs under the CSP without a single violation'
   expect(violations).toEqual([]);
 });
 
+test('the main-thread engine (the fallback when a worker cannot start) also runs under the CSP', async ({ quarry, page }) => {
+  test.setTimeout(120_000);
+  const violations = await recordViolations(page);
+  await quarry.goto('?engine=main');
+  await quarry.waitForRepo('quarry (demo)');
+  await expect(page.getByText('Engine: main-thread')).toBeVisible();
+  // the parsers compile on the main thread here: 'wasm-unsafe-eval' is what allows it
+  await quarry.waitForIndex();
+  await quarry.search('parse query', 'Ranked');
+  await expect(quarry.rankedHits.first()).toBeVisible();
+  expect(violations).toEqual([]);
+});
+
 test('the CSP blocks injected inline script, eval, inline handlers and markup styles', async ({ quarry, page }) => {
   const violations = await recordViolations(page);
   await quarry.goto();
