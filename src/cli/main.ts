@@ -10,7 +10,7 @@ import { callTool, describeTools } from '../core/tools';
 import type { ToolContext } from '../core/tools/types';
 import { NodeFsSource } from '../adapters/node/fs';
 import { nodeGrammarLoader } from '../adapters/node/grammars';
-import { defaultCacheDir, FileIndexStore, workspaceKey } from '../adapters/node/index-store';
+import { defaultCacheDir, FileIndexStore, ForgivingIndexStore, workspaceKey } from '../adapters/node/index-store';
 import { Chunker, languageForPath } from '../core/chunk';
 import { sharedSourceParsers } from '../core/analyze/parsers';
 import { INDEXED_EXTENSIONS } from '../core/rank/service';
@@ -84,9 +84,11 @@ function resolveRoots(roots: string[], env: Record<string, string | undefined>, 
 }
 
 /** What every tool call needs over local roots: the workspace, its cached code index, the parsers. */
-function toolContext(rootList: string[], env: Record<string, string | undefined>, noCache: boolean): ToolContext {
+function toolContext(rootList: string[], io: CliIO, noCache: boolean): ToolContext {
   const workspace = openRoots(rootList);
-  const store = noCache ? undefined : new FileIndexStore(defaultCacheDir(env));
+  const dir = noCache ? null : defaultCacheDir(io.env);
+  if (!noCache && !dir) io.stderr('quarry: no cache directory (no HOME, QUARRY_CACHE_DIR or XDG_CACHE_HOME); the index is kept in memory for this run\n');
+  const store = dir ? new ForgivingIndexStore(new FileIndexStore(dir), dir, io.stderr) : undefined;
   const seedIndex = new SeedIndexService(workspace, store, `seed004-${workspaceKey(rootList)}`);
   return { workspace, seedIndex, parsers: () => sharedSourceParsers(nodeGrammarLoader) };
 }
@@ -132,13 +134,13 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       } catch (e) {
         throw new QuarryError('InvalidArgument', `The tool arguments are not valid JSON: ${(e as Error).message}`, { field: '(arguments)' });
       }
-      const ctx = toolContext(resolveRoots(roots, io.env, args), io.env, noCache);
+      const ctx = toolContext(resolveRoots(roots, io.env, args), io, noCache);
       const result = await callTool(tool, args, ctx);
       io.stdout((typeof result === 'string' && !json ? result : JSON.stringify(result, null, 2)) + '\n');
       return 0;
     }
     if (command === 'mcp') {
-      await serveMcp(toolContext(resolveRoots(roots, io.env, undefined), io.env, noCache), io.stdin ?? process.stdin, io.stdout);
+      await serveMcp(toolContext(resolveRoots(roots, io.env, undefined), io, noCache), io.stdin ?? process.stdin, io.stdout);
       return 0;
     }
     if (command === 'chunks' && seed004) {

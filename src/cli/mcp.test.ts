@@ -2,6 +2,7 @@
  * `quarry mcp` spoken to over stdio: through the MCP SDK's own Client (StdioClientTransport
  * spawning the real bin), and with raw lines where a client would never send them.
  */
+import { MAX_QUERY_CHARS } from '../core/limits';
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -159,13 +160,19 @@ describe('quarry mcp (SDK client over stdio)', () => {
     await expect(client.ping()).resolves.toEqual({});
   });
 
-  it('answers a ~1 MB query', async () => {
+  it('refuses a ~1 MB query at once with the length cap, then answers the next call', async () => {
     const { client } = await connect(root);
     const query = Array.from({ length: 120_000 }, (_, i) => `word${i % 5000}`).join(' ') + ' validateUser';
     expect(query.length).toBeGreaterThan(1_000_000);
-    const res = await client.callTool({ name: 'codebase_search', arguments: { query, limit: 3, include_content: false } });
-    expect(res.isError).toBeFalsy();
-    expect((res.structuredContent as any).results.map((h: any) => h.symbolName)).toContain('validateUser');
+    const err = await client.callTool({ name: 'codebase_search', arguments: { query, limit: 3, include_content: false } }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(McpError);
+    expect(err).toMatchObject({
+      code: ErrorCode.InvalidParams,
+      message: `MCP error -32602: query is too long: ${query.length} characters (the limit is ${MAX_QUERY_CHARS})`,
+    });
+    const next = await client.callTool({ name: 'codebase_search', arguments: { query: query.slice(-5000), limit: 3, include_content: false } });
+    expect(next.isError).toBeFalsy();
+    expect((next.structuredContent as any).results.map((h: any) => h.symbolName)).toContain('validateUser');
   });
 
   it('handles requests concurrently: ping and a short call answer while a long call runs', async () => {

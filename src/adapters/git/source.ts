@@ -39,9 +39,55 @@ export class GitFileSource implements FileSource {
     return path ? `${this.root}/${path}` : this.root;
   }
 
+  /**
+   * The path with every symlink on it resolved (in the clone's storage), or PathOutsideRoot
+   * when it leads out of this clone: a link to `/` or `../other-clone` must not read the other
+   * repositories kept beside it. A broken link resolves to its missing target (NotFound later).
+   */
+  private async inside(path: string): Promise<string> {
+    const full = this.full(path);
+    if (path === '') return full;
+    const { fs } = gitStorage();
+    const pending = path.split('/');
+    const done: string[] = this.root.split('/').filter(Boolean);
+    let hops = 0;
+    while (pending.length) {
+      const seg = pending.shift()!;
+      if (seg === '' || seg === '.') continue;
+      if (seg === '..') {
+        done.pop();
+        continue;
+      }
+      const at = '/' + [...done, seg].join('/');
+      let st: LfsStat | null;
+      try {
+        st = (await fs.promises.lstat(at)) as unknown as LfsStat;
+      } catch {
+        st = null;
+      }
+      if (st?.type !== 'symlink') {
+        done.push(seg);
+        if (!st) {
+          done.push(...pending.filter((p) => p !== '' && p !== '.'));
+          break;
+        }
+        continue;
+      }
+      if (++hops > 40) throw new QuarryError('Unreadable', `Too many levels of symbolic links: ${path}`, { path, reason: 'symlinkLoop' });
+      const target = String(await fs.promises.readlink(at));
+      if (target.startsWith('/')) done.length = 0;
+      pending.unshift(...target.split('/'));
+    }
+    const real = '/' + done.join('/');
+    if (real !== this.root && !real.startsWith(this.root + '/')) {
+      throw new QuarryError('PathOutsideRoot', `${path} leads outside the repository through a symbolic link`, { path, reason: 'outsideRoot' });
+    }
+    return full;
+  }
+
   async list(dir: string): Promise<DirEntry[]> {
     const { fs } = gitStorage();
-    const base = this.full(dir);
+    const base = await this.inside(dir);
     let names: string[];
     try {
       names = (await fs.promises.readdir(base)) as string[];
@@ -59,8 +105,9 @@ export class GitFileSource implements FileSource {
 
   async stat(path: string): Promise<FileStat | null> {
     const { fs } = gitStorage();
+    const at = await this.inside(path);
     try {
-      const st = (await fs.promises.stat(this.full(path))) as unknown as LfsStat;
+      const st = (await fs.promises.stat(at)) as unknown as LfsStat;
       return { kind: st.type === 'dir' ? 'directory' : 'file', size: st.size, mtimeMs: st.mtimeMs, id: `${this.id}:${st.ino}` };
     } catch (err) {
       if (isMissing(err)) return null;
@@ -70,8 +117,9 @@ export class GitFileSource implements FileSource {
 
   async read(path: string): Promise<Uint8Array> {
     const { fs } = gitStorage();
+    const at = await this.inside(path);
     try {
-      return (await fs.promises.readFile(this.full(path))) as Uint8Array;
+      return (await fs.promises.readFile(at)) as Uint8Array;
     } catch (err) {
       if (isMissing(err)) throw new QuarryError('NotFound', `No file ${path} in ${this.id}`, { path });
       throw err;

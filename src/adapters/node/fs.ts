@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { QuarryError } from '../../core/errors';
 import { isAscii } from 'node:buffer';
 import type { DirEntry, EntryKind, FileSource, FileStat } from '../../core/source/types';
+import { dirName } from '../../core/source/types';
 import { decodeBytes, hasNulByte, type Decoded } from '../../core/walk/decode';
 
 function kindOf(d: fs.Dirent | fs.Stats): EntryKind {
@@ -17,20 +18,74 @@ function kindOf(d: fs.Dirent | fs.Stats): EntryKind {
   return 'other';
 }
 
+function specialOf(st: fs.Stats): string | undefined {
+  if (st.isFIFO()) return 'FIFO';
+  if (st.isSocket()) return 'socket';
+  if (st.isCharacterDevice()) return 'character device';
+  if (st.isBlockDevice()) return 'block device';
+  return undefined;
+}
+
+/** Read-only and never blocking at open (a FIFO with no writer would wait forever otherwise). */
+const OPEN_READ = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
+/** The final component must not be a symlink: one is checked (stays inside the root?) first. */
+const NO_FOLLOW = fs.constants.O_NOFOLLOW ?? 0;
+
 export class NodeFsSource implements FileSource {
   readonly name: string;
   readonly absoluteRoot: string;
+  /** The root with every symlink resolved: whatever is read must resolve under it. */
+  private readonly realRoot: string;
+  /** Root-relative directories already resolved inside the root (cleared when a walk lists the root). */
+  private readonly insideDirs = new Set<string>();
 
   constructor(root: string, name?: string) {
     this.absoluteRoot = path.resolve(root);
     this.name = name ?? (path.basename(this.absoluteRoot) || this.absoluteRoot);
+    let real = this.absoluteRoot;
+    try {
+      real = fs.realpathSync.native(this.absoluteRoot);
+    } catch {
+      // a missing root fails at its first use, with the usual message
+    }
+    this.realRoot = real;
   }
 
   private abs(rel: string): string {
     return rel === '' ? this.absoluteRoot : path.join(this.absoluteRoot, ...rel.split('/'));
   }
 
+  private isInside(real: string): boolean {
+    return real === this.realRoot || real.startsWith(this.realRoot.endsWith(path.sep) ? this.realRoot : this.realRoot + path.sep);
+  }
+
+  /** Throws PathOutsideRoot when `dir` resolves (through symlinks) outside the root. */
+  private checkDir(dir: string): void {
+    if (dir === '' || this.insideDirs.has(dir)) return;
+    let real: string;
+    try {
+      real = fs.realpathSync.native(this.abs(dir));
+    } catch (err) {
+      throw fsError(err, dir);
+    }
+    if (!this.isInside(real)) throw outsideRoot(dir);
+    this.insideDirs.add(dir);
+  }
+
+  /** The final component is a symlink: throws PathOutsideRoot when it leads outside the root (a broken one is NotFound). */
+  private checkLink(rel: string): void {
+    let real: string;
+    try {
+      real = fs.realpathSync.native(this.abs(rel));
+    } catch (err) {
+      throw fsError(err, rel);
+    }
+    if (!this.isInside(real)) throw outsideRoot(rel);
+  }
+
   async list(dir: string): Promise<DirEntry[]> {
+    if (dir === '') this.insideDirs.clear(); // every walk from the root checks its directories afresh
+    this.checkDir(dir);
     try {
       return fs.readdirSync(this.abs(dir), { withFileTypes: true }).map((d) => ({ name: d.name, kind: kindOf(d) }));
     } catch (err) {
@@ -40,19 +95,52 @@ export class NodeFsSource implements FileSource {
 
   async stat(rel: string): Promise<FileStat | null> {
     try {
-      const st = fs.statSync(this.abs(rel));
+      if (rel !== '') this.checkDir(dirName(rel));
+      const abs = this.abs(rel);
+      let st = fs.lstatSync(abs);
+      if (st.isSymbolicLink()) {
+        this.checkLink(rel);
+        st = fs.statSync(abs);
+      }
       const kind = kindOf(st);
-      return {
-        kind: kind === 'symlink' ? 'other' : kind,
-        size: st.size,
-        mtimeMs: st.mtimeMs,
-        id: `${st.dev}:${st.ino}`,
-      };
+      const out: FileStat = { kind: kind === 'symlink' ? 'other' : kind, size: st.size, mtimeMs: st.mtimeMs, id: `${st.dev}:${st.ino}` };
+      const special = kind === 'other' ? specialOf(st) : undefined;
+      if (special) out.special = special;
+      return out;
     } catch (err) {
+      if (err instanceof QuarryError) {
+        if (err.code === 'NotFound') return null;
+        throw err;
+      }
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') return null;
+      if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP' || code === 'ENAMETOOLONG') return null;
       throw fsError(err, rel);
     }
+  }
+
+  /** Open a regular file inside the root for reading, or throw (outside the root, a FIFO, a device...). */
+  private open(rel: string): number {
+    this.checkDir(dirName(rel));
+    const abs = this.abs(rel);
+    let fd: number;
+    try {
+      fd = fs.openSync(abs, OPEN_READ | NO_FOLLOW);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ELOOP' || !NO_FOLLOW) throw fsError(err, rel);
+      this.checkLink(rel); // the file is a symlink: followed only when it stays inside
+      try {
+        fd = fs.openSync(abs, OPEN_READ);
+      } catch (err2) {
+        throw fsError(err2, rel);
+      }
+    }
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) {
+      fs.closeSync(fd);
+      const what = st.isDirectory() ? 'a directory' : `a ${specialOf(st) ?? 'special file'}`;
+      throw new QuarryError('Unreadable', `Not a regular file: ${rel} is ${what}`, { path: rel, reason: 'notRegular' });
+    }
+    return fd;
   }
 
   private scratch = Buffer.allocUnsafe(1 << 20);
@@ -73,12 +161,7 @@ export class NodeFsSource implements FileSource {
 
   /** fn(fd) on the file opened for reading, closed after; errors become QuarryErrors. */
   private withFile<T>(rel: string, fn: (fd: number) => T): T {
-    let fd: number;
-    try {
-      fd = fs.openSync(this.abs(rel), 'r');
-    } catch (err) {
-      throw fsError(err, rel);
-    }
+    const fd = this.open(rel);
     try {
       return fn(fd);
     } catch (err) {
@@ -122,16 +205,41 @@ export class NodeFsSource implements FileSource {
   }
 
   async read(rel: string): Promise<Uint8Array> {
+    return this.withFile(rel, (fd) => fs.readFileSync(fd));
+  }
+
+  async *readChunks(rel: string, chunkBytes: number): AsyncIterable<Uint8Array> {
+    const fd = this.open(rel);
     try {
-      return fs.readFileSync(this.abs(rel));
-    } catch (err) {
-      throw fsError(err, rel);
+      const buf = Buffer.allocUnsafe(Math.max(1, chunkBytes));
+      for (;;) {
+        let n: number;
+        try {
+          n = fs.readSync(fd, buf, 0, buf.length, null);
+        } catch (err) {
+          throw fsError(err, rel);
+        }
+        if (n === 0) return;
+        yield buf.subarray(0, n);
+      }
+    } finally {
+      fs.closeSync(fd);
     }
   }
 }
 
+function outsideRoot(rel: string): QuarryError {
+  return new QuarryError('PathOutsideRoot', `${rel} leads outside the root through a symbolic link`, { path: rel, reason: 'outsideRoot' });
+}
+
 function fsError(err: unknown, rel: string): QuarryError {
+  if (err instanceof QuarryError) return err;
   const e = err as NodeJS.ErrnoException;
-  if (e.code === 'ENOENT') return new QuarryError('NotFound', `No such file or directory: ${rel || '.'}`, { path: rel });
+  if (e.code === 'ENOENT' || e.code === 'ENOTDIR' || e.code === 'ENAMETOOLONG') {
+    return new QuarryError('NotFound', `No such file or directory: ${rel || '.'}`, { path: rel });
+  }
+  if (e.code === 'EACCES' || e.code === 'EPERM')
+    return new QuarryError('Unreadable', `Permission denied: ${rel || '.'}`, { path: rel, reason: 'unreadable', cause: e.code });
+  if (e.code === 'ELOOP') return new QuarryError('Unreadable', `Too many levels of symbolic links: ${rel || '.'}`, { path: rel, reason: 'symlinkLoop', cause: e.code });
   return new QuarryError('Unreadable', `Cannot read ${rel || '.'}: ${e.code ?? e.message}`, { path: rel, cause: e.code });
 }

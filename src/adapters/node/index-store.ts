@@ -9,10 +9,19 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { IndexStore } from '../../core/rank/persist';
 
-export function defaultCacheDir(env: Record<string, string | undefined> = process.env): string {
+/** null when there is nowhere to put it (no QUARRY_CACHE_DIR, no XDG_CACHE_HOME, no home directory). */
+export function defaultCacheDir(env: Record<string, string | undefined> = process.env): string | null {
   if (env.QUARRY_CACHE_DIR) return env.QUARRY_CACHE_DIR;
-  const base = env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
-  return path.join(base, 'quarry');
+  if (env.XDG_CACHE_HOME) return path.join(env.XDG_CACHE_HOME, 'quarry');
+  let home = env.HOME ?? '';
+  if (!home) {
+    try {
+      home = os.userInfo().homedir;
+    } catch {
+      home = ''; // a user with no passwd entry
+    }
+  }
+  return home ? path.join(home, '.cache', 'quarry') : null;
 }
 
 export function workspaceKey(roots: string[]): string {
@@ -38,14 +47,58 @@ export class FileIndexStore implements IndexStore {
   }
 
   async save(key: string, data: Uint8Array): Promise<void> {
-    fs.mkdirSync(this.dir, { recursive: true });
     const target = this.file(key);
     const tmp = `${target}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, data);
-    fs.renameSync(tmp, target);
+    try {
+      fs.mkdirSync(this.dir, { recursive: true });
+      fs.writeFileSync(tmp, data);
+      fs.renameSync(tmp, target);
+    } catch (err) {
+      fs.rmSync(tmp, { force: true }); // never leave a temp file behind (a full disk, a read-only directory)
+      throw err;
+    }
   }
 
   async remove(key: string): Promise<void> {
     fs.rmSync(this.file(key), { force: true });
+  }
+}
+
+/**
+ * A store that never fails its caller: a cache that cannot be written (read-only, missing
+ * home, full disk) warns once through `warn` and the index lives in memory for this process;
+ * one that cannot be read is a cache miss.
+ */
+export class ForgivingIndexStore implements IndexStore {
+  private warned = false;
+  constructor(
+    private readonly inner: IndexStore,
+    private readonly where: string,
+    private readonly warn: (message: string) => void,
+  ) {}
+
+  async load(key: string): Promise<Uint8Array | null> {
+    try {
+      return await this.inner.load(key);
+    } catch {
+      return null;
+    }
+  }
+
+  async save(key: string, data: Uint8Array): Promise<void> {
+    try {
+      await this.inner.save(key, data);
+    } catch (err) {
+      if (this.warned) return;
+      this.warned = true;
+      const e = err as NodeJS.ErrnoException;
+      this.warn(
+        `quarry: cannot write the index cache in ${this.where} (${e.code ?? e.message}); the index is kept in memory for this run (set QUARRY_CACHE_DIR to a writable directory, or pass --no-cache)\n`,
+      );
+    }
+  }
+
+  async remove(key: string): Promise<void> {
+    await this.inner.remove?.(key)?.catch(() => {});
   }
 }

@@ -83,7 +83,13 @@ export async function searchWorkspace(workspace: Workspace, req: GrepRequest, si
   const prefilter = options.prefilter;
   const candidates = prefilter ? prefilter.candidates(matcher) : null;
   const directory = req.directory ?? '';
-  const starts = directory ? workspace.resolveAll(directory, 'directory') : workspace.roots.map((_, i) => ({ rootIndex: i, rel: '' }));
+  let starts = directory ? workspace.resolveAll(directory, 'directory') : workspace.roots.map((_, i) => ({ rootIndex: i, rel: '' }));
+  if (starts.length > 1) {
+    // several readings of the path (roots, a backslash in a name): the ones that exist
+    const present = [];
+    for (const s of starts) if (await workspace.roots[s.rootIndex].stat(s.rel).catch(() => null)) present.push(s);
+    if (present.length) starts = present;
+  }
 
   try {
     for (const { rootIndex, rel: start } of starts) {

@@ -14,10 +14,11 @@ import type { RefreshMode, RefreshStats } from '../rank/service';
 import { decodeIndex, encodeIndex, fromJsonParts, jsonParts, type IndexStore } from '../rank/persist';
 import { extensionOf } from '../source/types';
 import type { Workspace } from '../source/workspace';
+import { minifiedDetail } from '../chunk/minified';
 import { DEFAULT_MAX_FILE_BYTES, type Skipped } from '../walk/policy';
 import { walkFiles } from '../walk/walk';
 import { decodeSeedText, seedChunks, type SeedChunk } from './chunks';
-import { SeedIndex, type SeedIndexState } from './seed-index';
+import { SeedIndex, type SeedFileMeta, type SeedIndexState } from './seed-index';
 
 /** Seed 004: indexed final extensions (case-sensitive: `TS` is not `ts`). */
 export const SEED_EXTENSIONS: readonly string[] = ['ts', 'tsx', 'js', 'jsx', 'mjs', 'cjs', 'rs', 'md', 'py', 'go'];
@@ -25,7 +26,7 @@ export const SEED_EXTENSIONS: readonly string[] = ['ts', 'tsx', 'js', 'jsx', 'mj
 export const SEED_SKIPPED_SEGMENTS: readonly string[] = ['node_modules', 'dist', 'target', '.git'];
 
 const STORE_KIND = 'seed004';
-const STORE_VERSION = 2;
+const STORE_VERSION = 3;
 
 interface Walked {
   rootIndex: number;
@@ -71,7 +72,8 @@ export class SeedIndexService {
   /** A file's chunks as the index has them (workspace path); null when it cannot be read now. */
   async chunksOf(path: string): Promise<SeedChunk[] | null> {
     try {
-      const [resolved] = this.workspace.resolveAll(path, 'path');
+      const resolved = this.workspace.locate(path); // an indexed path, taken literally
+      if (!resolved) return null;
       return seedChunks(path, decodeSeedText(await resolved.source.read(resolved.rel)));
     } catch {
       return null;
@@ -129,7 +131,7 @@ export class SeedIndexService {
     const mode: RefreshMode = !old ? 'full' : changed.length || removed.length ? 'incremental' : 'cache_hit';
     if (mode !== 'cache_hit') {
       // read and chunk aside; apply in one synchronous step (a reader never sees half of it)
-      const prepared: Array<{ path: string; meta: { size: number; mtimeMs: number }; chunks: SeedChunk[] }> = [];
+      const prepared: Array<{ path: string; meta: SeedFileMeta; chunks: SeedChunk[] }> = [];
       for (const path of changed) {
         if (options.signal?.aborted) throw cancelled();
         const f = seen.get(path)!;
@@ -139,7 +141,10 @@ export class SeedIndexService {
         } catch (err) {
           skipped.push({ path, reason: 'unreadable', detail: toQuarryError(err).message });
         }
-        prepared.push({ path, meta: { size: f.size, mtimeMs: f.mtimeMs }, chunks: seedChunks(path, text) });
+        // a minified file stays in the table (so it is not re-read until it changes) with no chunks
+        const minified = minifiedDetail(path, text);
+        if (minified !== null) prepared.push({ path, meta: { size: f.size, mtimeMs: f.mtimeMs, minified }, chunks: [] });
+        else prepared.push({ path, meta: { size: f.size, mtimeMs: f.mtimeMs }, chunks: seedChunks(path, text) });
         await yielder.maybeYield();
       }
       if (options.signal?.aborted) throw cancelled();
@@ -150,6 +155,8 @@ export class SeedIndexService {
       this.index = index;
       await this.save();
     }
+    // every refresh, a cache hit too, says which files are in the index as minified (no chunks)
+    for (const [path, detail] of this.index!.minifiedFiles()) skipped.push({ path, reason: 'minified', detail });
     const stats: RefreshStats = {
       refreshMode: mode,
       filesScanned: seen.size,

@@ -1,7 +1,9 @@
 /**
  * The FileSource port: everything Quarry reads goes through list / stat / read.
  * Paths are POSIX, relative to the source's root, with no leading slash ('' is the root).
- * Adapters (Node fs, File System Access, lightning-fs, memory) implement it.
+ * Adapters (Node fs, File System Access, lightning-fs, memory) implement it, and keep every
+ * access inside the root: a path that resolves outside it (through a symlink) is refused with
+ * PathOutsideRoot (reason 'outsideRoot'), and only regular files are ever opened for reading.
  */
 export type EntryKind = 'file' | 'directory' | 'symlink' | 'other';
 
@@ -18,6 +20,8 @@ export interface FileStat {
   mtimeMs: number;
   /** Identity of the resolved directory or file (for example dev:ino), used to detect symlink loops. */
   id?: string;
+  /** For kind 'other': what it is ('FIFO', 'socket', 'character device', 'block device'). */
+  special?: string;
 }
 
 export interface FileSource {
@@ -42,6 +46,12 @@ export interface FileSource {
    * file's candidate segments with it.
    */
   readRanges?(path: string, ranges: ReadonlyArray<readonly [number, number]>, size: number, mtimeMs?: number): Promise<Uint8Array | null>;
+  /**
+   * Optional: the file's bytes in successive pieces of about `chunkBytes` (each valid until the
+   * next one is asked for), so a reader can stop early: read_file streams line ranges of large
+   * files with it. Breaking out of the loop closes the file.
+   */
+  readChunks?(path: string, chunkBytes: number): AsyncIterable<Uint8Array>;
   /**
    * Optional: a faster platform decoder with exactly decodeBytes()'s answer (BOM, binary
    * sniffing, UTF-8 with U+FFFD replacement). The Node adapter uses Buffer's native decoders.

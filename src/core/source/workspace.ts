@@ -3,7 +3,16 @@
  * root-relative; with several, each path is prefixed by its root's name.
  */
 import { QuarryError } from '../errors';
+import { MAX_PATH_CHARS } from '../limits';
 import type { FileSource } from './types';
+
+/** A path argument's own faults (before any file system sees it): a NUL, an absurd length. */
+export function checkPathArgument(path: string, field: string): void {
+  if (path.includes('\0')) throw new QuarryError('InvalidArgument', `${field} must not contain a NUL character`, { field });
+  if (path.length > MAX_PATH_CHARS) {
+    throw new QuarryError('InvalidArgument', `${field} is too long: ${path.length} characters (the limit is ${MAX_PATH_CHARS})`, { field });
+  }
+}
 
 export interface ResolvedPath {
   rootIndex: number;
@@ -15,10 +24,13 @@ export interface ResolvedPath {
   absolute: string;
 }
 
-/** Normalise a user path to POSIX segments; '..' that climbs above the start is an error. */
-export function normalizeRelative(path: string, field: string): string {
+/**
+ * Normalise a user path to POSIX segments; '..' that climbs above the start is an error.
+ * A backslash is a separator too, unless `literalBackslash` (a POSIX file name may hold one).
+ */
+export function normalizeRelative(path: string, field: string, literalBackslash = false): string {
   const parts: string[] = [];
-  for (const seg of path.replace(/\\/g, '/').split('/')) {
+  for (const seg of (literalBackslash ? path : path.replace(/\\/g, '/')).split('/')) {
     if (seg === '' || seg === '.') continue;
     if (seg === '..') {
       if (!parts.length) {
@@ -83,17 +95,43 @@ export class Workspace {
     if (typeof path !== 'string') {
       throw new QuarryError('InvalidArgument', `${field} must be a string`, { field, value: path });
     }
+    checkPathArgument(path, field);
+    if (path.includes('\\') && !isAbsolute(path)) {
+      // `a\b.ts` may be a file named so (POSIX) or a Windows-style path: the literal name first
+      const literal = this.resolveRelative(normalizeRelative(path, field, true));
+      const unifiedForm = this.resolveRelative(normalizeRelative(path, field));
+      return [...literal, ...unifiedForm.filter((u) => !literal.some((l) => l.rootIndex === u.rootIndex && l.rel === u.rel))];
+    }
     const unified = path.replace(/\\/g, '/');
     if (isAbsolute(path)) {
-      for (let i = 0; i < this.roots.length; i++) {
-        const base = this.roots[i].absoluteRoot.replace(/\\/g, '/').replace(/\/+$/, '');
-        if (unified === base || unified.startsWith(base + '/')) {
-          return [this.make(i, normalizeRelative(unified.slice(base.length), field))];
+      const out: ResolvedPath[] = [];
+      // a POSIX absolute path keeps its backslashes (file names) first, then reads them as separators
+      const forms = path.startsWith('/') && path.includes('\\') ? [path, unified] : [unified];
+      for (const form of forms) {
+        for (let i = 0; i < this.roots.length; i++) {
+          const base = this.roots[i].absoluteRoot.replace(/\\/g, '/').replace(/\/+$/, '');
+          if (form === base || form.startsWith(base + '/')) {
+            const rel = normalizeRelative(form.slice(base.length), field, form !== unified);
+            if (!out.some((o) => o.rootIndex === i && o.rel === rel)) out.push(this.make(i, rel));
+            break;
+          }
         }
       }
+      if (out.length) return out;
       throw new QuarryError('PathOutsideRoot', `${field} is outside every root: "${path}"`, { field, value: path });
     }
-    const rel = normalizeRelative(unified, field);
+    return this.resolveRelative(normalizeRelative(unified, field));
+  }
+
+  /** An indexed (display) path back to its root and root-relative path, taken literally; null when it names no root. */
+  locate(displayPath: string): ResolvedPath | null {
+    if (!this.multiRoot) return this.make(0, displayPath);
+    const slash = displayPath.indexOf('/');
+    const i = this.names.indexOf(slash < 0 ? displayPath : displayPath.slice(0, slash));
+    return i < 0 ? null : this.make(i, slash < 0 ? '' : displayPath.slice(slash + 1));
+  }
+
+  private resolveRelative(rel: string): ResolvedPath[] {
     if (!this.multiRoot) return [this.make(0, rel)];
     const first = rel.split('/')[0];
     const byName = this.names.indexOf(first);

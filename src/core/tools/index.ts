@@ -11,7 +11,7 @@ import { readFile } from './read_file';
 import { searchCorpus } from './search_corpus';
 import { searchFiles } from './search_files';
 import type { Tool, ToolContext } from './types';
-import { rejectUnknownFields } from './validate';
+import { rejectOverlongStrings, rejectUnknownFields } from './validate';
 
 export const TOOLS: Tool[] = [
   codeSearch,
@@ -49,11 +49,13 @@ export function toolFields(tool: Tool): string[] {
 /**
  * The one entry every host calls a tool through (the CLI's `quarry call`, the MCP server, the
  * app's worker): an unknown field is refused first, before the tool's own checks and before
- * any index refresh (seed 004: parser failures come before the refresh).
+ * any index refresh (seed 004: parser failures come before the refresh); so is a string over
+ * the length cap (src/core/limits.ts).
  */
 export async function callTool(name: string, args: unknown, ctx: ToolContext): Promise<unknown> {
   const tool = findTool(name);
   rejectUnknownFields(args, toolFields(tool));
+  rejectOverlongStrings(args);
   return tool.execute(args, ctx);
 }
 

@@ -5,6 +5,7 @@
  */
 import { QuarryError } from '../errors';
 import type { FileSource } from '../source/types';
+import type { SkipReason, Skipped } from '../walk/policy';
 import { walkFiles } from '../walk/walk';
 import type { Tool } from './types';
 import { ensureObject, optionalBoolean, requiredString } from './validate';
@@ -23,8 +24,12 @@ export interface ListDirectoryResult {
   directoryPath: string;
   absolutePath: string;
   found: boolean;
-  /** Added: true when the listing stopped at MAX_ITEMS. */
+  /** Added: true when there were more than LIST_MAX_ITEMS entries (items holds the first ones). */
   truncated?: boolean;
+  /** Added, with truncated: how many entries there are in all. */
+  total?: number;
+  /** Added when any: entries that exist but could not be listed (unreadable, outside the root, not a regular file). */
+  skipped?: ListedSkip[];
 }
 
 export const LIST_MAX_ITEMS = 10_000;
@@ -34,11 +39,29 @@ function item(display: (rel: string) => string, rel: string, type: 'file' | 'dir
   return { name, path: display(rel), type, isFile: type === 'file', isDirectory: type === 'directory' };
 }
 
-/** Walk a directory, yielding directories as well as files (walkFiles yields only files). */
+/** Skips a listing reports: what exists but cannot be listed (not what the policy leaves out). */
+const REPORTED: ReadonlySet<SkipReason> = new Set(['unreadable', 'outsideRoot', 'notRegular', 'symlinkLoop']);
+export const LIST_MAX_SKIPPED = 1000;
+
+export interface ListedSkip {
+  path: string;
+  reason: SkipReason;
+  detail?: string;
+}
+
+/**
+ * Walk a directory, yielding directories as well as files (walkFiles yields only files). Past
+ * `limit` entries the walk goes on counting (total) without keeping them.
+ */
 async function listEntries(source: FileSource, start: string, recursive: boolean, limit: number) {
   const items: Array<{ rel: string; type: 'file' | 'directory' }> = [];
+  const skipped: ListedSkip[] = [];
   const dirsSeen = new Set<string>();
-  let truncated = false;
+  let total = 0;
+  const add = (rel: string, type: 'file' | 'directory') => {
+    total++;
+    if (!recursive || items.length < limit) items.push({ rel, type });
+  };
   const addDirsOf = (rel: string) => {
     // the directories on the way to a file, in order
     const parts = rel.split('/');
@@ -47,38 +70,38 @@ async function listEntries(source: FileSource, start: string, recursive: boolean
       const d = parts.slice(0, i).join('/');
       if (!dirsSeen.has(d)) {
         dirsSeen.add(d);
-        items.push({ rel: d, type: 'directory' });
+        add(d, 'directory');
       }
     }
   };
+  const onSkip = (s: Skipped) => {
+    if (REPORTED.has(s.reason) && skipped.length < LIST_MAX_SKIPPED)
+      skipped.push(s.detail === undefined ? { path: s.path, reason: s.reason } : { path: s.path, reason: s.reason, detail: s.detail });
+  };
   if (recursive) {
     const emptyDirs: string[] = [];
-    for await (const f of walkFiles(source, { start, maxFileBytes: Infinity, acceptDir: (d) => (emptyDirs.push(d), true) })) {
+    for await (const f of walkFiles(source, { start, maxFileBytes: Infinity, onSkip, acceptDir: (d) => (emptyDirs.push(d), true) })) {
       addDirsOf(f.path);
-      items.push({ rel: f.path, type: 'file' });
-      if (items.length >= limit) {
-        truncated = true;
-        break;
-      }
+      add(f.path, 'file');
     }
     // directories without any listed file are still entries
-    if (!truncated) for (const d of emptyDirs) if (!dirsSeen.has(d)) items.push({ rel: d, type: 'directory' });
-    items.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+    for (const d of emptyDirs) if (!dirsSeen.has(d)) add(d, 'directory');
   } else {
     // one level: files from the walk (policy applied) plus the directories it would enter
     for await (const f of walkFiles(source, {
       start,
       maxFileBytes: Infinity,
+      onSkip,
       acceptDir: (d) => {
-        items.push({ rel: d, type: 'directory' });
+        add(d, 'directory');
         return false;
       },
     })) {
-      items.push({ rel: f.path, type: 'file' });
+      add(f.path, 'file');
     }
-    items.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
   }
-  return { items: items.slice(0, limit), truncated };
+  items.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  return { items: items.slice(0, limit), truncated: total > limit, total, skipped };
 }
 
 export const listDirectory: Tool<ListDirectoryResult> = {
@@ -102,13 +125,21 @@ export const listDirectory: Tool<ListDirectoryResult> = {
     if (ws.multiRoot && normalizeIsRoot(directoryPath)) {
       // the workspace root of several roots: one directory per root
       const items: DirectoryItem[] = ws.names.map((n) => ({ name: n, path: n, type: 'directory', isFile: false, isDirectory: true }));
+      let total = items.length;
+      const skipped: ListedSkip[] = [];
       if (recursive) {
         for (let i = 0; i < ws.roots.length; i++) {
-          const { items: sub } = await listEntries(ws.roots[i], '', true, LIST_MAX_ITEMS);
-          for (const s of sub) items.push(item((rel) => ws.displayPath(i, rel), s.rel, s.type));
+          const sub = await listEntries(ws.roots[i], '', true, LIST_MAX_ITEMS);
+          total += sub.total;
+          const display = (rel: string) => ws.displayPath(i, rel);
+          for (const s of sub.items) if (items.length < LIST_MAX_ITEMS) items.push(item(display, s.rel, s.type));
+          for (const k of sub.skipped) skipped.push({ ...k, path: display(k.path) });
         }
       }
-      return { items, count: items.length, directoryPath, absolutePath: '', found: true };
+      const result: ListDirectoryResult = { items, count: items.length, directoryPath, absolutePath: '', found: true };
+      if (total > items.length) Object.assign(result, { truncated: true, total });
+      if (skipped.length) result.skipped = skipped.slice(0, LIST_MAX_SKIPPED);
+      return result;
     }
     const candidates = ws.resolveAll(directoryPath, 'directoryPath');
     for (const c of candidates) {
@@ -120,10 +151,15 @@ export const listDirectory: Tool<ListDirectoryResult> = {
           value: directoryPath,
         });
       }
-      const { items, truncated } = await listEntries(c.source, c.rel, recursive, LIST_MAX_ITEMS);
-      const out = items.map((e) => item((rel) => ws.displayPath(c.rootIndex, rel), e.rel, e.type));
+      const { items, truncated, total, skipped } = await listEntries(c.source, c.rel, recursive, LIST_MAX_ITEMS);
+      const display = (rel: string) => ws.displayPath(c.rootIndex, rel);
+      const out = items.map((e) => item(display, e.rel, e.type));
       const result: ListDirectoryResult = { items: out, count: out.length, directoryPath: c.display || '.', absolutePath: c.absolute, found: true };
-      if (truncated) result.truncated = true;
+      if (truncated) {
+        result.truncated = true;
+        result.total = total;
+      }
+      if (skipped.length) result.skipped = skipped.map((k) => ({ ...k, path: display(k.path) }));
       return result;
     }
     const first = candidates[0];

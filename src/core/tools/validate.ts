@@ -1,5 +1,6 @@
 /** Argument checks shared by the tool contracts: each failure names the field. */
 import { QuarryError } from '../errors';
+import { MAX_QUERY_CHARS, queryTooLongMessage } from '../limits';
 
 export type Args = Record<string, unknown>;
 
@@ -74,4 +75,18 @@ export function firstPresent(args: Args, fields: string[]): { field: string; val
     if (v !== undefined && v !== null && v !== '') return { field: f, value: v };
   }
   return undefined;
+}
+
+/**
+ * No string argument (a query, a pattern, a glob, a path) over MAX_QUERY_CHARS, in arrays too:
+ * refused before any work, so a pasted megabyte never reaches a parser or a regex compiler.
+ */
+export function rejectOverlongStrings(args: unknown): void {
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) return;
+  for (const [field, value] of Object.entries(args)) {
+    const strings = typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+    for (const v of strings) {
+      if (v.length > MAX_QUERY_CHARS) throw new QuarryError('InvalidArgument', queryTooLongMessage(field, v.length), { field, length: v.length, limit: MAX_QUERY_CHARS });
+    }
+  }
 }

@@ -103,7 +103,7 @@ export async function* walkFiles(source: FileSource, options: WalkOptions = {}):
     try {
       entries = (await source.list(dir)).sort(byName);
     } catch (err) {
-      skip({ path: dir, reason: 'unreadable', directory: true, detail: err instanceof Error ? err.message : String(err) });
+      skip(skipFor(dir, err, true));
       return;
     }
     let pushed = false;
@@ -131,7 +131,12 @@ export async function* walkFiles(source: FileSource, options: WalkOptions = {}):
             skip({ path, reason: 'notRegular', detail: 'symlink (not followed)' });
             continue;
           }
-          stat = await source.stat(path);
+          try {
+            stat = await source.stat(path);
+          } catch (err) {
+            skip(skipFor(path, err));
+            continue;
+          }
           if (!stat) {
             skip({ path, reason: 'notRegular', detail: 'broken symlink' });
             continue;
@@ -148,7 +153,12 @@ export async function* walkFiles(source: FileSource, options: WalkOptions = {}):
             continue;
           }
           if (options.acceptDir && !options.acceptDir(path)) continue;
-          stat ??= await source.stat(path);
+          try {
+            stat ??= await source.stat(path);
+          } catch (err) {
+            skip(skipFor(path, err, true));
+            continue;
+          }
           const id = stat?.id;
           if (id !== undefined && ancestors.has(id)) {
             skip({ path, reason: 'symlinkLoop', directory: true });
@@ -160,7 +170,7 @@ export async function* walkFiles(source: FileSource, options: WalkOptions = {}):
           continue;
         }
         if (kind !== 'file') {
-          skip({ path, reason: 'notRegular' });
+          skip(stat?.special ? { path, reason: 'notRegular', detail: stat.special } : { path, reason: 'notRegular' });
           continue;
         }
         if (policy.useIgnoreFiles && isIgnored(levels, path, false)) {
@@ -168,7 +178,12 @@ export async function* walkFiles(source: FileSource, options: WalkOptions = {}):
           continue;
         }
         if (options.acceptFile && !options.acceptFile(path)) continue;
-        stat ??= await source.stat(path);
+        try {
+          stat ??= await source.stat(path);
+        } catch (err) {
+          skip(skipFor(path, err));
+          continue;
+        }
         if (!stat) {
           skip({ path, reason: 'unreadable', detail: 'vanished during the walk' });
           continue;
@@ -190,6 +205,15 @@ export async function* walkFiles(source: FileSource, options: WalkOptions = {}):
 }
 
 const IGNORE_NAMES = new Set(IGNORE_FILE_NAMES);
+
+/** A skip for an entry the source refused: outside the root, not permitted, unreadable. */
+function skipFor(path: string, err: unknown, directory?: boolean): Skipped {
+  const reason = err instanceof QuarryError ? err.data.reason : undefined;
+  const detail = err instanceof Error ? err.message : String(err);
+  const out: Skipped = { path, reason: reason === 'outsideRoot' || reason === 'notRegular' || reason === 'symlinkLoop' ? reason : 'unreadable', detail };
+  if (directory) out.directory = true;
+  return out;
+}
 
 async function presentIgnoreFiles(source: FileSource, dir: string): Promise<string[]> {
   try {
@@ -228,7 +252,7 @@ export async function readTextIfMayMatch(source: FileSource, path: string, mayMa
     // decoding copies, so a transient buffer is safe here
     bytes = source.readTransient ? await source.readTransient(path) : await source.read(path);
   } catch (err) {
-    return { ok: false, skipped: { path, reason: 'unreadable', detail: err instanceof Error ? err.message : String(err) } };
+    return { ok: false, skipped: skipFor(path, err) };
   }
   if (mayMatch && !hasUtf16Bom(bytes)) {
     if (hasNulByte(bytes)) return { ok: false, skipped: { path, reason: 'binary' } };
