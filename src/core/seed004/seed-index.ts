@@ -56,11 +56,13 @@ export interface SeedRelated {
 export interface SeedFileMeta {
   size: number;
   mtimeMs: number;
+  /** Set for a minified file (then it has no chunks): why, as the skip's detail says it. */
+  minified?: string;
 }
 
 /** Plain data for storage: the files, the chunks, the terms and the committed postings table. */
 export interface SeedIndexState {
-  files: Array<[path: string, size: number, mtimeMs: number]>;
+  files: Array<[path: string, size: number, mtimeMs: number, minified?: string]>;
   /** [file index, startLine, endLine, chunkType, symbolName ('' for none), length, uniq], in id order */
   chunks: Array<[number, number, number, SeedChunkType, string, number, number]>;
   terms: string[];
@@ -100,6 +102,12 @@ export class SeedIndex {
   fileMeta(path: string): SeedFileMeta | undefined {
     const f = this.files.get(path);
     return f && { size: f.size, mtimeMs: f.mtimeMs };
+  }
+  /** The files kept out as minified, with why. */
+  minifiedFiles(): Array<[path: string, detail: string]> {
+    const out: Array<[string, string]> = [];
+    for (const [path, f] of this.files) if (f.minified !== undefined) out.push([path, f.minified]);
+    return out;
   }
   paths(): string[] {
     return [...this.files.keys()];
@@ -152,7 +160,10 @@ export class SeedIndex {
       this.totalTokens += length;
       return id;
     });
-    this.files.set(path, { size: meta.size, mtimeMs: meta.mtimeMs, ids });
+    this.files.set(
+      path,
+      meta.minified === undefined ? { size: meta.size, mtimeMs: meta.mtimeMs, ids } : { size: meta.size, mtimeMs: meta.mtimeMs, minified: meta.minified, ids },
+    );
     this.dirty = true;
   }
 
@@ -321,7 +332,7 @@ export class SeedIndex {
     const fileOf = new Map<string, number>();
     for (const [path, f] of this.files) {
       fileOf.set(path, files.length);
-      files.push([path, f.size, f.mtimeMs]);
+      files.push(f.minified === undefined ? [path, f.size, f.mtimeMs] : [path, f.size, f.mtimeMs, f.minified]);
     }
     const newId = new Int32Array(this.chunks.length).fill(-1);
     const chunks: SeedIndexState['chunks'] = [];
@@ -346,7 +357,9 @@ export class SeedIndex {
       index.live++;
       index.totalTokens += length;
     });
-    s.files.forEach(([path, size, mtimeMs], fi) => index.files.set(path, { size, mtimeMs, ids: byFile[fi] }));
+    s.files.forEach(([path, size, mtimeMs, minified], fi) =>
+      index.files.set(path, typeof minified === 'string' ? { size, mtimeMs, minified, ids: byFile[fi] } : { size, mtimeMs, ids: byFile[fi] }),
+    );
     if (s.offsets.length !== s.terms.length + 1 || s.ids.length !== s.offsets[s.terms.length] || s.tfs.length !== s.ids.length)
       throw new Error('inconsistent seed index');
     index.offsets = s.offsets;

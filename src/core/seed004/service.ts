@@ -7,6 +7,9 @@
  * "cache_hit", some files -> "incremental", no usable index -> "full". A refresh builds aside
  * and swaps in one step, so a reader never sees half of one and a failed or cancelled one
  * leaves the old index.
+ * Unlike the engine, a minified file (chunk/minified.ts: most of its text on long lines of code)
+ * gets no chunks: it is reported on every refresh as skipped, reason 'minified' (a 1 MB one-line
+ * bundle otherwise topped every find_related list). No file of the parity corpora is minified.
  */
 import { QuarryError, toQuarryError } from '../errors';
 import { createYielder, elapsedSince, now, type Yielder } from '../jobs/yielder';

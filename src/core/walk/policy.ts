@@ -44,7 +44,8 @@ export type SkipReason =
   | 'unreadable'
   | 'symlinkLoop'
   | 'notRegular' // FIFOs, sockets, devices, broken symlinks
-  | 'outsideRoot'; // a symlink (or a path through one) that resolves outside the root
+  | 'outsideRoot' // a symlink (or a path through one) that resolves outside the root
+  | 'minified'; // indexes: in the text index only, no symbol chunks (chunk/minified.ts)
 
 export interface Skipped {
   path: string;
