@@ -26,6 +26,7 @@ import { useFolderDrop, useGlobalShortcuts } from './shell/use-global-events';
 import { SkippedDialog } from './SkippedDialog';
 import { useViewState } from './use-view-state';
 import { ViewPanel } from './views/ViewPanel';
+import { VisibleText } from './VisibleText';
 import type { OpenOptions } from './workspace/controller';
 import { useWorkspace } from './workspace/use-workspace';
 
@@ -177,7 +178,9 @@ function Shell({ engine }: { engine: EngineClient }) {
       {ws.cloning && !library && (
         <div className="opening" data-testid="cloning">
           <div className="opening-head">
-            <strong>Cloning {ws.cloning.url}</strong>
+            <strong>
+              Cloning <VisibleText text={ws.cloning.url} />
+            </strong>
           </div>
           <GitProgressBar verb="Cloning" store={ws.cloning.progress} onCancel={ws.cloning.cancel} />
         </div>

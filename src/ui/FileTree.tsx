@@ -10,6 +10,8 @@ import { useCallback, useEffect, useEffectEvent, useMemo, useRef, useState, type
 import type { TreeEntry } from '../worker/protocol';
 import { useEngine } from './engine';
 import { SKIP_REASON_TEXT } from './format';
+import { visibleText } from './visible-text';
+import { VisibleText } from './VisibleText';
 
 interface Row {
   entry: TreeEntry;
@@ -183,7 +185,7 @@ export function FileTree({ repoKey, selected, onOpen, showSkipped }: { repoKey: 
               aria-expanded={isDir && !entry.skipped ? isOpen : undefined}
               aria-selected={entry.path === selected}
               tabIndex={item.index === focused ? 0 : -1}
-              title={entry.skipped ? `${entry.path} — skipped: ${SKIP_REASON_TEXT[entry.skipped] ?? entry.skipped}` : entry.path}
+              title={entry.skipped ? `${visibleText(entry.path)} — skipped: ${SKIP_REASON_TEXT[entry.skipped] ?? entry.skipped}` : visibleText(entry.path)}
               className={`tree-row${entry.skipped ? ' skipped' : ''}${entry.path === selected ? ' selected' : ''}`}
               style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT, paddingLeft: 8 + (row.level - 1) * 14 }}
               onClick={() => {
@@ -194,7 +196,9 @@ export function FileTree({ repoKey, selected, onOpen, showSkipped }: { repoKey: 
               <span className="tree-icon" aria-hidden="true">
                 {isDir ? (entry.skipped ? '▫' : isOpen ? '▾' : '▸') : '·'}
               </span>
-              <span className="tree-name">{entry.name}</span>
+              <span className="tree-name">
+                <VisibleText text={entry.name} />
+              </span>
               {entry.skipped && <span className="tree-reason"> ({entry.skipped === 'noisyPath' ? 'skipped' : entry.skipped})</span>}
             </div>
           );

@@ -11,6 +11,8 @@ import type { HitRange } from '../core/grep/types';
 import type { FileContent, FileHighlight } from '../worker/protocol';
 import { CodeText } from './CodeText';
 import { useEngine } from './engine';
+import { visibleText } from './visible-text';
+import { VisibleText } from './VisibleText';
 import { formatBytes, formatCount } from './format';
 import { languageOf } from './highlight';
 
@@ -96,10 +98,10 @@ export function FileViewer({
   const width = String(lines.length).length;
 
   return (
-    <section className="viewer" role="region" aria-label={path} data-testid="file-viewer">
+    <section className="viewer" role="region" aria-label={visibleText(path)} data-testid="file-viewer">
       <header className="viewer-bar">
-        <h2 className="viewer-path" title={path}>
-          {path}
+        <h2 className="viewer-path" title={visibleText(path)}>
+          <VisibleText text={path} />
         </h2>
         {content && (
           <span className="viewer-meta">
@@ -132,18 +134,26 @@ export function FileViewer({
           {copied}
         </span>
       </header>
-      {loaded.state === 'loading' && <p className="panel-note">Opening {path}…</p>}
+      {loaded.state === 'loading' && (
+        <p className="panel-note">
+          Opening <VisibleText text={path} />…
+        </p>
+      )}
       {loaded.state === 'error' && (
         <div className="panel-note" role="alert">
           <p>
-            <strong>Cannot show this file.</strong> {loaded.error.message}
+            <strong>Cannot show this file.</strong> <VisibleText text={loaded.error.message} multiline />
           </p>
           <p>Pick another file in the tree or with Ctrl/⌘+P.</p>
         </div>
       )}
-      {content?.highlightError && <p className="inline-error">Matches not highlighted: {content.highlightError.message}</p>}
+      {content?.highlightError && (
+        <p className="inline-error">
+          Matches not highlighted: <VisibleText text={content.highlightError.message} multiline />
+        </p>
+      )}
       {content && (
-        <div ref={scrollRef} className="viewer-scroll" tabIndex={0} aria-label={`Contents of ${path}`} data-testid="viewer-lines">
+        <div ref={scrollRef} className="viewer-scroll" tabIndex={0} aria-label={`Contents of ${visibleText(path)}`} data-testid="viewer-lines">
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative', minWidth: '100%' }}>
             {virtualizer.getVirtualItems().map((item) => {
               const n = item.index + 1;

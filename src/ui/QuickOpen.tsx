@@ -3,6 +3,7 @@ import { toQuarryError } from '../core/errors';
 import { useEffect, useRef, useState } from 'react';
 import type { QuickOpenHit } from '../worker/protocol';
 import { useEngine } from './engine';
+import { VisibleText } from './VisibleText';
 import { useFocusTrap } from './useFocusTrap';
 
 function Highlighted({ path, positions }: { path: string; positions: number[] }) {
@@ -12,7 +13,17 @@ function Highlighted({ path, positions }: { path: string; positions: number[] })
   let marked = false;
   const flush = (key: number) => {
     if (!run) return;
-    out.push(marked ? <mark key={key}>{run}</mark> : <span key={key}>{run}</span>);
+    out.push(
+      marked ? (
+        <mark key={key}>
+          <VisibleText text={run} />
+        </mark>
+      ) : (
+        <span key={key}>
+          <VisibleText text={run} />
+        </span>
+      ),
+    );
     run = '';
   };
   for (let i = 0; i < path.length; i++) {

@@ -9,6 +9,8 @@ import { SearchStatus } from './SearchStatus';
 import type { RankedHitView, RankedResult } from '../worker/protocol';
 import { CodeText } from './CodeText';
 import { useEngine } from './engine';
+import { visibleText } from './visible-text';
+import { VisibleText } from './VisibleText';
 import { plural } from './format';
 import { languageOf } from './highlight';
 import { splitList, type ViewState } from './url-state';
@@ -100,10 +102,10 @@ function RankedItem({ hit, rank, why, onWhy, onOpen }: { hit: RankedHitView; ran
     <li className="ranked-item" data-testid="ranked-hit" data-path={hit.path} data-line={hit.startLine}>
       <div className="ranked-head">
         <button type="button" className="ranked-open" onClick={onOpen} data-testid="ranked-open">
-          <span className="ranked-symbol">{hit.symbolName || '(anonymous)'}</span>
+          <span className="ranked-symbol">{hit.symbolName ? <VisibleText text={hit.symbolName} /> : '(anonymous)'}</span>
           <span className="ranked-type">{hit.chunkType}</span>
           <span className="ranked-loc">
-            {hit.path}:{hit.startLine}–{hit.endLine}
+            <VisibleText text={hit.path} />:{hit.startLine}–{hit.endLine}
           </span>
         </button>
         <span className="ranked-score" title="Score">
@@ -114,7 +116,7 @@ function RankedItem({ hit, rank, why, onWhy, onOpen }: { hit: RankedHitView; ran
           className="toggle ranked-why"
           aria-expanded={why}
           aria-controls={whyId}
-          aria-label={`Why ${hit.symbolName || 'this chunk'} scored ${hit.score.toFixed(2)}`}
+          aria-label={`Why ${visibleText(hit.symbolName) || 'this chunk'} scored ${hit.score.toFixed(2)}`}
           onClick={onWhy}
         >
           why

@@ -7,6 +7,8 @@ import { useEffect, useState } from 'react';
 import { QuarryError, toQuarryError } from '../core/errors';
 import type { RelatedResult } from '../worker/protocol';
 import { useEngine } from './engine';
+import { visibleText } from './visible-text';
+import { VisibleText } from './VisibleText';
 
 const RELATED_LIMIT = 15;
 
@@ -55,13 +57,14 @@ export function RelatedPanel({
         <p className="panel-note">Finding related chunks…</p>
       ) : s.state === 'error' ? (
         <p className="panel-note" data-testid="related-empty">
-          {s.error.message}
+          <VisibleText text={s.error.message} multiline />
           {s.error.code === 'EngineError' ? ` (line ${line} is outside every symbol).` : ''}
         </p>
       ) : s.state === 'done' ? (
         <>
           <p className="related-seed">
-            For <strong>{s.result.seed.symbolName || s.result.seed.chunkType}</strong> (lines {s.result.seed.startLine}–{s.result.seed.endLine})
+            For <strong>{s.result.seed.symbolName ? <VisibleText text={s.result.seed.symbolName} /> : s.result.seed.chunkType}</strong> (lines {s.result.seed.startLine}–
+            {s.result.seed.endLine})
           </p>
           <ul className="related-list">
             {s.result.results.map((r) => (
@@ -71,11 +74,12 @@ export function RelatedPanel({
                   className="related-item"
                   data-testid="related-item"
                   onClick={() => onOpen(r.path, r.startLine)}
-                  title={`Shared words: ${r.sharedTerms.slice(0, 20).join(', ')}`}
+                  title={`Shared words: ${visibleText(r.sharedTerms.slice(0, 20).join(', '))}`}
                 >
-                  <span className="related-symbol">{r.symbolName || '(anonymous)'}</span> <span className="ranked-type">{r.chunkType}</span>
+                  <span className="related-symbol">{r.symbolName ? <VisibleText text={r.symbolName} /> : '(anonymous)'}</span>{' '}
+                  <span className="ranked-type">{r.chunkType}</span>
                   <span className="related-loc">
-                    {r.path}:{r.startLine}–{r.endLine}
+                    <VisibleText text={r.path} />:{r.startLine}–{r.endLine}
                   </span>
                   <span className="related-score">score {r.score.toFixed(3)}</span>
                 </button>

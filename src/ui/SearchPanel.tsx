@@ -15,6 +15,8 @@ import { hitShift, toBlocks } from './blocks';
 import { RankedResults } from './RankedResults';
 import { CodeText } from './CodeText';
 import { useEngine } from './engine';
+import { visibleText } from './visible-text';
+import { VisibleText } from './VisibleText';
 import { formatCount, plural } from './format';
 import { languageOf } from './highlight';
 import { splitList, type ViewState } from './url-state';
@@ -284,8 +286,12 @@ export function SearchPanel({
                 if (!row) return null;
                 if (row.kind === 'file')
                   return (
-                    <div key={item.key} className="result-file" style={style} data-testid="result-file" title={row.path}>
-                      <span className="result-path">{row.path}</span>
+                    <div key={item.key} className="result-file" style={style} data-testid="result-file" title={visibleText(row.path)}>
+                      <span className="result-path">
+                        <bdi dir="ltr">
+                          <VisibleText text={row.path} />
+                        </bdi>
+                      </span>
                       <span className="result-count">{row.count}</span>
                     </div>
                   );

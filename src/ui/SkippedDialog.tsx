@@ -2,6 +2,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Skipped } from '../core/walk/policy';
 import { useEngine } from './engine';
+import { VisibleText } from './VisibleText';
 import { useFocusTrap } from './useFocusTrap';
 import { formatCount, SKIP_REASON_TEXT } from './format';
 
@@ -42,7 +43,7 @@ export function SkippedDialog({ onClose }: { onClose: () => void }) {
                 {data.items.map((s) => (
                   <tr key={s.path + s.reason}>
                     <td className="mono">
-                      {s.path}
+                      <VisibleText text={s.path} />
                       {s.directory ? '/' : ''}
                     </td>
                     <td>

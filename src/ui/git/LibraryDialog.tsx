@@ -8,6 +8,8 @@ import { QuarryError, toQuarryError } from '../../core/errors';
 import { type CloneRequest, type GitJobStats, type LibraryEntry, type LibraryInfo } from '../../worker/protocol';
 import { useEngine } from '../engine';
 import { formatBytes, formatCount, plural } from '../format';
+import { visibleText } from '../visible-text';
+import { VisibleText } from '../VisibleText';
 import { GitProgressBar, ProgressStore } from './GitProgress';
 import { keepToken, loadProxy, saveProxy, tokenFor } from './settings';
 
@@ -237,13 +239,15 @@ function CloneForm({ cloning, startClone, cloneError, prefill }: LibraryDialogPr
       {cloning && <GitProgressBar verb="Cloning" store={cloning.progress} onCancel={cloning.cancel} testId="clone-progress" />}
       {error && (
         <div className="form-error" role="alert" data-testid="clone-error">
-          <p>{error.message}</p>
+          <p>
+            <VisibleText text={error.message} multiline />
+          </p>
           {branches.length > 0 && (
             <p>
               Pick one:{' '}
               {branches.map((b) => (
                 <button key={b} type="button" className="chip" onClick={() => setRef(b)}>
-                  {b}
+                  <VisibleText text={b} />
                 </button>
               ))}
             </p>
@@ -313,18 +317,20 @@ function LibraryRow({
   };
 
   return (
-    <li className="library-row" data-testid="library-row" aria-label={entry.name}>
+    <li className="library-row" data-testid="library-row" aria-label={visibleText(entry.name)}>
       <div className="library-main">
-        <strong className="library-name">{entry.name}</strong>
+        <strong className="library-name">
+          <VisibleText text={entry.name} />
+        </strong>
         {isOpen && <span className="badge badge-open">open</span>}
-        <span className="library-source mono" title={entry.url}>
-          {isClone ? entry.url : 'opened folder'}
+        <span className="library-source mono" title={visibleText(entry.url)}>
+          {isClone ? <VisibleText text={entry.url} /> : 'opened folder'}
         </span>
       </div>
       <dl className="library-facts">
         <div>
           <dt>Branch</dt>
-          <dd>{entry.branch || '—'}</dd>
+          <dd>{entry.branch ? <VisibleText text={entry.branch} /> : '—'}</dd>
         </div>
         <div>
           <dt>Size</dt>
@@ -352,7 +358,7 @@ function LibraryRow({
             onOpen(entry);
             onClose();
           }}
-          aria-label={`Open ${entry.name}`}
+          aria-label={`Open ${visibleText(entry.name)}`}
           disabled={!!fetching}
         >
           Open
@@ -364,7 +370,7 @@ function LibraryRow({
               onAdd(entry);
               onClose();
             }}
-            aria-label={`Add ${entry.name} to the workspace`}
+            aria-label={`Add ${visibleText(entry.name)} to the workspace`}
             title="Open it beside what is open: search and every view span all roots"
             disabled={!!fetching}
           >
@@ -372,16 +378,16 @@ function LibraryRow({
           </button>
         )}
         {isClone && (
-          <button type="button" onClick={() => void fetchUpdates()} aria-label={`Fetch updates for ${entry.name}`} disabled={!!fetching}>
+          <button type="button" onClick={() => void fetchUpdates()} aria-label={`Fetch updates for ${visibleText(entry.name)}`} disabled={!!fetching}>
             Fetch updates
           </button>
         )}
         {!confirmDelete ? (
-          <button type="button" onClick={() => setConfirmDelete(true)} aria-label={`Delete ${entry.name}`} disabled={!!fetching}>
+          <button type="button" onClick={() => setConfirmDelete(true)} aria-label={`Delete ${visibleText(entry.name)}`} disabled={!!fetching}>
             Delete
           </button>
         ) : (
-          <span className="confirm" role="group" aria-label={`Confirm deleting ${entry.name}`}>
+          <span className="confirm" role="group" aria-label={`Confirm deleting ${visibleText(entry.name)}`}>
             {isClone ? 'Delete the clone and free its storage?' : 'Remove this folder from the library? (its files stay on disk)'}{' '}
             <button type="button" className="danger" onClick={() => void remove()}>
               Yes, delete

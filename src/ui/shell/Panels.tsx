@@ -2,6 +2,7 @@
 import { useSyncExternalStore } from 'react';
 import type { LibraryEntry } from '../../worker/protocol';
 import { formatBytes, formatCount } from '../format';
+import { VisibleText } from '../VisibleText';
 import type { Notice, Opening } from '../workspace/controller';
 
 export function OpeningPanel({ opening }: { opening: Opening }) {
@@ -11,7 +12,9 @@ export function OpeningPanel({ opening }: { opening: Opening }) {
   return (
     <div className="opening" data-testid="opening">
       <div className="opening-head">
-        <strong>Opening {opening.name}</strong>
+        <strong>
+          Opening <VisibleText text={opening.name} />
+        </strong>
         <button type="button" onClick={opening.cancel}>
           Cancel
         </button>
@@ -54,11 +57,17 @@ export function NoticePanel({
     return (
       <div className="notice" role="alert" data-testid="clone-offer">
         <p>
-          This link points to the git repository <strong className="mono">{notice.url}</strong>
+          This link points to the git repository{' '}
+          <strong className="mono">
+            <VisibleText text={notice.url} />
+          </strong>
           {notice.ref && (
             <>
               {' '}
-              at <strong>{notice.ref}</strong>
+              at{' '}
+              <strong>
+                <VisibleText text={notice.ref} />
+              </strong>
             </>
           )}
           , which is not in this browser yet. Clone it here to see the shared view.
@@ -75,10 +84,14 @@ export function NoticePanel({
     return (
       <div className="notice" role="alert">
         <p>
-          Quarry needs your permission to read <strong>{notice.folder.name}</strong> again.
+          Quarry needs your permission to read{' '}
+          <strong>
+            <VisibleText text={notice.folder.name} />
+          </strong>{' '}
+          again.
         </p>
         <button type="button" className="primary" onClick={() => onReopen(notice.folder)}>
-          Reopen {notice.folder.name}
+          Reopen <VisibleText text={notice.folder.name} />
         </button>
       </div>
     );
@@ -86,7 +99,11 @@ export function NoticePanel({
     return (
       <div className="notice" role="alert">
         <p>
-          This link points to <strong>{notice.name}</strong>, a folder snapshot that cannot be re-read after a reload. Choose the folder again, or open the demo.
+          This link points to{' '}
+          <strong>
+            <VisibleText text={notice.name} />
+          </strong>
+          , a folder snapshot that cannot be re-read after a reload. Choose the folder again, or open the demo.
         </p>
         <button type="button" className="primary" onClick={onOpenFolder}>
           Choose the folder again
@@ -99,7 +116,7 @@ export function NoticePanel({
   return (
     <div className="notice error" role="alert">
       <p>
-        <strong>{notice.title}.</strong> {notice.message}
+        <strong>{notice.title}.</strong> <VisibleText text={notice.message} multiline />
       </p>
       <button type="button" onClick={onOpenFolder}>
         Open another folder

@@ -2,6 +2,8 @@
 import type { RefObject } from 'react';
 import type { LibraryEntry } from '../../worker/protocol';
 import { formatBytes, plural } from '../format';
+import { visibleText } from '../visible-text';
+import { VisibleText } from '../VisibleText';
 import type { UpdateView } from '../use-view-state';
 import type { ViewState } from '../url-state';
 import { ViewNav } from '../views/ViewNav';
@@ -29,6 +31,7 @@ export function TopBar(props: TopBarProps) {
   const files = roots.reduce((n, r) => n + r.stats.files, 0);
   const bytes = roots.reduce((n, r) => n + r.stats.bytes, 0);
   const title = roots.map(rootTitle).join(' + ');
+  const shownTitle = visibleText(title);
   return (
     <header className="topbar">
       <div className="brand">
@@ -38,8 +41,10 @@ export function TopBar(props: TopBarProps) {
         Quarry
       </div>
       {roots.length > 0 && (
-        <div className="repo-badge" data-testid="repo-name" title={title}>
-          <strong>{title}</strong>
+        <div className="repo-badge" data-testid="repo-name" title={shownTitle}>
+          <strong>
+            <VisibleText text={title} />
+          </strong>
           <span>
             {roots.length > 1 && `${roots.length} roots · `}
             {plural(files, 'file')} · {formatBytes(bytes)}
@@ -91,7 +96,7 @@ export function TopBar(props: TopBarProps) {
               {folders.map((r) => (
                 <li key={r.id}>
                   <button type="button" onClick={() => onFolder(r)}>
-                    {r.name}
+                    <VisibleText text={r.name} />
                   </button>
                 </li>
               ))}
@@ -110,10 +115,16 @@ export function RootList({ roots, onRemove }: { roots: OpenRoot[]; onRemove: (ke
     <ul className="root-list" aria-label="Roots" data-testid="root-list">
       {roots.map((r) => (
         <li key={r.key}>
-          <span className="mono" title={`${rootTitle(r)}: ${plural(r.stats.files, 'file')}`}>
-            {r.name}
+          <span className="mono" title={`${visibleText(rootTitle(r))}: ${plural(r.stats.files, 'file')}`}>
+            <VisibleText text={r.name} />
           </span>
-          <button type="button" className="link" onClick={() => onRemove(r.key)} aria-label={`Remove ${r.name} from the workspace`} title="Remove from the workspace">
+          <button
+            type="button"
+            className="link"
+            onClick={() => onRemove(r.key)}
+            aria-label={`Remove ${visibleText(r.name)} from the workspace`}
+            title="Remove from the workspace"
+          >
             ×
           </button>
         </li>

@@ -6,6 +6,8 @@
 import { useMemo } from 'react';
 import type { FindComponentsResult } from '../../core/tools/find_components';
 import { formatCount, plural } from '../format';
+import { visibleText } from '../visible-text';
+import { VisibleText } from '../VisibleText';
 import { Badge, EmptyNote, ErrorNote, FileLink, Loading, matchesText, PathText, type ViewProps } from './parts';
 import { useDebouncedDraft, useTool } from './use-tool';
 
@@ -62,7 +64,7 @@ export function ComponentsView({ view, update, repoKey }: ViewProps) {
           </EmptyNote>
         )}
         {state.state === 'ready' && all.length > 0 && shown.length === 0 && (
-          <EmptyNote title={`No component matches “${view.cq}”.`}>
+          <EmptyNote title={`No component matches “${visibleText(view.cq)}”.`}>
             <button type="button" onClick={() => update({ cq: '' })}>
               Clear the filter
             </button>
@@ -97,7 +99,7 @@ function ComponentRow({ c, view, update }: { c: Component; view: ViewProps['view
     <tr data-testid="component-row">
       <th scope="row" className="name-cell">
         <FileLink view={view} update={update} path={c.path} line={c.line}>
-          {c.name}
+          <VisibleText text={c.name} />
         </FileLink>
       </th>
       <td>
@@ -121,14 +123,14 @@ function ComponentRow({ c, view, update }: { c: Component; view: ViewProps['view
           </span>
         ) : (
           <details>
-            <summary aria-label={`${plural(c.uses.count, 'use')} of ${c.name}`} data-testid="uses-count">
+            <summary aria-label={`${plural(c.uses.count, 'use')} of ${visibleText(c.name)}`} data-testid="uses-count">
               {formatCount(c.uses.count)}
             </summary>
-            <ul className="uses-list" aria-label={`Uses of ${c.name}`}>
+            <ul className="uses-list" aria-label={`Uses of ${visibleText(c.name)}`}>
               {c.uses.places.map((u) => (
                 <li key={`${u.path}:${u.line}`}>
                   <FileLink view={view} update={update} path={u.path} line={u.line}>
-                    {u.path}:{u.line}
+                    <VisibleText text={u.path} />:{u.line}
                   </FileLink>
                 </li>
               ))}

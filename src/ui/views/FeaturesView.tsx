@@ -9,6 +9,8 @@ import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import type { FeatureReference, FlagInfo } from '../../core/analyze/features';
 import type { FeatureStatusResult } from '../../core/tools/feature_status';
 import { formatCount, plural } from '../format';
+import { visibleText } from '../visible-text';
+import { VisibleText } from '../VisibleText';
 import { Badge, EmptyNote, ErrorNote, FileLink, Loading, matchesText, type ViewProps } from './parts';
 import { useDebouncedDraft, useTool } from './use-tool';
 
@@ -84,7 +86,10 @@ function StatusCard({ s, view, update }: { s: FeatureStatusResult } & Omit<ViewP
   return (
     <article className="status-card" aria-labelledby="status-title" data-testid="feature-status">
       <h3 id="status-title">
-        Feature: <span className="mono">{s.featureName}</span>
+        Feature:{' '}
+        <span className="mono">
+          <VisibleText text={s.featureName} />
+        </span>
       </h3>
       <dl className="status-facts">
         <div>
@@ -100,7 +105,9 @@ function StatusCard({ s, view, update }: { s: FeatureStatusResult } & Omit<ViewP
             {s.flagName && (
               <>
                 {' '}
-                <span className="mono flag-name">{s.flagName}</span>
+                <span className="mono flag-name">
+                  <VisibleText text={s.flagName} />
+                </span>
                 {s.flags[0] && <span className="muted"> ({s.flags.find((f) => f.name === s.flagName)?.sdkLabel ?? s.flags[0].sdkLabel})</span>}
               </>
             )}
@@ -130,12 +137,12 @@ function StatusCard({ s, view, update }: { s: FeatureStatusResult } & Omit<ViewP
       {s.references.length === 0 ? (
         <p className="view-hint">No file mentions this feature under any of its spellings. Try another name, or use Search for a looser match.</p>
       ) : (
-        <ul className="ref-files" aria-label={`References to ${s.featureName}`}>
+        <ul className="ref-files" aria-label={`References to ${visibleText(s.featureName)}`}>
           {byFile.map(([path, refs]) => (
             <li key={path} className="ref-file">
               <div className="ref-file-head">
-                <span className="mono path-text" title={path}>
-                  {path}
+                <span className="mono path-text" title={visibleText(path)}>
+                  <VisibleText text={path} />
                 </span>
                 <Badge kind={`cat-${refs[0].category}`}>{refs[0].category}</Badge>
               </div>
@@ -184,7 +191,14 @@ function References({ refs, view, update }: { refs: FeatureReference[] } & Omit<
             return (
               <div key={n} className={`ref-line${r ? ' hit' : ''}`} data-testid={r ? 'feature-ref' : undefined}>
                 {r ? (
-                  <FileLink view={view} update={update} path={r.path} line={n} label={`Open ${r.path} at line ${n}${r.comment ? ' (a comment)' : ''}`} className="ref-ln">
+                  <FileLink
+                    view={view}
+                    update={update}
+                    path={r.path}
+                    line={n}
+                    label={`Open ${visibleText(r.path)} at line ${n}${r.comment ? ' (a comment)' : ''}`}
+                    className="ref-ln"
+                  >
                     {n}
                   </FileLink>
                 ) : (
@@ -253,7 +267,7 @@ function Inventory({ view, update, repoKey }: ViewProps) {
         </EmptyNote>
       )}
       {state.state === 'ready' && all.length > 0 && shown.length === 0 && (
-        <EmptyNote title={`No flag matches “${view.fq}”.`}>
+        <EmptyNote title={`No flag matches “${visibleText(view.fq)}”.`}>
           <button type="button" onClick={() => update({ fq: '' })}>
             Clear the filter
           </button>
@@ -283,12 +297,12 @@ function Inventory({ view, update, repoKey }: ViewProps) {
                       update={update}
                       path={f.places[0].path}
                       line={f.places[0].line}
-                      label={`${f.name}, first used in ${f.places[0].path} line ${f.places[0].line}`}
+                      label={`${visibleText(f.name)}, first used in ${visibleText(f.places[0].path)} line ${f.places[0].line}`}
                     >
-                      {f.name}
+                      <VisibleText text={f.name} />
                     </FileLink>
                   ) : (
-                    f.name
+                    <VisibleText text={f.name} />
                   )}
                 </th>
                 <td>
@@ -298,7 +312,7 @@ function Inventory({ view, update, repoKey }: ViewProps) {
                   {formatCount(f.references + f.definitions)}
                 </td>
                 <td className="action-cell">
-                  <button type="button" className="small" aria-label={`Check feature ${f.name}`} onClick={() => update({ feature: f.name }, { push: true })}>
+                  <button type="button" className="small" aria-label={`Check feature ${visibleText(f.name)}`} onClick={() => update({ feature: f.name }, { push: true })}>
                     Check
                   </button>
                 </td>

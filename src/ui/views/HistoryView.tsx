@@ -9,6 +9,8 @@ import { QuarryError, toQuarryError } from '../../core/errors';
 import type { HistoryCommit, HistoryView as HistoryData, RootInfo } from '../../worker/protocol';
 import { useEngine } from '../engine';
 import { plural } from '../format';
+import { visibleText } from '../visible-text';
+import { VisibleText } from '../VisibleText';
 import { Badge, EmptyNote, ErrorNote, FileLink, Loading, PathText, type ViewProps } from './parts';
 import { GitProgressBar, ProgressStore } from '../git/GitProgress';
 import { tokenFor } from '../git/settings';
@@ -92,7 +94,7 @@ export function HistoryView({ view, update, repoKey }: ViewProps) {
             <select value={root || roots[0].key} onChange={(e) => setRoot(e.target.value)} data-testid="history-root">
               {roots.map((r) => (
                 <option key={r.key} value={r.key}>
-                  {r.name}
+                  {visibleText(r.name)}
                 </option>
               ))}
             </select>
@@ -102,7 +104,10 @@ export function HistoryView({ view, update, repoKey }: ViewProps) {
           <p className="view-summary" data-testid="view-summary">
             {h.branch ? (
               <>
-                Branch <strong>{h.branch}</strong>
+                Branch{' '}
+                <strong>
+                  <VisibleText text={h.branch} />
+                </strong>
               </>
             ) : (
               'Detached HEAD'
@@ -174,16 +179,22 @@ function CommitRow({ commit: c, open, onToggle, view, update }: { commit: Histor
   return (
     <li className="commit" data-testid="commit">
       <button type="button" className="commit-head" aria-expanded={open} onClick={onToggle}>
-        <span className="commit-subject">{subject}</span>
+        <span className="commit-subject">
+          <VisibleText text={subject} />
+        </span>
         <span className="commit-meta">
-          <span className="mono">{c.oid.slice(0, 7)}</span> · {c.author} ·{' '}
+          <span className="mono">{c.oid.slice(0, 7)}</span> · <VisibleText text={c.author} /> ·{' '}
           <time dateTime={date.toISOString()}>{date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}</time> ·{' '}
           {c.parentMissing ? 'changes not fetched' : plural(c.changedFiles.length, 'file')}
         </span>
       </button>
       {open && (
         <div className="commit-body">
-          {body.join('\n').trim() && <pre className="commit-message">{body.join('\n').trim()}</pre>}
+          {body.join('\n').trim() && (
+            <pre className="commit-message">
+              <VisibleText text={body.join('\n').trim()} multiline />
+            </pre>
+          )}
           {c.parentMissing ? (
             <p className="muted">This commit's parent is beyond the clone's depth, so its changes are unknown. Clone with more history to see them.</p>
           ) : (

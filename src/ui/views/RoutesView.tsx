@@ -7,6 +7,8 @@ import { useMemo } from 'react';
 import type { RouteEntry } from '../../core/analyze/routes';
 import type { GetRoutesResult } from '../../core/tools/get_routes';
 import { formatCount, plural } from '../format';
+import { visibleText } from '../visible-text';
+import { VisibleText } from '../VisibleText';
 import { Badge, EmptyNote, ErrorNote, FileLink, Loading, matchesText, PathText, type ViewProps } from './parts';
 import { useDebouncedDraft, useTool } from './use-tool';
 
@@ -110,17 +112,19 @@ export function RoutesView({ view, update, repoKey }: ViewProps) {
             return (
               <section key={name} className="route-app" aria-labelledby={id} data-testid="route-app">
                 <h3 id={id}>
-                  {name}
+                  <VisibleText text={name} />
                   {app && (
                     <span className="muted app-meta">
                       {' '}
-                      {[
-                        app.root === '.' ? '' : app.root,
-                        app.appDirectory ? `App Router in ${app.appDirectory}/` : '',
-                        app.pagesDirectory ? `Pages Router in ${app.pagesDirectory}/` : '',
-                      ]
-                        .filter(Boolean)
-                        .join(' · ')}
+                      <VisibleText
+                        text={[
+                          app.root === '.' ? '' : app.root,
+                          app.appDirectory ? `App Router in ${app.appDirectory}/` : '',
+                          app.pagesDirectory ? `Pages Router in ${app.pagesDirectory}/` : '',
+                        ]
+                          .filter(Boolean)
+                          .join(' · ')}
+                      />
                     </span>
                   )}
                 </h3>
@@ -146,9 +150,13 @@ function RouteBadges({ r }: { r: RouteEntry }) {
     <span className="badges">
       <Badge kind={`route-${r.type}`}>{r.type}</Badge>
       {r.router === 'pages' && <Badge kind="muted">pages router</Badge>}
-      {r.slot && <Badge kind="muted">@{r.slot}</Badge>}
+      {r.slot && (
+        <Badge kind="muted">
+          @<VisibleText text={r.slot} />
+        </Badge>
+      )}
       {r.intercept && (
-        <Badge kind="muted" title={`Intercepts from ${r.intercept.from}`}>
+        <Badge kind="muted" title={`Intercepts from ${visibleText(r.intercept.from)}`}>
           {r.intercept.marker} intercept
         </Badge>
       )}
@@ -159,7 +167,7 @@ function RouteBadges({ r }: { r: RouteEntry }) {
 
 function RouteTable({ routes, app, view, update }: { routes: RouteEntry[]; app: string } & Omit<ViewProps, 'repoKey'>) {
   return (
-    <table className="view-table routes-table" aria-label={`Routes of ${app}`}>
+    <table className="view-table routes-table" aria-label={`Routes of ${visibleText(app)}`}>
       <thead>
         <tr>
           <th scope="col">URL</th>
@@ -171,13 +179,13 @@ function RouteTable({ routes, app, view, update }: { routes: RouteEntry[]; app: 
         {routes.map((r) => (
           <tr key={`${r.filePath}:${r.type}:${r.path}`} data-testid="route-row">
             <th scope="row" className="mono url-cell">
-              {r.path}
+              <VisibleText text={r.path} />
             </th>
             <td>
               <RouteBadges r={r} />
             </td>
             <td className="path-cell">
-              <FileLink view={view} update={update} path={r.filePath} label={`${r.filePath} (${r.type} ${r.path})`}>
+              <FileLink view={view} update={update} path={r.filePath} label={`${visibleText(r.filePath)} (${r.type} ${visibleText(r.path)})`}>
                 <PathText path={r.filePath} />
               </FileLink>
             </td>
@@ -217,7 +225,7 @@ function buildTree(routes: RouteEntry[]): TreeNode {
 function RouteTree({ routes, app, view, update }: { routes: RouteEntry[]; app: string } & Omit<ViewProps, 'repoKey'>) {
   const root = useMemo(() => buildTree(routes), [routes]);
   return (
-    <ul className="route-tree" aria-label={`Route tree of ${app}`}>
+    <ul className="route-tree" aria-label={`Route tree of ${visibleText(app)}`}>
       <TreeItem node={root} view={view} update={update} />
     </ul>
   );
@@ -228,15 +236,15 @@ function TreeItem({ node, view, update }: { node: TreeNode } & Omit<ViewProps, '
   return (
     <li data-testid="route-node" data-url={node.url}>
       <div className="route-node">
-        <span className="mono route-seg" title={node.url}>
-          {node.segment === '/' ? '/' : `/${node.segment}`}
+        <span className="mono route-seg" title={visibleText(node.url)}>
+          <VisibleText text={node.segment === '/' ? '/' : `/${node.segment}`} />
         </span>
         {node.routes.length > 0 && (
-          <ul className="route-files" aria-label={`Files for ${node.url}`}>
+          <ul className="route-files" aria-label={`Files for ${visibleText(node.url)}`}>
             {node.routes.map((r) => (
               <li key={`${r.filePath}:${r.type}`} data-testid="route-file">
                 <RouteBadges r={r} />
-                <FileLink view={view} update={update} path={r.filePath} label={`${r.filePath} (${r.type} ${r.path})`}>
+                <FileLink view={view} update={update} path={r.filePath} label={`${visibleText(r.filePath)} (${r.type} ${visibleText(r.path)})`}>
                   <PathText path={r.filePath} />
                 </FileLink>
               </li>

@@ -6,6 +6,7 @@ import type { MouseEvent, ReactNode } from 'react';
 import { isUserError, type QuarryError } from '../../core/errors';
 import { serializeViewState, type ViewState } from '../url-state';
 import type { UpdateView } from '../use-view-state';
+import { VisibleText } from '../VisibleText';
 
 export interface ViewProps {
   view: ViewState;
@@ -47,7 +48,7 @@ export function FileLink({
   );
 }
 
-/** A workspace path that may wrap after any '/' (never in the middle of a name). */
+/** A workspace path that may wrap after any '/' (never in the middle of a name); hidden characters shown. */
 export function PathText({ path, line }: { path: string; line?: number }) {
   const parts = path.split('/');
   return (
@@ -55,11 +56,11 @@ export function PathText({ path, line }: { path: string; line?: number }) {
       {parts.map((p, i) =>
         i < parts.length - 1 ? (
           <span key={i}>
-            {p}/<wbr />
+            <VisibleText text={p} />/<wbr />
           </span>
         ) : (
           <span key={i} className="path-last">
-            {p}
+            <VisibleText text={p} />
             {line ? `:${line}` : ''}
           </span>
         ),
@@ -89,7 +90,7 @@ export function ErrorNote({ error, what, onRetry }: { error: QuarryError; what: 
   return (
     <div className="view-note view-error" role="alert" data-testid="view-error">
       <p>
-        <strong>{user ? 'Check the input.' : `Could not ${what}.`}</strong> {error.message}
+        <strong>{user ? 'Check the input.' : `Could not ${what}.`}</strong> <VisibleText text={error.message} multiline />
       </p>
       {!user && (
         <p>
