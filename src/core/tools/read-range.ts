@@ -67,7 +67,7 @@ export async function streamLineRange(
             value: lineEnd,
           });
         }
-        kept.push(bytes.slice(at, stop)); // a copy: the chunk's buffer is reused
+        kept.push(new Uint8Array(bytes.subarray(at, stop))); // a copy: the chunk's buffer is reused
       }
       if (nl === -1) break;
       newlines++;
