@@ -10,7 +10,7 @@
  * Timed runs only time the search: rg's output goes to /dev/null and ours to a counting sink;
  * the (path, line) pairs compared come from separate untimed runs. rg is Debian's package,
  * installed with apt when missing.
- * BENCH_RUNS (default 5) sets the runs per query; BENCH_ONLY=scan|worker|index|seed004|clone runs one
+ * BENCH_RUNS (default 5) sets the runs per query; BENCH_ONLY=scan|worker|index|seed004|clone|scale runs one
  * section; BENCH_CORPUS_MB=<n> builds a smaller corpus of about n MB (a quick check of the bench
  * itself, in its own directory; the figures are only meaningful on the full corpus).
  */
@@ -24,6 +24,7 @@ import { runIndexBench } from './index-bench';
 import { runSeedBench } from './seed-bench';
 import { runWorkerBench } from './worker-bench';
 import { runCloneBench } from './clone';
+import { runScaleBench } from './scale-bench';
 
 export const QUERIES: Query[] = [
   { name: 'literal identifier', req: { pattern: 'createSourceFile', mode: 'literal', caseMode: 'sensitive' }, rgArgs: ['-F', '-e', 'createSourceFile'] },
@@ -121,6 +122,7 @@ async function main() {
   if (!ONLY || ONLY === 'index') await runIndexBench(corpus.dir, corpus.bytes, QUERIES, RUNS);
   if (!ONLY || ONLY === 'seed004') await runSeedBench(corpus.dir);
   if (!ONLY || ONLY === 'clone') await runCloneBench();
+  if (!ONLY || ONLY === 'scale') await runScaleBench();
 }
 
 await main();
