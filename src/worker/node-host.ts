@@ -36,14 +36,18 @@ export function nodeWorkerBootstrap(options: { yieldBudgetMs?: number; nodeGramm
     `const { parentPort } = require('node:worker_threads');`,
     `import('tsx/esm/api')`,
     `  .then(({ register }) => { register(); return Promise.all([import(${JSON.stringify(entry)}), ${nodeGrammars ? `import(${JSON.stringify(grammars)})` : 'null'}, ${wrapModule ? `import(${JSON.stringify(wrapModule)})` : 'null'}]); })`,
-    `  .then(([m, g, w]) => m.exposeOnNodePort(parentPort, { ...${JSON.stringify(plain)}, ...(g ? { grammarLoader: g.nodeGrammarLoader } : {}) }, w ? w.wrapApi : undefined))`,
+    `  .then(([m, g, w]) => m.exposeOnNodePort(parentPort, { ...${JSON.stringify(plain)}, ...(g ? { grammarLoader: g.nodeGrammarLoader } : {}), ...(w && w.engineOptions ? w.engineOptions() : {}) }, w ? w.wrapApi : undefined))`,
     `  .catch((err) => { console.error(err); process.exit(1); });`,
   ].join('\n');
 }
 
 export async function startNodeWorkerTransport(
   WorkerCtor: NodeWorkerConstructor,
-  /** wrapModule: a module URL whose `wrapApi(api)` wraps the engine before it is exposed (test hooks stay out of the production API). */
+  /**
+   * wrapModule: a module URL whose `wrapApi(api)` wraps the engine before it is exposed, and whose
+   * `engineOptions()` adds engine options that cannot cross as JSON (an index store): test hooks
+   * and benchmark set-ups stay out of the production API.
+   */
   options: { yieldBudgetMs?: number; startTimeoutMs?: number; nodeGrammars?: boolean; wrapModule?: string } = {},
 ): Promise<EngineTransport> {
   const worker = new WorkerCtor(nodeWorkerBootstrap({ yieldBudgetMs: options.yieldBudgetMs, nodeGrammars: options.nodeGrammars, wrapModule: options.wrapModule }), {
