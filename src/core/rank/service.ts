@@ -8,7 +8,10 @@
  * refresh computes its changes aside and applies them in one synchronous step. Either way a
  * reader never sees a half-refreshed index, and a failed or cancelled refresh leaves the old
  * one intact.
+ * A minified file (chunk/minified.ts) is in the trigram index but gets no chunks, and every
+ * refresh reports it as skipped with reason 'minified'.
  */
+import { minifiedDetail } from '../chunk/minified';
 import type { Chunk } from '../chunk/types';
 import { QuarryError, toQuarryError } from '../errors';
 import { createYielder, elapsedSince, now, unlessAborted, type Yielder } from '../jobs/yielder';
@@ -58,6 +61,8 @@ export interface RefreshOptions {
 interface FileRow {
   size: number;
   mtimeMs: number;
+  /** Set for a minified file (text only, no chunks): why, as the skip's detail says it. */
+  minified?: string;
 }
 
 export class CodeIndexService {
@@ -111,7 +116,7 @@ export class CodeIndexService {
       const terms = next<string>(2);
       const compounds = next<[number, string[]]>(3);
       const trigramFiles = next<string>(4);
-      const table = next<[path: string, size: number, mtimeMs: number]>(5);
+      const table = next<[path: string, size: number, mtimeMs: number, minified?: string]>(5);
       const tfs = unpackU16(tfsPacked, ids.length);
       this.index = ChunkIndex.fromState({ chunks, files, terms, compounds, totalTokens: j.totalTokens, lengths, ids, tfs });
       // the sections are views into the loaded bytes: copy what the index keeps (ChunkIndex copies its own)
@@ -119,7 +124,7 @@ export class CodeIndexService {
         { files: trigramFiles, segments: triSegments.slice(), keys: triKeys.slice(), offsets: triOffsets.slice(), pool: triPool.slice(), poolBytes: j.trigramPoolBytes },
         this.options.segmentChars,
       );
-      this.table = new Map(table.map(([path, size, mtimeMs]) => [path, { size, mtimeMs }]));
+      this.table = new Map(table.map(([path, size, mtimeMs, minified]) => [path, typeof minified === 'string' ? { size, mtimeMs, minified } : { size, mtimeMs }]));
     } catch (err) {
       if (toQuarryError(err).code !== 'IndexVersionMismatch') throw err;
       this.index = null; // quietly rebuild
@@ -139,7 +144,7 @@ export class CodeIndexService {
       jsonParts(c.terms),
       jsonParts(c.compounds ?? []),
       jsonParts(t.files),
-      jsonParts([...this.table].map(([path, r]) => [path, r.size, r.mtimeMs])),
+      jsonParts([...this.table].map(([path, r]) => (r.minified === undefined ? [path, r.size, r.mtimeMs] : [path, r.size, r.mtimeMs, r.minified]))),
     ];
     const json: StoredJson = { totalTokens: c.totalTokens, trigramPoolBytes: t.poolBytes, parts: groups.map((g) => g.length) };
     await store.save(this.storeKey, encodeIndex({ json, sections: [c.lengths, c.ids, packU16(c.tfs), t.keys, t.offsets, t.pool, t.segments, ...groups.flat()] }));
@@ -203,7 +208,7 @@ export class CodeIndexService {
       for (const path of changed) {
         if (options.signal?.aborted) throw cancelledError();
         const f = seen.get(path)!;
-        const row = { size: f.size, mtimeMs: f.mtimeMs };
+        const row: FileRow = { size: f.size, mtimeMs: f.mtimeMs };
         const text = await readText(ws.roots[f.rootIndex], f.rel);
         if (!text.ok) {
           skipped.push({ ...text.skipped, path });
@@ -212,7 +217,10 @@ export class CodeIndexService {
         }
         let chunks: Chunk[] | null = null;
         let lines: string[] | null = null;
-        if (isIndexed(path)) {
+        const minified = isIndexed(path) ? minifiedDetail(path, text.text) : null;
+        if (minified !== null) {
+          row.minified = minified; // in the trigram index only
+        } else if (isIndexed(path)) {
           try {
             chunks = this.chunker!.chunkFile(path, text.text);
             lines = splitLinesForIndex(text.text);
@@ -247,6 +255,8 @@ export class CodeIndexService {
         await this.save();
       }
     }
+    // every refresh, a cache hit too, says which files are in the text index only
+    for (const [path, row] of this.table!) if (row.minified !== undefined) skipped.push({ path, reason: 'minified', detail: row.minified });
     let filesScanned = 0;
     for (const p of seen.keys()) if (isIndexed(p)) filesScanned++;
     const stats: RefreshStats = {

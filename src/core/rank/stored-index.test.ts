@@ -50,7 +50,7 @@ const quarry: Harness = {
   async open(store) {
     const svc = new CodeIndexService(new Workspace([SOURCE]), async () => lineChunker, store);
     const { refreshMode } = await svc.refresh();
-    const answers = QUERIES.map((q) => svc.index!.search(q, 100).map((h) => [h.chunk.path, h.chunk.startLine, h.chunk.endLine, h.score, h.matchedTerms]));
+    const answers: unknown[] = QUERIES.map((q) => svc.index!.search(q, 100).map((h) => [h.chunk.path, h.chunk.startLine, h.chunk.endLine, h.score, h.matchedTerms]));
     answers.push(svc.trigrams!.candidates({ requiredLiterals: ['pool'] }));
     return { mode: refreshMode, answers };
   },
