@@ -16,7 +16,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { EngineClient } from '../src/worker/client';
 import { startNodeWorkerTransport, type NodeWorkerConstructor } from '../src/worker/node-host';
-import { ensureRipgrep, printTable, rgTimed, RG_DEFAULT_THREADS, type Query } from './common';
+import { ensureRipgrep, printTable, rgTimed, type Query } from './common';
 
 const FILES = Number(process.env.BENCH_SCALE_FILES ?? 100_000);
 const FILE_BYTES = 10_700; // 100,000 x ~10.7 KB = about 1 GB
@@ -80,7 +80,7 @@ export async function runScaleBench(): Promise<void> {
   const t3 = performance.now();
   await client.search({ ...q.req, maxResults: 10_000 }, (batch) => batch.forEach((f) => (count += f.matches.length))).done;
   const oursMs = performance.now() - t3;
-  const rgMs = ensureRipgrep() ? rgTimed(dir, q, RG_DEFAULT_THREADS) : null;
+  const rgMs = ensureRipgrep() ? rgTimed(dir, q, 'default') : null;
   client.dispose();
 
   printTable([
