@@ -40,7 +40,7 @@ export function App() {
 }
 
 function Shell({ engine }: { engine: EngineClient }) {
-  const [view, update, getView] = useViewState();
+  const [view, update, getView, overlong, dismissOverlong] = useViewState();
   const [ws, controller] = useWorkspace(engine, getView, update);
   const [quickOpen, setQuickOpen] = useState(false);
   const [showSkipped, setShowSkipped] = useState(false);
@@ -157,6 +157,17 @@ function Shell({ engine }: { engine: EngineClient }) {
         onDemo={() => void controller.openDemo()}
         onFolder={(entry) => void controller.openFolder(entry, true)}
       />
+
+      {overlong.length > 0 && (
+        <div className="notice error" role="alert" data-testid="address-too-long">
+          {overlong.map((o) => (
+            <p key={o.field}>{o.message}</p>
+          ))}
+          <button type="button" onClick={dismissOverlong}>
+            Dismiss
+          </button>
+        </div>
+      )}
 
       {roots.some((r) => r.spec.kind === 'files') && (
         <p className="snapshot-note" role="note" data-testid="snapshot-note">

@@ -19,7 +19,8 @@ import { visibleText } from './visible-text';
 import { VisibleText } from './VisibleText';
 import { formatCount, plural } from './format';
 import { languageOf } from './highlight';
-import { splitList, type ViewState } from './url-state';
+import { clippedMessage, clipText, splitList, type ViewState } from './url-state';
+import { MAX_QUERY_CHARS } from '../core/limits';
 import type { UpdateView } from './use-view-state';
 import { useDebouncedDraft } from './views/use-tool';
 
@@ -83,6 +84,8 @@ export function SearchPanel({
   const engine = useEngine();
   // Typing updates the URL after a short pause (and follows it back/forward); the search follows the URL.
   const [draft, setDraft] = useDebouncedDraft(view.q, (q) => update({ q }), 150);
+  /** The length of a query typed or pasted over MAX_QUERY_CHARS (0: none), for its message. */
+  const [tooLong, setTooLong] = useState(0);
   const [rowsVersion, setRowsVersion] = useState(0);
   const rows = useRef<Row[]>([]);
   const hitRows = useRef<number[]>([]);
@@ -219,7 +222,19 @@ export function SearchPanel({
             value={draft}
             spellCheck={false}
             autoComplete="off"
-            onChange={(e) => setDraft(e.target.value)}
+            // The cap, said when crossed: the browser cuts a paste to maxLength, onPaste says by how much.
+            maxLength={MAX_QUERY_CHARS}
+            onPaste={(e) => {
+              const box = e.currentTarget;
+              const length = box.value.length - ((box.selectionEnd ?? 0) - (box.selectionStart ?? 0)) + e.clipboardData.getData('text/plain').length;
+              if (length > MAX_QUERY_CHARS) setTooLong(length);
+            }}
+            onChange={(e) => {
+              const v = e.target.value;
+              if (v.length > MAX_QUERY_CHARS) setTooLong(v.length);
+              else if (v.length < MAX_QUERY_CHARS) setTooLong(0);
+              setDraft(clipText(v));
+            }}
             onKeyDown={(e) => {
               if (e.key === 'ArrowDown') {
                 e.preventDefault();
@@ -228,6 +243,18 @@ export function SearchPanel({
             }}
           />
         </div>
+        {tooLong > 0 ? (
+          <p className="inline-error" role="alert" data-testid="query-too-long">
+            {clippedMessage('The search query', tooLong)}
+          </p>
+        ) : (
+          draft.length >= MAX_QUERY_CHARS && (
+            // typing stops at the cap (maxLength): say why
+            <p className="inline-error" role="status" data-testid="query-too-long">
+              The search query is at its limit of {MAX_QUERY_CHARS.toLocaleString('en-US')} characters.
+            </p>
+          )
+        )}
         <div className="search-options">
           <div role="radiogroup" aria-label="Search mode" className="segmented">
             {(['text', 'regex', 'ranked'] as const).map((m) => (

@@ -2,10 +2,11 @@
 import { createContext, useContext } from 'react';
 import { EngineClient } from '../worker/client';
 import { startBrowserTransport } from '../worker/browser-host';
+import { readAddressParams } from './url-state';
 
 export function createAppEngine(): EngineClient {
   // `?engine=main` forces the main-thread fallback (diagnostics and its e2e test).
-  const forceMainThread = new URLSearchParams(location.search).get('engine') === 'main';
+  const forceMainThread = readAddressParams(location.search).get('engine')?.[0]?.value === 'main';
   return new EngineClient(() => startBrowserTransport({ forceMainThread }));
 }
 

@@ -1,8 +1,10 @@
 /**
  * Every view state lives in the URL (repo, view, query, mode, filters, file, line), so a
  * reload or a shared link restores it. Kept in the query string: works from any base path
- * on any static host.
+ * on any static host. Text fields are capped (core/limits.ts) as the address is read.
  */
+import { MAX_PATH_CHARS, MAX_QUERY_CHARS, queryTooLongMessage } from '../core/limits';
+
 /** Text and Regex stream grep hits; Ranked asks the code index (chunks ranked for people). */
 export type SearchMode = 'text' | 'regex' | 'ranked';
 export type ViewKey = 'search' | 'components' | 'routes' | 'features' | 'history';
@@ -79,30 +81,158 @@ export function parseRepoKey(key: string): RepoKeyRef {
   return { kind: 'unknown', key };
 }
 
-export function parseViewState(search: string): ViewState {
-  const p = new URLSearchParams(search);
-  const line = Number.parseInt(p.get('line') ?? '', 10);
-  return {
+/** The text fields of the address, each with the name its length-cap message gives it. */
+const TEXT_FIELDS = {
+  q: 'The search query',
+  include: 'The include filter',
+  exclude: 'The exclude filter',
+  ext: 'The extensions filter',
+  cq: 'The component filter',
+  rq: 'The route filter',
+  fq: 'The flag filter',
+  feature: 'The feature name',
+  clone: 'The clone URL',
+  cref: 'The clone branch or tag',
+} as const satisfies Partial<Record<keyof ViewState, string>>;
+
+/** A field of the address over its cap (MAX_QUERY_CHARS; MAX_PATH_CHARS for the file), and what was done. */
+export interface Overlong {
+  field: keyof ViewState;
+  length: number;
+  /** Said to the person: the engine's message for the cap, then what the app did with the value. */
+  message: string;
+}
+
+/** The first `limit` UTF-16 units of `text`, never ending inside a surrogate pair. */
+export function clipText(text: string, limit = MAX_QUERY_CHARS): string {
+  if (text.length <= limit) return text;
+  const end = /[\uD800-\uDBFF]/.test(text[limit - 1]) ? limit - 1 : limit;
+  return text.slice(0, end);
+}
+
+/** What the person reads when a text over MAX_QUERY_CHARS was cut: the engine's message, then what the app did. */
+export function clippedMessage(label: string, length: number): string {
+  return `${queryTooLongMessage(label, length)}; only its first ${MAX_QUERY_CHARS.toLocaleString('en-US')} characters are used.`;
+}
+
+/**
+ * Raw characters decoded per value at most: enough for MAX_QUERY_CHARS UTF-16 units (one unit
+ * takes at most 9, `%E2%80%AE`). A longer value is decoded only that far, and its length counted.
+ */
+const MAX_DECODED_RAW = 9 * MAX_QUERY_CHARS + 12;
+/** No parameter Quarry reads has a longer name. */
+const MAX_KEY_RAW = 64;
+
+export interface AddressValue {
+  /** Decoded; over MAX_DECODED_RAW raw characters, only its first MAX_QUERY_CHARS units (a surrogate pair kept whole). */
+  value: string;
+  /** The whole value's decoded length (UTF-16 units). */
+  length: number;
+}
+
+const formDecode = (raw: string): string => new URLSearchParams(`v=${raw}`).get('v') ?? '';
+
+/** The UTF-16 length `raw` decodes to, counted without decoding it (lone bytes counted as one). */
+function decodedLength(raw: string): number {
+  const hex = (i: number) => {
+    const c = raw.charCodeAt(i) | 0x20; // lower case; NaN past the end gives 32
+    return (c >= 48 && c <= 57) || (c >= 97 && c <= 102);
+  };
+  let n = 0;
+  for (let i = 0; i < raw.length; i++) {
+    if (raw.charCodeAt(i) === 37 && hex(i + 1) && hex(i + 2)) {
+      const byte = Number.parseInt(raw.slice(i + 1, i + 3), 16);
+      // a UTF-8 continuation byte adds nothing; a 4-byte sequence's lead makes a surrogate pair
+      if (byte < 0x80 || byte >= 0xc0) n += byte >= 0xf0 ? 2 : 1;
+      i += 2;
+    } else n++;
+  }
+  return n;
+}
+
+/**
+ * An address's query string as name -> values, as URLSearchParams reads it, except that no
+ * value is decoded past what MAX_QUERY_CHARS needs: a 300,000-character query costs a split
+ * and a count, not a decode of all of it (URLSearchParams took 50-360 ms on one here).
+ */
+export function readAddressParams(search: string): Map<string, AddressValue[]> {
+  const out = new Map<string, AddressValue[]>();
+  for (const part of (search.startsWith('?') ? search.slice(1) : search).split('&')) {
+    if (!part) continue;
+    const eq = part.indexOf('=');
+    const rawKey = eq < 0 ? part : part.slice(0, eq);
+    if (rawKey.length > MAX_KEY_RAW) continue;
+    const raw = eq < 0 ? '' : part.slice(eq + 1);
+    let entry: AddressValue;
+    if (raw.length <= MAX_DECODED_RAW) {
+      const value = formDecode(raw);
+      entry = { value, length: value.length };
+    } else {
+      // never cut inside a %XX escape
+      const pct = raw.lastIndexOf('%', MAX_DECODED_RAW - 1);
+      const cut = pct > MAX_DECODED_RAW - 3 ? pct : MAX_DECODED_RAW;
+      // the first MAX_QUERY_CHARS units are whole characters (a sequence cut at the end decodes past them)
+      entry = { value: clipText(formDecode(raw.slice(0, cut))), length: decodedLength(raw) };
+    }
+    const key = formDecode(rawKey);
+    const list = out.get(key);
+    if (list) list.push(entry);
+    else out.set(key, [entry]);
+  }
+  return out;
+}
+
+/**
+ * The view state in an address, with every text field cut to MAX_QUERY_CHARS (a file path
+ * over MAX_PATH_CHARS is dropped): nothing downstream (the search box, the links, the
+ * engine) ever holds a 300,000-character query. `overlong` says what was cut, for the person.
+ */
+export function readViewState(search: string): { state: ViewState; overlong: Overlong[] } {
+  const params = readAddressParams(search);
+  const entry = (name: string): AddressValue | undefined => params.get(name)?.[0];
+  const p = { get: (name: string) => entry(name)?.value ?? null, getAll: (name: string) => (params.get(name) ?? []).map((e) => clipText(e.value)) };
+  const overlong: Overlong[] = [];
+  const text = (field: keyof typeof TEXT_FIELDS): string => {
+    const e = entry(field);
+    if (!e) return '';
+    if (e.length <= MAX_QUERY_CHARS) return e.value;
+    overlong.push({ field, length: e.length, message: clippedMessage(TEXT_FIELDS[field], e.length) });
+    return clipText(e.value);
+  };
+  const fileEntry = entry('file');
+  let file = fileEntry?.value ?? '';
+  if (fileEntry && fileEntry.length > MAX_PATH_CHARS) {
+    const message = `The file path is too long: ${fileEntry.length} characters (the limit is ${MAX_PATH_CHARS}). No file was opened.`;
+    overlong.push({ field: 'file', length: fileEntry.length, message });
+    file = '';
+  }
+  const line = Number.parseInt((p.get('line') ?? '').slice(0, 16), 10);
+  const state: ViewState = {
     repos: p.getAll('repo').filter(Boolean),
-    clone: p.get('clone') ?? '',
-    cref: p.get('cref') ?? '',
+    clone: text('clone'),
+    cref: text('cref'),
     view: VIEW_KEYS.find((v) => v === p.get('view')) ?? 'search',
-    q: p.get('q') ?? '',
+    q: text('q'),
     mode: p.get('mode') === 'regex' ? 'regex' : p.get('mode') === 'ranked' ? 'ranked' : 'text',
     caseSensitive: p.get('case') === '1',
     wholeWord: p.get('word') === '1',
-    include: p.get('include') ?? '',
-    exclude: p.get('exclude') ?? '',
-    ext: p.get('ext') ?? '',
-    file: p.get('file') ?? '',
+    include: text('include'),
+    exclude: text('exclude'),
+    ext: text('ext'),
+    file,
     line: Number.isFinite(line) && line > 0 ? line : 0,
-    cq: p.get('cq') ?? '',
-    rq: p.get('rq') ?? '',
+    cq: text('cq'),
+    rq: text('rq'),
     rtype: p.get('rtype') ?? '',
     rshow: p.get('rshow') === 'table' ? 'table' : 'tree',
-    feature: p.get('feature') ?? '',
-    fq: p.get('fq') ?? '',
+    feature: text('feature'),
+    fq: text('fq'),
   };
+  return { state, overlong };
+}
+
+export function parseViewState(search: string): ViewState {
+  return readViewState(search).state;
 }
 
 /** Only non-default values are written, in a stable order, so links stay short and readable. */

@@ -1,17 +1,41 @@
 /** The URL is the store for view state: read on load and on back/forward, written on change. */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { parseViewState, serializeViewState, type ViewState } from './url-state';
+import { readViewState, serializeViewState, type Overlong, type ViewState } from './url-state';
 
 export type UpdateView = (patch: Partial<ViewState>, options?: { push?: boolean }) => void;
 
-/** The view state, its updater (writes the address at once), and a getter for code outside React. */
-export function useViewState(): [ViewState, UpdateView, () => ViewState] {
-  const [state, setState] = useState<ViewState>(() => parseViewState(location.search));
+/** Read the address; a field over its cap is cut, and the cut said (`overlong`). */
+function readAddress(): { state: ViewState; overlong: Overlong[] } {
+  return readViewState(location.search);
+}
+
+/**
+ * After a cut, make the address say the state (`state`: the latest, an update may have come
+ * first). Replacing a 300,000-character address costs the browser ~70 ms: an effect, so not
+ * in the task of the first render.
+ */
+function writeCutAddress(overlong: Overlong[], state: ViewState): void {
+  const search = serializeViewState(state);
+  if (overlong.length && location.search !== search) history.replaceState(history.state, '', `${location.pathname}${search}${location.hash}`);
+}
+
+/**
+ * The view state, its updater (writes the address at once), a getter for code outside React,
+ * and the fields the address held over their cap (with the message to show; [] once dismissed).
+ */
+export function useViewState(): [ViewState, UpdateView, () => ViewState, Overlong[], () => void] {
+  const [initial] = useState(readAddress);
+  const [state, setState] = useState<ViewState>(initial.state);
+  const [overlong, setOverlong] = useState<Overlong[]>(initial.overlong);
   const current = useRef(state);
+  useEffect(() => writeCutAddress(initial.overlong, current.current), [initial]);
   useEffect(() => {
     const onPop = () => {
-      current.current = parseViewState(location.search);
-      setState(current.current);
+      const read = readAddress();
+      writeCutAddress(read.overlong, read.state);
+      current.current = read.state;
+      setState(read.state);
+      setOverlong(read.overlong);
     };
     window.addEventListener('popstate', onPop);
     return () => window.removeEventListener('popstate', onPop);
@@ -27,5 +51,6 @@ export function useViewState(): [ViewState, UpdateView, () => ViewState] {
     setState(next);
   }, []);
   const get = useCallback(() => current.current, []);
-  return [state, update, get];
+  const dismiss = useCallback(() => setOverlong([]), []);
+  return [state, update, get, overlong, dismiss];
 }
