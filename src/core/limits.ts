@@ -12,6 +12,14 @@ export const MAX_QUERY_CHARS = 10_000;
  */
 export const READ_FILE_MAX_BYTES = 10 * 1024 * 1024;
 
+/**
+ * The code indexes (Quarry's ranked index and trigram prefilter, and seed 004's) hold at most
+ * this much text, in walk order: the files after it are skipped with reason 'indexBudget' (said
+ * in the index status) and text search scans them instead, so its answers stay complete. The
+ * index takes a few times its text in memory: this keeps a 1 GB repository inside a tab.
+ */
+export const INDEX_MAX_TEXT_BYTES = 256 * 1024 * 1024;
+
 /** A path argument longer than this is refused (Linux's PATH_MAX). */
 export const MAX_PATH_CHARS = 4096;
 

@@ -17,6 +17,9 @@ export const SKIP_REASON_TEXT: Record<string, string> = {
   unreadable: 'could not be read',
   symlinkLoop: 'symlink loop',
   notRegular: 'not a regular file',
+  outsideRoot: 'a link that leads outside the folder',
+  minified: 'minified: text search only',
+  indexBudget: "past the index's size budget: text search scans it",
 };
 
 export function plural(n: number, one: string, many = `${one}s`): string {

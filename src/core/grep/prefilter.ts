@@ -30,6 +30,7 @@ export interface SearchPrefilter {
   sizeOf?(path: string): number | undefined;
   /** The modified time the index saw (ranged reads check it with the size). */
   mtimeOf?(path: string): number | undefined;
+  /** Present only when the index covers every file the walk admits up to this size (the direct path). */
   maxIndexedBytes?: number;
 }
 

@@ -19,6 +19,7 @@ import { extensionOf } from '../source/types';
 import type { Workspace } from '../source/workspace';
 import { DEFAULT_MAX_FILE_BYTES, type Skipped } from '../walk/policy';
 import { readText, walkFiles } from '../walk/walk';
+import { applyIndexBudget } from './budget';
 import { splitLinesForIndex } from './lines';
 import { ChunkIndex } from './bm25';
 import { decodeIndex, encodeIndex, fromJsonParts, jsonParts, packU16, unpackU16, type IndexStore } from './persist';
@@ -74,6 +75,9 @@ export class CodeIndexService {
   private loadedFromStore = false;
   private chunker: ChunkerLike | null = null;
 
+  /** Files the last refresh left out of the indexes for the text budget (searched by scanning). */
+  private overBudget = 0;
+
   constructor(
     readonly workspace: Workspace,
     private readonly getChunker: () => Promise<ChunkerLike>,
@@ -83,6 +87,8 @@ export class CodeIndexService {
       segmentChars?: number;
       /** The chunk index's tokenizer (default seed 004's). With another one, nothing is loaded from or saved to the store. */
       tokenizer?: Tokenizer;
+      /** The text budget (default INDEX_MAX_TEXT_BYTES): files past it are searched by scanning. */
+      maxTextBytes?: number;
     } = {},
   ) {}
 
@@ -170,6 +176,9 @@ export class CodeIndexService {
         if (seen.size % 500 === 0) options.onProgress?.({ phase: 'scanning', loaded: seen.size, total: 0 });
       }
     }
+    const before = skipped.length;
+    applyIndexBudget(seen, skipped, this.options.maxTextBytes);
+    this.overBudget = skipped.length - before;
     const isIndexed = (p: string) => INDEXED_EXTENSIONS.includes(extensionOf(p));
     const changed: string[] = [];
     for (const [path, f] of seen) {
@@ -282,7 +291,8 @@ export class CodeIndexService {
       has: (p: string) => t.has(p),
       sizeOf: (p: string) => (t.has(p) ? table.get(p)?.size : undefined),
       mtimeOf: (p: string) => (t.has(p) ? table.get(p)?.mtimeMs : undefined),
-      maxIndexedBytes: DEFAULT_MAX_FILE_BYTES,
+      // the direct path (candidates only, no walk) needs an index of every file: not when the budget left some out
+      ...(this.overBudget ? {} : { maxIndexedBytes: DEFAULT_MAX_FILE_BYTES }),
     };
   }
 }

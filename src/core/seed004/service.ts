@@ -14,6 +14,7 @@
 import { QuarryError, toQuarryError } from '../errors';
 import { createYielder, elapsedSince, now, type Yielder } from '../jobs/yielder';
 import type { RefreshMode, RefreshStats } from '../rank/service';
+import { applyIndexBudget } from '../rank/budget';
 import { decodeIndex, encodeIndex, fromJsonParts, jsonParts, type IndexStore } from '../rank/persist';
 import { extensionOf } from '../source/types';
 import type { Workspace } from '../source/workspace';
@@ -49,6 +50,8 @@ export class SeedIndexService {
     readonly workspace: Workspace,
     private readonly store?: IndexStore,
     private readonly storeKey = 'seed004',
+    /** The text budget (default INDEX_MAX_TEXT_BYTES): files past it are not ranked. */
+    private readonly maxTextBytes?: number,
   ) {}
 
   /** Every indexed file of the workspace (workspace paths), with what refresh compares. */
@@ -125,6 +128,7 @@ export class SeedIndexService {
     const old = options.force ? null : this.index;
     const skipped: Skipped[] = [];
     const seen = await this.walk(options.signal, skipped);
+    applyIndexBudget(seen, skipped, this.maxTextBytes);
     const changed: string[] = [];
     for (const [path, f] of seen) {
       const meta = old?.fileMeta(path);

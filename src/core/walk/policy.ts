@@ -44,6 +44,7 @@ export type SkipReason =
   | 'unreadable'
   | 'symlinkLoop'
   | 'notRegular' // FIFOs, sockets, devices, broken symlinks
+  | 'indexBudget' // past the code index's text budget (limits.ts): searched by scanning only
   | 'outsideRoot' // a symlink (or a path through one) that resolves outside the root
   | 'minified'; // indexes: in the text index only, no symbol chunks (chunk/minified.ts)
 
