@@ -43,6 +43,12 @@ export function wrapApi(api: EngineApi): EngineApi {
   return {
     ...api,
     openRepo: (jobId, spec, onEvent, pull, open) =>
-      api.openRepo(jobId, spec.kind === 'handle' && typeof spec.handle === 'string' ? { ...spec, handle: dirHandle(spec.handle, spec.name) as FileSystemDirectoryHandle } : spec, onEvent, pull, open),
+      api.openRepo(
+        jobId,
+        spec.kind === 'handle' && typeof spec.handle === 'string' ? { ...spec, handle: dirHandle(spec.handle, spec.name) as FileSystemDirectoryHandle } : spec,
+        onEvent,
+        pull,
+        open,
+      ),
   };
 }
