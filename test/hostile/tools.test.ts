@@ -5,6 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NodeFsSource } from '../../src/adapters/node/fs';
+import { nodeGrammarLoader } from '../../src/adapters/node/grammars';
+import { sharedSourceParsers } from '../../src/core/analyze/parsers';
 import { MemoryIndexStore } from '../../src/core/rank/persist';
 import { SeedIndexService } from '../../src/core/seed004/service';
 import { MAX_PATH_CHARS, MAX_QUERY_CHARS, READ_FILE_MAX_BYTES } from '../../src/core/limits';
@@ -30,7 +32,7 @@ beforeAll(() => {
   repo = buildHostileRepo();
   source = new CountingSource(repo.root);
   const workspace = new Workspace([source]);
-  ctx = { workspace, seedIndex: new SeedIndexService(workspace, new MemoryIndexStore()) };
+  ctx = { workspace, seedIndex: new SeedIndexService(workspace, new MemoryIndexStore()), parsers: () => sharedSourceParsers(nodeGrammarLoader) };
 }, 120_000);
 afterAll(() => repo?.cleanup());
 
@@ -69,6 +71,19 @@ describe('row 1: nothing outside the root is read or listed', () => {
     expect(corpus.result.files_skipped).toBeGreaterThanOrEqual(3); // the outside links, counted
     const ranked = await call('codebase_search', { query: SECRET });
     expect(JSON.stringify(ranked.results)).not.toContain(SECRET);
+  });
+});
+
+describe('the analyzers over the hostile repository', () => {
+  it('find_components, get_routes and feature_status answer, and nothing of theirs comes from outside the root', async () => {
+    const outside = ['outside_link', 'root_link', 'secret_link.ts', 'relative_secret.ts', 'zero_link'];
+    const answers = [await call('find_components', {}), await call('get_routes', {}), await call('feature_status', { featureName: 'marker', includeInventory: true })];
+    for (const a of answers) {
+      const text = JSON.stringify(a);
+      expect(text).not.toContain(SECRET);
+      for (const o of outside) expect(text).not.toContain(`"${o}`);
+    }
+    await expect(rejectionOf(call('find_components', { directory: 'root_link/etc' }))).resolves.toMatchObject({ code: 'PathOutsideRoot' });
   });
 });
 
