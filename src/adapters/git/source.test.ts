@@ -27,6 +27,12 @@ async function twoRepos() {
   await p.symlink('src', `${mine}/inside_dir`);
   await p.symlink('src/app.ts', `${mine}/inside_file.ts`);
   await p.symlink('src/../../other', `${mine}/sneaky`);
+  // links lightning-fs would resolve another way than POSIX (review findings): a missing segment
+  // before '..', and a relative link reached through a linked directory
+  await p.symlink('nope/../../other/secret.txt', `${mine}/through_missing.txt`);
+  await mk(`${mine}/a/b`);
+  await p.symlink('a/b', `${mine}/d`);
+  await p.symlink('../../other/secret.txt', `${mine}/a/b/up.txt`);
   return gitFileSource('links/mine');
 }
 
@@ -37,6 +43,12 @@ describe('GitFileSource keeps every read inside its clone', () => {
       const err = await rejectionOf(source.read(p));
       expect(err).toMatchObject({ code: 'PathOutsideRoot', data: { reason: 'outsideRoot' } });
     }
+    // POSIX resolution: a missing directory cannot be climbed out of; a link is relative to where it really is
+    expect((await rejectionOf(source.read('through_missing.txt'))).code).toBe('NotFound');
+    expect(await source.stat('through_missing.txt')).toBeNull();
+    // a/b/up.txt -> ../../other/secret.txt is mine/other/secret.txt (missing), also when reached through d
+    expect((await rejectionOf(source.read('d/up.txt'))).code).toBe('NotFound');
+    expect((await rejectionOf(source.read('a/b/up.txt'))).code).toBe('NotFound');
     await expect(rejectionOf(source.stat('to_other'))).resolves.toMatchObject({ code: 'PathOutsideRoot' });
     expect(new TextDecoder().decode(await source.read('inside_dir/app.ts'))).toContain('app = 1');
     expect(new TextDecoder().decode(await source.read('inside_file.ts'))).toContain('app = 1');

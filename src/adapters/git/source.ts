@@ -42,7 +42,8 @@ export class GitFileSource implements FileSource {
   /**
    * The path with every symlink on it resolved (in the clone's storage), or PathOutsideRoot
    * when it leads out of this clone: a link to `/` or `../other-clone` must not read the other
-   * repositories kept beside it. A broken link resolves to its missing target (NotFound later).
+   * repositories kept beside it. The resolved path is what gets read, so lightning-fs has no link
+   * left to follow its own way. A missing component (a broken link too) is NotFound.
    */
   private async inside(path: string): Promise<string> {
     const full = this.full(path);
@@ -65,12 +66,9 @@ export class GitFileSource implements FileSource {
       } catch {
         st = null;
       }
-      if (st?.type !== 'symlink') {
+      if (!st) throw new QuarryError('NotFound', `No such file or directory: ${path} in ${this.id}`, { path });
+      if (st.type !== 'symlink') {
         done.push(seg);
-        if (!st) {
-          done.push(...pending.filter((p) => p !== '' && p !== '.'));
-          break;
-        }
         continue;
       }
       if (++hops > 40) throw new QuarryError('Unreadable', `Too many levels of symbolic links: ${path}`, { path, reason: 'symlinkLoop' });
@@ -82,12 +80,15 @@ export class GitFileSource implements FileSource {
     if (real !== this.root && !real.startsWith(this.root + '/')) {
       throw new QuarryError('PathOutsideRoot', `${path} leads outside the repository through a symbolic link`, { path, reason: 'outsideRoot' });
     }
-    return full;
+    return real;
   }
 
   async list(dir: string): Promise<DirEntry[]> {
     const { fs } = gitStorage();
-    const base = await this.inside(dir);
+    const base = await this.inside(dir).catch((err: unknown) => {
+      if (err instanceof QuarryError && err.code === 'NotFound') throw new QuarryError('NotFound', `No directory ${dir || '/'} in ${this.id}`, { path: dir });
+      throw err;
+    });
     let names: string[];
     try {
       names = (await fs.promises.readdir(base)) as string[];
@@ -105,7 +106,13 @@ export class GitFileSource implements FileSource {
 
   async stat(path: string): Promise<FileStat | null> {
     const { fs } = gitStorage();
-    const at = await this.inside(path);
+    let at: string;
+    try {
+      at = await this.inside(path);
+    } catch (err) {
+      if (err instanceof QuarryError && err.code === 'NotFound') return null;
+      throw err;
+    }
     try {
       const st = (await fs.promises.stat(at)) as unknown as LfsStat;
       return { kind: st.type === 'dir' ? 'directory' : 'file', size: st.size, mtimeMs: st.mtimeMs, id: `${this.id}:${st.ino}` };
