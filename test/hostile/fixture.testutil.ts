@@ -1,6 +1,6 @@
 /**
  * A repository built to break things, generated at test time in a temp directory: symlinks
- * out of the root, a FIFO, a locked directory, a 50 MB log, a 5 MB minified bundle, 20,000
+ * out of the root, a FIFO, a locked directory, a 50 MB log, 5 MB and 900 KB minified bundles, 20,000
  * files in one folder, a 20-level deep tree, and names with HTML, quotes, a newline, emoji,
  * a backslash and a right-to-left override. Readable by every user (the permission tests
  * run the CLI as `nobody`).
@@ -72,6 +72,8 @@ export function buildHostileRepo(opts: { wide?: boolean; big?: boolean } = {}): 
     size += p.length;
   }
   w('vendor/bundle.min.js', parts.join(''));
+  // and one under the 1 MiB walk cap: walked and text-searched, but minified (no symbol chunks)
+  w('vendor/small.js', parts.join('').slice(0, 900_000));
 
   if (opts.big !== false) {
     const lines: string[] = [];

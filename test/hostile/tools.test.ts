@@ -1,8 +1,10 @@
 /**
  * Issue #14 through every tool, in process, over the hostile repository (fixture.testutil.ts):
  * nothing outside the root, nothing hangs, no entry stops a search, every listed path reads back.
- * The permission rows (EACCES, a locked directory) run as `nobody` in cli-nobody.test.ts.
+ * The permission rows (EACCES, a locked directory) run as `nobody` in cli.test.ts.
  */
+import { spawnSync } from 'node:child_process';
+import * as nodePath from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NodeFsSource } from '../../src/adapters/node/fs';
 import { nodeGrammarLoader } from '../../src/adapters/node/grammars';
@@ -16,6 +18,8 @@ import type { ToolContext } from '../../src/core/tools/types';
 import { rejectionOf } from '../rejection';
 import { BIG_LOG_LINES, bigLogLine, buildHostileRepo, HOSTILE_NAMES, SECRET, WIDE_FILES, type HostileRepo } from './fixture.testutil';
 
+const BIN = nodePath.resolve(__dirname, '../../bin/quarry.mjs');
+const HAS_MKFIFO = spawnSync('mkfifo', ['--version']).status === 0;
 let repo: HostileRepo;
 let source: NodeFsSource & { wholeReads: string[] };
 let ctx: ToolContext;
@@ -87,20 +91,63 @@ describe('the analyzers over the hostile repository', () => {
   });
 });
 
-describe('row 2: a FIFO is refused at once', () => {
-  it('read_file on a FIFO answers with a reason (and does not hang)', async () => {
-    if (!repo.hasFifo) return void console.warn('mkfifo is missing: FIFO case skipped');
-    const err = await rejectionOf(call('read_file', { filePath: 'pipe.ts' }));
-    expect(err).toMatchObject({ code: 'InvalidArgument', data: { reason: 'notRegular' } });
-    expect(err.message).toContain('FIFO');
-  }, 10_000);
+describe('row 1, later: a directory swapped for a link after it was read', () => {
+  it('a read through it is refused, though the directory was checked before (the kernel says where the file is)', async () => {
+    const fs = await import('node:fs');
+    const path = await import('node:path');
+    const dir = path.join(repo.root, 'swap');
+    fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, 'secret.ts'), 'inside\n');
+    try {
+      expect((await call('read_file', { filePath: 'swap/secret.ts' })).content).toBe('inside');
+      fs.rmSync(dir, { recursive: true });
+      fs.symlinkSync(repo.outside, dir); // outside/secret.ts exists there too
+      const err = await rejectionOf(call('read_file', { filePath: 'swap/secret.ts' }));
+      expect(err.code).toBe('PathOutsideRoot');
+      expect(JSON.stringify(err)).not.toContain(SECRET);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
 
-  it('a walk lists the FIFO as skipped (not a regular file) and goes on', async () => {
-    const corpus = await call('search_corpus', { path: '.', pattern: 'validateUser' });
-    expect(corpus.result.total).toBeGreaterThan(0);
-    const listing = await call('list_directory', { directoryPath: '' });
-    if (repo.hasFifo) expect(listing.skipped.map((s: any) => [s.path, s.reason])).toContainEqual(['pipe.ts', 'notRegular']);
-  }, 10_000);
+describe('row 7, the other way: a backslash path with .. is never read literally', () => {
+  it('..\\ climbs (refused), and a\\b/../c means a/c', () => {
+    const ws = ctx.workspace;
+    expect(() => ws.resolveAll('..\\..\\outside\\secret.ts', 'filePath')).toThrow(/escapes the root/);
+    expect(ws.resolveAll('src\\lib/../app.ts', 'filePath').map((c) => c.rel)).toEqual(['src/app.ts']);
+    expect(ws.resolveAll('names\\x.ts', 'filePath').map((c) => c.rel)).toEqual(['names\\x.ts', 'names/x.ts']);
+  });
+});
+
+describe('row 2: a FIFO is refused at once', () => {
+  // in a child process: before the fix the open blocked the whole thread, so no test timeout could fire
+  it.skipIf(!HAS_MKFIFO)(
+    'read_file on a FIFO answers with a reason (and does not hang)',
+    () => {
+      const r = spawnSync(process.execPath, [BIN, 'call', 'read_file', '{"filePath":"pipe.ts"}', '--root', repo.root, '--no-cache'], {
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
+      expect(r.signal, 'the read hung').toBeNull();
+      expect(r.status).toBe(2);
+      const err = JSON.parse(r.stdout).error;
+      expect(err).toMatchObject({ code: 'InvalidArgument', data: { reason: 'notRegular' } });
+      expect(err.message).toContain('not a regular file (FIFO)');
+    },
+    30_000,
+  );
+
+  it.skipIf(!HAS_MKFIFO)(
+    'a walk lists the FIFO as skipped (not a regular file) and goes on',
+    async () => {
+      const corpus = await call('search_corpus', { path: '.', pattern: 'validateUser' });
+      expect(corpus.result.total).toBeGreaterThan(0);
+      const listing = await call('list_directory', { directoryPath: '' });
+      expect(listing.skipped.map((s: any) => [s.path, s.reason])).toContainEqual(['pipe.ts', 'notRegular']);
+    },
+    10_000,
+  );
 });
 
 describe('row 4: read_file on a large file', () => {
@@ -179,7 +226,17 @@ describe('the deep tree and the minified bundle', () => {
   it('a 20-level deep file is found; the 5 MB bundle is skipped as too large and counted', async () => {
     const found = await call('code_search', { query: 'deepest' });
     expect(found.matches[0].path).toBe(Array.from({ length: 20 }, (_, i) => `d${i}`).join('/') + '/deep.ts');
-    const corpus = await call('search_corpus', { path: 'vendor', pattern: 'function m1' });
-    expect(corpus.result).toMatchObject({ total: 0, files_skipped: 1 });
+    const corpus = await call('search_corpus', { path: 'vendor', pattern: 'function m12345(', max_file_size: 1_000_000 });
+    expect(corpus.result).toMatchObject({ total: 1, files_skipped: 1 }); // small.js found, bundle.min.js too large
+    expect((await call('code_search', { query: 'function m12345(' })).matches.map((m: any) => m.path)).toEqual(['vendor/small.js']);
+  });
+
+  it('row 9: the 900 KB minified file is text only: no chunks, reported, never related', async () => {
+    const stats = await ctx.seedIndex!.refresh();
+    expect(stats.skipped).toContainEqual(expect.objectContaining({ path: 'vendor/small.js', reason: 'minified' }));
+    const related = await call('find_related', { path: 'src/app.ts', line: 1, limit: 50 }).catch(() => ({ results: [] }));
+    expect(JSON.stringify(related.results)).not.toContain('vendor/small.js');
+    const ranked = await call('codebase_search', { query: 'function return m12345', limit: 50 });
+    expect(JSON.stringify(ranked.results)).not.toContain('vendor/small.js');
   });
 });

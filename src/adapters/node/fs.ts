@@ -52,7 +52,14 @@ export class NodeFsSource implements FileSource {
   }
 
   private abs(rel: string): string {
-    return rel === '' ? this.absoluteRoot : path.join(this.absoluteRoot, ...rel.split('/'));
+    if (rel === '') return this.absoluteRoot;
+    const abs = path.join(this.absoluteRoot, ...rel.split('/'));
+    // a backstop: on Windows a segment like '..\\x' is a separator and a climb
+    const back = path.relative(this.absoluteRoot, abs);
+    if (back === '..' || back.startsWith('..' + path.sep) || path.isAbsolute(back)) {
+      throw new QuarryError('PathOutsideRoot', `${rel} is outside the root`, { path: rel, reason: 'outsideRoot' });
+    }
+    return abs;
   }
 
   private isInside(real: string): boolean {
@@ -85,6 +92,7 @@ export class NodeFsSource implements FileSource {
 
   async list(dir: string): Promise<DirEntry[]> {
     if (dir === '') this.insideDirs.clear(); // every walk from the root checks its directories afresh
+    this.insideDirs.delete(dir); // a listing always resolves its directory afresh
     this.checkDir(dir);
     try {
       return fs.readdirSync(this.abs(dir), { withFileTypes: true }).map((d) => ({ name: d.name, kind: kindOf(d) }));
@@ -118,8 +126,14 @@ export class NodeFsSource implements FileSource {
     }
   }
 
-  /** Open a regular file inside the root for reading, or throw (outside the root, a FIFO, a device...). */
-  private open(rel: string): number {
+  /**
+   * Open a regular file inside the root for reading, or throw (outside the root, a FIFO, a
+   * device...). The checks before opening use the directory cache; the one after opening asks
+   * the kernel where the descriptor really points (/proc/self/fd on Linux), so a directory
+   * swapped for a link since it was checked cannot lead a read outside. `size` is the file's
+   * size at open: readers stop there, so a file that keeps growing cannot make a read endless.
+   */
+  private open(rel: string): { fd: number; size: number } {
     this.checkDir(dirName(rel));
     const abs = this.abs(rel);
     let fd: number;
@@ -134,13 +148,18 @@ export class NodeFsSource implements FileSource {
         throw fsError(err2, rel);
       }
     }
-    const st = fs.fstatSync(fd);
-    if (!st.isFile()) {
+    try {
+      if (!this.isInside(realPathOf(fd, abs))) throw outsideRoot(rel);
+      const st = fs.fstatSync(fd);
+      if (!st.isFile()) {
+        const what = st.isDirectory() ? 'a directory' : `a ${specialOf(st) ?? 'special file'}`;
+        throw new QuarryError('Unreadable', `Not a regular file: ${rel} is ${what}`, { path: rel, reason: 'notRegular' });
+      }
+      return { fd, size: st.size };
+    } catch (err) {
       fs.closeSync(fd);
-      const what = st.isDirectory() ? 'a directory' : `a ${specialOf(st) ?? 'special file'}`;
-      throw new QuarryError('Unreadable', `Not a regular file: ${rel} is ${what}`, { path: rel, reason: 'notRegular' });
+      throw fsError(err, rel);
     }
-    return fd;
   }
 
   private scratch = Buffer.allocUnsafe(1 << 20);
@@ -160,10 +179,10 @@ export class NodeFsSource implements FileSource {
   }
 
   /** fn(fd) on the file opened for reading, closed after; errors become QuarryErrors. */
-  private withFile<T>(rel: string, fn: (fd: number) => T): T {
-    const fd = this.open(rel);
+  private withFile<T>(rel: string, fn: (fd: number, size: number) => T): T {
+    const { fd, size } = this.open(rel);
     try {
-      return fn(fd);
+      return fn(fd, size);
     } catch (err) {
       throw fsError(err, rel);
     } finally {
@@ -172,18 +191,9 @@ export class NodeFsSource implements FileSource {
   }
 
   async readTransient(rel: string): Promise<Uint8Array> {
-    return this.withFile(rel, (fd) => {
-      let size = 0;
-      for (;;) {
-        if (size === this.scratch.length) {
-          const grown = Buffer.allocUnsafe(this.scratch.length * 2);
-          this.scratch.copy(grown, 0, 0, size);
-          this.scratch = grown;
-        }
-        const n = fs.readSync(fd, this.scratch, size, this.scratch.length - size, null);
-        if (n === 0) break;
-        size += n;
-      }
+    return this.withFile(rel, (fd, atOpen) => {
+      if (this.scratch.length < atOpen) this.scratch = Buffer.allocUnsafe(Math.max(atOpen, this.scratch.length * 2));
+      const size = readUpTo(fd, this.scratch, atOpen);
       return this.scratch.subarray(0, size);
     });
   }
@@ -205,27 +215,58 @@ export class NodeFsSource implements FileSource {
   }
 
   async read(rel: string): Promise<Uint8Array> {
-    return this.withFile(rel, (fd) => fs.readFileSync(fd));
+    return this.withFile(rel, (fd, atOpen) => {
+      const buf = Buffer.allocUnsafe(atOpen);
+      return buf.subarray(0, readUpTo(fd, buf, atOpen));
+    });
   }
 
   async *readChunks(rel: string, chunkBytes: number): AsyncIterable<Uint8Array> {
-    const fd = this.open(rel);
+    const { fd, size } = this.open(rel);
     try {
       const buf = Buffer.allocUnsafe(Math.max(1, chunkBytes));
-      for (;;) {
+      for (let left = size; left > 0;) {
         let n: number;
         try {
-          n = fs.readSync(fd, buf, 0, buf.length, null);
+          n = fs.readSync(fd, buf, 0, Math.min(buf.length, left), null);
         } catch (err) {
           throw fsError(err, rel);
         }
         if (n === 0) return;
+        left -= n;
         yield buf.subarray(0, n);
       }
     } finally {
       fs.closeSync(fd);
     }
   }
+}
+
+/** Read into buf from the start until `size` bytes or the end of the file; the bytes read. */
+function readUpTo(fd: number, buf: Buffer, size: number): number {
+  let at = 0;
+  while (at < size) {
+    const n = fs.readSync(fd, buf, at, size - at, null);
+    if (n === 0) break;
+    at += n;
+  }
+  return at;
+}
+
+let procFd: boolean | null = null;
+
+/** Where an open descriptor really points: the kernel's answer on Linux, else the path resolved now. */
+function realPathOf(fd: number, abs: string): string {
+  if (procFd !== false) {
+    try {
+      const p = fs.readlinkSync(`/proc/self/fd/${fd}`);
+      procFd = true;
+      return p.endsWith(' (deleted)') ? p.slice(0, -' (deleted)'.length) : p;
+    } catch {
+      procFd = procFd ?? false;
+    }
+  }
+  return fs.realpathSync.native(abs);
 }
 
 function outsideRoot(rel: string): QuarryError {

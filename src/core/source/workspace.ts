@@ -96,8 +96,9 @@ export class Workspace {
       throw new QuarryError('InvalidArgument', `${field} must be a string`, { field, value: path });
     }
     checkPathArgument(path, field);
-    if (path.includes('\\') && !isAbsolute(path)) {
+    if (path.includes('\\') && !isAbsolute(path) && !path.split(/[\\/]/).includes('..')) {
       // `a\b.ts` may be a file named so (POSIX) or a Windows-style path: the literal name first
+      // (never with a '..' part: on Windows `..\x` climbs, and `a\b/../c` means a/c)
       const literal = this.resolveRelative(normalizeRelative(path, field, true));
       const unifiedForm = this.resolveRelative(normalizeRelative(path, field));
       return [...literal, ...unifiedForm.filter((u) => !literal.some((l) => l.rootIndex === u.rootIndex && l.rel === u.rel))];
@@ -106,7 +107,7 @@ export class Workspace {
     if (isAbsolute(path)) {
       const out: ResolvedPath[] = [];
       // a POSIX absolute path keeps its backslashes (file names) first, then reads them as separators
-      const forms = path.startsWith('/') && path.includes('\\') ? [path, unified] : [unified];
+      const forms = path.startsWith('/') && path.includes('\\') && !path.split(/[\\/]/).includes('..') ? [path, unified] : [unified];
       for (const form of forms) {
         for (let i = 0; i < this.roots.length; i++) {
           const base = this.roots[i].absoluteRoot.replace(/\\/g, '/').replace(/\/+$/, '');
