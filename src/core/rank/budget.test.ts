@@ -49,6 +49,25 @@ describe('the index text budget', () => {
     }
   });
 
+  it('a refresh that ends early (cancelled) leaves the prefilter describing the indexes it has', async () => {
+    const controller = new AbortController();
+    let abortOnRead = false;
+    const source = new (class extends MemorySource {
+      override async read(path: string) {
+        if (abortOnRead) controller.abort(); // the walk is done: cancelled while reading
+        return super.read(path);
+      }
+    })(files());
+    const ws = new Workspace([source]);
+    const svc = new CodeIndexService(ws, async () => chunker, undefined, 'index', { maxTextBytes: 450 });
+    await svc.refresh(); // a..d indexed, e..j over the budget
+    for (const c of 'abcdef') source.remove(`${c}.ts`); // now everything would fit
+    abortOnRead = true;
+    await expect(svc.refresh({ signal: controller.signal })).rejects.toMatchObject({ code: 'Cancelled' });
+    const { matches } = await searchAll(ws, { pattern: 'fn_h', mode: 'literal', caseMode: 'sensitive' }, { prefilter: svc.prefilter()! });
+    expect(matches.map((m) => m.path)).toEqual(['h.ts']); // scanned: the old index does not hold it
+  });
+
   it("seed 004's index ranks the files within the budget only, and says so", async () => {
     const ws = new Workspace([new MemorySource(files())]);
     const svc = new SeedIndexService(ws, undefined, 'seed004', 250);

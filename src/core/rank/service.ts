@@ -76,7 +76,7 @@ export class CodeIndexService {
   private chunker: ChunkerLike | null = null;
 
   /** Files the last refresh left out of the indexes for the text budget (searched by scanning). */
-  private overBudget = 0;
+  private overBudget = -1; // unknown until a refresh: no direct path
 
   constructor(
     readonly workspace: Workspace,
@@ -178,7 +178,8 @@ export class CodeIndexService {
     }
     const before = skipped.length;
     applyIndexBudget(seen, skipped, this.options.maxTextBytes);
-    this.overBudget = skipped.length - before;
+    // takes effect with the indexes it describes (prefilter() may be asked while this refresh runs)
+    const overBudget = skipped.length - before;
     const isIndexed = (p: string) => INDEXED_EXTENSIONS.includes(extensionOf(p));
     const changed: string[] = [];
     for (const [path, f] of seen) {
@@ -259,11 +260,13 @@ export class CodeIndexService {
       this.index = index;
       this.trigrams = trigrams;
       this.table = table;
+      this.overBudget = overBudget;
       if (this.usableStore) {
         options.onProgress?.({ phase: 'saving', loaded: 0, total: 1 });
         await this.save();
       }
     }
+    this.overBudget = overBudget; // a cache hit: the stored indexes were built with this same cut
     // every refresh, a cache hit too, says which files are in the text index only
     for (const [path, row] of this.table!) if (row.minified !== undefined) skipped.push({ path, reason: 'minified', detail: row.minified });
     let filesScanned = 0;
@@ -292,7 +295,7 @@ export class CodeIndexService {
       sizeOf: (p: string) => (t.has(p) ? table.get(p)?.size : undefined),
       mtimeOf: (p: string) => (t.has(p) ? table.get(p)?.mtimeMs : undefined),
       // the direct path (candidates only, no walk) needs an index of every file: not when the budget left some out
-      ...(this.overBudget ? {} : { maxIndexedBytes: DEFAULT_MAX_FILE_BYTES }),
+      ...(this.overBudget === 0 ? { maxIndexedBytes: DEFAULT_MAX_FILE_BYTES } : {}),
     };
   }
 }
