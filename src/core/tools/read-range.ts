@@ -40,18 +40,18 @@ export async function streamLineRange(
   let lastByte = -1;
   let first = true;
   let total = 0;
-  for await (const chunk of readChunks(rel, CHUNK_BYTES)) {
+  for await (const chunk of withHead(readChunks(rel, CHUNK_BYTES), BINARY_SNIFF_BYTES)) {
     let bytes = chunk;
     if (first) {
+      // decided on the first 8 KiB, in decodeBytes()'s order: a UTF-8 BOM, a UTF-16 BOM, a NUL
       first = false;
-      if (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
+      if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
+      else if (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
         throw new QuarryError('InvalidArgument', `"${display}" is a UTF-16 file over ${READ_FILE_MAX_BYTES} bytes: read_file reads such files whole only`, {
           field: 'filePath',
           value: display,
         });
-      }
-      if (bytes.subarray(0, BINARY_SNIFF_BYTES).indexOf(0) !== -1) return { binary: true };
-      if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
+      } else if (bytes.subarray(0, BINARY_SNIFF_BYTES).indexOf(0) !== -1) return { binary: true };
     }
     total += bytes.length;
     if (bytes.length) lastByte = bytes[bytes.length - 1];
@@ -76,12 +76,36 @@ export async function streamLineRange(
     }
   }
   const totalLines = total === 0 ? 0 : newlines + (lastByte === NEWLINE ? 0 : 1);
-  const joined = new Uint8Array(keptBytes);
-  let off = 0;
-  for (const k of kept) {
-    joined.set(k, off);
-    off += k.length;
-  }
+  const joined = join(kept, keptBytes);
   // binary was decided on the first 8 KiB, as for a whole file; the range is plain UTF-8
   return { binary: false, lines: splitLines(utf8.decode(joined)), totalLines };
+}
+
+/** The same bytes, the first piece holding at least `head` bytes (or the whole file when shorter). */
+async function* withHead(chunks: AsyncIterable<Uint8Array>, head: number): AsyncIterable<Uint8Array> {
+  let pending: Uint8Array[] | null = [];
+  let size = 0;
+  for await (const chunk of chunks) {
+    if (!pending) {
+      yield chunk;
+      continue;
+    }
+    pending.push(new Uint8Array(chunk)); // a copy: the source reuses its buffer
+    size += chunk.length;
+    if (size >= head) {
+      yield join(pending, size);
+      pending = null;
+    }
+  }
+  if (pending && size) yield join(pending, size);
+}
+
+function join(parts: Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let off = 0;
+  for (const p of parts) {
+    out.set(p, off);
+    off += p.length;
+  }
+  return out;
 }
