@@ -52,8 +52,15 @@ describe('the worker killed mid-build', () => {
     const build = second.client.indexRepo({ force: true }, (p) => {
       if (p.phase === 'indexing') indexing = p.files;
     });
-    const outcome = build.done.catch((e: unknown) => e);
-    while (indexing < 50) await new Promise((r) => setTimeout(r, 20));
+    let ended = false;
+    const outcome = build.done.then(
+      (v) => ((ended = true), v),
+      (e: unknown) => ((ended = true), e),
+    );
+    const deadline = Date.now() + 60_000;
+    while (indexing < 50 && !ended && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(ended, 'the build ended before it could be killed').toBe(false);
+    expect(indexing).toBeGreaterThanOrEqual(50);
     second.kill();
     await Promise.race([outcome, new Promise((r) => setTimeout(r, 2000))]);
     second.client.dispose();

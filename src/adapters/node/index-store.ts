@@ -5,23 +5,17 @@
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { IndexStore } from '../../core/rank/persist';
 
-/** null when there is nowhere to put it (no QUARRY_CACHE_DIR, no XDG_CACHE_HOME, no home directory). */
+/**
+ * null when there is nowhere to put it: no QUARRY_CACHE_DIR, no XDG_CACHE_HOME and no HOME (the
+ * index is then kept in memory, with a warning; the passwd home is not guessed).
+ */
 export function defaultCacheDir(env: Record<string, string | undefined> = process.env): string | null {
   if (env.QUARRY_CACHE_DIR) return env.QUARRY_CACHE_DIR;
   if (env.XDG_CACHE_HOME) return path.join(env.XDG_CACHE_HOME, 'quarry');
-  let home = env.HOME ?? '';
-  if (!home) {
-    try {
-      home = os.userInfo().homedir;
-    } catch {
-      home = ''; // a user with no passwd entry
-    }
-  }
-  return home ? path.join(home, '.cache', 'quarry') : null;
+  return env.HOME ? path.join(env.HOME, '.cache', 'quarry') : null;
 }
 
 export function workspaceKey(roots: string[]): string {
