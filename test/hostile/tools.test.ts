@@ -105,6 +105,17 @@ describe('row 1, later: a directory swapped for a link after it was read', () =>
       const err = await rejectionOf(call('read_file', { filePath: 'swap/secret.ts' }));
       expect(err.code).toBe('PathOutsideRoot');
       expect(JSON.stringify(err)).not.toContain(SECRET);
+      // the adapter alone, with its directory check still cached: the kernel's answer after opening refuses it
+      fs.rmSync(dir);
+      fs.mkdirSync(dir);
+      fs.writeFileSync(path.join(dir, 'secret.ts'), 'inside\n');
+      const fresh = new NodeFsSource(repo.root);
+      expect(new TextDecoder().decode(await fresh.read('swap/secret.ts'))).toBe('inside\n');
+      fs.rmSync(dir, { recursive: true });
+      fs.symlinkSync(repo.outside, dir);
+      expect((await rejectionOf(fresh.read('swap/secret.ts'))).code).toBe('PathOutsideRoot');
+      fresh.forgetChecks();
+      expect((await rejectionOf(fresh.readTransient('swap/secret.ts'))).code).toBe('PathOutsideRoot');
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -54,10 +54,12 @@ export class NodeFsSource implements FileSource {
   private abs(rel: string): string {
     if (rel === '') return this.absoluteRoot;
     const abs = path.join(this.absoluteRoot, ...rel.split('/'));
-    // a backstop: on Windows a segment like '..\\x' is a separator and a climb
-    const back = path.relative(this.absoluteRoot, abs);
-    if (back === '..' || back.startsWith('..' + path.sep) || path.isAbsolute(back)) {
-      throw new QuarryError('PathOutsideRoot', `${rel} is outside the root`, { path: rel, reason: 'outsideRoot' });
+    // a backstop (the workspace refuses climbs first): on Windows a segment like '..\\x' climbs
+    if (path.sep !== '/' || rel.includes('..')) {
+      const back = path.relative(this.absoluteRoot, abs);
+      if (back === '..' || back.startsWith('..' + path.sep) || path.isAbsolute(back)) {
+        throw new QuarryError('PathOutsideRoot', `${rel} is outside the root`, { path: rel, reason: 'outsideRoot' });
+      }
     }
     return abs;
   }
@@ -88,6 +90,11 @@ export class NodeFsSource implements FileSource {
       throw fsError(err, rel);
     }
     if (!this.isInside(real)) throw outsideRoot(rel);
+  }
+
+  /** Resolve every directory afresh from now on (a long-lived process calls it per request). */
+  forgetChecks(): void {
+    this.insideDirs.clear();
   }
 
   async list(dir: string): Promise<DirEntry[]> {
@@ -128,12 +135,14 @@ export class NodeFsSource implements FileSource {
 
   /**
    * Open a regular file inside the root for reading, or throw (outside the root, a FIFO, a
-   * device...). The checks before opening use the directory cache; the one after opening asks
-   * the kernel where the descriptor really points (/proc/self/fd on Linux), so a directory
-   * swapped for a link since it was checked cannot lead a read outside. `size` is the file's
-   * size at open: readers stop there, so a file that keeps growing cannot make a read endless.
+   * device...). The checks before opening use the directory cache (cleared by every walk from
+   * the root and by forgetChecks(), which callTool runs before every tool call); with `verify`
+   * the kernel then says where the descriptor really points (/proc/self/fd on Linux), so a
+   * directory swapped for a link since it was checked cannot lead a read outside. The search's
+   * hot path (readTransient, readRanges: some 8 µs a file) relies on the cache alone. `size` is
+   * the file's size at open: readers stop there, so a growing file cannot make a read endless.
    */
-  private open(rel: string): { fd: number; size: number } {
+  private open(rel: string, verify = true): { fd: number; size: number } {
     this.checkDir(dirName(rel));
     const abs = this.abs(rel);
     let fd: number;
@@ -149,7 +158,7 @@ export class NodeFsSource implements FileSource {
       }
     }
     try {
-      if (!this.isInside(realPathOf(fd, abs))) throw outsideRoot(rel);
+      if (verify && !this.isInside(realPathOf(fd, abs))) throw outsideRoot(rel);
       const st = fs.fstatSync(fd);
       if (!st.isFile()) {
         const what = st.isDirectory() ? 'a directory' : `a ${specialOf(st) ?? 'special file'}`;
@@ -179,8 +188,8 @@ export class NodeFsSource implements FileSource {
   }
 
   /** fn(fd) on the file opened for reading, closed after; errors become QuarryErrors. */
-  private withFile<T>(rel: string, fn: (fd: number, size: number) => T): T {
-    const { fd, size } = this.open(rel);
+  private withFile<T>(rel: string, fn: (fd: number, size: number) => T, verify = true): T {
+    const { fd, size } = this.open(rel, verify);
     try {
       return fn(fd, size);
     } catch (err) {
@@ -191,27 +200,35 @@ export class NodeFsSource implements FileSource {
   }
 
   async readTransient(rel: string): Promise<Uint8Array> {
-    return this.withFile(rel, (fd, atOpen) => {
-      if (this.scratch.length < atOpen) this.scratch = Buffer.allocUnsafe(Math.max(atOpen, this.scratch.length * 2));
-      const size = readUpTo(fd, this.scratch, atOpen);
-      return this.scratch.subarray(0, size);
-    });
+    return this.withFile(
+      rel,
+      (fd, atOpen) => {
+        if (this.scratch.length < atOpen) this.scratch = Buffer.allocUnsafe(Math.max(atOpen, this.scratch.length * 2));
+        const size = readUpTo(fd, this.scratch, atOpen);
+        return this.scratch.subarray(0, size);
+      },
+      false,
+    );
   }
 
   async readRanges(rel: string, ranges: ReadonlyArray<readonly [number, number]>, size: number, mtimeMs?: number): Promise<Uint8Array | null> {
-    return this.withFile(rel, (fd) => {
-      const st = fs.fstatSync(fd);
-      if (st.size !== size || (mtimeMs !== undefined && st.mtimeMs !== mtimeMs)) return null;
-      if (this.scratch.length < size) this.scratch = Buffer.allocUnsafe(Math.max(size, this.scratch.length * 2));
-      for (const [start, end] of ranges) {
-        for (let at = start; at < end;) {
-          const n = fs.readSync(fd, this.scratch, at, end - at, at);
-          if (n === 0) return null; // shorter than it said: it is changing
-          at += n;
+    return this.withFile(
+      rel,
+      (fd) => {
+        const st = fs.fstatSync(fd);
+        if (st.size !== size || (mtimeMs !== undefined && st.mtimeMs !== mtimeMs)) return null;
+        if (this.scratch.length < size) this.scratch = Buffer.allocUnsafe(Math.max(size, this.scratch.length * 2));
+        for (const [start, end] of ranges) {
+          for (let at = start; at < end;) {
+            const n = fs.readSync(fd, this.scratch, at, end - at, at);
+            if (n === 0) return null; // shorter than it said: it is changing
+            at += n;
+          }
         }
-      }
-      return this.scratch.subarray(0, size);
-    });
+        return this.scratch.subarray(0, size);
+      },
+      false,
+    );
   }
 
   async read(rel: string): Promise<Uint8Array> {

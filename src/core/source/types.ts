@@ -53,6 +53,12 @@ export interface FileSource {
    */
   readChunks?(path: string, chunkBytes: number): AsyncIterable<Uint8Array>;
   /**
+   * Optional: forget what the source remembers about which directories stay inside the root, so
+   * the next accesses check afresh. callTool calls it before every tool call (a long-lived MCP
+   * server must not trust a check made before the repository changed).
+   */
+  forgetChecks?(): void;
+  /**
    * Optional: a faster platform decoder with exactly decodeBytes()'s answer (BOM, binary
    * sniffing, UTF-8 with U+FFFD replacement). The Node adapter uses Buffer's native decoders.
    */

@@ -56,6 +56,7 @@ export async function callTool(name: string, args: unknown, ctx: ToolContext): P
   const tool = findTool(name);
   rejectUnknownFields(args, toolFields(tool));
   rejectOverlongStrings(args);
+  for (const root of ctx.workspace.roots) root.forgetChecks?.();
   return tool.execute(args, ctx);
 }
 
