@@ -3,6 +3,7 @@
  * ready, files, chunks, refresh mode (cache_hit / incremental / full) and the last build time,
  * with "Rebuild index" (a full build) and, for folders Quarry can re-read, "Refresh".
  */
+import { INDEX_MAX_TEXT_BYTES } from '../core/limits';
 import { useSyncExternalStore } from 'react';
 import type { IndexStats, Progress } from '../worker/protocol';
 import { formatCount } from './format';
@@ -78,6 +79,15 @@ export function IndexStatusLine({
         <span title={`${last.filesChanged} changed, ${last.filesRemoved} removed`}>
           Index: {formatCount(last.filesScanned)} files · {formatCount(last.chunksIndexed)} chunks · <span data-testid="refresh-mode">{last.refreshMode}</span> · built{' '}
           {built} in {Math.round(last.elapsedMs)} ms{last.saveError ? ` · not saved: ${last.saveError}` : ''}
+          {last.overBudget ? (
+            <span
+              data-testid="over-budget"
+              title={`The index holds the first ${Math.round(INDEX_MAX_TEXT_BYTES / 1048576)} MiB of text; Text and Regex search scan the rest, Ranked search and related code do not see it.`}
+            >
+              {' '}
+              · {formatCount(last.overBudget)} files over the index budget
+            </span>
+          ) : null}
         </span>
       ) : (
         <span>Index: not built</span>

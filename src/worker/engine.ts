@@ -52,6 +52,8 @@ export interface EngineApiOptions {
   indexStore?: IndexStore;
   /** Where opened folders' handles are kept (default: IndexedDB, the Recent list). */
   folderHandles?: FolderHandles;
+  /** The code index's text budget (default INDEX_MAX_TEXT_BYTES, src/core/limits.ts). */
+  indexMaxTextBytes?: number;
 }
 
 /** A file whose parse takes longer than this is skipped with a reason (pathological input). */
@@ -124,6 +126,7 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
   const sessionDeps: SessionDeps = {
     getChunker,
     indexStore: options.indexStore,
+    indexMaxTextBytes: options.indexMaxTextBytes,
     foreground: edge.foreground,
     yieldBudgetMs: options.yieldBudgetMs,
     progressIntervalMs,

@@ -191,6 +191,8 @@ export interface IndexStats extends JobStats {
   builtAt: number;
   /** Set when the index could not be saved (it still works until the page is closed). */
   saveError?: string;
+  /** Set when the text budget (INDEX_MAX_TEXT_BYTES) left files out: how many (text search scans them). */
+  overBudget?: number;
 }
 
 /** What the status line shows. */

@@ -71,6 +71,8 @@ export interface SessionDeps {
   progressIntervalMs: number;
   /** Called when an index build completes (the library stamps lastIndexedAt). */
   onIndexed?: (session: RepoSession, builtAt: number) => Promise<void>;
+  /** The index text budget (default INDEX_MAX_TEXT_BYTES; tests make it small). */
+  indexMaxTextBytes?: number;
 }
 
 interface IndexHolder {
@@ -248,6 +250,7 @@ export class RepoSession {
       },
       store,
       indexStoreKey(this.key),
+      this.deps.indexMaxTextBytes === undefined ? {} : { maxTextBytes: this.deps.indexMaxTextBytes },
     );
     this.index = holder;
     return holder;
@@ -285,6 +288,8 @@ export class RepoSession {
         builtAt: Date.now(),
         ...(state.saveError ? { saveError: state.saveError } : {}),
       };
+      const overBudget = stats.skipped.filter((k) => k.reason === 'indexBudget').length;
+      if (overBudget) end.overBudget = overBudget;
       this.indexStatus = { state: 'ready', last: end };
       await this.deps.onIndexed?.(this, end.builtAt).catch(() => undefined);
       return { results: [], limitHit: stats.skipped.length > SKIPPED_IN_END, skipped: stats.skipped.slice(0, SKIPPED_IN_END), stats: end };
