@@ -10,7 +10,8 @@ import { callTool, describeTools } from '../core/tools';
 import type { ToolContext } from '../core/tools/types';
 import { NodeFsSource } from '../adapters/node/fs';
 import { nodeGrammarLoader } from '../adapters/node/grammars';
-import { defaultCacheDir, FileIndexStore, ForgivingIndexStore, workspaceKey } from '../adapters/node/index-store';
+import { defaultCacheDir, FileIndexStore, workspaceKey } from '../adapters/node/index-store';
+import { forgivingStore } from '../core/rank/persist';
 import { Chunker, languageForPath } from '../core/chunk';
 import { sharedSourceParsers } from '../core/analyze/parsers';
 import { INDEXED_EXTENSIONS } from '../core/rank/service';
@@ -88,7 +89,15 @@ function toolContext(rootList: string[], io: CliIO, noCache: boolean): ToolConte
   const workspace = openRoots(rootList);
   const dir = noCache ? null : defaultCacheDir(io.env);
   if (!noCache && !dir) io.stderr('quarry: no cache directory (no HOME, QUARRY_CACHE_DIR or XDG_CACHE_HOME); the index is kept in memory for this run\n');
-  const store = dir ? new ForgivingIndexStore(new FileIndexStore(dir), dir, io.stderr) : undefined;
+  let warned = false;
+  const warnOnce = (message: string) => {
+    if (warned) return;
+    warned = true;
+    io.stderr(
+      `quarry: cannot write the index cache in ${dir} (${message}); the index is kept in memory for this run (set QUARRY_CACHE_DIR to a writable directory, or pass --no-cache)\n`,
+    );
+  };
+  const store = dir ? forgivingStore(new FileIndexStore(dir), warnOnce) : undefined;
   const seedIndex = new SeedIndexService(workspace, store, `seed004-${workspaceKey(rootList)}`);
   return { workspace, seedIndex, parsers: () => sharedSourceParsers(nodeGrammarLoader) };
 }

@@ -12,7 +12,7 @@ import type { HitRange } from '../core/grep/types';
 import { createBackgroundYielder, elapsedSince, now, type Foreground } from '../core/jobs/yielder';
 import type { ChunkIndex } from '../core/rank/bm25';
 import { splitLinesForIndex } from '../core/rank/lines';
-import type { IndexStore } from '../core/rank/persist';
+import { forgivingStore, type IndexStore } from '../core/rank/persist';
 import { CodeIndexService, type RefreshStats } from '../core/rank/service';
 import { SeedIndexService } from '../core/seed004/service';
 import type { MemorySource } from '../core/source/memory';
@@ -79,21 +79,6 @@ interface IndexHolder {
   service: CodeIndexService;
   ready: boolean;
   saveError?: string;
-}
-
-/** A store whose failed save is remembered instead of failing the build (the index still works this session). */
-function forgivingStore(store: IndexStore, onError: (message: string) => void): IndexStore {
-  return {
-    load: (key) => store.load(key),
-    save: async (key, data) => {
-      try {
-        await store.save(key, data);
-      } catch (err) {
-        onError(toQuarryError(err).message);
-      }
-    },
-    remove: (key) => store.remove?.(key) ?? Promise.resolve(),
-  };
 }
 
 export class RepoSession {

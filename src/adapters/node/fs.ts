@@ -71,18 +71,12 @@ export class NodeFsSource implements FileSource {
   /** Throws PathOutsideRoot when `dir` resolves (through symlinks) outside the root. */
   private checkDir(dir: string): void {
     if (dir === '' || this.insideDirs.has(dir)) return;
-    let real: string;
-    try {
-      real = fs.realpathSync.native(this.abs(dir));
-    } catch (err) {
-      throw fsError(err, dir);
-    }
-    if (!this.isInside(real)) throw outsideRoot(dir);
+    this.checkResolved(dir);
     this.insideDirs.add(dir);
   }
 
-  /** The final component is a symlink: throws PathOutsideRoot when it leads outside the root (a broken one is NotFound). */
-  private checkLink(rel: string): void {
+  /** Resolve every symlink on `rel`: PathOutsideRoot when it leads outside the root (a broken link is NotFound). */
+  private checkResolved(rel: string): void {
     let real: string;
     try {
       real = fs.realpathSync.native(this.abs(rel));
@@ -114,7 +108,7 @@ export class NodeFsSource implements FileSource {
       const abs = this.abs(rel);
       let st = fs.lstatSync(abs);
       if (st.isSymbolicLink()) {
-        this.checkLink(rel);
+        this.checkResolved(rel);
         st = fs.statSync(abs);
       }
       const kind = kindOf(st);
@@ -150,7 +144,7 @@ export class NodeFsSource implements FileSource {
       fd = fs.openSync(abs, OPEN_READ | NO_FOLLOW);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ELOOP' || !NO_FOLLOW) throw fsError(err, rel);
-      this.checkLink(rel); // the file is a symlink: followed only when it stays inside
+      this.checkResolved(rel); // the file is a symlink: followed only when it stays inside
       try {
         fd = fs.openSync(abs, OPEN_READ);
       } catch (err2) {

@@ -60,21 +60,28 @@ export function topHits(touched: Uint32Array, count: number, scores: Float64Arra
     if (limit <= 0) continue;
     if (top.length === limit && score < top[limit - 1].score) continue;
     if (filter && !filter(chunks[id]!)) continue;
-    const h: Hit = { id, score, order };
-    if (top.length === limit) {
-      if (cmp(h, top[limit - 1]) >= 0) continue;
-      top.pop();
-    }
-    let lo = 0;
-    let hi = top.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (cmp(top[mid], h) <= 0) lo = mid + 1;
-      else hi = mid;
-    }
-    top.splice(lo, 0, h);
+    insertBounded(top, { id, score, order }, limit, cmp);
   }
   return top;
+}
+
+/**
+ * Put `hit` in its place in `top` (kept sorted by `cmp`, at most `limit` long, limit >= 1): a
+ * hit that sorts after a full buffer's last one is dropped, otherwise the last one leaves.
+ */
+export function insertBounded<T>(top: T[], hit: T, limit: number, cmp: (a: T, b: T) => number): void {
+  if (top.length === limit) {
+    if (cmp(hit, top[limit - 1]) >= 0) return;
+    top.pop();
+  }
+  let lo = 0;
+  let hi = top.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (cmp(top[mid], hit) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  top.splice(lo, 0, hit);
 }
 
 export function compareHits(a: { score: number; chunk: Chunk }, b: { score: number; chunk: Chunk }): number {

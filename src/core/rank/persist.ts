@@ -16,7 +16,7 @@
  * 60 000 characters (jsonParts): each part is decoded and parsed alone, so loading never builds
  * one giant string (V8 puts strings over ~128 KiB in large-object space, which is slow to fill).
  */
-import { QuarryError } from '../errors';
+import { QuarryError, toQuarryError } from '../errors';
 
 export const INDEX_FORMAT_VERSION = 6;
 const MAGIC = 0x58444951; // 'QIDX' little-endian
@@ -49,6 +49,25 @@ export interface IndexStore {
   load(key: string): Promise<Uint8Array | null>;
   save(key: string, data: Uint8Array): Promise<void>;
   remove?(key: string): Promise<void>;
+}
+
+/**
+ * A store whose failed save is handed to `onError` instead of failing the build: the index then
+ * lives in memory for the session (storage full, a read-only cache directory). A failed load is
+ * already a cache miss for both index services.
+ */
+export function forgivingStore(store: IndexStore, onError: (message: string) => void): IndexStore {
+  return {
+    load: (key) => store.load(key),
+    save: async (key, data) => {
+      try {
+        await store.save(key, data);
+      } catch (err) {
+        onError(toQuarryError(err).message);
+      }
+    },
+    remove: (key) => store.remove?.(key) ?? Promise.resolve(),
+  };
 }
 
 export class MemoryIndexStore implements IndexStore {

@@ -16,7 +16,7 @@
  * callers re-read the few files they show. A file's preamble is tokenized once, not once per
  * chunk (a bundle whose first symbol comes after 30,000 lines of preamble has thousands).
  */
-import { BM25_B, BM25_K1, idf } from '../rank/bm25-score';
+import { BM25_B, BM25_K1, idf, insertBounded } from '../rank/bm25-score';
 import { forEachToken, seedTerm, tokenize } from '../rank/tokenize';
 import { labelOf, type SeedChunk, type SeedChunkType } from './chunks';
 
@@ -265,19 +265,7 @@ export class SeedIndex {
       if (limit <= 0 || (top.length === limit && score < top[limit - 1].score)) continue;
       const chunk = this.chunks[id]!;
       if (filter && !filter(chunk)) continue;
-      const hit = { chunk, score };
-      if (top.length === limit) {
-        if (byScoreThenPlace(hit, top[limit - 1]) >= 0) continue;
-        top.pop();
-      }
-      let lo = 0;
-      let hi = top.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (byScoreThenPlace(top[mid], hit) <= 0) lo = mid + 1;
-        else hi = mid;
-      }
-      top.splice(lo, 0, hit);
+      insertBounded(top, { chunk, score }, limit, byScoreThenPlace);
     }
     return top.map(({ chunk, score }) => {
       const matchedTerms: string[] = [];
