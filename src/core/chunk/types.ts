@@ -3,7 +3,30 @@
  * the port through which core gets tree-sitter's wasm bytes without touching fs or fetch.
  */
 
-export type ChunkType = 'function' | 'method' | 'class' | 'interface' | 'type' | 'enum' | 'const' | 'component' | 'struct' | 'trait' | 'impl' | 'module' | 'section';
+export type ChunkType =
+  | 'function'
+  | 'method'
+  | 'class'
+  | 'interface'
+  | 'type'
+  | 'enum'
+  | 'const'
+  | 'component'
+  | 'struct'
+  | 'trait'
+  | 'impl'
+  | 'module'
+  | 'section'
+  /** a CSS/SCSS rule set or at-rule block; symbolName is its selector or prelude */
+  | 'rule'
+  /** a top-level key of a JSON/YAML/TOML file (a TOML table too) */
+  | 'key'
+  /** an HTML element with an id (symbolName `#id`) */
+  | 'element'
+  /** a C/C++ preprocessor macro */
+  | 'macro'
+  /** the fallback chunker's block of lines (any text file without a parser) */
+  | 'block';
 
 /** One symbol of one file. Lines are 1-based and inclusive; the chunk's text is exactly those lines. */
 export interface Chunk {
