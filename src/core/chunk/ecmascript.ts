@@ -1,10 +1,68 @@
 /**
- * TypeScript / TSX / JavaScript (JSX, MJS, CJS) symbol chunks. The rules are listed in
- * index.ts; this walks module-level statements, namespace bodies and class bodies only:
- * functions nested in function bodies belong to their enclosing chunk.
+ * TypeScript / TSX / JavaScript (JSX, MJS, CJS) symbol chunks. This walks module-level
+ * statements, namespace bodies and class bodies only: functions nested in function bodies
+ * belong to their enclosing chunk. Values and object literals: ecmascript-values.ts.
+ *
+ * RULES (the ECMAScript part of index.ts's RULES, kept in step with it):
+ *
+ * TypeScript (.ts, incl. .d.ts), TSX (.tsx, tsx grammar), JavaScript (.js .jsx .mjs .cjs,
+ * the javascript grammar, which parses JSX), at module level and inside namespace/module
+ * bodies (never inside function bodies):
+ *   - function declarations, plain, `export`, `export default`, async, generators, and
+ *     overload/`declare` signatures                                   -> 'function'
+ *   - `const`/`let`/`var` declarators whose value is an arrow function or function
+ *     expression, exported or not                                      -> 'function'
+ *   - `export default` of an arrow function / function expression     -> 'function'
+ *     (named `default` when anonymous)
+ *   - classes (also abstract, `export default class`, `const X = class {}`) -> 'class',
+ *     and inside them each method, getter, setter, constructor, method signature and
+ *     field whose value is an arrow function or function expression  -> 'method' `Class.name`
+ *     (static blocks and other fields are not chunks)
+ *   - interfaces -> 'interface'; type aliases -> 'type'; enums (also `const enum`,
+ *     `declare enum`) -> 'enum'
+ *   - namespaces, `module X {}`, `declare module 'x' {}` (named x), `declare global {}`
+ *     -> 'module', named as written (`namespace A.B.C` -> `A.B.C`; a nested namespace by
+ *     its own name, like everything else in a namespace body)
+ *   - any other EXPORTED `const` declarator (`export const API_URL = "..."`) -> 'const'
+ *   - a VALUE SYMBOL, exported or not, in a `const`/`let`/`var` declarator, `export default`
+ *     (named `default`) or CommonJS export (below)                       -> 'const'.
+ *     A value symbol spans two lines or more and is (past parentheses, `as`, `satisfies`,
+ *     `!` and a top-level `await`) an object literal, an array literal, a `new` expression,
+ *     or a call that defines something: one with an object, array, function or class
+ *     argument (`defineComponent({...})`, `createSlice({...})`, `Object.freeze({...})`,
+ *     `makeCache(() => ...)`), a tagged template (styled.div`...`, gql`...`), an IIFE, or
+ *     such a call further down a method chain (`z.object({...}).strict()`). Never a value
+ *     symbol: require()/import() calls, names and member expressions, primitives and
+ *     template strings, other calls, and anything on one line (`const seen = new Set()`,
+ *     `const origin = { x: 0 }`): tiny chunks would flood the index. Nor is an EXPORT
+ *     TABLE, an object made only of re-exports (shorthand `{ a, b }`, `a: a`, spreads,
+ *     `__proto__: null`, getters `get a() { return a; }` and arrows `() => a` that only
+ *     return a name: bundlers' namespace objects, `module.exports = { a, b }`), which would
+ *     shadow the symbols it lists (exported as `export const`, it is still a 'const',
+ *     without methods).
+ *   - the object literal of a 'const' (the value itself, or the first object argument of
+ *     its call or `new`): each method, getter, setter, `key: function () {}` and
+ *     `key: () => {}` spanning two lines or more -> 'method' `X.key` (`default.key` for
+ *     `export default {...}`, `exports.key` for `module.exports = {...}`; quoted keys
+ *     unquoted, computed keys as written), and the same one object level further down
+ *     (`X.methods.foo`, Vue's options API). One-line members are read in their container.
+ *   - CommonJS, an assignment statement at module level: `module.exports = <value>` is
+ *     named after the function's or class's own name, else `exports`;
+ *     `exports.foo = <value>` and `module.exports.foo = <value>` are named foo; the value
+ *     follows the declarator rules (function -> 'function', class -> 'class' with its
+ *     methods, value symbol -> 'const' with its methods; `exports.x = x`, require(),
+ *     primitives: no chunk).
+ *   - a function/arrow whose name starts with A-Z and whose body contains JSX, directly or
+ *     wrapped in memo(...)/forwardRef(...)/React.memo(...) (nested too) -> 'component'.
+ *     A wrapped value without JSX is not a function: it is a 'const' when exported or a
+ *     value symbol (a multi-line call with a function argument), otherwise no chunk. Only
+ *     .tsx and the JS family can contain JSX; .ts never has components.
+ * Containers overlap their members: a 'const' object contains its method chunks as a
+ * class does.
  */
 import type { Node } from 'web-tree-sitter';
-import { type ChunkCollector, type Siblings, siblingsOf } from './collect';
+import { type ChunkCollector, lastRow, type Siblings, siblingsOf } from './collect';
+import { CLASS_VALUES, FUNCTION_VALUES, isValueSymbol, objectMembers, objectOf, unquote, unwrap } from './ecmascript-values';
 import type { ChunkType } from './types';
 
 export const ECMASCRIPT_ATTACH = {
@@ -12,8 +70,6 @@ export const ECMASCRIPT_ATTACH = {
   always: new Set(['decorator']),
 };
 
-const FUNCTION_VALUES = new Set(['arrow_function', 'function_expression', 'function', 'generator_function']);
-const CLASS_VALUES = new Set(['class', 'class_expression']);
 const WRAPPERS = new Set(['memo', 'forwardRef']);
 
 interface Where {
@@ -63,6 +119,7 @@ function statement(node: Node, outer: Node, exported: boolean, at: Where, ctx: C
       // `namespace A {}` / `module A {}` at statement level parse as expressions.
       const inner = node.firstNamedChild;
       if (inner && (inner.type === 'internal_module' || inner.type === 'module')) statement(inner, outer, exported, at, ctx);
+      else if (inner?.type === 'assignment_expression') commonJs(inner, outer, at, ctx);
       return;
     }
     case 'internal_module':
@@ -106,18 +163,42 @@ function named(node: Node, outer: Node, type: ChunkType, at: Where, ctx: Context
   ctx.c.add(outer, node.childForFieldName('name')?.text ?? 'default', type, at);
 }
 
-/** `export default <expression>`: a function, class or memo/forwardRef-wrapped component. */
+/** `export default <expression>`: a function, class, memo/forwardRef-wrapped component, or a value named `default`. */
 function defaultExport(value: Node, outer: Node, at: Where, ctx: Context): void {
   const fn = functionOf(value);
   if (fn) {
     const name = fn.childForFieldName('name')?.text ?? 'default';
     const wrapped = fn !== unwrap(value);
     const component = isComponent(name, fn, ctx);
-    if (component || !wrapped) ctx.c.add(outer, name, component ? 'component' : 'function', at);
-    return;
+    if (component || !wrapped) return ctx.c.add(outer, name, component ? 'component' : 'function', at);
   }
   const cls = unwrap(value);
   if (CLASS_VALUES.has(cls.type)) classChunk(cls, outer, cls.childForFieldName('name')?.text ?? 'default', at, ctx);
+  else valueChunk(value, outer, outer, 'default', false, at, ctx);
+}
+
+/**
+ * CommonJS: `module.exports = <value>` (named after a named function or class, else
+ * `exports`), `exports.foo = <value>` and `module.exports.foo = <value>` (named foo), with
+ * the rules of a declarator's value.
+ */
+function commonJs(assign: Node, outer: Node, at: Where, ctx: Context): void {
+  const left = assign.childForFieldName('left');
+  const value = assign.childForFieldName('right');
+  if (!left || !value || left.type !== 'member_expression') return;
+  const object = left.childForFieldName('object');
+  const property = left.childForFieldName('property')?.text;
+  if (!object || !property) return;
+  const isModule = (n: Node) => n.type === 'identifier' && n.text === 'module';
+  let name: string;
+  if (isModule(object) && property === 'exports') {
+    const v = unwrap(value);
+    const own = FUNCTION_VALUES.has(v.type) || CLASS_VALUES.has(v.type) ? v.childForFieldName('name')?.text : undefined;
+    name = own ?? 'exports';
+  } else if ((object.type === 'identifier' && object.text === 'exports') || (object.type === 'member_expression' && object.text === 'module.exports')) {
+    name = property;
+  } else return;
+  binding(name, value, outer, outer, false, at, ctx);
 }
 
 /** `const a = () => {}, B = memo(() => <div/>), C = 1;` — one chunk per declarator that qualifies. */
@@ -133,21 +214,41 @@ function declarators(decl: Node, outer: Node, exported: boolean, at: Where, ctx:
     const where = i === 0 ? at : undefined;
     const start = i === 0 ? outer : d;
     const end = list.length === 1 ? outer : d;
-    const value = d.childForFieldName('value');
-    const fn = value ? functionOf(value) : null;
-    if (fn) {
-      const component = isComponent(name, fn, ctx);
-      if (component) return addSpan(ctx, start, end, name, 'component', where);
-      if (fn === unwrap(value!)) return addSpan(ctx, start, end, name, 'function', where);
-    }
-    const cls = value ? unwrap(value) : null;
-    if (cls && CLASS_VALUES.has(cls.type)) {
-      addSpan(ctx, start, end, name, 'class', where);
-      members(cls, name, ctx);
-      return;
-    }
-    if (exported && isConst) addSpan(ctx, start, end, name, 'const', where);
+    binding(name, d.childForFieldName('value'), start, end, exported && isConst, where, ctx);
   });
+}
+
+/**
+ * A name bound to a value (a declarator, a CommonJS export): a function, a component, a
+ * class, or a 'const' when `anyValue` (an exported `const`) or the value is a symbol by
+ * itself (isValueSymbol), with the methods of its object literal.
+ */
+function binding(name: string, value: Node | null, start: Node, end: Node, anyValue: boolean, where: Where | undefined, ctx: Context): void {
+  const fn = value ? functionOf(value) : null;
+  if (fn) {
+    const component = isComponent(name, fn, ctx);
+    if (component) return addSpan(ctx, start, end, name, 'component', where);
+    if (fn === unwrap(value!)) return addSpan(ctx, start, end, name, 'function', where);
+  }
+  const cls = value ? unwrap(value) : null;
+  if (cls && CLASS_VALUES.has(cls.type)) {
+    addSpan(ctx, start, end, name, 'class', where);
+    members(cls, name, ctx);
+    return;
+  }
+  if (value) valueChunk(value, start, end, name, anyValue, where, ctx);
+  else if (anyValue) addSpan(ctx, start, end, name, 'const', where);
+}
+
+/** A 'const' chunk for a value that qualifies, then the methods of its object literal (unless it is an export table). */
+function valueChunk(value: Node, start: Node, end: Node, name: string, anyValue: boolean, where: Where | undefined, ctx: Context): void {
+  if (!anyValue && !isValueSymbol(value)) return;
+  if (lastRow(value) === value.startPosition.row) return addSpan(ctx, start, end, name, 'const', where); // exported one-liner: no members to find
+  const obj = objectOf(value);
+  const found = obj ? objectMembers(obj, name) : null;
+  if (!anyValue && found?.exportTable) return;
+  addSpan(ctx, start, end, name, 'const', where);
+  if (found && !found.exportTable) for (const m of found.members) ctx.c.add(m.node, m.name, 'method', m.at);
 }
 
 function addSpan(ctx: Context, start: Node, end: Node, name: string, type: ChunkType, at: Where | undefined): void {
@@ -201,25 +302,9 @@ function functionOf(value: Node): Node | null {
   return null;
 }
 
-/** Strips parentheses and `as`/`satisfies`/`!` wrappers around an expression. */
-function unwrap(node: Node): Node {
-  let n = node;
-  for (;;) {
-    if (n.type === 'parenthesized_expression' || n.type === 'as_expression' || n.type === 'satisfies_expression' || n.type === 'non_null_expression') {
-      const inner = n.firstNamedChild;
-      if (!inner) return n;
-      n = inner;
-    } else return n;
-  }
-}
-
 function isComponent(name: string, fn: Node, ctx: Context): boolean {
   if (!ctx.jsxTypes) return false;
   const first = name.charCodeAt(0);
   if (!(first >= 65 && first <= 90)) return false; // A-Z
   return fn.descendantsOfType(ctx.jsxTypes).length > 0;
-}
-
-function unquote(s: string): string {
-  return /^(['"`]).*\1$/s.test(s) ? s.slice(1, -1) : s;
 }
