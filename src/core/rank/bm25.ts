@@ -102,6 +102,20 @@ export class ChunkIndex {
   chunkById(id: number): IndexedChunk | null {
     return this.chunks[id] ?? null;
   }
+  /**
+   * For rankers outside this class (related-people.ts): term ids run 0..termCount-1 and chunk
+   * ids 0..idSpan-1 (tombstones included; ids are never reused, so any change to the postings
+   * changes idSpan or chunkCount); documentFrequency is a term's live chunk count (BM25's df).
+   */
+  get termCount(): number {
+    return this.terms.length;
+  }
+  get idSpan(): number {
+    return this.chunks.length;
+  }
+  documentFrequency(t: number): number {
+    return this.post.df(t);
+  }
 
   /** per term id: tf in the chunk being added, and the stamp of the last file that used it */
   private tfScratch = new Uint32Array(1024);
