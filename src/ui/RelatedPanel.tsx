@@ -1,7 +1,8 @@
 /**
- * "Related code" beside the file viewer: find_related's chunks for the current line (the
- * innermost symbol containing it), each linking into the viewer. Preamble lines (before the
- * first symbol) have no chunk: the panel says so, in find_related's own words.
+ * "Related code" beside the file viewer: chunks related to the current line's symbol (the
+ * innermost containing it), ranked for people (siblings first: same class, file, folder, kind,
+ * similar names; big containers last), each saying why and linking into the viewer. Preamble
+ * lines (before the first symbol) have no chunk: the panel says so, in find_related's own words.
  */
 import { useEffect, useState } from 'react';
 import { QuarryError, toQuarryError } from '../core/errors';
@@ -52,7 +53,7 @@ export function RelatedPanel({
       {!indexReady ? (
         <p className="panel-note">Waiting for the code index…</p>
       ) : !line ? (
-        <p className="panel-note">Click a line number to see code that shares the most words with the symbol around it.</p>
+        <p className="panel-note">Click a line number to see the code most like the symbol around it, its siblings first.</p>
       ) : s.state === 'loading' ? (
         <p className="panel-note">Finding related chunks…</p>
       ) : s.state === 'error' ? (
@@ -82,6 +83,11 @@ export function RelatedPanel({
                     <VisibleText text={r.path} />:{r.startLine}–{r.endLine}
                   </span>
                   <span className="related-score">score {r.score.toFixed(3)}</span>
+                  {r.reasons.length ? (
+                    <span className="related-why" data-testid="related-why">
+                      {r.reasons.join(' · ')}
+                    </span>
+                  ) : null}
                 </button>
               </li>
             ))}

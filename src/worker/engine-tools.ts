@@ -109,7 +109,11 @@ async function rankedSearch(roots: Roots, raw: unknown): Promise<RankedResult> {
   return { hits, words, elapsedMs: elapsedSince(t0) };
 }
 
-/** The Related panel: find_related's logic and argument rules for the chunk containing path:line. */
+/**
+ * The Related panel: chunks related to the one containing path:line, ranked for people
+ * (core/rank/related-people.ts: size-normalised similarity, siblings first, each hit with its
+ * reasons), with find_related's argument rules and errors.
+ */
 async function relatedCode(roots: Roots, raw: unknown): Promise<RelatedResult> {
   const args = parseFindRelatedArgs(raw);
   // `root` (a root's name or key) makes `path` relative to that root, as in find_related
@@ -131,7 +135,7 @@ async function relatedCode(roots: Roots, raw: unknown): Promise<RelatedResult> {
   if (!at) throw new QuarryError('EngineError', NO_RELATED, { path: args.path, line: args.line, reason: 'noChunk' });
   return {
     seed: chunkRef(at.seed, prefix),
-    results: at.related.map((r) => ({ ...chunkRef(r.chunk, prefix), score: r.score, sharedTerms: r.sharedTerms })),
+    results: at.related.map((r) => ({ ...chunkRef(r.chunk, prefix), score: r.score, sharedTerms: r.sharedTerms, reasons: r.reasons })),
   };
 }
 

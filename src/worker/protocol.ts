@@ -245,6 +245,8 @@ export interface RankedResult {
 export interface RelatedHitView extends ChunkRef {
   score: number;
   sharedTerms: string[];
+  /** why it is related beyond shared words: "same class", "same file", "same folder", "same kind", "similar name", "contains others" */
+  reasons: string[];
 }
 
 export interface RelatedResult {

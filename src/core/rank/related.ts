@@ -1,13 +1,16 @@
 /**
- * find_related's one step, shared by the tool and the worker's Related panel: the innermost
- * chunk at `line` is the seed, its text (the file's lines as indexed) feeds index.related().
+ * The Related panel's one step: the innermost chunk at `line` is the seed, its text (the
+ * file's lines as indexed) feeds relatedForPeople (related-people.ts: similarity normalised
+ * for size, siblings before containers). find_related itself answers from seed 004's engine,
+ * and ChunkIndex.related() keeps the seed's formula.
  * null when there is no seed: a path not in the index, a preamble line, an unreadable file.
  */
 import { chunkText, type ChunkIndex, type IndexedChunk } from './bm25';
+import { relatedForPeople, type PeopleRelatedHit } from './related-people';
 
 export interface RelatedAtLine {
   seed: IndexedChunk;
-  related: ReturnType<ChunkIndex['related']>;
+  related: PeopleRelatedHit[];
 }
 
 export async function relatedAtLine(
@@ -21,5 +24,5 @@ export async function relatedAtLine(
   if (!seed) return null;
   const lines = await readLines();
   if (!lines) return null;
-  return { seed, related: index.related(seed, chunkText(lines, seed.startLine, seed.endLine), limit) };
+  return { seed, related: relatedForPeople(index, seed, chunkText(lines, seed.startLine, seed.endLine), limit) };
 }
