@@ -1,5 +1,6 @@
 /**
- * nodeGrammarLoader: every grammar loads from node_modules and parses. With
+ * nodeGrammarLoader: every grammar loads from node_modules and parses, and every package
+ * tags.scm the chunker uses is there. With
  * QUARRY_CHUNK_BENCH=1 it also prints chunkFile throughput on large real files
  * (typescript.js, lib.dom.d.ts, CPython's stdlib when present) and a synthetic 1 MiB .tsx.
  */
@@ -18,7 +19,14 @@ describe('nodeGrammarLoader', () => {
     for (const lang of GRAMMAR_LANGUAGES) expect([...(await nodeGrammarLoader.grammarWasm(lang)).subarray(0, 4)]).toEqual(magic);
   });
 
-  it('gives a Chunker that parses each language', async () => {
+  it("reads the packages' tags.scm for the languages that ship one", async () => {
+    const withTags = [];
+    for (const lang of GRAMMAR_LANGUAGES) if ((await nodeGrammarLoader.tagsQuery(lang)) !== null) withTags.push(lang);
+    expect(withTags).toEqual(['c', 'cpp', 'java', 'csharp', 'ruby', 'php']);
+    expect(await nodeGrammarLoader.tagsQuery('c')).toContain('@definition.function');
+  });
+
+  it('gives a Chunker that parses each language', { timeout: 60_000 }, async () => {
     const chunker = await Chunker.create(nodeGrammarLoader);
     const cases: [string, string, string][] = [
       ['a.ts', 'export function f() {}', 'f'],
@@ -28,14 +36,26 @@ describe('nodeGrammarLoader', () => {
       ['a.go', 'package a\nfunc I() {}\n', 'I'],
       ['a.rs', 'fn j() {}\n', 'j'],
       ['a.md', '# K\n', 'K'],
+      ['a.c', 'int l(void) { return 0; }\n', 'l'],
+      ['a.cpp', 'namespace m {}\n', 'm'],
+      ['A.java', 'class N {}\n', 'N'],
+      ['a.cs', 'class O {}\n', 'O'],
+      ['a.kt', 'fun p() {}\n', 'p'],
+      ['a.swift', 'func q() {}\n', 'q'],
+      ['a.rb', 'def r; end\n', 'r'],
+      ['a.php', '<?php function s() {}\n', 's'],
+      ['a.sh', 't() { :; }\n', 't'],
+      ['a.css', '.u { }\n', '.u'],
+      ['a.html', '<p id="v"></p>\n', '#v'],
     ];
-    for (const [path, text, name] of cases) expect(chunker.chunkFile(path, text).map((c) => c.symbolName)).toEqual([name]);
+    for (const [path, text, name] of cases) expect((await chunker.chunk(path, text)).map((c) => c.symbolName)).toEqual([name]);
+    expect([...chunker.loadedLanguages].sort()).toEqual([...GRAMMAR_LANGUAGES].sort());
   });
 });
 
 describe.skipIf(!process.env.QUARRY_CHUNK_BENCH)('chunkFile throughput (QUARRY_CHUNK_BENCH=1)', () => {
   it('prints MB/s per file', { timeout: 600_000 }, async () => {
-    const chunker = await Chunker.create(nodeGrammarLoader);
+    const chunker = await Chunker.create(nodeGrammarLoader, { languages: ['typescript', 'tsx', 'python'] });
     const tsLib = (f: string) => require.resolve(`typescript/lib/${f}`);
     const py = '/root/.pyenv/versions/3.13.0/lib/python3.13';
     const component = readFileSync(new URL('../core/chunk/fixtures/component.tsx.txt', import.meta.url), 'utf8');

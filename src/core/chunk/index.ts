@@ -45,6 +45,10 @@
  * Markdown (.md): a 'section' per ATX heading (`#`..`######`, not inside ``` or ~~~ fences
  *   or front matter), from the heading line to the line before the next heading of any
  *   level (or the last line); symbolName = the heading text.
+ * C, C++, Java, C#, Kotlin, Swift, Ruby, PHP, Bash, CSS (+ SCSS, Less) and HTML: the rules
+ *   are written in the modules that implement them (c-family.ts, classful.ts, scripting.ts,
+ *   css.ts, html.ts; the scope and naming rules they share in tags.ts). Which path is which
+ *   language: languages.ts.
  *
  * Ranges: a chunk starts at its declaration line (for an exported declaration, the
  * `export` line), or earlier at what is attached above it: decorators and Rust `#[...]`
@@ -69,52 +73,27 @@
  * hence no chunks. chunkFile throws QuarryError('Unreadable') when the parser fails, runs
  * past `maxParseMs`, or the path's language has no loaded grammar or is not indexed; the
  * caller skips the file with that reason.
+ *
+ * Grammars load LAZILY: Chunker.create loads the runtime and only the `languages` it is
+ * given (none by default); `chunk(path, text)` loads the path's grammar the first time a
+ * file of that language comes, so a repository without C++ never fetches the 3.4 MB C++
+ * grammar. `load(lang)` is idempotent, concurrent calls share one load, and a failed load
+ * is forgotten so the next call tries again. A loaded language (and its compiled queries)
+ * is shared by every Chunker with the same loader.
  */
 import { Language, Parser } from 'web-tree-sitter';
 import { QuarryError } from '../errors';
-import { extensionOf } from '../source/types';
-import { type AttachRules, ChunkCollector } from './collect';
-import { chunkEcmascript, ECMASCRIPT_ATTACH } from './ecmascript';
-import { chunkGo, GO_ATTACH } from './go';
+import { ChunkCollector } from './collect';
+import { GRAMMAR_SPECS, type GrammarSpec, grammarLanguageOf, languageForPath } from './languages';
 import { chunkMarkdown } from './markdown';
-import { chunkPython, PYTHON_ATTACH } from './python';
-import { chunkRust, RUST_ATTACH } from './rust';
-import type { Chunk, GrammarLanguageId, GrammarLoader, LanguageId } from './types';
+import { chunkTags, TagsQueries } from './tags';
+import type { Chunk, GrammarLanguageId, GrammarLoader } from './types';
 
 export type { Chunk, ChunkType, GrammarLanguageId, GrammarLoader, LanguageId } from './types';
+export { GRAMMAR_LANGUAGES, grammarLanguageOf, languageForPath } from './languages';
 
 /** Seed 004's indexed final extensions. */
 export const INDEXED_EXTENSIONS: readonly string[] = Object.freeze(['ts', 'tsx', 'js', 'jsx', 'mjs', 'cjs', 'rs', 'md', 'py', 'go']);
-
-const LANGUAGE_BY_EXTENSION: Readonly<Record<string, LanguageId>> = {
-  ts: 'typescript',
-  tsx: 'tsx',
-  js: 'javascript',
-  jsx: 'javascript',
-  mjs: 'javascript',
-  cjs: 'javascript',
-  py: 'python',
-  go: 'go',
-  rs: 'rust',
-  md: 'markdown',
-};
-
-export const GRAMMAR_LANGUAGES: readonly GrammarLanguageId[] = Object.freeze(['typescript', 'tsx', 'javascript', 'python', 'go', 'rust']);
-
-/** The language of a path by its FINAL extension, case-sensitive (`a.TS` -> null, `a.d.ts` -> typescript). */
-export function languageForPath(path: string): LanguageId | null {
-  const ext = extensionOf(path.replace(/\\/g, '/'));
-  return Object.prototype.hasOwnProperty.call(LANGUAGE_BY_EXTENSION, ext) ? LANGUAGE_BY_EXTENSION[ext] : null;
-}
-
-const ATTACH: Record<GrammarLanguageId, AttachRules> = {
-  typescript: ECMASCRIPT_ATTACH,
-  tsx: ECMASCRIPT_ATTACH,
-  javascript: ECMASCRIPT_ATTACH,
-  python: PYTHON_ATTACH,
-  go: GO_ATTACH,
-  rust: RUST_ATTACH,
-};
 
 const JSX_NODE_TYPES = ['jsx_element', 'jsx_self_closing_element', 'jsx_fragment'];
 
@@ -137,16 +116,49 @@ export function initRuntime(loader: GrammarLoader): Promise<void> {
   return runtimeReady;
 }
 
-interface Grammar {
+/** A grammar as loaded once per loader: the language, what it has of JSX, its compiled queries. */
+interface LoadedGrammar {
   language: Language;
-  parser: Parser | null;
-  attach: AttachRules;
-  /** JSX node types this grammar has, or null. */
   jsxTypes: string[] | null;
+  queries: TagsQueries | null;
+}
+
+/** Loaded grammars per loader, shared by its Chunkers (a failed load is dropped, so it is retried). */
+const loadedByLoader = new WeakMap<GrammarLoader, Map<GrammarLanguageId, Promise<LoadedGrammar>>>();
+
+function loadGrammar(loader: GrammarLoader, id: GrammarLanguageId): Promise<LoadedGrammar> {
+  let byId = loadedByLoader.get(loader);
+  if (!byId) loadedByLoader.set(loader, (byId = new Map()));
+  let loading = byId.get(id);
+  if (!loading) {
+    loading = (async (): Promise<LoadedGrammar> => {
+      const spec: GrammarSpec | undefined = GRAMMAR_SPECS[id];
+      if (!spec) throw new Error(`no such grammar language: ${String(id)}`);
+      await initRuntime(loader);
+      const [wasm, tags] = await Promise.all([loader.grammarWasm(id), spec.tags ? loader.tagsQuery(id) : null]);
+      const language = await Language.load(wasm);
+      const jsx = JSX_NODE_TYPES.filter((t) => language.idForNodeType(t, true) !== null && language.idForNodeType(t, true) !== 0);
+      return { language, jsxTypes: jsx.length > 0 ? jsx : null, queries: spec.tags ? new TagsQueries(language, tags, spec.tags) : null };
+    })();
+    const forget = () => {
+      if (byId.get(id) === loading) byId.delete(id);
+    };
+    loading.catch(forget);
+    byId.set(id, loading);
+  }
+  return loading;
+}
+
+interface Grammar extends LoadedGrammar {
+  parser: Parser | null;
+  spec: GrammarSpec;
 }
 
 export interface ChunkerOptions {
-  /** Grammars to load (default: all six). Files of other languages throw QuarryError('Unreadable'). */
+  /**
+   * Grammars to load up front (default: none). Any other is loaded by `chunk()` or `load()`
+   * when first needed; `chunkFile` on a language not loaded yet throws QuarryError('Unreadable').
+   */
   languages?: readonly GrammarLanguageId[];
   /**
    * Give up on one file after this much parsing (default: no limit) and throw
@@ -157,31 +169,69 @@ export interface ChunkerOptions {
 }
 
 export class Chunker {
+  private readonly grammars = new Map<GrammarLanguageId, Grammar>();
+  private readonly loading = new Map<GrammarLanguageId, Promise<void>>();
+
   private constructor(
-    private readonly grammars: ReadonlyMap<GrammarLanguageId, Grammar>,
+    private readonly loader: GrammarLoader,
     private readonly maxParseMs: number | undefined,
   ) {}
 
-  /** Loads the runtime and the grammars from the loader's bytes; after this, chunkFile is synchronous. */
+  /** Loads the runtime and the `languages` asked for (none by default). */
   static async create(loader: GrammarLoader, options: ChunkerOptions = {}): Promise<Chunker> {
     await initRuntime(loader);
-    const wanted = options.languages ?? GRAMMAR_LANGUAGES;
-    const loaded = await Promise.all(
-      wanted.map(async (id): Promise<[GrammarLanguageId, Grammar]> => {
-        let language: Language;
-        try {
-          language = await Language.load(await loader.grammarWasm(id));
-        } catch (err) {
-          throw new QuarryError('Internal', `Could not load the ${id} grammar: ${err instanceof Error ? err.message : String(err)}`, { language: id });
-        }
-        const jsx = JSX_NODE_TYPES.filter((t) => language.idForNodeType(t, true) !== null && language.idForNodeType(t, true) !== 0);
-        return [id, { language, parser: null, attach: ATTACH[id], jsxTypes: jsx.length > 0 ? jsx : null }];
-      }),
-    );
-    return new Chunker(new Map(loaded), options.maxParseMs);
+    const chunker = new Chunker(loader, options.maxParseMs);
+    await Promise.all((options.languages ?? []).map((id) => chunker.load(id)));
+    return chunker;
   }
 
-  /** The symbol chunks of one file, sorted by startLine then larger range first. */
+  /** The grammar languages loaded so far. */
+  get loadedLanguages(): GrammarLanguageId[] {
+    return [...this.grammars.keys()];
+  }
+
+  /**
+   * Loads one grammar (its wasm, and its tags.scm where the language uses one). Idempotent;
+   * concurrent calls share one load; a failure rejects with QuarryError('Internal') and is
+   * not remembered, so the next call tries again.
+   */
+  load(id: GrammarLanguageId): Promise<void> {
+    if (this.grammars.has(id)) return Promise.resolve();
+    let pending = this.loading.get(id);
+    if (!pending) {
+      pending = loadGrammar(this.loader, id).then(
+        (loaded) => {
+          this.grammars.set(id, { ...loaded, parser: null, spec: GRAMMAR_SPECS[id] });
+          this.loading.delete(id);
+        },
+        (err: unknown) => {
+          this.loading.delete(id);
+          throw new QuarryError('Internal', `Could not load the ${id} grammar: ${err instanceof Error ? err.message : String(err)}`, { language: id });
+        },
+      );
+      this.loading.set(id, pending);
+    }
+    return pending;
+  }
+
+  /**
+   * The symbol chunks of one file, loading its grammar first if needed. Rejects with
+   * QuarryError('Unreadable') as chunkFile does, and also when the grammar could not be
+   * loaded (data.grammarUnavailable; the next file of that language tries again).
+   */
+  async chunk(path: string, text: string): Promise<Chunk[]> {
+    const id = grammarLanguageOf(path);
+    if (id !== null && !this.grammars.has(id)) {
+      try {
+        await this.load(id);
+      } catch (err) {
+        throw new QuarryError('Unreadable', `${err instanceof Error ? err.message : String(err)} (for ${path})`, { path, language: id, grammarUnavailable: true });
+      }
+    }
+    return this.chunkFile(path, text);
+  }
+
+  /** The symbol chunks of one file whose grammar is loaded, sorted by startLine then larger range first. */
   chunkFile(path: string, text: string): Chunk[] {
     const lang = languageForPath(path);
     if (lang === null) throw new QuarryError('Unreadable', `Not an indexed file type: ${path}`, { path });
@@ -194,17 +244,18 @@ export class Chunker {
     const grammar = this.grammars.get(lang);
     if (!grammar) throw new QuarryError('Unreadable', `No ${lang} grammar loaded for ${path}`, { path, language: lang });
     if (text.trim() === '') return [];
+    const source = grammar.spec.source ? grammar.spec.source(path, text) : text;
     let tree;
     let timedOut = false;
     try {
       grammar.parser ??= new Parser().setLanguage(grammar.language);
       const limit = this.maxParseMs;
-      if (limit === undefined) tree = grammar.parser.parse(text);
+      if (limit === undefined) tree = grammar.parser.parse(source);
       else {
         const deadline = performance.now() + limit;
         // web-tree-sitter cancels when the callback returns true (its .d.ts says void).
         const progressCallback = (() => (timedOut = performance.now() > deadline)) as () => void;
-        tree = grammar.parser.parse(text, null, { progressCallback });
+        tree = grammar.parser.parse(source, null, { progressCallback });
         if (!tree) grammar.parser.reset(); // a cancelled parser would otherwise resume next time
       }
     } catch (err) {
@@ -224,31 +275,16 @@ export class Chunker {
       throw new QuarryError('Unreadable', `Could not parse ${path}`, { path, language: lang });
     }
     try {
-      const c = new ChunkCollector(path, text, grammar.attach);
-      const root = tree.rootNode;
-      switch (lang) {
-        case 'typescript':
-        case 'tsx':
-        case 'javascript':
-          chunkEcmascript(root, c, grammar.jsxTypes);
-          break;
-        case 'python':
-          chunkPython(root, c);
-          break;
-        case 'go':
-          chunkGo(root, c);
-          break;
-        case 'rust':
-          chunkRust(root, c);
-          break;
-      }
+      const c = new ChunkCollector(path, text, grammar.spec.attach);
+      if (grammar.queries) chunkTags(tree.rootNode, grammar.queries, c);
+      else grammar.spec.walk?.(tree.rootNode, c, { text, jsxTypes: grammar.jsxTypes });
       return c.chunks;
     } finally {
       tree.delete();
     }
   }
 
-  /** Frees the parsers (the languages stay with the runtime). */
+  /** Frees the parsers (the languages and their queries stay with the runtime, shared). */
   dispose(): void {
     for (const g of this.grammars.values()) {
       g.parser?.delete();

@@ -37,7 +37,26 @@ export interface Chunk {
   chunkType: ChunkType;
 }
 
-export type LanguageId = 'typescript' | 'tsx' | 'javascript' | 'python' | 'go' | 'rust' | 'markdown';
+export type LanguageId =
+  | 'typescript'
+  | 'tsx'
+  | 'javascript'
+  | 'python'
+  | 'go'
+  | 'rust'
+  | 'c'
+  | 'cpp'
+  | 'java'
+  | 'csharp'
+  | 'kotlin'
+  | 'swift'
+  | 'ruby'
+  | 'php'
+  | 'bash'
+  /** .css, and .scss/.less parsed with the CSS grammar (see css.ts) */
+  | 'css'
+  | 'html'
+  | 'markdown';
 
 /** A language that needs a tree-sitter grammar (markdown is split by headings without one). */
 export type GrammarLanguageId = Exclude<LanguageId, 'markdown'>;
@@ -48,4 +67,9 @@ export interface GrammarLoader {
   runtimeWasm(): Promise<Uint8Array>;
   /** One language grammar (`tree-sitter-<lang>.wasm`). */
   grammarWasm(lang: GrammarLanguageId): Promise<Uint8Array>;
+  /**
+   * The grammar package's own `queries/tags.scm` (its definitions, used by tags.ts), or null
+   * when the package ships none. Fetched only when that language is loaded.
+   */
+  tagsQuery(lang: GrammarLanguageId): Promise<string | null>;
 }
