@@ -20,9 +20,11 @@ function newestMtime(dir) {
 
 if (!existsSync(out) || statSync(out).mtimeMs < newestMtime(join(root, 'src'))) {
   const esbuild = await import('esbuild');
+  // the CLI and its parsing threads (src/adapters/node/parse-pool.ts starts parse-thread.mjs beside cli.mjs)
   await esbuild.build({
-    entryPoints: [join(root, 'src', 'cli', 'index.ts')],
-    outfile: out,
+    entryPoints: { cli: join(root, 'src', 'cli', 'index.ts'), 'parse-thread': join(root, 'src', 'adapters', 'node', 'parse-thread.ts') },
+    outdir: dirname(out),
+    outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
     format: 'esm',

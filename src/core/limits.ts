@@ -27,3 +27,6 @@ export const MAX_PATH_CHARS = 4096;
 export function queryTooLongMessage(field: string, length: number): string {
   return `${field} is too long: ${length} characters (the limit is ${MAX_QUERY_CHARS})`;
 }
+
+/** One file's parse gives up after this long (the file keeps its text index, no symbol chunks). */
+export const MAX_PARSE_MS = 5000;

@@ -13,7 +13,10 @@ import { QuarryError } from '../core/errors';
 import { compileRequest, searchWorkspace } from '../core/grep/search';
 import type { GrepFileResult, GrepRequest } from '../core/grep/types';
 import { createYielder, elapsedSince, now } from '../core/jobs/yielder';
-import { Chunker } from '../core/chunk';
+import { inThreadChunker } from '../core/chunk/any';
+import type { FileChunker } from '../core/chunk/pool';
+import { mergeCoverage } from '../core/rank/build';
+import { MAX_PARSE_MS } from '../core/limits';
 import type { GrammarLoader } from '../core/chunk/types';
 import type { IndexStore } from '../core/rank/persist';
 import { MemorySource } from '../core/source/memory';
@@ -54,10 +57,13 @@ export interface EngineApiOptions {
   folderHandles?: FolderHandles;
   /** The code index's text budget (default INDEX_MAX_TEXT_BYTES, src/core/limits.ts). */
   indexMaxTextBytes?: number;
+  /**
+   * What the index build parses with: a pool of parsing threads (the browser worker passes
+   * one of Web Workers). Default: this thread, with `grammarLoader`.
+   */
+  parsePool?: () => FileChunker | null;
 }
 
-/** A file whose parse takes longer than this is skipped with a reason (pathological input). */
-const MAX_PARSE_MS = 5000;
 /** Progress is for people: 20 updates a second is smooth and keeps the main thread idle. */
 export const PROGRESS_INTERVAL_MS = 50;
 
@@ -102,6 +108,7 @@ function mergeIndexStats(all: IndexStats[]): IndexStats {
     filesRemoved: all.reduce((a, s) => a + s.filesRemoved, 0),
     builtAt: Math.max(...all.map((s) => s.builtAt)),
     ...(all.find((s) => s.saveError) ? { saveError: all.find((s) => s.saveError)!.saveError } : {}),
+    ...(all.every((s) => s.coverage) ? { coverage: mergeCoverage(all.map((s) => s.coverage!)) } : {}),
   };
 }
 
@@ -113,11 +120,11 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
   const roots = new Roots();
   const staged = new Map<string, string[]>();
 
-  let chunker: Promise<Chunker> | null = null;
-  const getChunker = (): Promise<Chunker> => {
+  let chunker: Promise<FileChunker> | null = null;
+  const getChunker = (): Promise<FileChunker> => {
     const loader = options.grammarLoader;
     if (!loader) return Promise.reject(new QuarryError('NotFound', 'This build has no grammar loader: the code index is unavailable'));
-    chunker ??= Chunker.create(loader, { maxParseMs: MAX_PARSE_MS }).catch((err: unknown) => {
+    chunker ??= (async () => options.parsePool?.() ?? (await inThreadChunker(loader, { maxParseMs: MAX_PARSE_MS })))().catch((err: unknown) => {
       chunker = null;
       throw err;
     });

@@ -4,5 +4,14 @@ import { IdbIndexStore } from '../adapters/browser/idb-index-store';
 import { loadDemoFiles } from '../adapters/browser/demo-bundle';
 import { createEngineApi } from './engine';
 import { exposeEngine } from './expose';
+import { browserParsePool } from './parse-pool';
 
-exposeEngine(createEngineApi({ host: 'worker', loadDemo: loadDemoFiles, grammarLoader: browserGrammarLoader, indexStore: new IdbIndexStore() }));
+exposeEngine(
+  createEngineApi({
+    host: 'worker',
+    loadDemo: loadDemoFiles,
+    grammarLoader: browserGrammarLoader,
+    indexStore: new IdbIndexStore(),
+    parsePool: browserParsePool,
+  }),
+);

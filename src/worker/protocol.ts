@@ -18,8 +18,11 @@ export type Outcome<T> = { ok: true; value: T } | { ok: false; error: QuarryErro
 
 /** Progress is plain data: phase plus counts (after isomorphic-git's `{phase, loaded, total}`). */
 export interface Progress {
-  /** Opening: listing, reading, indexing. Building the code index: grammars, scanning, indexing, saving. */
-  phase: 'listing' | 'reading' | 'indexing' | 'searching' | 'grammars' | 'scanning' | 'saving' | 'git';
+  /**
+   * Opening: listing, reading, indexing. Building the code index: grammars, scanning, indexing
+   * (the text index), parsing (the symbol chunks, after the text index is in use), saving.
+   */
+  phase: 'listing' | 'reading' | 'indexing' | 'searching' | 'grammars' | 'scanning' | 'parsing' | 'saving' | 'git';
   /** For phase 'git': isomorphic-git's own phase ('Receiving objects', 'Resolving deltas', 'Updating workdir'...); files/totalFiles are its loaded/total. */
   label?: string;
   /** Files handled so far in this phase. */
@@ -193,7 +196,12 @@ export interface IndexStats extends JobStats {
   saveError?: string;
   /** Set when the text budget (INDEX_MAX_TEXT_BYTES) left files out: how many (text search scans them). */
   overBudget?: number;
+  /** What the ranked index covers: parsed, as blocks (no parser), text only (core's Coverage). */
+  coverage?: Coverage;
 }
+
+export type { Coverage } from '../core/rank/build';
+import type { Coverage } from '../core/rank/build';
 
 /** What the status line shows. */
 export interface IndexStatus {

@@ -5,7 +5,7 @@
  * The engine holds a list of sessions (several roots); each is built, indexed and dropped on
  * its own.
  */
-import type { Chunker } from '../core/chunk';
+import type { FileChunker } from '../core/chunk/pool';
 import { QuarryError, toQuarryError } from '../core/errors';
 import { compileRequest, scanLines } from '../core/grep/search';
 import type { HitRange } from '../core/grep/types';
@@ -64,7 +64,7 @@ const MAX_VIEWER_HIT_LINES = 100_000;
 export const SKIPPED_IN_END = 200;
 
 export interface SessionDeps {
-  getChunker: () => Promise<Chunker>;
+  getChunker: () => Promise<FileChunker>;
   indexStore?: IndexStore;
   foreground: Foreground;
   yieldBudgetMs?: number;
@@ -78,6 +78,8 @@ export interface SessionDeps {
 interface IndexHolder {
   service: CodeIndexService;
   ready: boolean;
+  /** The text index is complete (a full build publishes it before the chunk index). */
+  textReady: boolean;
   saveError?: string;
 }
 
@@ -172,7 +174,7 @@ export class RepoSession {
 
   /** The trigram prefilter for searches, once this session's index is complete. */
   prefilter() {
-    return this.index?.ready ? this.index.service.prefilter() : undefined;
+    return this.index?.ready || this.index?.textReady ? this.index.service.prefilter() : undefined;
   }
 
   /** The complete index, or a NotFound with reason 'indexNotReady'. */
@@ -225,7 +227,7 @@ export class RepoSession {
 
   private holder(): IndexHolder {
     if (this.index) return this.index;
-    const holder = { ready: false } as IndexHolder;
+    const holder = { ready: false, textReady: false } as IndexHolder;
     const store = this.deps.indexStore ? forgivingStore(this.deps.indexStore, (m) => (holder.saveError = m)) : undefined;
     holder.service = new CodeIndexService(
       this.workspace,
@@ -254,6 +256,10 @@ export class RepoSession {
         signal,
         yielder: createBackgroundYielder(this.deps.foreground, { yieldBudgetMs: this.deps.yieldBudgetMs, signal }),
         force,
+        onTextReady: () => {
+          state.textReady = true;
+          onProgress({ phase: 'parsing', files: 0, totalFiles: 0, bytes: 0, totalBytes: 0 });
+        },
         onProgress: (p) => {
           const t = now();
           if (t - lastSent < this.deps.progressIntervalMs && p.phase !== 'saving') return;
@@ -275,6 +281,7 @@ export class RepoSession {
       };
       const overBudget = stats.skipped.filter((k) => k.reason === 'indexBudget').length;
       if (overBudget) end.overBudget = overBudget;
+      if (stats.coverage) end.coverage = stats.coverage;
       this.indexStatus = { state: 'ready', last: end };
       await this.deps.onIndexed?.(this, end.builtAt).catch(() => undefined);
       return { results: [], limitHit: stats.skipped.length > SKIPPED_IN_END, skipped: stats.skipped.slice(0, SKIPPED_IN_END), stats: end };

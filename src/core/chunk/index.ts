@@ -9,27 +9,11 @@
  *
  * RULES — these define the index:
  *
- * TypeScript (.ts, incl. .d.ts), TSX (.tsx, tsx grammar), JavaScript (.js .jsx .mjs .cjs,
- * the javascript grammar, which parses JSX), at module level and inside namespace/module
- * bodies (never inside function bodies):
- *   - function declarations, plain, `export`, `export default`, async, generators, and
- *     overload/`declare` signatures                                   -> 'function'
- *   - `const`/`let`/`var` declarators whose value is an arrow function or function
- *     expression, exported or not                                      -> 'function'
- *   - `export default` of an arrow function / function expression     -> 'function'
- *     (named `default` when anonymous)
- *   - classes (also abstract, `export default class`, `const X = class {}`) -> 'class',
- *     and inside them each method, getter, setter, constructor, method signature and
- *     arrow-function field                                             -> 'method' `Class.name`
- *   - interfaces -> 'interface'; type aliases -> 'type'; enums -> 'enum'
- *   - namespaces, `module X {}`, `declare module 'x' {}` (named x), `declare global {}`
- *                                                                      -> 'module'
- *   - any other EXPORTED `const` declarator (`export const API_URL = "..."`) -> 'const'
- *     (`export let`/`var` with a non-function value, and unexported consts: no chunk)
- *   - a function/arrow whose name starts with A-Z and whose body contains JSX, directly or
- *     wrapped in memo(...)/forwardRef(...)/React.memo(...) (nested too) -> 'component'.
- *     A wrapped value without JSX is not a function: exported it is a 'const', otherwise
- *     no chunk. Only .tsx and the JS family can contain JSX; .ts never has components.
+ * TypeScript (.ts, incl. .d.ts), TSX (.tsx), JavaScript (.js .jsx .mjs .cjs): functions,
+ *   classes and their methods, interfaces, types, enums, namespaces, components, exported
+ *   consts, and value symbols (multi-line objects, arrays, defining calls) with their object
+ *   methods, exported or not, CommonJS exports too; the rules in full are at the top of
+ *   ecmascript.ts (values and object methods: ecmascript-values.ts).
  * Python (.py): module-level `def` -> 'function'; `class` -> 'class'; `def` directly in a
  *   class body -> 'method' `Class.name` (nested classes recurse, methods use the innermost
  *   class name); a decorated definition starts at its first decorator.
@@ -49,6 +33,10 @@
  *   are written in the modules that implement them (c-family.ts, classful.ts, scripting.ts,
  *   css.ts, html.ts; the scope and naming rules they share in tags.ts). Which path is which
  *   language: languages.ts.
+ * Every other text file (JSON/YAML/TOML keys, Vue/Svelte sections and script blocks, HTML
+ *   script blocks, blocks of lines where no parser knows the language): any.ts, the
+ *   dispatch the index build uses, which also leaves minified and generated files to the
+ *   text index.
  *
  * Ranges: a chunk starts at its declaration line (for an exported declaration, the
  * `export` line), or earlier at what is attached above it: decorators and Rust `#[...]`
@@ -59,8 +47,8 @@
  * declarator spans the whole statement.
  *
  * Containers and their members OVERLAP: a class chunk contains its method chunks, an impl
- * or trait its methods, a namespace/module its declarations (markdown sections never
- * overlap). `find_related` must therefore seed from the INNERMOST chunk containing a line
+ * or trait its methods, a namespace/module its declarations, a 'const' object its methods
+ * (markdown sections never overlap). `find_related` must therefore seed from the INNERMOST chunk containing a line
  * (the smallest range, the later start on a tie: `innermostChunkAt`). Lines before the
  * first chunk are the preamble and belong to no chunk; so do lines between chunks
  * (imports, plain statements, top-level calls).

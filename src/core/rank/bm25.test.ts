@@ -7,12 +7,13 @@ import { ChunkIndex, idf } from './bm25';
 import { splitLinesForIndex } from './lines';
 import { decodeIndex, encodeIndex, MemoryIndexStore } from './persist';
 import { CodeIndexService, type ChunkerLike } from './service';
+import type { SyncChunker } from '../chunk/any';
 import { splitIdentifier } from './identifier-parts';
 import { tokenize } from './tokenize';
 import { rankForPeople } from './people';
 
 /** A stand-in chunker for index tests: a line `fn NAME` starts a chunk that runs to the next one. */
-export const lineChunker: ChunkerLike = {
+export const lineChunker: SyncChunker = {
   chunkFile(path: string, text: string): Chunk[] {
     const lines = splitLinesForIndex(text);
     const out: Chunk[] = [];
@@ -121,17 +122,18 @@ describe('related score (seed 004, not Jaccard)', () => {
 });
 
 describe('CodeIndexService refresh modes and persistence', () => {
-  const files = () => ({ 'src/a.ts': 'fn one\nalpha\n', 'src/b.py': 'fn two\nbeta\n', 'README.md': 'fn three\ngamma\n', 'x.txt': 'fn ignored\n' });
+  // every text file is ranked (issue 15): x.txt too, as blocks where no parser knows it
+  const files = () => ({ 'src/a.ts': 'fn one\nalpha\n', 'src/b.py': 'fn two\nbeta\n', 'README.md': 'fn three\ngamma\n', 'x.txt': 'fn four\n' });
   it('full, then cache_hit, then incremental, then removal', async () => {
     const source = new MemorySource(files());
     const store = new MemoryIndexStore();
     const svc = new CodeIndexService(new Workspace([source]), async () => lineChunker, store);
     const first = await svc.refresh();
-    expect(first).toMatchObject({ refreshMode: 'full', filesScanned: 3, chunksIndexed: 3, filesChanged: 3, filesRemoved: 0 });
+    expect(first).toMatchObject({ refreshMode: 'full', filesScanned: 4, chunksIndexed: 4, filesChanged: 4, filesRemoved: 0 });
     expect((await svc.refresh()).refreshMode).toBe('cache_hit');
     // a new service over the same store loads the saved index: cache_hit without re-chunking
     let chunked = 0;
-    const counting: ChunkerLike = { chunkFile: (p, t) => (chunked++, lineChunker.chunkFile(p, t)) };
+    const counting: SyncChunker = { chunkFile: (p, t) => (chunked++, lineChunker.chunkFile(p, t)) };
     const reopened = new CodeIndexService(new Workspace([source]), async () => counting, store);
     expect((await reopened.refresh()).refreshMode).toBe('cache_hit');
     expect(chunked).toBe(0);
@@ -141,7 +143,7 @@ describe('CodeIndexService refresh modes and persistence', () => {
     expect(chunked).toBe(1);
     expect(reopened.index!.search('delta', 10).map((h) => h.chunk.path)).toEqual(['src/a.ts']);
     source.remove('README.md');
-    expect(await reopened.refresh()).toMatchObject({ refreshMode: 'incremental', filesRemoved: 1, chunksIndexed: 2 });
+    expect(await reopened.refresh()).toMatchObject({ refreshMode: 'incremental', filesRemoved: 1, chunksIndexed: 3 });
   });
   it('rebuilds fully when the stored format version differs', async () => {
     const source = new MemorySource(files());

@@ -1,70 +1,89 @@
 /**
- * Keeps a workspace's indexes fresh: the chunk index (BM25, find_related) over seed 004's
- * indexed extensions, and the trigram index over every text file the walk policy admits
- * (files up to 1 MiB). refresh() compares each file's (size, mtime) with the stored table:
+ * Keeps a workspace's indexes fresh: the chunk index (BM25, Related) over every text file the
+ * walk policy admits (files up to 1 MiB), symbol chunks where a parser knows the language and
+ * blocks of lines elsewhere (chunk/any.ts), and the trigram index over the same files.
+ * refresh() compares each file's (size, mtime) with the stored table:
  *   nothing changed -> "cache_hit"; some files -> "incremental" (only they are re-chunked);
- *   no usable index (none stored, unreadable, other format version) -> "full".
- * A full build fills new indexes that replace the old ones only when complete; an incremental
- * refresh computes its changes aside and applies them in one synchronous step. Either way a
- * reader never sees a half-refreshed index, and a failed or cancelled refresh leaves the old
- * one intact.
- * A minified file (chunk/minified.ts) is in the trigram index but gets no chunks, and every
- * refresh reports it as skipped with reason 'minified'.
+ *   no usable index (none stored, unreadable, other format or chunk rules) -> "full".
+ * A full build (build.ts) makes the text index first and publishes it at once (onTextReady:
+ * text search is indexed while the parsers run), then the chunk index, on a pool of parsing
+ * threads when the chunker is one, applied in a fixed order so the index is the same on any
+ * number of threads. The chunk index replaces the old one only when complete. An incremental
+ * refresh computes its changes aside and applies them in one synchronous step. A reader never
+ * sees a half-built index; a cancelled or failed refresh leaves the old chunk index (after a
+ * cancelled full build the next refresh is full again).
+ * Minified and generated files are in the trigram index but get no chunks, and every refresh
+ * reports them as skipped with their reason, as it does files whose parser failed.
  */
-import { minifiedDetail } from '../chunk/minified';
-import type { Chunk } from '../chunk/types';
+import { asFileChunker, type SyncChunker } from '../chunk/any';
+import type { Chunker } from '../chunk';
+import type { FileChunker } from '../chunk/pool';
 import { QuarryError, toQuarryError } from '../errors';
 import { createYielder, elapsedSince, now, unlessAborted, type Yielder } from '../jobs/yielder';
-import { extensionOf } from '../source/types';
 import type { Workspace } from '../source/workspace';
 import { DEFAULT_MAX_FILE_BYTES, type Skipped } from '../walk/policy';
 import { readText, walkFiles } from '../walk/walk';
 import { applyIndexBudget } from './budget';
-import { splitLinesForIndex } from './lines';
+import {
+  applyPrepared,
+  buildChunkIndex,
+  buildTextIndex,
+  cancelledError,
+  coverageOf,
+  prepareChanges,
+  type BuildContext,
+  type BuildProgress,
+  type Coverage,
+  type FileKind,
+  type FileRow,
+} from './build';
 import { ChunkIndex } from './bm25';
 import { decodeIndex, encodeIndex, fromJsonParts, jsonParts, packU16, unpackU16, type IndexStore } from './persist';
 import { seedTokenizer, type Tokenizer } from './tokenize';
 import { TrigramIndex } from './trigram';
 
+export type { Coverage } from './build';
+
 /** Seed 004: indexed final extensions. */
 export const INDEXED_EXTENSIONS: readonly string[] = ['ts', 'tsx', 'js', 'jsx', 'mjs', 'cjs', 'rs', 'md', 'py', 'go'];
+
+/**
+ * Bumped whenever the chunker's rules change what a file's chunks are: a stored index built
+ * under other rules is rebuilt (quietly, as a full build).
+ */
+export const CHUNK_RULES_VERSION = 2;
 
 export type RefreshMode = 'cache_hit' | 'incremental' | 'full';
 
 export interface RefreshStats {
   refreshMode: RefreshMode;
+  /** Files in the ranked index (parsed or as blocks). */
   filesScanned: number;
   chunksIndexed: number;
   elapsedMs: number;
   filesChanged: number;
   filesRemoved: number;
   skipped: Skipped[];
+  /** What the ranked index covers (absent from the seed-004 index's stats). */
+  coverage?: Coverage;
 }
 
-export interface ChunkerLike {
-  chunkFile(path: string, text: string): Chunk[];
-}
+/** What the build chunks with: a FileChunker (a pool, or this thread's), a bare Chunker (given the any-file dispatch), or a test's SyncChunker. */
+export type ChunkerLike = FileChunker | Chunker | SyncChunker;
 
-export interface RefreshProgress {
-  phase: 'scanning' | 'indexing' | 'saving';
-  loaded: number;
-  total: number;
-}
+export type RefreshProgress = BuildProgress;
 
 export interface RefreshOptions {
   signal?: AbortSignal;
   yielder?: Yielder;
   onProgress?: (p: RefreshProgress) => void;
+  /** A full build's text index is complete and in use (prefilter() answers from it); the chunk index follows. */
+  onTextReady?: () => void;
   /** Rebuild from scratch even when an index exists. */
   force?: boolean;
 }
 
-interface FileRow {
-  size: number;
-  mtimeMs: number;
-  /** Set for a minified file (text only, no chunks): why, as the skip's detail says it. */
-  minified?: string;
-}
+const STORED_KINDS: readonly FileKind[] = ['symbols', 'blocks', 'minified', 'generated', 'failed', 'none'];
 
 export class CodeIndexService {
   index: ChunkIndex | null = null;
@@ -73,7 +92,9 @@ export class CodeIndexService {
   private table: Map<string, FileRow> | null = null;
   lastStats: RefreshStats | null = null;
   private loadedFromStore = false;
-  private chunker: ChunkerLike | null = null;
+  private chunker: FileChunker | null = null;
+  /** A full build published its text index and table but not yet the chunk index that matches them. */
+  private symbolsPending = false;
 
   /** Files the last refresh left out of the indexes for the text budget (searched by scanning). */
   private overBudget = -1; // unknown until a refresh: no direct path
@@ -122,7 +143,8 @@ export class CodeIndexService {
       const terms = next<string>(2);
       const compounds = next<[number, string[]]>(3);
       const trigramFiles = next<string>(4);
-      const table = next<[path: string, size: number, mtimeMs: number, minified?: string]>(5);
+      const table = next<[path: string, size: number, mtimeMs: number, kind?: number, detail?: string]>(5);
+      if (j.chunkRules !== CHUNK_RULES_VERSION) throw new QuarryError('IndexVersionMismatch', 'The stored index was built with other chunk rules', {});
       const tfs = unpackU16(tfsPacked, ids.length);
       this.index = ChunkIndex.fromState({ chunks, files, terms, compounds, totalTokens: j.totalTokens, lengths, ids, tfs });
       // the sections are views into the loaded bytes: copy what the index keeps (ChunkIndex copies its own)
@@ -130,7 +152,13 @@ export class CodeIndexService {
         { files: trigramFiles, segments: triSegments.slice(), keys: triKeys.slice(), offsets: triOffsets.slice(), pool: triPool.slice(), poolBytes: j.trigramPoolBytes },
         this.options.segmentChars,
       );
-      this.table = new Map(table.map(([path, size, mtimeMs, minified]) => [path, typeof minified === 'string' ? { size, mtimeMs, minified } : { size, mtimeMs }]));
+      this.table = new Map(
+        table.map(([path, size, mtimeMs, kind = 0, detail]) => {
+          const row: FileRow = { size, mtimeMs, kind: STORED_KINDS[kind] ?? 'none' };
+          if (typeof detail === 'string') row.detail = detail;
+          return [path, row];
+        }),
+      );
     } catch (err) {
       if (toQuarryError(err).code !== 'IndexVersionMismatch') throw err;
       this.index = null; // quietly rebuild
@@ -150,9 +178,14 @@ export class CodeIndexService {
       jsonParts(c.terms),
       jsonParts(c.compounds ?? []),
       jsonParts(t.files),
-      jsonParts([...this.table].map(([path, r]) => (r.minified === undefined ? [path, r.size, r.mtimeMs] : [path, r.size, r.mtimeMs, r.minified]))),
+      jsonParts(
+        [...this.table].map(([path, r]) => {
+          const kind = STORED_KINDS.indexOf(r.kind);
+          return r.detail !== undefined ? [path, r.size, r.mtimeMs, kind, r.detail] : kind ? [path, r.size, r.mtimeMs, kind] : [path, r.size, r.mtimeMs];
+        }),
+      ),
     ];
-    const json: StoredJson = { totalTokens: c.totalTokens, trigramPoolBytes: t.poolBytes, parts: groups.map((g) => g.length) };
+    const json: StoredJson = { totalTokens: c.totalTokens, trigramPoolBytes: t.poolBytes, chunkRules: CHUNK_RULES_VERSION, parts: groups.map((g) => g.length) };
     await store.save(this.storeKey, encodeIndex({ json, sections: [c.lengths, c.ids, packU16(c.tfs), t.keys, t.offsets, t.pool, t.segments, ...groups.flat()] }));
   }
 
@@ -160,7 +193,7 @@ export class CodeIndexService {
     const t0 = now();
     const yielder = options.yielder ?? createYielder();
     if (!options.force) await this.loadStored();
-    const usable = !options.force && this.index && this.trigrams && this.table;
+    const usable = !options.force && !this.symbolsPending && this.index && this.trigrams && this.table;
     const oldTable = usable ? this.table! : null;
     const skipped: Skipped[] = [];
     const seen = new Map<string, { rootIndex: number; rel: string; size: number; mtimeMs: number }>();
@@ -180,7 +213,6 @@ export class CodeIndexService {
     applyIndexBudget(seen, skipped, this.options.maxTextBytes);
     // takes effect with the indexes it describes (prefilter() may be asked while this refresh runs)
     const overBudget = skipped.length - before;
-    const isIndexed = (p: string) => INDEXED_EXTENSIONS.includes(extensionOf(p));
     const changed: string[] = [];
     for (const [path, f] of seen) {
       const row = oldTable?.get(path);
@@ -188,97 +220,70 @@ export class CodeIndexService {
     }
     const removed = oldTable ? [...oldTable.keys()].filter((p) => !seen.has(p)) : [];
     const mode: RefreshMode = !oldTable ? 'full' : changed.length || removed.length ? 'incremental' : 'cache_hit';
-
-    if (mode !== 'cache_hit') {
-      // loading the parsers takes seconds and cannot be interrupted: a cancel ends the refresh at once
-      if (changed.some(isIndexed)) this.chunker ??= await unlessAborted(this.getChunker(), options.signal, cancelledError);
-      // Compute aside. A full build fills new indexes that nobody reads until they replace the
-      // old ones below, so it adds each file as soon as it is read (yielding between files, and
-      // holding no texts); an incremental refresh changes the live indexes, so it prepares every
-      // file first and applies them in one synchronous step.
-      const index = mode === 'full' ? new ChunkIndex({ tokenizer: this.options.tokenizer }) : this.index!;
-      const trigrams = mode === 'full' ? new TrigramIndex(this.options.segmentChars) : this.trigrams!;
-      const table = mode === 'full' ? new Map<string, FileRow>() : this.table!;
-      type Prepared = { path: string; row: FileRow; text: string | null; chunks: Chunk[] | null; lines: string[] | null };
-      const apply = (p: Prepared): void => {
-        table.set(p.path, p.row);
-        if (p.text === null) {
-          // binary or unreadable now: in the table (so it is not re-read until it changes), in no index
-          index.removeFile(p.path);
-          trigrams.removeFile(p.path);
-          return;
-        }
-        trigrams.addFile(p.path, p.text, p.row.size);
-        if (p.chunks && p.lines) index.setFile(p.path, p.row, p.chunks, p.lines);
-        else index.removeFile(p.path);
-      };
-      const prepared: Prepared[] = [];
-      const keep = mode === 'full' ? apply : (p: Prepared) => void prepared.push(p);
-      let done = 0;
-      for (const path of changed) {
-        if (options.signal?.aborted) throw cancelledError();
-        const f = seen.get(path)!;
-        const row: FileRow = { size: f.size, mtimeMs: f.mtimeMs };
-        const text = await readText(ws.roots[f.rootIndex], f.rel);
-        if (!text.ok) {
-          skipped.push({ ...text.skipped, path });
-          keep({ path, row, text: null, chunks: null, lines: null });
-          continue;
-        }
-        let chunks: Chunk[] | null = null;
-        let lines: string[] | null = null;
-        const minified = isIndexed(path) ? minifiedDetail(path, text.text) : null;
-        if (minified !== null) {
-          row.minified = minified; // in the trigram index only
-        } else if (isIndexed(path)) {
-          try {
-            chunks = this.chunker!.chunkFile(path, text.text);
-            lines = splitLinesForIndex(text.text);
-          } catch (err) {
-            skipped.push({ path, reason: 'unreadable', detail: `parser failed: ${toQuarryError(err).message}` });
-          }
-        }
-        keep({ path, row, text: text.text, chunks, lines });
-        done++;
-        if (done % 100 === 0) options.onProgress?.({ phase: 'indexing', loaded: done, total: changed.length });
-        const y = yielder.maybeYield();
-        if (y) await y;
-      }
-      if (options.signal?.aborted) throw cancelledError();
-      // an incremental refresh: apply in one synchronous step
+    const read = (path: string) => {
+      const f = seen.get(path)!;
+      return readText(ws.roots[f.rootIndex], f.rel);
+    };
+    const ctx: BuildContext = {
+      read,
+      chunker: async () => (this.chunker ??= asFileChunker(await unlessAborted(this.getChunker(), options.signal, cancelledError))),
+      signal: options.signal,
+      yielder,
+      onProgress: options.onProgress,
+      skipped,
+      tokenizer: this.options.tokenizer,
+      segmentChars: this.options.segmentChars,
+    };
+    if (mode === 'full') {
+      const rows = changed.map((path): [string, FileRow] => [path, { size: seen.get(path)!.size, mtimeMs: seen.get(path)!.mtimeMs, kind: 'none' }]);
+      // text first: published as soon as it is complete, so text search is indexed while the parsers run
+      const text = await buildTextIndex(ctx, rows);
+      this.symbolsPending = true; // until the chunk index below matches the table
+      this.trigrams = text.trigrams;
+      this.table = text.table;
+      this.overBudget = overBudget;
+      options.onTextReady?.();
+      this.index = await buildChunkIndex(ctx, text.ranked);
+      this.symbolsPending = false;
+    } else if (mode === 'incremental') {
+      const rows = changed.map((path): [string, FileRow] => [path, { size: seen.get(path)!.size, mtimeMs: seen.get(path)!.mtimeMs, kind: 'none' }]);
+      const prepared = await prepareChanges(ctx, rows);
+      // applied in one synchronous step: a reader never sees half of it
+      const index = this.index!;
+      const trigrams = this.trigrams!;
+      const table = this.table!;
       for (const p of removed) {
         index.removeFile(p);
         trigrams.removeFile(p);
         table.delete(p);
       }
-      for (const p of prepared) apply(p);
-      if (mode === 'full') {
-        // a fresh build goes straight to the compact forms
-        trigrams.compact();
-        index.compact();
-      }
-      this.index = index;
-      this.trigrams = trigrams;
-      this.table = table;
+      for (const p of prepared) applyPrepared(p, index, trigrams, table);
       this.overBudget = overBudget;
-      if (this.usableStore) {
-        options.onProgress?.({ phase: 'saving', loaded: 0, total: 1 });
-        await this.save();
-      }
+    }
+    if (mode !== 'cache_hit' && this.usableStore) {
+      options.onProgress?.({ phase: 'saving', loaded: 0, total: 1 });
+      await this.save();
     }
     this.overBudget = overBudget; // a cache hit: the stored indexes were built with this same cut
-    // every refresh, a cache hit too, says which files are in the text index only
-    for (const [path, row] of this.table!) if (row.minified !== undefined) skipped.push({ path, reason: 'minified', detail: row.minified });
-    let filesScanned = 0;
-    for (const p of seen.keys()) if (isIndexed(p)) filesScanned++;
+    // every refresh, a cache hit too, says which files are in the text index only, and why
+    const coverage = coverageOf(this.table!, overBudget);
+    for (const [path, row] of this.table!) {
+      if (row.kind === 'minified' || row.kind === 'generated') skipped.push({ path, reason: row.kind, detail: row.detail });
+      else if (row.kind === 'failed') skipped.push({ path, reason: 'unreadable', detail: `parser failed: ${row.detail}` });
+    }
+    const ranked = (p: string) => {
+      const k = this.table!.get(p)?.kind;
+      return k === 'symbols' || k === 'blocks';
+    };
     const stats: RefreshStats = {
       refreshMode: mode,
-      filesScanned,
+      filesScanned: coverage.symbols + coverage.blocks,
       chunksIndexed: this.index!.chunkCount,
       elapsedMs: elapsedSince(t0),
-      filesChanged: mode === 'cache_hit' ? 0 : changed.filter(isIndexed).length,
-      filesRemoved: removed.filter(isIndexed).length,
+      filesChanged: mode === 'cache_hit' ? 0 : changed.filter(ranked).length,
+      filesRemoved: removed.length,
       skipped,
+      coverage,
     };
     this.lastStats = stats;
     return stats;
@@ -300,8 +305,6 @@ export class CodeIndexService {
   }
 }
 
-const cancelledError = () => new QuarryError('Cancelled', 'Indexing was cancelled');
-
 type ChunkState = ReturnType<ChunkIndex['toState']>;
 
 /** The stored binary sections before the JSON parts (see StoredJson). */
@@ -315,6 +318,7 @@ const BINARY_SECTIONS = 7;
  */
 interface StoredJson {
   totalTokens: number;
+  chunkRules: number;
   trigramPoolBytes: number;
   parts: number[];
 }

@@ -46,7 +46,8 @@ export type SkipReason =
   | 'notRegular' // FIFOs, sockets, devices, broken symlinks
   | 'indexBudget' // past the code index's text budget (limits.ts): searched by scanning only
   | 'outsideRoot' // a symlink (or a path through one) that resolves outside the root
-  | 'minified'; // indexes: in the text index only, no symbol chunks (chunk/minified.ts)
+  | 'minified' // indexes: in the text index only, no symbol chunks (chunk/minified.ts)
+  | 'generated'; // indexes: in the text index only, no chunks (chunk/generated.ts: lockfiles, @generated)
 
 export interface Skipped {
   path: string;

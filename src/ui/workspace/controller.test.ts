@@ -139,7 +139,7 @@ describe('WorkspaceController', { timeout: 60_000 }, () => {
 
   it('a root removed before its index build starts: no build runs, nothing fails', async () => {
     const idle: Array<() => void> = [];
-    const { client, controller, indexRequests } = setup({ whenIdle: (fn) => (idle.push(fn), () => void idle.splice(idle.indexOf(fn), 1)) });
+    const { client, controller, indexRequests } = setup({ grammars: true, whenIdle: (fn) => (idle.push(fn), () => void idle.splice(idle.indexOf(fn), 1)) });
     await controller.open({ kind: 'memory', name: 'app', files: APP });
     idle.splice(0).forEach((fn) => fn());
     await controller.open({ kind: 'memory', name: 'lib', files: LIB }, { add: true });
@@ -147,6 +147,7 @@ describe('WorkspaceController', { timeout: 60_000 }, () => {
     idle.splice(0).forEach((fn) => fn());
     await new Promise((r) => setTimeout(r, 50));
     expect(indexRequests).toEqual([{ force: false }]);
+    expect(controller.state.index.error ?? '').toBe('');
     expect(controller.state.index.state).not.toBe('failed');
     client.dispose();
   });

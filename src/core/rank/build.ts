@@ -1,0 +1,251 @@
+/**
+ * The steps of an index build (service.ts runs them):
+ *   1. the text index: every file read once, into the trigram index, and classified: ranked
+ *      with symbols (a parser), ranked as blocks (no parser), text only (minified, generated)
+ *      or in no index (binary/unreadable now);
+ *   2. the chunk index: each ranked file read again and handed to the FileChunker (a pool of
+ *      parsing threads, or this thread), the answers applied in the order asked, so a pool
+ *      builds the very index one thread builds. Reading twice costs far less than holding a
+ *      repository's text while the parsers catch up, and lets step 1 end (text search indexed)
+ *      long before step 2.
+ * An incremental refresh reads its few files once and prepares both indexes' changes aside.
+ */
+import { textOnlyReason, chunkMethodFor } from '../chunk/any';
+import { InOrderWindow, type FileChunker } from '../chunk/pool';
+import type { Chunk } from '../chunk/types';
+import { QuarryError, toQuarryError } from '../errors';
+import type { Yielder } from '../jobs/yielder';
+import type { Skipped } from '../walk/policy';
+import type { TextResult } from '../walk/walk';
+import { ChunkIndex } from './bm25';
+import { splitLinesForIndex } from './lines';
+import type { Tokenizer } from './tokenize';
+import { TrigramIndex } from './trigram';
+
+/** How the indexes hold a file: 'none' = in neither (binary or unreadable when last read). */
+export type FileKind = 'symbols' | 'blocks' | 'minified' | 'generated' | 'failed' | 'none';
+
+export interface FileRow {
+  size: number;
+  mtimeMs: number;
+  kind: FileKind;
+  /** Why, for minified, generated and failed files. */
+  detail?: string;
+}
+
+export interface BuildProgress {
+  /** scanning: walking; indexing: the text index; parsing: the symbol chunks; saving. */
+  phase: 'scanning' | 'indexing' | 'parsing' | 'saving';
+  loaded: number;
+  total: number;
+}
+
+export interface BuildContext {
+  read(path: string): Promise<TextResult>;
+  chunker(): Promise<FileChunker>;
+  signal?: AbortSignal;
+  yielder: Yielder;
+  onProgress?: (p: BuildProgress) => void;
+  skipped: Skipped[];
+  tokenizer?: Tokenizer;
+  segmentChars?: number;
+}
+
+export const cancelledError = () => new QuarryError('Cancelled', 'Indexing was cancelled');
+
+/** Files (and characters) waiting in order for their chunks: enough to keep every parser busy. */
+const WINDOW_FILES_PER_THREAD = 16;
+const WINDOW_CHARS = 16 * 1024 * 1024;
+
+/** Marks a file read now: its kind from its text (the row keeps size and mtime from the walk). */
+function classify(path: string, text: string, row: FileRow): void {
+  const textOnly = textOnlyReason(path, text);
+  row.kind = textOnly ? textOnly.reason : chunkMethodFor(path);
+  row.detail = textOnly?.detail;
+}
+
+async function step(ctx: BuildContext, done: number, total: number, phase: BuildProgress['phase']): Promise<void> {
+  if (done % 100 === 0) ctx.onProgress?.({ phase, loaded: done, total });
+  const y = ctx.yielder.maybeYield();
+  if (y) await y;
+  if (ctx.signal?.aborted) throw cancelledError();
+}
+
+/** Step 1 of a full build: the text index and the table; `ranked` lists the files for step 2, in order. */
+export async function buildTextIndex(
+  ctx: BuildContext,
+  rows: Array<[string, FileRow]>,
+): Promise<{ trigrams: TrigramIndex; table: Map<string, FileRow>; ranked: Array<[string, FileRow]> }> {
+  const trigrams = new TrigramIndex(ctx.segmentChars);
+  const table = new Map<string, FileRow>();
+  const ranked: Array<[string, FileRow]> = [];
+  let done = 0;
+  for (const [path, row] of rows) {
+    if (ctx.signal?.aborted) throw cancelledError();
+    table.set(path, row);
+    const text = await ctx.read(path);
+    if (!text.ok) ctx.skipped.push({ ...text.skipped, path });
+    else {
+      trigrams.addFile(path, text.text, row.size);
+      classify(path, text.text, row);
+      if (row.kind === 'symbols' || row.kind === 'blocks') ranked.push([path, row]);
+    }
+    await step(ctx, ++done, rows.length, 'indexing');
+  }
+  trigrams.compact();
+  return { trigrams, table, ranked };
+}
+
+/** Step 2 of a full build: the chunk index of the ranked files, built in their order. */
+export async function buildChunkIndex(ctx: BuildContext, ranked: Array<[string, FileRow]>): Promise<ChunkIndex> {
+  const index = new ChunkIndex({ tokenizer: ctx.tokenizer });
+  if (ranked.length === 0) return index;
+  const chunker = await ctx.chunker();
+  const window = new InOrderWindow<Chunk[]>(WINDOW_FILES_PER_THREAD * chunker.parallelism, WINDOW_CHARS);
+  let done = 0;
+  for (const [path, row] of ranked) {
+    if (ctx.signal?.aborted) throw cancelledError();
+    const text = await ctx.read(path);
+    if (!text.ok) {
+      // gone or changed into something unreadable since step 1: out of the ranked index until it changes
+      row.kind = 'none';
+      ctx.skipped.push({ ...text.skipped, path });
+    } else {
+      const body = text.text;
+      await window.push(chunker.chunk(path, body), body.length, (r) => {
+        if (r.ok) index.setFile(path, row, r.value, splitLinesForIndex(body));
+        else failed(ctx, path, row, r.error);
+      });
+    }
+    await step(ctx, ++done, ranked.length, 'parsing');
+  }
+  await window.drain();
+  if (ctx.signal?.aborted) throw cancelledError();
+  index.compact();
+  return index;
+}
+
+function failed(ctx: BuildContext, path: string, row: FileRow, err: unknown): void {
+  const e = toQuarryError(err);
+  if (e.code === 'Cancelled') throw e;
+  row.kind = 'failed';
+  row.detail = e.message;
+}
+
+export interface Prepared {
+  path: string;
+  row: FileRow;
+  text: string | null;
+  chunks: Chunk[] | null;
+  lines: string[] | null;
+}
+
+/** An incremental refresh's changes, computed aside (nothing live is touched). */
+export async function prepareChanges(ctx: BuildContext, rows: Array<[string, FileRow]>): Promise<Prepared[]> {
+  const prepared: Prepared[] = [];
+  let chunker: FileChunker | null = null;
+  let window: InOrderWindow<Chunk[]> | null = null;
+  let done = 0;
+  for (const [path, row] of rows) {
+    if (ctx.signal?.aborted) throw cancelledError();
+    const text = await ctx.read(path);
+    if (!text.ok) {
+      ctx.skipped.push({ ...text.skipped, path });
+      prepared.push({ path, row, text: null, chunks: null, lines: null });
+    } else {
+      classify(path, text.text, row);
+      const p: Prepared = { path, row, text: text.text, chunks: null, lines: null };
+      prepared.push(p);
+      if (row.kind === 'symbols' || row.kind === 'blocks') {
+        chunker ??= await ctx.chunker();
+        window ??= new InOrderWindow<Chunk[]>(WINDOW_FILES_PER_THREAD * chunker.parallelism, WINDOW_CHARS);
+        await window.push(chunker.chunk(path, text.text), text.text.length, (r) => {
+          if (r.ok) {
+            p.chunks = r.value;
+            p.lines = splitLinesForIndex(p.text!);
+          } else failed(ctx, path, row, r.error);
+        });
+      }
+    }
+    await step(ctx, ++done, rows.length, 'indexing');
+  }
+  await window?.drain();
+  if (ctx.signal?.aborted) throw cancelledError();
+  return prepared;
+}
+
+/** One prepared change into the live indexes (an incremental refresh applies them all in one synchronous step). */
+export function applyPrepared(p: Prepared, index: ChunkIndex, trigrams: TrigramIndex, table: Map<string, FileRow>): void {
+  table.set(p.path, p.row);
+  if (p.text === null) {
+    // binary or unreadable now: in the table (so it is not re-read until it changes), in no index
+    index.removeFile(p.path);
+    trigrams.removeFile(p.path);
+    return;
+  }
+  trigrams.addFile(p.path, p.text, p.row.size);
+  if (p.chunks && p.lines) index.setFile(p.path, p.row, p.chunks, p.lines);
+  else index.removeFile(p.path);
+}
+
+/** What the ranked index covers (issue 15's status line and `quarry chunks --stats`). */
+export interface Coverage {
+  /** Files in the text index. */
+  textFiles: number;
+  /** Ranked, parsed into symbols. */
+  symbols: number;
+  /** Ranked as blocks of lines: no parser for them. */
+  blocks: number;
+  /** The blocks' extensions, most files first ('' for a name without one). */
+  blockExtensions: Array<{ ext: string; files: number }>;
+  /** In the text index only: minified, generated, or their parser failed. */
+  textOnly: { minified: number; generated: number; failed: number };
+  /** Left out of both indexes by the text budget (searched by scanning). */
+  overBudget: number;
+}
+
+export function coverageOf(table: ReadonlyMap<string, FileRow>, overBudget: number): Coverage {
+  const c: Coverage = { textFiles: 0, symbols: 0, blocks: 0, blockExtensions: [], textOnly: { minified: 0, generated: 0, failed: 0 }, overBudget };
+  const exts = new Map<string, number>();
+  for (const [path, row] of table) {
+    if (row.kind === 'none') continue;
+    c.textFiles++;
+    if (row.kind === 'symbols') c.symbols++;
+    else if (row.kind === 'blocks') {
+      c.blocks++;
+      const ext = extensionLabel(path);
+      exts.set(ext, (exts.get(ext) ?? 0) + 1);
+    } else c.textOnly[row.kind]++;
+  }
+  c.blockExtensions = byFiles(exts);
+  return c;
+}
+
+function byFiles(exts: Map<string, number>): Coverage['blockExtensions'] {
+  return [...exts].map(([ext, files]) => ({ ext, files })).sort((a, b) => b.files - a.files || (a.ext < b.ext ? -1 : a.ext > b.ext ? 1 : 0));
+}
+
+/** `.pl` for a.pl, `Makefile` for a name without an extension. */
+function extensionLabel(path: string): string {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(dot) : name;
+}
+
+/** Several roots' coverage as one. */
+export function mergeCoverage(all: readonly Coverage[]): Coverage {
+  const exts = new Map<string, number>();
+  const out: Coverage = { textFiles: 0, symbols: 0, blocks: 0, blockExtensions: [], textOnly: { minified: 0, generated: 0, failed: 0 }, overBudget: 0 };
+  for (const c of all) {
+    out.textFiles += c.textFiles;
+    out.symbols += c.symbols;
+    out.blocks += c.blocks;
+    out.overBudget += c.overBudget;
+    out.textOnly.minified += c.textOnly.minified;
+    out.textOnly.generated += c.textOnly.generated;
+    out.textOnly.failed += c.textOnly.failed;
+    for (const e of c.blockExtensions) exts.set(e.ext, (exts.get(e.ext) ?? 0) + e.files);
+  }
+  out.blockExtensions = byFiles(exts);
+  return out;
+}
