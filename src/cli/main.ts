@@ -12,14 +12,10 @@ import { NodeFsSource } from '../adapters/node/fs';
 import { nodeGrammarLoader } from '../adapters/node/grammars';
 import { defaultCacheDir, FileIndexStore, workspaceKey } from '../adapters/node/index-store';
 import { forgivingStore } from '../core/rank/persist';
-import { Chunker, languageForPath } from '../core/chunk';
 import { sharedSourceParsers } from '../core/analyze/parsers';
-import { INDEXED_EXTENSIONS } from '../core/rank/service';
 import { SeedIndexService } from '../core/seed004/service';
-import { walkFiles, readText } from '../core/walk/walk';
-import { DEFAULT_MAX_FILE_BYTES } from '../core/walk/policy';
-import { extensionOf } from '../core/source/types';
 import * as fs from 'node:fs';
+import { chunksCommand } from './chunks';
 import { serveMcp } from './mcp';
 import * as path from 'node:path';
 
@@ -29,11 +25,14 @@ const USAGE = `Usage:
                                                  QUARRY_ROOT is used when no --root is given)
   quarry chunks --root DIR [--seed004]           print every symbol chunk of the index, one JSON object per line
                                                  (--seed004: the chunks codebase_search and find_related rank)
+  quarry chunks --stats --root DIR [--json]      what the index covers: files parsed, as blocks (no parser),
+                                                 text only (minified, generated, parser failed), per file
   quarry mcp --root DIR                          serve every tool over MCP (stdio, JSON-RPC 2.0)
 Options:
   --root DIR   a directory to search (repeatable)
   --json       print text results (search_files) as a JSON string instead of plain text
   --seed004    with chunks: seed 004's chunking instead of Quarry's symbol chunks
+  --stats      with chunks: the coverage summary instead of the chunks
   --no-cache   do not read or write the index cache (QUARRY_CACHE_DIR, else ~/.cache/quarry)
   -h, --help   this help`;
 
@@ -55,6 +54,7 @@ export function parseArgs(argv: string[]) {
   let help = false;
   let noCache = false;
   let seed004 = false;
+  let stats = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--root') {
@@ -65,11 +65,12 @@ export function parseArgs(argv: string[]) {
     else if (a === '--json') json = true;
     else if (a === '--no-cache') noCache = true;
     else if (a === '--seed004') seed004 = true;
+    else if (a === '--stats') stats = true;
     else if (a === '-h' || a === '--help') help = true;
     else if (a.startsWith('--')) throw usageError(`Unknown option ${a}`);
     else positional.push(a);
   }
-  return { positional, roots, json, help, noCache, seed004 };
+  return { positional, roots, json, help, noCache, seed004, stats };
 }
 
 /** --root, then QUARRY_ROOT (then seed 004's LOCUS_ROOT / CODERAG_ROOT, then a `root` argument); never the working directory. */
@@ -124,7 +125,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     return isUserError(qe) || qe.code === 'NotFound' ? 2 : 1;
   };
   try {
-    const { positional, roots, json, help, noCache, seed004 } = parseArgs(argv);
+    const { positional, roots, json, help, noCache, seed004, stats } = parseArgs(argv);
     const [command, ...rest] = positional;
     if (help || !command || command === 'help') {
       io.stdout(USAGE + '\n');
@@ -162,28 +163,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       return 0;
     }
     if (command === 'chunks') {
-      const workspace = openRoots(resolveRoots(roots, io.env, undefined));
-      const chunker = await Chunker.create(nodeGrammarLoader);
-      for (let r = 0; r < workspace.roots.length; r++) {
-        const source = workspace.roots[r];
-        for await (const f of walkFiles(source, {
-          maxFileBytes: DEFAULT_MAX_FILE_BYTES,
-          acceptFile: (p) => INDEXED_EXTENSIONS.includes(extensionOf(p)) && languageForPath(p) !== null,
-        })) {
-          const text = await readText(source, f.path);
-          if (!text.ok) continue;
-          let chunks;
-          try {
-            chunks = chunker.chunkFile(workspace.displayPath(r, f.path), text.text);
-          } catch (err) {
-            io.stderr(`skipped ${f.path}: ${toQuarryError(err).message}\n`);
-            continue;
-          }
-          for (const c of chunks) {
-            io.stdout(JSON.stringify({ path: c.path, startLine: c.startLine, endLine: c.endLine, symbolName: c.symbolName, chunkType: c.chunkType }) + '\n');
-          }
-        }
-      }
+      await chunksCommand(openRoots(resolveRoots(roots, io.env, undefined)), io.stdout, { stats, json });
       return 0;
     }
     throw usageError(`Unknown command "${command}"\n${USAGE}`);
