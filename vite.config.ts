@@ -101,9 +101,12 @@ export default defineConfig({
     react(),
     quarryDemo(),
     quarryCsp(),
-    // An installable PWA: the service worker precaches the whole build (app, worker, demo,
-    // tree-sitter grammars), so after one visit Quarry and the repositories cloned into
-    // IndexedDB work with the network off. Grammars exceed workbox's 2 MiB default.
+    // An installable PWA: the service worker precaches the app, its workers, the demo, the
+    // tree-sitter runtime and the TS/JS grammars, so after one visit Quarry and the
+    // repositories cloned into IndexedDB work with the network off. The other grammars (C# is
+    // 5 MB) are fetched only when a repository has files of their language, and kept by the
+    // service worker from then on (runtime caching: offline once used). Grammars exceed
+    // workbox's 2 MiB default.
     VitePWA({
       registerType: 'autoUpdate',
       injectRegister: 'script-defer',
@@ -119,8 +122,16 @@ export default defineConfig({
         icons: [{ src: 'icon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' }],
       },
       workbox: {
-        globPatterns: ['**/*.{js,css,html,wasm,svg,json,webmanifest}'],
+        globPatterns: ['**/*.{js,css,html,svg,json,webmanifest}', '**/web-tree-sitter*.wasm', '**/tree-sitter-{typescript,tsx,javascript}-*.wasm'],
         maximumFileSizeToCacheInBytes: 32 * 1024 * 1024,
+        runtimeCaching: [
+          {
+            // hashed names: a cached grammar never goes stale, a new build's is a new URL
+            urlPattern: /\/tree-sitter-[\w-]+\.wasm$/,
+            handler: 'CacheFirst',
+            options: { cacheName: 'quarry-grammars', expiration: { maxEntries: 48 } },
+          },
+        ],
         // Never answer the app's own navigations from the network first: offline is the point.
         navigateFallback: 'index.html',
         cleanupOutdatedCaches: true,

@@ -4,6 +4,7 @@
  * with "Rebuild index" (a full build) and, for folders Quarry can re-read, "Refresh".
  */
 import { INDEX_MAX_TEXT_BYTES } from '../core/limits';
+import { coverageSentence, textOnlyCount, textOnlyReasons, unparsedExtensions } from '../core/rank/coverage-text';
 import { useSyncExternalStore } from 'react';
 import type { IndexStats, Progress } from '../worker/protocol';
 import { formatCount } from './format';
@@ -24,7 +25,8 @@ export interface ProgressSource {
 const PHASE: Record<string, string> = {
   grammars: 'loading grammars',
   scanning: 'scanning files',
-  indexing: 'indexing',
+  indexing: 'indexing text',
+  parsing: 'parsing symbols (text search is already indexed)',
   saving: 'saving',
 };
 
@@ -88,6 +90,7 @@ export function IndexStatusLine({
               · {formatCount(last.overBudget)} files over the index budget
             </span>
           ) : null}
+          {last.coverage ? <CoverageNote coverage={last.coverage} /> : null}
         </span>
       ) : (
         <span>Index: not built</span>
@@ -105,5 +108,18 @@ export function IndexStatusLine({
         </>
       )}
     </div>
+  );
+}
+
+/** "Ranked: 4,823 of 4,836 files" with what the rest is (the full sentence on hover and for screen readers). */
+function CoverageNote({ coverage: c }: { coverage: NonNullable<IndexStats['coverage']> }) {
+  const textOnly = textOnlyCount(c);
+  return (
+    <span data-testid="index-coverage" title={coverageSentence(c)}>
+      {' '}
+      · Ranked: {formatCount(c.symbols + c.blocks)} of {formatCount(c.textFiles)} files
+      {c.blocks ? ` (${formatCount(c.blocks)} as blocks: no parser for ${unparsedExtensions(c, 3)})` : ''}
+      {textOnly ? ` · ${formatCount(textOnly)} text only: ${textOnlyReasons(c)}` : ''}
+    </span>
   );
 }

@@ -19,6 +19,7 @@ export const SKIP_REASON_TEXT: Record<string, string> = {
   notRegular: 'not a regular file',
   outsideRoot: 'a link that leads outside the folder',
   minified: 'minified: text search only',
+  generated: 'generated: text search only',
   indexBudget: "past the index's size budget: text search scans it",
 };
 
