@@ -28,24 +28,48 @@ class FakeThread implements ChunkThread {
 }
 
 describe('ThreadPool', () => {
-  it('sends each file to the thread with the fewest files pending, and returns each its own answer', async () => {
+  it('sends each file to the thread with the least text pending, and returns each its own answer', async () => {
     const threads: FakeThread[] = [];
     const pool = new ThreadPool(() => {
       const t = new FakeThread();
       threads.push(t);
       return t;
     }, 2);
-    const a = pool.chunk('a.c', 'A');
+    const a = pool.chunk('a.c', 'A'.repeat(1000));
     const b = pool.chunk('b.c', 'B');
     const c = pool.chunk('c.c', 'C');
-    expect(threads.map((t) => t.received.map((r) => r.path))).toEqual([['a.c', 'c.c'], ['b.c']]);
+    const d = pool.chunk('d.c', 'D');
+    // a thread busy with one long file is not free: the short ones go to the other
+    expect(threads.map((t) => t.received.map((r) => r.path))).toEqual([['a.c'], ['b.c', 'c.c', 'd.c']]);
     // answers in any order reach their own callers
-    threads[0].answer(threads[0].received[1]);
+    threads[1].answer(threads[1].received[2]);
     threads[1].answer(threads[1].received[0]);
     threads[0].answer(threads[0].received[0]);
-    expect((await a)[0].symbolName).toBe('A');
+    threads[1].answer(threads[1].received[1]);
+    expect((await a)[0].symbolName).toBe('A'.repeat(1000));
     expect((await b)[0].symbolName).toBe('B');
     expect((await c)[0].symbolName).toBe('C');
+    expect((await d)[0].symbolName).toBe('D');
+    // answered work no longer counts: the next file goes to the first thread again
+    void pool.chunk('e.c', 'E');
+    expect(threads[0].received.map((r) => r.path)).toEqual(['a.c', 'e.c']);
+  });
+
+  it('threads: at most that many threads take the file (the caller keeps a core)', async () => {
+    const threads: FakeThread[] = [];
+    const pool = new ThreadPool(() => {
+      const t = new FakeThread();
+      threads.push(t);
+      return t;
+    }, 3);
+    for (const name of ['a', 'b', 'c', 'd']) void pool.chunk(`${name}.c`, name, 2);
+    expect(threads.map((t) => t.received.map((r) => r.path))).toEqual([
+      ['a.c', 'c.c'],
+      ['b.c', 'd.c'],
+    ]);
+    void pool.chunk('e.c', 'e');
+    expect(threads).toHaveLength(3);
+    expect(threads[2].received.map((r) => r.path)).toEqual(['e.c']);
   });
 
   it('a thread that dies fails its pending files with the reason and a new thread takes later ones', async () => {

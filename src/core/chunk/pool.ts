@@ -6,7 +6,7 @@
  *
  * ThreadPool is the platform-free half of a pool: it speaks ChunkRequest/ChunkReply to
  * whatever `spawn` returns (a Web Worker in the browser, a worker_threads Worker in Node; see
- * the adapters), sends each file to the thread with the fewest files pending, and when a
+ * the adapters), sends each file to the thread with the least text pending, and when a
  * thread dies rejects that thread's files (they are skipped as unreadable, with the reason)
  * and starts a new one for the files after them. serveChunks is the thread side.
  */
@@ -15,7 +15,8 @@ import type { Chunk } from './types';
 
 /** One file's chunks, maybe computed on another thread. Rejects with QuarryError('Unreadable') when the file cannot be chunked. */
 export interface FileChunker {
-  chunk(path: string, text: string): Promise<Chunk[]>;
+  /** `threads`: use at most that many of the pool's threads (the caller keeps a core for itself). */
+  chunk(path: string, text: string, threads?: number): Promise<Chunk[]>;
   /** How many files it parses at once (1 on the calling thread). */
   readonly parallelism: number;
   dispose?(): void;
@@ -54,7 +55,9 @@ export interface ChunkThread {
 
 interface Slot {
   thread: ChunkThread;
-  pending: Map<number, { resolve: (c: Chunk[]) => void; reject: (e: unknown) => void; path: string }>;
+  pending: Map<number, { resolve: (c: Chunk[]) => void; reject: (e: unknown) => void; path: string; chars: number }>;
+  /** Characters sent and not answered yet: the thread's queue, measured in work. */
+  chars: number;
 }
 
 export class ThreadPool implements FileChunker {
@@ -70,32 +73,36 @@ export class ThreadPool implements FileChunker {
     this.slots = Array.from({ length: parallelism }, () => null);
   }
 
-  chunk(path: string, text: string): Promise<Chunk[]> {
+  chunk(path: string, text: string, threads = this.parallelism): Promise<Chunk[]> {
     if (this.disposed) return Promise.reject(new QuarryError('Cancelled', 'The parsing pool was closed'));
+    // the thread with the least text still to parse (a thread busy with one 1 MB file is not free)
     let best = 0;
-    for (let i = 1; i < this.slots.length; i++) if (this.load(i) < this.load(best)) best = i;
+    const n = Math.max(1, Math.min(this.slots.length, threads));
+    for (let i = 1; i < n; i++) if (this.load(i) < this.load(best)) best = i;
     const slot = this.slotAt(best);
     const id = this.nextId++;
     return new Promise<Chunk[]>((resolve, reject) => {
-      slot.pending.set(id, { resolve, reject, path });
+      slot.pending.set(id, { resolve, reject, path, chars: text.length });
+      slot.chars += text.length;
       slot.thread.post({ id, path, text });
     });
   }
 
   private load(i: number): number {
-    return this.slots[i]?.pending.size ?? 0;
+    return this.slots[i]?.chars ?? 0;
   }
 
   private slotAt(i: number): Slot {
     const existing = this.slots[i];
     if (existing) return existing;
-    const slot: Slot = { thread: this.spawn(), pending: new Map() };
+    const slot: Slot = { thread: this.spawn(), pending: new Map(), chars: 0 };
     this.slots[i] = slot;
     slot.thread.listen(
       (reply) => {
         const p = slot.pending.get(reply.id);
         if (!p) return;
         slot.pending.delete(reply.id);
+        slot.chars -= p.chars;
         if ('chunks' in reply) p.resolve(reply.chunks);
         else p.reject(new QuarryError(reply.error.code, reply.error.message, reply.error.data));
       },
@@ -103,6 +110,7 @@ export class ThreadPool implements FileChunker {
         if (this.slots[i] === slot) this.slots[i] = null; // the next file starts a new thread
         for (const p of slot.pending.values()) p.reject(new QuarryError('Unreadable', `The parser thread stopped while parsing ${p.path}: ${reason}`, { path: p.path }));
         slot.pending.clear();
+        slot.chars = 0;
       },
     );
     return slot;
@@ -146,6 +154,19 @@ export class InOrderWindow<T> {
     this.queue.push({ answer, chars, apply });
     this.chars += chars;
     while (this.queue.length > this.maxFiles || (this.chars > this.maxChars && this.queue.length > 1)) await this.applyOldest();
+  }
+
+  /**
+   * Takes the answer only when the window has room for it (never waiting, never applying
+   * anything now): false when it is full. The index build uses it while it must not stop to
+   * apply answers (the text index comes first).
+   */
+  offer(answer: Promise<T>, chars: number, apply: (r: { ok: true; value: T } | { ok: false; error: unknown }) => void): boolean {
+    if (this.queue.length >= this.maxFiles || (this.queue.length > 0 && this.chars + chars > this.maxChars)) return false;
+    answer.catch(() => undefined);
+    this.queue.push({ answer, chars, apply });
+    this.chars += chars;
+    return true;
   }
 
   /** Applies every answer still waiting, in order. */

@@ -53,9 +53,14 @@ export interface BuildContext {
 
 export const cancelledError = () => new QuarryError('Cancelled', 'Indexing was cancelled');
 
-/** Files (and characters) waiting in order for their chunks: enough to keep every parser busy. */
-const WINDOW_FILES_PER_THREAD = 16;
-const WINDOW_CHARS = 16 * 1024 * 1024;
+/**
+ * Files (and characters) waiting in order for their chunks: enough that a long file at the
+ * head of the line does not leave the other threads idle.
+ */
+const WINDOW_FILES_PER_THREAD = 1024;
+const WINDOW_CHARS = 32 * 1024 * 1024;
+/** Step 1 keeps the ranked files' texts for step 2 up to this many characters; the rest is read again. */
+const KEPT_CHARS = 64 * 1024 * 1024;
 
 /** Marks a file read now: its kind from its text (the row keeps size and mtime from the walk). */
 function classify(path: string, text: string, row: FileRow): void {
@@ -71,14 +76,81 @@ async function step(ctx: BuildContext, done: number, total: number, phase: Build
   if (ctx.signal?.aborted) throw cancelledError();
 }
 
+/** A file for step 2: its text when step 1 kept it, null to read it again, 'sent' when it is already with the parsers. */
+export type RankedFile = [path: string, row: FileRow, text: string | null | 'sent'];
+
+/**
+ * The chunk index being built: files go to the chunker in the ranked order and their chunks
+ * are applied in that order. During step 1 files are only OFFERED (sent while the window has
+ * room, nothing applied), so the parsing threads work while this thread builds the text index
+ * and the text index is not held up; step 2 applies those answers first, then sends the rest.
+ */
+export class ChunkStep {
+  readonly index: ChunkIndex;
+  private window: InOrderWindow<Chunk[]> | null = null;
+  private chunker: FileChunker | null = null;
+  /** Once a file could not be offered, no later one is (the order of application is the ranked order). */
+  private closed = false;
+
+  constructor(private readonly ctx: BuildContext) {
+    this.index = new ChunkIndex({ tokenizer: ctx.tokenizer });
+  }
+
+  private async ready(): Promise<{ chunker: FileChunker; window: InOrderWindow<Chunk[]> }> {
+    this.chunker ??= await this.ctx.chunker();
+    this.window ??= new InOrderWindow<Chunk[]>(WINDOW_FILES_PER_THREAD * this.chunker.parallelism, WINDOW_CHARS);
+    return { chunker: this.chunker, window: this.window };
+  }
+
+  /** Step 1: hands the file to the parsers now if there is room; false when it must wait for step 2. */
+  async offer(path: string, row: FileRow, text: string): Promise<boolean> {
+    if (this.closed) return false;
+    let parts;
+    try {
+      parts = await this.ready();
+    } catch {
+      this.closed = true; // step 2 asks again and reports the failure
+      return false;
+    }
+    if (parts.chunker.parallelism < 2) {
+      this.closed = true; // on this thread: parsing now would only delay the text index
+      return false;
+    }
+    // one core stays with this thread: the text index is not slowed down
+    const threads = parts.chunker.parallelism - 1;
+    this.closed = !parts.window.offer(parts.chunker.chunk(path, text, threads), text.length, (r) => this.apply(path, row, text, r));
+    return !this.closed;
+  }
+
+  /** Step 2: hands the file to the parsers, applying earlier answers while the window is full. */
+  async send(path: string, row: FileRow, text: string): Promise<void> {
+    const { chunker, window } = await this.ready();
+    await window.push(chunker.chunk(path, text), text.length, (r) => this.apply(path, row, text, r));
+  }
+
+  private apply(path: string, row: FileRow, text: string, r: { ok: true; value: Chunk[] } | { ok: false; error: unknown }): void {
+    if (r.ok) this.index.setFile(path, row, r.value, splitLinesForIndex(text));
+    else failed(this.ctx, path, row, r.error);
+  }
+
+  async finish(): Promise<ChunkIndex> {
+    await this.window?.drain();
+    if (this.ctx.signal?.aborted) throw cancelledError();
+    this.index.compact();
+    return this.index;
+  }
+}
+
 /** Step 1 of a full build: the text index and the table; `ranked` lists the files for step 2, in order. */
 export async function buildTextIndex(
   ctx: BuildContext,
   rows: Array<[string, FileRow]>,
-): Promise<{ trigrams: TrigramIndex; table: Map<string, FileRow>; ranked: Array<[string, FileRow]> }> {
+  chunks: ChunkStep,
+): Promise<{ trigrams: TrigramIndex; table: Map<string, FileRow>; ranked: RankedFile[] }> {
   const trigrams = new TrigramIndex(ctx.segmentChars);
   const table = new Map<string, FileRow>();
-  const ranked: Array<[string, FileRow]> = [];
+  const ranked: RankedFile[] = [];
+  let kept = 0;
   let done = 0;
   for (const [path, row] of rows) {
     if (ctx.signal?.aborted) throw cancelledError();
@@ -88,7 +160,14 @@ export async function buildTextIndex(
     else {
       trigrams.addFile(path, text.text, row.size);
       classify(path, text.text, row);
-      if (row.kind === 'symbols' || row.kind === 'blocks') ranked.push([path, row]);
+      if (row.kind === 'symbols' || row.kind === 'blocks') {
+        if (await chunks.offer(path, row, text.text)) ranked.push([path, row, 'sent']);
+        else {
+          const keep = kept + text.text.length <= KEPT_CHARS;
+          if (keep) kept += text.text.length;
+          ranked.push([path, row, keep ? text.text : null]);
+        }
+      }
     }
     await step(ctx, ++done, rows.length, 'indexing');
   }
@@ -97,32 +176,25 @@ export async function buildTextIndex(
 }
 
 /** Step 2 of a full build: the chunk index of the ranked files, built in their order. */
-export async function buildChunkIndex(ctx: BuildContext, ranked: Array<[string, FileRow]>): Promise<ChunkIndex> {
-  const index = new ChunkIndex({ tokenizer: ctx.tokenizer });
-  if (ranked.length === 0) return index;
-  const chunker = await ctx.chunker();
-  const window = new InOrderWindow<Chunk[]>(WINDOW_FILES_PER_THREAD * chunker.parallelism, WINDOW_CHARS);
+export async function buildChunkIndex(ctx: BuildContext, ranked: RankedFile[], chunks: ChunkStep): Promise<ChunkIndex> {
   let done = 0;
-  for (const [path, row] of ranked) {
+  for (let i = 0; i < ranked.length; i++) {
+    const [path, row, kept] = ranked[i];
+    ranked[i] = [path, row, null]; // the window holds the text from here on, and only until its chunks are in
     if (ctx.signal?.aborted) throw cancelledError();
-    const text = await ctx.read(path);
+    if (kept === 'sent') {
+      done++;
+      continue;
+    }
+    const text: TextResult = kept !== null ? { ok: true, text: kept, encoding: 'utf-8' } : await ctx.read(path);
     if (!text.ok) {
       // gone or changed into something unreadable since step 1: out of the ranked index until it changes
       row.kind = 'none';
       ctx.skipped.push({ ...text.skipped, path });
-    } else {
-      const body = text.text;
-      await window.push(chunker.chunk(path, body), body.length, (r) => {
-        if (r.ok) index.setFile(path, row, r.value, splitLinesForIndex(body));
-        else failed(ctx, path, row, r.error);
-      });
-    }
+    } else await chunks.send(path, row, text.text);
     await step(ctx, ++done, ranked.length, 'parsing');
   }
-  await window.drain();
-  if (ctx.signal?.aborted) throw cancelledError();
-  index.compact();
-  return index;
+  return chunks.finish();
 }
 
 function failed(ctx: BuildContext, path: string, row: FileRow, err: unknown): void {

@@ -36,6 +36,7 @@ import {
   type Coverage,
   type FileKind,
   type FileRow,
+  ChunkStep,
 } from './build';
 import { ChunkIndex } from './bm25';
 import { decodeIndex, encodeIndex, fromJsonParts, jsonParts, packU16, unpackU16, type IndexStore } from './persist';
@@ -237,13 +238,14 @@ export class CodeIndexService {
     if (mode === 'full') {
       const rows = changed.map((path): [string, FileRow] => [path, { size: seen.get(path)!.size, mtimeMs: seen.get(path)!.mtimeMs, kind: 'none' }]);
       // text first: published as soon as it is complete, so text search is indexed while the parsers run
-      const text = await buildTextIndex(ctx, rows);
+      const chunks = new ChunkStep(ctx);
+      const text = await buildTextIndex(ctx, rows, chunks);
       this.symbolsPending = true; // until the chunk index below matches the table
       this.trigrams = text.trigrams;
       this.table = text.table;
       this.overBudget = overBudget;
       options.onTextReady?.();
-      this.index = await buildChunkIndex(ctx, text.ranked);
+      this.index = await buildChunkIndex(ctx, text.ranked, chunks);
       this.symbolsPending = false;
     } else if (mode === 'incremental') {
       const rows = changed.map((path): [string, FileRow] => [path, { size: seen.get(path)!.size, mtimeMs: seen.get(path)!.mtimeMs, kind: 'none' }]);
