@@ -4,7 +4,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { inThreadChunker } from '../../core/chunk/any';
-import { serveChunks, type ChunkRequest } from '../../core/chunk/pool';
+import { serveChunks, type ChunkMessage } from '../../core/chunk/pool';
 import { MAX_PARSE_MS } from '../../core/limits';
 import { nodeGrammarLoader } from './grammars';
 
@@ -15,4 +15,4 @@ const serve = serveChunks(
   () => (chunker ??= inThreadChunker(nodeGrammarLoader, { maxParseMs: MAX_PARSE_MS })),
   (reply) => port.postMessage(reply),
 );
-port.on('message', (req: ChunkRequest) => serve(req));
+port.on('message', (req: ChunkMessage) => serve(req));

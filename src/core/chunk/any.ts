@@ -11,14 +11,14 @@
  * first and leaves them to the text index.
  */
 import type { ChunkerOptions } from './index';
-import { Chunker, languageForPath, sortChunks } from './index';
+import { Chunker, GRAMMAR_LANGUAGES, languageForPath, sortChunks } from './index';
 import { chunkConfig, configKindForPath } from './config';
 import { chunkBlocks } from './fallback';
 import { generatedDetail } from './generated';
 import { minifiedDetail } from './minified';
 import type { FileChunker } from './pool';
 import { embeddedScripts, sfcKindForPath, sfcSections } from './sfc';
-import type { Chunk, GrammarLoader } from './types';
+import type { Chunk, GrammarLanguageId, GrammarLoader } from './types';
 
 /** How the ranked index covers a file: parsed into symbols, or split into blocks (no parser for it). */
 export type ChunkMethod = 'symbols' | 'blocks';
@@ -52,6 +52,11 @@ export class AnyFileChunker implements FileChunker {
     if (lang === null) return chunkBlocks(path, text);
     const chunks = await this.symbols.chunk(path, text);
     return lang === 'html' ? sortChunks([...chunks, ...(await this.scripts(path, text))]) : chunks;
+  }
+
+  /** Starts loading these grammars (all at once); a failure is reported by the files that need it. */
+  prepare(keys: readonly string[]): void {
+    for (const key of keys) if ((GRAMMAR_LANGUAGES as readonly string[]).includes(key)) this.symbols.load(key as GrammarLanguageId).catch(() => undefined);
   }
 
   /** The symbols of a component's or page's script blocks, on the file's own lines. */

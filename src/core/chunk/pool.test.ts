@@ -1,16 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InOrderWindow, poolSize, serveChunks, ThreadPool, type ChunkReply, type ChunkRequest, type ChunkThread } from './pool';
+import { AFFINITY_SLACK_CHARS, InOrderWindow, poolSize, serveChunks, ThreadPool, type ChunkMessage, type ChunkReply, type ChunkRequest, type ChunkThread } from './pool';
 import { QuarryError } from '../errors';
 
 /** A thread run by the test: it answers when told, and can die. */
 class FakeThread implements ChunkThread {
   readonly received: ChunkRequest[] = [];
+  readonly preloaded: string[] = [];
   private reply: (r: ChunkReply) => void = () => {};
   private exit: (reason: string) => void = () => {};
   terminated = false;
-  post(req: ChunkRequest) {
-    this.received.push(req);
+  post(req: ChunkMessage) {
+    if ('preload' in req) this.preloaded.push(req.preload);
+    else this.received.push(req);
   }
   listen(onReply: (r: ChunkReply) => void, onExit: (reason: string) => void) {
     this.reply = onReply;
@@ -39,13 +41,14 @@ describe('ThreadPool', () => {
     const b = pool.chunk('b.c', 'B');
     const c = pool.chunk('c.c', 'C');
     const d = pool.chunk('d.c', 'D');
-    // a thread busy with one long file is not free: the short ones go to the other
-    expect(threads.map((t) => t.received.map((r) => r.path))).toEqual([['a.c'], ['b.c', 'c.c', 'd.c']]);
-    // answers in any order reach their own callers
-    threads[1].answer(threads[1].received[2]);
+    // a thread busy with one long file is not free: the short ones go to the other (two sent, one waiting)
+    expect(threads.map((t) => t.received.map((r) => r.path))).toEqual([['a.c'], ['b.c', 'c.c']]);
+    // answers in any order reach their own callers; an answer lets the waiting file go
+    threads[1].answer(threads[1].received[1]);
+    expect(threads[1].received.map((r) => r.path)).toEqual(['b.c', 'c.c', 'd.c']);
     threads[1].answer(threads[1].received[0]);
     threads[0].answer(threads[0].received[0]);
-    threads[1].answer(threads[1].received[1]);
+    threads[1].answer(threads[1].received[2]);
     expect((await a)[0].symbolName).toBe('A'.repeat(1000));
     expect((await b)[0].symbolName).toBe('B');
     expect((await c)[0].symbolName).toBe('C');
@@ -62,7 +65,7 @@ describe('ThreadPool', () => {
       threads.push(t);
       return t;
     }, 3);
-    for (const name of ['a', 'b', 'c', 'd']) void pool.chunk(`${name}.c`, name, 2);
+    for (const name of ['a', 'b', 'c', 'd']) void pool.chunk(`${name}.c`, name, { threads: 2 });
     expect(threads.map((t) => t.received.map((r) => r.path))).toEqual([
       ['a.c', 'c.c'],
       ['b.c', 'd.c'],
@@ -72,7 +75,63 @@ describe('ThreadPool', () => {
     expect(threads[2].received.map((r) => r.path)).toEqual(['e.c']);
   });
 
-  it('a thread that dies fails its pending files with the reason and a new thread takes later ones', async () => {
+  it('affinity: files needing a grammar go to the thread that has it, unless it is far busier', async () => {
+    const threads: FakeThread[] = [];
+    const pool = new ThreadPool(() => {
+      const t = new FakeThread();
+      threads.push(t);
+      return t;
+    }, 2);
+    void pool.chunk('a.c', 'c1', { affinity: 'c' });
+    void pool.chunk('b.rb', 'r1', { affinity: 'ruby' }); // a new grammar: the least busy thread
+    void pool.chunk('c.c', 'c2', { affinity: 'c' }); // thread 0 has C, a little busier: still there
+    void pool.chunk('d.rb', 'r2', { affinity: 'ruby' });
+    expect(threads.map((t) => t.received.map((r) => r.path))).toEqual([
+      ['a.c', 'c.c'],
+      ['b.rb', 'd.rb'],
+    ]);
+    // far busier than the slack: the other thread takes it (and has C from then on)
+    void pool.chunk('big.c', 'x'.repeat(AFFINITY_SLACK_CHARS * 2), { affinity: 'c' });
+    void pool.chunk('e.c', 'c3', { affinity: 'c' });
+    expect(threads[1].received.map((r) => r.path)).toEqual(['b.rb', 'd.rb']); // two in flight; the rest wait
+    const waiting = (pool as unknown as { slots: Array<{ backlog: Array<{ path: string }> }> }).slots.map((s) => s.backlog.map((j) => j.path));
+    expect(waiting).toEqual([['big.c'], ['e.c']]);
+  });
+
+  it('prepare: the grammars start loading at once, shared out among the threads, and their files follow them', async () => {
+    const threads: FakeThread[] = [];
+    const pool = new ThreadPool(() => {
+      const t = new FakeThread();
+      threads.push(t);
+      return t;
+    }, 2);
+    pool.prepare(['c', 'cpp', 'ruby']);
+    pool.prepare(['c']); // already with a thread: not loaded twice
+    expect(threads.map((t) => t.preloaded)).toEqual([['c', 'ruby'], ['cpp']]);
+    void pool.chunk('a.cpp', 'x', { affinity: 'cpp' });
+    void pool.chunk('b.rb', 'y', { affinity: 'ruby' });
+    expect(threads.map((t) => t.received.map((r) => r.path))).toEqual([['b.rb'], ['a.cpp']]);
+  });
+
+  it('sends a thread two files at a time; a cancelled build drops the files still waiting', async () => {
+    let thread!: FakeThread;
+    const pool = new ThreadPool(() => (thread = new FakeThread()), 1);
+    const ac = new AbortController();
+    const answers = ['a', 'b', 'c', 'd'].map((n) => pool.chunk(`${n}.c`, n, { signal: ac.signal }));
+    expect(thread.received.map((r) => r.path)).toEqual(['a.c', 'b.c']);
+    thread.answer(thread.received[0]);
+    expect(thread.received.map((r) => r.path)).toEqual(['a.c', 'b.c', 'c.c']); // one answered, the next one sent
+    ac.abort();
+    await expect(answers[3]).rejects.toMatchObject({ code: 'Cancelled', message: 'Parsing d.c was cancelled' });
+    thread.answer(thread.received[1]);
+    thread.answer(thread.received[2]);
+    expect((await answers[0])[0].symbolName).toBe('a');
+    expect((await answers[2])[0].symbolName).toBe('c'); // already with the thread: it finishes
+    expect(thread.received.map((r) => r.path)).toEqual(['a.c', 'b.c', 'c.c']); // d.c was never sent
+    await expect(pool.chunk('e.c', 'e', { signal: ac.signal })).rejects.toMatchObject({ code: 'Cancelled' });
+  });
+
+  it('a thread that dies fails the files it held with the reason; a new thread takes the waiting ones and later ones', async () => {
     const threads: FakeThread[] = [];
     const pool = new ThreadPool(() => {
       const t = new FakeThread();
@@ -80,11 +139,17 @@ describe('ThreadPool', () => {
       return t;
     }, 1);
     const lost = pool.chunk('big.c', 'x');
+    const lost2 = pool.chunk('big2.c', 'x2');
+    const waiting = pool.chunk('waiting.c', 'w');
     threads[0].die('out of memory');
     await expect(lost).rejects.toMatchObject({ code: 'Unreadable', message: 'The parser thread stopped while parsing big.c: out of memory' });
-    const next = pool.chunk('small.c', 'y');
+    await expect(lost2).rejects.toMatchObject({ code: 'Unreadable' });
     expect(threads).toHaveLength(2);
+    expect(threads[1].received.map((r) => r.path)).toEqual(['waiting.c']);
     threads[1].answer(threads[1].received[0]);
+    expect((await waiting)[0].symbolName).toBe('w');
+    const next = pool.chunk('small.c', 'y');
+    threads[1].answer(threads[1].received[1]);
     expect((await next)[0].symbolName).toBe('y');
   });
 

@@ -6,17 +6,38 @@
  *
  * ThreadPool is the platform-free half of a pool: it speaks ChunkRequest/ChunkReply to
  * whatever `spawn` returns (a Web Worker in the browser, a worker_threads Worker in Node; see
- * the adapters), sends each file to the thread with the least text pending, and when a
- * thread dies rejects that thread's files (they are skipped as unreadable, with the reason)
- * and starts a new one for the files after them. serveChunks is the thread side.
+ * the adapters), gives each file to the thread with the least text pending, sends a thread
+ * two files at a time (the rest wait here, so a cancelled build's files are dropped instead of
+ * parsed for nothing), and when a thread dies rejects the files it held (they are skipped as
+ * unreadable, with the reason) and starts a new one for the others. serveChunks is the thread side.
  */
 import { QuarryError, toQuarryError, type QuarryErrorJSON } from '../errors';
 import type { Chunk } from './types';
 
 /** One file's chunks, maybe computed on another thread. Rejects with QuarryError('Unreadable') when the file cannot be chunked. */
+export interface ChunkOptions {
+  /** Use at most this many of the pool's threads (the caller keeps a core for itself). */
+  threads?: number;
+  /** A file still waiting for a thread when this aborts is never parsed (rejected as Cancelled). */
+  signal?: AbortSignal;
+  /**
+   * What the thread must load for this file (its grammar): a thread that has it already is
+   * preferred unless it has AFFINITY_SLACK_CHARS more text pending than the least busy one, so
+   * a repository of many languages loads each grammar once, not once per thread.
+   */
+  affinity?: string;
+}
+
+/** How much more pending text a thread that has the file's grammar may have and still get it. */
+export const AFFINITY_SLACK_CHARS = 256 * 1024;
+
 export interface FileChunker {
-  /** `threads`: use at most that many of the pool's threads (the caller keeps a core for itself). */
-  chunk(path: string, text: string, threads?: number): Promise<Chunk[]>;
+  chunk(path: string, text: string, options?: ChunkOptions): Promise<Chunk[]>;
+  /**
+   * The affinity keys (grammars) the coming files need: loading starts now, all at once, each
+   * on the thread its files will go to, instead of one after the other as files arrive.
+   */
+  prepare?(keys: readonly string[]): void;
   /** How many files it parses at once (1 on the calling thread). */
   readonly parallelism: number;
   dispose?(): void;
@@ -28,11 +49,25 @@ export interface ChunkRequest {
   text: string;
 }
 
+/** What a thread is sent: a file to chunk, or a grammar to load before its files come. */
+export type ChunkMessage = ChunkRequest | { preload: string };
+
 export type ChunkReply = { id: number; chunks: Chunk[] } | { id: number; error: QuarryErrorJSON };
 
 /** The thread side: answers each request with the chunks or the error, in any order. */
-export function serveChunks(getChunker: () => Promise<{ chunk(path: string, text: string): Promise<Chunk[]> }>, post: (reply: ChunkReply) => void) {
-  return (req: ChunkRequest): void => {
+export function serveChunks(
+  getChunker: () => Promise<{ chunk(path: string, text: string): Promise<Chunk[]>; prepare?(keys: readonly string[]): void }>,
+  post: (reply: ChunkReply) => void,
+) {
+  return (req: ChunkMessage): void => {
+    if ('preload' in req) {
+      // a grammar that fails to load here fails its files later, with the reason
+      getChunker().then(
+        (c) => c.prepare?.([req.preload]),
+        () => undefined,
+      );
+      return;
+    }
     getChunker()
       .then((c) => c.chunk(req.path, req.text))
       .then(
@@ -47,18 +82,37 @@ export function serveChunks(getChunker: () => Promise<{ chunk(path: string, text
 
 /** What ThreadPool needs of a thread. */
 export interface ChunkThread {
-  post(req: ChunkRequest): void;
+  post(req: ChunkMessage): void;
   /** Every reply; `onExit` once, when the thread died (an error event, a failed start, an exit). */
   listen(onReply: (reply: ChunkReply) => void, onExit: (reason: string) => void): void;
   terminate(): void;
 }
 
+interface Job {
+  id: number;
+  path: string;
+  text: string;
+  resolve: (c: Chunk[]) => void;
+  reject: (e: unknown) => void;
+  signal?: AbortSignal;
+  affinity?: string;
+  onAbort?: () => void;
+}
+
 interface Slot {
   thread: ChunkThread;
-  pending: Map<number, { resolve: (c: Chunk[]) => void; reject: (e: unknown) => void; path: string; chars: number }>;
-  /** Characters sent and not answered yet: the thread's queue, measured in work. */
+  /** Sent to the thread and not answered yet (at most IN_FLIGHT). */
+  sent: Map<number, Job>;
+  /** Waiting here, in order, until the thread has room: a cancelled build's files are dropped from it. */
+  backlog: Job[];
+  /** Characters sent or waiting and not answered yet: the thread's queue, measured in work. */
   chars: number;
+  /** The affinity keys of the files it was given (the grammars it has loaded or is loading). */
+  keys: Set<string>;
 }
+
+/** Files a thread holds at once: one parsing, one ready, so it never waits for a round trip. */
+const IN_FLIGHT = 2;
 
 export class ThreadPool implements FileChunker {
   private readonly slots: Array<Slot | null>;
@@ -73,19 +127,61 @@ export class ThreadPool implements FileChunker {
     this.slots = Array.from({ length: parallelism }, () => null);
   }
 
-  chunk(path: string, text: string, threads = this.parallelism): Promise<Chunk[]> {
+  chunk(path: string, text: string, options: ChunkOptions = {}): Promise<Chunk[]> {
     if (this.disposed) return Promise.reject(new QuarryError('Cancelled', 'The parsing pool was closed'));
+    if (options.signal?.aborted) return Promise.reject(cancelled(path));
     // the thread with the least text still to parse (a thread busy with one 1 MB file is not free)
     let best = 0;
-    const n = Math.max(1, Math.min(this.slots.length, threads));
-    for (let i = 1; i < n; i++) if (this.load(i) < this.load(best)) best = i;
-    const slot = this.slotAt(best);
-    const id = this.nextId++;
+    let home = -1;
+    const key = options.affinity;
+    const n = Math.max(1, Math.min(this.slots.length, options.threads ?? this.parallelism));
+    for (let i = 0; i < n; i++) {
+      if (this.load(i) < this.load(best)) best = i;
+      if (key !== undefined && this.slots[i]?.keys.has(key) && (home < 0 || this.load(i) < this.load(home))) home = i;
+    }
+    const chosen = home >= 0 && this.load(home) <= this.load(best) + AFFINITY_SLACK_CHARS ? home : best;
+    const slot = this.slotAt(chosen);
+    if (key !== undefined) slot.keys.add(key);
     return new Promise<Chunk[]>((resolve, reject) => {
-      slot.pending.set(id, { resolve, reject, path, chars: text.length });
+      const job: Job = { id: this.nextId++, path, text, resolve, reject, signal: options.signal, affinity: key };
       slot.chars += text.length;
-      slot.thread.post({ id, path, text });
+      if (slot.sent.size < IN_FLIGHT) this.send(slot, job);
+      else {
+        slot.backlog.push(job);
+        if (job.signal) {
+          job.onAbort = () => this.drop(slot, job);
+          job.signal.addEventListener('abort', job.onAbort, { once: true });
+        }
+      }
     });
+  }
+
+  prepare(keys: readonly string[]): void {
+    if (this.disposed) return;
+    for (const key of keys) {
+      if (this.slots.some((s) => s?.keys.has(key))) continue;
+      // the thread with the fewest grammars: each loads its share, in parallel with the others
+      let best = 0;
+      for (let i = 1; i < this.slots.length; i++) if ((this.slots[i]?.keys.size ?? 0) < (this.slots[best]?.keys.size ?? 0)) best = i;
+      const slot = this.slotAt(best);
+      slot.keys.add(key);
+      slot.thread.post({ preload: key });
+    }
+  }
+
+  private send(slot: Slot, job: Job): void {
+    if (job.onAbort) job.signal!.removeEventListener('abort', job.onAbort);
+    slot.sent.set(job.id, job);
+    slot.thread.post({ id: job.id, path: job.path, text: job.text });
+  }
+
+  /** A waiting file of a cancelled build: never sent. */
+  private drop(slot: Slot, job: Job): void {
+    const at = slot.backlog.indexOf(job);
+    if (at < 0) return;
+    slot.backlog.splice(at, 1);
+    slot.chars -= job.text.length;
+    job.reject(cancelled(job.path));
   }
 
   private load(i: number): number {
@@ -95,22 +191,30 @@ export class ThreadPool implements FileChunker {
   private slotAt(i: number): Slot {
     const existing = this.slots[i];
     if (existing) return existing;
-    const slot: Slot = { thread: this.spawn(), pending: new Map(), chars: 0 };
+    const slot: Slot = { thread: this.spawn(), sent: new Map(), backlog: [], chars: 0, keys: new Set() };
     this.slots[i] = slot;
     slot.thread.listen(
       (reply) => {
-        const p = slot.pending.get(reply.id);
-        if (!p) return;
-        slot.pending.delete(reply.id);
-        slot.chars -= p.chars;
-        if ('chunks' in reply) p.resolve(reply.chunks);
-        else p.reject(new QuarryError(reply.error.code, reply.error.message, reply.error.data));
+        const job = slot.sent.get(reply.id);
+        if (!job) return;
+        slot.sent.delete(reply.id);
+        slot.chars -= job.text.length;
+        const next = slot.backlog.shift();
+        if (next) this.send(slot, next);
+        if ('chunks' in reply) job.resolve(reply.chunks);
+        else job.reject(new QuarryError(reply.error.code, reply.error.message, reply.error.data));
       },
       (reason) => {
-        if (this.slots[i] === slot) this.slots[i] = null; // the next file starts a new thread
-        for (const p of slot.pending.values()) p.reject(new QuarryError('Unreadable', `The parser thread stopped while parsing ${p.path}: ${reason}`, { path: p.path }));
-        slot.pending.clear();
+        if (this.slots[i] === slot) this.slots[i] = null; // later files start a new thread
+        for (const job of slot.sent.values())
+          job.reject(new QuarryError('Unreadable', `The parser thread stopped while parsing ${job.path}: ${reason}`, { path: job.path }));
+        slot.sent.clear();
         slot.chars = 0;
+        // the files that were only waiting go to the threads still (or newly) running
+        for (const job of slot.backlog.splice(0)) {
+          if (job.onAbort) job.signal!.removeEventListener('abort', job.onAbort);
+          this.chunk(job.path, job.text, { signal: job.signal, affinity: job.affinity }).then(job.resolve, job.reject);
+        }
       },
     );
     return slot;
@@ -122,12 +226,15 @@ export class ThreadPool implements FileChunker {
       const slot = this.slots[i];
       this.slots[i] = null;
       if (!slot) continue;
-      for (const p of slot.pending.values()) p.reject(new QuarryError('Cancelled', 'The parsing pool was closed'));
-      slot.pending.clear();
+      for (const job of [...slot.sent.values(), ...slot.backlog]) job.reject(new QuarryError('Cancelled', 'The parsing pool was closed'));
+      slot.sent.clear();
+      slot.backlog = [];
       slot.thread.terminate();
     }
   }
 }
+
+const cancelled = (path: string) => new QuarryError('Cancelled', `Parsing ${path} was cancelled`, { path });
 
 /** How many parsing threads: one per core beyond the one the caller keeps, at least two. */
 export function poolSize(cores: number | undefined): number {
@@ -161,8 +268,9 @@ export class InOrderWindow<T> {
    * anything now): false when it is full. The index build uses it while it must not stop to
    * apply answers (the text index comes first).
    */
-  offer(answer: Promise<T>, chars: number, apply: (r: { ok: true; value: T } | { ok: false; error: unknown }) => void): boolean {
+  offer(start: () => Promise<T>, chars: number, apply: (r: { ok: true; value: T } | { ok: false; error: unknown }) => void): boolean {
     if (this.queue.length >= this.maxFiles || (this.queue.length > 0 && this.chars + chars > this.maxChars)) return false;
+    const answer = start(); // only now: a file the window cannot take is not started
     answer.catch(() => undefined);
     this.queue.push({ answer, chars, apply });
     this.chars += chars;

@@ -11,6 +11,7 @@
  * An incremental refresh reads its few files once and prepares both indexes' changes aside.
  */
 import { textOnlyReason, chunkMethodFor } from '../chunk/any';
+import { grammarLanguageOf } from '../chunk';
 import { InOrderWindow, type FileChunker } from '../chunk/pool';
 import type { Chunk } from '../chunk/types';
 import { QuarryError, toQuarryError } from '../errors';
@@ -52,6 +53,9 @@ export interface BuildContext {
 }
 
 export const cancelledError = () => new QuarryError('Cancelled', 'Indexing was cancelled');
+
+/** The grammar a file needs, as the pool's affinity key (a thread that has it loaded is preferred). */
+const grammarOf = (path: string): string | undefined => grammarLanguageOf(path) ?? undefined;
 
 /**
  * Files (and characters) waiting in order for their chunks: enough that a long file at the
@@ -102,6 +106,21 @@ export class ChunkStep {
     return { chunker: this.chunker, window: this.window };
   }
 
+  /** The grammars the files at these paths need start loading now, in parallel (the chunker is made if need be). */
+  async prepare(paths: Iterable<string>): Promise<void> {
+    const keys = new Set<string>();
+    for (const p of paths) {
+      const k = grammarOf(p);
+      if (k) keys.add(k);
+    }
+    if (keys.size === 0) return;
+    try {
+      (await this.ready()).chunker.prepare?.([...keys]);
+    } catch {
+      // no chunker: step 2 asks again and reports it
+    }
+  }
+
   /** Step 1: hands the file to the parsers now if there is room; false when it must wait for step 2. */
   async offer(path: string, row: FileRow, text: string): Promise<boolean> {
     if (this.closed) return false;
@@ -118,14 +137,15 @@ export class ChunkStep {
     }
     // one core stays with this thread: the text index is not slowed down
     const threads = parts.chunker.parallelism - 1;
-    this.closed = !parts.window.offer(parts.chunker.chunk(path, text, threads), text.length, (r) => this.apply(path, row, text, r));
+    const start = () => parts.chunker.chunk(path, text, { threads, signal: this.ctx.signal, affinity: grammarOf(path) });
+    this.closed = !parts.window.offer(start, text.length, (r) => this.apply(path, row, text, r));
     return !this.closed;
   }
 
   /** Step 2: hands the file to the parsers, applying earlier answers while the window is full. */
   async send(path: string, row: FileRow, text: string): Promise<void> {
     const { chunker, window } = await this.ready();
-    await window.push(chunker.chunk(path, text), text.length, (r) => this.apply(path, row, text, r));
+    await window.push(chunker.chunk(path, text, { signal: this.ctx.signal, affinity: grammarOf(path) }), text.length, (r) => this.apply(path, row, text, r));
   }
 
   private apply(path: string, row: FileRow, text: string, r: { ok: true; value: Chunk[] } | { ok: false; error: unknown }): void {
@@ -231,7 +251,7 @@ export async function prepareChanges(ctx: BuildContext, rows: Array<[string, Fil
       if (row.kind === 'symbols' || row.kind === 'blocks') {
         chunker ??= await ctx.chunker();
         window ??= new InOrderWindow<Chunk[]>(WINDOW_FILES_PER_THREAD * chunker.parallelism, WINDOW_CHARS);
-        await window.push(chunker.chunk(path, text.text), text.text.length, (r) => {
+        await window.push(chunker.chunk(path, text.text, { signal: ctx.signal, affinity: grammarOf(path) }), text.text.length, (r) => {
           if (r.ok) {
             p.chunks = r.value;
             p.lines = splitLinesForIndex(p.text!);

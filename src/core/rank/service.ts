@@ -239,6 +239,7 @@ export class CodeIndexService {
       const rows = changed.map((path): [string, FileRow] => [path, { size: seen.get(path)!.size, mtimeMs: seen.get(path)!.mtimeMs, kind: 'none' }]);
       // text first: published as soon as it is complete, so text search is indexed while the parsers run
       const chunks = new ChunkStep(ctx);
+      await chunks.prepare(changed);
       const text = await buildTextIndex(ctx, rows, chunks);
       this.symbolsPending = true; // until the chunk index below matches the table
       this.trigrams = text.trigrams;
@@ -271,7 +272,7 @@ export class CodeIndexService {
     const coverage = coverageOf(this.table!, overBudget);
     for (const [path, row] of this.table!) {
       if (row.kind === 'minified' || row.kind === 'generated') skipped.push({ path, reason: row.kind, detail: row.detail });
-      else if (row.kind === 'failed') skipped.push({ path, reason: 'unreadable', detail: `parser failed: ${row.detail}` });
+      else if (row.kind === 'failed') skipped.push({ path, reason: 'parseFailed', detail: row.detail });
     }
     const ranked = (p: string) => {
       const k = this.table!.get(p)?.kind;
