@@ -50,7 +50,7 @@ test('the demo is indexed in the background and a reload finds the stored index 
   await page.reload();
   await quarry.waitForRepo('quarry (demo)');
   expect(await quarry.waitForIndex()).toBe('cache_hit');
-  await expect(quarry.indexStatus).toContainText(/Index: [\d,]+ files · [\d,]+ chunks · cache_hit · built/);
+  await expect(quarry.indexStatus).toContainText(/Index: [\d,]+ of [\d,]+ files ranked · [\d,]+ chunks · cache_hit · built/);
 });
 
 test('an OPFS folder: Ranked, Related, then a changed file refreshes incrementally', async ({ quarry, page }) => {

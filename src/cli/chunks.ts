@@ -24,9 +24,7 @@ export async function chunksCommand(workspace: Workspace, out: (s: string) => vo
       return;
     }
     const coverage = stats.coverage!;
-    const textOnly = stats.skipped.filter(
-      (s) => s.reason === 'minified' || s.reason === 'generated' || (s.reason === 'unreadable' && s.detail?.startsWith('parser failed')),
-    );
+    const textOnly = stats.skipped.filter((s) => s.reason === 'minified' || s.reason === 'generated' || s.reason === 'parseFailed');
     if (options.json) {
       out(JSON.stringify({ coverage, chunks: stats.chunksIndexed, textOnly }, null, 2) + '\n');
       return;
@@ -39,7 +37,7 @@ export async function chunksCommand(workspace: Workspace, out: (s: string) => vo
     }
     if (textOnly.length) {
       out('Text only, per file:\n');
-      for (const s of textOnly) out(`  ${s.path}\t${s.reason === 'unreadable' ? 'parser failed' : s.reason}\t${s.detail ?? ''}\n`);
+      for (const s of textOnly) out(`  ${s.path}\t${s.reason === 'parseFailed' ? 'parser failed' : s.reason}\t${s.detail ?? ''}\n`);
     }
   } finally {
     pool.dispose();

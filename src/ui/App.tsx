@@ -14,6 +14,7 @@ import { createAppEngine, EngineContext } from './engine';
 import { FileTree } from './FileTree';
 import { FileViewer } from './FileViewer';
 import { formatCount, plural } from './format';
+import { textOnlyCount } from '../core/rank/coverage-text';
 import { GitProgressBar } from './git/GitProgress';
 import { LibraryDialog } from './git/LibraryDialog';
 import { IndexStatusLine } from './IndexStatusLine';
@@ -134,7 +135,10 @@ function Shell({ engine }: { engine: EngineClient }) {
     view.q && view.mode !== 'ranked'
       ? { pattern: view.q, mode: view.mode === 'regex' ? 'regex' : 'literal', caseMode: view.caseSensitive ? 'sensitive' : 'insensitive', wholeWord: view.wholeWord }
       : null;
-  const skippedTotal = roots.reduce((n, r) => n + Object.values(r.stats.skippedByReason).reduce((a, b) => a + b, 0), 0);
+  // the walk's skips, and the files the ranked index leaves to text search (the dialog lists both)
+  const coverage = index.last?.coverage;
+  const skippedTotal =
+    roots.reduce((n, r) => n + Object.values(r.stats.skippedByReason).reduce((a, b) => a + b, 0), 0) + (coverage ? textOnlyCount(coverage) + coverage.overBudget : 0);
   const repoKey = open ? `${roots.map((r) => r.key).join('|')}#${ws.generation}` : '';
   const files = roots.reduce((n, r) => n + r.stats.files, 0);
   const readMs = roots.reduce((n, r) => n + r.stats.elapsedMs, 0);

@@ -79,8 +79,16 @@ export function IndexStatusLine({
         <span>Indexing cancelled: Ranked search and related code need the index.</span>
       ) : last ? (
         <span title={`${last.filesChanged} changed, ${last.filesRemoved} removed`}>
-          Index: {formatCount(last.filesScanned)} files · {formatCount(last.chunksIndexed)} chunks · <span data-testid="refresh-mode">{last.refreshMode}</span> · built{' '}
-          {built} in {Math.round(last.elapsedMs)} ms{last.saveError ? ` · not saved: ${last.saveError}` : ''}
+          Index:{' '}
+          {last.coverage ? (
+            <span data-testid="index-ranked" title={coverageSentence(last.coverage)}>
+              {formatCount(last.filesScanned)} of {formatCount(last.coverage.textFiles)} files ranked
+            </span>
+          ) : (
+            `${formatCount(last.filesScanned)} files`
+          )}{' '}
+          · {formatCount(last.chunksIndexed)} chunks · <span data-testid="refresh-mode">{last.refreshMode}</span> · built {built} in {Math.round(last.elapsedMs)} ms
+          {last.saveError ? ` · not saved: ${last.saveError}` : ''}
           {last.overBudget ? (
             <span
               data-testid="over-budget"
@@ -111,15 +119,14 @@ export function IndexStatusLine({
   );
 }
 
-/** "Ranked: 4,823 of 4,836 files" with what the rest is (the full sentence on hover and for screen readers). */
+/** What the ranked index does not parse: files as blocks (no parser) and text-only files, with why. */
 function CoverageNote({ coverage: c }: { coverage: NonNullable<IndexStats['coverage']> }) {
   const textOnly = textOnlyCount(c);
+  if (!c.blocks && !textOnly) return null;
   return (
     <span data-testid="index-coverage" title={coverageSentence(c)}>
-      {' '}
-      · Ranked: {formatCount(c.symbols + c.blocks)} of {formatCount(c.textFiles)} files
-      {c.blocks ? ` (${formatCount(c.blocks)} as blocks: no parser for ${unparsedExtensions(c, 3)})` : ''}
-      {textOnly ? ` · ${formatCount(textOnly)} text only: ${textOnlyReasons(c)}` : ''}
+      {c.blocks ? ` · ${formatCount(c.blocks)} as blocks (no parser for ${unparsedExtensions(c, 3)})` : ''}
+      {textOnly ? ` · ${formatCount(textOnly)} text only (${textOnlyReasons(c)})` : ''}
     </span>
   );
 }

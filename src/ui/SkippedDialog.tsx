@@ -1,4 +1,4 @@
-/** The files the walk left out, each with its reason. */
+/** The files the walk left out, then the files the ranked index leaves to text search, each with its reason. */
 import { useEffect, useRef, useState } from 'react';
 import type { Skipped } from '../core/walk/policy';
 import { useEngine } from './engine';
@@ -29,7 +29,7 @@ export function SkippedDialog({ onClose }: { onClose: () => void }) {
         {data && (
           <>
             <p>
-              {formatCount(data.total)} entries were left out of search.
+              {formatCount(data.total)} entries were left out of search or of the ranked index (text search still reads minified, generated and unparsed files).
               {data.total > data.items.length ? ` The first ${formatCount(data.items.length)} are listed.` : ''}
             </p>
             <table>

@@ -20,6 +20,7 @@ export const SKIP_REASON_TEXT: Record<string, string> = {
   outsideRoot: 'a link that leads outside the folder',
   minified: 'minified: text search only',
   generated: 'generated: text search only',
+  parseFailed: 'parser failed: text search only',
   indexBudget: "past the index's size budget: text search scans it",
 };
 

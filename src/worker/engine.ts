@@ -355,7 +355,8 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
     skipped: (offset, limit) =>
       edge.call(() => {
         if (!roots.size) throw noRepository();
-        const all = roots.sessions.flatMap((s) => s.skipped.map(withPrefix(roots.prefixOf(s))));
+        // the walk's skips, then what the index keeps out of the ranked index (text search still has those)
+        const all = roots.sessions.flatMap((s) => [...s.skipped, ...s.indexSkipped].map(withPrefix(roots.prefixOf(s))));
         return { total: all.length, items: all.slice(offset, offset + limit) };
       }),
     callTool: (name, args) =>

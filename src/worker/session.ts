@@ -60,6 +60,9 @@ export const seedIndexStoreKey = (key: string): string => `seed004:${key}`;
 
 /** Per-file hit lines returned to the viewer. */
 const MAX_VIEWER_HIT_LINES = 100_000;
+/** The reasons a build gives for files it keeps out of the ranked index (the walk's own skips are the snapshot's). */
+const INDEX_SKIP_REASONS: ReadonlySet<string> = new Set(['minified', 'generated', 'parseFailed', 'indexBudget']);
+
 /** Skipped entries returned with a job's end; the rest are paged with skipped(). */
 export const SKIPPED_IN_END = 200;
 
@@ -119,6 +122,12 @@ export class RepoSession {
   get libraryId(): string | undefined {
     return this.origin.kind === 'git' ? this.origin.id : this.origin.kind === 'handle' ? this.origin.libraryId : undefined;
   }
+
+  /**
+   * Files the last complete index build kept out of the ranked index, with why (minified,
+   * generated, parser failed, over the budget): the skipped dialog lists them after the walk's.
+   */
+  indexSkipped: Skipped[] = [];
 
   listDir(dir: string): TreeEntry[] {
     return this.tree.list(dir);
@@ -282,6 +291,7 @@ export class RepoSession {
       const overBudget = stats.skipped.filter((k) => k.reason === 'indexBudget').length;
       if (overBudget) end.overBudget = overBudget;
       if (stats.coverage) end.coverage = stats.coverage;
+      this.indexSkipped = stats.skipped.filter((k) => INDEX_SKIP_REASONS.has(k.reason));
       this.indexStatus = { state: 'ready', last: end };
       await this.deps.onIndexed?.(this, end.builtAt).catch(() => undefined);
       return { results: [], limitHit: stats.skipped.length > SKIPPED_IN_END, skipped: stats.skipped.slice(0, SKIPPED_IN_END), stats: end };

@@ -142,8 +142,12 @@ describe('coverage', () => {
         overBudget: 0,
       });
       expect(stats.filesScanned).toBe(6);
-      const why = stats.skipped.map((s) => `${s.path}: ${s.reason}${s.reason === 'unreadable' ? ` (${s.detail})` : ''}`).sort();
-      expect(why).toEqual(['bad.ts: unreadable (parser failed: cannot parse bad.ts)', 'package-lock.json: generated', 'web/app.min.js: minified']);
+      const why = stats.skipped.map((s) => `${s.path}: ${s.reason} (${s.detail})`).sort();
+      expect(why).toEqual([
+        'bad.ts: parseFailed (cannot parse bad.ts)',
+        'package-lock.json: generated (lockfile)',
+        `web/app.min.js: minified (1 line of ${minified.length.toLocaleString('en-US')} characters)`,
+      ]);
     }
   });
 });

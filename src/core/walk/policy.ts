@@ -47,7 +47,8 @@ export type SkipReason =
   | 'indexBudget' // past the code index's text budget (limits.ts): searched by scanning only
   | 'outsideRoot' // a symlink (or a path through one) that resolves outside the root
   | 'minified' // indexes: in the text index only, no symbol chunks (chunk/minified.ts)
-  | 'generated'; // indexes: in the text index only, no chunks (chunk/generated.ts: lockfiles, @generated)
+  | 'generated' // indexes: in the text index only, no chunks (chunk/generated.ts: lockfiles, @generated)
+  | 'parseFailed'; // the code index: its parser failed or ran out of time (text index only)
 
 export interface Skipped {
   path: string;
