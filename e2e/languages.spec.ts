@@ -42,7 +42,7 @@ const FILES: Record<string, [string, string]> = {
   'tools/report.pl': ['sub summarize_quarterly_totals {\n  return 1;\n}\n', 'summarize_quarterly_totals'],
 };
 
-test('a repository in every listed language: Ranked finds a symbol in each, and the coverage is shown', async ({ quarry, page }) => {
+test('a repository in every listed language: Ranked finds a symbol in each, and the coverage is shown', async ({ quarry, page, context }) => {
   test.setTimeout(300_000);
   const files: Record<string, string> = Object.fromEntries(Object.entries(FILES).map(([p, [text]]) => [p, text]));
   files['web/vendor.min.js'] = 'var q=function(a,b){return a+b};'.repeat(600) + '\n';
@@ -72,4 +72,38 @@ test('a repository in every listed language: Ranked finds a symbol in each, and 
     await expect.soft(quarry.rankedHits.first(), `Ranked "${symbol}" finds it in ${path} first`).toHaveAttribute('data-path', path);
   }
   await page.screenshot({ path: 'e2e/output/languages.png' });
+
+  // Grammars are not precached (C# alone is 5 MB): the service worker keeps each once it is used.
+  // (The first visit's workers may fetch before the service worker controls the page: one more build, online.)
+  await page.evaluate(async () => void (await navigator.serviceWorker.ready));
+  await page.reload();
+  await quarry.waitForRepo('polyglot');
+  await quarry.waitForIndex();
+  await quarry.indexStatus.getByRole('button', { name: 'Rebuild index' }).click();
+  await expect(quarry.indexStatus).toHaveAttribute('data-state', 'ready', { timeout: 120_000 });
+  const cached: string[] = await page.evaluate(async () => (await (await caches.open('quarry-grammars')).keys()).map((r) => new URL(r.url).pathname.split('/').pop()!));
+  for (const grammar of ['c', 'cpp', 'c_sharp', 'java', 'ruby', 'php', 'bash', 'kotlin', 'css', 'html', 'python', 'go', 'rust'])
+    expect
+      .soft(
+        cached.some((name) => name.startsWith(`tree-sitter-${grammar}-`)),
+        `${grammar} grammar kept by the service worker`,
+      )
+      .toBe(true);
+  // offline: a full rebuild parses every language again from what the service worker kept
+  await context.setOffline(true);
+  await page.reload();
+  await quarry.waitForRepo('polyglot');
+  await quarry.waitForIndex();
+  await quarry.indexStatus.getByRole('button', { name: 'Rebuild index' }).click();
+  await expect(quarry.indexStatus).toHaveAttribute('data-state', 'ready', { timeout: 120_000 });
+  await expect(quarry.indexStatus).toHaveAttribute('data-mode', 'full');
+  await expect(quarry.indexStatus.getByTestId('index-ranked')).toHaveText(`${total - 2} of ${total} files ranked`);
+  for (const [symbol, path] of [
+    ['ComputeSurcharge', 'cs/Invoice.cs'],
+    ['parse_commit_object', 'c/commit.c'],
+  ]) {
+    await quarry.search(symbol, 'Ranked');
+    await expect(quarry.rankedHits.first()).toHaveAttribute('data-path', path);
+  }
+  await context.setOffline(false);
 });
