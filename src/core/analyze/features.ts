@@ -16,6 +16,7 @@
  *                  `__tests__/`, `test/`, `tests/`, `e2e/`, `cypress/`), or a test file whose
  *                  path spells the feature.
  */
+import { lineAtOffset } from '../chunk/fallback';
 import { toQuarryError } from '../errors';
 import type { Yielder } from '../jobs/yielder';
 import type { Workspace } from '../source/workspace';
@@ -92,17 +93,6 @@ function lineStarts(text: string): number[] {
   // a final newline ends the last line; it does not start another
   if (starts.length > 1 && starts[starts.length - 1] === text.length) starts.pop();
   return starts;
-}
-
-function lineIndexAt(starts: number[], offset: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid] <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
 }
 
 function lineText(text: string, starts: number[], i: number): string {
@@ -280,7 +270,7 @@ export async function featureStatus(workspace: Workspace, parsers: SourceParsers
     const starts = lineStarts(file.text);
     let lastLine = -1;
     for (const [s, e] of hits) {
-      const li = lineIndexAt(starts, s);
+      const li = lineAtOffset(starts, s);
       if (li === lastLine) continue; // one reference per line: its first hit
       lastLine = li;
       const comment = inRanges(comments, s);

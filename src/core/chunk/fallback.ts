@@ -294,14 +294,17 @@ export function cutChunks(path: string, lines: readonly string[], from: number, 
 export function lineIndex(text: string): (offset: number) => number {
   const starts = [0];
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  return (offset) => {
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid] <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
-  };
+  return (offset) => lineAtOffset(starts, offset);
+}
+
+/** The 0-based line holding `offset`, given each line's start offset (ascending, starting at 0). */
+export function lineAtOffset(starts: readonly number[], offset: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }

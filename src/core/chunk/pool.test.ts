@@ -29,14 +29,20 @@ class FakeThread implements ChunkThread {
   }
 }
 
+/** A pool over FakeThreads, and the threads it started, in order. */
+function fakePool(size: number): { pool: ThreadPool; threads: FakeThread[] } {
+  const threads: FakeThread[] = [];
+  const pool = new ThreadPool(() => {
+    const t = new FakeThread();
+    threads.push(t);
+    return t;
+  }, size);
+  return { pool, threads };
+}
+
 describe('ThreadPool', () => {
   it('sends each file to the thread with the least text pending, and returns each its own answer', async () => {
-    const threads: FakeThread[] = [];
-    const pool = new ThreadPool(() => {
-      const t = new FakeThread();
-      threads.push(t);
-      return t;
-    }, 2);
+    const { pool, threads } = fakePool(2);
     const a = pool.chunk('a.c', 'A'.repeat(1000));
     const b = pool.chunk('b.c', 'B');
     const c = pool.chunk('c.c', 'C');
@@ -59,12 +65,7 @@ describe('ThreadPool', () => {
   });
 
   it('threads: at most that many threads take the file (the caller keeps a core)', async () => {
-    const threads: FakeThread[] = [];
-    const pool = new ThreadPool(() => {
-      const t = new FakeThread();
-      threads.push(t);
-      return t;
-    }, 3);
+    const { pool, threads } = fakePool(3);
     for (const name of ['a', 'b', 'c', 'd']) void pool.chunk(`${name}.c`, name, { threads: 2 });
     expect(threads.map((t) => t.received.map((r) => r.path))).toEqual([
       ['a.c', 'c.c'],
@@ -76,12 +77,7 @@ describe('ThreadPool', () => {
   });
 
   it('affinity: files needing a grammar go to the thread that has it, unless it is far busier', async () => {
-    const threads: FakeThread[] = [];
-    const pool = new ThreadPool(() => {
-      const t = new FakeThread();
-      threads.push(t);
-      return t;
-    }, 2);
+    const { pool, threads } = fakePool(2);
     void pool.chunk('a.c', 'c1', { affinity: 'c' });
     void pool.chunk('b.rb', 'r1', { affinity: 'ruby' }); // a new grammar: the least busy thread
     void pool.chunk('c.c', 'c2', { affinity: 'c' }); // thread 0 has C, a little busier: still there
@@ -99,12 +95,7 @@ describe('ThreadPool', () => {
   });
 
   it('prepare: the grammars start loading at once, shared out among the threads, and their files follow them', async () => {
-    const threads: FakeThread[] = [];
-    const pool = new ThreadPool(() => {
-      const t = new FakeThread();
-      threads.push(t);
-      return t;
-    }, 2);
+    const { pool, threads } = fakePool(2);
     pool.prepare(['c', 'cpp', 'ruby']);
     pool.prepare(['c']); // already with a thread: not loaded twice
     expect(threads.map((t) => t.preloaded)).toEqual([['c', 'ruby'], ['cpp']]);
@@ -132,12 +123,7 @@ describe('ThreadPool', () => {
   });
 
   it('a thread that dies fails the files it held with the reason; a new thread takes the waiting ones and later ones', async () => {
-    const threads: FakeThread[] = [];
-    const pool = new ThreadPool(() => {
-      const t = new FakeThread();
-      threads.push(t);
-      return t;
-    }, 1);
+    const { pool, threads } = fakePool(1);
     const lost = pool.chunk('big.c', 'x');
     const lost2 = pool.chunk('big2.c', 'x2');
     const waiting = pool.chunk('waiting.c', 'w');

@@ -8,25 +8,10 @@ import { splitLinesForIndex } from './lines';
 import { decodeIndex, encodeIndex, MemoryIndexStore } from './persist';
 import { CodeIndexService, type ChunkerLike } from './service';
 import type { SyncChunker } from '../chunk/any';
+import { lineChunker } from './line-chunker.testutil';
 import { splitIdentifier } from './identifier-parts';
 import { tokenize } from './tokenize';
 import { rankForPeople } from './people';
-
-/** A stand-in chunker for index tests: a line `fn NAME` starts a chunk that runs to the next one. */
-export const lineChunker: SyncChunker = {
-  chunkFile(path: string, text: string): Chunk[] {
-    const lines = splitLinesForIndex(text);
-    const out: Chunk[] = [];
-    lines.forEach((l, i) => {
-      const m = /^fn (\w+)/.exec(l);
-      if (m) {
-        if (out.length) out[out.length - 1].endLine = i;
-        out.push({ path, startLine: i + 1, endLine: lines.length, symbolName: m[1], chunkType: 'function' });
-      }
-    });
-    return out;
-  },
-};
 
 function indexOf(files: Record<string, string>): ChunkIndex {
   const index = new ChunkIndex();

@@ -6,29 +6,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SyncChunker } from '../chunk/any';
 import type { FileChunker } from '../chunk/pool';
-import type { Chunk } from '../chunk/types';
 import { MemorySource } from '../source/memory';
 import { Workspace } from '../source/workspace';
-import { splitLinesForIndex } from './lines';
+import { lineChunker } from './line-chunker.testutil';
 import { MemoryIndexStore } from './persist';
 import { CodeIndexService } from './service';
 
-/** `fn NAME` starts a chunk that runs to the next one (or the end); a file with BROKEN in it does not parse. */
-const fnChunker: SyncChunker = {
-  chunkFile(path: string, text: string): Chunk[] {
-    if (text.includes('BROKEN')) throw new Error(`cannot parse ${path}`);
-    const lines = splitLinesForIndex(text);
-    const out: Chunk[] = [];
-    lines.forEach((l, i) => {
-      const m = /^fn (\w+)/.exec(l);
-      if (m) {
-        if (out.length) out[out.length - 1].endLine = i;
-        out.push({ path, startLine: i + 1, endLine: lines.length, symbolName: m[1], chunkType: 'function' });
-      }
-    });
-    return out;
-  },
-};
+const fnChunker = lineChunker;
 
 /** fnChunker on `parallelism` pretend threads: each answer comes after its own delay, so answers arrive out of order. */
 function shuffledPool(delays: number[], parallelism = 3): FileChunker {
