@@ -45,6 +45,32 @@ describe('quarry CLI', () => {
       .map((l) => JSON.parse(l));
     expect(own).toContainEqual({ path: 'src/pool.ts', startLine: 8, endLine: 8, symbolName: 'PoolManager.get', chunkType: 'method' });
   });
+  it('chunks --stats says what the index covers, and why each text-only file is text only', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'quarry-stats-'));
+    mkdirSync(path.join(dir, 'src'));
+    mkdirSync(path.join(dir, 'tools'));
+    writeFileSync(path.join(dir, 'src/pool.ts'), 'export function createPool() {\n  return 1;\n}\n');
+    writeFileSync(path.join(dir, 'src/commit.c'), 'int parse_commit(int x) {\n  return x;\n}\n');
+    writeFileSync(path.join(dir, 'tools/report.pl'), 'sub total {\n  return 1;\n}\n');
+    writeFileSync(path.join(dir, 'tools/build.tcl'), 'proc build {} {\n  return 1\n}\n');
+    writeFileSync(path.join(dir, 'package-lock.json'), '{ "lockfileVersion": 3 }\n');
+    writeFileSync(path.join(dir, 'app.min.js'), 'var a=function(b,c){return b+c};'.repeat(100) + '\n');
+    const r = quarry(['chunks', '--stats', '--root', dir]);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n')).toEqual([
+      'Ranked: 4 of 6 files; 2 parsed, 2 as blocks (no parser for .pl, .tcl), 2 text only (minified 1, generated 1)',
+      'Chunks: 4',
+      'As blocks (no parser), by extension:',
+      '  .pl\t1',
+      '  .tcl\t1',
+      'Text only, per file:',
+      '  app.min.js\tminified\t1 line of 3,201 characters', // the file's characters, its newline too
+      '  package-lock.json\tgenerated\tlockfile',
+      '',
+    ]);
+    const json = JSON.parse(quarry(['chunks', '--stats', '--json', '--root', dir]).stdout);
+    expect(json.coverage).toMatchObject({ textFiles: 6, symbols: 2, blocks: 2, textOnly: { minified: 1, generated: 1, failed: 0 } });
+  });
   it('tools prints every tool as {name, description, inputSchema}', () => {
     const r = quarry(['tools']);
     expect(r.code).toBe(0);
