@@ -3,6 +3,7 @@
  * one the calling thread builds, on real code in several languages (three's math in JS, the
  * chunker's own fixtures in every grammar language, a file with no parser).
  */
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -39,6 +40,26 @@ async function build(dir: string, chunker: FileChunker) {
 }
 
 describe('the Node parsing pool', () => {
+  it('lets the process exit once its threads are idle, a grammar preload included (no dispose needed)', { timeout: 120_000 }, () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-pool-exit-'));
+    dirs.push(dir);
+    const script = path.join(dir, 'run.mts'); // .mts: an ES module wherever it is
+    fs.writeFileSync(
+      script,
+      [
+        `import { nodeParsePool } from ${JSON.stringify(path.resolve('src/adapters/node/parse-pool.ts'))};`,
+        'const pool = nodeParsePool(2);',
+        "pool.prepare(['typescript', 'python']);",
+        "const chunks = await pool.chunk('a.ts', 'export function ok() {}\\n');",
+        "console.log(chunks.map((c) => c.symbolName).join(','));",
+      ].join('\n'),
+    );
+    const r = spawnSync(process.execPath, ['--import', 'tsx', script], { cwd: path.resolve('.'), encoding: 'utf8', timeout: 30_000 });
+    expect(r.signal, 'still running after 30 s: a thread kept it alive').toBeNull();
+    expect(r.stdout.trim(), r.stderr).toBe('ok');
+    expect(r.status).toBe(0);
+  });
+
   it('builds the same index as one thread, on threads of its own', { timeout: 120_000 }, async () => {
     const dir = repository();
     const pool = nodeParsePool(2);

@@ -19,7 +19,8 @@ function spawnThread(): ChunkThread {
   worker.unref();
   return {
     post: (req) => {
-      if (pending++ === 0) worker.ref();
+      // only a file is answered: a grammar preload is not work to wait for
+      if (!('preload' in req) && pending++ === 0) worker.ref();
       worker.postMessage(req);
     },
     listen(onReply, onExit) {
@@ -35,6 +36,8 @@ function spawnThread(): ChunkThread {
       });
       worker.on('error', (err) => exit(err instanceof Error ? err.message : String(err)));
       worker.on('exit', (code) => exit(`the thread exited with code ${code}`));
+      // a 'message' listener references the worker again: a thread with nothing to answer must not hold the process
+      if (pending === 0) worker.unref();
     },
     terminate: () => void worker.terminate(),
   };

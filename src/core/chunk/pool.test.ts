@@ -128,7 +128,8 @@ describe('ThreadPool', () => {
     const lost2 = pool.chunk('big2.c', 'x2');
     const waiting = pool.chunk('waiting.c', 'w');
     threads[0].die('out of memory');
-    await expect(lost).rejects.toMatchObject({ code: 'Unreadable', message: 'The parser thread stopped while parsing big.c: out of memory' });
+    // not necessarily the file's fault: the index build tries it again next time
+    await expect(lost).rejects.toMatchObject({ code: 'Unreadable', message: 'The parser thread stopped while parsing big.c: out of memory', data: { transient: true } });
     await expect(lost2).rejects.toMatchObject({ code: 'Unreadable' });
     expect(threads).toHaveLength(2);
     expect(threads[1].received.map((r) => r.path)).toEqual(['waiting.c']);
@@ -158,6 +159,19 @@ describe('ThreadPool', () => {
     expect(thread.terminated).toBe(true);
     await expect(p).rejects.toMatchObject({ code: 'Cancelled' });
     await expect(pool.chunk('b.c', 'y')).rejects.toMatchObject({ code: 'Cancelled' });
+  });
+
+  it('a thread that cannot be created fails the file (a rejection, never a throw), and the pool tries again for the next', async () => {
+    let attempts = 0;
+    const pool = new ThreadPool(() => {
+      if (++attempts === 1) throw new Error('SecurityError: workers are not allowed here');
+      return new FakeThread();
+    }, 1);
+    const first = pool.chunk('a.c', 'x');
+    await expect(first).rejects.toMatchObject({ code: 'Unreadable', data: { transient: true } });
+    pool.prepare(['c']); // no throw either
+    void pool.chunk('b.c', 'y');
+    expect(attempts).toBe(2);
   });
 
   it('refuses a pool of no threads', () => {
@@ -210,6 +224,18 @@ describe('InOrderWindow', () => {
       }),
       { numRuns: 40 },
     );
+  });
+
+  it('stops waiting the moment its signal aborts, even for an answer that never comes', async () => {
+    const ac = new AbortController();
+    const window = new InOrderWindow<number>(1, 1_000_000, ac.signal);
+    const applied: number[] = [];
+    await window.push(new Promise<number>(() => {}), 1, (r) => r.ok && applied.push(r.value));
+    const waiting = window.push(Promise.resolve(2), 1, (r) => r.ok && applied.push(r.value));
+    setTimeout(() => ac.abort(), 10);
+    await expect(waiting).rejects.toMatchObject({ code: 'Cancelled' });
+    await expect(window.drain()).rejects.toMatchObject({ code: 'Cancelled' });
+    expect(applied).toEqual([]);
   });
 
   it('holds no more characters than allowed, but always at least one file', async () => {

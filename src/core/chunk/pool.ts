@@ -12,6 +12,7 @@
  * unreadable, with the reason) and starts a new one for the others. serveChunks is the thread side.
  */
 import { QuarryError, toQuarryError, type QuarryErrorJSON } from '../errors';
+import { unlessAborted } from '../jobs/yielder';
 import type { Chunk } from './types';
 
 /** One file's chunks, maybe computed on another thread. Rejects with QuarryError('Unreadable') when the file cannot be chunked. */
@@ -37,7 +38,7 @@ export interface FileChunker {
    * The affinity keys (grammars) the coming files need: loading starts now, all at once, each
    * on the thread its files will go to, instead of one after the other as files arrive.
    */
-  prepare?(keys: readonly string[]): void;
+  prepare?(keys: readonly string[], options?: Pick<ChunkOptions, 'threads'>): void;
   /** How many files it parses at once (1 on the calling thread). */
   readonly parallelism: number;
   dispose?(): void;
@@ -96,6 +97,7 @@ interface Job {
   reject: (e: unknown) => void;
   signal?: AbortSignal;
   affinity?: string;
+  threads?: number;
   onAbort?: () => void;
 }
 
@@ -140,10 +142,16 @@ export class ThreadPool implements FileChunker {
       if (key !== undefined && this.slots[i]?.keys.has(key) && (home < 0 || this.load(i) < this.load(home))) home = i;
     }
     const chosen = home >= 0 && this.load(home) <= this.load(best) + AFFINITY_SLACK_CHARS ? home : best;
-    const slot = this.slotAt(chosen);
+    let slot: Slot;
+    try {
+      slot = this.slotAt(chosen);
+    } catch (err) {
+      // a thread that cannot even be created (a browser's SecurityError, ERR_WORKER_INIT_FAILED): this file fails, for now
+      return Promise.reject(threadStopped(path, err instanceof Error ? err.message : String(err)));
+    }
     if (key !== undefined) slot.keys.add(key);
     return new Promise<Chunk[]>((resolve, reject) => {
-      const job: Job = { id: this.nextId++, path, text, resolve, reject, signal: options.signal, affinity: key };
+      const job: Job = { id: this.nextId++, path, text, resolve, reject, signal: options.signal, affinity: key, threads: options.threads };
       slot.chars += text.length;
       if (slot.sent.size < IN_FLIGHT) this.send(slot, job);
       else {
@@ -156,16 +164,21 @@ export class ThreadPool implements FileChunker {
     });
   }
 
-  prepare(keys: readonly string[]): void {
+  prepare(keys: readonly string[], options: Pick<ChunkOptions, 'threads'> = {}): void {
     if (this.disposed) return;
+    const n = Math.max(1, Math.min(this.slots.length, options.threads ?? this.parallelism));
     for (const key of keys) {
       if (this.slots.some((s) => s?.keys.has(key))) continue;
       // the thread with the fewest grammars: each loads its share, in parallel with the others
       let best = 0;
-      for (let i = 1; i < this.slots.length; i++) if ((this.slots[i]?.keys.size ?? 0) < (this.slots[best]?.keys.size ?? 0)) best = i;
-      const slot = this.slotAt(best);
-      slot.keys.add(key);
-      slot.thread.post({ preload: key });
+      for (let i = 1; i < n; i++) if ((this.slots[i]?.keys.size ?? 0) < (this.slots[best]?.keys.size ?? 0)) best = i;
+      try {
+        const slot = this.slotAt(best);
+        slot.keys.add(key);
+        slot.thread.post({ preload: key });
+      } catch {
+        return; // no thread can start: the files will say so
+      }
     }
   }
 
@@ -206,14 +219,13 @@ export class ThreadPool implements FileChunker {
       },
       (reason) => {
         if (this.slots[i] === slot) this.slots[i] = null; // later files start a new thread
-        for (const job of slot.sent.values())
-          job.reject(new QuarryError('Unreadable', `The parser thread stopped while parsing ${job.path}: ${reason}`, { path: job.path }));
+        for (const job of slot.sent.values()) job.reject(threadStopped(job.path, reason));
         slot.sent.clear();
         slot.chars = 0;
         // the files that were only waiting go to the threads still (or newly) running
         for (const job of slot.backlog.splice(0)) {
           if (job.onAbort) job.signal!.removeEventListener('abort', job.onAbort);
-          this.chunk(job.path, job.text, { signal: job.signal, affinity: job.affinity }).then(job.resolve, job.reject);
+          this.chunk(job.path, job.text, { signal: job.signal, affinity: job.affinity, threads: job.threads }).then(job.resolve, job.reject);
         }
       },
     );
@@ -226,7 +238,10 @@ export class ThreadPool implements FileChunker {
       const slot = this.slots[i];
       this.slots[i] = null;
       if (!slot) continue;
-      for (const job of [...slot.sent.values(), ...slot.backlog]) job.reject(new QuarryError('Cancelled', 'The parsing pool was closed'));
+      for (const job of [...slot.sent.values(), ...slot.backlog]) {
+        if (job.onAbort) job.signal!.removeEventListener('abort', job.onAbort);
+        job.reject(new QuarryError('Cancelled', 'The parsing pool was closed'));
+      }
       slot.sent.clear();
       slot.backlog = [];
       slot.thread.terminate();
@@ -235,6 +250,10 @@ export class ThreadPool implements FileChunker {
 }
 
 const cancelled = (path: string) => new QuarryError('Cancelled', `Parsing ${path} was cancelled`, { path });
+
+/** Not the file's fault (it may be, or not): `transient` asks the index build to try it again next time. */
+const threadStopped = (path: string, reason: string) =>
+  new QuarryError('Unreadable', `The parser thread stopped while parsing ${path}: ${reason}`, { path, transient: true });
 
 /** How many parsing threads: one per core beyond the one the caller keeps, at least two. */
 export function poolSize(cores: number | undefined): number {
@@ -253,6 +272,8 @@ export class InOrderWindow<T> {
   constructor(
     private readonly maxFiles: number,
     private readonly maxChars: number,
+    /** When it aborts, push() and drain() stop waiting at once (Cancelled); answers still out are left alone. */
+    private readonly signal?: AbortSignal,
   ) {}
 
   async push(answer: Promise<T>, chars: number, apply: (r: { ok: true; value: T } | { ok: false; error: unknown }) => void): Promise<void> {
@@ -290,8 +311,9 @@ export class InOrderWindow<T> {
     const head = this.queue[0];
     let r: { ok: true; value: T } | { ok: false; error: unknown };
     try {
-      r = { ok: true, value: await head.answer };
+      r = { ok: true, value: await unlessAborted(head.answer, this.signal, () => new QuarryError('Cancelled', 'Indexing was cancelled')) };
     } catch (error) {
+      if (this.signal?.aborted) throw error; // cancelled: nothing more is applied
       r = { ok: false, error };
     }
     this.queue.shift();

@@ -102,7 +102,7 @@ export class ChunkStep {
 
   private async ready(): Promise<{ chunker: FileChunker; window: InOrderWindow<Chunk[]> }> {
     this.chunker ??= await this.ctx.chunker();
-    this.window ??= new InOrderWindow<Chunk[]>(WINDOW_FILES_PER_THREAD * this.chunker.parallelism, WINDOW_CHARS);
+    this.window ??= new InOrderWindow<Chunk[]>(WINDOW_FILES_PER_THREAD * this.chunker.parallelism, WINDOW_CHARS, this.ctx.signal);
     return { chunker: this.chunker, window: this.window };
   }
 
@@ -115,7 +115,9 @@ export class ChunkStep {
     }
     if (keys.size === 0) return;
     try {
-      (await this.ready()).chunker.prepare?.([...keys]);
+      const { chunker } = await this.ready();
+      // on the threads step 1 offers files to (step 2's files follow the grammars there, unless a thread is far busier)
+      chunker.prepare?.([...keys], { threads: Math.max(1, chunker.parallelism - 1) });
     } catch {
       // no chunker: step 2 asks again and reports it
     }
@@ -208,21 +210,30 @@ export async function buildChunkIndex(ctx: BuildContext, ranked: RankedFile[], c
     }
     const text: TextResult = kept !== null ? { ok: true, text: kept, encoding: 'utf-8' } : await ctx.read(path);
     if (!text.ok) {
-      // gone or changed into something unreadable since step 1: out of the ranked index until it changes
-      row.kind = 'none';
-      ctx.skipped.push({ ...text.skipped, path });
+      // unreadable since step 1 (its text is in the trigram index): text only, read again next time
+      failed(ctx, path, row, new QuarryError('Unreadable', `could not be read again: ${text.skipped.reason}`, { transient: true }));
     } else await chunks.send(path, row, text.text);
     await step(ctx, ++done, ranked.length, 'parsing');
   }
   return chunks.finish();
 }
 
+/**
+ * The file stays in the text index only. When the failure was not the file's (its grammar could
+ * not be fetched, offline; a parser thread stopped), its modified time is forgotten, so the next
+ * refresh reads it again instead of calling it unchanged; a parse that ran out of time or a
+ * parser error stays until the file changes.
+ */
 function failed(ctx: BuildContext, path: string, row: FileRow, err: unknown): void {
   const e = toQuarryError(err);
   if (e.code === 'Cancelled') throw e;
   row.kind = 'failed';
   row.detail = e.message;
+  if (e.data.transient || e.data.grammarUnavailable) row.mtimeMs = RETRY_MTIME;
 }
+
+/** A modified time no file has: the row never matches the walk, so the file is read again. */
+const RETRY_MTIME = -1;
 
 export interface Prepared {
   path: string;
@@ -250,7 +261,7 @@ export async function prepareChanges(ctx: BuildContext, rows: Array<[string, Fil
       prepared.push(p);
       if (row.kind === 'symbols' || row.kind === 'blocks') {
         chunker ??= await ctx.chunker();
-        window ??= new InOrderWindow<Chunk[]>(WINDOW_FILES_PER_THREAD * chunker.parallelism, WINDOW_CHARS);
+        window ??= new InOrderWindow<Chunk[]>(WINDOW_FILES_PER_THREAD * chunker.parallelism, WINDOW_CHARS, ctx.signal);
         await window.push(chunker.chunk(path, text.text, { signal: ctx.signal, affinity: grammarOf(path) }), text.text.length, (r) => {
           if (r.ok) {
             p.chunks = r.value;

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SyncChunker } from '../chunk/any';
 import type { FileChunker } from '../chunk/pool';
+import { QuarryError } from '../errors';
 import { MemorySource } from '../source/memory';
 import { Workspace } from '../source/workspace';
 import { lineChunker } from './line-chunker.testutil';
@@ -92,6 +93,34 @@ describe('a build on a pool of parsing threads', () => {
     expect(await again.refresh()).toMatchObject({ refreshMode: 'full', chunksIndexed: 2 });
     const resumed = await svc.refresh();
     expect(resumed).toMatchObject({ refreshMode: 'full', chunksIndexed: 2 });
+  });
+});
+
+describe("failures that are not the file's fault", () => {
+  it('a grammar that could not be fetched (offline) is tried again on the next refresh, not kept as a parser failure', async () => {
+    let online = false;
+    const flaky: FileChunker = {
+      parallelism: 2,
+      chunk: async (path, text) => {
+        if (!online && path.endsWith('.c'))
+          throw new QuarryError('Unreadable', `Could not load the c grammar: Failed to fetch (for ${path})`, { path, grammarUnavailable: true });
+        return fnChunker.chunkFile(path, text);
+      },
+    };
+    const source = new MemorySource({ 'a.c': 'fn parse_commit\n', 'b.ts': 'fn other\n' });
+    const store = new MemoryIndexStore();
+    const first = await new CodeIndexService(new Workspace([source]), async () => flaky, store).refresh();
+    expect(first.coverage!.textOnly.failed).toBe(1);
+    expect(first.skipped.map((s) => `${s.path}: ${s.reason}`)).toEqual(['a.c: parseFailed']);
+    online = true;
+    const again = await new CodeIndexService(new Workspace([source]), async () => flaky, store).refresh();
+    expect(again).toMatchObject({ refreshMode: 'incremental', filesChanged: 1, chunksIndexed: 2 });
+    expect(again.coverage!.textOnly.failed).toBe(0);
+    // a parse that fails for the file's own sake stays until the file changes
+    source.write('b.ts', 'fn BROKEN\n', Date.now() + 1000);
+    const svc = new CodeIndexService(new Workspace([source]), async () => flaky, store);
+    expect((await svc.refresh()).coverage!.textOnly.failed).toBe(1);
+    expect((await svc.refresh()).refreshMode).toBe('cache_hit');
   });
 });
 

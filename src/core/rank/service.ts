@@ -220,6 +220,7 @@ export class CodeIndexService {
       if (!row || row.size !== f.size || row.mtimeMs !== f.mtimeMs) changed.push(path);
     }
     const removed = oldTable ? [...oldTable.keys()].filter((p) => !seen.has(p)) : [];
+    const removedRanked = removed.filter((p) => ['symbols', 'blocks'].includes(oldTable!.get(p)!.kind)).length;
     const mode: RefreshMode = !oldTable ? 'full' : changed.length || removed.length ? 'incremental' : 'cache_hit';
     const read = (path: string) => {
       const f = seen.get(path)!;
@@ -284,7 +285,7 @@ export class CodeIndexService {
       chunksIndexed: this.index!.chunkCount,
       elapsedMs: elapsedSince(t0),
       filesChanged: mode === 'cache_hit' ? 0 : changed.filter(ranked).length,
-      filesRemoved: removed.length,
+      filesRemoved: removedRanked,
       skipped,
       coverage,
     };
