@@ -1,6 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AFFINITY_SLACK_CHARS, InOrderWindow, poolSize, serveChunks, ThreadPool, type ChunkMessage, type ChunkReply, type ChunkRequest, type ChunkThread } from './pool';
+import {
+  AFFINITY_SLACK_CHARS,
+  IN_FLIGHT_CHARS,
+  InOrderWindow,
+  poolSize,
+  serveChunks,
+  ThreadPool,
+  type ChunkMessage,
+  type ChunkReply,
+  type ChunkRequest,
+  type ChunkThread,
+} from './pool';
 import { QuarryError } from '../errors';
 
 /** A thread run by the test: it answers when told, and can die. */
@@ -47,11 +58,10 @@ describe('ThreadPool', () => {
     const b = pool.chunk('b.c', 'B');
     const c = pool.chunk('c.c', 'C');
     const d = pool.chunk('d.c', 'D');
-    // a thread busy with one long file is not free: the short ones go to the other (two sent, one waiting)
-    expect(threads.map((t) => t.received.map((r) => r.path))).toEqual([['a.c'], ['b.c', 'c.c']]);
-    // answers in any order reach their own callers; an answer lets the waiting file go
+    // a thread busy with one long file is not free: the short ones go to the other
+    expect(threads.map((t) => t.received.map((r) => r.path))).toEqual([['a.c'], ['b.c', 'c.c', 'd.c']]);
+    // answers in any order reach their own callers
     threads[1].answer(threads[1].received[1]);
-    expect(threads[1].received.map((r) => r.path)).toEqual(['b.c', 'c.c', 'd.c']);
     threads[1].answer(threads[1].received[0]);
     threads[0].answer(threads[0].received[0]);
     threads[1].answer(threads[1].received[2]);
@@ -89,9 +99,10 @@ describe('ThreadPool', () => {
     // far busier than the slack: the other thread takes it (and has C from then on)
     void pool.chunk('big.c', 'x'.repeat(AFFINITY_SLACK_CHARS * 2), { affinity: 'c' });
     void pool.chunk('e.c', 'c3', { affinity: 'c' });
-    expect(threads[1].received.map((r) => r.path)).toEqual(['b.rb', 'd.rb']); // two in flight; the rest wait
-    const waiting = (pool as unknown as { slots: Array<{ backlog: Array<{ path: string }> }> }).slots.map((s) => s.backlog.map((j) => j.path));
-    expect(waiting).toEqual([['big.c'], ['e.c']]);
+    expect(threads.map((t) => t.received.map((r) => r.path))).toEqual([
+      ['a.c', 'c.c', 'big.c'],
+      ['b.rb', 'd.rb', 'e.c'],
+    ]);
   });
 
   it('prepare: the grammars start loading at once, shared out among the threads, and their files follow them', async () => {
@@ -104,11 +115,12 @@ describe('ThreadPool', () => {
     expect(threads.map((t) => t.received.map((r) => r.path))).toEqual([['b.rb'], ['a.cpp']]);
   });
 
-  it('sends a thread two files at a time; a cancelled build drops the files still waiting', async () => {
+  it('sends a thread up to IN_FLIGHT_CHARS of text (two files at least); a cancelled build drops the files still waiting', async () => {
     let thread!: FakeThread;
     const pool = new ThreadPool(() => (thread = new FakeThread()), 1);
     const ac = new AbortController();
-    const answers = ['a', 'b', 'c', 'd'].map((n) => pool.chunk(`${n}.c`, n, { signal: ac.signal }));
+    const big = (n: string) => n + 'x'.repeat(IN_FLIGHT_CHARS / 2);
+    const answers = ['a', 'b', 'c', 'd'].map((n) => pool.chunk(`${n}.c`, big(n), { signal: ac.signal }));
     expect(thread.received.map((r) => r.path)).toEqual(['a.c', 'b.c']);
     thread.answer(thread.received[0]);
     expect(thread.received.map((r) => r.path)).toEqual(['a.c', 'b.c', 'c.c']); // one answered, the next one sent
@@ -116,15 +128,15 @@ describe('ThreadPool', () => {
     await expect(answers[3]).rejects.toMatchObject({ code: 'Cancelled', message: 'Parsing d.c was cancelled' });
     thread.answer(thread.received[1]);
     thread.answer(thread.received[2]);
-    expect((await answers[0])[0].symbolName).toBe('a');
-    expect((await answers[2])[0].symbolName).toBe('c'); // already with the thread: it finishes
+    expect((await answers[0])[0].symbolName).toBe(big('a'));
+    expect((await answers[2])[0].symbolName).toBe(big('c')); // already with the thread: it finishes
     expect(thread.received.map((r) => r.path)).toEqual(['a.c', 'b.c', 'c.c']); // d.c was never sent
     await expect(pool.chunk('e.c', 'e', { signal: ac.signal })).rejects.toMatchObject({ code: 'Cancelled' });
   });
 
   it('a thread that dies fails the files it held with the reason; a new thread takes the waiting ones and later ones', async () => {
     const { pool, threads } = fakePool(1);
-    const lost = pool.chunk('big.c', 'x');
+    const lost = pool.chunk('big.c', 'x'.repeat(IN_FLIGHT_CHARS));
     const lost2 = pool.chunk('big2.c', 'x2');
     const waiting = pool.chunk('waiting.c', 'w');
     threads[0].die('out of memory');

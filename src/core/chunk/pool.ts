@@ -103,18 +103,27 @@ interface Job {
 
 interface Slot {
   thread: ChunkThread;
-  /** Sent to the thread and not answered yet (at most IN_FLIGHT). */
+  /** Sent to the thread and not answered yet (see canSend). */
   sent: Map<number, Job>;
   /** Waiting here, in order, until the thread has room: a cancelled build's files are dropped from it. */
   backlog: Job[];
   /** Characters sent or waiting and not answered yet: the thread's queue, measured in work. */
   chars: number;
+  /** Characters sent and not answered yet. */
+  sentChars: number;
   /** The affinity keys of the files it was given (the grammars it has loaded or is loading). */
   keys: Set<string>;
 }
 
-/** Files a thread holds at once: one parsing, one ready, so it never waits for a round trip. */
-const IN_FLIGHT = 2;
+/**
+ * What a thread holds at once: at least two files (one parsing, one ready), and more up to
+ * IN_FLIGHT_CHARS (~0.25 s of parsing), so it does not run dry while the calling thread is busy
+ * for a moment (its replies wait for that thread's event loop), yet a cancel leaves it little to
+ * finish.
+ */
+const IN_FLIGHT_MIN = 2;
+const IN_FLIGHT_MAX = 64;
+export const IN_FLIGHT_CHARS = 2 * 1024 * 1024;
 
 export class ThreadPool implements FileChunker {
   private readonly slots: Array<Slot | null>;
@@ -153,7 +162,7 @@ export class ThreadPool implements FileChunker {
     return new Promise<Chunk[]>((resolve, reject) => {
       const job: Job = { id: this.nextId++, path, text, resolve, reject, signal: options.signal, affinity: key, threads: options.threads };
       slot.chars += text.length;
-      if (slot.sent.size < IN_FLIGHT) this.send(slot, job);
+      if (canSend(slot, job)) this.send(slot, job);
       else {
         slot.backlog.push(job);
         if (job.signal) {
@@ -185,6 +194,7 @@ export class ThreadPool implements FileChunker {
   private send(slot: Slot, job: Job): void {
     if (job.onAbort) job.signal!.removeEventListener('abort', job.onAbort);
     slot.sent.set(job.id, job);
+    slot.sentChars += job.text.length;
     slot.thread.post({ id: job.id, path: job.path, text: job.text });
   }
 
@@ -204,7 +214,7 @@ export class ThreadPool implements FileChunker {
   private slotAt(i: number): Slot {
     const existing = this.slots[i];
     if (existing) return existing;
-    const slot: Slot = { thread: this.spawn(), sent: new Map(), backlog: [], chars: 0, keys: new Set() };
+    const slot: Slot = { thread: this.spawn(), sent: new Map(), backlog: [], chars: 0, sentChars: 0, keys: new Set() };
     this.slots[i] = slot;
     slot.thread.listen(
       (reply) => {
@@ -212,8 +222,8 @@ export class ThreadPool implements FileChunker {
         if (!job) return;
         slot.sent.delete(reply.id);
         slot.chars -= job.text.length;
-        const next = slot.backlog.shift();
-        if (next) this.send(slot, next);
+        slot.sentChars -= job.text.length;
+        while (slot.backlog.length && canSend(slot, slot.backlog[0])) this.send(slot, slot.backlog.shift()!);
         if ('chunks' in reply) job.resolve(reply.chunks);
         else job.reject(new QuarryError(reply.error.code, reply.error.message, reply.error.data));
       },
@@ -222,6 +232,7 @@ export class ThreadPool implements FileChunker {
         for (const job of slot.sent.values()) job.reject(threadStopped(job.path, reason));
         slot.sent.clear();
         slot.chars = 0;
+        slot.sentChars = 0;
         // the files that were only waiting go to the threads still (or newly) running
         for (const job of slot.backlog.splice(0)) {
           if (job.onAbort) job.signal!.removeEventListener('abort', job.onAbort);
@@ -247,6 +258,10 @@ export class ThreadPool implements FileChunker {
       slot.thread.terminate();
     }
   }
+}
+
+function canSend(slot: Slot, job: Job): boolean {
+  return slot.sent.size < IN_FLIGHT_MIN || (slot.sent.size < IN_FLIGHT_MAX && slot.sentChars + job.text.length <= IN_FLIGHT_CHARS);
 }
 
 const cancelled = (path: string) => new QuarryError('Cancelled', `Parsing ${path} was cancelled`, { path });
