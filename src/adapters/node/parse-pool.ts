@@ -6,7 +6,10 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { inThreadChunker } from '../../core/chunk/any';
 import { poolSize, ThreadPool, type ChunkReply, type ChunkThread } from '../../core/chunk/pool';
+import { MAX_PARSE_MS } from '../../core/limits';
+import { nodeGrammarLoader } from './grammars';
 
 function spawnThread(): ChunkThread {
   const here = import.meta.url;
@@ -45,5 +48,6 @@ function spawnThread(): ChunkThread {
 
 /** A pool of `size` parsing threads (default: one per core beyond the caller's, at least two). */
 export function nodeParsePool(size = poolSize(availableParallelism())): ThreadPool {
-  return new ThreadPool(spawnThread, size);
+  // threads that cannot start (a bundle without parse-thread.mjs, say): parse on the calling thread
+  return new ThreadPool(spawnThread, size, () => inThreadChunker(nodeGrammarLoader, { maxParseMs: MAX_PARSE_MS }));
 }

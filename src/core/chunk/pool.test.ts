@@ -10,6 +10,7 @@ import {
   type ChunkMessage,
   type ChunkReply,
   type ChunkRequest,
+  type FileChunker,
   type ChunkThread,
 } from './pool';
 import { QuarryError } from '../errors';
@@ -184,6 +185,48 @@ describe('ThreadPool', () => {
     pool.prepare(['c']); // no throw either
     void pool.chunk('b.c', 'y');
     expect(attempts).toBe(2);
+  });
+
+  it('threads that stop before their first answer, twice in a row: the pool parses on the calling thread from then on, losing no file', async () => {
+    const threads: FakeThread[] = [];
+    const onThisThread: string[] = [];
+    const fallback = async (): Promise<FileChunker> => ({
+      parallelism: 1,
+      chunk: async (path, text) => (onThisThread.push(path), [{ path, startLine: 1, endLine: 1, symbolName: text, chunkType: 'block' }]),
+    });
+    const pool = new ThreadPool(
+      () => {
+        const t = new FakeThread();
+        threads.push(t);
+        return t;
+      },
+      1,
+      fallback,
+    );
+    const first = pool.chunk('a.c', 'a');
+    threads[0].die('the worker script failed to load');
+    // one failure may be the file's: it fails, transiently
+    await expect(first).rejects.toMatchObject({ code: 'Unreadable', data: { transient: true } });
+    const second = pool.chunk('b.c', 'b');
+    const third = pool.chunk('c.c', 'c');
+    threads[1].die('the worker script failed to load');
+    expect(pool.fellBack).toBe(true);
+    expect((await second)[0].symbolName).toBe('b');
+    expect((await third)[0].symbolName).toBe('c');
+    expect((await pool.chunk('d.c', 'd'))[0].symbolName).toBe('d');
+    expect(onThisThread).toEqual(['b.c', 'c.c', 'd.c']);
+    expect(threads).toHaveLength(2);
+  });
+
+  it('a thread that answered once and then stops is not a start failure: no fallback', async () => {
+    const { pool, threads } = fakePool(1);
+    const a = pool.chunk('a.c', 'a');
+    threads[0].answer(threads[0].received[0]);
+    await a;
+    const b = pool.chunk('b.c', 'b');
+    threads[0].die('crashed on b.c');
+    await expect(b).rejects.toMatchObject({ code: 'Unreadable' });
+    expect(pool.fellBack).toBe(false);
   });
 
   it('refuses a pool of no threads', () => {

@@ -125,22 +125,37 @@ const IN_FLIGHT_MIN = 2;
 const IN_FLIGHT_MAX = 64;
 export const IN_FLIGHT_CHARS = 2 * 1024 * 1024;
 
+/** Threads that stop before their first answer, in a row, after which the pool parses on the calling thread. */
+export const START_FAILURES_BEFORE_FALLBACK = 2;
+
 export class ThreadPool implements FileChunker {
   private readonly slots: Array<Slot | null>;
   private nextId = 1;
   private disposed = false;
+  /** Threads that stopped without ever answering, in a row (a worker script that cannot load, say). */
+  private startFailures = 0;
+  /** Set once threads cannot start here: every file goes to `fallback` from then on. */
+  private onThisThread: Promise<FileChunker> | null = null;
 
   constructor(
     private readonly spawn: () => ChunkThread,
     readonly parallelism: number,
+    /** The chunker to use on the calling thread when threads cannot start (none: their files fail, transiently). */
+    private readonly fallback?: () => Promise<FileChunker>,
   ) {
     if (!(parallelism >= 1)) throw new QuarryError('InvalidArgument', `A parsing pool needs at least one thread, not ${parallelism}`);
     this.slots = Array.from({ length: parallelism }, () => null);
   }
 
+  /** Whether the pool gave up on threads and parses on the calling thread. */
+  get fellBack(): boolean {
+    return this.onThisThread !== null;
+  }
+
   chunk(path: string, text: string, options: ChunkOptions = {}): Promise<Chunk[]> {
     if (this.disposed) return Promise.reject(new QuarryError('Cancelled', 'The parsing pool was closed'));
     if (options.signal?.aborted) return Promise.reject(cancelled(path));
+    if (this.onThisThread) return this.onThisThread.then((c) => c.chunk(path, text));
     // the thread with the least text still to parse (a thread busy with one 1 MB file is not free)
     let best = 0;
     let home = -1;
@@ -175,6 +190,13 @@ export class ThreadPool implements FileChunker {
 
   prepare(keys: readonly string[], options: Pick<ChunkOptions, 'threads'> = {}): void {
     if (this.disposed) return;
+    if (this.onThisThread) {
+      void this.onThisThread.then(
+        (c) => c.prepare?.(keys),
+        () => undefined,
+      );
+      return;
+    }
     const n = Math.max(1, Math.min(this.slots.length, options.threads ?? this.parallelism));
     for (const key of keys) {
       if (this.slots.some((s) => s?.keys.has(key))) continue;
@@ -216,8 +238,11 @@ export class ThreadPool implements FileChunker {
     if (existing) return existing;
     const slot: Slot = { thread: this.spawn(), sent: new Map(), backlog: [], chars: 0, sentChars: 0, keys: new Set() };
     this.slots[i] = slot;
+    let answered = false;
     slot.thread.listen(
       (reply) => {
+        answered = true;
+        this.startFailures = 0;
         const job = slot.sent.get(reply.id);
         if (!job) return;
         slot.sent.delete(reply.id);
@@ -229,6 +254,16 @@ export class ThreadPool implements FileChunker {
       },
       (reason) => {
         if (this.slots[i] === slot) this.slots[i] = null; // later files start a new thread
+        if (!answered) this.startFailures++;
+        if (!answered && this.fallback && (this.onThisThread || this.startFailures >= START_FAILURES_BEFORE_FALLBACK)) {
+          // threads cannot start here: parse on the calling thread from now on, the files this one held too
+          if (!this.onThisThread) {
+            this.onThisThread = this.fallback();
+            this.onThisThread.catch(() => undefined);
+          }
+          slot.backlog.unshift(...slot.sent.values());
+          slot.sent.clear();
+        }
         for (const job of slot.sent.values()) job.reject(threadStopped(job.path, reason));
         slot.sent.clear();
         slot.chars = 0;
