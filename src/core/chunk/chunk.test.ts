@@ -2,21 +2,14 @@
  * The chunker, table-driven: each fixture (a hand-written file under fixtures/, stored with
  * a `.txt` suffix so tsc and lint leave it alone) and each inline case lists every chunk.
  */
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { chunksOf, fixture, type Row } from './rows.testutil';
 import { nodeGrammarLoader } from '../../adapters/node/grammars';
 import { QuarryError } from '../errors';
 import { Chunker, INDEXED_EXTENSIONS, innermostChunkAt, languageForPath } from './index';
-import type { Chunk, ChunkType } from './types';
 
 // Tests may reach across layers (the quarry/layers lint rule exempts them): the Node loader.
 const testLoader = nodeGrammarLoader;
-
-const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}.txt`, import.meta.url), 'utf8');
-
-/** One expected chunk, written `[start, end, type, name]`. */
-type Row = [number, number, ChunkType, string];
-const chunksOf = (path: string, rows: Row[]): Chunk[] => rows.map(([startLine, endLine, chunkType, symbolName]) => ({ path, startLine, endLine, symbolName, chunkType }));
 
 let chunker: Chunker;
 beforeAll(async () => {

@@ -3,21 +3,15 @@
  * SCSS/Less, HTML) and the lazy loading of grammars. Each fixture is a hand-written file
  * under fixtures/ (stored with a `.txt` suffix) whose chunks are all listed.
  */
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { chunksOf, fixture, type Row } from './rows.testutil';
 import { Language, Parser } from 'web-tree-sitter';
 import { nodeGrammarLoader } from '../../adapters/node/grammars';
 import { QuarryError } from '../errors';
 import { Chunker, GRAMMAR_LANGUAGES, grammarLanguageOf, initRuntime, languageForPath } from './index';
 import { RUBY_TAGS } from './scripting';
 import { TagsQueries } from './tags';
-import type { Chunk, ChunkType, GrammarLanguageId, GrammarLoader } from './types';
-
-const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}.txt`, import.meta.url), 'utf8');
-
-/** One expected chunk, written `[start, end, type, name]`. */
-type Row = [number, number, ChunkType, string];
-const chunksOf = (path: string, rows: Row[]): Chunk[] => rows.map(([startLine, endLine, chunkType, symbolName]) => ({ path, startLine, endLine, symbolName, chunkType }));
+import type { Chunk, GrammarLanguageId, GrammarLoader } from './types';
 
 /** A loader that counts grammar loads, and can be told to fail some of them once. */
 function countingLoader(failOnce: GrammarLanguageId[] = []) {

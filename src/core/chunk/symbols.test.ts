@@ -4,16 +4,12 @@
  * methods, class fields holding functions, CommonJS exports, enums, interfaces, type aliases,
  * namespaces, Python decorators kept with their function, Go methods with receivers.
  */
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { fixture, type Row } from './rows.testutil';
 import { nodeGrammarLoader } from '../../adapters/node/grammars';
 import { Chunker, innermostChunkAt } from './index';
-import type { Chunk, ChunkType } from './types';
+import type { Chunk } from './types';
 
-const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}.txt`, import.meta.url), 'utf8');
-
-/** One expected chunk, written `[start, end, type, name]`. */
-type Row = [number, number, ChunkType, string];
 const rowsOf = (chunks: Chunk[]): Row[] => chunks.map((c) => [c.startLine, c.endLine, c.chunkType, c.symbolName]);
 
 let chunker: Chunker;

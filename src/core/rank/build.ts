@@ -66,6 +66,9 @@ const WINDOW_CHARS = 32 * 1024 * 1024;
 /** Step 1 keeps the ranked files' texts for step 2 up to this many characters; the rest is read again. */
 const KEPT_CHARS = 64 * 1024 * 1024;
 
+/** Whether a file of this kind is in the ranked (chunk) index. */
+export const isRanked = (kind: FileKind | undefined): boolean => kind === 'symbols' || kind === 'blocks';
+
 /** Marks a file read now: its kind from its text (the row keeps size and mtime from the walk). */
 function classify(path: string, text: string, row: FileRow): void {
   const textOnly = textOnlyReason(path, text);
@@ -141,24 +144,38 @@ export class ChunkStep {
     // one core stays with this thread: the text index is not slowed down
     const threads = parts.chunker.parallelism - 1;
     const start = () => parts.chunker.chunk(path, text, { threads, signal: this.ctx.signal, affinity: grammarOf(path) });
-    this.closed = !parts.window.offer(start, text.length, (r) => this.apply(path, row, text, r));
+    this.closed = !parts.window.offer(start, text.length, this.answered(path, row, this.intoIndex(path, row, text)));
     return !this.closed;
   }
 
   /** Step 2: hands the file to the parsers, applying earlier answers while the window is full. */
-  async send(path: string, row: FileRow, text: string): Promise<void> {
-    const { chunker, window } = await this.ready();
-    await window.push(chunker.chunk(path, text, { signal: this.ctx.signal, affinity: grammarOf(path) }), text.length, (r) => this.apply(path, row, text, r));
+  send(path: string, row: FileRow, text: string): Promise<void> {
+    return this.sendThen(path, row, text, this.intoIndex(path, row, text));
   }
 
-  private apply(path: string, row: FileRow, text: string, r: { ok: true; value: Chunk[] } | { ok: false; error: unknown }): void {
-    if (r.ok) this.index.setFile(path, row, r.value, splitLinesForIndex(text));
-    else failed(this.ctx, path, row, r.error);
+  /** Hands the file to the parsers; `use` gets its chunks in the order files were sent (a failure marks the row). */
+  async sendThen(path: string, row: FileRow, text: string, use: (chunks: Chunk[]) => void): Promise<void> {
+    const { chunker, window } = await this.ready();
+    const answer = chunker.chunk(path, text, { signal: this.ctx.signal, affinity: grammarOf(path) });
+    await window.push(answer, text.length, this.answered(path, row, use));
+  }
+
+  private intoIndex(path: string, row: FileRow, text: string): (chunks: Chunk[]) => void {
+    return (chunks) => this.index.setFile(path, row, chunks, splitLinesForIndex(text));
+  }
+
+  private answered(path: string, row: FileRow, use: (chunks: Chunk[]) => void) {
+    return (r: { ok: true; value: Chunk[] } | { ok: false; error: unknown }): void => (r.ok ? use(r.value) : failed(this.ctx, path, row, r.error));
+  }
+
+  /** Waits for every answer out, applying them in order. */
+  async drain(): Promise<void> {
+    await this.window?.drain();
+    if (this.ctx.signal?.aborted) throw cancelledError();
   }
 
   async finish(): Promise<ChunkIndex> {
-    await this.window?.drain();
-    if (this.ctx.signal?.aborted) throw cancelledError();
+    await this.drain();
     this.index.compact();
     return this.index;
   }
@@ -183,7 +200,7 @@ export async function buildTextIndex(
     else {
       trigrams.addFile(path, text.text, row.size);
       classify(path, text.text, row);
-      if (row.kind === 'symbols' || row.kind === 'blocks') {
+      if (isRanked(row.kind)) {
         if (await chunks.offer(path, row, text.text)) ranked.push([path, row, 'sent']);
         else {
           const keep = kept + text.text.length <= KEPT_CHARS;
@@ -247,8 +264,7 @@ export interface Prepared {
 /** An incremental refresh's changes, computed aside (nothing live is touched). */
 export async function prepareChanges(ctx: BuildContext, rows: Array<[string, FileRow]>): Promise<Prepared[]> {
   const prepared: Prepared[] = [];
-  let chunker: FileChunker | null = null;
-  let window: InOrderWindow<Chunk[]> | null = null;
+  const chunks = new ChunkStep(ctx); // its chunk index stays empty: the answers go to `prepared`
   let done = 0;
   for (const [path, row] of rows) {
     if (ctx.signal?.aborted) throw cancelledError();
@@ -260,21 +276,15 @@ export async function prepareChanges(ctx: BuildContext, rows: Array<[string, Fil
       classify(path, text.text, row);
       const p: Prepared = { path, row, text: text.text, chunks: null, lines: null };
       prepared.push(p);
-      if (row.kind === 'symbols' || row.kind === 'blocks') {
-        chunker ??= await ctx.chunker();
-        window ??= new InOrderWindow<Chunk[]>(WINDOW_FILES_PER_THREAD * chunker.parallelism, WINDOW_CHARS, ctx.signal);
-        await window.push(chunker.chunk(path, text.text, { signal: ctx.signal, affinity: grammarOf(path) }), text.text.length, (r) => {
-          if (r.ok) {
-            p.chunks = r.value;
-            p.lines = splitLinesForIndex(p.text!);
-          } else failed(ctx, path, row, r.error);
+      if (isRanked(row.kind))
+        await chunks.sendThen(path, row, text.text, (c) => {
+          p.chunks = c;
+          p.lines = splitLinesForIndex(text.text);
         });
-      }
     }
     await step(ctx, ++done, rows.length, 'indexing');
   }
-  await window?.drain();
-  if (ctx.signal?.aborted) throw cancelledError();
+  await chunks.drain();
   return prepared;
 }
 

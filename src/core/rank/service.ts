@@ -37,6 +37,7 @@ import {
   type FileKind,
   type FileRow,
   ChunkStep,
+  isRanked,
 } from './build';
 import { ChunkIndex } from './bm25';
 import { decodeIndex, encodeIndex, fromJsonParts, jsonParts, packU16, unpackU16, type IndexStore } from './persist';
@@ -220,7 +221,7 @@ export class CodeIndexService {
       if (!row || row.size !== f.size || row.mtimeMs !== f.mtimeMs) changed.push(path);
     }
     const removed = oldTable ? [...oldTable.keys()].filter((p) => !seen.has(p)) : [];
-    const removedRanked = removed.filter((p) => ['symbols', 'blocks'].includes(oldTable!.get(p)!.kind)).length;
+    const removedRanked = removed.filter((p) => isRanked(oldTable!.get(p)!.kind)).length;
     const mode: RefreshMode = !oldTable ? 'full' : changed.length || removed.length ? 'incremental' : 'cache_hit';
     const read = (path: string) => {
       const f = seen.get(path)!;
@@ -236,8 +237,8 @@ export class CodeIndexService {
       tokenizer: this.options.tokenizer,
       segmentChars: this.options.segmentChars,
     };
+    const rows = changed.map((path): [string, FileRow] => [path, { size: seen.get(path)!.size, mtimeMs: seen.get(path)!.mtimeMs, kind: 'none' }]);
     if (mode === 'full') {
-      const rows = changed.map((path): [string, FileRow] => [path, { size: seen.get(path)!.size, mtimeMs: seen.get(path)!.mtimeMs, kind: 'none' }]);
       // text first: published as soon as it is complete, so text search is indexed while the parsers run
       const chunks = new ChunkStep(ctx);
       await chunks.prepare(changed);
@@ -250,7 +251,6 @@ export class CodeIndexService {
       this.index = await buildChunkIndex(ctx, text.ranked, chunks);
       this.symbolsPending = false;
     } else if (mode === 'incremental') {
-      const rows = changed.map((path): [string, FileRow] => [path, { size: seen.get(path)!.size, mtimeMs: seen.get(path)!.mtimeMs, kind: 'none' }]);
       const prepared = await prepareChanges(ctx, rows);
       // applied in one synchronous step: a reader never sees half of it
       const index = this.index!;
@@ -275,16 +275,12 @@ export class CodeIndexService {
       if (row.kind === 'minified' || row.kind === 'generated') skipped.push({ path, reason: row.kind, detail: row.detail });
       else if (row.kind === 'failed') skipped.push({ path, reason: 'parseFailed', detail: row.detail });
     }
-    const ranked = (p: string) => {
-      const k = this.table!.get(p)?.kind;
-      return k === 'symbols' || k === 'blocks';
-    };
     const stats: RefreshStats = {
       refreshMode: mode,
       filesScanned: coverage.symbols + coverage.blocks,
       chunksIndexed: this.index!.chunkCount,
       elapsedMs: elapsedSince(t0),
-      filesChanged: mode === 'cache_hit' ? 0 : changed.filter(ranked).length,
+      filesChanged: mode === 'cache_hit' ? 0 : changed.filter((p) => isRanked(this.table!.get(p)?.kind)).length,
       filesRemoved: removedRanked,
       skipped,
       coverage,
