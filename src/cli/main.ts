@@ -16,6 +16,7 @@ import { sharedSourceParsers } from '../core/analyze/parsers';
 import { SeedIndexService } from '../core/seed004/service';
 import * as fs from 'node:fs';
 import { chunksCommand } from './chunks';
+import { cliSemantic } from './semantic';
 import { serveMcp } from './mcp';
 import * as path from 'node:path';
 
@@ -99,8 +100,9 @@ function toolContext(rootList: string[], io: CliIO, noCache: boolean): ToolConte
     );
   };
   const store = dir ? forgivingStore(new FileIndexStore(dir), warnOnce) : undefined;
-  const seedIndex = new SeedIndexService(workspace, store, `seed004-${workspaceKey(rootList)}`);
-  return { workspace, seedIndex, parsers: () => sharedSourceParsers(nodeGrammarLoader) };
+  const key = workspaceKey(rootList);
+  const seedIndex = new SeedIndexService(workspace, store, `seed004-${key}`);
+  return { workspace, seedIndex, parsers: () => sharedSourceParsers(nodeGrammarLoader), semantic: cliSemantic(workspace, store, key, io.stderr) };
 }
 
 function openRoots(roots: string[]): Workspace {

@@ -2,3 +2,14 @@ declare module 'virtual:quarry-demo' {
   const files: Record<string, string>;
   export default files;
 }
+
+declare module 'virtual:quarry-use-lite' {
+  /** A file of the embedding model: a same-origin URL (the app's own asset) and its size in bytes. */
+  interface ModelAsset {
+    url: string;
+    bytes: number;
+  }
+  /** The USE-lite files emitted by the `quarry-use-lite` Vite plugin; `shards` is keyed by the path model.json's manifest gives. */
+  const files: { modelJson: ModelAsset; vocabulary: ModelAsset; shards: Record<string, ModelAsset> };
+  export default files;
+}

@@ -10,11 +10,13 @@ import { listDirectory } from './list_directory';
 import { readFile } from './read_file';
 import { searchCorpus } from './search_corpus';
 import { searchFiles } from './search_files';
+import { semanticCodeSearch } from './semantic_code_search';
 import type { Tool, ToolContext } from './types';
 import { rejectOverlongStrings, rejectUnknownFields } from './validate';
 
 export const TOOLS: Tool[] = [
   codeSearch,
+  semanticCodeSearch,
   readFile,
   listDirectory,
   searchFiles,

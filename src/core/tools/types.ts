@@ -2,6 +2,8 @@ import type { SourceParsers } from '../analyze/parsers';
 import type { RefreshStats } from '../rank/service';
 import type { SeedIndexService } from '../seed004/service';
 import type { Workspace } from '../source/workspace';
+import type { EmbeddingModel } from '../semantic/port';
+import type { SemanticRoot } from '../semantic/search';
 
 export interface ToolContext {
   workspace: Workspace;
@@ -15,6 +17,11 @@ export interface ToolContext {
    * loaded on first use: hosts pass `() => sharedSourceParsers(loader)`.
    */
   parsers?: () => Promise<SourceParsers>;
+  /**
+   * semantic_code_search's model and every root's code index with its vectors, brought up to
+   * date (chunks indexed, changed ones embedded) before it resolves.
+   */
+  semantic?: (signal?: AbortSignal) => Promise<{ model: EmbeddingModel; roots: SemanticRoot[] }>;
 }
 
 /** JSON Schema (draft 2020-12 subset) describing a tool's input, as MCP lists it. */

@@ -1,0 +1,35 @@
+/**
+ * The CLI's semantic search: the workspace's code index (cached like the seed-004 index) and
+ * its vectors (cached beside it), the USE-lite model read from the installed package, and the
+ * parsing threads. The first query of a folder embeds every chunk (a line on stderr says so);
+ * later ones embed only what changed.
+ */
+import { nodeEmbeddingModel } from '../adapters/node/model-files';
+import { nodeParsePool } from '../adapters/node/parse-pool';
+import type { IndexStore } from '../core/rank/persist';
+import { CodeIndexService } from '../core/rank/service';
+import { WorkspaceSemantic } from '../core/semantic/provider';
+import type { Workspace } from '../core/source/workspace';
+import type { ToolContext } from '../core/tools/types';
+
+export function cliSemantic(workspace: Workspace, store: IndexStore | undefined, key: string, stderr: (s: string) => void): NonNullable<ToolContext['semantic']> {
+  let state: WorkspaceSemantic | null = null;
+  return async (signal) => {
+    state ??= new WorkspaceSemantic(
+      new CodeIndexService(workspace, async () => nodeParsePool(), store, `index-${key}`),
+      () => nodeEmbeddingModel(),
+      store,
+      `vectors-${key}`,
+    );
+    let told = false;
+    const { model, root } = await state.root({
+      signal,
+      onProgress: (p) => {
+        if (told || p.total === 0) return;
+        told = true;
+        stderr(`quarry: embedding ${p.total.toLocaleString('en-US')} chunk views for semantic search (once; later searches embed only what changed)\n`);
+      },
+    });
+    return { model, roots: [root] };
+  };
+}

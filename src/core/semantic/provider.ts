@@ -1,0 +1,48 @@
+/**
+ * One root's semantic search state for hosts that index a Workspace directly (the CLI, MCP,
+ * benchmarks): its code index (CodeIndexService, stored as the app stores it) and its vectors
+ * (SemanticIndex, stored beside it), both refreshed before a query: changed files are
+ * re-chunked, and only chunks whose views changed are embedded.
+ */
+import type { Workspace } from '../source/workspace';
+import type { CodeIndexService } from '../rank/service';
+import { splitLinesForIndex } from '../rank/lines';
+import { readText } from '../walk/walk';
+import type { IndexStore } from '../rank/persist';
+import type { EmbeddingModel } from './port';
+import { SemanticIndex, type EmbedProgress, type SyncStats } from './index';
+import type { SemanticRoot } from './search';
+
+/** A workspace path's lines (a multi-root path names its root first), or null when unreadable. */
+export function workspaceLines(workspace: Workspace): (path: string) => Promise<string[] | null> {
+  return async (path) => {
+    const at = workspace.locate(path);
+    if (!at) return null;
+    const r = await readText(at.source, at.rel);
+    return r.ok ? splitLinesForIndex(r.text) : null;
+  };
+}
+
+export class WorkspaceSemantic {
+  private vectors: SemanticIndex | null = null;
+  lastSync: SyncStats | null = null;
+
+  constructor(
+    private readonly service: CodeIndexService,
+    private readonly model: () => Promise<EmbeddingModel>,
+    private readonly store?: IndexStore,
+    private readonly storeKey = 'vectors',
+  ) {}
+
+  async root(options: { signal?: AbortSignal; onProgress?: (p: EmbedProgress) => void } = {}): Promise<{ model: EmbeddingModel; root: SemanticRoot }> {
+    const model = await this.model();
+    await this.service.refresh({ signal: options.signal });
+    const index = this.service.index!;
+    if (!this.vectors && this.store) this.vectors = await SemanticIndex.load(this.store, this.storeKey, model.id, model.dims);
+    this.vectors ??= new SemanticIndex(model.id, model.dims);
+    const stats = await this.vectors.sync(index, workspaceLines(this.service.workspace), model, options);
+    this.lastSync = stats;
+    if (this.store && (stats.embedded || stats.filesChanged || stats.filesRemoved)) await this.vectors.save(this.store, this.storeKey);
+    return { model, root: { prefix: '', index, vectors: this.vectors } };
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * The embedding thread (embed-client.ts starts it from the engine worker): loads the USE-lite
+ * model once, from the app's own assets, and embeds the texts it is sent. Plain messages:
+ * `{id, type: 'load'}` answers progress messages, then ready or error; `{id, type: 'embed'}`
+ * answers vectors (its buffer transferred) or error. An embed before any load loads the model
+ * first (without progress); embeds run one at a time, in the order they came.
+ */
+import { env } from '@tensorflow/tfjs-core';
+import type { EmbeddingModel } from '../core/semantic/port';
+import { browserUseLiteFiles, useLiteWasmUrls } from '../adapters/browser/model-files';
+import { loadUseLite } from '../adapters/embed/use-lite';
+
+export type EmbedRequest = { id: number; type: 'load' } | { id: number; type: 'embed'; texts: string[] };
+
+export type EmbedReply =
+  | { id: number; type: 'progress'; loaded: number; total: number }
+  | { id: number; type: 'ready'; modelId: string; dims: number }
+  | { id: number; type: 'vectors'; vectors: Float32Array }
+  | { id: number; type: 'error'; message: string };
+
+/** Progress messages at most this often (the shards arrive in ~64 KB chunks), and always the last. */
+const PROGRESS_MS = 50;
+
+// tfjs picks its threaded build when the page is cross-origin isolated, and that build starts its
+// threads from blob: URLs, which the app's CSP (worker-src 'self') forbids: one thread always.
+env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+
+const reply = (msg: EmbedReply, transfer: Transferable[] = []) => postMessage(msg, { transfer });
+
+function messageOf(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  // tfjs's wasm loader rejects with a plain { message } object
+  if (err && typeof err === 'object' && typeof (err as { message?: unknown }).message === 'string') return (err as { message: string }).message;
+  return String(err);
+}
+
+let model: Promise<EmbeddingModel> | null = null;
+let queue: Promise<unknown> = Promise.resolve();
+
+function loadModel(onProgress?: (loaded: number, total: number) => void): Promise<EmbeddingModel> {
+  model ??= loadUseLite(browserUseLiteFiles, useLiteWasmUrls, (p) => onProgress?.(p.loaded, p.total)).catch((err: unknown) => {
+    model = null;
+    throw err;
+  });
+  return model;
+}
+
+async function load(id: number): Promise<void> {
+  let last = 0;
+  const m = await loadModel((loaded, total) => {
+    const now = performance.now();
+    if (loaded < total && now - last < PROGRESS_MS) return;
+    last = now;
+    reply({ id, type: 'progress', loaded, total });
+  });
+  reply({ id, type: 'ready', modelId: m.id, dims: m.dims });
+}
+
+async function embed(id: number, texts: string[]): Promise<void> {
+  const m = await loadModel();
+  const run = queue.then(() => m.embed(texts));
+  queue = run.catch(() => undefined);
+  let vectors = await run;
+  // a view into a larger buffer (or into wasm memory) is copied: only a whole buffer of its own is transferred
+  if (vectors.byteOffset !== 0 || vectors.byteLength !== vectors.buffer.byteLength || !(vectors.buffer instanceof ArrayBuffer)) vectors = vectors.slice();
+  reply({ id, type: 'vectors', vectors }, [vectors.buffer as ArrayBuffer]);
+}
+
+addEventListener('message', (e: MessageEvent<EmbedRequest>) => {
+  const req = e.data;
+  const done =
+    req.type === 'load'
+      ? load(req.id)
+      : req.type === 'embed'
+        ? embed(req.id, req.texts)
+        : Promise.reject(new Error(`unknown request ${String((req as { type?: unknown }).type)}`));
+  done.catch((err: unknown) => reply({ id: req.id, type: 'error', message: messageOf(err) }));
+});
