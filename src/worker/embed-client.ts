@@ -93,7 +93,14 @@ export class BrowserEmbedder {
    */
   load(onProgress?: (p: ModelLoadProgress) => void, signal?: AbortSignal): Promise<EmbeddingModel> {
     if (signal?.aborted) return Promise.reject(abortReason(signal));
-    this.loading ??= this.start();
+    if (!this.loading) {
+      const started = this.start();
+      this.loading = started;
+      // a failed load is not kept: the next call starts over
+      started.catch(() => {
+        if (this.loading === started) this.loading = null;
+      });
+    }
     const loading = this.loading;
     if (onProgress) this.listeners.add(onProgress);
     return new Promise<EmbeddingModel>((resolve, reject) => {
@@ -123,7 +130,6 @@ export class BrowserEmbedder {
     try {
       conn = new Connection(this.spawn(), (c) => this.forget(c));
     } catch (err) {
-      this.loading = null;
       return Promise.reject(new Error(`The embedding worker could not start: ${err instanceof Error ? err.message : String(err)}`));
     }
     this.conn = conn;

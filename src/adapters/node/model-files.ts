@@ -41,9 +41,27 @@ export function nodeUseLiteFiles(dir = useLiteDir()): UseLiteFiles {
 
 let shared: Promise<EmbeddingModel> | null = null;
 
+type ProcessEvent = 'uncaughtException' | 'unhandledRejection';
+const PROCESS_EVENTS: ProcessEvent[] = ['uncaughtException', 'unhandledRejection'];
+
+/**
+ * tfjs's wasm backend (Emscripten) adds process handlers that rethrow any uncaught error from
+ * inside its minified module (printing the whole module); they go, so the process fails as it
+ * would without the model.
+ */
+async function withoutAddedProcessHandlers<T>(fn: () => Promise<T>): Promise<T> {
+  const listeners = (e: ProcessEvent): Array<(...args: unknown[]) => void> => process.listeners(e as 'uncaughtException') as never;
+  const before = new Map(PROCESS_EVENTS.map((e) => [e, new Set(listeners(e))]));
+  try {
+    return await fn();
+  } finally {
+    for (const e of PROCESS_EVENTS) for (const l of listeners(e)) if (!before.get(e)!.has(l)) process.removeListener(e, l);
+  }
+}
+
 /** The model, loaded once per process. */
 export function nodeEmbeddingModel(onProgress?: (p: ModelLoadProgress) => void): Promise<EmbeddingModel> {
-  shared ??= loadUseLite(nodeUseLiteFiles(), wasmDir(), onProgress).catch((err: unknown) => {
+  shared ??= withoutAddedProcessHandlers(() => loadUseLite(nodeUseLiteFiles(), wasmDir(), onProgress)).catch((err: unknown) => {
     shared = null;
     throw err;
   });

@@ -6,7 +6,7 @@
  *     as TS/JS with their lines shifted to the file's (sfc.ts)
  *   - a language with a grammar (or Markdown): its symbol chunks (index.ts); HTML also gets
  *     its script blocks' symbols
- *   - anything else: the fallback's blocks (fallback.ts)
+ *   - anything else, and a parsed file with no symbol chunk: the fallback's blocks (fallback.ts)
  * Minified and generated files get no chunks at all: the index build asks textOnlyReason
  * first and leaves them to the text index.
  */
@@ -51,7 +51,10 @@ export class AnyFileChunker implements FileChunker {
     const lang = languageForPath(path);
     if (lang === null) return chunkBlocks(path, text);
     const chunks = await this.symbols.chunk(path, text);
-    return lang === 'html' ? sortChunks([...chunks, ...(await this.scripts(path, text))]) : chunks;
+    if (lang === 'html') return sortChunks([...chunks, ...(await this.scripts(path, text))]);
+    // a parsed file with no symbol worth a chunk (`var round = createRound('round')`, a script of
+    // top-level statements) is still found: as the fallback's blocks
+    return chunks.length ? chunks : chunkBlocks(path, text);
   }
 
   /** Starts loading these grammars (all at once); a failure is reported by the files that need it. */

@@ -53,7 +53,7 @@ export const INDEXED_EXTENSIONS: readonly string[] = ['ts', 'tsx', 'js', 'jsx', 
  * Bumped whenever the chunker's rules change what a file's chunks are: a stored index built
  * under other rules is rebuilt (quietly, as a full build).
  */
-export const CHUNK_RULES_VERSION = 2;
+export const CHUNK_RULES_VERSION = 3;
 
 export type RefreshMode = 'cache_hit' | 'incremental' | 'full';
 

@@ -28,6 +28,7 @@ describe('tool registry', () => {
     const tools = describeTools();
     expect(tools.map((t) => t.name)).toEqual([
       'code_search',
+      'semantic_code_search',
       'read_file',
       'list_directory',
       'search_files',
