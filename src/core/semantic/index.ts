@@ -1,11 +1,11 @@
 /**
  * The semantic index of one root: for every chunk of the code index (every file it ranks,
- * any language), the rows of its two views (views.ts) in a VectorTable, kept per file with
+ * any language), the row of its view (views.ts) in a VectorTable, kept per file with
  * the (size, mtime) it was built from. sync() brings it level with the code index: files
  * whose chunks changed get new views, and only view texts never embedded before are sent to
  * the model, shortest first, in batches (one batch at a time, cancellable between batches;
  * vectors already made are kept, so a cancelled sync resumes where it stopped). search()
- * is exact: every row's cosine with the query, a chunk scored by its better view.
+ * is exact: every row's cosine with the query.
  */
 import type { ChunkIndex, IndexedChunk } from '../rank/bm25';
 import { QuarryError } from '../errors';
@@ -13,7 +13,7 @@ import { createYielder, type Yielder } from '../jobs/yielder';
 import { decodeIndex, encodeIndex, fromJsonParts, jsonParts, type IndexStore } from '../rank/persist';
 import type { EmbeddingModel } from './port';
 import { VectorTable } from './vectors';
-import { chunkViews, VIEWS_VERSION } from './views';
+import { chunkView, VIEWS_VERSION } from './views';
 
 const cancelled = () => new QuarryError('Cancelled', 'Embedding was cancelled');
 
@@ -37,15 +37,14 @@ export interface SyncStats {
 
 export interface SemanticHit {
   chunk: IndexedChunk;
-  /** Cosine similarity of the better view. */
+  /** Cosine similarity of the query and the chunk's view. */
   similarity: number;
-  view: 'short' | 'long';
 }
 
 interface FileViews {
   size: number;
   mtimeMs: number;
-  /** two rows per chunk of the file, in the code index's order: short, long */
+  /** the row of each chunk of the file, in the code index's order */
   rows: Int32Array;
 }
 
@@ -74,7 +73,7 @@ export class SemanticIndex {
     for (const path of index.paths()) {
       const meta = index.fileMeta(path);
       const have = this.files.get(path);
-      if (!have || !meta || have.size !== meta.size || have.mtimeMs !== meta.mtimeMs || have.rows.length !== 2 * index.chunksOf(path).length) out.push(path);
+      if (!have || !meta || have.size !== meta.size || have.mtimeMs !== meta.mtimeMs || have.rows.length !== index.chunksOf(path).length) out.push(path);
     }
     return out;
   }
@@ -104,10 +103,9 @@ export class SemanticIndex {
       const lines = (await readLines(path)) ?? [];
       const texts: string[] = [];
       for (const c of index.chunksOf(path)) {
-        const v = chunkViews(c, lines);
-        texts.push(v.short, v.long);
-        if (this.table.rowFor(v.short) === undefined) missing.add(v.short);
-        if (this.table.rowFor(v.long) === undefined) missing.add(v.long);
+        const v = chunkView(c, lines);
+        texts.push(v);
+        if (this.table.rowFor(v) === undefined) missing.add(v);
       }
       views.set(path, texts);
       await yielder.maybeYield();
@@ -132,7 +130,7 @@ export class SemanticIndex {
       this.files.set(path, { size: meta.size, mtimeMs: meta.mtimeMs, rows: Int32Array.from(texts, (t) => this.table.rowFor(t)!) });
     }
     let chunks = 0;
-    for (const f of this.files.values()) chunks += f.rows.length / 2;
+    for (const f of this.files.values()) chunks += f.rows.length;
     return { filesChanged: stale.length, filesRemoved: removed.length, embedded: todo.length, chunks, vectors: this.table.rows };
   }
 
@@ -144,14 +142,12 @@ export class SemanticIndex {
     let floor = -Infinity;
     for (const [path, f] of this.files) {
       const chunks = index.chunksOf(path);
-      if (chunks.length * 2 !== f.rows.length) continue; // stale until the next sync
+      if (chunks.length !== f.rows.length) continue; // stale until the next sync
       for (let i = 0; i < chunks.length; i++) {
-        const a = scores[f.rows[2 * i]];
-        const b = scores[f.rows[2 * i + 1]];
-        const similarity = Math.max(a, b);
+        const similarity = scores[f.rows[i]];
         if (similarity < floor && hits.length >= limit) continue;
         if (filter && !filter(chunks[i])) continue;
-        hits.push({ chunk: chunks[i], similarity, view: b > a ? 'long' : 'short' });
+        hits.push({ chunk: chunks[i], similarity });
         if (hits.length >= limit * 4) {
           hits.sort(bySimilarity);
           hits.length = limit;
