@@ -33,7 +33,8 @@ export type ErrorReason =
   | 'noRepository' // nothing is open
   | 'noSuchRoot' // a path or key that names no open root
   | 'notInLibrary' // a clone that was deleted from the library
-  | 'noChunk'; // no chunk contains the line (Related)
+  | 'noChunk' // no chunk contains the line (Related)
+  | 'semanticUnavailable'; // this build or host has no embedding model
 
 export interface ErrorData {
   reason?: ErrorReason;

@@ -1,7 +1,8 @@
 /**
  * Tool dispatch for the app: the twelve contract tools of core/tools, plus the engine's own
- * tools behind the app's views — `ranked_search` (Ranked mode), `related_code` (the Related
- * panel) and `flag_inventory` (the Features view). All go through one entry, `callTool`,
+ * tools behind the app's views — `ranked_search` (Ranked mode), `semantic_search` (Semantic
+ * mode, and Ranked's hybrid once the model is loaded), `related_code` (the Related panel) and
+ * `flag_inventory` (the Features view). All go through one entry, `callTool`,
  * with strict argument checks; the Related panel takes find_related's own argument rules and
  * errors, so the app and an agent get the same answer to the same bad input.
  */
@@ -17,9 +18,12 @@ import { markTerms } from '../core/rank/mark-terms';
 import { callTool as callCoreTool, toolFields, TOOLS } from '../core/tools';
 import { checkRelatedLine, findRelated, NO_RELATED, parseFindRelatedArgs } from '../core/tools/find_related';
 import type { ToolContext } from '../core/tools/types';
-import { ensureObject, optionalInt, rejectUnknownFields, requiredString } from '../core/tools/validate';
+import { ensureObject, optionalEnum, optionalInt, rejectUnknownFields, requiredString } from '../core/tools/validate';
 import { compilePathFilter } from '../core/walk/glob';
-import type { ChunkRef, RankedHitView, RankedResult, RelatedResult, SnippetLine } from './protocol';
+import type { ChunkRef, RankedHitView, RankedResult, RelatedResult, SemanticHitView, SemanticResult, SnippetLine } from './protocol';
+import { semanticSearch, type SemanticType } from '../core/semantic/search';
+import type { SemanticService } from './semantic';
+import type { RepoSession } from './session';
 import type { Roots } from './roots';
 
 /** Ranked results returned to the UI. */
@@ -29,11 +33,12 @@ const SNIPPET_MATCH_LINES = 3;
 const SNIPPET_LINE_CHARS = 300;
 
 /** The engine's own tools (not contracts of a seed): names the app's views call. */
-export const ENGINE_TOOLS = ['ranked_search', 'related_code', 'flag_inventory'] as const;
+export const ENGINE_TOOLS = ['ranked_search', 'semantic_search', 'related_code', 'flag_inventory'] as const;
 
 /** The fields each engine tool reads; any other is refused, as core's callTool refuses it for the contracts. */
 const ENGINE_TOOL_FIELDS: Record<(typeof ENGINE_TOOLS)[number], readonly string[]> = {
   ranked_search: ['query', 'limit', 'include', 'exclude', 'extensions'], // RankedRequest
+  semantic_search: ['query', 'type', 'limit', 'include', 'exclude', 'extensions'], // SemanticRequest
   related_code: toolFields(findRelated), // find_related's rules
   flag_inventory: [],
 };
@@ -81,32 +86,74 @@ async function rankedSearch(roots: Roots, raw: unknown): Promise<RankedResult> {
   const caches = new Map<unknown, Map<string, string[] | null>>();
   const hits: RankedHitView[] = [];
   for (const { h, session, prefix } of merged) {
-    const c = h.chunk;
     const terms = new Set<string>();
     for (const comp of h.components) for (const v of comp.via) terms.add(v);
-    if (!caches.has(session)) caches.set(session, new Map());
-    const all = await session.fileLines(c.path, caches.get(session));
-    const lines: Array<SnippetLine | null> = [];
-    if (all) {
-      const cut = (n: number): SnippetLine => {
-        const text = (all[n - 1] ?? '').slice(0, SNIPPET_LINE_CHARS);
-        return { line: n, text, ranges: markTerms(text, terms) as HitRange[] };
-      };
-      lines.push(cut(c.startLine));
-      let shown = 0;
-      let prev = c.startLine;
-      for (let n = c.startLine + 1; n <= Math.min(c.endLine, all.length) && shown < SNIPPET_MATCH_LINES; n++) {
-        const line = cut(n);
-        if (!line.ranges.length) continue;
-        if (n > prev + 1) lines.push(null);
-        lines.push(line);
-        prev = n;
-        shown++;
-      }
-    }
-    hits.push({ ...chunkRef(c, prefix), score: h.score, exactSymbol: h.exactSymbol, components: h.components.map((x) => ({ ...x, via: [...x.via] })), lines });
+    const lines = await snippetLines(session, h.chunk, terms, caches);
+    hits.push({ ...chunkRef(h.chunk, prefix), score: h.score, exactSymbol: h.exactSymbol, components: h.components.map((x) => ({ ...x, via: [...x.via] })), lines });
   }
   return { hits, words, elapsedMs: elapsedSince(t0) };
+}
+
+/** A hit's snippet: the chunk's first line and its first lines with a term, each with the terms marked. */
+async function snippetLines(
+  session: RepoSession,
+  c: ChunkRef,
+  terms: ReadonlySet<string>,
+  caches: Map<unknown, Map<string, string[] | null>>,
+): Promise<Array<SnippetLine | null>> {
+  if (!caches.has(session)) caches.set(session, new Map());
+  const all = await session.fileLines(c.path, caches.get(session));
+  const lines: Array<SnippetLine | null> = [];
+  if (!all) return lines;
+  const cut = (n: number): SnippetLine => {
+    const text = (all[n - 1] ?? '').slice(0, SNIPPET_LINE_CHARS);
+    return { line: n, text, ranges: markTerms(text, terms) as HitRange[] };
+  };
+  lines.push(cut(c.startLine));
+  let shown = 0;
+  let prev = c.startLine;
+  for (let n = c.startLine + 1; n <= Math.min(c.endLine, all.length) && shown < SNIPPET_MATCH_LINES; n++) {
+    const line = cut(n);
+    if (!line.ranges.length) continue;
+    if (n > prev + 1) lines.push(null);
+    lines.push(line);
+    prev = n;
+    shown++;
+  }
+  return lines;
+}
+
+/**
+ * Semantic mode: semantic_code_search's engine over every root (the vectors brought level with
+ * the index first), with the UI's path filters, snippets and each hit's why. The words marked
+ * in a snippet are the lexical terms that matched, else the query's own words.
+ */
+async function semanticSearchTool(roots: Roots, raw: unknown, semantic: SemanticService, signal?: AbortSignal): Promise<SemanticResult> {
+  const t0 = now();
+  const args = ensureObject(raw);
+  const query = requiredString(args, 'query', { allowEmpty: true });
+  const type = optionalEnum<SemanticType>(args, 'type', ['semantic', 'hybrid'], 'hybrid');
+  const limit = optionalInt(args, 'limit', 50, 1, RANKED_LIMIT_MAX);
+  const pathTest = compilePathFilter({
+    include: optionalStrings(args, 'include'),
+    exclude: optionalStrings(args, 'exclude'),
+    extensions: optionalStrings(args, 'extensions'),
+    fields: { include: 'include', exclude: 'exclude', extensions: 'extensions' },
+  });
+  const { words } = queryWords(query);
+  if (!query.trim()) return { hits: [], type, words, elapsedMs: elapsedSince(t0) };
+  for (const s of roots.sessions) s.readyIndex(); // NotFound 'indexNotReady' before any model work
+  const { model, roots: semanticRoots } = await semantic.sync(roots, { signal });
+  const results = await semanticSearch(semanticRoots, model, { query, type, limit, ...(pathTest ? { pathTest } : {}) });
+  const caches = new Map<unknown, Map<string, string[] | null>>();
+  const hits: SemanticHitView[] = [];
+  for (const r of results) {
+    const { session, rel, prefix } = roots.route(r.path, 'path');
+    const ref: ChunkRef = { path: rel, startLine: r.startLine, endLine: r.endLine, symbolName: r.symbol, chunkType: r.chunkType as ChunkRef['chunkType'] };
+    const lines = await snippetLines(session, ref, new Set(r.why.terms.length ? r.why.terms : words), caches);
+    hits.push({ ...chunkRef(ref, prefix), score: r.score, why: r.why, lines });
+  }
+  return { hits, type, words, elapsedMs: elapsedSince(t0) };
 }
 
 /**
@@ -149,6 +196,8 @@ export interface DispatchOptions {
   signal?: AbortSignal;
   /** Runs a wait (for an index build) outside the caller's foreground, so the build does not give way to it. */
   background?: <T>(fn: () => Promise<T>) => Promise<T>;
+  /** The engine's semantic search (model and vectors); without it semantic_search and semantic_code_search answer EngineError. */
+  semantic?: SemanticService;
 }
 
 export async function dispatchTool(roots: Roots, name: string, args: unknown, options: DispatchOptions = {}): Promise<unknown> {
@@ -160,6 +209,9 @@ export async function dispatchTool(roots: Roots, name: string, args: unknown, op
   switch (name) {
     case 'ranked_search':
       return rankedSearch(roots, args);
+    case 'semantic_search':
+      if (!options.semantic) throw new QuarryError('EngineError', 'semantic search needs the embedding model, and this host provides none');
+      return semanticSearchTool(roots, args, options.semantic, signal);
     case 'related_code':
       return relatedCode(roots, args);
     case 'flag_inventory': {
@@ -174,6 +226,14 @@ export async function dispatchTool(roots: Roots, name: string, args: unknown, op
     workspace: roots.workspace(),
     parsers,
     signal,
+    ...(options.semantic
+      ? {
+          semantic: (s?: AbortSignal) => {
+            for (const session of roots.sessions) session.readyIndex();
+            return options.semantic!.sync(roots, { signal: s });
+          },
+        }
+      : {}),
     // Each session's own seed-004 index: codebase_search and find_related span every root, or only the root they name.
     seedRootIndexes: (s, only) =>
       background(() =>

@@ -32,6 +32,7 @@ import { GitService, type FolderHandles } from './git-service';
 import { noRepository, Roots } from './roots';
 import { readSnapshot } from './snapshot';
 import { repoKey, RepoSession, SKIPPED_IN_END, type RepoOrigin, type SessionDeps } from './session';
+import { SemanticService, type SemanticModelLoader } from './semantic';
 import type { EngineApi, EngineInfo, IndexRequest, IndexStats, IndexStatus, JobEnd, OpenOptions, Progress, RepoSpec, RepoStats, SearchEnd } from './protocol';
 
 export interface EngineApiOptions {
@@ -62,6 +63,8 @@ export interface EngineApiOptions {
    * one of Web Workers). Default: this thread, with `grammarLoader`.
    */
   parsePool?: () => FileChunker | null;
+  /** The embedding model for semantic search (the browser's embedding worker); without it Semantic is unavailable. */
+  semanticModel?: SemanticModelLoader;
 }
 
 /** Progress is for people: 20 updates a second is smooth and keeps the main thread idle. */
@@ -118,6 +121,12 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
   const edge = new JobEdge({ foregroundGraceMs: options.foregroundGraceMs });
   const git = new GitService(options.indexStore, options.folderHandles);
   const roots = new Roots();
+  const semantic = new SemanticService({
+    loadModel: options.semanticModel,
+    store: options.indexStore,
+    foreground: edge.foreground,
+    yieldBudgetMs: options.yieldBudgetMs,
+  });
   const staged = new Map<string, string[]>();
 
   let chunker: Promise<FileChunker> | null = null;
@@ -352,6 +361,12 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
         if (!roots.size) throw noRepository();
         return workspaceIndexStatus(roots);
       }),
+    enableSemantic: (jobId, onEvent) =>
+      edge.job(jobId, onEvent, (scope) => {
+        if (!roots.size) throw noRepository();
+        return semantic.enable(roots, scope.signal, throttledProgress(scope, progressIntervalMs));
+      }),
+    semanticStatus: () => edge.call(() => semantic.status(roots)),
     skipped: (offset, limit) =>
       edge.call(() => {
         if (!roots.size) throw noRepository();
@@ -374,7 +389,7 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
           }
         };
         try {
-          return await dispatchTool(roots, String(name), args, { grammarLoader: options.grammarLoader, background });
+          return await dispatchTool(roots, String(name), args, { grammarLoader: options.grammarLoader, background, semantic });
         } finally {
           end();
         }

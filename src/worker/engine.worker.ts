@@ -5,6 +5,9 @@ import { loadDemoFiles } from '../adapters/browser/demo-bundle';
 import { createEngineApi } from './engine';
 import { exposeEngine } from './expose';
 import { browserParsePool } from './parse-pool';
+import { browserEmbedder } from './embed-client';
+
+const embedder = browserEmbedder();
 
 exposeEngine(
   createEngineApi({
@@ -13,5 +16,6 @@ exposeEngine(
     grammarLoader: browserGrammarLoader,
     indexStore: new IdbIndexStore(),
     parsePool: browserParsePool,
+    ...(embedder ? { semanticModel: (onProgress, signal) => embedder.load(onProgress, signal) } : {}),
   }),
 );

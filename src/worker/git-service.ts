@@ -15,6 +15,7 @@ import type { RepoRecord } from '../adapters/git/registry';
 import type { JobScope } from './edge';
 import type { CloneRequest, GitAuth, GitJobStats, History, HistoryView, JobEnd, LibraryEntry, LibraryInfo, Progress } from './protocol';
 import { indexStoreKey, libraryEntryKey, seedIndexStoreKey, type RepoSession } from './session';
+import { vectorStoreKey } from './semantic';
 
 const gitModule = () => import('../adapters/git');
 type GitModule = Awaited<ReturnType<typeof gitModule>>;
@@ -203,6 +204,7 @@ export class GitService {
     await g.deleteRepo(id);
     await this.indexStore?.remove?.(indexStoreKey(libraryEntryKey(record))).catch(() => undefined);
     await this.indexStore?.remove?.(seedIndexStoreKey(libraryEntryKey(record))).catch(() => undefined);
+    await this.indexStore?.remove?.(vectorStoreKey(libraryEntryKey(record))).catch(() => undefined);
     return true;
   }
 

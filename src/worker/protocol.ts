@@ -21,8 +21,9 @@ export interface Progress {
   /**
    * Opening: listing, reading, indexing. Building the code index: grammars, scanning, indexing
    * (the text index), parsing (the symbol chunks, after the text index is in use), saving.
+   * Semantic search: model (its bytes), embedding (chunks' views: files/totalFiles count views).
    */
-  phase: 'listing' | 'reading' | 'indexing' | 'searching' | 'grammars' | 'scanning' | 'parsing' | 'saving' | 'git';
+  phase: 'listing' | 'reading' | 'indexing' | 'searching' | 'grammars' | 'scanning' | 'parsing' | 'saving' | 'git' | 'model' | 'embedding';
   /** For phase 'git': isomorphic-git's own phase ('Receiving objects', 'Resolving deltas', 'Updating workdir'...); files/totalFiles are its loaded/total. */
   label?: string;
   /** Files handled so far in this phase. */
@@ -211,6 +212,51 @@ export interface IndexStatus {
   error?: QuarryErrorJSON;
 }
 
+// ---- semantic search ----------------------------------------------------------------------
+
+export interface SemanticStats extends JobStats {
+  /** view texts sent to the model in this run (the rest were stored) */
+  embedded: number;
+  chunks: number;
+  vectors: number;
+  /** bytes the vectors take (int8 + a scale each) */
+  bytes: number;
+}
+
+export interface SemanticStatus {
+  /** unavailable: no model in this build; off: not loaded yet; loading: the model; embedding: the chunks */
+  state: 'unavailable' | 'off' | 'loading' | 'embedding' | 'ready' | 'failed';
+  vectors: number;
+  /** chunks of the ready code indexes (what embedding covers) */
+  chunks: number;
+  last?: SemanticStats;
+  error?: QuarryErrorJSON;
+}
+
+/** Arguments of the engine's `semantic_search` tool (Semantic mode, and Ranked once the model is loaded). */
+export interface SemanticRequest extends RankedRequest {
+  /** 'semantic': vectors only; 'hybrid' (default): fused with the Ranked list */
+  type?: 'semantic' | 'hybrid';
+}
+
+/** Why a Semantic hit matched: core's SemanticWhy (lexical terms, similarity, ranks). */
+export type { SemanticWhy } from '../core/semantic/search';
+import type { SemanticWhy } from '../core/semantic/search';
+
+export interface SemanticHitView extends ChunkRef {
+  score: number;
+  why: SemanticWhy;
+  lines: Array<SnippetLine | null>;
+}
+
+export interface SemanticResult {
+  hits: SemanticHitView[];
+  type: 'semantic' | 'hybrid';
+  /** query words (highlighted in the snippets) */
+  words: string[];
+  elapsedMs: number;
+}
+
 /** Arguments of the engine's `ranked_search` tool (Ranked mode). */
 export interface RankedRequest {
   query: string;
@@ -353,6 +399,9 @@ export interface EngineApi {
   /** Build or refresh the code index of one root or of all (each stored under its root's key); progress phases stream as events. */
   indexRepo(jobId: JobId, request: IndexRequest, onEvent: JobCallback<never>): Promise<Outcome<JobEnd<never, IndexStats>>>;
   indexStatus(): Promise<Outcome<IndexStatus>>;
+  /** Load the embedding model and embed every open root's chunks (only what is not stored yet); progress phases 'model' then 'embedding'. */
+  enableSemantic(jobId: JobId, onEvent: JobCallback<never>): Promise<Outcome<JobEnd<never, SemanticStats>>>;
+  semanticStatus(): Promise<Outcome<SemanticStatus>>;
   /** Clone into the library (progress streams isomorphic-git's phases); nothing is registered unless it completes. */
   cloneRepo(jobId: JobId, request: CloneRequest, onEvent: JobCallback<never>): Promise<Outcome<JobEnd<never, GitJobStats>>>;
   /** Fetch + fast checkout of a cloned repository; changed paths come back for the incremental re-index. */
