@@ -95,6 +95,26 @@ export function RankedResults({ view, update, indexReady, indexVersion }: { view
   );
 }
 
+/** A hit's snippet lines (null: a gap), matched words in <mark>. */
+export function SnippetBlock({ lines, lang }: { lines: RankedHitView['lines']; lang: ReturnType<typeof languageOf> }) {
+  return (
+    <div className="ranked-snippet">
+      {lines.map((l, j) =>
+        l ? (
+          <div key={j} className="result-line context">
+            <span className="result-ln">{l.line}</span>
+            <span className="result-text">
+              <CodeText text={l.text} lang={lang} hits={l.ranges} />
+            </span>
+          </div>
+        ) : (
+          <div key={j} className="result-gap" aria-hidden="true" />
+        ),
+      )}
+    </div>
+  );
+}
+
 function RankedItem({ hit, rank, why, onWhy, onOpen }: { hit: RankedHitView; rank: number; why: boolean; onWhy: () => void; onOpen: () => void }) {
   const lang = languageOf(hit.path);
   const whyId = `why-${rank}`;
@@ -122,20 +142,7 @@ function RankedItem({ hit, rank, why, onWhy, onOpen }: { hit: RankedHitView; ran
           why
         </button>
       </div>
-      <div className="ranked-snippet">
-        {hit.lines.map((l, j) =>
-          l ? (
-            <div key={j} className="result-line context">
-              <span className="result-ln">{l.line}</span>
-              <span className="result-text">
-                <CodeText text={l.text} lang={lang} hits={l.ranges} />
-              </span>
-            </div>
-          ) : (
-            <div key={j} className="result-gap" aria-hidden="true" />
-          ),
-        )}
-      </div>
+      <SnippetBlock lines={hit.lines} lang={lang} />
       {why && (
         <div id={whyId} className="ranked-why-panel" data-testid="score-components">
           <table>

@@ -13,6 +13,8 @@ import { PREVIEW_LINE_CHARS, type GrepFileResult, type GrepRequest, type HitRang
 import type { SearchEnd } from '../worker/protocol';
 import { hitShift, toBlocks } from './blocks';
 import { RankedResults } from './RankedResults';
+import { SemanticResults } from './SemanticResults';
+import { useSemantic } from './use-semantic';
 import { CodeText } from './CodeText';
 import { useEngine } from './engine';
 import { visibleText } from './visible-text';
@@ -80,8 +82,10 @@ export function SearchPanel({
   /** Bumped after every index build, so Ranked results follow a refresh. */
   indexVersion?: number;
 }) {
-  const ranked = view.mode === 'ranked';
+  // Ranked and Semantic rank chunks: no case / whole-word options, no streamed text hits
+  const ranked = view.mode === 'ranked' || view.mode === 'semantic';
   const engine = useEngine();
+  const semantic = useSemantic(repoKey, indexVersion);
   // Typing updates the URL after a short pause (and follows it back/forward); the search follows the URL.
   const [draft, setDraft] = useDebouncedDraft(view.q, (q) => update({ q }), 150);
   /** The length of a query typed or pasted over MAX_QUERY_CHARS (0: none), for its message. */
@@ -218,7 +222,15 @@ export function SearchPanel({
             type="search"
             aria-label="Search"
             data-testid="search-input"
-            placeholder={view.mode === 'regex' ? 'Regex (RE2 syntax)' : ranked ? 'Words or identifiers, e.g. user by id' : 'Search text'}
+            placeholder={
+              view.mode === 'regex'
+                ? 'Regex (RE2 syntax)'
+                : view.mode === 'semantic'
+                  ? 'A question, e.g. where do we refresh an expired session'
+                  : ranked
+                    ? 'Words or identifiers, e.g. user by id'
+                    : 'Search text'
+            }
             value={draft}
             spellCheck={false}
             autoComplete="off"
@@ -257,10 +269,10 @@ export function SearchPanel({
         )}
         <div className="search-options">
           <div role="radiogroup" aria-label="Search mode" className="segmented">
-            {(['text', 'regex', 'ranked'] as const).map((m) => (
+            {(['text', 'regex', 'ranked', 'semantic'] as const).map((m) => (
               <label key={m} className={view.mode === m ? 'on' : ''}>
                 <input type="radio" name="mode" value={m} checked={view.mode === m} onChange={() => update({ mode: m })} />
-                {m === 'text' ? 'Text' : m === 'regex' ? 'Regex' : 'Ranked'}
+                {m === 'text' ? 'Text' : m === 'regex' ? 'Regex' : m === 'ranked' ? 'Ranked' : 'Semantic'}
               </label>
             ))}
           </div>
@@ -292,7 +304,12 @@ export function SearchPanel({
           </div>
         )}
       </form>
-      {ranked ? (
+      {view.mode === 'semantic' ? (
+        <SemanticResults view={view} update={update} indexReady={indexReady} indexVersion={indexVersion} type="semantic" semantic={semantic} />
+      ) : ranked && semantic.ready ? (
+        // once the model is loaded, Ranked is hybrid: the same list fused with the vectors
+        <SemanticResults view={view} update={update} indexReady={indexReady} indexVersion={indexVersion} type="hybrid" semantic={semantic} />
+      ) : ranked ? (
         <RankedResults view={view} update={update} indexReady={indexReady} indexVersion={indexVersion} />
       ) : (
         <>

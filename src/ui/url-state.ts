@@ -6,7 +6,7 @@
 import { MAX_PATH_CHARS, MAX_QUERY_CHARS, queryTooLongMessage } from '../core/limits';
 
 /** Text and Regex stream grep hits; Ranked asks the code index (chunks ranked for people). */
-export type SearchMode = 'text' | 'regex' | 'ranked';
+export type SearchMode = 'text' | 'regex' | 'ranked' | 'semantic';
 export type ViewKey = 'search' | 'components' | 'routes' | 'features' | 'history';
 const VIEW_KEYS: readonly ViewKey[] = ['search', 'components', 'routes', 'features', 'history'];
 
@@ -213,7 +213,7 @@ export function readViewState(search: string): { state: ViewState; overlong: Ove
     cref: text('cref'),
     view: VIEW_KEYS.find((v) => v === p.get('view')) ?? 'search',
     q: text('q'),
-    mode: p.get('mode') === 'regex' ? 'regex' : p.get('mode') === 'ranked' ? 'ranked' : 'text',
+    mode: p.get('mode') === 'regex' ? 'regex' : p.get('mode') === 'ranked' ? 'ranked' : p.get('mode') === 'semantic' ? 'semantic' : 'text',
     caseSensitive: p.get('case') === '1',
     wholeWord: p.get('word') === '1',
     include: text('include'),

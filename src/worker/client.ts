@@ -39,6 +39,10 @@ import type {
   Progress,
   QuickOpenHit,
   RankedRequest,
+  SemanticRequest,
+  SemanticResult,
+  SemanticStats,
+  SemanticStatus,
   RankedResult,
   RelatedResult,
   RepoStats,
@@ -219,6 +223,17 @@ export class EngineClient {
   /** Ranked mode: the engine's `ranked_search` tool. */
   rankedSearch(request: RankedRequest): Promise<RankedResult> {
     return this.callTool<RankedResult>('ranked_search', request);
+  }
+  /** Load the embedding model and embed the open roots' chunks; phases 'model' (bytes) then 'embedding' (views). */
+  enableSemantic(onProgress?: (p: Progress) => void): Job<JobEnd<never, SemanticStats>> {
+    return this.job<never, JobEnd<never, SemanticStats>>('semantic', (api, id, cb) => api.enableSemantic(id, cb), { onProgress });
+  }
+  semanticStatus(): Promise<SemanticStatus> {
+    return this.call((api) => api.semanticStatus());
+  }
+  /** Semantic mode (type 'semantic') and Ranked once the model is loaded (type 'hybrid'): the engine's `semantic_search` tool. */
+  semanticSearch(request: SemanticRequest): Promise<SemanticResult> {
+    return this.callTool<SemanticResult>('semantic_search', request);
   }
   /** The Related panel: the engine's `related_code` tool (find_related's argument rules). */
   related(path: string, line: number, limit = 20): Promise<RelatedResult> {

@@ -94,6 +94,13 @@ async function rankedSearch(roots: Roots, raw: unknown): Promise<RankedResult> {
   return { hits, words, elapsedMs: elapsedSince(t0) };
 }
 
+/** Words of a question marked in no snippet. */
+const QUESTION_WORDS = new Set(
+  'the and for into from with that this what where when which who how why does did are was were has have had can could should would will not but all any our your their its his her them they there here then than also just only over under about after before while each every some such very more most other out off upon via per get set use'.split(
+    ' ',
+  ),
+);
+
 /** A hit's snippet: the chunk's first line and its first lines with a term, each with the terms marked. */
 async function snippetLines(
   session: RepoSession,
@@ -144,13 +151,15 @@ async function semanticSearchTool(roots: Roots, raw: unknown, semantic: Semantic
   if (!query.trim()) return { hits: [], type, words, elapsedMs: elapsedSince(t0) };
   for (const s of roots.sessions) s.readyIndex(); // NotFound 'indexNotReady' before any model work
   const { model, roots: semanticRoots } = await semantic.sync(roots, { signal });
+  // a question's little words ("where do we...") are not what a hit is about: not marked
+  const questionWords = words.filter((w) => w.length > 2 && !QUESTION_WORDS.has(w));
   const results = await semanticSearch(semanticRoots, model, { query, type, limit, ...(pathTest ? { pathTest } : {}) });
   const caches = new Map<unknown, Map<string, string[] | null>>();
   const hits: SemanticHitView[] = [];
   for (const r of results) {
     const { session, rel, prefix } = roots.route(r.path, 'path');
     const ref: ChunkRef = { path: rel, startLine: r.startLine, endLine: r.endLine, symbolName: r.symbol, chunkType: r.chunkType as ChunkRef['chunkType'] };
-    const lines = await snippetLines(session, ref, new Set(r.why.terms.length ? r.why.terms : words), caches);
+    const lines = await snippetLines(session, ref, new Set(r.why.terms.length ? r.why.terms : questionWords), caches);
     hits.push({ ...chunkRef(ref, prefix), score: r.score, why: r.why, lines });
   }
   return { hits, type, words, elapsedMs: elapsedSince(t0) };

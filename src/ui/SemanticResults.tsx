@@ -1,0 +1,226 @@
+/**
+ * Semantic mode (type 'semantic': the vectors alone) and Ranked once the model is loaded (type
+ * 'hybrid': fused with the Ranked list). Before the model is loaded it explains what enabling
+ * does and offers it; a query typed in Semantic mode enables it (the first semantic search),
+ * with the model's download and the embedding as a progress bar with Cancel. Each hit shows
+ * its snippet with the matched words marked and a "why": similarity, lexical terms, the ranks
+ * it had in each list, exact identifier.
+ */
+import { useEffect, useState } from 'react';
+import { toQuarryError, type QuarryError } from '../core/errors';
+import type { SemanticHitView, SemanticResult } from '../worker/protocol';
+import { useEngine } from './engine';
+import { formatCount, plural } from './format';
+import { languageOf } from './highlight';
+import { SnippetBlock } from './RankedResults';
+import { SearchStatus } from './SearchStatus';
+import { splitList, type ViewState } from './url-state';
+import type { UpdateView } from './use-view-state';
+import type { SemanticState } from './use-semantic';
+import { visibleText } from './visible-text';
+import { VisibleText } from './VisibleText';
+
+export const SEMANTIC_LIMIT = 50;
+const MB = (n: number) => (n / 1e6).toFixed(1);
+
+type Status = { state: 'idle' } | { state: 'running' } | { state: 'done'; result: SemanticResult } | { state: 'error'; error: QuarryError };
+
+export function SemanticResults({
+  view,
+  update,
+  indexReady,
+  indexVersion,
+  type,
+  semantic,
+}: {
+  view: ViewState;
+  update: UpdateView;
+  indexReady: boolean;
+  indexVersion: number;
+  type: 'semantic' | 'hybrid';
+  semantic: SemanticState;
+}) {
+  const engine = useEngine();
+  const [status, setStatus] = useState<Status>({ state: 'idle' });
+  const [open, setOpen] = useState<Set<string>>(new Set());
+  const query = view.q.trim();
+  const { ready, running, enable, error: enableError } = semantic;
+  const state = semantic.status?.state;
+
+  // the first semantic search loads the model (a failed load waits for the button: no retry loop)
+  useEffect(() => {
+    if (query && indexReady && !ready && !running && !enableError && (state === 'off' || state === undefined)) enable();
+  }, [query, indexReady, ready, running, enableError, state, enable]);
+
+  useEffect(() => {
+    if (!query || !ready || !indexReady) {
+      setStatus({ state: 'idle' });
+      return;
+    }
+    let current = true;
+    setStatus((s) => (s.state === 'done' ? s : { state: 'running' }));
+    engine
+      .semanticSearch({ query: view.q, type, limit: SEMANTIC_LIMIT, include: splitList(view.include), exclude: splitList(view.exclude), extensions: splitList(view.ext) })
+      .then(
+        (result) => current && setStatus({ state: 'done', result }),
+        (err) => current && setStatus({ state: 'error', error: toQuarryError(err) }),
+      );
+    return () => {
+      current = false;
+    };
+  }, [engine, query, view.q, view.include, view.exclude, view.ext, type, ready, indexReady, indexVersion]);
+
+  if (state === 'unavailable') {
+    return <SearchStatus summary="Semantic search is not available in this build (it has no embedding model)." running={false} error={null} />;
+  }
+  if (!indexReady) {
+    return <SearchStatus summary="Waiting for the code index… semantic search starts when it is ready (Text and Regex work now)." running={false} error={null} />;
+  }
+  if (!ready) return <EnableCard semantic={semantic} />;
+
+  const summary =
+    status.state === 'idle'
+      ? 'Ask in words what the code does, e.g. “where do we refresh an expired session”.'
+      : status.state === 'running'
+        ? 'Searching…'
+        : status.state === 'error'
+          ? ''
+          : status.result.hits.length
+            ? `${plural(status.result.hits.length, type === 'hybrid' ? 'hybrid result' : 'semantic result')} (${Math.round(status.result.elapsedMs)} ms)`
+            : 'No chunk matches that question.';
+  const toggle = (id: string) =>
+    setOpen((prev) => {
+      const next = new Set(prev);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  return (
+    <>
+      <SearchStatus summary={summary} running={status.state === 'running'} error={status.state === 'error' ? status.error : null} />
+      <div className="results-scroll ranked-scroll" data-testid="search-results">
+        {status.state === 'done' && status.result.hits.length > 0 && (
+          <ol className="ranked-list" aria-label={type === 'hybrid' ? 'Hybrid results' : 'Semantic results'}>
+            {status.result.hits.map((hit, i) => {
+              const id = `${hit.path}:${hit.startLine}`;
+              return (
+                <SemanticItem
+                  key={id}
+                  hit={hit}
+                  rank={i + 1}
+                  why={open.has(id)}
+                  onWhy={() => toggle(id)}
+                  onOpen={() => update({ file: hit.path, line: hit.startLine }, { push: true })}
+                />
+              );
+            })}
+          </ol>
+        )}
+      </div>
+    </>
+  );
+}
+
+function EnableCard({ semantic }: { semantic: SemanticState }) {
+  const { progress, running, error, status } = semantic;
+  const failed = error ?? (status?.state === 'failed' && status.error ? toQuarryError(status.error) : null);
+  if (running) {
+    const model = !progress || progress.phase === 'model';
+    const pct = model
+      ? progress?.totalBytes
+        ? (progress.bytes / progress.totalBytes) * 100
+        : undefined
+      : progress.totalFiles
+        ? (progress.files / progress.totalFiles) * 100
+        : undefined;
+    const text = model
+      ? progress?.totalBytes
+        ? `Loading the model · ${MB(progress.bytes)} of ${MB(progress.totalBytes)} MB`
+        : 'Loading the model'
+      : `Embedding chunks · ${formatCount(progress.files)} of ${formatCount(progress.totalFiles)}`;
+    return (
+      <div className="semantic-card" data-testid="semantic-progress">
+        <div
+          className="progress"
+          role="progressbar"
+          aria-label={`Enabling semantic search: ${text}`}
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={pct === undefined ? undefined : Math.round(pct)}
+        >
+          <div className={`progress-fill${pct === undefined ? ' indeterminate' : ''}`} style={{ transform: pct === undefined ? undefined : `scaleX(${pct / 100})` }} />
+        </div>
+        <div className="git-progress-line">
+          <span>{text}</span>
+          <button type="button" onClick={semantic.cancel} aria-label="Cancel enabling semantic search">
+            Cancel
+          </button>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div className="semantic-card empty-hint" data-testid="semantic-enable">
+      <p>
+        Semantic search finds code by meaning: ask “where do we refresh an expired session” and it finds <code>renewToken</code>. A sentence model runs in this tab;
+        nothing leaves the machine.
+      </p>
+      <p>Enabling loads the model once (28 MB, kept for offline use) and embeds this repository’s {formatCount(status?.chunks ?? 0)} chunks (kept with its index).</p>
+      {failed && (
+        <p className="inline-error" role="alert" data-testid="semantic-error">
+          {failed.message}
+        </p>
+      )}
+      <button type="button" className="primary" onClick={semantic.enable} data-testid="semantic-enable-button">
+        {failed ? 'Try again' : 'Enable semantic search'}
+      </button>
+    </div>
+  );
+}
+
+function whyText(hit: SemanticHitView): string[] {
+  const w = hit.why;
+  const out: string[] = [];
+  if (w.exactIdentifier) out.push('Exact identifier: its name is spelt in the query.');
+  if (w.similarity !== undefined) out.push(`Similarity ${w.similarity.toFixed(3)} to the question${w.semanticRank ? ` (vector rank ${w.semanticRank})` : ''}.`);
+  if (w.lexicalRank !== undefined) out.push(`Ranked (lexical) rank ${w.lexicalRank}${w.terms.length ? `, matching ${w.terms.join(', ')}` : ''}.`);
+  return out;
+}
+
+function SemanticItem({ hit, rank, why, onWhy, onOpen }: { hit: SemanticHitView; rank: number; why: boolean; onWhy: () => void; onOpen: () => void }) {
+  const whyId = `semantic-why-${rank}`;
+  return (
+    <li className="ranked-item" data-testid="semantic-hit" data-path={hit.path} data-line={hit.startLine}>
+      <div className="ranked-head">
+        <button type="button" className="ranked-open" onClick={onOpen} data-testid="ranked-open">
+          <span className="ranked-symbol">{hit.symbolName ? <VisibleText text={hit.symbolName} /> : '(anonymous)'}</span>
+          <span className="ranked-type">{hit.chunkType}</span>
+          <span className="ranked-loc">
+            <VisibleText text={hit.path} />:{hit.startLine}–{hit.endLine}
+          </span>
+        </button>
+        <span className="ranked-score" title={hit.why.similarity !== undefined ? 'Similarity' : 'Score'}>
+          {(hit.why.similarity ?? hit.score).toFixed(2)}
+        </span>
+        <button
+          type="button"
+          className="toggle ranked-why"
+          aria-expanded={why}
+          aria-controls={whyId}
+          aria-label={`Why ${visibleText(hit.symbolName) || 'this chunk'} matched`}
+          onClick={onWhy}
+        >
+          why
+        </button>
+      </div>
+      <SnippetBlock lines={hit.lines} lang={languageOf(hit.path)} />
+      {why && (
+        <div id={whyId} className="ranked-why-panel" data-testid="semantic-why">
+          {whyText(hit).map((t) => (
+            <p key={t}>{t}</p>
+          ))}
+        </div>
+      )}
+    </li>
+  );
+}
