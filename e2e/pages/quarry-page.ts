@@ -37,6 +37,9 @@ export class QuarryPage {
   get rankedHits(): Locator {
     return this.page.getByTestId('ranked-hit');
   }
+  get semanticHits(): Locator {
+    return this.page.getByTestId('semantic-hit');
+  }
   get relatedPanel(): Locator {
     return this.page.getByRole('complementary', { name: 'Related code' });
   }
@@ -45,7 +48,7 @@ export class QuarryPage {
     await expect(this.indexStatus).toHaveAttribute('data-state', 'ready', { timeout });
     return (await this.indexStatus.getAttribute('data-mode')) ?? '';
   }
-  mode(name: 'Text' | 'Regex' | 'Ranked'): Locator {
+  mode(name: 'Text' | 'Regex' | 'Ranked' | 'Semantic'): Locator {
     return this.page.getByRole('radio', { name });
   }
   viewer(path: string): Locator {
@@ -69,7 +72,7 @@ export class QuarryPage {
     await expect(this.tree).toBeVisible();
   }
 
-  async search(text: string, mode: 'Text' | 'Regex' | 'Ranked' = 'Text'): Promise<void> {
+  async search(text: string, mode: 'Text' | 'Regex' | 'Ranked' | 'Semantic' = 'Text'): Promise<void> {
     await this.mode(mode).check();
     await this.searchBox.fill(text);
   }
