@@ -10,10 +10,14 @@
  *      that is mostly C
  *   3. the worker round trip: query -> first and last batch through a real worker
  *   4. git clone over a local git http-backend: the isomorphic-git adapter vs native git
+ *   5. semantic search (bench/semantic): recall@1/5 and MRR@10 of codebase_search, Ranked,
+ *      semantic and hybrid on labelled questions over three npm packages; embedding throughput
+ *      in Node (vs @energetic-ai/embeddings) and in Chromium's embedding worker, model load,
+ *      memory, vector query p50/p95 at 10k and 100k chunks (vs a float32 scan), stored size
  * Timed runs only time the search: rg's output goes to /dev/null and ours to a counting sink;
  * the (path, line) pairs compared come from separate untimed runs. rg is Debian's package,
  * installed with apt when missing.
- * BENCH_RUNS (default 5) sets the runs per query; BENCH_ONLY=scan|worker|index|build|seed004|clone|scale runs one
+ * BENCH_RUNS (default 5) sets the runs per query; BENCH_ONLY=scan|worker|index|build|seed004|clone|scale|semantic runs one
  * section; BENCH_CORPUS_MB=<n> builds a smaller corpus of about n MB (a quick check of the bench
  * itself, in its own directory; the figures are only meaningful on the full corpus).
  */
@@ -29,6 +33,8 @@ import { runSeedBench } from './seed-bench';
 import { runWorkerBench } from './worker-bench';
 import { runCloneBench } from './clone';
 import { runScaleBench } from './scale-bench';
+import { runQualityBench } from './semantic/quality';
+import { runEmbedBench } from './semantic/embed-bench';
 
 export const QUERIES: Query[] = [
   { name: 'literal identifier', req: { pattern: 'createSourceFile', mode: 'literal', caseMode: 'sensitive' }, rgArgs: ['-F', '-e', 'createSourceFile'] },
@@ -128,6 +134,10 @@ async function main() {
   if (!ONLY || ONLY === 'seed004') await runSeedBench(corpus.dir);
   if (!ONLY || ONLY === 'clone') await runCloneBench();
   if (!ONLY || ONLY === 'scale') await runScaleBench();
+  if (!ONLY || ONLY === 'semantic') {
+    await runQualityBench();
+    await runEmbedBench();
+  }
 }
 
 await main();

