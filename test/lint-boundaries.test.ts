@@ -104,7 +104,7 @@ describe('quarry/layers', () => {
 
   it('counts type-only imports as dependencies between layers', async () => {
     expect(await lint('src/worker/types-only.ts', 'quarry/layers')).toEqual([
-      "2 quarry/layers: worker may not import adapters/node ('../adapters/node/fs'); it may import: core, adapters/browser, adapters/git, worker",
+      "2 quarry/layers: worker may not import adapters/node ('../adapters/node/fs'); it may import: core, adapters/browser, adapters/embed, adapters/git, worker",
     ]);
   });
 

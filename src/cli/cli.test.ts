@@ -19,6 +19,32 @@ beforeAll(() => {
 });
 
 describe('quarry CLI', () => {
+  it('semantic_code_search answers both types from the bundled model, offline, and embeds only once per folder', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'quarry-semantic-'));
+    mkdirSync(path.join(dir, 'src'));
+    writeFileSync(
+      path.join(dir, 'src/session.ts'),
+      '// renews the access token when it has expired\nexport function refreshExpiredSession(token: string) {\n  return renew(token);\n}\n',
+    );
+    writeFileSync(
+      path.join(dir, 'src/csv.py'),
+      'def parse_csv(text):\n    """Split comma separated text into rows."""\n    return [l.split(",") for l in text.splitlines()]\n',
+    );
+    const env = { QUARRY_CACHE_DIR: mkdtempSync(path.join(tmpdir(), 'quarry-semantic-cache-')) };
+    const first = quarry(['call', 'semantic_code_search', JSON.stringify({ query: 'renew a login that timed out', type: 'semantic', limit: 1 }), '--root', dir], env);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toContain('quarry: embedding 2 chunk views for semantic search');
+    expect(JSON.parse(first.stdout)).toMatchObject([
+      { path: 'src/session.ts', symbol: 'refreshExpiredSession', language: 'typescript', why: { similarity: expect.any(Number) } },
+    ]);
+    const hybrid = quarry(['call', 'semantic_code_search', JSON.stringify({ query: 'parse_csv', language: 'python' }), '--root', dir], env);
+    expect(hybrid.code).toBe(0);
+    expect(hybrid.stderr).not.toContain('embedding'); // the vectors came from the cache
+    expect(JSON.parse(hybrid.stdout)).toMatchObject([{ path: 'src/csv.py', symbol: 'parse_csv', why: { exactIdentifier: true, lexicalRank: 1 } }]);
+    const bad = quarry(['call', 'semantic_code_search', JSON.stringify({ query: 'x', type: 'keyword' }), '--root', dir], env);
+    expect(bad.code).toBe(2);
+    expect(JSON.parse(bad.stdout).error.message).toBe('type must be one of "semantic", "hybrid"');
+  }, 120_000);
   it('chunks --seed004 prints the chunks codebase_search ranks; plain chunks prints Quarry symbol chunks', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'quarry-chunks-'));
     mkdirSync(path.join(dir, 'src'));
@@ -77,6 +103,7 @@ describe('quarry CLI', () => {
     const tools = JSON.parse(r.stdout);
     expect(tools.map((t: any) => t.name)).toEqual([
       'code_search',
+      'semantic_code_search',
       'read_file',
       'list_directory',
       'search_files',

@@ -162,7 +162,7 @@ describe('the app views go through the tool dispatch', { timeout: 60_000 }, () =
       expect((await rejectionOf(client.related('src/cart.ts', 0, 5))).code).toBe('EngineError');
       expect((await rejectionOf(client.rankedSearch({ query: 'cart', limit: 0 }))).data).toMatchObject({ field: 'limit' });
       expect((await rejectionOf(client.callTool('ranked_search', { query: 'cart', include: 'src' }))).data).toMatchObject({ field: 'include' });
-      expect((await rejectionOf(client.callTool('no_such_tool', {}))).message).toMatch(/ranked_search, related_code, flag_inventory/);
+      expect((await rejectionOf(client.callTool('no_such_tool', {}))).message).toMatch(/ranked_search, semantic_search, related_code, flag_inventory/);
       // `root` and a path in no root, as find_related takes them
       await client.openRepo({ kind: 'memory', name: 'lib', files: LIB }, undefined, { add: true }).done;
       await client.indexRepo({}).done;
