@@ -124,7 +124,13 @@ async function browserFigures(texts: string[]): Promise<{ loadMs: number; perSec
   try {
     const { chromium } = await import('playwright-core');
     for (let i = 0; i < 50; i++) {
-      if (await fetch(`http://127.0.0.1:${port}/`).then((r) => r.ok, () => false)) break;
+      if (
+        await fetch(`http://127.0.0.1:${port}/`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
       await new Promise((r) => setTimeout(r, 200));
     }
     const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
@@ -177,7 +183,13 @@ async function queryFigures(n: number, dims: number): Promise<string[]> {
     },
   };
   // names keep four digits, so each chunk's view (and vector) is its own
-  for (let i = 1000; i < n + 1000; i++) index.setFile(`f${i}.ts`, { size: 10, mtimeMs: 1 }, [{ path: `f${i}.ts`, startLine: 1, endLine: 1, symbolName: `sym${i}`, chunkType: 'function' }], [`function sym${i}() {}`]);
+  for (let i = 1000; i < n + 1000; i++)
+    index.setFile(
+      `f${i}.ts`,
+      { size: 10, mtimeMs: 1 },
+      [{ path: `f${i}.ts`, startLine: 1, endLine: 1, symbolName: `sym${i}`, chunkType: 'function' }],
+      [`function sym${i}() {}`],
+    );
   const sem = new SemanticIndex('bench', dims);
   (globalThis as { gc?: () => void }).gc?.();
   const heap0 = process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
@@ -238,10 +250,15 @@ export async function runEmbedBench(): Promise<void> {
       `${(n.embedded / n.oursMs / (n.distinct / n.peerMs)).toFixed(2)}x`,
     ],
   ]);
-  console.log(`model memory: +${mb(n.modelRss)} MB RSS after loading; stored vectors of these ${n.chunks} chunks: ${mb(n.storedBytes)} MB (${(n.storedBytes / n.chunks).toFixed(0)} bytes a chunk, view texts included)`);
+  console.log(
+    `model memory: +${mb(n.modelRss)} MB RSS after loading; stored vectors of these ${n.chunks} chunks: ${mb(n.storedBytes)} MB (${(n.storedBytes / n.chunks).toFixed(0)} bytes a chunk, view texts included)`,
+  );
   const b = await browserFigures(texts);
   if (typeof b === 'string') console.log(`browser: not measured (${b})`);
-  else console.log(`Chromium, the app's embedding worker (one thread, wasm SIMD): model load ${(b.loadMs / 1000).toFixed(2)} s, ${b.perSecond.toFixed(0)} chunks/s on the same views`);
+  else
+    console.log(
+      `Chromium, the app's embedding worker (one thread, wasm SIMD): model load ${(b.loadMs / 1000).toFixed(2)} s, ${b.perSecond.toFixed(0)} chunks/s on the same views`,
+    );
   await printQueryFigures();
 }
 
