@@ -47,7 +47,7 @@ export function isExactIdentifier(chunk: IndexedChunk, identifiers: readonly str
   const last = name.split(/\.|::|#/).pop() ?? name;
   return identifiers.some((id) => {
     const i = id.toLowerCase();
-    return i === name || i === last || (i.includes('.') && name.endsWith(i));
+    return i === name || i === last || (i.includes('.') && name.endsWith('.' + i));
   });
 }
 

@@ -182,7 +182,10 @@ export class SemanticIndex {
     const textParts = jsonParts(t.texts);
     const fileParts = jsonParts(files.map(([p, f]) => [p, f.size, f.mtimeMs, f.rows.length]));
     const json: StoredVectors = { modelId: this.modelId, dims: this.dims, views: VIEWS_VERSION, parts: [textParts.length, fileParts.length] };
-    const data = new Uint32Array(t.data.buffer, t.data.byteOffset, t.data.byteLength / 4);
+    // sections are 32-bit words: the int8 rows padded to a multiple of 4 bytes
+    const padded = new Uint8Array(Math.ceil(t.data.byteLength / 4) * 4);
+    padded.set(new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength));
+    const data = new Uint32Array(padded.buffer);
     return encodeIndex({ json, sections: [data, new Uint32Array(t.scales.buffer), new Uint32Array(rows.buffer), ...textParts, ...fileParts] });
   }
 
@@ -198,7 +201,7 @@ export class SemanticIndex {
       const s = new SemanticIndex(modelId, dims);
       s.table = VectorTable.fromState(dims, {
         texts,
-        data: new Int8Array(data.buffer, data.byteOffset, data.byteLength),
+        data: new Int8Array(data.buffer, data.byteOffset, Math.min(data.byteLength, texts.length * dims)),
         scales: new Float32Array(scales.buffer, scales.byteOffset, scales.length),
       });
       const allRows = new Int32Array(rows.buffer, rows.byteOffset, rows.length);

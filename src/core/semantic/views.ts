@@ -16,7 +16,7 @@ import type { Chunk } from '../chunk/types';
 import { splitIdentifier } from '../rank/identifier-parts';
 
 /** Bumped when views change: stored vectors of other views are re-embedded. */
-export const VIEWS_VERSION = 3;
+export const VIEWS_VERSION = 4;
 export const MAX_VIEW_WORDS = 80;
 /** Lines above a chunk searched for its doc comment. */
 const DOC_LOOKBACK = 12;
@@ -72,7 +72,9 @@ function symbolWords(chunk: Chunk): string[] {
 
 /** Parameter names from the chunk's header: the identifiers inside its first parentheses. */
 export function parameterWords(header: string): string[] {
-  const open = header.indexOf('(');
+  // a Go method's receiver comes first: its parameters are in the second parentheses
+  const receiver = /^\s*func\s*\([^)]*\)/.exec(header);
+  const open = receiver ? header.indexOf('(', receiver[0].length) : header.indexOf('(');
   if (open < 0) return [];
   let depth = 0;
   let end = header.length;
@@ -96,6 +98,8 @@ export function parameterWords(header: string): string[] {
   for (let i = 0; i < inside.length; i++) {
     const c = inside[i];
     if (c === '(' || c === '<' || c === '[' || c === '{') level++;
+    else if (c === '>' && inside[i - 1] === '=')
+      continue; // an arrow, not a closing angle bracket
     else if (c === ')' || c === '>' || c === ']' || c === '}') level--;
     else if (c === ',' && level <= 0) {
       take(inside.slice(start, i));
@@ -124,14 +128,14 @@ function isComment(line: string): boolean {
 /** Words of the comment block right above the chunk and of the comment lines inside it. */
 function commentWords(chunk: Chunk, lines: readonly string[]): string[] {
   const texts: string[] = [];
-  // above: contiguous comment lines (blank lines between a doc comment and its symbol are allowed once)
+  // above: contiguous comment lines (one blank line between them and the symbol, or among them, is allowed)
   const above: string[] = [];
-  let l = chunk.startLine - 2;
+  let l = Math.min(chunk.startLine - 2, lines.length - 1);
   let blanks = 0;
   for (let k = 0; k < DOC_LOOKBACK && l >= 0; k++, l--) {
     const line = lines[l];
     if (!line.trim()) {
-      if (++blanks > 1 || !above.length) break;
+      if (++blanks > 1) break;
       continue;
     }
     if (!isComment(line) && !/^\s*\*\/\s*$/.test(line) && !/^\s*@\w/.test(line)) break;
@@ -158,7 +162,8 @@ function bodyWords(chunk: Chunk, lines: readonly string[]): string[] {
   for (let i = chunk.startLine - 1; i < last && out.size < MAX_BODY_WORDS; i++) {
     const line = lines[i];
     if (isComment(line)) continue;
-    const code = line.replace(/(["'`])(?:\\.|(?!\1).)*\1/g, ' ');
+    // strings out, and a trailing comment (its words are the comment words already)
+    const code = line.replace(/(["'`])(?:\\.|(?!\1).)*\1/g, ' ').replace(/\s(\/\/|#)\s.*$/, ' ');
     for (const w of identifierWords(code)) {
       if (!BODY_NOISE.has(w)) out.add(w);
       if (out.size >= MAX_BODY_WORDS) break;
