@@ -106,7 +106,8 @@ describe('chunkView', () => {
       'refresh expired session auth. ' +
         'renews the access token when the session has expired token the current token the renewed token compare against the clock unchanged while fresh. ' +
         'takes token clock. ' +
-        'uses export refresh expired session token clock system now expires at renew unchanged fresh',
+        // the trailing comment's words ("unchanged while fresh") are comment words only, not body words too
+        'uses export refresh expired session token clock system now expires at renew',
     );
   });
 
