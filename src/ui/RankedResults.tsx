@@ -3,7 +3,7 @@
  * each with its path, lines, symbol and type, a snippet with the matched words in <mark>, and
  * a "why" toggle listing the score's components (word, via terms, tf, df, idf, bm25, boost).
  */
-import { useEffect, useState } from 'react';
+import { Fragment, useEffect, useState, type ReactNode } from 'react';
 import { QuarryError, toQuarryError } from '../core/errors';
 import { SearchStatus } from './SearchStatus';
 import type { RankedHitView, RankedResult } from '../worker/protocol';
@@ -26,7 +26,6 @@ const fmt = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(3));
 export function RankedResults({ view, update, indexReady, indexVersion }: { view: ViewState; update: UpdateView; indexReady: boolean; indexVersion: number }) {
   const engine = useEngine();
   const [status, setStatus] = useState<Status>({ state: 'idle' });
-  const [open, setOpen] = useState<Set<string>>(new Set());
 
   useEffect(() => {
     if (!view.q.trim()) {
@@ -61,6 +60,35 @@ export function RankedResults({ view, update, indexReady, indexVersion }: { view
               ? `${plural(status.result.hits.length, 'ranked chunk')}${status.result.hits.length >= RANKED_LIMIT ? ` (top ${RANKED_LIMIT})` : ''} (${Math.round(status.result.elapsedMs)} ms)`
               : `No indexed chunk matches ${status.result.words.length ? status.result.words.join(' ') : 'that query'}.`;
 
+  return (
+    <>
+      <SearchStatus summary={summary} running={status.state === 'running'} error={status.state === 'error' ? status.error : null} />
+      <div className="results-scroll ranked-scroll" data-testid="search-results">
+        {status.state === 'done' && status.result.hits.length > 0 && (
+          <HitList
+            hits={status.result.hits}
+            label="Ranked results"
+            item={(hit, rank, why, onWhy) => (
+              <RankedItem hit={hit} rank={rank} why={why} onWhy={onWhy} onOpen={() => update({ file: hit.path, line: hit.startLine }, { push: true })} />
+            )}
+          />
+        )}
+      </div>
+    </>
+  );
+}
+
+/** Ranked or semantic hits as a list, each with a "why" that opens and closes (kept open across refreshes). */
+export function HitList<H extends { path: string; startLine: number }>({
+  hits,
+  label,
+  item,
+}: {
+  hits: readonly H[];
+  label: string;
+  item: (hit: H, rank: number, why: boolean, onWhy: () => void) => ReactNode;
+}) {
+  const [open, setOpen] = useState<Set<string>>(new Set());
   const toggle = (id: string) =>
     setOpen((prev) => {
       const next = new Set(prev);
@@ -68,30 +96,13 @@ export function RankedResults({ view, update, indexReady, indexVersion }: { view
       else next.add(id);
       return next;
     });
-
   return (
-    <>
-      <SearchStatus summary={summary} running={status.state === 'running'} error={status.state === 'error' ? status.error : null} />
-      <div className="results-scroll ranked-scroll" data-testid="search-results">
-        {status.state === 'done' && status.result.hits.length > 0 && (
-          <ol className="ranked-list" aria-label="Ranked results">
-            {status.result.hits.map((hit, i) => {
-              const id = `${hit.path}:${hit.startLine}`;
-              return (
-                <RankedItem
-                  key={id}
-                  hit={hit}
-                  rank={i + 1}
-                  why={open.has(id)}
-                  onWhy={() => toggle(id)}
-                  onOpen={() => update({ file: hit.path, line: hit.startLine }, { push: true })}
-                />
-              );
-            })}
-          </ol>
-        )}
-      </div>
-    </>
+    <ol className="ranked-list" aria-label={label}>
+      {hits.map((hit, i) => {
+        const id = `${hit.path}:${hit.startLine}`;
+        return <Fragment key={id}>{item(hit, i + 1, open.has(id), () => toggle(id))}</Fragment>;
+      })}
+    </ol>
   );
 }
 

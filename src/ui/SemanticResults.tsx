@@ -12,7 +12,7 @@ import type { SemanticHitView, SemanticResult } from '../worker/protocol';
 import { useEngine } from './engine';
 import { formatCount, plural } from './format';
 import { languageOf } from './highlight';
-import { SnippetBlock } from './RankedResults';
+import { HitList, SnippetBlock } from './RankedResults';
 import { SearchStatus } from './SearchStatus';
 import { splitList, type ViewState } from './url-state';
 import type { UpdateView } from './use-view-state';
@@ -42,7 +42,6 @@ export function SemanticResults({
 }) {
   const engine = useEngine();
   const [status, setStatus] = useState<Status>({ state: 'idle' });
-  const [open, setOpen] = useState<Set<string>>(new Set());
   const query = view.q.trim();
   const { ready, running, enable, error: enableError } = semantic;
   const state = semantic.status?.state;
@@ -88,33 +87,18 @@ export function SemanticResults({
           : status.result.hits.length
             ? `${plural(status.result.hits.length, type === 'hybrid' ? 'hybrid result' : 'semantic result')} (${Math.round(status.result.elapsedMs)} ms)`
             : 'No chunk matches that question.';
-  const toggle = (id: string) =>
-    setOpen((prev) => {
-      const next = new Set(prev);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
   return (
     <>
       <SearchStatus summary={summary} running={status.state === 'running'} error={status.state === 'error' ? status.error : null} />
       <div className="results-scroll ranked-scroll" data-testid="search-results">
         {status.state === 'done' && status.result.hits.length > 0 && (
-          <ol className="ranked-list" aria-label={type === 'hybrid' ? 'Hybrid results' : 'Semantic results'}>
-            {status.result.hits.map((hit, i) => {
-              const id = `${hit.path}:${hit.startLine}`;
-              return (
-                <SemanticItem
-                  key={id}
-                  hit={hit}
-                  rank={i + 1}
-                  why={open.has(id)}
-                  onWhy={() => toggle(id)}
-                  onOpen={() => update({ file: hit.path, line: hit.startLine }, { push: true })}
-                />
-              );
-            })}
-          </ol>
+          <HitList
+            hits={status.result.hits}
+            label={type === 'hybrid' ? 'Hybrid results' : 'Semantic results'}
+            item={(hit, rank, why, onWhy) => (
+              <SemanticItem hit={hit} rank={rank} why={why} onWhy={onWhy} onOpen={() => update({ file: hit.path, line: hit.startLine }, { push: true })} />
+            )}
+          />
         )}
       </div>
     </>

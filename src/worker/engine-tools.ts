@@ -55,18 +55,24 @@ function optionalStrings(args: Record<string, unknown>, field: string): string[]
   return v as string[];
 }
 
+/** The arguments Ranked and Semantic mode share: the query, a limit, the path filters. */
+function listArgs(args: Record<string, unknown>) {
+  return {
+    query: requiredString(args, 'query', { allowEmpty: true }),
+    limit: optionalInt(args, 'limit', 50, 1, RANKED_LIMIT_MAX),
+    pathTest: compilePathFilter({
+      include: optionalStrings(args, 'include'),
+      exclude: optionalStrings(args, 'exclude'),
+      extensions: optionalStrings(args, 'extensions'),
+      fields: { include: 'include', exclude: 'exclude', extensions: 'extensions' },
+    }),
+  };
+}
+
 /** Ranked mode: chunks ranked for people over every root's index, with snippets and score components. */
 async function rankedSearch(roots: Roots, raw: unknown): Promise<RankedResult> {
   const t0 = now();
-  const args = ensureObject(raw);
-  const query = requiredString(args, 'query', { allowEmpty: true });
-  const limit = optionalInt(args, 'limit', 50, 1, RANKED_LIMIT_MAX);
-  const pathTest = compilePathFilter({
-    include: optionalStrings(args, 'include'),
-    exclude: optionalStrings(args, 'exclude'),
-    extensions: optionalStrings(args, 'extensions'),
-    fields: { include: 'include', exclude: 'exclude', extensions: 'extensions' },
-  });
+  const { query, limit, pathTest } = listArgs(ensureObject(raw));
   const { words } = queryWords(query);
   if (!words.length) return { hits: [], words, elapsedMs: elapsedSince(t0) };
   // Rank within each root whose index is complete, then merge by score (each root scores with its
@@ -138,15 +144,8 @@ async function snippetLines(
 async function semanticSearchTool(roots: Roots, raw: unknown, semantic: SemanticService, signal?: AbortSignal): Promise<SemanticResult> {
   const t0 = now();
   const args = ensureObject(raw);
-  const query = requiredString(args, 'query', { allowEmpty: true });
+  const { query, limit, pathTest } = listArgs(args);
   const type = optionalEnum<SemanticType>(args, 'type', ['semantic', 'hybrid'], 'hybrid');
-  const limit = optionalInt(args, 'limit', 50, 1, RANKED_LIMIT_MAX);
-  const pathTest = compilePathFilter({
-    include: optionalStrings(args, 'include'),
-    exclude: optionalStrings(args, 'exclude'),
-    extensions: optionalStrings(args, 'extensions'),
-    fields: { include: 'include', exclude: 'exclude', extensions: 'extensions' },
-  });
   const { words } = queryWords(query);
   if (!query.trim()) return { hits: [], type, words, elapsedMs: elapsedSince(t0) };
   for (const s of roots.sessions) s.readyIndex(); // NotFound 'indexNotReady' before any model work

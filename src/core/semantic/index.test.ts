@@ -1,6 +1,6 @@
 import fc from 'fast-check';
+import { rejectionOf } from '../../../test/rejection';
 import { describe, expect, it } from 'vitest';
-import { QuarryError } from '../errors';
 import type { IndexedChunk } from '../rank/bm25';
 import { splitLinesForIndex } from '../rank/lines';
 import { decodeIndex, encodeIndex, MemoryIndexStore } from '../rank/persist';
@@ -25,16 +25,6 @@ async function synced(files: Record<string, string> = { ...FILES }, model = new 
 const q = (text: string) => fakeVector(text);
 const brief = (hits: readonly SemanticHit[]) => hits.map((h) => ({ path: h.chunk.path, line: h.chunk.startLine, similarity: h.similarity }));
 const symbols = (hits: readonly SemanticHit[]) => hits.map((h) => h.chunk.symbolName);
-
-async function rejection(p: Promise<unknown>): Promise<QuarryError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(QuarryError);
-    return e as QuarryError;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('SemanticIndex.sync', () => {
   it('embeds each distinct view once, shortest first, with progress', async () => {
@@ -163,7 +153,7 @@ describe('SemanticIndex.sync', () => {
     const controller = new AbortController();
     const model = new FakeModel({ onEmbed: () => controller.abort() });
     const s = new SemanticIndex(model.id, model.dims);
-    const err = await rejection(s.sync(index, linesReader(files), model, { signal: controller.signal }));
+    const err = await rejectionOf(s.sync(index, linesReader(files), model, { signal: controller.signal }));
     expect(err.code).toBe('Cancelled');
     expect(model.calls).toBe(1);
     expect(model.texts).toBe(EMBED_BATCH);
@@ -188,7 +178,7 @@ describe('SemanticIndex.sync', () => {
     const s = new SemanticIndex(model.id, model.dims);
     const controller = new AbortController();
     controller.abort();
-    expect((await rejection(s.sync(index, linesReader(files), model, { signal: controller.signal }))).code).toBe('Cancelled');
+    expect((await rejectionOf(s.sync(index, linesReader(files), model, { signal: controller.signal }))).code).toBe('Cancelled');
     expect(model.texts).toBe(0);
     expect(s.vectorCount).toBe(0);
   });
@@ -198,16 +188,16 @@ describe('SemanticIndex.sync', () => {
     const index = indexFiles(files);
     const s = new SemanticIndex(FAKE_MODEL_ID, FAKE_DIMS);
     for (const model of [new FakeModel({ id: 'another-model' }), new FakeModel({ dims: 32 })]) {
-      const err = await rejection(s.sync(index, linesReader(files), model));
+      const err = await rejectionOf(s.sync(index, linesReader(files), model));
       expect(err.code).toBe('EngineError');
       expect(model.texts).toBe(0);
     }
-    expect((await rejection(s.sync(index, linesReader(files), new FakeModel({ id: 'another-model' })))).message).toBe(
+    expect((await rejectionOf(s.sync(index, linesReader(files), new FakeModel({ id: 'another-model' })))).message).toBe(
       `The semantic index is for model ${FAKE_MODEL_ID}, not another-model`,
     );
     const short = new FakeModel();
     const broken = { id: short.id, dims: short.dims, embed: async (t: readonly string[]) => (await short.embed(t)).subarray(0, FAKE_DIMS) };
-    const err = await rejection(s.sync(index, linesReader(files), broken));
+    const err = await rejectionOf(s.sync(index, linesReader(files), broken));
     expect(err.code).toBe('EngineError');
     expect(err.message).toBe(`The embedding model returned ${FAKE_DIMS} numbers for 4 texts`);
     expect(s.covers(index)).toBe(false);

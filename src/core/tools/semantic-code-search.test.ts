@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { rejectionOf } from '../../../test/rejection';
 import { QuarryError } from '../errors';
 import { FakeModel, indexFiles, linesReader } from '../semantic/fake-model.testutil';
 import { SemanticIndex } from '../semantic/index';
@@ -39,16 +40,6 @@ function invalid(fn: () => unknown): QuarryError {
     return e as QuarryError;
   }
   throw new Error('expected an InvalidArgument');
-}
-
-async function rejection(p: Promise<unknown>): Promise<QuarryError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(QuarryError);
-    return e as QuarryError;
-  }
-  throw new Error('expected a rejection');
 }
 
 const paths = (results: readonly SemanticResult[]) => results.map((r) => r.path);
@@ -234,19 +225,19 @@ describe('semantic_code_search through callTool', () => {
         return { model, roots };
       },
     };
-    expect((await rejection(callTool('semantic_code_search', { query: 'q', mode: 'semantic' }, ctx))).message).toMatch(
+    expect((await rejectionOf(callTool('semantic_code_search', { query: 'q', mode: 'semantic' }, ctx))).message).toMatch(
       /^Unknown field: mode \(allowed: query, type, limit, language\)$/,
     );
-    expect((await rejection(callTool('semantic_code_search', { query: 'q', language: 'klingon' }, ctx))).data.field).toBe('language');
-    expect((await rejection(callTool('semantic_code_search', { query: '' }, ctx))).message).toBe('query must not be empty');
+    expect((await rejectionOf(callTool('semantic_code_search', { query: 'q', language: 'klingon' }, ctx))).data.field).toBe('language');
+    expect((await rejectionOf(callTool('semantic_code_search', { query: '' }, ctx))).message).toBe('query must not be empty');
     expect(asked).toBe(0);
   });
 
   it('is an EngineError when the host has no embedding model (after the argument checks)', async () => {
     const ctx: ToolContext = { workspace: workspace() };
-    const err = await rejection(callTool('semantic_code_search', { query: 'where do we renew tokens' }, ctx));
+    const err = await rejectionOf(callTool('semantic_code_search', { query: 'where do we renew tokens' }, ctx));
     expect(err.code).toBe('EngineError');
     expect(err.message).toBe('semantic_code_search needs the embedding model, and this host provides none');
-    expect((await rejection(callTool('semantic_code_search', { query: 'q', type: 'vector' }, ctx))).code).toBe('InvalidArgument');
+    expect((await rejectionOf(callTool('semantic_code_search', { query: 'q', type: 'vector' }, ctx))).code).toBe('InvalidArgument');
   });
 });
