@@ -6,7 +6,7 @@
 import { Fragment, useEffect, useState, type ReactNode } from 'react';
 import { QuarryError, toQuarryError } from '../core/errors';
 import { SearchStatus } from './SearchStatus';
-import type { RankedHitView, RankedResult } from '../worker/protocol';
+import type { ChunkRef, RankedHitView, RankedResult } from '../worker/protocol';
 import { CodeText } from './CodeText';
 import { useEngine } from './engine';
 import { visibleText } from './visible-text';
@@ -106,6 +106,37 @@ export function HitList<H extends { path: string; startLine: number }>({
   );
 }
 
+/** A hit's first line: its symbol, kind and place (opens it), its score, and the why toggle. */
+export function HitHead(props: {
+  hit: ChunkRef;
+  score: number;
+  scoreTitle: string;
+  whyId: string;
+  why: boolean;
+  onWhy: () => void;
+  whyLabel: string;
+  onOpen: () => void;
+}) {
+  const { hit } = props;
+  return (
+    <div className="ranked-head">
+      <button type="button" className="ranked-open" onClick={props.onOpen} data-testid="ranked-open">
+        <span className="ranked-symbol">{hit.symbolName ? <VisibleText text={hit.symbolName} /> : '(anonymous)'}</span>
+        <span className="ranked-type">{hit.chunkType}</span>
+        <span className="ranked-loc">
+          <VisibleText text={hit.path} />:{hit.startLine}–{hit.endLine}
+        </span>
+      </button>
+      <span className="ranked-score" title={props.scoreTitle}>
+        {props.score.toFixed(2)}
+      </span>
+      <button type="button" className="toggle ranked-why" aria-expanded={props.why} aria-controls={props.whyId} aria-label={props.whyLabel} onClick={props.onWhy}>
+        why
+      </button>
+    </div>
+  );
+}
+
 /** A hit's snippet lines (null: a gap), matched words in <mark>. */
 export function SnippetBlock({ lines, lang }: { lines: RankedHitView['lines']; lang: ReturnType<typeof languageOf> }) {
   return (
@@ -131,28 +162,16 @@ function RankedItem({ hit, rank, why, onWhy, onOpen }: { hit: RankedHitView; ran
   const whyId = `why-${rank}`;
   return (
     <li className="ranked-item" data-testid="ranked-hit" data-path={hit.path} data-line={hit.startLine}>
-      <div className="ranked-head">
-        <button type="button" className="ranked-open" onClick={onOpen} data-testid="ranked-open">
-          <span className="ranked-symbol">{hit.symbolName ? <VisibleText text={hit.symbolName} /> : '(anonymous)'}</span>
-          <span className="ranked-type">{hit.chunkType}</span>
-          <span className="ranked-loc">
-            <VisibleText text={hit.path} />:{hit.startLine}–{hit.endLine}
-          </span>
-        </button>
-        <span className="ranked-score" title="Score">
-          {hit.score.toFixed(2)}
-        </span>
-        <button
-          type="button"
-          className="toggle ranked-why"
-          aria-expanded={why}
-          aria-controls={whyId}
-          aria-label={`Why ${visibleText(hit.symbolName) || 'this chunk'} scored ${hit.score.toFixed(2)}`}
-          onClick={onWhy}
-        >
-          why
-        </button>
-      </div>
+      <HitHead
+        hit={hit}
+        score={hit.score}
+        scoreTitle="Score"
+        whyId={whyId}
+        why={why}
+        onWhy={onWhy}
+        whyLabel={`Why ${visibleText(hit.symbolName) || 'this chunk'} scored ${hit.score.toFixed(2)}`}
+        onOpen={onOpen}
+      />
       <SnippetBlock lines={hit.lines} lang={lang} />
       {why && (
         <div id={whyId} className="ranked-why-panel" data-testid="score-components">

@@ -12,13 +12,12 @@ import type { SemanticHitView, SemanticResult } from '../worker/protocol';
 import { useEngine } from './engine';
 import { formatCount, plural } from './format';
 import { languageOf } from './highlight';
-import { HitList, SnippetBlock } from './RankedResults';
+import { HitHead, HitList, SnippetBlock } from './RankedResults';
 import { SearchStatus } from './SearchStatus';
 import { splitList, type ViewState } from './url-state';
 import type { UpdateView } from './use-view-state';
 import type { SemanticState } from './use-semantic';
 import { visibleText } from './visible-text';
-import { VisibleText } from './VisibleText';
 
 export const SEMANTIC_LIMIT = 50;
 const MB = (n: number) => (n / 1e6).toFixed(1);
@@ -175,28 +174,16 @@ function SemanticItem({ hit, rank, why, onWhy, onOpen }: { hit: SemanticHitView;
   const whyId = `semantic-why-${rank}`;
   return (
     <li className="ranked-item" data-testid="semantic-hit" data-path={hit.path} data-line={hit.startLine}>
-      <div className="ranked-head">
-        <button type="button" className="ranked-open" onClick={onOpen} data-testid="ranked-open">
-          <span className="ranked-symbol">{hit.symbolName ? <VisibleText text={hit.symbolName} /> : '(anonymous)'}</span>
-          <span className="ranked-type">{hit.chunkType}</span>
-          <span className="ranked-loc">
-            <VisibleText text={hit.path} />:{hit.startLine}–{hit.endLine}
-          </span>
-        </button>
-        <span className="ranked-score" title={hit.why.similarity !== undefined ? 'Similarity' : 'Score'}>
-          {(hit.why.similarity ?? hit.score).toFixed(2)}
-        </span>
-        <button
-          type="button"
-          className="toggle ranked-why"
-          aria-expanded={why}
-          aria-controls={whyId}
-          aria-label={`Why ${visibleText(hit.symbolName) || 'this chunk'} matched`}
-          onClick={onWhy}
-        >
-          why
-        </button>
-      </div>
+      <HitHead
+        hit={hit}
+        score={hit.why.similarity ?? hit.score}
+        scoreTitle={hit.why.similarity !== undefined ? 'Similarity' : 'Score'}
+        whyId={whyId}
+        why={why}
+        onWhy={onWhy}
+        whyLabel={`Why ${visibleText(hit.symbolName) || 'this chunk'} matched`}
+        onOpen={onOpen}
+      />
       <SnippetBlock lines={hit.lines} lang={languageOf(hit.path)} />
       {why && (
         <div id={whyId} className="ranked-why-panel" data-testid="semantic-why">
