@@ -20,9 +20,13 @@ function newestMtime(dir) {
 
 if (!existsSync(out) || statSync(out).mtimeMs < newestMtime(join(root, 'src'))) {
   const esbuild = await import('esbuild');
-  // the CLI and its parsing threads (src/adapters/node/parse-pool.ts starts parse-thread.mjs beside cli.mjs)
+  // the CLI, its parsing threads and its embedding thread (parse-pool.ts and embed-pool.ts start them beside cli.mjs)
   await esbuild.build({
-    entryPoints: { cli: join(root, 'src', 'cli', 'index.ts'), 'parse-thread': join(root, 'src', 'adapters', 'node', 'parse-thread.ts') },
+    entryPoints: {
+      cli: join(root, 'src', 'cli', 'index.ts'),
+      'parse-thread': join(root, 'src', 'adapters', 'node', 'parse-thread.ts'),
+      'embed-thread': join(root, 'src', 'adapters', 'node', 'embed-thread.ts'),
+    },
     outdir: dirname(out),
     outExtension: { '.js': '.mjs' },
     bundle: true,

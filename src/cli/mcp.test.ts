@@ -136,6 +136,18 @@ describe('quarry mcp (SDK client over stdio)', () => {
     expect(text.structuredContent).toBeUndefined();
   });
 
+  it('answers semantic_code_search with the bundled model (its array as JSON text)', async () => {
+    const { client } = await connect(root);
+    const res = await client.callTool({ name: 'semantic_code_search', arguments: { query: 'check that the user credentials are valid', limit: 3 } });
+    expect(res.isError).toBeFalsy();
+    const results = JSON.parse((res.content as any)[0].text);
+    expect(results.length).toBeGreaterThan(0);
+    expect(results.map((r: any) => r.symbol)).toContain('validateUser');
+    expect(results[0]).toMatchObject({ path: expect.any(String), startLine: expect.any(Number), why: expect.any(Object) });
+    const bad = await rejection(client.callTool({ name: 'semantic_code_search', arguments: { query: 'x', type: 'keyword' } }));
+    expect(bad.message).toContain('type must be one of "semantic", "hybrid"');
+  }, 60_000);
+
   it('maps an unknown tool and bad arguments to invalid params (-32602) with the engine message word for word', async () => {
     const { client } = await connect(root);
     const unknown = await rejection(client.callTool({ name: 'no_such_tool', arguments: {} }));

@@ -1,10 +1,10 @@
 /**
  * The CLI's semantic search: the workspace's code index (cached like the seed-004 index) and
- * its vectors (cached beside it), the USE-lite model read from the installed package, and the
- * parsing threads. The first query of a folder embeds every chunk (a line on stderr says so);
+ * its vectors (cached beside it), the USE-lite model read from the installed package on its own
+ * thread (so `quarry mcp` answers other calls while it embeds), and the parsing threads. The first query of a folder embeds every chunk (a line on stderr says so);
  * later ones embed only what changed.
  */
-import { nodeEmbeddingModel } from '../adapters/node/model-files';
+import { nodeThreadEmbeddingModel } from '../adapters/node/embed-pool';
 import { nodeParsePool } from '../adapters/node/parse-pool';
 import type { IndexStore } from '../core/rank/persist';
 import { CodeIndexService } from '../core/rank/service';
@@ -17,7 +17,7 @@ export function cliSemantic(workspace: Workspace, store: IndexStore | undefined,
   return async (signal) => {
     state ??= new WorkspaceSemantic(
       new CodeIndexService(workspace, async () => nodeParsePool(), store, `index-${key}`),
-      () => nodeEmbeddingModel(),
+      () => nodeThreadEmbeddingModel(),
       store,
       `vectors-${key}`,
     );
