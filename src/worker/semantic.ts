@@ -116,8 +116,9 @@ export class SemanticService {
       this.last = stats;
       return { model, roots: out, stats };
     } catch (err) {
+      // cancelled: off until the next enable (which resumes: what was embedded is stored)
       const cancelled = options.signal?.aborted;
-      this.state = this.model ? (cancelled ? 'off' : 'failed') : cancelled ? 'off' : 'failed';
+      this.state = cancelled ? 'off' : 'failed';
       if (!cancelled) this.error = errorJSON(err);
       throw err;
     }
