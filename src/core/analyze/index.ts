@@ -8,6 +8,7 @@
  *   files.ts       file categories (code / test / docs / config) and comment ranges
  *   parsers.ts     web-tree-sitter for TS / TSX / JS, sharing the chunker's runtime
  *   scan.ts        one walk + read pass, with per-file results memoised by content
+ *   graph.ts       import-graph analysis for explore: cycles (runtime, type-only, dynamic), hubs, orphans
  * Hosts (CLI, MCP, worker) hand the parsers in through ToolContext.parsers:
  *   `{ parsers: () => sharedSourceParsers(grammarLoader) }`.
  * The UI's Features view can list every flag with `flagInventory(workspace, parsers)`, or
