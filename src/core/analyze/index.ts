@@ -10,6 +10,7 @@
  *   scan.ts        one walk + read pass, with per-file results memoised by content
  *   graph.ts       import-graph analysis for explore: cycles (runtime, type-only, dynamic), hubs, orphans
  *   imports-js.ts  TS/JS imports of a file and their resolution (relative, tsconfig paths, workspaces)
+ *   imports-other.ts  Python, Go, Rust and C/C++ imports and their resolution
  * Hosts (CLI, MCP, worker) hand the parsers in through ToolContext.parsers:
  *   `{ parsers: () => sharedSourceParsers(grammarLoader) }`.
  * The UI's Features view can list every flag with `flagInventory(workspace, parsers)`, or
