@@ -11,6 +11,8 @@
  *   graph.ts       import-graph analysis for explore: cycles (runtime, type-only, dynamic), hubs, orphans
  *   imports-js.ts  TS/JS imports of a file and their resolution (relative, tsconfig paths, workspaces)
  *   imports-other.ts  Python, Go, Rust and C/C++ imports and their resolution
+ *   manifests.ts   every ecosystem's manifest as plain data (dependencies, scripts, entry points,
+ *                  workspaces, tsconfig paths), with toml.ts and manifest-text.ts (JSONC, XML)
  * Hosts (CLI, MCP, worker) hand the parsers in through ToolContext.parsers:
  *   `{ parsers: () => sharedSourceParsers(grammarLoader) }`.
  * The UI's Features view can list every flag with `flagInventory(workspace, parsers)`, or
