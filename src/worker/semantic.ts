@@ -54,11 +54,6 @@ export class SemanticService {
     return { state: this.state, vectors, chunks, ...(this.last ? { last: this.last } : {}), ...(this.error ? { error: this.error } : {}) };
   }
 
-  /** True once the model is loaded and every open root's vectors are current. */
-  ready(roots: Roots): boolean {
-    return !!this.model && this.state === 'ready' && roots.sessions.every((s) => s.indexReady && this.vectors.get(s)?.covers(s.readyIndex().index));
-  }
-
   private async loadModel(signal: AbortSignal | undefined, progress: (p: Progress) => void): Promise<EmbeddingModel> {
     if (this.model) return this.model;
     if (!this.deps.loadModel) throw new QuarryError('NotFound', 'This build has no embedding model: semantic search is unavailable', { reason: 'semanticUnavailable' });
@@ -102,8 +97,8 @@ export class SemanticService {
             onProgress: (p) => progress({ phase: 'embedding', label: session.name, files: p.loaded, totalFiles: p.total, bytes: 0, totalBytes: 0 }),
           });
         } finally {
-          // what was embedded is kept, a cancelled run too: the next one embeds only the rest
-          if (store && vectors.vectorCount) await vectors.save(store, vectorStoreKey(session.key));
+          // what was embedded is kept, a cancelled run too (the next one embeds only the rest); an unchanged index is not written again
+          if (store) await vectors.save(store, vectorStoreKey(session.key));
         }
         stats.embedded += s.embedded;
         stats.chunks += s.chunks;
@@ -134,10 +129,5 @@ export class SemanticService {
       if (!signal.aborted) throw err;
       return { results: [], limitHit: false, skipped: [], stats: { elapsedMs: elapsedSince(t0), ending: 'cancelled', embedded: 0, chunks: 0, vectors: 0, bytes: 0 } };
     }
-  }
-
-  /** Forget a closed root's vectors (they stay stored). */
-  forget(session: RepoSession): void {
-    this.vectors.delete(session);
   }
 }

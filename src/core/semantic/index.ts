@@ -51,6 +51,8 @@ interface FileViews {
 export class SemanticIndex {
   private table: VectorTable;
   private files = new Map<string, FileViews>();
+  /** Vectors or files changed since the last save (or load): a sync with nothing to do saves nothing. */
+  private changed = false;
 
   constructor(
     readonly modelId: string,
@@ -119,11 +121,13 @@ export class SemanticIndex {
       const vecs = await model.embed(batch);
       if (vecs.length !== batch.length * this.dims) throw new QuarryError('EngineError', `The embedding model returned ${vecs.length} numbers for ${batch.length} texts`);
       batch.forEach((t, k) => this.table.add(t, vecs.subarray(k * this.dims, (k + 1) * this.dims)));
+      this.changed = true;
       options.onProgress?.({ phase: 'embedding', loaded: Math.min(i + EMBED_BATCH, todo.length), total: todo.length });
       await yielder.maybeYield();
     }
     if (options.signal?.aborted) throw cancelled();
     // every vector exists: the files switch to their new views in one step
+    if (removed.length || views.size) this.changed = true;
     for (const p of removed) this.files.delete(p);
     for (const [path, texts] of views) {
       const meta = index.fileMeta(path)!;
@@ -218,8 +222,11 @@ export class SemanticIndex {
     }
   }
 
+  /** Saves when something changed since the last save or load (a cancelled sync's vectors included). */
   async save(store: IndexStore, key: string): Promise<void> {
+    if (!this.changed) return;
     await store.save(key, this.encode());
+    this.changed = false;
   }
 
   static async load(store: IndexStore, key: string, modelId: string, dims: number): Promise<SemanticIndex | null> {

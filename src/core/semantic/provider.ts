@@ -10,7 +10,7 @@ import { splitLinesForIndex } from '../rank/lines';
 import { readText } from '../walk/walk';
 import type { IndexStore } from '../rank/persist';
 import type { EmbeddingModel } from './port';
-import { SemanticIndex, type EmbedProgress, type SyncStats } from './index';
+import { SemanticIndex, type EmbedProgress } from './index';
 import type { SemanticRoot } from './search';
 
 /** A workspace path's lines (a multi-root path names its root first), or null when unreadable. */
@@ -25,7 +25,6 @@ export function workspaceLines(workspace: Workspace): (path: string) => Promise<
 
 export class WorkspaceSemantic {
   private vectors: SemanticIndex | null = null;
-  lastSync: SyncStats | null = null;
 
   constructor(
     private readonly service: CodeIndexService,
@@ -40,9 +39,8 @@ export class WorkspaceSemantic {
     const index = this.service.index!;
     if (!this.vectors && this.store) this.vectors = await SemanticIndex.load(this.store, this.storeKey, model.id, model.dims);
     this.vectors ??= new SemanticIndex(model.id, model.dims);
-    const stats = await this.vectors.sync(index, workspaceLines(this.service.workspace), model, options);
-    this.lastSync = stats;
-    if (this.store && (stats.embedded || stats.filesChanged || stats.filesRemoved)) await this.vectors.save(this.store, this.storeKey);
+    await this.vectors.sync(index, workspaceLines(this.service.workspace), model, options);
+    if (this.store) await this.vectors.save(this.store, this.storeKey);
     return { model, root: { prefix: '', index, vectors: this.vectors } };
   }
 }
