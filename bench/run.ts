@@ -17,7 +17,10 @@
  * Timed runs only time the search: rg's output goes to /dev/null and ours to a counting sink;
  * the (path, line) pairs compared come from separate untimed runs. rg is Debian's package,
  * installed with apt when missing.
- * BENCH_RUNS (default 5) sets the runs per query; BENCH_ONLY=scan|worker|index|build|seed004|clone|scale|semantic runs one
+ *   6. explore (bench/explore): deep explore per analyzer vs reading every file; a 10,000-file
+ *      repository's import graph (target < 5 s); the drawn graph's main-thread tasks while
+ *      panning at 2,000 nodes in Chromium (target: none over 50 ms)
+ * BENCH_RUNS (default 5) sets the runs per query; BENCH_ONLY=scan|worker|index|build|seed004|clone|scale|semantic|explore runs one
  * section; BENCH_CORPUS_MB=<n> builds a smaller corpus of about n MB (a quick check of the bench
  * itself, in its own directory; the figures are only meaningful on the full corpus).
  */
@@ -35,6 +38,7 @@ import { runCloneBench } from './clone';
 import { runScaleBench } from './scale-bench';
 import { runQualityBench } from './semantic/quality';
 import { runEmbedBench } from './semantic/embed-bench';
+import { runExploreBench } from './explore/explore-bench';
 
 export const QUERIES: Query[] = [
   { name: 'literal identifier', req: { pattern: 'createSourceFile', mode: 'literal', caseMode: 'sensitive' }, rgArgs: ['-F', '-e', 'createSourceFile'] },
@@ -134,6 +138,7 @@ async function main() {
   if (!ONLY || ONLY === 'seed004') await runSeedBench(corpus.dir);
   if (!ONLY || ONLY === 'clone') await runCloneBench();
   if (!ONLY || ONLY === 'scale') await runScaleBench();
+  if (!ONLY || ONLY === 'explore') await runExploreBench(corpus.dir);
   if (!ONLY || ONLY === 'semantic') {
     await runQualityBench();
     await runEmbedBench();

@@ -2,6 +2,7 @@
 import { QuarryError } from '../errors';
 import { codebaseSearch } from './codebase_search';
 import { codeSearch } from './code_search';
+import { exploreTool } from './explore';
 import { findRelated } from './find_related';
 import { findComponentsTool } from './find_components';
 import { getRoutes } from './get_routes';
@@ -26,6 +27,7 @@ export const TOOLS: Tool[] = [
   findComponentsTool,
   getRoutes,
   featureStatusTool,
+  exploreTool,
 ];
 
 export function findTool(name: string): Tool {

@@ -22,7 +22,35 @@ export interface ToolContext {
    * date (chunks indexed, changed ones embedded) before it resolves.
    */
   semantic?: (signal?: AbortSignal) => Promise<{ model: EmbeddingModel; roots: SemanticRoot[] }>;
+  /**
+   * explore's focus search: the host's ranking for people (hybrid once the app's model is loaded).
+   * Without it explore ranks with codebase_search's engine.
+   */
+  rankedSearch?: (query: string, limit: number, signal?: AbortSignal) => Promise<RankedFocusHit[]>;
+  /** explore's git agent: a root's recent history (absent: no host access to git, reported as unavailable). */
+  history?: (rootIndex: number, limit: number, signal?: AbortSignal) => Promise<HistoryPortResult>;
 }
+
+export interface RankedFocusHit {
+  /** Workspace path. */
+  path: string;
+  startLine: number;
+  endLine: number;
+  symbol?: string;
+  score: number;
+  lines: string[];
+}
+
+export type HistoryPortResult =
+  | {
+      available: true;
+      branch: string | null;
+      head: string | null;
+      shallow: boolean;
+      commits: Array<{ oid: string; author: string; date: number; message: string; changedFiles?: Array<{ path: string; type: string }> }>;
+      uncommitted?: Array<{ path: string; status: string }>;
+    }
+  | { available: false; reason: string };
 
 /** JSON Schema (draft 2020-12 subset) describing a tool's input, as MCP lists it. */
 export interface JsonSchema {
