@@ -2,6 +2,7 @@
  * The `quarry` command line over local directories (core + Node adapters only).
  *   quarry tools
  *   quarry call <tool> '<json-args>' --root DIR [--root DIR2] [--json]
+ *   quarry serve [--port N] [--root DIR]   (serve.ts)
  * Exit codes: 0 ok, 2 invalid arguments (bad tool input or command line), 1 anything else.
  */
 import { isUserError, QuarryError, toQuarryError } from '../core/errors';
@@ -16,8 +17,10 @@ import { sharedSourceParsers } from '../core/analyze/parsers';
 import { SeedIndexService } from '../core/seed004/service';
 import * as fs from 'node:fs';
 import { chunksCommand } from './chunks';
+import { cliHistory } from './history';
 import { cliSemantic } from './semantic';
 import { serveMcp } from './mcp';
+import { serveCommand } from './serve';
 import * as path from 'node:path';
 
 const USAGE = `Usage:
@@ -29,11 +32,15 @@ const USAGE = `Usage:
   quarry chunks --stats --root DIR [--json]      what the index covers: files parsed, as blocks (no parser),
                                                  text only (minified, generated, parser failed), per file
   quarry mcp --root DIR                          serve every tool over MCP (stdio, JSON-RPC 2.0)
+  quarry serve [--port N] [--root DIR]           serve the app (dist/, built first when missing) on
+                                                 http://127.0.0.1:4173/ until Ctrl+C; with --root the app
+                                                 opens DIR (read-only, on this machine only)
 Options:
   --root DIR   a directory to search (repeatable)
   --json       print text results (search_files) as a JSON string instead of plain text
   --seed004    with chunks: seed 004's chunking instead of Quarry's symbol chunks
   --stats      with chunks: the coverage summary instead of the chunks
+  --port N     with serve: the port (default 4173; 0 picks a free one)
   --no-cache   do not read or write the index cache (QUARRY_CACHE_DIR, else ~/.cache/quarry)
   -h, --help   this help`;
 
@@ -56,6 +63,7 @@ export function parseArgs(argv: string[]) {
   let noCache = false;
   let seed004 = false;
   let stats = false;
+  let port: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--root') {
@@ -63,6 +71,10 @@ export function parseArgs(argv: string[]) {
       if (v === undefined) throw usageError('--root needs a directory');
       roots.push(v);
     } else if (a.startsWith('--root=')) roots.push(a.slice(7));
+    else if (a === '--port') {
+      port = argv[++i];
+      if (port === undefined) throw usageError('--port needs a number');
+    } else if (a.startsWith('--port=')) port = a.slice(7);
     else if (a === '--json') json = true;
     else if (a === '--no-cache') noCache = true;
     else if (a === '--seed004') seed004 = true;
@@ -71,7 +83,7 @@ export function parseArgs(argv: string[]) {
     else if (a.startsWith('--')) throw usageError(`Unknown option ${a}`);
     else positional.push(a);
   }
-  return { positional, roots, json, help, noCache, seed004, stats };
+  return { positional, roots, json, help, noCache, seed004, stats, port };
 }
 
 /** --root, then QUARRY_ROOT (then seed 004's LOCUS_ROOT / CODERAG_ROOT, then a `root` argument); never the working directory. */
@@ -102,7 +114,13 @@ function toolContext(rootList: string[], io: CliIO, noCache: boolean): ToolConte
   const store = dir ? forgivingStore(new FileIndexStore(dir), warnOnce) : undefined;
   const key = workspaceKey(rootList);
   const seedIndex = new SeedIndexService(workspace, store, `seed004-${key}`);
-  return { workspace, seedIndex, parsers: () => sharedSourceParsers(nodeGrammarLoader), semantic: cliSemantic(workspace, store, key, io.stderr) };
+  return {
+    workspace,
+    seedIndex,
+    parsers: () => sharedSourceParsers(nodeGrammarLoader),
+    semantic: cliSemantic(workspace, store, key, io.stderr),
+    history: cliHistory(rootList),
+  };
 }
 
 function openRoots(roots: string[]): Workspace {
@@ -127,7 +145,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     return isUserError(qe) || qe.code === 'NotFound' ? 2 : 1;
   };
   try {
-    const { positional, roots, json, help, noCache, seed004, stats } = parseArgs(argv);
+    const { positional, roots, json, help, noCache, seed004, stats, port } = parseArgs(argv);
     const [command, ...rest] = positional;
     if (help || !command || command === 'help') {
       io.stdout(USAGE + '\n');
@@ -153,6 +171,10 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     }
     if (command === 'mcp') {
       await serveMcp(toolContext(resolveRoots(roots, io.env, undefined), io, noCache), io.stdin ?? process.stdin, io.stdout);
+      return 0;
+    }
+    if (command === 'serve') {
+      await serveCommand({ port, roots }, io);
       return 0;
     }
     if (command === 'chunks' && seed004) {

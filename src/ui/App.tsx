@@ -227,9 +227,9 @@ function Shell({ engine }: { engine: EngineClient }) {
                 indexVersion={index.version}
               />
             ) : (
-              <ViewPanel view={view} update={update} repoKey={repoKey} />
+              <ViewPanel view={view} update={update} repoKey={repoKey} wide={view.view === 'explore' && !view.file} />
             )}
-            {view.file ? (
+            {view.view === 'explore' && !view.file ? null : view.file ? (
               <div className="viewer-column">
                 <FileViewer path={view.file} line={view.line} highlight={highlight} repoKey={repoKey} onLine={(line) => update({ line })} />
                 <RelatedPanel

@@ -7,8 +7,9 @@ import { MAX_PATH_CHARS, MAX_QUERY_CHARS, queryTooLongMessage } from '../core/li
 
 /** Text and Regex stream grep hits; Ranked asks the code index (chunks ranked for people). */
 export type SearchMode = 'text' | 'regex' | 'ranked' | 'semantic';
-export type ViewKey = 'search' | 'components' | 'routes' | 'features' | 'history';
-const VIEW_KEYS: readonly ViewKey[] = ['search', 'components', 'routes', 'features', 'history'];
+export type ViewKey = 'search' | 'explore' | 'components' | 'routes' | 'features' | 'history';
+const VIEW_KEYS: readonly ViewKey[] = ['search', 'explore', 'components', 'routes', 'features', 'history'];
+export type ExploreDepthKey = 'shallow' | 'standard' | 'deep';
 
 export interface ViewState {
   /** The open roots' keys, in order (one `repo=` parameter each); see parseRepoKey. */
@@ -31,10 +32,14 @@ export interface ViewState {
   /** Routes view: text filter, type filter ('' = all), and table or tree. */
   rq: string;
   rtype: string;
-  rshow: 'tree' | 'table';
+  rshow: 'tree' | 'table' | 'graph';
   /** Features view: the feature checked, and the flag inventory filter. */
   feature: string;
   fq: string;
+  /** Explore view: the folder explored ('' = the whole repository), the focus, the depth. */
+  xpath: string;
+  xfocus: string;
+  xdepth: ExploreDepthKey;
 }
 
 export const DEFAULT_VIEW: ViewState = {
@@ -57,6 +62,9 @@ export const DEFAULT_VIEW: ViewState = {
   rshow: 'tree',
   feature: '',
   fq: '',
+  xpath: '',
+  xfocus: '',
+  xdepth: 'deep',
 };
 
 /** What a repository key in the address names (the engine makes keys; this is the one place the UI reads them). */
@@ -68,6 +76,8 @@ export type RepoKeyRef =
   | { kind: 'folder'; id: string }
   /** A one-time copy of a chosen folder (or files in memory): cannot be re-read after a reload. */
   | { kind: 'snapshot'; name: string }
+  /** The folder `quarry serve --root` exposes: reopened when the page still names it. */
+  | { kind: 'served'; name: string }
   | { kind: 'unknown'; key: string };
 
 export function parseRepoKey(key: string): RepoKeyRef {
@@ -77,6 +87,7 @@ export function parseRepoKey(key: string): RepoKeyRef {
   const rest = colon < 0 ? '' : key.slice(colon + 1);
   if (scheme === 'git' && rest) return { kind: 'git', id: rest };
   if (scheme === 'recent' && rest) return { kind: 'folder', id: key };
+  if (scheme === 'served' && rest) return { kind: 'served', name: rest };
   if ((scheme === 'snapshot' || scheme === 'memory' || scheme === 'handle') && rest) return { kind: 'snapshot', name: rest };
   return { kind: 'unknown', key };
 }
@@ -93,6 +104,8 @@ const TEXT_FIELDS = {
   feature: 'The feature name',
   clone: 'The clone URL',
   cref: 'The clone branch or tag',
+  xpath: 'The explored path',
+  xfocus: 'The explore focus',
 } as const satisfies Partial<Record<keyof ViewState, string>>;
 
 /** A field of the address over its cap (MAX_QUERY_CHARS; MAX_PATH_CHARS for the file), and what was done. */
@@ -224,9 +237,12 @@ export function readViewState(search: string): { state: ViewState; overlong: Ove
     cq: text('cq'),
     rq: text('rq'),
     rtype: p.get('rtype') ?? '',
-    rshow: p.get('rshow') === 'table' ? 'table' : 'tree',
+    rshow: p.get('rshow') === 'table' ? 'table' : p.get('rshow') === 'graph' ? 'graph' : 'tree',
     feature: text('feature'),
     fq: text('fq'),
+    xpath: text('xpath'),
+    xfocus: text('xfocus'),
+    xdepth: p.get('xdepth') === 'shallow' ? 'shallow' : p.get('xdepth') === 'standard' ? 'standard' : 'deep',
   };
   return { state, overlong };
 }
@@ -258,6 +274,9 @@ export function serializeViewState(s: ViewState): string {
   if (s.rshow !== 'tree') p.set('rshow', s.rshow);
   if (s.feature) p.set('feature', s.feature);
   if (s.fq) p.set('fq', s.fq);
+  if (s.xpath) p.set('xpath', s.xpath);
+  if (s.xfocus) p.set('xfocus', s.xfocus);
+  if (s.xdepth !== 'deep') p.set('xdepth', s.xdepth);
   const out = p.toString();
   return out ? `?${out}` : '';
 }

@@ -23,6 +23,7 @@ import type {
   LibraryEntry,
   LibraryInfo,
   EngineApi,
+  ExploreResult,
   EngineInfo,
   FileContent,
   FileHighlight,
@@ -230,6 +231,12 @@ export class EngineClient {
   }
   semanticStatus(): Promise<SemanticStatus> {
     return this.call((api) => api.semanticStatus());
+  }
+  /** The Explore view's report: `onUpdate` gets the report so far each time an analyzer finishes. */
+  explore(args: Record<string, unknown>, onUpdate?: (report: ExploreResult) => void): Job<JobEnd<ExploreResult>> {
+    return this.job<ExploreResult, JobEnd<ExploreResult>>('explore', (api, id, cb) => api.explore(id, args, cb), {
+      onBatch: (items) => items.forEach((r) => onUpdate?.(r)),
+    });
   }
   /** Semantic mode (type 'semantic') and Ranked once the model is loaded (type 'hybrid'): the engine's `semantic_search` tool. */
   semanticSearch(request: SemanticRequest): Promise<SemanticResult> {

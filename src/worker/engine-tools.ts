@@ -17,7 +17,10 @@ import { relatedAtLine } from '../core/rank/related';
 import { markTerms } from '../core/rank/mark-terms';
 import { callTool as callCoreTool, toolFields, TOOLS } from '../core/tools';
 import { checkRelatedLine, findRelated, NO_RELATED, parseFindRelatedArgs } from '../core/tools/find_related';
-import type { ToolContext } from '../core/tools/types';
+import type { RankedFocusHit, ToolContext } from '../core/tools/types';
+import { exploreTool, parseExploreArgs } from '../core/tools/explore';
+import { runExplore } from '../core/explore/run';
+import type { ExploreResult } from '../core/explore/types';
 import { ensureObject, optionalEnum, optionalInt, rejectUnknownFields, requiredString } from '../core/tools/validate';
 import { compilePathFilter } from '../core/walk/glob';
 import type { ChunkRef, RankedHitView, RankedResult, RelatedResult, SemanticHitView, SemanticResult, SnippetLine } from './protocol';
@@ -206,11 +209,63 @@ export interface DispatchOptions {
   background?: <T>(fn: () => Promise<T>) => Promise<T>;
   /** The engine's semantic search (model and vectors); without it semantic_search and semantic_code_search answer EngineError. */
   semantic?: SemanticService;
+  /** A root's git history (explore's git agent), paths root-relative. */
+  history?: ToolContext['history'];
+}
+
+/** explore's focus search in the app: Ranked mode's ranking, with each hit's snippet lines. */
+async function focusSearch(roots: Roots, query: string, limit: number): Promise<RankedFocusHit[]> {
+  const r = await rankedSearch(roots, { query, limit: Math.min(limit, RANKED_LIMIT_MAX) });
+  return r.hits.map((h) => ({
+    path: h.path,
+    startLine: h.startLine,
+    endLine: h.endLine,
+    symbol: h.symbolName,
+    score: h.score,
+    lines: h.lines.flatMap((l) => (l ? [l.text] : ['…'])),
+  }));
+}
+
+/** What core's tools get in the app: the workspace, the parsers, the rankings, the history. */
+function toolContext(roots: Roots, options: DispatchOptions): ToolContext {
+  const { grammarLoader, signal } = options;
+  const background = options.background ?? (<T>(fn: () => Promise<T>) => fn());
+  const parsers = grammarLoader ? () => sharedSourceParsers(grammarLoader) : undefined;
+  return {
+    workspace: roots.workspace(),
+    parsers,
+    signal,
+    // Ranked mode's ranking once every index is built (explore's focus; before that, codebase_search's engine)
+    ...(roots.sessions.every((s) => s.indexReady) ? { rankedSearch: (query: string, limit: number) => focusSearch(roots, query, limit) } : {}),
+    ...(options.history ? { history: options.history } : {}),
+    ...(options.semantic
+      ? {
+          semantic: (s?: AbortSignal) => {
+            for (const session of roots.sessions) session.readyIndex();
+            return options.semantic!.sync(roots, { signal: s });
+          },
+        }
+      : {}),
+    // Each session's own seed-004 index: codebase_search and find_related span every root, or only the root they name.
+    seedRootIndexes: (s, only) =>
+      background(() =>
+        Promise.all(
+          roots.sessions
+            .filter((session) => !only || roots.prefixOf(session) === only)
+            .map(async (session) => ({ prefix: roots.prefixOf(session), ...(await session.seedIndexForTools(s)) })),
+        ),
+      ),
+  };
+}
+
+/** The Explore view: explore's report streamed, the report so far sent each time an analyzer finishes. */
+export function exploreForView(roots: Roots, args: unknown, options: DispatchOptions, onUpdate: (report: ExploreResult) => void): Promise<ExploreResult> {
+  rejectUnknownFields(args, toolFields(exploreTool));
+  return runExplore(toolContext(roots, options), parseExploreArgs(args), { onUpdate });
 }
 
 export async function dispatchTool(roots: Roots, name: string, args: unknown, options: DispatchOptions = {}): Promise<unknown> {
   const { grammarLoader, signal } = options;
-  const background = options.background ?? (<T>(fn: () => Promise<T>) => fn());
   const parsers = grammarLoader ? () => sharedSourceParsers(grammarLoader) : undefined;
   // the contracts are checked by core's callTool below, the engine's own tools here, with the same check
   if (Object.hasOwn(ENGINE_TOOL_FIELDS, name)) rejectUnknownFields(args, ENGINE_TOOL_FIELDS[name as keyof typeof ENGINE_TOOL_FIELDS]);
@@ -230,28 +285,7 @@ export async function dispatchTool(roots: Roots, name: string, args: unknown, op
       return { ...r.inventory, filesScanned: r.filesScanned, skipped: r.skipped };
     }
   }
-  const ctx: ToolContext = {
-    workspace: roots.workspace(),
-    parsers,
-    signal,
-    ...(options.semantic
-      ? {
-          semantic: (s?: AbortSignal) => {
-            for (const session of roots.sessions) session.readyIndex();
-            return options.semantic!.sync(roots, { signal: s });
-          },
-        }
-      : {}),
-    // Each session's own seed-004 index: codebase_search and find_related span every root, or only the root they name.
-    seedRootIndexes: (s, only) =>
-      background(() =>
-        Promise.all(
-          roots.sessions
-            .filter((session) => !only || roots.prefixOf(session) === only)
-            .map(async (session) => ({ prefix: roots.prefixOf(session), ...(await session.seedIndexForTools(s)) })),
-        ),
-      ),
-  };
+  const ctx = toolContext(roots, options);
   if (!TOOLS.some((t) => t.name === name)) {
     throw new QuarryError('InvalidArgument', `Unknown tool "${name}". Tools: ${toolNames().join(', ')}`, { field: 'tool', value: name });
   }

@@ -10,6 +10,7 @@
  *   a tool is dispatched ....... dispatchTool() in engine-tools.ts
  */
 import { QuarryError } from '../core/errors';
+import type { HistoryPortResult } from '../core/tools/types';
 import { compileRequest, searchWorkspace } from '../core/grep/search';
 import type { GrepFileResult, GrepRequest } from '../core/grep/types';
 import { createYielder, elapsedSince, now } from '../core/jobs/yielder';
@@ -25,8 +26,9 @@ import { DEFAULT_MAX_FILE_BYTES, type Skipped } from '../core/walk/policy';
 import { PulledSnapshotSource, type PullFiles } from '../adapters/browser/files';
 import { DirectoryHandleSource } from '../adapters/browser/fs-access';
 import { demoSource, type DemoFiles } from '../adapters/browser/demo';
+import { ServedSource } from '../adapters/browser/served-source';
 import { Batcher, JobEdge, type JobScope } from './edge';
-import { dispatchTool } from './engine-tools';
+import { dispatchTool, exploreForView } from './engine-tools';
 import { fuzzyRank } from './fuzzy';
 import { GitService, type FolderHandles } from './git-service';
 import { noRepository, Roots } from './roots';
@@ -175,6 +177,8 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
         return { raw: new MemorySource(spec.files, { name: spec.name, absoluteRoot: `/${spec.name}` }), origin: { kind: 'other' }, key: repoKey(spec) };
       case 'git':
         return { raw: await git.cloneSource(spec.id, spec.name), origin: { kind: 'git', id: spec.id }, key: repoKey(spec) };
+      case 'served':
+        return { raw: new ServedSource(spec.name), origin: { kind: 'other' }, key: repoKey(spec) };
       default:
         throw new QuarryError('InvalidArgument', `Unknown repository kind "${(spec as { kind?: string })?.kind}"`, { field: 'kind' });
     }
@@ -311,6 +315,15 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
     throw new QuarryError('NotFound', `No open root has the key "${key}"`, { field: 'root', value: key, reason: 'noSuchRoot' });
   };
 
+  /** explore's git agent: a root's history, paths root-relative. */
+  const rootHistory = async (rootIndex: number, limit: number): Promise<HistoryPortResult> => {
+    const session = roots.sessions[rootIndex];
+    if (!session) throw noRepository();
+    const h = await git.history(session, limit);
+    return h.available
+      ? { available: true, branch: h.branch ?? null, head: h.head ?? null, shallow: !!h.shallow, commits: h.commits ?? [], uncommitted: h.uncommitted }
+      : { available: false, reason: h.reason ?? 'No git history.' };
+  };
   const api: EngineApi = {
     ping: () => edge.call(() => ({ host, repo: roots.sessions[0]?.stats ?? null, roots: roots.info() })),
     openRepo: (jobId, spec, onEvent, pull, open) => edge.job(jobId, onEvent, (scope) => openRoot(scope, spec, pull, open ?? {})),
@@ -389,9 +402,27 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
           }
         };
         try {
-          return await dispatchTool(roots, String(name), args, { grammarLoader: options.grammarLoader, background, semantic });
+          return await dispatchTool(roots, String(name), args, {
+            grammarLoader: options.grammarLoader,
+            background,
+            semantic,
+            history: rootHistory,
+          });
         } finally {
           end();
+        }
+      }),
+    explore: (jobId, args, onEvent) =>
+      edge.job(jobId, onEvent, async (scope) => {
+        if (!roots.size) throw noRepository();
+        const t0 = now();
+        const dispatch = { grammarLoader: options.grammarLoader, semantic, signal: scope.signal, history: rootHistory };
+        try {
+          const report = await exploreForView(roots, args, dispatch, (r) => scope.events.send({ type: 'batch', data: [r] }));
+          return { results: [report], limitHit: false, skipped: [], stats: { elapsedMs: elapsedSince(t0), ending: 'complete' as const } };
+        } catch (err) {
+          if (!scope.signal.aborted) throw err;
+          return { results: [], limitHit: false, skipped: [], stats: { elapsedMs: elapsedSince(t0), ending: 'cancelled' as const } };
         }
       }),
     cloneRepo: (jobId, request, onEvent) => edge.job(jobId, onEvent, (scope) => git.clone(scope, request)),

@@ -8,6 +8,7 @@
  * `{results, limitHit, skipped, stats}`. Every method resolves with an Outcome instead of
  * throwing, because Comlink forwards only message/name/stack of an Error.
  */
+import type { ExploreResult } from '../core/explore/types';
 import type { QuarryErrorJSON } from '../core/errors';
 import type { GrepFileResult, GrepRequest, HitRange } from '../core/grep/types';
 import type { Skipped } from '../core/walk/policy';
@@ -77,7 +78,9 @@ export type RepoSpec =
   /** Plain text files (tests, the main-thread fallback, Node benchmarks). */
   | { kind: 'memory'; name: string; files: Record<string, string> }
   /** A repository cloned into the library (lightning-fs in IndexedDB): readable offline. */
-  | { kind: 'git'; id: string; name: string };
+  | { kind: 'git'; id: string; name: string }
+  /** The folder `quarry serve --root DIR` exposes beside the app (adapters/browser/served-source.ts); opened only when the page names it. */
+  | { kind: 'served'; name: string };
 
 export type { PulledFile, PullFiles, SnapshotFile } from '../adapters/browser/files';
 import type { PullFiles, SnapshotFile } from '../adapters/browser/files';
@@ -362,6 +365,8 @@ export interface HistoryRequest {
   root?: string;
 }
 
+export type { ExploreResult };
+
 export interface HistoryView extends Partial<History> {
   /** The library id of a clone (for fetching more history). */
   libraryId?: string;
@@ -416,4 +421,6 @@ export interface EngineApi {
   deleteRepo(id: string): Promise<Outcome<boolean>>;
   /** History of a root (a clone, or an opened folder that contains .git). */
   history(request: HistoryRequest): Promise<Outcome<HistoryView>>;
+  /** The Explore view: explore's report (its tool arguments), each batch the report so far as an analyzer finishes; the last result is the whole report. */
+  explore(jobId: JobId, args: Record<string, unknown>, onEvent: JobCallback<ExploreResult>): Promise<Outcome<JobEnd<ExploreResult>>>;
 }

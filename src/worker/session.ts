@@ -31,7 +31,8 @@ export type RepoOrigin = { kind: 'git'; id: string } | { kind: 'handle'; handle:
  * The one place a repository key is made. It names the repository in the address (`?repo=`)
  * and its stored index ('index:' + key): 'demo', 'git:<library id>' for a clone, the folder's
  * library id ('recent:<id>') for an opened folder, 'snapshot:<name>' for a chosen folder's
- * one-time copy, 'memory:<name>' for in-memory files (tests, benchmarks).
+ * one-time copy, 'memory:<name>' for in-memory files (tests, benchmarks), 'served:<name>' for the
+ * folder `quarry serve --root` exposes.
  */
 export function repoKey(spec: RepoSpec, folderId?: string): string {
   switch (spec.kind) {
@@ -45,6 +46,8 @@ export function repoKey(spec: RepoSpec, folderId?: string): string {
       return `snapshot:${spec.name}`;
     case 'memory':
       return `memory:${spec.name}`;
+    case 'served':
+      return `served:${spec.name}`;
   }
 }
 

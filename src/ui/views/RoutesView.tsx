@@ -1,9 +1,9 @@
 /**
  * Routes: the Next.js routes of every app in the repository (get_routes), grouped by app,
- * as a tree of URL segments or as a table, each with a type badge and its file. Filters by
+ * as a tree of URL segments, a table or a drawn tree (zoom, pan, click to open), each with a type badge and its file. Filters by
  * text (URL or file) and by type; the filters and the tree/table choice live in the URL.
  */
-import { useMemo } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import type { RouteEntry } from '../../core/analyze/routes';
 import type { GetRoutesResult } from '../../core/tools/get_routes';
 import { formatCount, plural } from '../format';
@@ -13,6 +13,8 @@ import { Badge, EmptyNote, ErrorNote, FileLink, Loading, matchesText, PathText, 
 import { useDebouncedDraft, useTool } from './use-tool';
 
 const NO_ARGS = {};
+
+const DrawnRouteTree = lazy(() => import('./explore/RouteTree').then((m) => ({ default: m.RouteTree })));
 
 /** Display order of route types (the first seven are the common ones). */
 const TYPE_ORDER = ['page', 'api', 'layout', 'loading', 'error', 'not-found', 'template', 'default', 'global-error', 'forbidden', 'unauthorized', 'metadata'];
@@ -63,10 +65,10 @@ export function RoutesView({ view, update, repoKey }: ViewProps) {
             ))}
           </select>
           <div className="segmented" role="radiogroup" aria-label="Show routes as">
-            {(['tree', 'table'] as const).map((s) => (
+            {(['tree', 'table', 'graph'] as const).map((s) => (
               <label key={s} className={view.rshow === s ? 'on' : ''}>
                 <input type="radio" name="rshow" value={s} checked={view.rshow === s} onChange={() => update({ rshow: s })} />
-                {s === 'tree' ? 'Tree' : 'Table'}
+                {s === 'tree' ? 'Tree' : s === 'table' ? 'Table' : 'Drawing'}
               </label>
             ))}
           </div>
@@ -130,6 +132,10 @@ export function RoutesView({ view, update, repoKey }: ViewProps) {
                 </h3>
                 {view.rshow === 'table' ? (
                   <RouteTable routes={routes} app={name} view={view} update={update} />
+                ) : view.rshow === 'graph' ? (
+                  <Suspense fallback={<Loading>Loading the drawing…</Loading>}>
+                    <DrawnRouteTree routes={routes} onOpenFile={(file) => update({ file, line: 0 }, { push: true })} height={420} />
+                  </Suspense>
                 ) : (
                   <RouteTree routes={routes} app={name} view={view} update={update} />
                 )}

@@ -1,10 +1,11 @@
-/** The view switcher: Search, Components, Routes, Features, History. Real links, so each view has an address. */
+/** The view switcher: Search, Explore, Components, Routes, Features, History. Real links, so each view has an address. */
 import type { MouseEvent } from 'react';
 import { serializeViewState, type ViewKey, type ViewState } from '../url-state';
 import type { UpdateView } from '../use-view-state';
 
 export const VIEW_TABS: ReadonlyArray<{ key: ViewKey; label: string }> = [
   { key: 'search', label: 'Search' },
+  { key: 'explore', label: 'Explore' },
   { key: 'components', label: 'Components' },
   { key: 'routes', label: 'Routes' },
   { key: 'features', label: 'Features' },

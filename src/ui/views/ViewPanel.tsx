@@ -2,13 +2,16 @@
 import type { ViewState } from '../url-state';
 import type { UpdateView } from '../use-view-state';
 import { ComponentsView } from './ComponentsView';
+import { ExploreView } from './ExploreView';
 import { FeaturesView } from './FeaturesView';
 import { HistoryView } from './HistoryView';
 import { RoutesView } from './RoutesView';
 import './views.css';
 
-export function ViewPanel({ view, update, repoKey }: { view: ViewState; update: UpdateView; repoKey: string }) {
+/** `wide`: no file is open, so the view takes the viewer's column too (Explore's graph needs the room). */
+export function ViewPanel({ view, update, repoKey, wide }: { view: ViewState; update: UpdateView; repoKey: string; wide?: boolean }) {
   const props = { view, update, repoKey };
+  if (view.view === 'explore') return <ExploreView {...props} wide={wide} />;
   if (view.view === 'components') return <ComponentsView {...props} />;
   if (view.view === 'routes') return <RoutesView {...props} />;
   if (view.view === 'features') return <FeaturesView {...props} />;

@@ -12,7 +12,7 @@ import type { EngineClient } from '../../worker/client';
 import type { CloneRequest, LibraryEntry, OpenSpec, RepoStats } from '../../worker/protocol';
 import type { IndexUiState } from '../IndexStatusLine';
 import { ProgressStore } from '../progress-store';
-import { parseRepoKey, type ViewState } from '../url-state';
+import { parseRepoKey, type RepoKeyRef, type ViewState } from '../url-state';
 import type { UpdateView } from '../use-view-state';
 
 /** One open root, as the UI keeps it (for reloads after an engine restart). */
@@ -82,6 +82,8 @@ export interface WorkspaceDeps {
   ensureReadPermission?: (handle: FileSystemDirectoryHandle, request: boolean) => Promise<boolean>;
   /** User-timing marks for profiles. */
   mark?: (name: string) => void;
+  /** The folder `quarry serve --root` names in the page (adapters/browser/served-source.ts): opened instead of the demo. */
+  servedRoot?: string | null;
 }
 
 const MAX_FOLDERS = 10;
@@ -305,6 +307,7 @@ export class WorkspaceController {
     if (this.started) return;
     this.started = true;
     const view = this.deps.view.get();
+    const served = this.deps.servedRoot ?? null;
     const keys = view.repos.length ? view.repos : ['demo'];
     // Recent, read once: for the top bar, and for the folders the address names
     const folders = this.refreshFolders();
@@ -317,7 +320,8 @@ export class WorkspaceController {
       this.set({ notice: noticed });
     };
     for (let i = 0; i < keys.length; i++) {
-      const ref = parseRepoKey(keys[i]);
+      // a first visit opens the served folder, when the page names one, instead of the demo
+      const ref: RepoKeyRef = !view.repos.length && served !== null ? { kind: 'served', name: served } : parseRepoKey(keys[i]);
       const add = i > 0 && this.current.roots.length > 0;
       const restoring = true;
       try {
@@ -333,6 +337,10 @@ export class WorkspaceController {
           const entry = this.current.folders.find((r) => r.key === ref.id);
           if (entry?.handle) await this.openFolder(entry, false, { add, restoring });
           else note({ kind: 'error', title: 'This folder is not in Recent any more', message: 'Open the folder again with "Open folder".' });
+        } else if (ref.kind === 'served') {
+          // only the page's own tag opens it: without one the app asks no server for anything
+          if (served !== null) await this.open({ kind: 'served', name: served }, { add, restoring, resetFile: ref.name !== served });
+          else note({ kind: 'error', title: `${ref.name} is not served here`, message: 'Run quarry serve --root again and open the address it prints.' });
         } else if (ref.kind === 'snapshot') note({ kind: 'snapshot-lost', name: ref.name });
         else note({ kind: 'error', title: 'This link names no repository Quarry knows', message: `"${ref.key}" is not a repository key. Open a folder or the demo.` });
       } catch (err) {

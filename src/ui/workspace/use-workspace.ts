@@ -1,6 +1,7 @@
 /** React's view of the WorkspaceController: one controller per engine, its state as React state. */
 import { startTransition, useEffect, useMemo, useState } from 'react';
 import { ensureReadPermission } from '../../adapters/browser/fs-access';
+import { servedRootName } from '../../adapters/browser/served-source';
 import type { EngineClient } from '../../worker/client';
 import type { ViewState } from '../url-state';
 import type { UpdateView } from '../use-view-state';
@@ -27,6 +28,7 @@ export function useWorkspace(engine: EngineClient, getView: () => ViewState, upd
         whenIdle,
         ensureReadPermission,
         mark: (name) => performance.mark(name),
+        servedRoot: servedRootName(),
       }),
     [engine, getView, update],
   );
