@@ -44,10 +44,11 @@ async function openExplore(page: Page): Promise<void> {
   await expect(view(page).getByRole('button', { name: 'Export JSON' })).toBeEnabled();
 }
 
-test('Explore reports the repository section by section and links into the viewer', async ({ quarry, page }) => {
+test('Explore reports the repository section by section, draws the import graph, exports, and links into the viewer', async ({ quarry, page }) => {
   await openGraphy(quarry, page);
   await openExplore(page);
   const summary = page.getByTestId('explore-summary');
+  await expect(summary).toContainText('The repository graphy holds 9 files');
   await expect(summary).toContainText('graphy 2.0.0');
   await expect(summary).toContainText('1 runtime cycle');
   await expect(page.getByTestId('explore-key-files')).toContainText('README.md');
@@ -56,55 +57,7 @@ test('Explore reports the repository section by section and links into the viewe
   await expect(page.getByTestId('explore-cycles')).toContainText('src/format.ts → src/parser.ts → src/format.ts');
   await expect(page.getByTestId('explore-git')).toContainText('no .git folder');
 
-  // a pattern's example opens the viewer at its line; the view keeps its column
-  const example = page.getByTestId('explore-patterns').getByRole('link').first();
-  const target = (await example.textContent())!;
-  const [file, line] = target.split(':');
-  await example.click();
-  await expect(page).toHaveURL(new RegExp(`file=${encodeURIComponent(file).replace(/%2F/g, '(%2F|/)')}.*line=${line}`));
-  await expect(quarry.codeLine(Number(line))).toBeVisible();
-  await expect(view(page)).toBeVisible();
-
-  // the focus search, in the URL
-  await view(page).getByLabel('Focus').fill('parse error');
-  await expect(page).toHaveURL(/xfocus=parse\+error/);
-  await expect(page.getByTestId('explore-focus').getByRole('link').first()).toContainText('src/parser.ts', { timeout: 30_000 });
-
-  // a reload restores the view from the URL (the finished report is not kept across reloads: it runs again)
-  await page.reload();
-  await expect(page.getByTestId('explore-focus')).toContainText('src/parser.ts', { timeout: 30_000 });
-});
-
-test('the import graph is drawn: find a file, see what imports it, open the importing line', async ({ quarry, page }) => {
-  await openGraphy(quarry, page);
-  await openExplore(page);
-  const canvas = page.getByTestId('graph-canvas');
-  await expect(canvas).toHaveAttribute('data-ready', 'true', { timeout: 20_000 });
-  await expect(page.getByRole('img', { name: /Import graph: \d+ files/ })).toBeVisible();
-  // zoom and pan with the pointer do not lose the drawing
-  const box = (await canvas.boundingBox())!;
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  await page.mouse.wheel(0, -300);
-  await page.mouse.down();
-  await page.mouse.move(box.x + box.width / 2 + 120, box.y + box.height / 2 + 40, { steps: 5 });
-  await page.mouse.up();
-
-  await page.getByTestId('graph-find').fill('parser.ts');
-  await page.getByTestId('graph-find').press('Enter');
-  const panel = page.getByTestId('graph-node-panel');
-  await expect(panel).toHaveAttribute('data-selected', 'src/parser.ts');
-  await expect(panel).toContainText('Imported by (3)');
-  await panel
-    .getByRole('button', { name: /src\/main\.ts/ })
-    .first()
-    .click();
-  await expect(page).toHaveURL(/file=src(%2F|\/)main\.ts.*line=2/);
-  await expect(quarry.codeLine(2)).toBeVisible();
-});
-
-test('the report exports as Markdown and as JSON', async ({ quarry, page }) => {
-  await openGraphy(quarry, page);
-  await openExplore(page);
+  // both exports, from the finished report
   const [md] = await Promise.all([page.waitForEvent('download'), view(page).getByRole('button', { name: 'Export Markdown' }).click()]);
   expect(md.suggestedFilename()).toBe('explore-repository-deep.md');
   const text = readFileSync((await md.path())!, 'utf8');
@@ -116,6 +69,40 @@ test('the report exports as Markdown and as JSON', async ({ quarry, page }) => {
   expect(report.depth).toBe('deep');
   expect(report.import_graph.typeCycles[0].files).toEqual(['src/model.ts', 'src/view.ts']);
   expect(report.dependencies_detail[0]).toMatchObject({ path: 'package.json', name: 'graphy' });
+
+  // the drawing: zoom and pan with the pointer, find a file, see what imports it, open the importing line
+  const canvas = page.getByTestId('graph-canvas');
+  await expect(canvas).toHaveAttribute('data-ready', 'true', { timeout: 20_000 });
+  await expect(page.getByRole('img', { name: /Import graph: \d+ files/ })).toBeVisible();
+  const box = (await canvas.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.wheel(0, -300);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 + 120, box.y + box.height / 2 + 40, { steps: 5 });
+  await page.mouse.up();
+  await page.getByTestId('graph-find').fill('parser.ts');
+  await page.getByTestId('graph-find').press('Enter');
+  const panel = page.getByTestId('graph-node-panel');
+  await expect(panel).toHaveAttribute('data-selected', 'src/parser.ts');
+  await expect(panel).toContainText('Imported by (3)');
+  await panel.getByRole('button', { name: /src\/main\.ts/ }).first().click();
+  await expect(page).toHaveURL(/file=src(%2F|\/)main\.ts.*line=2/);
+  await expect(quarry.codeLine(2)).toBeVisible();
+  await expect(view(page)).toBeVisible();
+
+  // a pattern's example opens the viewer at its line
+  const example = page.getByTestId('explore-patterns').getByRole('link').first();
+  const [file, line] = (await example.textContent())!.split(':');
+  await example.click();
+  await expect(page).toHaveURL(new RegExp(`file=${encodeURIComponent(file).replace(/%2F/g, '(%2F|/)')}.*line=${line}`));
+  await expect(quarry.codeLine(Number(line))).toBeVisible();
+
+  // the focus search, in the URL; a reload restores the view from it
+  await view(page).getByLabel('Focus').fill('parse error');
+  await expect(page).toHaveURL(/xfocus=parse\+error/);
+  await expect(page.getByTestId('explore-focus').getByRole('link').first()).toContainText('src/parser.ts', { timeout: 30_000 });
+  await page.reload();
+  await expect(page.getByTestId('explore-focus')).toContainText('src/parser.ts', { timeout: 30_000 });
 });
 
 test('the Routes view draws the route tree and opens a route file', async ({ quarry, page }) => {

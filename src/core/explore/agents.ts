@@ -15,9 +15,9 @@ import type { FocusHit, GitReport, ManifestSummary } from './types';
 const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
 
 /** Manifests under the explored path, and those of the folders above it (a package's own manifest explains its folder). */
-export async function manifestsAgent(corpus: ExploreCorpus): Promise<{ summaries: ManifestSummary[]; raw: Array<{ path: string; manifest: Manifest }> }> {
+export async function manifestsAgent(corpus: ExploreCorpus): Promise<{ summaries: ManifestSummary[]; raw: Array<{ path: string; manifest: Manifest; text: string }> }> {
   const out: ManifestSummary[] = [];
-  const raw: Array<{ path: string; manifest: Manifest }> = [];
+  const raw: Array<{ path: string; manifest: Manifest; text: string }> = [];
   const seen = new Set<string>();
   for (const r of corpus.roots) {
     const all = await corpus.rootFiles(r.rootIndex);
@@ -35,7 +35,7 @@ export async function manifestsAgent(corpus: ExploreCorpus): Promise<{ summaries
       if (text === null) continue;
       const m = parseManifest(f.path, text);
       if (!m) continue;
-      raw.push({ path, manifest: m });
+      raw.push({ path, manifest: m, text });
       out.push({
         path,
         kind: m.kind,

@@ -30,7 +30,7 @@ const PATTERN_SAMPLE_FILES = 4000;
 const PATTERN_MAX_FILE_BYTES = 512 * 1024;
 /** Files whose text the key-file agent reads for their roles (names that may be key files). */
 const MAYBE_KEY =
-  /(^|\/)(readme|license|contributing|changelog|security)[^/]*$|(^|\/)(main|index|mod|lib|app|cli|server|__main__|__init__|manage|wsgi|asgi|program)\.[^/]+$/i;
+  /(^|\/)(readme|license|contributing|changelog|security)[^/]*$|(^|\/)(main|index|mod|lib|app|cli|server|__main__|__init__|manage|wsgi|asgi|program|\w*application)\.[^/]+$|(^|\/)\.github\/workflows\/[^/]+\.ya?ml$|(^|\/)[^/]*\.config\.[cm]?[jt]s$|(^|\/)(dockerfile|makefile|\.gitlab-ci\.yml|jenkinsfile)$/i;
 
 export interface ExploreArgs {
   path: string;
@@ -193,7 +193,8 @@ export async function runExplore(ctx: ToolContext, args: ExploreArgs, options: E
   await Promise.all(runs);
   if (ctx.signal?.aborted) throw new QuarryError('Cancelled', 'The explore run was cancelled');
   result.analyzers.sort((a, b) => names.indexOf(a.name) - names.indexOf(b.name));
-  result.summary = buildSummary(result, await filesP.catch(() => []));
+  const named = label === '.' ? `The repository ${roots.map((r) => ctx.workspace.roots[r.rootIndex].name).join(' + ')}` : label;
+  result.summary = buildSummary(result, await filesP.catch(() => []), named);
   return result;
 }
 

@@ -47,7 +47,8 @@ export function languageCounts(files: readonly Pick<CorpusFile, 'rel'>[]): Array
   return [...counts].map(([language, files]) => ({ language, files })).sort((a, b) => b.files - a.files || (a.language < b.language ? -1 : 1));
 }
 
-export function buildSummary(r: ExploreResult, files: readonly CorpusFile[]): string {
+/** `name`: how the explored path is named in the first sentence (the repository's name for '.'). */
+export function buildSummary(r: ExploreResult, files: readonly CorpusFile[], name = r.path): string {
   const out: string[] = [];
   const folders = new Set(files.map((f) => (f.path.includes('/') ? f.path.slice(0, f.path.lastIndexOf('/')) : '')));
   const langs = languageCounts(files);
@@ -57,7 +58,7 @@ export function buildSummary(r: ExploreResult, files: readonly CorpusFile[]): st
         .map((l) => `${l.language} (${l.files})`)
         .join(', ')}`
     : '';
-  out.push(`${r.path} holds ${plural(files.length, 'file')} in ${plural(folders.size, 'folder')}${langText}.`);
+  out.push(`${name} holds ${plural(files.length, 'file')} in ${plural(folders.size, 'folder')}${langText}.`);
 
   const named = r.dependencies_detail.filter((m) => m.kind !== 'tsconfig');
   if (named.length) {
