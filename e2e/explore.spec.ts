@@ -36,7 +36,7 @@ const nav = (page: Page) => page.getByRole('navigation', { name: 'Views' });
 const view = (page: Page) => page.getByTestId('explore-view');
 
 async function openExplore(page: Page): Promise<void> {
-  await nav(page).getByRole('link', { name: 'Explore' }).click();
+  if (!/view=explore/.test(page.url())) await nav(page).getByRole('link', { name: 'Explore' }).click();
   await expect(page).toHaveURL(/view=explore/);
   // every analyzer of a deep run ends (git: the folder has no .git, reported, not failed)
   await expect(page.getByTestId('explore-progress').locator('li')).toHaveCount(5);
@@ -46,6 +46,11 @@ async function openExplore(page: Page): Promise<void> {
 
 test('Explore reports the repository section by section, draws the import graph, exports, and links into the viewer', async ({ quarry, page }) => {
   await openGraphy(quarry, page);
+  // before any file is open, the viewer's column gives the short report and the way to the full one
+  const overview = page.getByTestId('explore-overview');
+  await expect(overview).toContainText('The repository graphy holds 9 files');
+  await expect(overview.getByRole('list', { name: 'Key files' })).toContainText('README.md');
+  await overview.getByRole('link', { name: 'Explore this repository' }).click();
   await openExplore(page);
   const summary = page.getByTestId('explore-summary');
   await expect(summary).toContainText('The repository graphy holds 9 files');
@@ -85,7 +90,10 @@ test('Explore reports the repository section by section, draws the import graph,
   const panel = page.getByTestId('graph-node-panel');
   await expect(panel).toHaveAttribute('data-selected', 'src/parser.ts');
   await expect(panel).toContainText('Imported by (3)');
-  await panel.getByRole('button', { name: /src\/main\.ts/ }).first().click();
+  await panel
+    .getByRole('button', { name: /src\/main\.ts/ })
+    .first()
+    .click();
   await expect(page).toHaveURL(/file=src(%2F|\/)main\.ts.*line=2/);
   await expect(quarry.codeLine(2)).toBeVisible();
   await expect(view(page)).toBeVisible();

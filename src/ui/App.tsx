@@ -27,6 +27,7 @@ import { useFolderDrop, useGlobalShortcuts } from './shell/use-global-events';
 import { SkippedDialog } from './SkippedDialog';
 import { useViewState } from './use-view-state';
 import { ViewPanel } from './views/ViewPanel';
+import { ExploreOverview } from './views/ExploreOverview';
 import { VisibleText } from './VisibleText';
 import type { OpenOptions } from './workspace/controller';
 import { useWorkspace } from './workspace/use-workspace';
@@ -241,14 +242,7 @@ function Shell({ engine }: { engine: EngineClient }) {
                 />
               </div>
             ) : (
-              <section className="viewer empty" aria-label="No file open">
-                <div className="panel-note">
-                  <p>
-                    <strong>No file open.</strong>
-                  </p>
-                  <p>Pick a file in the tree, open a search result, or press Ctrl/⌘+P to find a file by name.</p>
-                </div>
-              </section>
+              <ExploreOverview view={view} update={update} repoKey={repoKey} />
             )}
           </>
         ) : (
