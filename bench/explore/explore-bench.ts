@@ -82,7 +82,7 @@ export async function runExploreBench(corpusDir: string): Promise<void> {
     for (const a of last.analyzers) per.set(a.name, [...(per.get(a.name) ?? []), a.ms]);
   }
   const base = median(floor);
-  const rows = [['analyzer', 'status', 'ms (median)', 'x one read of every file']];
+  const rows = [['analyzer', 'status', 'wall ms (median; all share one thread)', 'x one read of every file']];
   for (const [name, ms] of per) rows.push([name, last!.analyzers.find((a) => a.name === name)!.status, median(ms).toFixed(0), `${(median(ms) / base).toFixed(2)}x`]);
   rows.push(['total (concurrent)', last!.errors.length ? 'errors' : 'ok', median(totals).toFixed(0), `${(median(totals) / base).toFixed(2)}x`]);
   rows.push(['read every file (baseline)', '', base.toFixed(0), '1.00x']);

@@ -22,46 +22,59 @@ export interface ImportRef {
  * the specifiers) but read as strings, so a `//` inside one does not start a comment.
  */
 function blankComments(text: string): string {
-  let out = '';
-  let i = 0;
+  // copies the text by slices between the places that matter (a quote, or a slash that may open a comment)
+  const parts: string[] = [];
   const n = text.length;
-  while (i < n) {
-    const c = text[i];
-    const next = text[i + 1];
-    if (c === '/' && next === '/') {
-      for (; i < n && text[i] !== '\n'; i++) out += ' ';
-    } else if (c === '/' && next === '*') {
-      for (; i < n && !(text[i] === '*' && text[i + 1] === '/'); i++) out += text[i] === '\n' ? '\n' : ' ';
-      if (i < n) {
-        out += '  ';
-        i += 2;
-      }
-    } else if (c === '"' || c === "'" || c === '`') {
-      out += c;
-      for (i++; i < n && text[i] !== c && !(c !== '`' && text[i] === '\n'); i++) {
-        if (text[i] === '\\' && i + 1 < n) out += text[i++];
-        out += text[i];
-      }
-      if (i < n) out += text[i++];
+  const special = /['"`]|\/[/*]/g;
+  let copied = 0;
+  for (let m = special.exec(text); m; m = special.exec(text)) {
+    const i = m.index;
+    let end: number;
+    if (m[0] === '//') {
+      end = text.indexOf('\n', i);
+      if (end < 0) end = n;
+    } else if (m[0] === '/*') {
+      end = text.indexOf('*/', i + 2);
+      end = end < 0 ? n : end + 2;
     } else {
-      out += c;
-      i++;
+      // a string: to its closing quote (an unescaped one; a line end closes a '' or "" string)
+      const q = m[0];
+      end = i + 1;
+      while (end < n && text[end] !== q && !(q !== '`' && text[end] === '\n')) end += text[end] === '\\' ? 2 : 1;
+      end = Math.min(n, end + 1);
+      special.lastIndex = end;
+      continue;
     }
+    parts.push(text.slice(copied, i), text.slice(i, end).replace(/[^\n]/g, ' '));
+    copied = end;
+    special.lastIndex = end;
   }
-  return out;
+  parts.push(text.slice(copied));
+  return parts.join('');
 }
 
-const lineAt = (text: string, offset: number) => {
-  let line = 1;
-  for (let i = 0; i < offset; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
-};
+/** 1-based line of each offset, from the line starts found once. */
+function lineIndex(text: string): (offset: number) => number {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return (offset) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  };
+}
 
 /** Every import of a TS/JS file: `import ... from`, side-effect `import 'x'`, `export ... from`, `import type`, `require('x')`, `import('x')`. */
 export function extractJsImports(text: string): ImportRef[] {
   const code = blankComments(text);
   const out: ImportRef[] = [];
-  const push = (specifier: string, kind: ImportKind, offset: number) => out.push({ specifier, kind, line: lineAt(text, offset) });
+  const lineAt = lineIndex(text);
+  const push = (specifier: string, kind: ImportKind, offset: number) => out.push({ specifier, kind, line: lineAt(offset) });
   const patterns: Array<[RegExp, (m: RegExpExecArray) => ImportKind]> = [
     // import x from 'y' / import { a } from 'y' / import type { T } from 'y' / export { a } from 'y' / export * from 'y'
     [/(?:^|[;\n}])\s*(import|export)\s+(type\s+)?(?:[\w$*{}\s,]+?\s+from\s+)?(['"])([^'"\n]+)\3/g, (m) => (m[2] ? 'type' : 'static')],
@@ -78,9 +91,11 @@ export function extractJsImports(text: string): ImportRef[] {
     }
   }
   // `import { type A, type B } from` with every name type-only is type-only too
+  let lines: string[] | null = null;
   for (const r of out) {
     if (r.kind !== 'static') continue;
-    const lineText = text.split('\n')[r.line - 1] ?? '';
+    lines ??= text.split('\n');
+    const lineText = lines[r.line - 1] ?? '';
     const names = /import\s*\{([^}]*)\}\s*from/.exec(lineText)?.[1];
     if (names && names.split(',').every((n) => !n.trim() || /^\s*type\s/.test(n))) r.kind = 'type';
   }
