@@ -113,6 +113,7 @@ describe('quarry CLI', () => {
       'find_components',
       'get_routes',
       'feature_status',
+      'explore',
     ]);
     for (const t of tools) expect(Object.keys(t).sort()).toEqual(['description', 'inputSchema', 'name']);
   });

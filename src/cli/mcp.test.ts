@@ -136,6 +136,19 @@ describe('quarry mcp (SDK client over stdio)', () => {
     expect(text.structuredContent).toBeUndefined();
   });
 
+  it('answers explore (seed 003) with the report as structuredContent, and refuses a bad depth', async () => {
+    const { client } = await connect(root);
+    const res = await client.callTool({ name: 'explore', arguments: { path: '.', depth: 'deep', focus: 'validate user' } });
+    expect(res.isError).toBeFalsy();
+    const report = res.structuredContent as any;
+    expect(report).toMatchObject({ path: '.', depth: 'deep', focus: 'validate user', errors: [] });
+    expect(report.tree).toContain('├── ');
+    expect(report.focus_findings_detail.map((h: any) => h.symbol)).toContain('validateUser');
+    expect(report.import_graph.files).toBeGreaterThan(0);
+    const bad = await rejection(client.callTool({ name: 'explore', arguments: { path: '.', depth: 'very' } }));
+    expect(bad.message).toContain('depth must be one of "shallow", "standard", "deep"');
+  }, 60_000);
+
   it('answers semantic_code_search with the bundled model (its array as JSON text)', async () => {
     const { client } = await connect(root);
     const res = await client.callTool({ name: 'semantic_code_search', arguments: { query: 'check that the user credentials are valid', limit: 3 } });

@@ -38,6 +38,7 @@ describe('tool registry', () => {
       'find_components',
       'get_routes',
       'feature_status',
+      'explore',
     ]);
     for (const t of tools) {
       expect(t.description.length).toBeGreaterThan(20);
