@@ -204,6 +204,7 @@ export interface SizeFigures {
   /** Elements Cytoscape holds (files, packages, folder boxes, edges). */
   elements: string;
   drawnMs: number;
+  /** The longest task from the click until 1.5 s after the graph is drawn (the analyzers, the drawing, the renderer's first caches). */
   drawMaxTask: number;
   phases: PhaseFigures[];
   label: string;
@@ -275,6 +276,7 @@ async function measureSize(page: Page, spec: Spec): Promise<SizeFigures> {
   await page.waitForFunction('window.__bench.paintedAt > 0', undefined, { timeout: 30_000 });
   // what finishes after the graph (the rest of the report) is not panning
   await settle(page, 1500);
+  const settledAt = await now(page);
   const drawn = (await page.evaluate('({ ...window.__bench, tasks: undefined, frames: undefined })')) as { clickAt: number; readyAt: number; paintedAt: number };
   const label = (await canvas.getAttribute('aria-label')) ?? '';
   const elements = (await page.evaluate(`(() => {
@@ -331,7 +333,7 @@ async function measureSize(page: Page, spec: Spec): Promise<SizeFigures> {
       worst: [...fs2].sort((a, b) => b.blocking - a.blocking).slice(0, 3),
     };
   });
-  const drawing = within(tasks, drawn.clickAt, drawn.paintedAt);
+  const drawing = within(tasks, drawn.clickAt, settledAt);
   return {
     name: spec.name,
     ...parseLabel(label),
@@ -378,7 +380,7 @@ const ms = (n: number) => (Number.isFinite(n) ? String(Math.round(n)) : '-');
 
 function printFigures(sizes: SizeFigures[]): void {
   const names = sizes[0].phases.map((p) => p.name);
-  const header = ['repo', 'nodes', 'edges', 'graph drawn ms', 'max task drawing'];
+  const header = ['repo', 'nodes', 'edges', 'graph drawn ms', 'max task drawing (to +1.5 s)'];
   for (const n of names) header.push(`${n}: max task`, `${n}: >50ms`, `${n}: LoAF block sum/max`);
   const rows: string[][] = [header];
   for (const s of sizes) {

@@ -7,19 +7,108 @@
  *
  * Repository strings reach the canvas only as label data (drawn text) and the DOM only as
  * React text: never as markup.
+ *
+ * Speed on big graphs (bench/explore/graph-view.ts: 2,000 files, 7,000 imports): Cytoscape
+ * redraws the whole graph in 0.3-1 s there (software canvas), so the view stays interactive only
+ * while it draws from its layered texture cache (a few bitmaps of the graph, blitted on each
+ * pan or zoom frame). Any element that changes (a restyle) drops those layers and makes the
+ * next frames full redraws, so: every element is inert to Cytoscape's pointer handling (a press
+ * on an interactive element "activates" it, a restyle of it and its compound parent or
+ * children, and Cytoscape's own hit test walks all 9,000 elements and their label boxes on
+ * every pointer move: 80 ms); the hook finds the file under the pointer itself (nodeIndex);
+ * no texture-on-viewport (a full redraw at twice the resolution when a drag starts); edges hidden
+ * while moving only when zoomed in past what the layers can hold (hideEdgesWhenUnlayered);
+ * and, before Cytoscape 3.35, every drawing of a node restyled it (keepBackgroundingStill).
  */
 import type { Core, CytoscapeOptions, ElementDefinition, EventObject, StylesheetJson } from 'cytoscape';
 import { useEffect, useEffectEvent, useId, useMemo, useRef, useState, type RefObject } from 'react';
 import { plural } from '../../format';
 import { visibleText } from '../../visible-text';
 import { VisibleText } from '../../VisibleText';
-import { loadCytoscape } from './cytoscape-loader';
+import { loadCytoscape, type Cytoscape } from './cytoscape-loader';
 
 /** The theme as concrete colors: CSS variable name -> a color Cytoscape understands; `font` is the UI font. */
 export type GraphTheme = Record<string, string>;
 
-/** Elements above which the renderer trades looks for speed while the view moves. */
+/** Elements above which the canvas is drawn at one pixel per CSS pixel. */
 export const BIG_GRAPH = 600;
+
+/** After the last change to the elements, Cytoscape leaves its layered cache alone this long (its `invalidThreshold`, 250 ms), and a bit. */
+const LAYERS_SETTLE_MS = 300;
+
+/** Cytoscape's largest layer bitmap (its `maxLayerArea`), in pixels. */
+const LAYER_MAX_AREA = 4000 * 4000;
+
+/** Appended to every stylesheet: no element takes Cytoscape's pointer events (see the header). */
+const INERT: StylesheetJson = [{ selector: 'node, edge', style: { events: 'no' } }];
+
+/**
+ * Cytoscape before 3.35.0 flips a node's private `backgrounding` state (background images still
+ * loading) on every drawing of the node, even without a background image, and restyles the node
+ * for it, with its compound parent and children: the folder boxes are drawn on every frame, so
+ * every frame dropped the layered cache and the next was a full redraw again (0.3-1 s at 2,000
+ * files). The graphs here have no background images, so the state is pinned to false. Nothing
+ * to do from 3.35.0 on (fixed there: images with no URL are skipped).
+ */
+function keepBackgroundingStill(cytoscape: Cytoscape, cy: Core): void {
+  const [major, minor] = String((cytoscape as unknown as { version?: string }).version ?? '')
+    .split('.')
+    .map(Number);
+  if (!(major === 3 && minor < 35)) return;
+  cy.nodes().forEach((n) => {
+    Object.defineProperty((n as unknown as { _private: object })._private, 'backgrounding', { get: () => false, set: () => {}, configurable: true });
+  });
+}
+
+/**
+ * Cytoscape's layers are bitmaps of the whole graph at about the current scale, at most about
+ * 4,000 x 4,000 pixels: zoomed in further on a big graph there are none, and each moving frame
+ * draws every element in view and tests all 9,000 (60-100 ms here). There, and only there, the
+ * edges are hidden while the view moves (Cytoscape's hideEdgesOnViewport, switched with the
+ * zoom; at the scales the layers cover, hiding them would draw the nodes one by one instead).
+ */
+function hideEdgesWhenUnlayered(cy: Core): void {
+  const renderer = (cy as unknown as { renderer?: () => { hideEdgesOnViewport?: boolean } | undefined }).renderer?.();
+  if (!renderer || !('hideEdgesOnViewport' in renderer)) return;
+  const bb = cy.elements().boundingBox();
+  // the pixel ratio is 1 on big graphs; a layer is drawn at up to twice the current scale
+  const update = () => {
+    renderer.hideEdgesOnViewport = bb.w * bb.h * cy.zoom() ** 2 > LAYER_MAX_AREA / 4;
+  };
+  update();
+  cy.on('zoom', update);
+}
+
+/** The boxes of the drawn nodes that are not compound parents, in drawing order, for the hook's own hit test. */
+interface NodeIndex {
+  ids: string[];
+  /** x1, y1, x2, y2 per node, in model coordinates. */
+  boxes: Float64Array;
+}
+
+function indexNodes(cy: Core): NodeIndex {
+  const nodes = cy.nodes().filter((n) => !n.isParent());
+  const boxes = new Float64Array(nodes.length * 4);
+  const ids: string[] = [];
+  nodes.forEach((n, i) => {
+    const p = n.position();
+    const hw = n.outerWidth() / 2;
+    const hh = n.outerHeight() / 2;
+    boxes.set([p.x - hw, p.y - hh, p.x + hw, p.y + hh], i * 4);
+    ids.push(n.id());
+  });
+  return { ids, boxes };
+}
+
+/** The node drawn at `pos` (the last drawn wins), within `slack` model units, or undefined. */
+function nodeAt(index: NodeIndex, pos: { x: number; y: number }, slack: number): string | undefined {
+  const b = index.boxes;
+  for (let i = index.ids.length - 1; i >= 0; i--) {
+    const k = i * 4;
+    if (pos.x >= b[k] - slack && pos.x <= b[k + 2] + slack && pos.y >= b[k + 1] - slack && pos.y <= b[k + 3] + slack) return index.ids[i];
+  }
+  return undefined;
+}
 
 let probe: CanvasRenderingContext2D | null | undefined;
 
@@ -79,6 +168,8 @@ export function useCytoscape({ elements, style, colors, onNodeTap, onBackgroundT
     let instance: Core | null = null;
     let cancelled = false;
     let applied = '';
+    let nodes: NodeIndex | null = null;
+    let settle: ReturnType<typeof setTimeout> | undefined;
     setError(null);
     const restyle = () => {
       if (!instance) return;
@@ -86,7 +177,8 @@ export function useCytoscape({ elements, style, colors, onNodeTap, onBackgroundT
       const key = JSON.stringify(theme);
       if (key === applied) return;
       applied = key;
-      instance.style(style(theme));
+      instance.style([...style(theme), ...INERT]);
+      nodes = null; // a border width may have changed
     };
     const big = elements.length > BIG_GRAPH;
     loadCytoscape().then(
@@ -97,34 +189,51 @@ export function useCytoscape({ elements, style, colors, onNodeTap, onBackgroundT
         const options: CytoscapeOptions = {
           container: el,
           elements,
-          style: style(theme),
+          style: [...style(theme), ...INERT],
           layout: { name: 'preset', fit: true, padding: 24 },
           minZoom: 0.03,
           maxZoom: 4,
           boxSelectionEnabled: false,
           autoungrabify: true,
           autounselectify: true,
-          // a big graph: draw a snapshot while the view moves, so panning never waits on 10,000 shapes
-          textureOnViewport: big,
-          hideEdgesOnViewport: big,
-          hideLabelsOnViewport: big,
+          // moving frames come from the layered texture cache (see the header), not from these
+          textureOnViewport: false,
+          hideEdgesOnViewport: false, // but see hideEdgesWhenUnlayered
           motionBlur: false,
           pixelRatio: big ? 1 : 'auto',
         };
         const c = cytoscape(options);
         instance = c;
-        c.on('tap', 'node', (e: EventObject) => {
-          if (!e.target.isParent()) tapNode(e.target.id());
-        });
+        keepBackgroundingStill(cytoscape, c);
+        if (big) hideEdgesWhenUnlayered(c);
+        // the node under the pointer: a tap or a touch (larger slack) from Cytoscape, which reports it on the core
+        const hit = (e: EventObject, touch = false) => {
+          nodes ??= indexNodes(c);
+          return nodeAt(nodes, e.position, (touch ? 8 : 2) / c.zoom());
+        };
         c.on('tap', (e: EventObject) => {
-          if (e.target === c) tapBackground();
+          if (e.target !== c) return;
+          const id = hit(e, typeof TouchEvent !== 'undefined' && e.originalEvent instanceof TouchEvent);
+          if (id === undefined) tapBackground();
+          else tapNode(id);
         });
-        c.on('mouseover', 'node', (e: EventObject) => {
-          const t = e.target.isParent() ? undefined : title(e.target.id());
+        let hovered: string | undefined;
+        c.on('mousemove', (e: EventObject) => {
+          if (e.target !== c) return;
+          const id = hit(e);
+          if (id === hovered) return;
+          hovered = id;
+          const t = id === undefined ? undefined : title(id);
           if (t?.length) el.title = t.map(visibleText).join('\n');
           else el.removeAttribute('title');
         });
-        c.on('mouseout', 'node', () => el.removeAttribute('title'));
+        // once the first drawing has settled, one more frame: Cytoscape builds its layers from
+        // there, in idle frames, so the first pan already draws from them
+        c.one('render', () => {
+          settle = setTimeout(() => {
+            if (!c.destroyed()) c.forceRender();
+          }, LAYERS_SETTLE_MS);
+        });
         // for e2e and debugging only: the instance on its container
         if (import.meta.env.DEV || (window as any).__QUARRY_TEST__) (el as any).__cy = c;
         setCy(c);
@@ -145,6 +254,7 @@ export function useCytoscape({ elements, style, colors, onNodeTap, onBackgroundT
     resize?.observe(el);
     return () => {
       cancelled = true;
+      clearTimeout(settle);
       media?.removeEventListener('change', restyle);
       mutations.disconnect();
       resize?.disconnect();
