@@ -39,6 +39,7 @@ import { runScaleBench } from './scale-bench';
 import { runQualityBench } from './semantic/quality';
 import { runEmbedBench } from './semantic/embed-bench';
 import { runExploreBench } from './explore/explore-bench';
+import { runGraphViewBench } from './explore/graph-view';
 
 export const QUERIES: Query[] = [
   { name: 'literal identifier', req: { pattern: 'createSourceFile', mode: 'literal', caseMode: 'sensitive' }, rgArgs: ['-F', '-e', 'createSourceFile'] },
@@ -138,7 +139,10 @@ async function main() {
   if (!ONLY || ONLY === 'seed004') await runSeedBench(corpus.dir);
   if (!ONLY || ONLY === 'clone') await runCloneBench();
   if (!ONLY || ONLY === 'scale') await runScaleBench();
-  if (!ONLY || ONLY === 'explore') await runExploreBench(corpus.dir);
+  if (!ONLY || ONLY === 'explore') {
+    await runExploreBench(corpus.dir);
+    await runGraphViewBench();
+  }
   if (!ONLY || ONLY === 'semantic') {
     await runQualityBench();
     await runEmbedBench();

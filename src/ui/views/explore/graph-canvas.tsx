@@ -79,33 +79,41 @@ function hideEdgesWhenUnlayered(cy: Core): void {
   cy.on('zoom', update);
 }
 
-/** The boxes of the drawn nodes that are not compound parents, in drawing order, for the hook's own hit test. */
+/** The boxes of the drawn nodes, for the hook's own hit test. */
 interface NodeIndex {
   ids: string[];
   /** x1, y1, x2, y2 per node, in model coordinates. */
   boxes: Float64Array;
+  /** 1 for a compound parent (a folder box). */
+  parent: Uint8Array;
 }
 
 function indexNodes(cy: Core): NodeIndex {
-  const nodes = cy.nodes().filter((n) => !n.isParent());
+  const nodes = cy.nodes();
   const boxes = new Float64Array(nodes.length * 4);
+  const parent = new Uint8Array(nodes.length);
   const ids: string[] = [];
   nodes.forEach((n, i) => {
     const p = n.position();
     const hw = n.outerWidth() / 2;
     const hh = n.outerHeight() / 2;
     boxes.set([p.x - hw, p.y - hh, p.x + hw, p.y + hh], i * 4);
+    parent[i] = n.isParent() ? 1 : 0;
     ids.push(n.id());
   });
-  return { ids, boxes };
+  return { ids, boxes, parent };
 }
 
-/** The node drawn at `pos` (the last drawn wins), within `slack` model units, or undefined. */
-function nodeAt(index: NodeIndex, pos: { x: number; y: number }, slack: number): string | undefined {
+/** The node at `pos`, within `slack` model units: a node drawn over a compound parent wins (the last drawn among equals). */
+function nodeAt(index: NodeIndex, pos: { x: number; y: number }, slack: number): { id: string; parent: boolean } | undefined {
   const b = index.boxes;
-  for (let i = index.ids.length - 1; i >= 0; i--) {
-    const k = i * 4;
-    if (pos.x >= b[k] - slack && pos.x <= b[k + 2] + slack && pos.y >= b[k + 1] - slack && pos.y <= b[k + 3] + slack) return index.ids[i];
+  for (const wantParent of [0, 1]) {
+    for (let i = index.ids.length - 1; i >= 0; i--) {
+      const k = i * 4;
+      if (index.parent[i] !== wantParent) continue;
+      if (pos.x >= b[k] - slack && pos.x <= b[k + 2] + slack && pos.y >= b[k + 1] - slack && pos.y <= b[k + 3] + slack)
+        return { id: index.ids[i], parent: wantParent === 1 };
+    }
   }
   return undefined;
 }
@@ -213,14 +221,15 @@ export function useCytoscape({ elements, style, colors, onNodeTap, onBackgroundT
         };
         c.on('tap', (e: EventObject) => {
           if (e.target !== c) return;
-          const id = hit(e, typeof TouchEvent !== 'undefined' && e.originalEvent instanceof TouchEvent);
-          if (id === undefined) tapBackground();
-          else tapNode(id);
+          const at = hit(e, typeof TouchEvent !== 'undefined' && e.originalEvent instanceof TouchEvent);
+          if (at === undefined) tapBackground();
+          else if (!at.parent) tapNode(at.id); // a folder box's own space: neither (as before)
         });
         let hovered: string | undefined;
         c.on('mousemove', (e: EventObject) => {
           if (e.target !== c) return;
-          const id = hit(e);
+          const at = hit(e);
+          const id = at && !at.parent ? at.id : undefined;
           if (id === hovered) return;
           hovered = id;
           const t = id === undefined ? undefined : title(id);
