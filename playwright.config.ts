@@ -24,7 +24,14 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${PORT}/`,
     viewport: { width: 1440, height: 900 },
-    trace: 'retain-on-failure',
+    // Recording a trace doubles a test's time here (the recorder snapshots the DOM around every
+    // action): E2E_TRACE=1 records one for each failing test. A failure always leaves its error
+    // context (the page's accessibility tree) and a screenshot.
+    trace: process.env.E2E_TRACE ? 'retain-on-failure' : 'off',
+    screenshot: 'only-on-failure',
+    // The service worker precaches every asset on a first visit, and every test is a first visit:
+    // only the specs about offline use and the CSP allow it (test.use in those files).
+    serviceWorkers: 'block',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],

@@ -10,6 +10,9 @@ import { expect, test } from './fixtures';
 import type { Page } from '@playwright/test';
 import type { QuarryPage } from './pages/quarry-page';
 
+// offline use needs the service worker (playwright.config.ts blocks it for the other specs)
+test.use({ serviceWorkers: 'allow' });
+
 const GIT = `http://127.0.0.1:${process.env.GIT_PORT ?? 8174}`;
 const repoUrl = (name: string, prefix = '') => `${GIT}${prefix}/${name}.git`;
 

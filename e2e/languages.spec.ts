@@ -6,6 +6,9 @@
 import { expect, test } from './fixtures';
 import { pickerReturnsOpfs, writeOpfsRepo } from './helpers/opfs';
 
+// the offline rebuild needs the service worker (playwright.config.ts blocks it for the other specs)
+test.use({ serviceWorkers: 'allow' });
+
 /** path -> [file text, the symbol Ranked must find in it]. */
 const FILES: Record<string, [string, string]> = {
   'c/commit.c': ['#include <stdio.h>\n\nstruct commit { int id; };\n\nint parse_commit_object(struct commit *c) {\n  return c->id;\n}\n', 'parse_commit_object'],

@@ -8,6 +8,9 @@ import { join, relative } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 
+// offline use needs the service worker (playwright.config.ts blocks it for the other specs)
+test.use({ serviceWorkers: 'allow' });
+
 const DIST = join(import.meta.dirname, '..', 'dist');
 
 function distFiles(dir = DIST): string[] {

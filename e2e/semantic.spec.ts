@@ -7,6 +7,9 @@
 import { expect, test } from './fixtures';
 import { pickerReturnsOpfs, writeOpfsRepo } from './helpers/opfs';
 
+// offline use needs the service worker (playwright.config.ts blocks it for the other specs)
+test.use({ serviceWorkers: 'allow' });
+
 const FILES: Record<string, string> = {
   'src/auth/session.ts':
     '/** Renews the access token when the session has expired. */\nexport function refreshExpiredSession(token: Token, clock: Clock) {\n  if (clock.now() > token.expiresAt) return renewToken(token);\n  return token;\n}\n',
