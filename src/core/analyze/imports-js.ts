@@ -8,6 +8,8 @@
  * Comments and string contents are skipped, so an `import` in a comment is not an edge.
  */
 
+import { lineAtOffset } from '../chunk/fallback';
+
 export type ImportKind = 'static' | 'type' | 'dynamic';
 
 export interface ImportRef {
@@ -57,16 +59,7 @@ function blankComments(text: string): string {
 function lineIndex(text: string): (offset: number) => number {
   const starts = [0];
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  return (offset) => {
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid] <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo + 1;
-  };
+  return (offset) => lineAtOffset(starts, offset) + 1;
 }
 
 /** Every import of a TS/JS file: `import ... from`, side-effect `import 'x'`, `export ... from`, `import type`, `require('x')`, `import('x')`. */

@@ -6,6 +6,8 @@
  * it is kept here so these pure analyzers do not load the chunkers and their grammar runtime.
  */
 
+import { baseName, dirName, extensionOf as rawExtension } from '../source/types';
+
 export type Lang = 'ts' | 'js' | 'python' | 'go' | 'rust' | 'c' | 'cpp' | 'java' | 'kotlin' | 'csharp' | 'swift' | 'ruby' | 'php' | 'shell';
 
 const LANG_BY_EXTENSION: Readonly<Record<string, Lang>> = {
@@ -45,21 +47,11 @@ export function normalizePath(path: string): string {
   return path.replace(/\\/g, '/').replace(/^(?:\.\/)+/, '');
 }
 
-export function baseName(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
-}
-
-/** The folder of a path, '' at the root. */
-export function dirName(path: string): string {
-  const i = path.lastIndexOf('/');
-  return i < 0 ? '' : path.slice(0, i);
-}
+export { baseName, dirName };
 
 /** The final extension, lower-cased, without the dot ('' when none). */
 export function extensionOf(path: string): string {
-  const name = baseName(path);
-  const i = name.lastIndexOf('.');
-  return i <= 0 ? '' : name.slice(i + 1).toLowerCase();
+  return rawExtension(path).toLowerCase();
 }
 
 /** The language family of a source file by its extension, or null. */
