@@ -45,6 +45,12 @@ async function openExplore(page: Page): Promise<void> {
 }
 
 test('Explore reports the repository section by section, draws the import graph, exports, and links into the viewer', async ({ quarry, page }) => {
+  // the drawings run under the app's CSP like everything else (cytoscape would inject an inline <style>)
+  await page.addInitScript(() => {
+    const w = window as unknown as { __csp: string[] };
+    w.__csp = [];
+    document.addEventListener('securitypolicyviolation', (e) => w.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
   await openGraphy(quarry, page);
   // before any file is open, the viewer's column gives the short report and the way to the full one
   const overview = page.getByTestId('explore-overview');
@@ -104,6 +110,8 @@ test('Explore reports the repository section by section, draws the import graph,
   await example.click();
   await expect(page).toHaveURL(new RegExp(`file=${encodeURIComponent(file).replace(/%2F/g, '(%2F|/)')}.*line=${line}`));
   await expect(quarry.codeLine(Number(line))).toBeVisible();
+
+  expect(await page.evaluate(() => (window as unknown as { __csp: string[] }).__csp)).toEqual([]);
 
   // the focus search, in the URL; a reload restores the view from it
   await view(page).getByLabel('Focus').fill('parse error');
