@@ -308,14 +308,13 @@ function capGraph(nodes: GraphNodeReport[], edges: ReadonlyArray<GraphEdgeReport
       return true;
     });
   };
-  const plain = (e: GraphEdgeReport): GraphEdgeReport => ({ from: e.from, to: e.to, kind: e.kind, line: e.line });
   if (nodes.length <= GRAPH_NODE_CAP) {
-    const all = unique(edges).map(plain);
+    const all = unique(edges);
     return { kept: { nodes, edges: all.slice(0, GRAPH_EDGE_CAP) }, truncated: all.length > GRAPH_EDGE_CAP };
   }
   const cyc = new Set(inCycles);
   const ranked = [...nodes].sort((a, b) => Number(cyc.has(b.id)) - Number(cyc.has(a.id)) || b.fanIn + b.fanOut - (a.fanIn + a.fanOut) || (a.id < b.id ? -1 : 1));
   const keep = new Set(ranked.slice(0, GRAPH_NODE_CAP).map((n) => n.id));
-  const keptEdges = unique(edges.filter((e) => keep.has(e.from) && keep.has(e.to))).map(plain);
+  const keptEdges = unique(edges.filter((e) => keep.has(e.from) && keep.has(e.to)));
   return { kept: { nodes: nodes.filter((n) => keep.has(n.id)), edges: keptEdges.slice(0, GRAPH_EDGE_CAP) }, truncated: true };
 }

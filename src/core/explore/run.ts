@@ -86,10 +86,8 @@ export async function runExplore(ctx: ToolContext, args: ExploreArgs, options: E
   };
   const filesP = corpus.files();
   filesP.catch(() => undefined);
-  const within = (path: string) => {
-    const display = roots.map((r) => ctx.workspace.displayPath(r.rootIndex, r.file ?? r.dir));
-    return display.some((d) => !d || path === d || path.startsWith(`${d}/`));
-  };
+  const explored = roots.map((r) => ctx.workspace.displayPath(r.rootIndex, r.file ?? r.dir));
+  const within = (path: string) => explored.some((d) => !d || path === d || path.startsWith(`${d}/`));
 
   const sourceTexts = async (c: ExploreCorpus, files: CorpusFile[]) => {
     const picked = sample(
