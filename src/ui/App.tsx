@@ -12,14 +12,12 @@ import type { EngineClient } from '../worker/client';
 import type { FileHighlight } from '../worker/protocol';
 import { createAppEngine, EngineContext } from './engine';
 import { FileTree } from './FileTree';
-import { FileViewer } from './FileViewer';
 import { formatCount, plural } from './format';
 import { textOnlyCount } from '../core/rank/coverage-text';
 import { GitProgressBar } from './git/GitProgress';
 import { LibraryDialog } from './git/LibraryDialog';
 import { IndexStatusLine } from './IndexStatusLine';
 import { QuickOpen } from './QuickOpen';
-import { RelatedPanel } from './RelatedPanel';
 import { SearchPanel } from './SearchPanel';
 import { NoticePanel, OpeningPanel } from './shell/Panels';
 import { RootList, TopBar } from './shell/TopBar';
@@ -27,6 +25,7 @@ import { useFolderDrop, useGlobalShortcuts } from './shell/use-global-events';
 import { SkippedDialog } from './SkippedDialog';
 import { useViewState } from './use-view-state';
 import { ViewPanel } from './views/ViewPanel';
+import { ViewerColumn } from './viewer/ViewerColumn';
 import { ExploreOverview } from './views/ExploreOverview';
 import { VisibleText } from './VisibleText';
 import type { OpenOptions } from './workspace/controller';
@@ -126,7 +125,7 @@ function Shell({ engine }: { engine: EngineClient }) {
     libraryShown.current = !!library;
   }, [library]);
 
-  const openFile = useCallback((path: string) => update({ file: path, line: 0 }, { push: true }), [update]);
+  const openFile = useCallback((path: string) => update({ file: path, line: 0, diff: '', blame: false }, { push: true }), [update]);
   const closeLibrary = () => {
     setLibrary(null);
     libraryButton.current?.focus();
@@ -231,16 +230,7 @@ function Shell({ engine }: { engine: EngineClient }) {
               <ViewPanel view={view} update={update} repoKey={repoKey} wide={view.view === 'explore' && !view.file} />
             )}
             {view.view === 'explore' && !view.file ? null : view.file ? (
-              <div className="viewer-column">
-                <FileViewer path={view.file} line={view.line} highlight={highlight} repoKey={repoKey} onLine={(line) => update({ line })} />
-                <RelatedPanel
-                  path={view.file}
-                  line={view.line}
-                  indexReady={indexReady}
-                  indexVersion={index.version}
-                  onOpen={(file, line) => update({ file, line }, { push: true })}
-                />
-              </div>
+              <ViewerColumn view={view} update={update} repoKey={repoKey} highlight={highlight} indexReady={indexReady} indexVersion={index.version} />
             ) : (
               <ExploreOverview view={view} update={update} repoKey={repoKey} />
             )}

@@ -5,7 +5,7 @@
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { lazyMeasureOptions } from './virtual';
-import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useMemo, useRef, useState, type ReactNode } from 'react';
 import { QuarryError, toQuarryError } from '../core/errors';
 import type { HitRange } from '../core/grep/types';
 import type { FileContent, FileHighlight } from '../worker/protocol';
@@ -26,7 +26,10 @@ export function FileViewer({
   highlight,
   repoKey,
   onLine,
+  toolbar,
 }: {
+  /** Extra controls at the end of the viewer's bar (the Markdown preview toggle, blame, history). */
+  toolbar?: ReactNode;
   path: string;
   line: number;
   highlight: FileHighlight | null;
@@ -133,6 +136,7 @@ export function FileViewer({
         <span className="copied" role="status">
           {copied}
         </span>
+        {toolbar}
       </header>
       {loaded.state === 'loading' && (
         <p className="panel-note">

@@ -45,6 +45,11 @@ describe('view state in the URL', () => {
       state: { ...DEFAULT_VIEW, repos: ['demo', 'git:lib-1', 'recent:ab12'], clone: 'http://host/lib.git', file: 'lib/src/a.ts' },
       url: '?repo=demo&repo=git%3Alib-1&repo=recent%3Aab12&clone=http%3A%2F%2Fhost%2Flib.git&file=lib%2Fsrc%2Fa.ts',
     },
+    {
+      name: 'navigation, a diff, blame and file history',
+      state: { ...DEFAULT_VIEW, file: 'src/a.ts', line: 7, sym: 'parseQuery', nav: 'refs', diff: 'worktree', dview: 'inline', blame: true, fhist: true, md: 'source' },
+      url: '?file=src%2Fa.ts&line=7&sym=parseQuery&nav=refs&diff=worktree&dview=inline&blame=1&fhist=1&md=source',
+    },
   ];
   for (const c of cases) {
     it(`round-trips ${c.name}`, () => {
@@ -56,6 +61,9 @@ describe('view state in the URL', () => {
   it('ignores junk', () => {
     expect(parseViewState('?mode=lisp&line=-3&case=yes')).toEqual(DEFAULT_VIEW);
     expect(serializeViewState({ ...DEFAULT_VIEW, line: 5 })).toBe(''); // a line needs a file
+    // a diff, blame, file history and a Markdown mode belong to an open file
+    expect(serializeViewState({ ...DEFAULT_VIEW, diff: 'abc', blame: true, fhist: true, md: 'source' })).toBe('');
+    expect(parseViewState('?nav=sideways&dview=up&blame=yes')).toEqual(DEFAULT_VIEW);
     // a clone URL only travels with a git: repository
     expect(serializeViewState({ ...DEFAULT_VIEW, repos: ['demo'], clone: 'http://host/app.git', cref: 'v1' })).toBe('?repo=demo');
   });

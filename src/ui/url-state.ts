@@ -40,7 +40,21 @@ export interface ViewState {
   xpath: string;
   xfocus: string;
   xdepth: ExploreDepthKey;
+  /** Navigation: the identifier looked up, and whether its definitions or its references are listed ('' = none). */
+  sym: string;
+  nav: NavKind;
+  /** History: the open file shown as a diff: a commit's oid (against its first parent) or 'worktree' (uncommitted, against HEAD). */
+  diff: string;
+  /** How a diff is laid out. */
+  dview: 'split' | 'inline';
+  /** The open file with blame, and with its history listed. */
+  blame: boolean;
+  fhist: boolean;
+  /** A Markdown file shown as its source rather than rendered. */
+  md: 'rendered' | 'source';
 }
+
+export type NavKind = '' | 'defs' | 'refs';
 
 export const DEFAULT_VIEW: ViewState = {
   repos: [],
@@ -65,6 +79,13 @@ export const DEFAULT_VIEW: ViewState = {
   xpath: '',
   xfocus: '',
   xdepth: 'deep',
+  sym: '',
+  nav: '',
+  diff: '',
+  dview: 'split',
+  blame: false,
+  fhist: false,
+  md: 'rendered',
 };
 
 /** What a repository key in the address names (the engine makes keys; this is the one place the UI reads them). */
@@ -106,6 +127,8 @@ const TEXT_FIELDS = {
   cref: 'The clone branch or tag',
   xpath: 'The explored path',
   xfocus: 'The explore focus',
+  sym: 'The symbol',
+  diff: 'The diff',
 } as const satisfies Partial<Record<keyof ViewState, string>>;
 
 /** A field of the address over its cap (MAX_QUERY_CHARS; MAX_PATH_CHARS for the file), and what was done. */
@@ -243,6 +266,13 @@ export function readViewState(search: string): { state: ViewState; overlong: Ove
     xpath: text('xpath'),
     xfocus: text('xfocus'),
     xdepth: p.get('xdepth') === 'shallow' ? 'shallow' : p.get('xdepth') === 'standard' ? 'standard' : 'deep',
+    sym: text('sym'),
+    nav: p.get('nav') === 'defs' ? 'defs' : p.get('nav') === 'refs' ? 'refs' : '',
+    diff: text('diff'),
+    dview: p.get('dview') === 'inline' ? 'inline' : 'split',
+    blame: p.get('blame') === '1',
+    fhist: p.get('fhist') === '1',
+    md: p.get('md') === 'source' ? 'source' : 'rendered',
   };
   return { state, overlong };
 }
@@ -277,6 +307,13 @@ export function serializeViewState(s: ViewState): string {
   if (s.xpath) p.set('xpath', s.xpath);
   if (s.xfocus) p.set('xfocus', s.xfocus);
   if (s.xdepth !== 'deep') p.set('xdepth', s.xdepth);
+  if (s.sym) p.set('sym', s.sym);
+  if (s.sym && s.nav) p.set('nav', s.nav);
+  if (s.file && s.diff) p.set('diff', s.diff);
+  if (s.file && s.diff && s.dview !== 'split') p.set('dview', s.dview);
+  if (s.file && s.blame) p.set('blame', '1');
+  if (s.file && s.fhist) p.set('fhist', '1');
+  if (s.file && s.md !== 'rendered') p.set('md', s.md);
   const out = p.toString();
   return out ? `?${out}` : '';
 }
