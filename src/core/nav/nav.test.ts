@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import type { Chunk } from '../chunk/types';
+import { byTier, nameLine, rankDefinitions } from './definitions';
+import { goModuleOf, importsOfFile } from './file-imports';
+import { identifierAt, isIdentifier, shortName, wholeWordRanges } from './identifier';
+import { outlineOf, pathAt } from './outline';
+import { groupReferences } from './references';
+import { SymbolTable } from './symbol-table';
+
+const chunk = (path: string, symbolName: string, startLine: number, endLine: number, chunkType: Chunk['chunkType'] = 'function'): Chunk => ({
+  path,
+  symbolName,
+  startLine,
+  endLine,
+  chunkType,
+});
+
+describe('identifiers', () => {
+  it('finds the word under a column, in any script, and refuses numbers and gaps', () => {
+    const line = 'const total = formatMoney($cents) + 42;';
+    expect(identifierAt(line, 16)).toEqual({ name: 'formatMoney', start: 14, end: 25 });
+    expect(identifierAt(line, 25)).toEqual({ name: 'formatMoney', start: 14, end: 25 }); // just after the word
+    expect(identifierAt(line, 27)?.name).toBe('$cents');
+    expect(identifierAt(line, 37)).toBeNull(); // 42
+    expect(identifierAt(line, 13)).toBeNull(); // '= '
+    expect(identifierAt('größe = 1', 2)?.name).toBe('größe');
+    expect(identifierAt('abc', -1)).toBeNull();
+    expect(identifierAt('abc', 9)).toBeNull();
+  });
+  it('says what can be looked up', () => {
+    expect(isIdentifier('parse_query')).toBe(true);
+    expect(isIdentifier('9lives')).toBe(false);
+    expect(isIdentifier('a.b')).toBe(false);
+    expect(isIdentifier('')).toBe(false);
+    expect(isIdentifier('x'.repeat(201))).toBe(false);
+  });
+  it('takes the name a symbol is called by', () => {
+    expect(shortName('Ledger.total')).toBe('total');
+    expect(shortName('A::f')).toBe('f');
+    expect(shortName('(*T).M')).toBe('M');
+    expect(shortName('formatMoney')).toBe('formatMoney');
+  });
+  it('finds whole-word ranges only', () => {
+    expect(wholeWordRanges('add(adder, add)', 'add')).toEqual([
+      [0, 3],
+      [11, 14],
+    ]);
+    expect(wholeWordRanges('x_add add_x', 'add')).toEqual([]);
+  });
+});
+
+describe('the symbol table', () => {
+  it('keeps definitions by short name and leaves blocks, headings, keys and impl blocks out', () => {
+    const t = SymbolTable.from([
+      chunk('a.ts', 'Ledger.total', 3, 5, 'method'),
+      chunk('b.ts', 'total', 1, 2),
+      chunk('c.md', 'Total', 1, 9, 'section'),
+      chunk('d.txt', 'lines 1-40', 1, 40, 'block'),
+      chunk('e.json', 'total', 1, 1, 'key'),
+      chunk('f.rs', 'impl Display for Total', 1, 9, 'impl'),
+    ]);
+    expect(t.lookup('total').map((c) => c.path)).toEqual(['a.ts', 'b.ts']);
+    expect(t.lookup('Total')).toEqual([]);
+    expect(t.size).toBe(2);
+  });
+});
+
+describe('definitions', () => {
+  const lines = new Map<string, string[]>([
+    ['src/app.ts', ["import { formatMoney } from './money';", 'formatMoney(1);']],
+    ['src/money.ts', ['/** formatMoney formats money */', 'export function formatMoney(c: number) {', '  return c;', '}']],
+    ['legacy/format.ts', ['export function formatMoney(v) {', '}']],
+    ['src/other.ts', ['export const formatMoney = 1;']],
+  ]);
+  const candidates = [chunk('legacy/format.ts', 'formatMoney', 1, 2), chunk('src/other.ts', 'formatMoney', 1, 1, 'const'), chunk('src/money.ts', 'formatMoney', 1, 4)];
+  const imports = importsOfFile('src/app.ts', lines.get('src/app.ts')!.join('\n'), new Set(lines.keys()));
+
+  it('puts the name on its line, past the doc comment above it', () => {
+    expect(nameLine(candidates[2], 'formatMoney', lines.get('src/money.ts')!)).toEqual({ line: 2, column: [16, 27] });
+    // a name only in a comment is still better than nothing; no lines at all gives the chunk's first line
+    expect(nameLine({ startLine: 1, endLine: 1 }, 'formatMoney', ['// formatMoney'])).toEqual({ line: 1, column: [3, 14] });
+    expect(nameLine({ startLine: 7, endLine: 9 }, 'x', null)).toEqual({ line: 7, column: [0, 0] });
+  });
+
+  it('ranks the imported file first, then the same folder, then the rest', () => {
+    expect(imports.files).toEqual(new Set(['src/money.ts']));
+    const ranked = rankDefinitions(
+      { name: 'formatMoney', from: 'src/app.ts', imports },
+      byTier({ name: 'formatMoney', from: 'src/app.ts', imports }, candidates),
+      (p) => lines.get(p) ?? null,
+    );
+    expect(ranked.map((d) => [d.path, d.rank, d.line])).toEqual([
+      ['src/money.ts', 'imported', 2],
+      ['src/other.ts', 'same folder', 1],
+      ['legacy/format.ts', 'workspace', 1],
+    ]);
+    expect(ranked[0].text).toBe('export function formatMoney(c: number) {');
+    expect(ranked.every((d) => d.symbolName === 'formatMoney')).toBe(true);
+  });
+
+  it('ranks the same file first and keeps one entry per name line', () => {
+    const same = rankDefinitions(
+      { name: 'formatMoney', from: 'legacy/format.ts', imports: { files: new Set(), dirs: new Set() } },
+      [...candidates, chunk('legacy/format.ts', 'formatMoney', 1, 2, 'const')],
+      (p) => lines.get(p) ?? null,
+    );
+    expect(same.map((d) => d.rank)).toEqual(['same file', 'workspace', 'workspace']);
+  });
+
+  it('resolves Go packages, Python relative imports and C headers with their sources', () => {
+    const files = new Set(['go.mod', 'money/money.go', 'money/wallet.go', 'main.go', 'shop/pricing.py', 'shop/checkout.py', 'util.h', 'util.c', 'main.c']);
+    const go = importsOfFile('main.go', 'package main\nimport "example.com/shop/money"\n', files, goModuleOf('go.mod', 'module example.com/shop\n'));
+    expect(go.dirs).toEqual(new Set(['money']));
+    expect(importsOfFile('shop/checkout.py', 'from .pricing import apply_discount\n', files).files).toEqual(new Set(['shop/pricing.py']));
+    expect(importsOfFile('main.c', '#include "util.h"\n#include <stdio.h>\n', files).files).toEqual(new Set(['util.h', 'util.c']));
+    expect(importsOfFile('notes.txt', 'import x', files).files.size).toBe(0);
+  });
+});
+
+describe('outline', () => {
+  const chunks = [
+    chunk('a.ts', 'Ledger', 3, 12, 'class'),
+    chunk('a.ts', 'Ledger.add', 5, 7, 'method'),
+    chunk('a.ts', 'Ledger.total', 8, 11, 'method'),
+    chunk('a.ts', 'formatMoney', 1, 2),
+    chunk('a.ts', 'lines 13-20', 13, 20, 'block'),
+  ];
+  const lines = ['/** doc */', 'function formatMoney() {}', 'class Ledger {', '  // adds', '  /** adds */', '  add() {', '  }', '  total() {', '', '', '  }', '}'];
+  it('nests symbols by range, in line order, without blocks, each on its name line', () => {
+    const tree = outlineOf(chunks, lines);
+    expect(tree.map((n) => n.name)).toEqual(['formatMoney', 'Ledger']);
+    expect(tree[1].children.map((n) => [n.name, n.line])).toEqual([
+      ['Ledger.add', 6],
+      ['Ledger.total', 8],
+    ]);
+    expect(tree[0].line).toBe(2);
+    expect(pathAt(tree, 9).map((n) => n.name)).toEqual(['Ledger', 'Ledger.total']);
+    expect(pathAt(tree, 13)).toEqual([]);
+  });
+  it('does not nest a chunk that runs past the one before it', () => {
+    const tree = outlineOf([chunk('a', 'A', 1, 5), chunk('a', 'B', 3, 9)], null);
+    expect(tree.map((n) => n.name)).toEqual(['A', 'B']);
+  });
+});
+
+describe('references', () => {
+  it('groups by file with the definition file and line first, then the file asked from', () => {
+    const m = (path: string, line: number, text: string) => ({ path, line, text, ranges: [[0, 3]] as [number, number][], contextBefore: [], contextAfter: [] });
+    const result = groupReferences(
+      'add',
+      'src/app.ts',
+      [
+        { path: 'src/a.ts', matches: [m('src/a.ts', 4, 'add()')] },
+        { path: 'src/app.ts', matches: [m('src/app.ts', 9, 'add()')] },
+        { path: 'src/lib.ts', matches: [m('src/lib.ts', 2, 'add()'), m('src/lib.ts', 7, 'function add')] },
+      ],
+      [{ path: 'src/lib.ts', line: 7, column: [9, 12], startLine: 7, endLine: 9, symbolName: 'add', chunkType: 'function', rank: 'imported', text: '' }],
+      { total: 4, limitHit: false },
+    );
+    expect(result.files.map((f) => f.path)).toEqual(['src/lib.ts', 'src/app.ts', 'src/a.ts']);
+    expect(result.files[0].lines.map((l) => [l.line, !!l.definition])).toEqual([
+      [7, true],
+      [2, false],
+    ]);
+    expect(result.total).toBe(4);
+    expect(result.searchBased).toBe(true);
+  });
+});

@@ -1,0 +1,103 @@
+/**
+ * Navigation through the engine on a four-language repository (issue #18): definitions ranked
+ * by the importing file, references grouped with the definition first, outlines, workspace
+ * symbols, and the errors people meet (not a name, index not built yet, a missing file).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeGrammarLoader } from '../adapters/node/grammars';
+import { POLYGLOT } from '../core/nav/fixtures/polyglot';
+import { EngineClient, inThreadTransport } from './client';
+import { createEngineApi } from './engine';
+
+let client: EngineClient;
+beforeAll(async () => {
+  client = new EngineClient(() => inThreadTransport(createEngineApi({ grammarLoader: nodeGrammarLoader })));
+  await client.openRepo({ kind: 'memory', name: 'polyglot', files: POLYGLOT }).done;
+  await client.indexRepo({}).done;
+}, 60_000);
+afterAll(() => client.dispose());
+
+const defs = async (name: string, path: string) => (await client.definitions({ name, path })).definitions.map((d) => `${d.path}:${d.line}:${d.rank}`);
+
+describe('go to definition', () => {
+  it('TypeScript: the imported definition before a decoy of the same name', async () => {
+    expect(await defs('formatMoney', 'ts/src/app.ts')).toEqual(['ts/src/money.ts:2:imported', 'ts/legacy/format.ts:2:workspace']);
+    expect(await defs('Ledger', 'ts/src/app.ts')).toEqual(['ts/src/money.ts:6:imported']);
+    // a method by its short name, from the class's own file
+    expect(await defs('total', 'ts/src/money.ts')).toEqual(expect.arrayContaining(['ts/src/money.ts:11:same file']));
+  });
+  it('Python: a relative import ranks its module first', async () => {
+    expect(await defs('apply_discount', 'py/shop/checkout.py')).toEqual(['py/shop/pricing.py:1:imported', 'py/tools/apply.py:1:workspace']);
+    expect(await defs('Cart', 'py/shop/checkout.py')).toEqual(['py/shop/pricing.py:6:imported']);
+  });
+  it('Go: a package import through go.mod', async () => {
+    expect(await defs('Round', 'go/main.go')).toEqual(['go/money/money.go:4:imported']);
+    expect(await defs('Wallet', 'go/main.go')).toEqual(['go/money/money.go:8:imported']);
+  });
+  it('C: the header and the source beside it', async () => {
+    const found = await defs('clamp_value', 'c/main.c');
+    expect(found).toContain('c/util.c:3:imported');
+    expect(found.every((f) => f.endsWith(':imported'))).toBe(true);
+  });
+  it('says it is search-based, and finds nothing for an unknown name', async () => {
+    const r = await client.definitions({ name: 'noSuchThing', path: 'ts/src/app.ts' });
+    expect(r).toEqual({ name: 'noSuchThing', definitions: [], searchBased: true });
+  });
+  it('refuses what is not a name', async () => {
+    await expect(client.definitions({ name: 'a.b', path: '' })).rejects.toMatchObject({
+      code: 'InvalidArgument',
+      message: '"a.b" is not an identifier: click a name in the code',
+    });
+    await expect(client.definitions({ name: '', path: '' })).rejects.toMatchObject({ code: 'InvalidArgument' });
+  });
+});
+
+describe('find references', () => {
+  it('whole-word, case-sensitive, grouped with the definition file and line first', async () => {
+    const r = await client.references({ name: 'formatMoney', path: 'ts/src/app.ts' });
+    expect(r.files.map((f) => f.path)).toEqual(['ts/src/money.ts', 'ts/legacy/format.ts', 'ts/src/app.ts']);
+    expect(r.files[0].lines[0]).toMatchObject({ line: 2, definition: true });
+    expect(r.total).toBe(5); // matching lines: money.ts 2, format.ts 1, app.ts 2
+    expect(r.limitHit).toBe(false);
+    const c = await client.references({ name: 'clamp_value', path: 'c/main.c' });
+    expect(c.files.map((f) => f.path).sort()).toEqual(['c/main.c', 'c/util.c', 'c/util.h']);
+  });
+});
+
+describe('symbols', () => {
+  it('outlines a file as a tree on name lines', async () => {
+    const tree = await client.outline('ts/src/money.ts');
+    expect(tree.map((n) => [n.name, n.line])).toEqual([
+      ['formatMoney', 2],
+      ['Ledger', 6],
+    ]);
+    expect(tree[1].children.map((n) => [n.name, n.chunkType, n.line])).toEqual([
+      ['Ledger.add', 'method', 8],
+      ['Ledger.total', 'method', 11],
+    ]);
+    await expect(client.outline('nope.ts')).rejects.toMatchObject({ code: 'NotFound' });
+  });
+  it('finds workspace symbols fuzzily, best first, on their name lines', async () => {
+    const hits = await client.workspaceSymbols('fmtmon', 10);
+    expect(hits.map((h) => `${h.path}:${h.line}`)).toEqual(['ts/legacy/format.ts:2', 'ts/src/money.ts:2']);
+    expect(hits[0].positions.length).toBe(6);
+    const exact = await client.workspaceSymbols('Wallet', 5);
+    expect(exact[0]).toMatchObject({ name: 'Wallet', chunkType: 'struct', path: 'go/money/money.go', line: 8 });
+  });
+});
+
+describe('before the index is built', () => {
+  it('outlines by parsing the file, and says definitions wait for the index', async () => {
+    const c = new EngineClient(() => inThreadTransport(createEngineApi({ grammarLoader: nodeGrammarLoader })));
+    try {
+      await c.openRepo({ kind: 'memory', name: 'early', files: POLYGLOT }).done;
+      expect((await c.outline('py/shop/pricing.py')).map((n) => n.name)).toEqual(['apply_discount', 'Cart']);
+      await expect(c.definitions({ name: 'Cart', path: '' })).rejects.toMatchObject({ code: 'NotFound', data: { reason: 'indexNotReady' } });
+      // references need only the text search
+      const refs = await c.references({ name: 'Cart', path: '' });
+      expect(refs.files.map((f) => f.path).sort()).toEqual(['py/shop/checkout.py', 'py/shop/pricing.py']);
+    } finally {
+      c.dispose();
+    }
+  });
+});

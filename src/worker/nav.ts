@@ -1,0 +1,219 @@
+/**
+ * Code navigation over the open roots (core/nav does the ranking): definitions from each
+ * root's symbol index, references from the text search with its trigram prefilter, a file's
+ * outline, and "go to symbol in workspace". Paths in and out are workspace paths (with
+ * several roots, prefixed by the root's name). Symbol tables are built once per index state.
+ */
+import { QuarryError } from '../core/errors';
+import type { FileChunker } from '../core/chunk/pool';
+import type { Chunk } from '../core/chunk/types';
+import { searchWorkspace } from '../core/grep/search';
+import type { GrepFileResult } from '../core/grep/types';
+import { createYielder } from '../core/jobs/yielder';
+import { byTier, nameLine, rankDefinitions, type DefinitionQuery } from '../core/nav/definitions';
+import { goModuleOf, importsOfFile, type FileImports } from '../core/nav/file-imports';
+import { isIdentifier, shortName } from '../core/nav/identifier';
+import { outlineOf } from '../core/nav/outline';
+import { groupReferences } from '../core/nav/references';
+import { SymbolTable } from '../core/nav/symbol-table';
+import type { DefinitionsResult, OutlineNode, ReferencesResult, SymbolDefinition, WorkspaceSymbolHit } from '../core/nav/types';
+import type { ChunkIndex } from '../core/rank/bm25';
+import { fuzzyScore, preparePath, type PreparedPath } from './fuzzy';
+import type { Roots } from './roots';
+import type { RepoSession } from './session';
+
+/** Definitions listed at most (a name like `render` can have thousands). */
+export const MAX_DEFINITIONS = 200;
+/** Reference lines listed at most; the total keeps counting up to REFERENCES_COUNT_LIMIT. */
+export const MAX_REFERENCES = 2000;
+const REFERENCES_COUNT_LIMIT = 100_000;
+
+interface Table {
+  index: ChunkIndex;
+  idSpan: number;
+  chunkCount: number;
+  table: SymbolTable;
+  prepared?: { chunk: Chunk; name: PreparedPath }[];
+}
+
+function checkName(name: unknown): string {
+  if (typeof name !== 'string' || !isIdentifier(name)) {
+    throw new QuarryError('InvalidArgument', `"${String(name).slice(0, 80)}" is not an identifier: click a name in the code`, { field: 'name' });
+  }
+  return name;
+}
+
+export class NavService {
+  private readonly tables = new WeakMap<RepoSession, Table>();
+  private readonly fileSets = new WeakMap<RepoSession, Set<string>>();
+
+  constructor(
+    private readonly roots: Roots,
+    private readonly getChunker: () => Promise<FileChunker>,
+  ) {}
+
+  /** The session's symbol table, or null while its index is not complete. */
+  private tableOf(session: RepoSession): Table | null {
+    if (!session.indexReady) return null;
+    const { index } = session.readyIndex();
+    const cached = this.tables.get(session);
+    if (cached && cached.index === index && cached.idSpan === index.idSpan && cached.chunkCount === index.chunkCount) return cached;
+    const table = new SymbolTable();
+    for (let id = 0; id < index.idSpan; id++) {
+      const c = index.chunkById(id);
+      if (c) table.add(c);
+    }
+    const entry: Table = { index, idSpan: index.idSpan, chunkCount: index.chunkCount, table };
+    this.tables.set(session, entry);
+    return entry;
+  }
+
+  private readyTables(): { session: RepoSession; prefix: string; table: Table }[] {
+    const out = this.roots.sessions.map((session) => ({ session, prefix: this.roots.prefixOf(session), table: this.tableOf(session) }));
+    if (out.every((t) => !t.table)) {
+      throw new QuarryError('NotFound', 'The code index is not ready yet: definitions and symbols are found once it is built', { reason: 'indexNotReady' });
+    }
+    return out.filter((t): t is { session: RepoSession; prefix: string; table: Table } => !!t.table);
+  }
+
+  private fileSet(session: RepoSession): Set<string> {
+    let set = this.fileSets.get(session);
+    if (!set) {
+      set = new Set(session.quick.map((p) => p.path));
+      this.fileSets.set(session, set);
+    }
+    return set;
+  }
+
+  /** The go.mod nearest above a Go file (a repository may hold several modules). */
+  private async goModuleFor(session: RepoSession, files: Set<string>, rel: string): Promise<{ path: string; dir: string } | undefined> {
+    if (!rel.endsWith('.go')) return undefined;
+    for (let dir = rel; dir.includes('/');) {
+      dir = dir.slice(0, dir.lastIndexOf('/'));
+      const mod = `${dir}/go.mod`;
+      if (files.has(mod)) {
+        const lines = await session.fileLines(mod);
+        return lines ? goModuleOf(mod, lines.join('\n')) : undefined;
+      }
+    }
+    const lines = files.has('go.mod') ? await session.fileLines('go.mod') : null;
+    return lines ? goModuleOf('go.mod', lines.join('\n')) : undefined;
+  }
+
+  /** What the file imports, as workspace paths (empty when it cannot be read). */
+  private async importsOf(path: string): Promise<FileImports> {
+    const empty: FileImports = { files: new Set(), dirs: new Set() };
+    if (!path) return empty;
+    const { session, rel, prefix } = this.roots.route(path);
+    const lines = await session.fileLines(rel);
+    if (!lines) return empty;
+    const files = this.fileSet(session);
+    const found = importsOfFile(rel, lines.join('\n'), files, await this.goModuleFor(session, files, rel));
+    return { files: new Set([...found.files].map((f) => prefix + f)), dirs: new Set([...found.dirs].map((d) => (prefix + d).replace(/\/$/, ''))) };
+  }
+
+  private async linesMap(paths: Iterable<string>): Promise<Map<string, string[] | null>> {
+    const out = new Map<string, string[] | null>();
+    for (const p of paths) {
+      if (out.has(p)) continue;
+      const { session, rel } = this.roots.route(p);
+      out.set(p, await session.fileLines(rel));
+    }
+    return out;
+  }
+
+  async definitions(request: { path?: string; name: string }): Promise<DefinitionsResult> {
+    const name = checkName(request?.name);
+    const from = typeof request?.path === 'string' ? request.path : '';
+    const tables = this.readyTables();
+    const candidates: Chunk[] = [];
+    for (const { prefix, table } of tables) for (const c of table.table.lookup(name)) candidates.push(prefix ? { ...c, path: prefix + c.path } : c);
+    const query: DefinitionQuery = { name, from, imports: await this.importsOf(from) };
+    const kept = byTier(query, candidates).slice(0, MAX_DEFINITIONS);
+    const lines = await this.linesMap(kept.map((c) => c.path));
+    return { name, definitions: rankDefinitions(query, kept, (p) => lines.get(p) ?? null), searchBased: true };
+  }
+
+  async references(request: { path?: string; name: string }, signal?: AbortSignal): Promise<ReferencesResult> {
+    const name = checkName(request?.name);
+    const from = typeof request?.path === 'string' ? request.path : '';
+    let definitions: SymbolDefinition[] = [];
+    try {
+      definitions = (await this.definitions({ path: from, name })).definitions;
+    } catch (err) {
+      // references need only the text search: without the index there is no definition to mark
+      if (!(err instanceof QuarryError && err.data.reason === 'indexNotReady')) throw err;
+    }
+    const results: GrepFileResult[] = [];
+    let total = 0;
+    let limitHit = false;
+    for (const session of this.roots.sessions) {
+      const prefix = this.roots.prefixOf(session);
+      const summary = await searchWorkspace(
+        session.workspace,
+        {
+          pattern: name,
+          mode: 'literal',
+          caseMode: 'sensitive',
+          wholeWord: true,
+          maxResults: Math.max(0, MAX_REFERENCES - total),
+          countLimit: REFERENCES_COUNT_LIMIT,
+          maxLineChars: 400,
+        },
+        (r) => void results.push(prefix ? { path: prefix + r.path, matches: r.matches.map((m) => ({ ...m, path: prefix + m.path })) } : r),
+        { signal, yielder: createYielder(), prefilter: session.prefilter() },
+      );
+      total += summary.total;
+      limitHit ||= summary.limitHit || !summary.totalIsExact;
+      if (summary.ending !== 'complete') break;
+    }
+    return groupReferences(name, from, results, definitions, { total, limitHit });
+  }
+
+  /** A file's outline: from the index when it holds the file, else the file parsed now. */
+  async outline(path: string): Promise<OutlineNode[]> {
+    if (typeof path !== 'string' || !path) throw new QuarryError('InvalidArgument', 'path must be a non-empty string', { field: 'path' });
+    const { session, rel } = this.roots.route(path);
+    if (!(await session.source.stat(rel))) throw new QuarryError('NotFound', `No such file: ${path}`, { path });
+    const lines = await session.fileLines(rel);
+    if (!lines) throw new QuarryError('Unreadable', `"${path}" cannot be read as text`, { path });
+    const table = this.tableOf(session);
+    let chunks: Chunk[] | null = table && table.index.fileMeta(rel) ? table.index.chunksOf(rel) : null;
+    if (!chunks) {
+      try {
+        chunks = await (await this.getChunker()).chunk(rel, lines.join('\n'));
+      } catch {
+        chunks = []; // no grammar for it: no outline, as for a plain text file
+      }
+    }
+    return outlineOf(chunks, lines);
+  }
+
+  /** "Go to symbol in workspace": fuzzy over every definition's name, best first. */
+  async workspaceSymbols(query: string, limit: number): Promise<WorkspaceSymbolHit[]> {
+    const q = String(query ?? '').slice(0, 200);
+    const max = Math.max(1, Math.min(Math.floor(limit) || 50, 500));
+    const hits: (WorkspaceSymbolHit & { chunk: Chunk; prefix: string })[] = [];
+    for (const { prefix, table } of this.readyTables()) {
+      table.prepared ??= table.table.all.map((chunk) => ({ chunk, name: preparePath(chunk.symbolName) }));
+      for (const { chunk, name } of table.prepared) {
+        const hit = fuzzyScore(name, q);
+        if (!hit) continue;
+        hits.push({
+          name: chunk.symbolName,
+          chunkType: chunk.chunkType,
+          path: prefix + chunk.path,
+          line: chunk.startLine,
+          score: hit.score,
+          positions: hit.positions,
+          chunk,
+          prefix,
+        });
+      }
+    }
+    hits.sort((a, b) => b.score - a.score || a.name.length - b.name.length || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.line - b.line);
+    const top = hits.slice(0, max);
+    const lines = await this.linesMap(top.map((h) => h.path));
+    return top.map(({ chunk, prefix: _prefix, ...h }) => ({ ...h, line: nameLine(chunk, shortName(chunk.symbolName), lines.get(h.path) ?? null).line }));
+  }
+}
