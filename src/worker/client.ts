@@ -15,6 +15,11 @@ import type { Skipped } from '../core/walk/policy';
 import { snapshotPuller, type PullFiles } from '../adapters/browser/files';
 import { STAGE_SLICE_PATHS } from './protocol';
 import type {
+  DefinitionsResult,
+  NavRequest,
+  OutlineNode,
+  ReferencesResult,
+  WorkspaceSymbolHit,
   CloneRequest,
   GitAuth,
   GitJobStats,
@@ -325,6 +330,18 @@ export class EngineClient {
   }
   readFile(path: string, highlight?: FileHighlight): Promise<FileContent> {
     return this.call((api) => api.readFile(path, highlight));
+  }
+  definitions(request: NavRequest): Promise<DefinitionsResult> {
+    return this.call((api) => api.definitions(request));
+  }
+  references(request: NavRequest): Promise<ReferencesResult> {
+    return this.call((api) => api.references(request));
+  }
+  outline(path: string): Promise<OutlineNode[]> {
+    return this.call((api) => api.outline(path));
+  }
+  workspaceSymbols(query: string, limit = 50): Promise<WorkspaceSymbolHit[]> {
+    return this.call((api) => api.workspaceSymbols(query, limit));
   }
   skipped(offset = 0, limit = 500): Promise<{ total: number; items: Skipped[] }> {
     return this.call((api) => api.skipped(offset, limit));

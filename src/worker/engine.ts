@@ -30,6 +30,7 @@ import { ServedSource } from '../adapters/browser/served-source';
 import { Batcher, JobEdge, type JobScope } from './edge';
 import { dispatchTool, exploreForView } from './engine-tools';
 import { fuzzyRank } from './fuzzy';
+import { NavService } from './nav';
 import { GitService, type FolderHandles } from './git-service';
 import { noRepository, Roots } from './roots';
 import { readSnapshot } from './snapshot';
@@ -324,6 +325,7 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
       ? { available: true, branch: h.branch ?? null, head: h.head ?? null, shallow: !!h.shallow, commits: h.commits ?? [], uncommitted: h.uncommitted }
       : { available: false, reason: h.reason ?? 'No git history.' };
   };
+  const nav = new NavService(roots, getChunker);
   const api: EngineApi = {
     ping: () => edge.call(() => ({ host, repo: roots.sessions[0]?.stats ?? null, roots: roots.info() })),
     openRepo: (jobId, spec, onEvent, pull, open) => edge.job(jobId, onEvent, (scope) => openRoot(scope, spec, pull, open ?? {})),
@@ -425,6 +427,10 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
           return { results: [], limitHit: false, skipped: [], stats: { elapsedMs: elapsedSince(t0), ending: 'cancelled' as const } };
         }
       }),
+    definitions: (request) => edge.foregroundCall(() => nav.definitions(request)),
+    references: (request) => edge.foregroundCall(() => nav.references(request)),
+    outline: (path) => edge.foregroundCall(() => nav.outline(path)),
+    workspaceSymbols: (query, limit) => edge.foregroundCall(() => nav.workspaceSymbols(query, limit)),
     cloneRepo: (jobId, request, onEvent) => edge.job(jobId, onEvent, (scope) => git.clone(scope, request)),
     fetchRepo: (jobId, id, auth, onEvent) => edge.job(jobId, onEvent, (scope) => git.fetch(scope, id, auth)),
     deepenRepo: (jobId, id, by, auth, onEvent) => edge.job(jobId, onEvent, (scope) => git.deepen(scope, id, by, auth)),

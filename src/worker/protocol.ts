@@ -367,6 +367,15 @@ export interface HistoryRequest {
 
 export type { ExploreResult };
 
+export type { DefinitionsResult, OutlineNode, ReferencesResult, SymbolDefinition, WorkspaceSymbolHit } from '../core/nav/types';
+import type { DefinitionsResult, OutlineNode, ReferencesResult, WorkspaceSymbolHit } from '../core/nav/types';
+
+/** A name to look up, and the workspace path of the file it was clicked in ('' from nowhere). */
+export interface NavRequest {
+  name: string;
+  path?: string;
+}
+
 export interface HistoryView extends Partial<History> {
   /** The library id of a clone (for fetching more history). */
   libraryId?: string;
@@ -423,4 +432,9 @@ export interface EngineApi {
   history(request: HistoryRequest): Promise<Outcome<HistoryView>>;
   /** The Explore view: explore's report (its tool arguments), each batch the report so far as an analyzer finishes; the last result is the whole report. */
   explore(jobId: JobId, args: Record<string, unknown>, onEvent: JobCallback<ExploreResult>): Promise<Outcome<JobEnd<ExploreResult>>>;
+  /** Navigation (search-based): a name's definitions ranked for the file it was clicked in, its references, a file's outline, workspace symbols. */
+  definitions(request: NavRequest): Promise<Outcome<DefinitionsResult>>;
+  references(request: NavRequest): Promise<Outcome<ReferencesResult>>;
+  outline(path: string): Promise<Outcome<OutlineNode[]>>;
+  workspaceSymbols(query: string, limit: number): Promise<Outcome<WorkspaceSymbolHit[]>>;
 }
