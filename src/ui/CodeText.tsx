@@ -9,7 +9,20 @@ import type { HitRange } from '../core/grep/types';
 import { segmentLine, tokenizeLine, type Language } from './highlight';
 
 /** `from`: show the line from this column on (tokenized whole, so colours are right after the cut). */
-export const CodeText = memo(function CodeText({ text, lang, hits, from = 0 }: { text: string; lang: Language; hits?: readonly HitRange[] | null; from?: number }) {
+/** `markClass`: a class for the marks (the viewer marks the name under the cursor apart from search hits). */
+export const CodeText = memo(function CodeText({
+  text,
+  lang,
+  hits,
+  from = 0,
+  markClass,
+}: {
+  text: string;
+  lang: Language;
+  hits?: readonly HitRange[] | null;
+  from?: number;
+  markClass?: string;
+}) {
   let tokens = tokenizeLine(text, lang);
   let shownHits: readonly HitRange[] = hits ?? [];
   if (from > 0) {
@@ -29,7 +42,13 @@ export const CodeText = memo(function CodeText({ text, lang, hits, from = 0 }: {
             </span>
           ),
         );
-        return piece.mark ? <mark key={i}>{inner}</mark> : <Fragment key={i}>{inner}</Fragment>;
+        return piece.mark ? (
+          <mark key={i} className={markClass}>
+            {inner}
+          </mark>
+        ) : (
+          <Fragment key={i}>{inner}</Fragment>
+        );
       })}
     </>
   );

@@ -1,7 +1,9 @@
 /**
  * The file viewer: only the lines on screen are in the DOM and coloured (a 50k-line file
- * opens at once), with line numbers, the current search's hits in <mark>, jump to line and
- * "copy link" to a line. The hits are computed in the worker with the same matcher.
+ * opens at once), with line numbers, the current search's hits in <mark> (F3 / Shift+F3 move
+ * between them), jump to line, "copy link" to a line, and breadcrumbs. A click on a name
+ * marks its occurrences and offers Go to definition (F12, or Ctrl/Cmd+click) and Find
+ * references (Shift+F12). The hits are computed in the worker with the same matcher.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { lazyMeasureOptions } from './virtual';
@@ -15,6 +17,12 @@ import { visibleText } from './visible-text';
 import { VisibleText } from './VisibleText';
 import { formatBytes, formatCount } from './format';
 import { languageOf } from './highlight';
+import { wholeWordRanges, isIdentifier } from '../core/nav/identifier';
+import { Breadcrumbs } from './nav/Breadcrumbs';
+import { identifierAtPoint } from './nav/code-click';
+import { WordMenu, type NavAction } from './nav/WordMenu';
+import { stepMatch, useViewerKeys } from './nav/use-viewer-keys';
+import './nav/nav.css';
 
 const ROW_HEIGHT = 20;
 
@@ -27,6 +35,9 @@ export function FileViewer({
   repoKey,
   onLine,
   toolbar,
+  indexVersion = 0,
+  onNavigate,
+  onSymbolPicker,
 }: {
   /** Extra controls at the end of the viewer's bar (the Markdown preview toggle, blame, history). */
   toolbar?: ReactNode;
@@ -35,12 +46,22 @@ export function FileViewer({
   highlight: FileHighlight | null;
   repoKey: string;
   onLine: (line: number) => void;
+  indexVersion?: number;
+  /** Look a name up: its definitions (`direct`: open the only one at once) or its references. */
+  onNavigate?: (name: string, action: NavAction) => void;
+  /** F12 with nothing chosen: offer the file's symbols instead. */
+  onSymbolPicker?: () => void;
 }) {
   const engine = useEngine();
   const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
   const [copied, setCopied] = useState('');
   const [goto, setGoto] = useState('');
   const scrollRef = useRef<HTMLDivElement>(null);
+  /** The name under the cursor (a click on it): its occurrences are marked; F12 / Shift+F12 look it up. */
+  const [cursor, setCursor] = useState<{ path: string; line: number; name: string } | null>(null);
+  const [menu, setMenu] = useState<{ name: string; x: number; y: number } | null>(null);
+  /** A click on a name moves the current line without scrolling the view to centre it. */
+  const keepScroll = useRef(false);
   const hlKey = highlight ? JSON.stringify(highlight) : '';
   // The read follows the highlight's value (hlKey), not its identity: a parent may build a new object each render.
   const latestHighlight = useEffectEvent(() => highlight);
@@ -78,6 +99,10 @@ export function FileViewer({
   // Land on the line from the URL (or the first hit).
   useEffect(() => {
     if (!content || !lines.length) return;
+    if (keepScroll.current) {
+      keepScroll.current = false;
+      return;
+    }
     const target = line > 0 ? line : (content.hits[0]?.[0] ?? 0);
     if (target > 0) virtualizer.scrollToIndex(Math.min(target, lines.length) - 1, { align: 'center' });
     else virtualizer.scrollToOffset(0);
@@ -99,6 +124,53 @@ export function FileViewer({
   };
 
   const width = String(lines.length).length;
+  const word = cursor && cursor.path === path ? cursor.name : '';
+  const hitLines = useMemo(() => (content ? content.hits.map(([n]) => n) : []), [content]);
+  const matchIndex = hitLines.indexOf(line);
+
+  const nameNow = (): string => {
+    const selected = window.getSelection()?.toString().trim() ?? '';
+    if (isIdentifier(selected)) return selected;
+    return word;
+  };
+  useViewerKeys({
+    hitLines,
+    line,
+    onLine,
+    lookUp: (action) => {
+      setMenu(null);
+      const name = nameNow();
+      if (name) onNavigate?.(name, action);
+      else onSymbolPicker?.();
+    },
+  });
+
+  const onCodeClick = (e: React.MouseEvent<HTMLDivElement>) => {
+    const row = (e.target as HTMLElement).closest<HTMLElement>('.code-line');
+    const code = row?.querySelector<HTMLElement>('.code');
+    if (!row || !code || !code.contains(e.target as Node)) return;
+    const sel = window.getSelection();
+    if (sel && !sel.isCollapsed && sel.toString()) return; // a drag that selected text
+    const n = Number(row.dataset.line);
+    const hit = identifierAtPoint(code, lines[n - 1] ?? '', e.clientX, e.clientY);
+    if (!hit) {
+      setCursor(null);
+      setMenu(null);
+      return;
+    }
+    setCursor({ path, line: n, name: hit.name });
+    if (n !== line) {
+      keepScroll.current = true;
+      onLine(n);
+    }
+    if (e.ctrlKey || e.metaKey) {
+      setMenu(null);
+      onNavigate?.(hit.name, 'definition');
+      return;
+    }
+    const box = (e.currentTarget.closest('.viewer') as HTMLElement).getBoundingClientRect();
+    setMenu({ name: hit.name, x: e.clientX - box.left, y: e.clientY - box.top });
+  };
 
   return (
     <section className="viewer" role="region" aria-label={visibleText(path)} data-testid="file-viewer">
@@ -136,8 +208,34 @@ export function FileViewer({
         <span className="copied" role="status">
           {copied}
         </span>
+        {hitLines.length > 0 && (
+          <span className="match-nav" role="group" aria-label="Matches in this file">
+            <button type="button" aria-label="Previous match (Shift+F3)" title="Previous match (Shift+F3)" onClick={() => stepMatch(hitLines, line, -1, onLine)}>
+              ↑
+            </button>
+            <span data-testid="match-position">
+              {matchIndex >= 0 ? `${matchIndex + 1} of ${formatCount(hitLines.length)}` : `${formatCount(hitLines.length)} matches`}
+            </span>
+            <button type="button" aria-label="Next match (F3)" title="Next match (F3)" onClick={() => stepMatch(hitLines, line, 1, onLine)}>
+              ↓
+            </button>
+          </span>
+        )}
         {toolbar}
       </header>
+      <Breadcrumbs path={path} line={line} repoKey={repoKey} indexVersion={indexVersion} onLine={onLine} />
+      {menu && word === menu.name && (
+        <WordMenu
+          name={menu.name}
+          x={menu.x}
+          y={menu.y}
+          onChoose={(action) => {
+            setMenu(null);
+            onNavigate?.(menu.name, action);
+          }}
+          onClose={() => setMenu(null)}
+        />
+      )}
       {loaded.state === 'loading' && (
         <p className="panel-note">
           Opening <VisibleText text={path} />…
@@ -157,11 +255,21 @@ export function FileViewer({
         </p>
       )}
       {content && (
-        <div ref={scrollRef} className="viewer-scroll" tabIndex={0} aria-label={`Contents of ${visibleText(path)}`} data-testid="viewer-lines">
+        <div
+          ref={scrollRef}
+          className="viewer-scroll"
+          tabIndex={0}
+          aria-label={`Contents of ${visibleText(path)}`}
+          data-testid="viewer-lines"
+          onClick={onCodeClick}
+          onScroll={menu ? () => setMenu(null) : undefined}
+        >
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative', minWidth: '100%' }}>
             {virtualizer.getVirtualItems().map((item) => {
               const n = item.index + 1;
               const text = lines[item.index];
+              const hits = hitsByLine.get(n);
+              const occ = !hits && word ? wholeWordRanges(text, word) : null;
               return (
                 <div
                   key={item.index}
@@ -175,7 +283,7 @@ export function FileViewer({
                     {n}
                   </button>
                   <span className="code">
-                    <CodeText text={text} lang={lang} hits={hitsByLine.get(n)} />
+                    {occ && occ.length ? <CodeText text={text} lang={lang} hits={occ} markClass="occ" /> : <CodeText text={text} lang={lang} hits={hits} />}
                   </span>
                 </div>
               );

@@ -6,7 +6,7 @@ import { useEngine } from './engine';
 import { VisibleText } from './VisibleText';
 import { useFocusTrap } from './useFocusTrap';
 
-function Highlighted({ path, positions }: { path: string; positions: number[] }) {
+export function Highlighted({ path, positions }: { path: string; positions: number[] }) {
   const set = new Set(positions);
   const out: React.ReactNode[] = [];
   let run = '';
@@ -38,7 +38,8 @@ function Highlighted({ path, positions }: { path: string; positions: number[] })
   return <>{out}</>;
 }
 
-export function QuickOpen({ onOpen, onClose }: { onOpen: (path: string) => void; onClose: () => void }) {
+/** `#` typed first switches to "go to symbol in workspace", as in VS Code. */
+export function QuickOpen({ onOpen, onClose, onSymbols }: { onOpen: (path: string) => void; onClose: () => void; onSymbols?: () => void }) {
   const engine = useEngine();
   const [query, setQuery] = useState('');
   const [hits, setHits] = useState<QuickOpenHit[]>([]);
@@ -108,10 +109,17 @@ export function QuickOpen({ onOpen, onClose }: { onOpen: (path: string) => void;
           aria-controls="quick-open-list"
           aria-activedescendant={hits[active] ? `qo-${active}` : undefined}
           aria-autocomplete="list"
-          placeholder="Type a file name"
+          placeholder="Type a file name (# for symbols)"
           value={query}
           spellCheck={false}
-          onChange={(e) => setQuery(e.target.value)}
+          onChange={(e) => {
+            if (e.target.value === '#' && onSymbols) {
+              onClose();
+              onSymbols();
+              return;
+            }
+            setQuery(e.target.value);
+          }}
         />
         {error && <p className="inline-error">{error}</p>}
         <ul role="listbox" id="quick-open-list" aria-label="Files" className="quick-list">

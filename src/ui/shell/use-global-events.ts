@@ -50,9 +50,13 @@ export function useFolderDrop(controller: WorkspaceController): boolean {
   return dragging;
 }
 
-/** Ctrl/Cmd+P opens quick open; Ctrl/Cmd+Shift+F goes to Search and focuses its box, from every view. */
-export function useGlobalShortcuts(handlers: { quickOpen: () => void; focusSearch: () => void }): void {
-  const { quickOpen, focusSearch } = handlers;
+/**
+ * Ctrl/Cmd+P opens quick open; Ctrl/Cmd+Shift+F goes to Search and focuses its box, from every
+ * view; Ctrl/Cmd+T goes to a symbol in the workspace (Chrome keeps Ctrl+T for a new tab on
+ * Windows and Linux: there, Ctrl+P then `#` does it), Ctrl/Cmd+Shift+O to a symbol in the file.
+ */
+export function useGlobalShortcuts(handlers: { quickOpen: () => void; focusSearch: () => void; symbols: (mode: 'workspace' | 'file') => void }): void {
+  const { quickOpen, focusSearch, symbols } = handlers;
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const mod = e.ctrlKey || e.metaKey;
@@ -62,9 +66,15 @@ export function useGlobalShortcuts(handlers: { quickOpen: () => void; focusSearc
       } else if (mod && e.shiftKey && e.key.toLowerCase() === 'f') {
         e.preventDefault();
         focusSearch();
+      } else if (mod && !e.shiftKey && e.key.toLowerCase() === 't') {
+        e.preventDefault();
+        symbols('workspace');
+      } else if (mod && e.shiftKey && e.key.toLowerCase() === 'o') {
+        e.preventDefault();
+        symbols('file');
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [quickOpen, focusSearch]);
+  }, [quickOpen, focusSearch, symbols]);
 }

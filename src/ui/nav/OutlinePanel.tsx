@@ -1,0 +1,157 @@
+/**
+ * The open file's outline: its symbols as a tree (classes hold their methods) that follows the
+ * viewer's line. A WAI-ARIA tree: Up/Down move, Right opens or goes in, Left closes or goes
+ * out, Home/End, Enter (or a click) opens the symbol's line.
+ */
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { pathAt } from '../../core/nav/outline';
+import type { OutlineNode } from '../../worker/protocol';
+import { VisibleText } from '../VisibleText';
+import { SymbolKind } from './SymbolKind';
+import { useOutline } from './use-outline';
+
+interface Row {
+  node: OutlineNode;
+  depth: number;
+  id: string;
+  parent: string | null;
+}
+
+const idOf = (n: OutlineNode) => `${n.startLine}:${n.endLine}:${n.name}`;
+
+function visibleRows(outline: readonly OutlineNode[], closed: ReadonlySet<string>, depth = 0, parent: string | null = null, out: Row[] = []): Row[] {
+  for (const node of outline) {
+    const id = idOf(node);
+    out.push({ node, depth, id, parent });
+    if (node.children.length && !closed.has(id)) visibleRows(node.children, closed, depth + 1, id, out);
+  }
+  return out;
+}
+
+export function OutlinePanel({
+  path,
+  line,
+  repoKey,
+  indexVersion,
+  onOpen,
+}: {
+  path: string;
+  line: number;
+  repoKey: string;
+  indexVersion: number;
+  onOpen: (line: number) => void;
+}) {
+  const state = useOutline(path, repoKey, indexVersion);
+  const [closed, setClosed] = useState<Set<string>>(new Set());
+  const [focusId, setFocusId] = useState<string | null>(null);
+  const treeRef = useRef<HTMLUListElement>(null);
+  const outline = useMemo(() => (state.state === 'ready' ? state.outline : []), [state]);
+  const rows = useMemo(() => visibleRows(outline, closed), [outline, closed]);
+  // the innermost symbol around the viewer's line (shown when its parents are open)
+  const here = useMemo(() => {
+    const chain = line ? pathAt(outline, line) : [];
+    for (let i = chain.length - 1; i >= 0; i--) if (rows.some((r) => r.id === idOf(chain[i]))) return idOf(chain[i]);
+    return null;
+  }, [outline, line, rows]);
+
+  useEffect(() => {
+    if (!here) return;
+    treeRef.current?.querySelector(`[data-id="${CSS.escape(here)}"]`)?.scrollIntoView({ block: 'nearest' });
+  }, [here]);
+
+  const active = rows.find((r) => r.id === focusId)?.id ?? here ?? rows[0]?.id ?? null;
+  const move = (id: string | null | undefined) => {
+    if (!id) return;
+    setFocusId(id);
+    treeRef.current?.querySelector<HTMLElement>(`[data-id="${CSS.escape(id)}"]`)?.focus();
+  };
+  const toggle = (id: string, open: boolean) =>
+    setClosed((s) => {
+      const n = new Set(s);
+      if (open) n.delete(id);
+      else n.add(id);
+      return n;
+    });
+
+  const onKeyDown = (e: React.KeyboardEvent, row: Row, i: number) => {
+    const has = row.node.children.length > 0;
+    const isOpen = has && !closed.has(row.id);
+    switch (e.key) {
+      case 'ArrowDown':
+        move(rows[Math.min(rows.length - 1, i + 1)]?.id);
+        break;
+      case 'ArrowUp':
+        move(rows[Math.max(0, i - 1)]?.id);
+        break;
+      case 'Home':
+        move(rows[0]?.id);
+        break;
+      case 'End':
+        move(rows[rows.length - 1]?.id);
+        break;
+      case 'ArrowRight':
+        if (has && !isOpen) toggle(row.id, true);
+        else if (isOpen) move(rows[i + 1]?.id);
+        break;
+      case 'ArrowLeft':
+        if (isOpen) toggle(row.id, false);
+        else move(row.parent);
+        break;
+      case 'Enter':
+      case ' ':
+        onOpen(row.node.line);
+        break;
+      default:
+        return;
+    }
+    e.preventDefault();
+  };
+
+  if (state.state === 'loading') return <p className="panel-note">Reading symbols…</p>;
+  if (state.state === 'error')
+    return (
+      <p className="inline-error">
+        <VisibleText text={state.message} multiline />
+      </p>
+    );
+  if (!rows.length) return <p className="panel-note">No symbols in this file.</p>;
+  return (
+    <ul className="outline-tree" role="tree" aria-label={`Outline of ${path}`} ref={treeRef} data-testid="outline">
+      {rows.map((row, i) => {
+        const has = row.node.children.length > 0;
+        return (
+          <li
+            key={row.id}
+            data-id={row.id}
+            role="treeitem"
+            aria-level={row.depth + 1}
+            aria-expanded={has ? !closed.has(row.id) : undefined}
+            aria-selected={row.id === here}
+            tabIndex={row.id === active ? 0 : -1}
+            className={`outline-item${row.id === here ? ' here' : ''}`}
+            style={{ paddingLeft: 6 + row.depth * 14 }}
+            onKeyDown={(e) => onKeyDown(e, row, i)}
+            onFocus={() => setFocusId(row.id)}
+            onClick={() => onOpen(row.node.line)}
+          >
+            <span
+              className="outline-twisty"
+              aria-hidden="true"
+              onClick={(e) => {
+                if (!has) return;
+                e.stopPropagation();
+                toggle(row.id, closed.has(row.id));
+              }}
+            >
+              {has ? (closed.has(row.id) ? '▸' : '▾') : ''}
+            </span>
+            <SymbolKind kind={row.node.chunkType} />
+            <span className="outline-name">
+              <VisibleText text={row.node.name} />
+            </span>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
