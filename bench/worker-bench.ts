@@ -11,7 +11,7 @@ import { EngineClient } from '../src/worker/client';
 import { startNodeWorkerTransport, type NodeWorkerConstructor } from '../src/worker/node-host';
 import { median, printTable, type Query } from './common';
 
-function loadCorpus(dir: string, maxFileBytes = 1_048_576): Record<string, string> {
+export function loadCorpus(dir: string, maxFileBytes = 1_048_576): Record<string, string> {
   const files: Record<string, string> = {};
   const walk = (rel: string) => {
     for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {

@@ -6,6 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeGrammarLoader } from '../adapters/node/grammars';
 import { POLYGLOT } from '../core/nav/fixtures/polyglot';
+import { orderReferenceFiles } from '../core/nav/references';
+import type { ReferenceFile } from '../core/nav/types';
 import { EngineClient, inThreadTransport } from './client';
 import { createEngineApi } from './engine';
 
@@ -16,6 +18,14 @@ beforeAll(async () => {
   await client.indexRepo({}).done;
 }, 60_000);
 afterAll(() => client.dispose());
+
+/** A references job's files in the panel's order, and its count. */
+async function refs(c: EngineClient, name: string, path: string) {
+  const files: ReferenceFile[] = [];
+  // the client hands the end's last items to onBatch too
+  const end = await c.references({ name, path }, (batch) => files.push(...batch)).done;
+  return { files: orderReferenceFiles(files, path), total: end.stats.total, limitHit: end.stats.limitHit, ending: end.stats.ending };
+}
 
 const defs = async (name: string, path: string) => (await client.definitions({ name, path })).definitions.map((d) => `${d.path}:${d.line}:${d.rank}`);
 
@@ -54,13 +64,39 @@ describe('go to definition', () => {
 
 describe('find references', () => {
   it('whole-word, case-sensitive, grouped with the definition file and line first', async () => {
-    const r = await client.references({ name: 'formatMoney', path: 'ts/src/app.ts' });
-    expect(r.files.map((f) => f.path)).toEqual(['ts/src/money.ts', 'ts/legacy/format.ts', 'ts/src/app.ts']);
-    expect(r.files[0].lines[0]).toMatchObject({ line: 2, definition: true });
+    const r = await refs(client, 'formatMoney', 'ts/src/app.ts');
+    // definition files first (in the search's order), then the file asked from
+    expect(r.files.map((f) => f.path)).toEqual(['ts/legacy/format.ts', 'ts/src/money.ts', 'ts/src/app.ts']);
+    expect(r.files[1].lines[0]).toMatchObject({ line: 2, definition: true });
+    expect(r.files[1].lines.map((l) => l.line)).toEqual([2, 12]);
+    expect(r.ending).toBe('complete');
     expect(r.total).toBe(5); // matching lines: money.ts 2, format.ts 1, app.ts 2
     expect(r.limitHit).toBe(false);
-    const c = await client.references({ name: 'clamp_value', path: 'c/main.c' });
+    const c = await refs(client, 'clamp_value', 'c/main.c');
     expect(c.files.map((f) => f.path).sort()).toEqual(['c/main.c', 'c/util.c', 'c/util.h']);
+  });
+  it('streams files as they are found and can be cancelled', async () => {
+    const many: Record<string, string> = {};
+    for (let i = 0; i < 400; i++) many[`src/f${String(i).padStart(3, '0')}.ts`] = `import { shared } from './lib';\nexport const v${i} = shared(${i});\n`;
+    many['src/lib.ts'] = 'export function shared(n: number) {\n  return n;\n}\n';
+    const c = new EngineClient(() => inThreadTransport(createEngineApi({ grammarLoader: nodeGrammarLoader })));
+    try {
+      await c.openRepo({ kind: 'memory', name: 'many', files: many }).done;
+      const batches: number[] = [];
+      const end = await c.references({ name: 'shared', path: 'src/f000.ts' }, (b) => batches.push(b.length)).done;
+      expect(batches.length).toBeGreaterThan(1);
+      expect(end.stats.total).toBe(801);
+      let seen = 0;
+      const job = c.references({ name: 'shared', path: '' }, (b) => {
+        seen += b.length;
+        if (seen < 800) job.cancel();
+      });
+      const cancelled = await job.done;
+      expect(cancelled.stats.ending).toBe('cancelled');
+      expect(seen).toBeLessThan(401);
+    } finally {
+      c.dispose();
+    }
   });
 });
 
@@ -94,8 +130,8 @@ describe('before the index is built', () => {
       expect((await c.outline('py/shop/pricing.py')).map((n) => n.name)).toEqual(['apply_discount', 'Cart']);
       await expect(c.definitions({ name: 'Cart', path: '' })).rejects.toMatchObject({ code: 'NotFound', data: { reason: 'indexNotReady' } });
       // references need only the text search
-      const refs = await c.references({ name: 'Cart', path: '' });
-      expect(refs.files.map((f) => f.path).sort()).toEqual(['py/shop/checkout.py', 'py/shop/pricing.py']);
+      const early = await refs(c, 'Cart', '');
+      expect(early.files.map((f) => f.path).sort()).toEqual(['py/shop/checkout.py', 'py/shop/pricing.py']);
     } finally {
       c.dispose();
     }

@@ -8,15 +8,14 @@ import { QuarryError } from '../core/errors';
 import type { FileChunker } from '../core/chunk/pool';
 import type { Chunk } from '../core/chunk/types';
 import { searchWorkspace } from '../core/grep/search';
-import type { GrepFileResult } from '../core/grep/types';
 import { createYielder } from '../core/jobs/yielder';
 import { byTier, nameLine, rankDefinitions, type DefinitionQuery } from '../core/nav/definitions';
 import { goModuleOf, importsOfFile, type FileImports } from '../core/nav/file-imports';
 import { isIdentifier, shortName } from '../core/nav/identifier';
 import { outlineOf } from '../core/nav/outline';
-import { groupReferences } from '../core/nav/references';
+import { definitionLines, orderReferenceFiles, referenceFile } from '../core/nav/references';
 import { SymbolTable } from '../core/nav/symbol-table';
-import type { DefinitionsResult, OutlineNode, ReferencesResult, SymbolDefinition, WorkspaceSymbolHit } from '../core/nav/types';
+import type { DefinitionsResult, OutlineNode, ReferenceFile, ReferencesResult, SymbolDefinition, WorkspaceSymbolHit } from '../core/nav/types';
 import type { ChunkIndex } from '../core/rank/bm25';
 import { fuzzyScore, preparePath, type PreparedPath } from './fuzzy';
 import type { Roots } from './roots';
@@ -26,7 +25,12 @@ import type { RepoSession } from './session';
 export const MAX_DEFINITIONS = 200;
 /** Reference lines listed at most; the total keeps counting up to REFERENCES_COUNT_LIMIT. */
 export const MAX_REFERENCES = 2000;
-const REFERENCES_COUNT_LIMIT = 100_000;
+/** Past this many lines the count says "at least": a one-letter name would otherwise read every file to the end. */
+const REFERENCES_COUNT_LIMIT = 10_000;
+/** Files whose split lines are kept between lookups. */
+const RECENT_FILES = 64;
+/** Longer files are not kept (64 of them stay within a few tens of MB). */
+const RECENT_MAX_LINES = 20_000;
 
 interface Table {
   index: ChunkIndex;
@@ -46,6 +50,8 @@ function checkName(name: unknown): string {
 export class NavService {
   private readonly tables = new WeakMap<RepoSession, Table>();
   private readonly fileSets = new WeakMap<RepoSession, Set<string>>();
+  /** Split lines of the files read last (least recently used dropped first); cleared when an index changes. */
+  private readonly recentLines = new Map<string, string[] | null>();
 
   constructor(
     private readonly roots: Roots,
@@ -64,6 +70,7 @@ export class NavService {
       if (c) table.add(c);
     }
     const entry: Table = { index, idSpan: index.idSpan, chunkCount: index.chunkCount, table };
+    this.recentLines.clear(); // files may have changed with the index
     this.tables.set(session, entry);
     return entry;
   }
@@ -117,7 +124,15 @@ export class NavService {
     for (const p of paths) {
       if (out.has(p)) continue;
       const { session, rel } = this.roots.route(p);
-      out.set(p, await session.fileLines(rel));
+      // recently read files stay split (a name's definitions often sit in the same big files)
+      const key = `${session.key}\n${rel}`;
+      let lines = this.recentLines.get(key);
+      if (lines === undefined) {
+        lines = await session.fileLines(rel);
+        if (this.recentLines.size >= RECENT_FILES) this.recentLines.delete(this.recentLines.keys().next().value!);
+      } else this.recentLines.delete(key);
+      if (!lines || lines.length <= RECENT_MAX_LINES) this.recentLines.set(key, lines);
+      out.set(p, lines);
     }
     return out;
   }
@@ -134,7 +149,11 @@ export class NavService {
     return { name, definitions: rankDefinitions(query, kept, (p) => lines.get(p) ?? null), searchBased: true };
   }
 
-  async references(request: { path?: string; name: string }, signal?: AbortSignal): Promise<ReferencesResult> {
+  /**
+   * The name's references, each file sent to `onFile` as the search finds it (definition
+   * lines marked); the summary counts them. Without `onFile` the files come back grouped.
+   */
+  async references(request: { path?: string; name: string }, options: { signal?: AbortSignal; onFile?: (file: ReferenceFile) => void } = {}): Promise<ReferencesResult> {
     const name = checkName(request?.name);
     const from = typeof request?.path === 'string' ? request.path : '';
     let definitions: SymbolDefinition[] = [];
@@ -144,30 +163,27 @@ export class NavService {
       // references need only the text search: without the index there is no definition to mark
       if (!(err instanceof QuarryError && err.data.reason === 'indexNotReady')) throw err;
     }
-    const results: GrepFileResult[] = [];
+    const marks = definitionLines(definitions);
+    const kept: ReferenceFile[] = [];
     let total = 0;
     let limitHit = false;
     for (const session of this.roots.sessions) {
       const prefix = this.roots.prefixOf(session);
       const summary = await searchWorkspace(
         session.workspace,
-        {
-          pattern: name,
-          mode: 'literal',
-          caseMode: 'sensitive',
-          wholeWord: true,
-          maxResults: Math.max(0, MAX_REFERENCES - total),
-          countLimit: REFERENCES_COUNT_LIMIT,
-          maxLineChars: 400,
+        { pattern: name, mode: 'literal', caseMode: 'sensitive', wholeWord: true, maxResults: Math.max(0, MAX_REFERENCES - total), countLimit: REFERENCES_COUNT_LIMIT, maxLineChars: 400 },
+        (r) => {
+          const file = referenceFile(prefix ? { path: prefix + r.path, matches: r.matches } : r, marks);
+          if (options.onFile) options.onFile(file);
+          else kept.push(file);
         },
-        (r) => void results.push(prefix ? { path: prefix + r.path, matches: r.matches.map((m) => ({ ...m, path: prefix + m.path })) } : r),
-        { signal, yielder: createYielder(), prefilter: session.prefilter() },
+        { signal: options.signal, yielder: createYielder(), prefilter: session.prefilter() },
       );
       total += summary.total;
       limitHit ||= summary.limitHit || !summary.totalIsExact;
       if (summary.ending !== 'complete') break;
     }
-    return groupReferences(name, from, results, definitions, { total, limitHit });
+    return { name, files: orderReferenceFiles(kept, from), total, limitHit, searchBased: true };
   }
 
   /** A file's outline: from the index when it holds the file, else the file parsed now. */

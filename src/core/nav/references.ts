@@ -1,10 +1,37 @@
 /**
  * Find references, search-based: the name's whole-word, case-sensitive occurrences (the text
  * search with the trigram index), grouped by file — the files holding a definition first, then
- * the file asked from, then the search's walk order — with definition lines marked.
+ * the file asked from, then the search's walk order — with definition lines marked. Files
+ * arrive one at a time (the panel fills as the search goes); the order is kept as they come.
  */
 import type { GrepFileResult } from '../grep/types';
 import type { ReferenceFile, ReferencesResult, SymbolDefinition } from './types';
+
+/** A searched file as a group of references, its definition lines marked and leading. */
+export function referenceFile(r: GrepFileResult, definitionLines: ReadonlySet<string>): ReferenceFile {
+  const lines = r.matches.map((m) => ({
+    line: m.line,
+    text: m.text,
+    ranges: m.ranges.map(([a, b]) => [a, b] as [number, number]),
+    ...(definitionLines.has(`${r.path}\n${m.line}`) ? { definition: true } : {}),
+  }));
+  lines.sort((a, b) => Number(!!b.definition) - Number(!!a.definition) || a.line - b.line);
+  return { path: r.path, lines };
+}
+
+/** `path\nline` of each definition, for referenceFile. */
+export function definitionLines(definitions: readonly Pick<SymbolDefinition, 'path' | 'line'>[]): Set<string> {
+  return new Set(definitions.map((d) => `${d.path}\n${d.line}`));
+}
+
+/** Files with a definition first, then the file asked from, then the rest; arrival order within each. */
+export function orderReferenceFiles(files: readonly ReferenceFile[], from: string): ReferenceFile[] {
+  const tier = (f: ReferenceFile) => (f.lines.some((l) => l.definition) ? 0 : f.path === from ? 1 : 2);
+  return files
+    .map((f, i) => ({ f, i, t: tier(f) }))
+    .sort((a, b) => a.t - b.t || a.i - b.i)
+    .map((x) => x.f);
+}
 
 export function groupReferences(
   name: string,
@@ -13,24 +40,12 @@ export function groupReferences(
   definitions: readonly SymbolDefinition[],
   summary: { total: number; limitHit: boolean },
 ): ReferencesResult {
-  const defLines = new Set(definitions.map((d) => `${d.path}\n${d.line}`));
-  const defFiles = new Map<string, number>();
-  definitions.forEach((d, i) => {
-    if (!defFiles.has(d.path)) defFiles.set(d.path, i);
-  });
-  const files: ReferenceFile[] = results.map((r) => ({
-    path: r.path,
-    lines: r.matches.map((m) => ({
-      line: m.line,
-      text: m.text,
-      ranges: m.ranges.map(([a, b]) => [a, b] as [number, number]),
-      ...(defLines.has(`${r.path}\n${m.line}`) ? { definition: true } : {}),
-    })),
-  }));
-  const order = (f: ReferenceFile, i: number): [number, number] => [defFiles.has(f.path) ? 0 : f.path === from ? 1 : 2, defFiles.get(f.path) ?? i];
-  const keyed = files.map((f, i) => ({ f, k: order(f, i) }));
-  keyed.sort((a, b) => a.k[0] - b.k[0] || a.k[1] - b.k[1]);
-  // within a definition's file, its definition line leads
-  for (const { f } of keyed) f.lines.sort((a, b) => Number(!!b.definition) - Number(!!a.definition) || a.line - b.line);
-  return { name, files: keyed.map((x) => x.f), total: summary.total, limitHit: summary.limitHit, searchBased: true };
+  const marks = definitionLines(definitions);
+  // definition files in the definitions' rank order, then the rest as the search found them
+  const rank = new Map<string, number>();
+  definitions.forEach((d, i) => rank.has(d.path) || rank.set(d.path, i));
+  const files = results.map((r) => referenceFile(r, marks));
+  const ordered = orderReferenceFiles(files, from);
+  ordered.sort((a, b) => (rank.get(a.path) ?? Infinity) - (rank.get(b.path) ?? Infinity) || 0);
+  return { name, files: ordered, total: summary.total, limitHit: summary.limitHit, searchBased: true };
 }

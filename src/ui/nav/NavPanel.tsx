@@ -6,7 +6,8 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { toQuarryError } from '../../core/errors';
-import type { DefinitionsResult, ReferencesResult } from '../../worker/protocol';
+import { orderReferenceFiles } from '../../core/nav/references';
+import type { DefinitionsResult, ReferenceFile, ReferencesStats } from '../../worker/protocol';
 import { CodeText } from '../CodeText';
 import { useEngine } from '../engine';
 import { formatCount, plural } from '../format';
@@ -18,7 +19,7 @@ import { SymbolKind } from './SymbolKind';
 type Loaded =
   | { state: 'loading' }
   | { state: 'defs'; result: DefinitionsResult }
-  | { state: 'refs'; result: ReferencesResult }
+  | { state: 'refs'; files: ReferenceFile[]; end: ReferencesStats | null }
   | { state: 'error'; message: string; notReady: boolean };
 
 export function NavPanel({
@@ -56,10 +57,23 @@ export function NavPanel({
       const e = toQuarryError(err);
       done({ state: 'error', message: e.message, notReady: e.data?.reason === 'indexNotReady' });
     };
-    if (nav === 'defs') engine.definitions({ name: sym, path: from }).then((result) => done({ state: 'defs', result }), fail);
-    else engine.references({ name: sym, path: from }).then((result) => done({ state: 'refs', result }), fail);
+    if (nav === 'defs') {
+      engine.definitions({ name: sym, path: from }).then((result) => done({ state: 'defs', result }), fail);
+      return () => {
+        live = false;
+      };
+    }
+    // references stream in: the panel shows the first files at once and fills as the search goes
+    let files: ReferenceFile[] = [];
+    const job = engine.references({ name: sym, path: from }, (batch) => {
+      files = [...files, ...batch];
+      done({ state: 'refs', files, end: null });
+    });
+    // the end's last files reach the batch callback first
+    job.done.then((end) => done({ state: 'refs', files, end: end.stats }), fail);
     return () => {
       live = false;
+      job.cancel();
     };
   }, [engine, key, nav, sym, from]);
 
@@ -150,12 +164,9 @@ export function NavPanel({
         {shown.state === 'refs' && (
           <>
             <p className="nav-count" data-testid="nav-count" role="status">
-              {shown.result.total
-                ? `${shown.result.limitHit ? 'At least ' : ''}${plural(shown.result.total, 'reference')} in ${plural(shown.result.files.length, 'file')}`
-                : `No reference to ${sym}.`}
-              {shown.result.limitHit ? ` (the first ${formatCount(shown.result.files.reduce((n, f) => n + f.lines.length, 0))} listed)` : ''}
+              {refsCount(shown.files, shown.end, sym)}
             </p>
-            {shown.result.files.map((f) => {
+            {orderReferenceFiles(shown.files, from).map((f) => {
               const closed = collapsed.has(f.path);
               return (
                 <section key={f.path} className="nav-file">
@@ -216,5 +227,14 @@ export function NavPanel({
 function lineStart(text: string, ranges: readonly (readonly [number, number])[]): number {
   const indent = text.length - text.trimStart().length;
   const hit = ranges[0]?.[0] ?? 0;
-  return hit - indent > 40 ? Math.max(indent, hit - 24) : indent;
+  return hit - indent > 16 ? Math.max(indent, hit - 12) : indent;
+}
+
+/** "12 references in 4 files", "At least …" past the count limit, "… so far" while the search runs. */
+function refsCount(files: readonly ReferenceFile[], end: ReferencesStats | null, sym: string): string {
+  const listed = files.reduce((n, f) => n + f.lines.length, 0);
+  if (!end) return `${plural(listed, 'reference')} in ${plural(files.length, 'file')} so far…`;
+  if (!end.total) return `No reference to ${sym}.`;
+  const head = `${end.limitHit ? 'At least ' : ''}${plural(end.total, 'reference')} in ${plural(files.length, 'file')}`;
+  return listed < end.total ? `${head} (the first ${formatCount(listed)} listed)` : head;
 }

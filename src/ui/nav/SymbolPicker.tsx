@@ -22,19 +22,24 @@ export interface SymbolItem {
   depth?: number;
 }
 
-/** Characters of `query` in order in `name` (case-insensitive), preferring word starts; null when they are not all there. */
+/** Characters of `query` in order in `name` (case-insensitive), on word starts where that works; null when they are not all there. */
 export function subsequence(name: string, query: string): number[] | null {
   const q = query.toLowerCase().replace(/\s+/g, '');
   const lower = name.toLowerCase();
-  const out: number[] = [];
-  let from = 0;
-  for (const ch of q) {
-    const at = lower.indexOf(ch, from);
-    if (at < 0) return null;
-    out.push(at);
-    from = at + 1;
-  }
-  return out;
+  const start = (i: number) => i === 0 || /[^\p{L}\p{N}]/u.test(name[i - 1]) || (name[i] !== lower[i] && name[i - 1] === lower[i - 1]);
+  const align = (wordStarts: boolean): number[] | null => {
+    const out: number[] = [];
+    let from = 0;
+    for (const ch of q) {
+      let at = lower.indexOf(ch, from);
+      if (wordStarts) while (at >= 0 && !start(at)) at = lower.indexOf(ch, at + 1);
+      if (at < 0) return null;
+      out.push(at);
+      from = at + 1;
+    }
+    return out;
+  };
+  return align(true) ?? align(false);
 }
 
 export function SymbolPicker({
