@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeGrammarLoader } from '../adapters/node/grammars';
 import { POLYGLOT } from '../core/nav/fixtures/polyglot';
-import { orderReferenceFiles } from '../core/nav/references';
+import { definitionRanks, orderReferenceFiles } from '../core/nav/references';
 import type { ReferenceFile } from '../core/nav/types';
 import { EngineClient, inThreadTransport } from './client';
 import { createEngineApi } from './engine';
@@ -24,7 +24,11 @@ async function refs(c: EngineClient, name: string, path: string) {
   const files: ReferenceFile[] = [];
   // the client hands the end's last items to onBatch too
   const end = await c.references({ name, path }, (batch) => files.push(...batch)).done;
-  return { files: orderReferenceFiles(files, path), total: end.stats.total, limitHit: end.stats.limitHit, ending: end.stats.ending };
+  const rank = await c.definitions({ name, path }).then(
+    (r) => definitionRanks(r.definitions),
+    () => undefined,
+  );
+  return { files: orderReferenceFiles(files, path, rank), total: end.stats.total, limitHit: end.stats.limitHit, ending: end.stats.ending };
 }
 
 const defs = async (name: string, path: string) => (await client.definitions({ name, path })).definitions.map((d) => `${d.path}:${d.line}:${d.rank}`);
@@ -65,10 +69,10 @@ describe('go to definition', () => {
 describe('find references', () => {
   it('whole-word, case-sensitive, grouped with the definition file and line first', async () => {
     const r = await refs(client, 'formatMoney', 'ts/src/app.ts');
-    // definition files first (in the search's order), then the file asked from
-    expect(r.files.map((f) => f.path)).toEqual(['ts/legacy/format.ts', 'ts/src/money.ts', 'ts/src/app.ts']);
-    expect(r.files[1].lines[0]).toMatchObject({ line: 2, definition: true });
-    expect(r.files[1].lines.map((l) => l.line)).toEqual([2, 12]);
+    // definition files first, in the definitions' ranking (the imported one before the decoy), then the file asked from
+    expect(r.files.map((f) => f.path)).toEqual(['ts/src/money.ts', 'ts/legacy/format.ts', 'ts/src/app.ts']);
+    expect(r.files[0].lines[0]).toMatchObject({ line: 2, definition: true });
+    expect(r.files[0].lines.map((l) => l.line)).toEqual([2, 12]);
     expect(r.ending).toBe('complete');
     expect(r.total).toBe(5); // matching lines: money.ts 2, format.ts 1, app.ts 2
     expect(r.limitHit).toBe(false);

@@ -13,7 +13,7 @@ import { byTier, nameLine, rankDefinitions, type DefinitionQuery } from '../core
 import { goModuleOf, importsOfFile, type FileImports } from '../core/nav/file-imports';
 import { isIdentifier, shortName } from '../core/nav/identifier';
 import { outlineOf } from '../core/nav/outline';
-import { definitionLines, orderReferenceFiles, referenceFile } from '../core/nav/references';
+import { definitionLines, definitionRanks, orderReferenceFiles, referenceFile } from '../core/nav/references';
 import { SymbolTable } from '../core/nav/symbol-table';
 import type { DefinitionsResult, OutlineNode, ReferenceFile, ReferencesResult, SymbolDefinition, WorkspaceSymbolHit } from '../core/nav/types';
 import type { ChunkIndex } from '../core/rank/bm25';
@@ -171,7 +171,15 @@ export class NavService {
       const prefix = this.roots.prefixOf(session);
       const summary = await searchWorkspace(
         session.workspace,
-        { pattern: name, mode: 'literal', caseMode: 'sensitive', wholeWord: true, maxResults: Math.max(0, MAX_REFERENCES - total), countLimit: REFERENCES_COUNT_LIMIT, maxLineChars: 400 },
+        {
+          pattern: name,
+          mode: 'literal',
+          caseMode: 'sensitive',
+          wholeWord: true,
+          maxResults: Math.max(0, MAX_REFERENCES - total),
+          countLimit: REFERENCES_COUNT_LIMIT,
+          maxLineChars: 400,
+        },
         (r) => {
           const file = referenceFile(prefix ? { path: prefix + r.path, matches: r.matches } : r, marks);
           if (options.onFile) options.onFile(file);
@@ -183,7 +191,7 @@ export class NavService {
       limitHit ||= summary.limitHit || !summary.totalIsExact;
       if (summary.ending !== 'complete') break;
     }
-    return { name, files: orderReferenceFiles(kept, from), total, limitHit, searchBased: true };
+    return { name, files: orderReferenceFiles(kept, from, definitionRanks(definitions)), total, limitHit, searchBased: true };
   }
 
   /** A file's outline: from the index when it holds the file, else the file parsed now. */

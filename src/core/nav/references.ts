@@ -24,13 +24,24 @@ export function definitionLines(definitions: readonly Pick<SymbolDefinition, 'pa
   return new Set(definitions.map((d) => `${d.path}\n${d.line}`));
 }
 
-/** Files with a definition first, then the file asked from, then the rest; arrival order within each. */
-export function orderReferenceFiles(files: readonly ReferenceFile[], from: string): ReferenceFile[] {
+/**
+ * Files with a definition first (in `rank` order when given: the definitions' ranking by
+ * path), then the file asked from, then the rest; arrival order within each.
+ */
+export function orderReferenceFiles(files: readonly ReferenceFile[], from: string, rank?: ReadonlyMap<string, number>): ReferenceFile[] {
   const tier = (f: ReferenceFile) => (f.lines.some((l) => l.definition) ? 0 : f.path === from ? 1 : 2);
+  const r = (f: ReferenceFile) => rank?.get(f.path) ?? Number.MAX_SAFE_INTEGER;
   return files
     .map((f, i) => ({ f, i, t: tier(f) }))
-    .sort((a, b) => a.t - b.t || a.i - b.i)
+    .sort((a, b) => a.t - b.t || (a.t === 0 ? r(a.f) - r(b.f) : 0) || a.i - b.i)
     .map((x) => x.f);
+}
+
+/** Each definition file's first place in a ranked definitions list. */
+export function definitionRanks(definitions: readonly Pick<SymbolDefinition, 'path'>[]): Map<string, number> {
+  const rank = new Map<string, number>();
+  definitions.forEach((d, i) => rank.has(d.path) || rank.set(d.path, i));
+  return rank;
 }
 
 export function groupReferences(
@@ -41,11 +52,6 @@ export function groupReferences(
   summary: { total: number; limitHit: boolean },
 ): ReferencesResult {
   const marks = definitionLines(definitions);
-  // definition files in the definitions' rank order, then the rest as the search found them
-  const rank = new Map<string, number>();
-  definitions.forEach((d, i) => rank.has(d.path) || rank.set(d.path, i));
   const files = results.map((r) => referenceFile(r, marks));
-  const ordered = orderReferenceFiles(files, from);
-  ordered.sort((a, b) => (rank.get(a.path) ?? Infinity) - (rank.get(b.path) ?? Infinity) || 0);
-  return { name, files: ordered, total: summary.total, limitHit: summary.limitHit, searchBased: true };
+  return { name, files: orderReferenceFiles(files, from, definitionRanks(definitions)), total: summary.total, limitHit: summary.limitHit, searchBased: true };
 }

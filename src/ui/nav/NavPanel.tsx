@@ -6,7 +6,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { toQuarryError } from '../../core/errors';
-import { orderReferenceFiles } from '../../core/nav/references';
+import { definitionRanks, orderReferenceFiles } from '../../core/nav/references';
 import type { DefinitionsResult, ReferenceFile, ReferencesStats } from '../../worker/protocol';
 import { CodeText } from '../CodeText';
 import { useEngine } from '../engine';
@@ -19,7 +19,7 @@ import { SymbolKind } from './SymbolKind';
 type Loaded =
   | { state: 'loading' }
   | { state: 'defs'; result: DefinitionsResult }
-  | { state: 'refs'; files: ReferenceFile[]; end: ReferencesStats | null }
+  | { state: 'refs'; files: ReferenceFile[]; end: ReferencesStats | null; rank?: Map<string, number> }
   | { state: 'error'; message: string; notReady: boolean };
 
 export function NavPanel({
@@ -65,12 +65,26 @@ export function NavPanel({
     }
     // references stream in: the panel shows the first files at once and fills as the search goes
     let files: ReferenceFile[] = [];
+    let end: ReferencesStats | null = null;
+    // definition files are listed in the definitions' ranking (asked alongside; no index, no ranking)
+    let rank: Map<string, number> | undefined;
+    const show = () => done({ state: 'refs', files, end, rank });
+    engine.definitions({ name: sym, path: from }).then(
+      (r) => {
+        rank = definitionRanks(r.definitions);
+        if (files.length || end) show();
+      },
+      () => {},
+    );
     const job = engine.references({ name: sym, path: from }, (batch) => {
       files = [...files, ...batch];
-      done({ state: 'refs', files, end: null });
+      show();
     });
     // the end's last files reach the batch callback first
-    job.done.then((end) => done({ state: 'refs', files, end: end.stats }), fail);
+    job.done.then((e) => {
+      end = e.stats;
+      show();
+    }, fail);
     return () => {
       live = false;
       job.cancel();
@@ -166,7 +180,7 @@ export function NavPanel({
             <p className="nav-count" data-testid="nav-count" role="status">
               {refsCount(shown.files, shown.end, sym)}
             </p>
-            {orderReferenceFiles(shown.files, from).map((f) => {
+            {orderReferenceFiles(shown.files, from, shown.rank).map((f) => {
               const closed = collapsed.has(f.path);
               return (
                 <section key={f.path} className="nav-file">
