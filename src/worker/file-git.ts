@@ -1,0 +1,186 @@
+/**
+ * One file's git views for the viewer: its diff (in a commit, or uncommitted), its history and
+ * its blame. The work is the git adapter's (file-diff.ts, file-history.ts, blame.ts); this
+ * keeps results in memory per (root, HEAD, path) so opening them again is instant, keeps one
+ * TreeCache per repository (trees never change, so the second walk reads almost none), streams
+ * history entries in batches, and turns a cancel into a normal 'cancelled' ending.
+ *
+ * Paths arrive as root-relative (engine.ts routes workspace paths) and leave with the root's
+ * prefix, like every other path the engine returns.
+ */
+import { toQuarryError, QuarryError } from '../core/errors';
+import { elapsedSince, now } from '../core/jobs/yielder';
+import type { BlameResult } from '../adapters/git/blame';
+import type { GitRepo, TreeCache } from '../adapters/git/blob-at';
+import type { FileDiffResult } from '../adapters/git/file-diff';
+import type { FileHistory, FileHistoryEntry } from '../adapters/git/file-history';
+import { Batcher, type JobScope } from './edge';
+import type { GitService } from './git-service';
+import type { BlameStats, FileGitStatus, FileHistoryStats, JobEnd, Progress } from './protocol';
+import type { RepoSession } from './session';
+
+const gitModule = () => import('../adapters/git');
+
+/** Progress events at most this often. */
+const PROGRESS_MS = 50;
+/** Results kept in memory (blame keeps the file's text: a few MB at most each). */
+const MAX_BLAMES = 16;
+const MAX_HISTORIES = 64;
+const MAX_DIFFS = 32;
+const MAX_TREE_CACHES = 8;
+
+/** A small least-recently-used map. */
+class Lru<V> {
+  private map = new Map<string, V>();
+  constructor(private readonly max: number) {}
+  get(key: string): V | undefined {
+    const v = this.map.get(key);
+    if (v !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, v);
+    }
+    return v;
+  }
+  set(key: string, value: V): void {
+    this.map.delete(key);
+    this.map.set(key, value);
+    if (this.map.size > this.max) this.map.delete(this.map.keys().next().value!);
+  }
+}
+
+interface Access {
+  repo: GitRepo;
+  source: 'clone' | 'folder';
+  /** Names the repository in cache keys: the session's key (a clone's library id, a folder's recent id). */
+  key: string;
+}
+
+function throttled(scope: JobScope<any>, label: string) {
+  let last = 0;
+  return (done: number, total: number, force = false) => {
+    const t = now();
+    if (!force && t - last < PROGRESS_MS) return;
+    last = t;
+    const data: Progress = { phase: 'git', label, files: done, totalFiles: total, bytes: 0, totalBytes: 0 };
+    scope.events.send({ type: 'progress', data });
+  };
+}
+
+export class FileGitService {
+  private blames = new Lru<BlameResult>(MAX_BLAMES);
+  private histories = new Lru<FileHistory>(MAX_HISTORIES);
+  private diffs = new Lru<FileDiffResult>(MAX_DIFFS);
+  private trees = new Lru<TreeCache>(MAX_TREE_CACHES);
+
+  constructor(private readonly git: GitService) {}
+
+  private async access(session: RepoSession): Promise<Access> {
+    const r = await this.git.repoFor(session);
+    if ('reason' in r) throw new QuarryError('NotFound', r.reason, { reason: 'noRepository', root: session.name });
+    return { ...r, key: session.key };
+  }
+
+  private async treesOf(a: Access): Promise<TreeCache> {
+    let t = this.trees.get(a.key);
+    if (!t) this.trees.set(a.key, (t = new (await gitModule()).TreeCache()));
+    return t;
+  }
+
+  private async head(a: Access): Promise<string | null> {
+    const g = await gitModule();
+    try {
+      return (await g.resolveCommit(a.repo, 'HEAD')).oid;
+    } catch (err) {
+      if (toQuarryError(err).code === 'NotFound') return null;
+      throw err;
+    }
+  }
+
+  async status(session: RepoSession): Promise<FileGitStatus> {
+    const r = await this.git.repoFor(session);
+    if ('reason' in r) return { available: false, reason: r.reason };
+    return { available: true, source: r.source, head: await this.head({ ...r, key: session.key }) };
+  }
+
+  async diff(session: RepoSession, rel: string, prefix: string, target: string): Promise<FileDiffResult> {
+    if (typeof target !== 'string' || !target) throw new QuarryError('InvalidArgument', 'commit must be a commit oid or "worktree"', { field: 'commit', value: target });
+    const a = await this.access(session);
+    const g = await gitModule();
+    const trees = await this.treesOf(a);
+    // a commit's diff never changes; the working tree's always may
+    const commit = target === 'worktree' ? null : await g.resolveCommit(a.repo, target);
+    const key = commit ? `${a.key}\0${commit.oid}\0${rel}` : '';
+    const hit = key ? this.diffs.get(key) : undefined;
+    const result = hit ?? (await g.fileDiff(a.repo, rel, commit?.oid ?? 'worktree', trees));
+    if (key && !hit) this.diffs.set(key, result);
+    return prefix ? { ...result, path: prefix + result.path } : result;
+  }
+
+  async history(scope: JobScope<FileHistoryEntry>, session: RepoSession, rel: string): Promise<JobEnd<FileHistoryEntry, FileHistoryStats>> {
+    const t0 = now();
+    const a = await this.access(session);
+    const g = await gitModule();
+    const head = await this.head(a);
+    const stats = (h: FileHistory | null, ending: FileHistoryStats['ending'], cached: boolean): FileHistoryStats => ({
+      elapsedMs: elapsedSince(t0),
+      ending,
+      head,
+      walked: h?.walked ?? 0,
+      shallow: h?.shallow ?? false,
+      cached,
+    });
+    if (!head) return { results: [], limitHit: false, skipped: [], stats: stats(null, 'complete', false) };
+    const key = `${a.key}\0${head}\0${rel}`;
+    const hit = this.histories.get(key);
+    if (hit) return { results: hit.entries, limitHit: false, skipped: [], stats: stats(hit, 'complete', true) };
+    const batcher = new Batcher<FileHistoryEntry>((items) => scope.events.send({ type: 'batch', data: items }));
+    const progress = throttled(scope, "Reading the file's history");
+    try {
+      const h = await g.fileHistory(a.repo, rel, {
+        ref: head,
+        signal: scope.signal,
+        trees: await this.treesOf(a),
+        onEntry: (e) => batcher.push(e),
+        onProgress: (walked) => progress(walked, 0),
+      });
+      this.histories.set(key, h);
+      return { results: batcher.drain(), limitHit: false, skipped: [], stats: stats(h, 'complete', false) };
+    } catch (err) {
+      batcher.drain();
+      if (toQuarryError(err).code === 'Cancelled' && scope.signal.aborted) return { results: [], limitHit: false, skipped: [], stats: stats(null, 'cancelled', false) };
+      throw err;
+    }
+  }
+
+  async blame(scope: JobScope<BlameResult>, session: RepoSession, rel: string, prefix: string): Promise<JobEnd<BlameResult, BlameStats>> {
+    const t0 = now();
+    const a = await this.access(session);
+    const g = await gitModule();
+    const head = await g.resolveCommit(a.repo, 'HEAD');
+    const key = `${a.key}\0${head.oid}\0${rel}`;
+    const end = (result: BlameResult | null, ending: BlameStats['ending'], cached: boolean): JobEnd<BlameResult, BlameStats> => ({
+      results: result ? [prefix ? { ...result, path: prefix + result.path } : result] : [],
+      limitHit: false,
+      skipped: [],
+      stats: { elapsedMs: elapsedSince(t0), ending, cached },
+    });
+    const hit = this.blames.get(key);
+    if (hit) return end(hit, 'complete', true);
+    const walkProgress = throttled(scope, "Reading the file's history");
+    const blameProgress = throttled(scope, 'Blaming');
+    try {
+      const result = await g.blameFile(a.repo, rel, {
+        signal: scope.signal,
+        trees: await this.treesOf(a),
+        // a history walked for the File history panel already reaches the add: no second walk
+        history: this.histories.get(key),
+        onProgress: (p) => (p.phase === 'history' ? walkProgress(p.done, 0) : blameProgress(p.done, p.total, p.done === p.total)),
+      });
+      this.blames.set(key, result);
+      return end(result, 'complete', false);
+    } catch (err) {
+      if (toQuarryError(err).code === 'Cancelled' && scope.signal.aborted) return end(null, 'cancelled', false);
+      throw err;
+    }
+  }
+}
