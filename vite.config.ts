@@ -127,7 +127,9 @@ function quarryUseLite(): Plugin {
  *   knows its hosts narrows it at build time: QUARRY_CONNECT_SRC="https://git.example.com"
  *   ('self' is always kept: the app fetches its own parsers).
  * - style-src 'self': the stylesheet only; React sets style props through CSSOM, which CSP allows.
- * - img-src 'self' data:: the icon (a data: URL in index.html) and the manifest's icon.
+ * - img-src 'self' data: blob:: the icon (a data: URL in index.html) and the manifest's icon; blob:
+ *   for a repository's own pictures (the image viewer, images in rendered Markdown), made from
+ *   bytes the engine read: an <img> never runs an SVG's scripts, and no picture is fetched.
  * frame-ancestors, report-uri and sandbox are ignored in a meta tag: a host that can send
  * headers should add `frame-ancestors 'none'` there.
  */
@@ -141,7 +143,7 @@ export function contentSecurityPolicy(connectSrc = process.env.QUARRY_CONNECT_SR
     "script-src 'self' 'wasm-unsafe-eval'",
     "worker-src 'self'",
     `connect-src ${connect}`,
-    "img-src 'self' data:",
+    "img-src 'self' data: blob:",
     "style-src 'self'",
     "font-src 'self'",
     "manifest-src 'self'",

@@ -20,7 +20,11 @@
  *   6. explore (bench/explore): deep explore per analyzer vs reading every file; a 10,000-file
  *      repository's import graph (target < 5 s); the drawn graph's main-thread tasks while
  *      panning at 2,000 nodes in Chromium (target: none over 50 ms)
- * BENCH_RUNS (default 5) sets the runs per query; BENCH_ONLY=scan|worker|index|build|seed004|clone|scale|semantic|explore runs one
+ *   7. navigation (bench/nav): 200 seeded clicks on names in the corpus through a worker: go to
+ *      definition p50/p95 (target p95 < 50 ms), find references to the first files on screen
+ *      (target p95 < 150 ms) and to the last, beside `rg -w -F -s NAME`; references compared
+ *      line by line with rg's
+ * BENCH_RUNS (default 5) sets the runs per query; BENCH_ONLY=scan|worker|index|build|seed004|clone|scale|semantic|explore|nav|history|blame runs one
  * section; BENCH_CORPUS_MB=<n> builds a smaller corpus of about n MB (a quick check of the bench
  * itself, in its own directory; the figures are only meaningful on the full corpus).
  */
@@ -40,6 +44,9 @@ import { runQualityBench } from './semantic/quality';
 import { runEmbedBench } from './semantic/embed-bench';
 import { runExploreBench } from './explore/explore-bench';
 import { runGraphViewBench } from './explore/graph-view';
+import { runHistoryBench } from './history/history-bench';
+import { runBlameBench } from './history/blame-bench';
+import { runNavBench } from './nav/nav-bench';
 
 export const QUERIES: Query[] = [
   { name: 'literal identifier', req: { pattern: 'createSourceFile', mode: 'literal', caseMode: 'sensitive' }, rgArgs: ['-F', '-e', 'createSourceFile'] },
@@ -128,9 +135,13 @@ async function runScanBench(dir: string) {
 }
 
 async function main() {
+  // History (issue 18) builds its own 10,000-commit repository: no search corpus needed.
+  if (ONLY === 'history') return runHistoryBench();
+  // Blame (issue 18) builds its own 5,000-line, 1,000-commit repository.
+  if (ONLY === 'blame') return runBlameBench();
   const corpus = buildCorpus(process.env.BENCH_CORPUS_MB ? Number(process.env.BENCH_CORPUS_MB) : undefined);
   console.log(`corpus: ${corpus.files} files, ${(corpus.bytes / 1024 / 1024).toFixed(1)} MiB in ${corpus.dir}; ${RUNS} runs per query (median)`);
-  const needsRg = !ONLY || ONLY === 'scan' || ONLY === 'index';
+  const needsRg = !ONLY || ONLY === 'scan' || ONLY === 'index' || ONLY === 'nav';
   if (needsRg && !ensureRipgrep()) console.log('rg is not available: Quarry times only');
   if (!ONLY || ONLY === 'scan') await runScanBench(corpus.dir);
   if (!ONLY || ONLY === 'worker') await runWorkerBench(corpus.dir, QUERIES, RUNS);
@@ -139,10 +150,13 @@ async function main() {
   if (!ONLY || ONLY === 'seed004') await runSeedBench(corpus.dir);
   if (!ONLY || ONLY === 'clone') await runCloneBench();
   if (!ONLY || ONLY === 'scale') await runScaleBench();
+  if (!ONLY || ONLY === 'nav') await runNavBench(corpus.dir);
   if (!ONLY || ONLY === 'explore') {
     await runExploreBench(corpus.dir);
     await runGraphViewBench();
   }
+  if (!ONLY) await runHistoryBench();
+  if (!ONLY) await runBlameBench();
   if (!ONLY || ONLY === 'semantic') {
     await runQualityBench();
     await runEmbedBench();

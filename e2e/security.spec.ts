@@ -53,7 +53,9 @@ test('dist/ ships a CSP meta tag and no source maps', () => {
   expect(directives.get('base-uri')).toEqual(["'none'"]);
   expect(directives.get('default-src')).toEqual(["'none'"]);
   expect(directives.get('connect-src')?.[0]).toBe("'self'");
-  expect(csp).not.toMatch(/'unsafe-inline'|'unsafe-eval'|blob:/);
+  expect(csp).not.toMatch(/'unsafe-inline'|'unsafe-eval'/);
+  // blob: only for pictures (a repository's images, from bytes the engine read): never scripts, workers or connections
+  expect([...directives].filter(([, values]) => values.includes('blob:')).map(([name]) => name)).toEqual(['img-src']);
   // The policy precedes every script and stylesheet it governs.
   expect(html.indexOf('Content-Security-Policy')).toBeLessThan(html.indexOf('<script'));
   // No inline script in the page: every <script> has a src.

@@ -115,7 +115,9 @@ export async function runNavBench(corpusDir: string) {
       row('find references: all of them', refMs, '-'),
       ...(rgMs.length ? [row('rg -w -F -s NAME (default threads)', rgMs, '-')] : []),
     ]);
-    console.log(`symbol table built on the first lookup: ${tableMs.toFixed(0)} ms (once per index state); ${withDefs} of ${clicks.length} clicked names have a definition in the index`);
+    console.log(
+      `symbol table built on the first lookup: ${tableMs.toFixed(0)} ms (once per index state); ${withDefs} of ${clicks.length} clicked names have a definition in the index`,
+    );
     if (rgMs.length) console.log(`find references p50 = ${(median(refMs) / median(rgMs)).toFixed(2)}x rg's p50 (lower is better)`);
     if (compared) {
       console.log(`references equal to rg's line for line on ${same} of ${compared} names compared`);

@@ -15,6 +15,8 @@ export interface FixtureCommit {
   message: string;
   /** Fixed author date (seconds since the epoch) so history tests are stable. */
   date?: number;
+  /** Author and committer (default AUTHOR). */
+  author?: { name: string; email: string };
 }
 
 export interface FixtureSpec {
@@ -30,7 +32,7 @@ export interface FixtureSpec {
 export const AUTHOR = { name: 'Quarry Fixture', email: 'fixture@quarry.test' };
 const BASE_DATE = 1_767_225_600; // 2026-01-01T00:00:00Z
 
-function git(cwd: string, args: string[], date?: number): string {
+function git(cwd: string, args: string[], date?: number, author = AUTHOR): string {
   const when = `${date ?? BASE_DATE} +0000`;
   return execFileSync('git', args, {
     cwd,
@@ -38,10 +40,10 @@ function git(cwd: string, args: string[], date?: number): string {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...process.env,
-      GIT_AUTHOR_NAME: AUTHOR.name,
-      GIT_AUTHOR_EMAIL: AUTHOR.email,
-      GIT_COMMITTER_NAME: AUTHOR.name,
-      GIT_COMMITTER_EMAIL: AUTHOR.email,
+      GIT_AUTHOR_NAME: author.name,
+      GIT_AUTHOR_EMAIL: author.email,
+      GIT_COMMITTER_NAME: author.name,
+      GIT_COMMITTER_EMAIL: author.email,
       GIT_AUTHOR_DATE: when,
       GIT_COMMITTER_DATE: when,
       GIT_CONFIG_NOSYSTEM: '1',
@@ -66,7 +68,7 @@ function applyFiles(work: string, files: FixtureFiles): void {
 function commit(work: string, c: FixtureCommit, fallbackDate: number): string {
   applyFiles(work, c.files);
   git(work, ['add', '-A']);
-  git(work, ['commit', '--allow-empty', '-q', '-m', c.message], c.date ?? fallbackDate);
+  git(work, ['commit', '--allow-empty', '-q', '-m', c.message], c.date ?? fallbackDate, c.author);
   return git(work, ['rev-parse', 'HEAD']).trim();
 }
 
@@ -146,7 +148,7 @@ export function defaultFixtures(): FixtureSpec[] {
       dev: [{ message: 'Work in progress on dev', files: { 'src/dev-only.ts': 'export const devOnly = true;\n' } }],
     },
   };
-  return [app, { ...app, name: 'private-app', token: 'quarry-test-token' }, { name: 'big-app', commits: [{ message: 'Many files', files: bigFiles(400) }] }];
+  return [app, { ...app, name: 'private-app', token: 'quarry-test-token' }, { name: 'big-app', commits: [{ message: 'Many files', files: bigFiles(400) }] }, diffApp()];
 }
 
 /**
@@ -166,4 +168,75 @@ export function bigFiles(count: number): FixtureFiles {
     files[`src/mod${Math.floor(i / 50)}/file${i}.ts`] = lines.join('\n') + '\n';
   }
   return files;
+}
+
+/** A TypeScript file edited by two authors over three commits: diffs, blame and file history (e2e/diff-blame.spec.ts). */
+export function diffApp(): FixtureSpec {
+  const ada = { name: 'Ada Lovelace', email: 'ada@quarry.test' };
+  const grace = { name: 'Grace Hopper', email: 'grace@quarry.test' };
+  const calc = (body: string[]) => body.join('\n') + '\n';
+  return {
+    name: 'diff-app',
+    commits: [
+      {
+        message: 'Add the calculator',
+        author: ada,
+        files: {
+          'README.md': '# diff-app\n\nSums prices.\n',
+          'src/calc.ts': calc([
+            '// Prices are in cents.',
+            'export function total(prices: number[]): number {',
+            '  let total = 0;',
+            '  for (const price of prices) total += price;',
+            '  return total;',
+            '}',
+            '',
+            'export const currency = "EUR";',
+          ]),
+        },
+      },
+      {
+        message: 'Rename total to sum and add an average',
+        author: grace,
+        files: {
+          'src/calc.ts': calc([
+            '// Prices are in cents.',
+            'export function total(prices: number[]): number {',
+            '  let sum = 0;',
+            '  for (const price of prices) sum += price;',
+            '  return sum;',
+            '}',
+            '',
+            'export function average(prices: number[]): number {',
+            '  return prices.length ? total(prices) / prices.length : 0;',
+            '}',
+            '',
+            'export const currency = "EUR";',
+          ]),
+        },
+      },
+      {
+        message: 'Describe the currency',
+        author: ada,
+        files: {
+          'README.md': '# diff-app\n\nSums prices in euros.\n',
+          'src/calc.ts': calc([
+            '// Prices are in cents.',
+            'export function total(prices: number[]): number {',
+            '  let sum = 0;',
+            '  for (const price of prices) sum += price;',
+            '  return sum;',
+            '}',
+            '',
+            'export function average(prices: number[]): number {',
+            '  return prices.length ? total(prices) / prices.length : 0;',
+            '}',
+            '',
+            '/** Every amount is in euros. */',
+            'export const currency = "EUR";',
+          ]),
+        },
+      },
+    ],
+  };
 }

@@ -65,3 +65,64 @@ export async function writeOpfsFile(page: Page, dir: string, path: string, text:
     { dir, path, text },
   );
 }
+
+/** Write one binary file (an image) into an OPFS fixture, as bytes (the page receives them as a number array). */
+export async function writeOpfsBytes(page: Page, dir: string, path: string, bytes: Uint8Array): Promise<void> {
+  await page.evaluate(
+    async ({ dir, path, data }) => {
+      let h = await (await navigator.storage.getDirectory()).getDirectoryHandle(dir, { create: true });
+      const parts = path.split('/');
+      for (const p of parts.slice(0, -1)) h = await h.getDirectoryHandle(p, { create: true });
+      const writable = await (await h.getFileHandle(parts[parts.length - 1], { create: true })).createWritable();
+      await writable.write(new Uint8Array(data));
+      await writable.close();
+    },
+    { dir, path, data: [...bytes] },
+  );
+}
+
+/**
+ * Write files as bytes under /<dir> in OPFS (a real `.git` directory: packs, the index, loose
+ * objects). Bytes cross into the page as base64 in slices of about 4 MB, the first slice
+ * replacing the directory.
+ */
+export async function writeOpfsTree(page: Page, dir: string, files: Record<string, Uint8Array>): Promise<void> {
+  const entries = Object.entries(files).map(([path, bytes]) => [path, Buffer.from(bytes).toString('base64')] as [string, string]);
+  const slices: Array<Array<[string, string]>> = [[]];
+  let size = 0;
+  for (const e of entries) {
+    if (size > 4_000_000) {
+      slices.push([]);
+      size = 0;
+    }
+    slices[slices.length - 1].push(e);
+    size += e[1].length;
+  }
+  for (let i = 0; i < slices.length; i++) {
+    await page.evaluate(
+      async ({ dir, entries, fresh }) => {
+        const root = await navigator.storage.getDirectory();
+        if (fresh) {
+          try {
+            await root.removeEntry(dir, { recursive: true });
+          } catch {
+            // not there yet
+          }
+        }
+        const base = await root.getDirectoryHandle(dir, { create: true });
+        for (const [path, b64] of entries) {
+          const parts = path.split('/');
+          let h = base;
+          for (const p of parts.slice(0, -1)) h = await h.getDirectoryHandle(p, { create: true });
+          const bin = atob(b64);
+          const bytes = new Uint8Array(bin.length);
+          for (let j = 0; j < bin.length; j++) bytes[j] = bin.charCodeAt(j);
+          const writable = await (await h.getFileHandle(parts[parts.length - 1], { create: true })).createWritable();
+          await writable.write(bytes);
+          await writable.close();
+        }
+      },
+      { dir, entries: slices[i], fresh: i === 0 },
+    );
+  }
+}

@@ -18,6 +18,8 @@ import { GitProgressBar } from './git/GitProgress';
 import { LibraryDialog } from './git/LibraryDialog';
 import { IndexStatusLine } from './IndexStatusLine';
 import { QuickOpen } from './QuickOpen';
+import { OutlinePanel } from './nav/OutlinePanel';
+import { SymbolPicker } from './nav/SymbolPicker';
 import { SearchPanel } from './SearchPanel';
 import { NoticePanel, OpeningPanel } from './shell/Panels';
 import { RootList, TopBar } from './shell/TopBar';
@@ -26,7 +28,8 @@ import { SkippedDialog } from './SkippedDialog';
 import { useViewState } from './use-view-state';
 import { ViewPanel } from './views/ViewPanel';
 import { ViewerColumn } from './viewer/ViewerColumn';
-import { ExploreOverview } from './views/ExploreOverview';
+import { OverviewColumn } from './viewer/OverviewColumn';
+import { useWorkspaceLayout, WorkspaceSplitters } from './shell/WorkspaceLayout';
 import { VisibleText } from './VisibleText';
 import type { OpenOptions } from './workspace/controller';
 import { useWorkspace } from './workspace/use-workspace';
@@ -42,8 +45,12 @@ export function App() {
 
 function Shell({ engine }: { engine: EngineClient }) {
   const [view, update, getView, overlong, dismissOverlong] = useViewState();
+  // the pane sizes (resizable, remembered) applied to the workspace element
+  const workspaceRef = useWorkspaceLayout();
   const [ws, controller] = useWorkspace(engine, getView, update);
   const [quickOpen, setQuickOpen] = useState(false);
+  const [symbols, setSymbols] = useState<'workspace' | 'file' | null>(null);
+  const [outlineOpen, setOutlineOpen] = useState(true);
   const [showSkipped, setShowSkipped] = useState(false);
   const [skippedInTree, setSkippedInTree] = useState(true);
   const [host, setHost] = useState('');
@@ -118,7 +125,13 @@ function Shell({ engine }: { engine: EngineClient }) {
     if (getView().view !== 'search') update({ view: 'search' }, { push: true });
     setTimeout(() => searchInput.current?.focus(), 0);
   }, [getView, update]);
-  useGlobalShortcuts({ quickOpen: showQuickOpen, focusSearch });
+  const showSymbols = useCallback(
+    (mode: 'workspace' | 'file') => {
+      if (controller.state.roots.length && (mode === 'workspace' || getView().file)) setSymbols(mode);
+    },
+    [controller, getView],
+  );
+  useGlobalShortcuts({ quickOpen: showQuickOpen, focusSearch, symbols: showSymbols });
   // A failed clone is announced above the workspace only while the dialog (which shows it) is closed.
   const libraryShown = useRef(false);
   useEffect(() => {
@@ -203,7 +216,7 @@ function Shell({ engine }: { engine: EngineClient }) {
 
       {ws.opening && <OpeningPanel opening={ws.opening} />}
 
-      <main className={`workspace${ws.opening && !open ? ' hidden' : ''}`} aria-busy={!!ws.opening}>
+      <main ref={workspaceRef} className={`workspace${ws.opening && !open ? ' hidden' : ''}`} aria-busy={!!ws.opening}>
         {open ? (
           <>
             <aside className="sidebar" aria-label="Explorer">
@@ -215,6 +228,16 @@ function Shell({ engine }: { engine: EngineClient }) {
               </div>
               <RootList roots={roots} onRemove={(key) => void controller.closeRoot(key)} />
               <FileTree repoKey={repoKey} selected={view.file} onOpen={openFile} showSkipped={skippedInTree} />
+              {view.file && (
+                <section className="outline-section" aria-label="Outline">
+                  <h2 className="sidebar-subhead">
+                    <button type="button" aria-expanded={outlineOpen} onClick={() => setOutlineOpen((o) => !o)} data-testid="outline-toggle">
+                      <span aria-hidden="true">{outlineOpen ? '▾' : '▸'}</span> Outline
+                    </button>
+                  </h2>
+                  {outlineOpen && <OutlinePanel path={view.file} line={view.line} repoKey={repoKey} indexVersion={index.version} onOpen={(line) => update({ line })} />}
+                </section>
+              )}
             </aside>
             {view.view === 'search' ? (
               <SearchPanel
@@ -230,10 +253,19 @@ function Shell({ engine }: { engine: EngineClient }) {
               <ViewPanel view={view} update={update} repoKey={repoKey} wide={view.view === 'explore' && !view.file} />
             )}
             {view.view === 'explore' && !view.file ? null : view.file ? (
-              <ViewerColumn view={view} update={update} repoKey={repoKey} highlight={highlight} indexReady={indexReady} indexVersion={index.version} />
+              <ViewerColumn
+                view={view}
+                update={update}
+                repoKey={repoKey}
+                highlight={highlight}
+                indexReady={indexReady}
+                indexVersion={index.version}
+                onSymbolPicker={() => showSymbols('file')}
+              />
             ) : (
-              <ExploreOverview view={view} update={update} repoKey={repoKey} />
+              <OverviewColumn view={view} update={update} repoKey={repoKey} />
             )}
+            <WorkspaceSplitters viewer={!(view.view === 'explore' && !view.file)} middle={view.view === 'search' ? 'search panel' : `${view.view} view`} />
           </>
         ) : (
           !ws.opening &&
@@ -280,7 +312,17 @@ function Shell({ engine }: { engine: EngineClient }) {
           Drop a folder to open it
         </div>
       )}
-      {quickOpen && open && <QuickOpen onOpen={openFile} onClose={() => setQuickOpen(false)} />}
+      {quickOpen && open && <QuickOpen onOpen={openFile} onClose={() => setQuickOpen(false)} onSymbols={() => setSymbols('workspace')} />}
+      {symbols && open && (
+        <SymbolPicker
+          mode={symbols}
+          path={view.file}
+          repoKey={repoKey}
+          indexVersion={index.version}
+          onOpen={(file, line) => update({ file, line, diff: '', blame: false }, { push: file !== view.file })}
+          onClose={() => setSymbols(null)}
+        />
+      )}
       {showSkipped && <SkippedDialog onClose={() => setShowSkipped(false)} />}
       {library && (
         <LibraryDialog

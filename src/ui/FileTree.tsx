@@ -10,6 +10,8 @@ import { useCallback, useEffect, useEffectEvent, useMemo, useRef, useState, type
 import type { TreeEntry } from '../worker/protocol';
 import { useEngine } from './engine';
 import { SKIP_REASON_TEXT } from './format';
+import { isImagePath } from './shell/file-icons';
+import { FileIcon } from './shell/FileIcon';
 import { visibleText } from './visible-text';
 import { VisibleText } from './VisibleText';
 
@@ -74,7 +76,7 @@ export function FileTree({ repoKey, selected, onOpen, showSkipped }: { repoKey: 
   const rows = useMemo(() => {
     const out: Row[] = [];
     const visit = (dir: string, level: number) => {
-      const list = (children.get(dir) ?? []).filter((e) => showSkipped || !e.skipped);
+      const list = (children.get(dir) ?? []).filter((e) => showSkipped || !e.skipped || viewableImage(e));
       list.forEach((entry, i) => {
         out.push({ entry, level, setSize: list.length, posInSet: i + 1 });
         if (entry.kind === 'directory' && !entry.skipped && expanded.has(entry.path)) visit(entry.path, level + 1);
@@ -172,6 +174,8 @@ export function FileTree({ repoKey, selected, onOpen, showSkipped }: { repoKey: 
           const { entry } = row;
           const isDir = entry.kind === 'directory';
           const isOpen = isDir && expanded.has(entry.path);
+          // an image is kept out of search as binary, but the viewer shows it: not greyed
+          const skipped = entry.skipped && !viewableImage(entry) ? entry.skipped : undefined;
           return (
             <div
               key={entry.path}
@@ -185,8 +189,14 @@ export function FileTree({ repoKey, selected, onOpen, showSkipped }: { repoKey: 
               aria-expanded={isDir && !entry.skipped ? isOpen : undefined}
               aria-selected={entry.path === selected}
               tabIndex={item.index === focused ? 0 : -1}
-              title={entry.skipped ? `${visibleText(entry.path)} — skipped: ${SKIP_REASON_TEXT[entry.skipped] ?? entry.skipped}` : visibleText(entry.path)}
-              className={`tree-row${entry.skipped ? ' skipped' : ''}${entry.path === selected ? ' selected' : ''}`}
+              title={
+                skipped
+                  ? `${visibleText(entry.path)} — skipped: ${SKIP_REASON_TEXT[skipped] ?? skipped}`
+                  : entry.skipped
+                    ? `${visibleText(entry.path)} — an image (not searched)`
+                    : visibleText(entry.path)
+              }
+              className={`tree-row${skipped ? ' skipped' : ''}${entry.path === selected ? ' selected' : ''}`}
               style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT, paddingLeft: 8 + (row.level - 1) * 14 }}
               onClick={() => {
                 setFocused(item.index);
@@ -194,16 +204,22 @@ export function FileTree({ repoKey, selected, onOpen, showSkipped }: { repoKey: 
               }}
             >
               <span className="tree-icon" aria-hidden="true">
-                {isDir ? (entry.skipped ? '▫' : isOpen ? '▾' : '▸') : '·'}
+                {isDir ? (entry.skipped ? '▫' : isOpen ? '▾' : '▸') : ''}
               </span>
+              <FileIcon path={entry.name} kind={entry.kind === 'directory' ? 'directory' : 'file'} open={isOpen} />
               <span className="tree-name">
                 <VisibleText text={entry.name} />
               </span>
-              {entry.skipped && <span className="tree-reason"> ({entry.skipped === 'noisyPath' ? 'skipped' : entry.skipped})</span>}
+              {skipped && <span className="tree-reason"> ({skipped === 'noisyPath' ? 'skipped' : skipped})</span>}
             </div>
           );
         })}
       </div>
     </div>
   );
+}
+
+/** A file skipped as binary (or as too large) that the viewer can still show as a picture. */
+function viewableImage(entry: TreeEntry): boolean {
+  return entry.kind === 'file' && (entry.skipped === 'binary' || entry.skipped === 'tooLarge') && isImagePath(entry.name);
 }

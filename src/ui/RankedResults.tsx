@@ -15,6 +15,7 @@ import { plural } from './format';
 import { languageOf } from './highlight';
 import { splitList, type ViewState } from './url-state';
 import type { UpdateView } from './use-view-state';
+import { FileIcon } from './shell/FileIcon';
 
 /** Ranked hits shown (the engine caps at 200). */
 export const RANKED_LIMIT = 50;
@@ -124,6 +125,7 @@ export function HitHead(props: {
         <span className="ranked-symbol">{hit.symbolName ? <VisibleText text={hit.symbolName} /> : '(anonymous)'}</span>
         <span className="ranked-type">{hit.chunkType}</span>
         <span className="ranked-loc">
+          <FileIcon path={hit.path} />
           <VisibleText text={hit.path} />:{hit.startLine}–{hit.endLine}
         </span>
       </button>

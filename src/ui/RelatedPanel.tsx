@@ -4,7 +4,7 @@
  * similar names; big containers last), each saying why and linking into the viewer. Preamble
  * lines (before the first symbol) have no chunk: the panel says so, in find_related's own words.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { QuarryError, toQuarryError } from '../core/errors';
 import type { RelatedResult } from '../worker/protocol';
 import { useEngine } from './engine';
@@ -21,7 +21,10 @@ export function RelatedPanel({
   indexReady,
   indexVersion,
   onOpen,
+  headerAction,
 }: {
+  /** A control at the end of the panel's title row (the collapse button). */
+  headerAction?: ReactNode;
   path: string;
   line: number;
   indexReady: boolean;
@@ -49,7 +52,10 @@ export function RelatedPanel({
 
   return (
     <aside className="related" aria-label="Related code" data-testid="related-panel">
-      <h2 className="related-title">Related code</h2>
+      <div className="related-head">
+        <h2 className="related-title">Related code</h2>
+        {headerAction}
+      </div>
       {!indexReady ? (
         <p className="panel-note">Waiting for the code index…</p>
       ) : !line ? (

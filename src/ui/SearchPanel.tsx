@@ -12,6 +12,8 @@ import { SearchStatus } from './SearchStatus';
 import { PREVIEW_LINE_CHARS, type GrepFileResult, type GrepRequest, type HitRange } from '../core/grep/types';
 import type { SearchEnd } from '../worker/protocol';
 import { hitShift, toBlocks } from './blocks';
+import { anyCollapsed, ALL_COLLAPSED, isCollapsed, NONE_COLLAPSED, toggleCollapsed, visibleRows, type CollapseState } from './result-rows';
+import { FileIcon } from './shell/FileIcon';
 import { RankedResults } from './RankedResults';
 import { SemanticResults } from './SemanticResults';
 import { useSemantic } from './use-semantic';
@@ -33,7 +35,7 @@ type Row =
    * that column in the whole line (`text` itself may be a window of a long line)
    */
   | { kind: 'line'; path: string; line: number; text: string; ranges: HitRange[] | null; hit: number; shift: number; from: number }
-  | { kind: 'gap' };
+  | { kind: 'gap'; path: string };
 
 /** Matches delivered to the UI; the engine keeps counting past this to report "of M". */
 export const UI_MAX_RESULTS = 5000;
@@ -94,7 +96,9 @@ export function SearchPanel({
   const rows = useRef<Row[]>([]);
   const hitRows = useRef<number[]>([]);
   const [status, setStatus] = useState<Status>({ state: 'idle' });
+  /** The focused row's place among the focusable rows (file headers and hits), -1: none yet. */
   const [active, setActive] = useState(-1);
+  const [collapse, setCollapse] = useState<CollapseState>(NONE_COLLAPSED);
   const scrollRef = useRef<HTMLDivElement>(null);
   const [showFilters, setShowFilters] = useState(Boolean(view.include || view.exclude || view.ext));
 
@@ -106,6 +110,7 @@ export function SearchPanel({
     rows.current = [];
     hitRows.current = [];
     setActive(-1);
+    setCollapse(NONE_COLLAPSED);
     setRowsVersion((v) => v + 1);
     if (!request.pattern || ranked) {
       setStatus({ state: 'idle' });
@@ -118,7 +123,7 @@ export function SearchPanel({
         rows.current.push({ kind: 'file', path: file.path, count: file.matches.length });
         const blocks = toBlocks(file.matches);
         blocks.forEach((block, b) => {
-          if (b > 0) rows.current.push({ kind: 'gap' });
+          if (b > 0) rows.current.push({ kind: 'gap', path: file.path });
           for (const l of block) {
             const hit = l.ranges ? hitRows.current.length : -1;
             if (l.ranges) hitRows.current.push(rows.current.length);
@@ -154,8 +159,14 @@ export function SearchPanel({
     };
   }, [request, repoKey, engine, ranked]);
 
+  // What the list shows: a collapsed file keeps its header only (recomputed as batches arrive).
+  const shown = useMemo(() => {
+    void rowsVersion;
+    return visibleRows(rows.current, collapse);
+  }, [rowsVersion, collapse]);
+
   const virtualizer = useVirtualizer({
-    count: rows.current.length,
+    count: shown.rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 8,
@@ -167,29 +178,45 @@ export function SearchPanel({
     if (row.kind === 'line') update({ file: row.path, line: row.line }, { push: true });
   };
 
-  const focusHit = (i: number) => {
-    const total = hitRows.current.length;
+  /** Focus the i-th focusable row (a file header or a hit). */
+  const focusItem = (i: number) => {
+    const total = shown.focusable.length;
     if (!total) return;
     const next = Math.max(0, Math.min(total - 1, i));
     setActive(next);
-    virtualizer.scrollToIndex(hitRows.current[next], { align: 'auto' });
-    requestAnimationFrame(() => scrollRef.current?.querySelector<HTMLElement>(`[data-hit="${next}"]`)?.focus());
+    virtualizer.scrollToIndex(shown.focusable[next], { align: 'auto' });
+    requestAnimationFrame(() => scrollRef.current?.querySelector<HTMLElement>(`[data-nav="${next}"]`)?.focus());
+  };
+  /** From the search box: the first hit (past the first file's header). */
+  const focusFirstHit = () => focusItem(shown.focusable.findIndex((r) => shown.rows[r]?.kind === 'line'));
+  const toggleFile = (path: string) => setCollapse((c) => toggleCollapsed(c, path));
+  /** The place among the focusable rows of the header of the file whose row is at `rowIndex`. */
+  const headerOf = (rowIndex: number) => {
+    for (let r = rowIndex; r >= 0; r--) if (shown.rows[r]?.kind === 'file') return shown.focusIndex[r];
+    return -1;
   };
 
   const onResultsKey = (e: KeyboardEvent) => {
-    if (e.key === 'ArrowDown') {
+    const rowIndex = active >= 0 ? shown.focusable[active] : -1;
+    const row = rowIndex >= 0 ? shown.rows[rowIndex] : undefined;
+    const keys: Record<string, () => void> = {
+      ArrowDown: () => focusItem(active + 1),
+      ArrowUp: () => (active <= 0 ? searchInputRef.current?.focus() : focusItem(active - 1)),
+      Home: () => focusItem(0),
+      End: () => focusItem(shown.focusable.length - 1),
+      // as in a tree: Left collapses a file (or goes from a hit to its file), Right expands it
+      ArrowLeft: () => {
+        if (row?.kind === 'file' && !isCollapsed(collapse, row.path)) toggleFile(row.path);
+        else if (row?.kind === 'line') focusItem(headerOf(rowIndex));
+      },
+      ArrowRight: () => {
+        if (row?.kind === 'file' && isCollapsed(collapse, row.path)) toggleFile(row.path);
+      },
+    };
+    const action = keys[e.key];
+    if (action) {
       e.preventDefault();
-      focusHit(active + 1);
-    } else if (e.key === 'ArrowUp') {
-      e.preventDefault();
-      if (active <= 0) searchInputRef.current?.focus();
-      else focusHit(active - 1);
-    } else if (e.key === 'Home') {
-      e.preventDefault();
-      focusHit(0);
-    } else if (e.key === 'End') {
-      e.preventDefault();
-      focusHit(hitRows.current.length - 1);
+      action();
     }
   };
 
@@ -250,7 +277,7 @@ export function SearchPanel({
             onKeyDown={(e) => {
               if (e.key === 'ArrowDown') {
                 e.preventDefault();
-                focusHit(0);
+                focusFirstHit();
               }
             }}
           />
@@ -313,7 +340,19 @@ export function SearchPanel({
         <RankedResults view={view} update={update} indexReady={indexReady} indexVersion={indexVersion} />
       ) : (
         <>
-          <SearchStatus summary={summary} running={status.state === 'running'} error={status.state === 'error' ? status.error : null} />
+          <div className="results-head">
+            <SearchStatus summary={summary} running={status.state === 'running'} error={status.state === 'error' ? status.error : null} />
+            {shown.files > 1 && (
+              <button
+                type="button"
+                className="results-collapse"
+                data-testid="collapse-all"
+                onClick={() => setCollapse(shown.collapsed === shown.files ? NONE_COLLAPSED : ALL_COLLAPSED)}
+              >
+                {shown.collapsed === shown.files ? 'Expand all' : 'Collapse all'}
+              </button>
+            )}
+          </div>
           {status.state === 'idle' && (
             <div className="empty-hint">
               <p>Search every file of the repository. Try a word from the code, or switch to Regex.</p>
@@ -325,20 +364,39 @@ export function SearchPanel({
           <div ref={scrollRef} className="results-scroll" data-testid="search-results" onKeyDown={onResultsKey}>
             <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
               {virtualizer.getVirtualItems().map((item) => {
-                const row = rows.current[item.index];
+                const row = shown.rows[item.index];
                 const style = { transform: `translateY(${item.start}px)`, height: ROW_HEIGHT };
                 if (!row) return null;
-                if (row.kind === 'file')
+                const nav = shown.focusIndex[item.index];
+                const focusProps = { 'data-nav': nav, tabIndex: nav === Math.max(active, 0) ? 0 : -1, onFocus: () => setActive(nav) };
+                if (row.kind === 'file') {
+                  const collapsed = anyCollapsed(collapse) && isCollapsed(collapse, row.path);
                   return (
-                    <div key={item.key} className="result-file" style={style} data-testid="result-file" title={visibleText(row.path)}>
+                    <button
+                      key={item.key}
+                      type="button"
+                      className={`result-file${nav === active ? ' active' : ''}`}
+                      style={style}
+                      data-testid="result-file"
+                      data-path={row.path}
+                      title={`${visibleText(row.path)} — ${collapsed ? 'show' : 'hide'} its matches`}
+                      aria-expanded={!collapsed}
+                      {...focusProps}
+                      onClick={() => toggleFile(row.path)}
+                    >
+                      <svg className="result-chevron" viewBox="0 0 10 10" width="10" height="10" aria-hidden="true" focusable="false">
+                        <path d={collapsed ? 'M3 1.5l4 3.5-4 3.5z' : 'M1.5 3l3.5 4 3.5-4z'} />
+                      </svg>
+                      <FileIcon path={row.path} />
                       <span className="result-path">
                         <bdi dir="ltr">
                           <VisibleText text={row.path} />
                         </bdi>
                       </span>
                       <span className="result-count">{row.count}</span>
-                    </div>
+                    </button>
                   );
+                }
                 if (row.kind === 'gap') return <div key={item.key} className="result-gap" style={style} aria-hidden="true" />;
                 const lang = languageOf(row.path);
                 const content = (
@@ -361,14 +419,13 @@ export function SearchPanel({
                   <button
                     key={item.key}
                     type="button"
-                    className={`result-line hit${row.hit === active ? ' active' : ''}`}
+                    className={`result-line hit${nav === active ? ' active' : ''}`}
                     style={style}
                     data-testid="result-hit"
                     data-hit={row.hit}
                     data-path={row.path}
                     data-line={row.line}
-                    tabIndex={row.hit === Math.max(active, 0) ? 0 : -1}
-                    onFocus={() => setActive(row.hit)}
+                    {...focusProps}
                     onClick={() => open(row)}
                   >
                     {content}

@@ -15,22 +15,37 @@ import type { Skipped } from '../core/walk/policy';
 import { snapshotPuller, type PullFiles } from '../adapters/browser/files';
 import { STAGE_SLICE_PATHS } from './protocol';
 import type {
+  BlameResult,
+  BlameStats,
+  FileDiffRequest,
+  FileDiffResult,
+  FileGitStatus,
+  FileHistoryEntry,
+  FileHistoryStats,
   DefinitionsResult,
   NavRequest,
   OutlineNode,
-  ReferencesResult,
+  ReferenceFile,
+  ReferencesStats,
   WorkspaceSymbolHit,
   CloneRequest,
   GitAuth,
   GitJobStats,
   HistoryRequest,
   HistoryView,
+  HistoryJobPart,
+  HistoryLogRequest,
+  HistoryLogStats,
+  CommitChangesRequest,
+  CommitChangesView,
   LibraryEntry,
   LibraryInfo,
   EngineApi,
   ExploreResult,
   EngineInfo,
+  FileBytes,
   FileContent,
+  MarkdownDocument,
   FileHighlight,
   IndexRequest,
   IndexStats,
@@ -277,6 +292,36 @@ export class EngineClient {
   history(request: HistoryRequest = {}): Promise<HistoryView> {
     return this.call((api) => api.history(request));
   }
+  /** History's log, streamed: the stored log at once, then what is new; an opened folder's uncommitted changes follow. */
+  historyLog(request: HistoryLogRequest = {}, onPart?: (part: HistoryJobPart) => void, onProgress?: (p: Progress) => void): Job<JobEnd<HistoryJobPart, HistoryLogStats>> {
+    return this.job<HistoryJobPart, JobEnd<HistoryJobPart, HistoryLogStats>>('history', (api, id, cb) => api.historyLog(id, request, cb), {
+      onBatch: (parts) => parts.forEach((p) => onPart?.(p)),
+      onProgress,
+    });
+  }
+  /** One commit's changed files (History's expanded commit). */
+  commitChanges(request: CommitChangesRequest): Promise<CommitChangesView> {
+    return this.call((api) => api.commitChanges(request));
+  }
+  /** Whether a file's root has git data (blame and file history are offered), and its HEAD. */
+  fileGitStatus(path: string): Promise<FileGitStatus> {
+    return this.call((api) => api.fileGitStatus(path));
+  }
+  /** A file's diff in a commit (against its first parent) or of the working tree ('worktree', against HEAD). */
+  fileDiff(request: FileDiffRequest): Promise<FileDiffResult> {
+    return this.call((api) => api.fileDiff(request));
+  }
+  /** The commits that changed a file, newest first, streamed to `onBatch`; progress counts the commits read. */
+  fileHistory(path: string, onBatch?: (entries: FileHistoryEntry[]) => void, onProgress?: (p: Progress) => void): Job<JobEnd<FileHistoryEntry, FileHistoryStats>> {
+    return this.job<FileHistoryEntry, JobEnd<FileHistoryEntry, FileHistoryStats>>('file-history', (api, id, cb) => api.fileHistory(id, path, cb), {
+      onBatch,
+      onProgress,
+    });
+  }
+  /** Blame of a file at HEAD; the job's one result is the BlameResult. */
+  blame(path: string, onProgress?: (p: Progress) => void): Job<JobEnd<BlameResult, BlameStats>> {
+    return this.job<BlameResult, JobEnd<BlameResult, BlameStats>>('blame', (api, id, cb) => api.blame(id, path, cb), { onProgress });
+  }
 
   /**
    * Cancel is its own call. If the job has not ended `graceMs` later, the worker is
@@ -331,11 +376,20 @@ export class EngineClient {
   readFile(path: string, highlight?: FileHighlight): Promise<FileContent> {
     return this.call((api) => api.readFile(path, highlight));
   }
+  /** A file's bytes (an image for the viewer); refused over `maxBytes`. */
+  readBytes(path: string, maxBytes?: number): Promise<FileBytes> {
+    return this.call((api) => api.readBytes(path, maxBytes));
+  }
+  /** A Markdown file as a tree to render (text only). */
+  readMarkdown(path: string): Promise<MarkdownDocument> {
+    return this.call((api) => api.readMarkdown(path));
+  }
   definitions(request: NavRequest): Promise<DefinitionsResult> {
     return this.call((api) => api.definitions(request));
   }
-  references(request: NavRequest): Promise<ReferencesResult> {
-    return this.call((api) => api.references(request));
+  /** A name's references, file by file as the search finds them (`onBatch`); the end says how many. */
+  references(request: NavRequest, onBatch?: (files: ReferenceFile[]) => void): Job<JobEnd<ReferenceFile, ReferencesStats>> {
+    return this.job<ReferenceFile, JobEnd<ReferenceFile, ReferencesStats>>('references', (api, id, cb) => api.references(id, request, cb), { onBatch });
   }
   outline(path: string): Promise<OutlineNode[]> {
     return this.call((api) => api.outline(path));

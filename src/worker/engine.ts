@@ -32,10 +32,14 @@ import { dispatchTool, exploreForView } from './engine-tools';
 import { fuzzyRank } from './fuzzy';
 import { NavService } from './nav';
 import { GitService, type FolderHandles } from './git-service';
+import { FileGitService } from './file-git';
+import { HistoryService } from './history-job';
 import { noRepository, Roots } from './roots';
 import { readSnapshot } from './snapshot';
 import { repoKey, RepoSession, SKIPPED_IN_END, type RepoOrigin, type SessionDeps } from './session';
 import { SemanticService, type SemanticModelLoader } from './semantic';
+import { READ_BYTES_MAX_BYTES } from './protocol';
+import type { ReferenceFile } from '../core/nav/types';
 import type { EngineApi, EngineInfo, IndexRequest, IndexStats, IndexStatus, JobEnd, OpenOptions, Progress, RepoSpec, RepoStats, SearchEnd } from './protocol';
 
 export interface EngineApiOptions {
@@ -123,6 +127,15 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
   const progressIntervalMs = options.progressIntervalMs ?? PROGRESS_INTERVAL_MS;
   const edge = new JobEdge({ foregroundGraceMs: options.foregroundGraceMs });
   const git = new GitService(options.indexStore, options.folderHandles);
+  const fileGit = new FileGitService(git);
+  const histories = new HistoryService(git, { store: options.indexStore, foreground: edge.foreground, yieldBudgetMs: options.yieldBudgetMs });
+  /** The root a history request names (default: the first). */
+  const historyRoot = (root: unknown) => {
+    if (root !== undefined && typeof root !== 'string') throw new QuarryError('InvalidArgument', 'root must be a repository key', { field: 'root', value: root });
+    const session = root ? (roots.find(root) ?? notOpen(root)) : roots.sessions[0];
+    if (!session) throw noRepository();
+    return session;
+  };
   const roots = new Roots();
   const semantic = new SemanticService({
     loadModel: options.semanticModel,
@@ -370,6 +383,24 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
         const content = await session.readFile(rel, highlight);
         return prefix ? { ...content, path: prefix + content.path } : content;
       }),
+    readBytes: (path, maxBytes) =>
+      edge.foregroundCall(async () => {
+        if (typeof path !== 'string' || !path) throw new QuarryError('InvalidArgument', 'path must be a non-empty string', { field: 'path' });
+        if (maxBytes !== undefined && !(typeof maxBytes === 'number' && Number.isFinite(maxBytes) && maxBytes > 0))
+          throw new QuarryError('InvalidArgument', `maxBytes must be a positive number, not ${String(maxBytes)}`, { field: 'maxBytes' });
+        const { session, rel } = roots.route(path);
+        const bytes = await session.readBytes(rel, Math.min(maxBytes ?? READ_BYTES_MAX_BYTES, READ_BYTES_MAX_BYTES));
+        return { path, bytes };
+      }),
+    readMarkdown: (path) =>
+      edge.foregroundCall(async () => {
+        if (typeof path !== 'string' || !path) throw new QuarryError('InvalidArgument', 'path must be a non-empty string', { field: 'path' });
+        const { session, rel, prefix } = roots.route(path);
+        const content = await session.readFile(rel);
+        // the lexer is loaded on the first Markdown file, not with the worker
+        const { markdownDocument } = await import('./markdown-tree');
+        return markdownDocument(content.text, content.bytes, path, prefix);
+      }),
     indexRepo: (jobId, request, onEvent) => edge.job(jobId, onEvent, (scope) => indexRoots(scope, request)),
     indexStatus: () =>
       edge.call(() => {
@@ -428,7 +459,22 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
         }
       }),
     definitions: (request) => edge.foregroundCall(() => nav.definitions(request)),
-    references: (request) => edge.foregroundCall(() => nav.references(request)),
+    references: (jobId, request, onEvent) =>
+      edge.job(
+        jobId,
+        onEvent,
+        async (scope) => {
+          const t0 = now();
+          const batcher = new Batcher<ReferenceFile>(
+            (items) => scope.events.send({ type: 'batch', data: items }),
+            (f) => f.lines.length,
+          );
+          const r = await nav.references(request, { signal: scope.signal, onFile: (f) => batcher.push(f) });
+          const ending = scope.signal.aborted ? ('cancelled' as const) : ('complete' as const);
+          return { results: batcher.drain(), limitHit: r.limitHit, skipped: [], stats: { elapsedMs: elapsedSince(t0), ending, total: r.total, limitHit: r.limitHit } };
+        },
+        { foreground: true },
+      ),
     outline: (path) => edge.foregroundCall(() => nav.outline(path)),
     workspaceSymbols: (query, limit) => edge.foregroundCall(() => nav.workspaceSymbols(query, limit)),
     cloneRepo: (jobId, request, onEvent) => edge.job(jobId, onEvent, (scope) => git.clone(scope, request)),
@@ -437,12 +483,42 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
     library: () => edge.call(() => git.library()),
     recentFolders: () => edge.call(() => git.recentFolders()),
     deleteRepo: (id) => edge.call(() => git.delete(id)),
+    fileGitStatus: (path) =>
+      edge.call(() => {
+        const { session } = roots.route(String(path ?? ''));
+        return fileGit.status(session);
+      }),
+    fileDiff: (request) =>
+      edge.foregroundCall(() => {
+        const { session, rel, prefix } = roots.route(request?.path, 'path');
+        return fileGit.diff(session, rel, prefix, request?.commit);
+      }),
+    fileHistory: (jobId, path, onEvent) =>
+      edge.job(jobId, onEvent, (scope) => {
+        const { session, rel } = roots.route(path);
+        return fileGit.history(scope, session, rel);
+      }),
+    blame: (jobId, path, onEvent) =>
+      edge.job(jobId, onEvent, (scope) => {
+        const { session, rel, prefix } = roots.route(path);
+        return fileGit.blame(scope, session, rel, prefix);
+      }),
     history: (request) =>
       edge.foregroundCall(() => {
         const limit = Math.max(1, Math.min(500, Math.floor(Number(request?.limit ?? 50)) || 50));
         const session = request?.root ? (roots.find(request.root) ?? notOpen(request.root)) : roots.sessions[0];
         if (!session) throw noRepository();
         return git.history(session, limit, roots.prefixOf(session));
+      }),
+    historyLog: (jobId, request, onEvent) =>
+      edge.job(jobId, onEvent, (scope) => {
+        const session = historyRoot(request?.root);
+        return histories.log(scope, session, roots.prefixOf(session));
+      }),
+    commitChanges: (request) =>
+      edge.foregroundCall(() => {
+        const session = historyRoot(request?.root);
+        return histories.changes(session, roots.prefixOf(session), request?.oid);
       }),
   };
   return api;

@@ -16,9 +16,13 @@ import type { JobScope } from './edge';
 import type { CloneRequest, GitAuth, GitJobStats, History, HistoryView, JobEnd, LibraryEntry, LibraryInfo, Progress } from './protocol';
 import { indexStoreKey, libraryEntryKey, seedIndexStoreKey, type RepoSession } from './session';
 import { vectorStoreKey } from './semantic';
+import { historyStoreKey } from './history-store-key';
+import type { GitRepo } from '../adapters/git/blob-at';
+import type { DirHandleLike } from '../adapters/git/fsa-fs';
 
 const gitModule = () => import('../adapters/git');
 type GitModule = Awaited<ReturnType<typeof gitModule>>;
+const folderRepos = new WeakMap<FileSystemDirectoryHandle, GitRepo>();
 
 /** git progress events are sent at most this often (isomorphic-git reports per object). */
 const GIT_PROGRESS_MS = 100;
@@ -205,7 +209,25 @@ export class GitService {
     await this.indexStore?.remove?.(indexStoreKey(libraryEntryKey(record))).catch(() => undefined);
     await this.indexStore?.remove?.(seedIndexStoreKey(libraryEntryKey(record))).catch(() => undefined);
     await this.indexStore?.remove?.(vectorStoreKey(libraryEntryKey(record))).catch(() => undefined);
+    await this.indexStore?.remove?.(historyStoreKey(libraryEntryKey(record))).catch(() => undefined);
     return true;
+  }
+
+  /** Git access to a root for one file's diff, history and blame (file-git.ts); the reason when it has no git data. */
+  async repoFor(session: RepoSession): Promise<{ repo: GitRepo; source: 'clone' | 'folder' } | { reason: string }> {
+    const origin = session.origin;
+    if (origin.kind === 'git') {
+      const g = await gitModule();
+      return { source: 'clone', repo: { fs: g.gitStorage().fs, dir: g.repoDir(origin.id), cache: g.gitCache(origin.id), name: session.name } };
+    }
+    if (origin.kind === 'handle' && (await hasGitDir(origin.handle))) {
+      const g = await gitModule();
+      // one fs (its directory handles) and one isomorphic-git cache per folder, kept across calls
+      let repo = folderRepos.get(origin.handle);
+      if (!repo) folderRepos.set(origin.handle, (repo = { fs: g.fsAccessGitFs(origin.handle as unknown as DirHandleLike), dir: '/', cache: {}, name: session.name }));
+      return { source: 'folder', repo };
+    }
+    return { reason: noHistoryReason(session) };
   }
 
   /** A root's history; `prefix` (its root's name, with several roots) goes before every file path so the view opens the right file. */
@@ -224,17 +246,19 @@ export class GitService {
       return { available: true, source: 'clone', libraryId: origin.id, ...withPrefix(await g.repoHistory(origin.id, { depth: limit })) };
     }
     if (origin.kind === 'handle') {
-      if (!(await hasGitDir(origin.handle))) return { available: false, reason: `${session.name} has no .git folder, so it has no history to show.` };
+      if (!(await hasGitDir(origin.handle))) return { available: false, reason: noHistoryReason(session) };
       const g = await gitModule();
       const fs = g.fsAccessGitFs(origin.handle as unknown as Parameters<typeof g.fsAccessGitFs>[0]);
       return { available: true, source: 'folder', ...withPrefix(await g.history(fs, '/', { depth: limit, includeUncommitted: true })) };
     }
-    return {
-      available: false,
-      reason:
-        session.stats.kind === 'files'
-          ? 'A folder chosen as a snapshot has no readable git data. Open it with "Open folder" (File System Access) to see its history.'
-          : `${session.stats.kind === 'demo' ? 'The demo' : session.name} has no git history. Clone a repository to see its commits.`,
-    };
+    return { available: false, reason: noHistoryReason(session) };
   }
+}
+
+/** Why a root has no history to show (History's empty state). */
+export function noHistoryReason(session: RepoSession): string {
+  if (session.origin.kind === 'handle') return `${session.name} has no .git folder, so it has no history to show.`;
+  return session.stats.kind === 'files'
+    ? 'A folder chosen as a snapshot has no readable git data. Open it with "Open folder" (File System Access) to see its history.'
+    : `${session.stats.kind === 'demo' ? 'The demo' : session.name} has no git history. Clone a repository to see its commits.`;
 }

@@ -146,6 +146,18 @@ export interface FileHighlight {
   wholeWord?: boolean;
 }
 
+export type { MarkdownDocument } from './markdown-tree';
+import type { MarkdownDocument } from './markdown-tree';
+
+/** readBytes refuses files larger than this (the viewer's images; a picture over 16 MB is not worth a tab's memory). */
+export const READ_BYTES_MAX_BYTES = 16 * 1024 * 1024;
+
+/** A file's raw bytes (readBytes: images for the viewer, including files the walk skipped as binary). */
+export interface FileBytes {
+  path: string;
+  bytes: Uint8Array;
+}
+
 export interface FileContent {
   path: string;
   text: string;
@@ -367,8 +379,14 @@ export interface HistoryRequest {
 
 export type { ExploreResult };
 
-export type { DefinitionsResult, OutlineNode, ReferencesResult, SymbolDefinition, WorkspaceSymbolHit } from '../core/nav/types';
-import type { DefinitionsResult, OutlineNode, ReferencesResult, WorkspaceSymbolHit } from '../core/nav/types';
+export type { DefinitionsResult, OutlineNode, ReferenceFile, ReferencesResult, SymbolDefinition, WorkspaceSymbolHit } from '../core/nav/types';
+import type { DefinitionsResult, OutlineNode, ReferenceFile, WorkspaceSymbolHit } from '../core/nav/types';
+
+/** How a references job ended: lines counted (a lower bound when limitHit). */
+export interface ReferencesStats extends JobStats {
+  total: number;
+  limitHit: boolean;
+}
 
 /** A name to look up, and the workspace path of the file it was clicked in ('' from nowhere). */
 export interface NavRequest {
@@ -384,6 +402,106 @@ export interface HistoryView extends Partial<History> {
   /** Why there is no history, for the empty state. */
   reason?: string;
   source?: 'clone' | 'folder';
+}
+
+// ---- the History view's log: streamed, stored with the index (worker/history-job.ts) ----------
+
+export type { LogCommit, LogRefresh } from '../adapters/git/history-log';
+import type { HistoryLogPart, LogRefresh } from '../adapters/git/history-log';
+export type { UncommittedFile } from '../adapters/git/worktree-status';
+import type { UncommittedFile } from '../adapters/git/worktree-status';
+import type { ChangedFile } from '../adapters/git/history';
+
+export interface HistoryLogRequest {
+  /** The root's key (default: the first root). */
+  root?: string;
+}
+
+/**
+ * What the history job streams, in order: the head (branch, HEAD, shallow), commits (a part with
+ * `reset` replaces the list: the stored log, then the refreshed one), and for an opened folder its
+ * uncommitted changes (read in the background once the first commits are out). Paths carry the
+ * root's prefix when several roots are open.
+ */
+export type HistoryJobPart =
+  /** First: where the git data is (a clone has a library id for "fetch more"; a folder has uncommitted changes). */
+  | { kind: 'repo'; source: 'clone' | 'folder'; libraryId?: string }
+  | HistoryLogPart
+  | { kind: 'uncommitted'; files: UncommittedFile[]; tracked: number; hashed: number; elapsedMs: number }
+  | { kind: 'uncommittedError'; error: QuarryErrorJSON };
+
+export interface HistoryLogStats extends JobStats {
+  /** False for a root without git data (the demo, a snapshot, a folder without .git), with the reason. */
+  available: boolean;
+  reason?: string;
+  source?: 'clone' | 'folder';
+  /** A clone's library id (History's "fetch more" for a shallow clone). */
+  libraryId?: string;
+  head: string | null;
+  branch: string | null;
+  shallow: boolean;
+  commits: number;
+  /** Commits read from the object store (0 on a cache hit). */
+  read: number;
+  /** How the stored log was used (null when there is no git data). */
+  refresh: LogRefresh | null;
+  /** Why a stored log was not used; why the new one could not be stored. */
+  cacheIgnored?: string;
+  saveError?: string;
+}
+
+export interface CommitChangesRequest {
+  oid: string;
+  root?: string;
+}
+
+/** A commit's changed files against its first parent (History's expanded commit), kept in the engine's memory. */
+export interface CommitChangesView {
+  oid: string;
+  files: ChangedFile[];
+  /** The parent is beyond a shallow clone's depth: the changes are unknown. */
+  parentMissing?: boolean;
+}
+
+// ---- one file's diff, history and blame (issue 18; worker/file-git.ts) ---------------------
+
+export type { FileDiffResult, FileDiffStatus } from '../adapters/git/file-diff';
+import type { FileDiffResult } from '../adapters/git/file-diff';
+export type { FileHistoryEntry, FileChange } from '../adapters/git/file-history';
+import type { FileHistoryEntry } from '../adapters/git/file-history';
+export type { BlameResult, BlameCommit, BlameRun } from '../adapters/git/blame';
+import type { BlameResult } from '../adapters/git/blame';
+export type { DiffOp } from '../core/diff/ops';
+export type { TextDiff, DiffSide } from '../core/diff/text-diff';
+export type { WordPair, WordRange } from '../core/diff/words';
+
+export interface FileDiffRequest {
+  /** A workspace path (with several roots, the root's name first). */
+  path: string;
+  /** A commit (full or abbreviated oid: the file against the commit's first parent) or 'worktree' (uncommitted, against HEAD). */
+  commit: string;
+}
+
+/** Whether a file's root has git data (so blame and file history can be offered), and its HEAD. */
+export interface FileGitStatus {
+  available: boolean;
+  reason?: string;
+  source?: 'clone' | 'folder';
+  /** HEAD's oid (null in a repository without commits). */
+  head?: string | null;
+}
+
+export interface FileHistoryStats extends JobStats {
+  head: string | null;
+  /** Commits read. */
+  walked: number;
+  shallow: boolean;
+  /** Answered from the engine's memory (same HEAD, same path). */
+  cached: boolean;
+}
+
+export interface BlameStats extends JobStats {
+  cached: boolean;
 }
 
 /** The engine's remote surface (engine.ts implements it, Comlink exposes it). */
@@ -404,6 +522,10 @@ export interface EngineApi {
   listDir(path: string): Promise<Outcome<TreeEntry[]>>;
   quickOpen(query: string, limit: number): Promise<Outcome<QuickOpenHit[]>>;
   readFile(path: string, highlight?: FileHighlight): Promise<Outcome<FileContent>>;
+  /** A file's bytes as they are (an image), text or binary; refused over `maxBytes` (at most READ_BYTES_MAX_BYTES, the default). */
+  readBytes(path: string, maxBytes?: number): Promise<Outcome<FileBytes>>;
+  /** A Markdown file as a tree of plain data for the viewer to render as text-only markup (markdown-tree.ts). */
+  readMarkdown(path: string): Promise<Outcome<MarkdownDocument>>;
   skipped(offset: number, limit: number): Promise<Outcome<{ total: number; items: Skipped[] }>>;
   /**
    * Run a tool on the open workspace: the contracts of core/tools (codebase_search, get_routes...)
@@ -430,11 +552,24 @@ export interface EngineApi {
   deleteRepo(id: string): Promise<Outcome<boolean>>;
   /** History of a root (a clone, or an opened folder that contains .git). */
   history(request: HistoryRequest): Promise<Outcome<HistoryView>>;
+  /** History's log, streamed (HistoryJobPart); paints from the stored log, then reads only what is new; progress phase 'git'. */
+  historyLog(jobId: JobId, request: HistoryLogRequest, onEvent: JobCallback<HistoryJobPart>): Promise<Outcome<JobEnd<HistoryJobPart, HistoryLogStats>>>;
+  /** One commit's changed files (read when it is expanded, then kept). */
+  commitChanges(request: CommitChangesRequest): Promise<Outcome<CommitChangesView>>;
   /** The Explore view: explore's report (its tool arguments), each batch the report so far as an analyzer finishes; the last result is the whole report. */
   explore(jobId: JobId, args: Record<string, unknown>, onEvent: JobCallback<ExploreResult>): Promise<Outcome<JobEnd<ExploreResult>>>;
+  /** Whether the file's root has git data (blame, file history), and its HEAD. */
+  fileGitStatus(path: string): Promise<Outcome<FileGitStatus>>;
+  /** A file's diff in a commit against its first parent, or of the working tree against HEAD: both sides and the line and word diff. */
+  fileDiff(request: FileDiffRequest): Promise<Outcome<FileDiffResult>>;
+  /** The commits that changed a file (first parents from HEAD), streamed newest first; kept per HEAD and path. */
+  fileHistory(jobId: JobId, path: string, onEvent: JobCallback<FileHistoryEntry>): Promise<Outcome<JobEnd<FileHistoryEntry, FileHistoryStats>>>;
+  /** Blame of the file at HEAD (progress phase 'git'); the one result is the BlameResult; kept per HEAD and path. */
+  blame(jobId: JobId, path: string, onEvent: JobCallback<BlameResult>): Promise<Outcome<JobEnd<BlameResult, BlameStats>>>;
   /** Navigation (search-based): a name's definitions ranked for the file it was clicked in, its references, a file's outline, workspace symbols. */
   definitions(request: NavRequest): Promise<Outcome<DefinitionsResult>>;
-  references(request: NavRequest): Promise<Outcome<ReferencesResult>>;
+  /** References stream file by file (definition files are not sent first: the panel orders them). */
+  references(jobId: JobId, request: NavRequest, onEvent: JobCallback<ReferenceFile>): Promise<Outcome<JobEnd<ReferenceFile, ReferencesStats>>>;
   outline(path: string): Promise<Outcome<OutlineNode[]>>;
   workspaceSymbols(query: string, limit: number): Promise<Outcome<WorkspaceSymbolHit[]>>;
 }

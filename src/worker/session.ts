@@ -16,6 +16,7 @@ import { forgivingStore, type IndexStore } from '../core/rank/persist';
 import { CodeIndexService, type RefreshStats } from '../core/rank/service';
 import { SeedIndexService } from '../core/seed004/service';
 import type { MemorySource } from '../core/source/memory';
+import type { FileSource } from '../core/source/types';
 import { Workspace } from '../core/source/workspace';
 import { decodeBytes } from '../core/walk/decode';
 import type { Skipped } from '../core/walk/policy';
@@ -114,8 +115,13 @@ export class RepoSession {
   }
 
   static fromSnapshot(key: string, origin: RepoOrigin, snap: Snapshot, deps: SessionDeps): RepoSession {
-    return new RepoSession(key, origin, snap.source, snap.skipped, { ...snap.stats, key, root: snap.stats.name }, snap.textFiles, deps);
+    const session = new RepoSession(key, origin, snap.source, snap.skipped, { ...snap.stats, key, root: snap.stats.name }, snap.textFiles, deps);
+    session.raw = snap.raw ?? null;
+    return session;
   }
+
+  /** The source the snapshot was read from: readBytes reads the files the walk kept out as binary (images) from it. */
+  raw: FileSource | null = null;
 
   get name(): string {
     return this.stats.name;
@@ -163,6 +169,33 @@ export class RepoSession {
       }
     }
     return content;
+  }
+
+  /**
+   * A file's bytes as they are (the viewer's images): a text file from the snapshot, a file the
+   * walk skipped as binary or too large from the source it came from. Refused over `maxBytes`,
+   * before reading when the size is known.
+   */
+  async readBytes(path: string, maxBytes: number): Promise<Uint8Array> {
+    const skip = this.skipped.find((s) => s.path === path);
+    if (skip && skip.reason !== 'binary' && skip.reason !== 'tooLarge') {
+      throw new QuarryError('Unreadable', `"${path}" was not loaded: ${skip.reason}${skip.detail ? ` (${skip.detail})` : ''}`, { path, reason: skip.reason });
+    }
+    const source: FileSource | null = skip ? this.raw : this.source;
+    if (!source) throw new QuarryError('Unreadable', `"${path}" cannot be read: its folder is no longer available`, { path, reason: 'unreadable' });
+    const tooLarge = (size: number) =>
+      new QuarryError('Unreadable', `"${path}" is ${formatMiB(size)}: files over ${formatMiB(maxBytes)} are not shown`, {
+        path,
+        reason: 'tooLarge',
+        bytes: size,
+        limit: maxBytes,
+      });
+    const stat = await source.stat(path);
+    if (!stat || stat.kind !== 'file') throw new QuarryError('NotFound', `No such file: ${path}`, { path });
+    if (stat.size > maxBytes) throw tooLarge(stat.size);
+    const bytes = await source.read(path);
+    if (bytes.byteLength > maxBytes) throw tooLarge(bytes.byteLength);
+    return bytes;
   }
 
   /** A file's lines as the index split them (null when it cannot be read as text). */
@@ -337,4 +370,9 @@ function anySignal(signals: AbortSignal[]): AbortSignal {
     else s.addEventListener('abort', () => c.abort(), { once: true });
   }
   return c.signal;
+}
+
+/** A size in MB with one decimal (the messages of readBytes). */
+function formatMiB(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }

@@ -15,6 +15,8 @@ import type { Progress, RepoSpec, RepoStats, TreeEntry } from './protocol';
 
 export interface Snapshot {
   source: MemorySource;
+  /** What the snapshot was read from: files it left out (binary: images) are read from it on demand. */
+  raw?: FileSource;
   /** Text files, sorted. */
   textFiles: string[];
   /** Sorted by path. */
@@ -94,7 +96,7 @@ export async function readSnapshot(raw: FileSource, kind: RepoSpec['kind'], opti
   const skippedByReason: Record<string, number> = {};
   for (const s of skipped) skippedByReason[s.reason] = (skippedByReason[s.reason] ?? 0) + 1;
   const stats: Snapshot['stats'] = { elapsedMs: elapsedSince(t0), ending: 'complete', name: raw.name, kind, files: textFiles.length, bytes: readBytes, skippedByReason };
-  return { source, textFiles, skipped, stats };
+  return { source, textFiles, skipped, stats, raw };
 }
 
 function compareEntries(a: TreeEntry, b: TreeEntry): number {

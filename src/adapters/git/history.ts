@@ -1,12 +1,17 @@
 /**
  * History over any isomorphic-git-compatible fs: a lightning-fs clone, or an adapter over
- * a File System Access handle for an opened folder that contains `.git`. Changed files per
- * commit come from a tree diff with the first parent (isomorphic-git `walk` over two TREEs,
- * skipping subtrees whose oids are equal, so a commit costs what it changed, not the repo size).
+ * a File System Access handle for an opened folder that contains `.git`. history() reads a
+ * bounded log with each commit's changed files (explore's git agent, the CLI, the engine's
+ * history call); History's view streams the whole log instead (history-log.ts). diffTrees is
+ * isomorphic-git's tree walk between any two tree-ish refs.
  */
 import './env';
 import * as git from 'isomorphic-git';
-import { QuarryError } from '../../core/errors';
+import { commitLoader, readHead } from './history-log';
+import { walkLog, type LogCommit } from './log-walk';
+import { findGitdir, GitObjectStore, type GitFs } from './objects';
+import { commitChanges } from './tree-diff';
+import { worktreeStatus } from './worktree-status';
 
 export type ChangeType = 'add' | 'modify' | 'delete';
 
@@ -47,7 +52,7 @@ export interface HistoryOptions {
   /** Compare the working tree with HEAD (hashes changed files; meant for opened folders). */
   includeUncommitted?: boolean;
   gitdir?: string;
-  /** isomorphic-git's shared cache object; reuse it across calls on one repository. */
+  /** isomorphic-git's shared cache object (diffTrees); history() keeps its own object store. */
   cache?: object;
 }
 
@@ -106,80 +111,47 @@ export async function diffTrees(
   return changes.sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 
-async function hasObject(fs: Fs, dir: string, oid: string, opts: { gitdir?: string; cache?: object }): Promise<boolean> {
-  try {
-    await git.readCommit({ fs, dir, gitdir: opts.gitdir, oid, cache: opts.cache });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
+/**
+ * The most recent `depth` commits with their changed files, and (for an opened folder) the
+ * uncommitted changes: what explore's git agent and the CLI read. Built on the object store,
+ * the log walk and the index-stat status that History's streamed log uses (history-log.ts),
+ * so it costs what `depth` commits changed, not a hash of every file.
+ */
 export async function history(fs: Fs, dir: string, options: HistoryOptions = {}): Promise<History> {
-  const { depth = 50, gitdir, includeUncommitted = false } = options;
-  const cache = options.cache ?? {};
-  let branch: string | null = null;
-  let head: string;
-  try {
-    branch = (await git.currentBranch({ fs, dir, gitdir, fullname: false })) ?? null;
-    head = await git.resolveRef({ fs, dir, gitdir, ref: options.ref ?? 'HEAD' });
-  } catch (err) {
-    const code = (err as { code?: string }).code;
-    if (code === 'NotFoundError') {
-      // A repository with no commits yet.
-      return { branch, head: null, commits: [], shallow: false, uncommitted: includeUncommitted ? await uncommitted(fs, dir, gitdir, cache) : undefined };
-    }
-    throw new QuarryError('NotFound', `No git repository at ${dir}: ${(err as Error).message}`, { dir });
+  const { depth = 50, includeUncommitted = false } = options;
+  const gfs = fs as unknown as GitFs;
+  const gitdir = options.gitdir ?? (await findGitdir(gfs, dir)) ?? `${dir === '/' ? '' : dir}/.git`;
+  const objects = new GitObjectStore(gfs, gitdir);
+  const { head, branch } = await readHead(gfs, dir, gitdir);
+  const uncommitted = async () => (includeUncommitted ? { uncommitted: (await worktreeStatus(gfs, objects, { dir, gitdir, head })).files } : {});
+  if (!head) return { branch, head: null, commits: [], shallow: false, ...(await uncommitted()) };
+  const shallowList = await gfs.promises.readFile(`${gitdir}/shallow`, 'utf8').then(
+    (t) => String(t).split('\n').filter(Boolean),
+    () => [],
+  );
+  // One commit more than asked: a log that ends before it, on a commit with parents, stopped at a shallow boundary.
+  const walked: LogCommit[] = [];
+  for await (const c of walkLog(head, commitLoader(objects), { shallow: new Set(shallowList) })) {
+    walked.push(c);
+    if (walked.length > depth) break;
   }
-  const log = await git.log({ fs, dir, gitdir, ref: head, depth: depth + 1, cache });
   const commits: HistoryCommit[] = [];
   let shallow = false;
-  for (const entry of log.slice(0, depth)) {
-    const c = entry.commit;
-    const parent = c.parent[0] ?? null;
-    let changedFiles: ChangedFile[] = [];
-    let parentMissing = false;
-    if (parent && !(await hasObject(fs, dir, parent, { gitdir, cache }))) {
-      parentMissing = true;
-      shallow = true;
-    } else {
-      changedFiles = await diffTrees(fs, dir, parent, entry.oid, { gitdir, cache });
-    }
+  for (const c of walked.slice(0, depth)) {
+    const changes = await commitChanges(objects, c.oid);
+    if (changes.parentMissing) shallow = true;
     commits.push({
-      oid: entry.oid,
-      author: c.author.name,
-      email: c.author.email,
-      date: c.author.timestamp * 1000,
-      message: c.message.trimEnd(),
-      parents: [...c.parent],
-      changedFiles,
-      ...(parentMissing ? { parentMissing } : {}),
+      oid: c.oid,
+      author: c.author,
+      email: c.email,
+      date: c.date,
+      message: c.message,
+      parents: c.parents,
+      changedFiles: changes.files,
+      ...(changes.parentMissing ? { parentMissing: true } : {}),
     });
   }
-  // git.log stops at a shallow boundary (.git/shallow) even when the parent object is present
-  // (a fetch with a new depth moves the boundary): a log that ends early on a commit with parents is shallow.
-  const last = log[log.length - 1];
-  if (log.length <= depth && last && last.commit.parent.length > 0) shallow = true;
-  return {
-    branch,
-    head,
-    commits,
-    shallow,
-    ...(includeUncommitted ? { uncommitted: await uncommitted(fs, dir, gitdir, cache) } : {}),
-  };
-}
-
-async function uncommitted(fs: Fs, dir: string, gitdir: string | undefined, cache: object): Promise<{ path: string; status: UncommittedStatus }[]> {
-  const rows = await git.statusMatrix({ fs, dir, gitdir, cache });
-  const out: { path: string; status: UncommittedStatus }[] = [];
-  for (const [path, headStatus, workdir, stage] of rows) {
-    if (headStatus === 1 && workdir === 1 && stage === 1) continue;
-    let status: UncommittedStatus;
-    if (headStatus === 0 && stage === 0) status = 'untracked';
-    else if (headStatus === 0) status = 'added';
-    else if (workdir === 0) status = 'deleted';
-    else status = 'modified';
-    out.push({ path, status });
-  }
-  return out;
+  const last = walked[walked.length - 1];
+  if (walked.length <= depth && last && last.parents.length > 0) shallow = true;
+  return { branch, head, commits, shallow, ...(await uncommitted()) };
 }

@@ -36,3 +36,22 @@ export async function folderGitInfo(root: DirHandleLike): Promise<{ branch: stri
   const commit = await git.resolveRef({ fs, dir: '/', ref: 'HEAD' }).catch(() => '');
   return { branch, commit };
 }
+
+// One file's diff, history and blame (issue 18): over any GitRepo (a clone's lightning-fs or an opened folder's fsa-fs).
+export { fileDiff } from './file-diff';
+export type { FileDiffResult, FileDiffStatus } from './file-diff';
+export { fileHistory } from './file-history';
+export type { FileHistory, FileHistoryEntry, FileChange } from './file-history';
+export { blameFile } from './blame';
+export type { BlameResult, BlameCommit, BlameRun, BlameProgress } from './blame';
+export { resolveCommit, TreeCache } from './blob-at';
+export type { GitRepo, CommitInfo } from './blob-at';
+
+// History's log (issue 18): a fast object store, the streamed and stored log, changed files on demand, uncommitted changes by stat.
+export { GitObjectStore, findGitdir } from './objects';
+export { readHistoryLog, readHead } from './history-log';
+export type { HistoryLogPart, HistoryLogResult, LogCommit, LogRefresh } from './history-log';
+export { commitChanges, flattenCommitTree } from './tree-diff';
+export type { CommitChanges } from './tree-diff';
+export { worktreeStatus } from './worktree-status';
+export type { UncommittedFile, WorktreeStatus } from './worktree-status';

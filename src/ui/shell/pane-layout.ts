@@ -21,9 +21,9 @@ export interface PaneSizes {
 
 export type PaneKey = 'tree' | 'middle' | 'related';
 
-export const PANE_DEFAULTS: PaneSizes = { tree: 240, middle: null, related: 240, relatedCollapsed: false };
+export const PANE_DEFAULTS: PaneSizes = { tree: 240, middle: null, related: 300, relatedCollapsed: false };
 /** The middle column's default share of the workspace: the viewer gets the most room. */
-export const MIDDLE_DEFAULT_FRACTION = 0.32;
+export const MIDDLE_DEFAULT_FRACTION = 0.28;
 /** Below these a pane stops being useful (a path, a result line, a few words of code). */
 export const PANE_MIN = { tree: 150, middle: 260, viewer: 340, related: 170 } as const;
 /** The viewer's own column (file) keeps at least this much beside the Related panel. */

@@ -5,7 +5,12 @@
  */
 import type { FileHighlight } from '../../worker/protocol';
 import { FileViewer } from '../FileViewer';
-import { RelatedPanel } from '../RelatedPanel';
+import { RecentFiles } from './RecentFiles';
+import { RelatedPane, SidePaneSplitter } from './RelatedPane';
+import { RenderedFile, useRendering } from './RenderedFile';
+import { NavPanel } from '../nav/NavPanel';
+import { useNavigation } from '../nav/use-navigation';
+import { useFileGit } from './use-file-git';
 import type { ViewState } from '../url-state';
 import type { UpdateView } from '../use-view-state';
 
@@ -16,13 +21,75 @@ export interface ViewerColumnProps {
   highlight: FileHighlight | null;
   indexReady: boolean;
   indexVersion: number;
+  /** F12 with no name chosen opens the file's symbols. */
+  onSymbolPicker?: () => void;
 }
 
-export function ViewerColumn({ view, update, repoKey, highlight, indexReady, indexVersion }: ViewerColumnProps) {
+export function ViewerColumn({ view, update, repoKey, highlight, indexReady, indexVersion, onSymbolPicker }: ViewerColumnProps) {
+  const navigate = useNavigation(view, update);
+  // a Markdown page or a picture, or the text (with the Preview / Source switch in its bar)
+  const rendering = useRendering(view, update);
+  // a diff or blame in the file's place, the File history panel beside it, their toggles in the bar
+  const fileGit = useFileGit(view, update, repoKey);
   return (
     <div className="viewer-column">
-      <FileViewer path={view.file} line={view.line} highlight={highlight} repoKey={repoKey} onLine={(line) => update({ line })} />
-      <RelatedPanel path={view.file} line={view.line} indexReady={indexReady} indexVersion={indexVersion} onOpen={(file, line) => update({ file, line }, { push: true })} />
+      <div className="viewer-main">
+        <RecentFiles repoKey={repoKey} current={view.file} onOpen={(file) => update({ file, line: 0, diff: '', blame: false }, { push: true })} />
+        {fileGit.main ??
+          (rendering.rendered ? (
+            <RenderedFile
+              view={view}
+              update={update}
+              repoKey={repoKey}
+              toolbar={
+                <>
+                  {rendering.toolbar}
+                  {fileGit.toggles}
+                </>
+              }
+            />
+          ) : (
+            <FileViewer
+              path={view.file}
+              line={view.line}
+              highlight={highlight}
+              repoKey={repoKey}
+              onLine={(line) => update({ line })}
+              indexVersion={indexVersion}
+              onNavigate={navigate.lookUp}
+              onSymbolPicker={onSymbolPicker}
+              toolbar={
+                <>
+                  {rendering.toolbar}
+                  {fileGit.toggles}
+                </>
+              }
+            />
+          ))}
+      </div>
+      {((view.sym && view.nav) || fileGit.side) && <SidePaneSplitter />}
+      {fileGit.side ??
+        (view.sym && view.nav ? (
+          <NavPanel
+            sym={view.sym}
+            nav={view.nav}
+            from={navigate.from}
+            current={{ path: view.file, line: view.line }}
+            indexVersion={indexVersion}
+            repoKey={repoKey}
+            onOpen={(file, line) => update({ file, line, diff: '', blame: false }, { push: true })}
+            onClose={() => update({ sym: '', nav: '' })}
+            onSwitch={(nav) => update({ nav })}
+          />
+        ) : (
+          <RelatedPane
+            path={view.file}
+            line={view.line}
+            indexReady={indexReady}
+            indexVersion={indexVersion}
+            onOpen={(file, line) => update({ file, line }, { push: true })}
+          />
+        ))}
     </div>
   );
 }

@@ -1,24 +1,28 @@
 /**
- * History: the current branch and recent commits (author, date, message) of a cloned
- * repository or an opened folder that contains .git; a commit expands to its changed files
- * (each opens in the viewer when it still exists). Opened folders also list their
- * uncommitted changes.
+ * History: the branch and the commit log of a cloned repository or an opened folder with
+ * .git. The log streams from the worker's history job: the stored log paints at once, then
+ * what is new arrives (a progress line, and Stop, while it reads); the list is virtualized.
+ * A commit expands to its changed files (read on demand); each opens as a diff against the
+ * commit's parent, and an opened folder's uncommitted changes open as diffs against HEAD
+ * (the address says `diff=<oid>` or `diff=worktree`).
  */
-import { useEffect, useState } from 'react';
-import { QuarryError, toQuarryError } from '../../core/errors';
-import type { HistoryCommit, HistoryView as HistoryData, RootInfo } from '../../worker/protocol';
+import { useEffect, useReducer, useRef, useState, type MouseEvent } from 'react';
+import { toQuarryError } from '../../core/errors';
+import type { CommitChangesView, HistoryJobPart, LogCommit, RootInfo } from '../../worker/protocol';
 import { useEngine } from '../engine';
 import { plural } from '../format';
+import { serializeViewState } from '../url-state';
 import { visibleText } from '../visible-text';
 import { VisibleText } from '../VisibleText';
-import { Badge, EmptyNote, ErrorNote, FileLink, Loading, PathText, type ViewProps } from './parts';
 import { GitProgressBar, ProgressStore } from '../git/GitProgress';
 import { tokenFor } from '../git/settings';
+import { CommitList } from './CommitList';
+import { freshnessText, historyReducer, INITIAL_HISTORY, progressText, type HistoryState } from './history-state';
+import { Badge, EmptyNote, ErrorNote, Loading, PathText, type ViewProps } from './parts';
+import './history.css';
 
 /** Commits fetched per "fetch more history". */
 const DEEPEN_BY = 50;
-
-type State = { state: 'loading' } | { state: 'ready'; value: HistoryData } | { state: 'error'; error: QuarryError };
 
 const CHANGE_TEXT: Record<string, string> = {
   add: 'added',
@@ -30,16 +34,23 @@ const CHANGE_TEXT: Record<string, string> = {
   untracked: 'untracked',
 };
 
+type Changes = { state: 'loading' } | { state: 'ready'; value: CommitChangesView } | { state: 'error'; message: string };
+
 export function HistoryView({ view, update, repoKey }: ViewProps) {
   const engine = useEngine();
-  const [state, setState] = useState<State>({ state: 'loading' });
+  const [state, dispatch] = useReducer(historyReducer, INITIAL_HISTORY);
   const [attempt, setAttempt] = useState(0);
+  const [running, setRunning] = useState<{ cancel: () => void } | null>(null);
   const [openCommit, setOpenCommit] = useState<string | null>(null);
+  const [changes, setChanges] = useState<Map<string, Changes>>(new Map());
   const [deepening, setDeepening] = useState<{ progress: ProgressStore; cancel: () => void } | null>(null);
   const [deepenError, setDeepenError] = useState('');
   /** With several roots: whose history (a root's key; '' = the first root). */
   const [roots, setRoots] = useState<RootInfo[]>([]);
   const [root, setRoot] = useState('');
+  const bodyRef = useRef<HTMLDivElement>(null);
+  const aboveRef = useRef<HTMLDivElement>(null);
+  const [above, setAbove] = useState(0);
 
   useEffect(() => {
     let live = true;
@@ -56,6 +67,70 @@ export function HistoryView({ view, update, repoKey }: ViewProps) {
     };
   }, [engine, repoKey]);
 
+  // The log job: parts are applied once per frame (a burst of batches is one render).
+  useEffect(() => {
+    let live = true;
+    let pending: HistoryJobPart[] = [];
+    let frame = 0;
+    const flush = () => {
+      frame = 0;
+      if (!live || !pending.length) return;
+      const parts = pending;
+      pending = [];
+      dispatch({ type: 'parts', parts });
+    };
+    dispatch({ type: 'reset' });
+    setOpenCommit(null);
+    setChanges(new Map());
+    const job = engine.historyLog(
+      root ? { root } : {},
+      (part) => {
+        pending.push(part);
+        frame ||= requestAnimationFrame(flush);
+      },
+      (progress) => live && dispatch({ type: 'progress', progress }),
+    );
+    setRunning({ cancel: job.cancel });
+    job.done.then(
+      (end) => {
+        if (!live) return;
+        flush();
+        dispatch({ type: 'end', stats: end.stats });
+        setRunning(null);
+      },
+      (err) => {
+        if (!live) return;
+        dispatch({ type: 'error', error: toQuarryError(err) });
+        setRunning(null);
+      },
+    );
+    return () => {
+      live = false;
+      if (frame) cancelAnimationFrame(frame);
+      job.cancel();
+    };
+  }, [engine, repoKey, attempt, root]);
+
+  // The list's offset in the scroll body: what sits above it (uncommitted changes) changes height.
+  useEffect(() => {
+    const el = aboveRef.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => setAbove(el.offsetHeight));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+
+  const toggle = (oid: string) => {
+    const next = openCommit === oid ? null : oid;
+    setOpenCommit(next);
+    if (!next || changes.get(next)?.state === 'ready' || changes.get(next)?.state === 'loading') return;
+    setChanges((m) => new Map(m).set(next, { state: 'loading' }));
+    engine.commitChanges(root ? { oid: next, root } : { oid: next }).then(
+      (value) => setChanges((m) => new Map(m).set(next, { state: 'ready', value })),
+      (err) => setChanges((m) => new Map(m).set(next, { state: 'error', message: toQuarryError(err).message })),
+    );
+  };
+
   const fetchMore = async (libraryId: string, url: string) => {
     const progress = new ProgressStore();
     const job = engine.deepenRepo(libraryId, DEEPEN_BY, { token: tokenFor(url).token || undefined }, (p) => progress.set(p));
@@ -71,19 +146,9 @@ export function HistoryView({ view, update, repoKey }: ViewProps) {
     }
   };
 
-  useEffect(() => {
-    let live = true;
-    setState({ state: 'loading' });
-    engine.history(root ? { limit: 100, root } : { limit: 100 }).then(
-      (value) => live && setState({ state: 'ready', value }),
-      (err) => live && setState({ state: 'error', error: toQuarryError(err) }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [engine, repoKey, attempt, root]);
-
-  const h = state.state === 'ready' ? state.value : null;
+  const unavailable = state.end && !state.end.available ? state.end.reason : null;
+  const hasLog = state.phase !== 'loading' && state.phase !== 'error' && !unavailable;
+  const freshness = freshnessText(state);
   return (
     <section className="view-panel" aria-labelledby="history-title" data-testid="history-view">
       <div className="view-head">
@@ -100,25 +165,23 @@ export function HistoryView({ view, update, repoKey }: ViewProps) {
             </select>
           </label>
         )}
-        {h?.available && (
-          <p className="view-summary" data-testid="view-summary">
-            {h.branch ? (
-              <>
-                Branch{' '}
-                <strong>
-                  <VisibleText text={h.branch} />
-                </strong>
-              </>
-            ) : (
-              'Detached HEAD'
-            )}
-            {h.head && ` at ${h.head.slice(0, 7)}`} · {plural(h.commits?.length ?? 0, 'commit')}
-            {h.shallow && ' · a shallow clone: older commits were not fetched'}
+        {hasLog && <Summary state={state} />}
+        {hasLog && freshness && (
+          <p className="history-freshness" data-testid="history-freshness" data-from={state.from ?? ''} data-refresh={state.end?.refresh ?? ''}>
+            {freshness}
           </p>
         )}
-        {h?.available && h.shallow && h.libraryId && (
+        {running && state.phase !== 'loading' && (
+          <div className="history-progress" data-testid="history-progress">
+            <span role="status">{progressText(state)}</span>
+            <button type="button" onClick={running.cancel} aria-label="Stop reading the history">
+              Stop
+            </button>
+          </div>
+        )}
+        {state.phase === 'done' && state.shallow && state.libraryId && (
           <div className="view-controls">
-            <button type="button" onClick={() => void fetchMore(h.libraryId!, view.clone)} disabled={!!deepening}>
+            <button type="button" onClick={() => void fetchMore(state.libraryId!, view.clone)} disabled={!!deepening}>
               Fetch {DEEPEN_BY} more commits
             </button>
           </div>
@@ -130,108 +193,133 @@ export function HistoryView({ view, update, repoKey }: ViewProps) {
           </p>
         )}
       </div>
-      <div className="view-body">
-        {state.state === 'loading' && <Loading>Reading the git history…</Loading>}
-        {state.state === 'error' && <ErrorNote error={state.error} what="read the history" onRetry={() => setAttempt((a) => a + 1)} />}
-        {h && !h.available && (
-          <EmptyNote title="No history to show.">
-            <p>{h.reason}</p>
-          </EmptyNote>
-        )}
-        {h?.available && h.uncommitted && (
-          <section aria-labelledby="uncommitted-title" className="history-uncommitted">
-            <h3 id="uncommitted-title">Uncommitted changes</h3>
-            {h.uncommitted.length === 0 ? (
-              <p className="muted">None: the working tree matches the last commit.</p>
-            ) : (
-              <ChangedFiles
-                label="Uncommitted changes"
-                files={h.uncommitted.map((c) => ({ path: c.path, kind: c.status, gone: c.status === 'deleted' }))}
-                view={view}
-                update={update}
-              />
-            )}
-          </section>
-        )}
-        {h?.available && h.commits && h.commits.length === 0 && <EmptyNote title="No commits yet." />}
-        {h?.available && h.commits && h.commits.length > 0 && (
-          <ol className="commit-list" aria-label="Commits">
-            {h.commits.map((c) => (
-              <CommitRow
-                key={c.oid}
-                commit={c}
-                open={openCommit === c.oid}
-                onToggle={() => setOpenCommit(openCommit === c.oid ? null : c.oid)}
-                view={view}
-                update={update}
-              />
-            ))}
-          </ol>
+      <div className="view-body" ref={bodyRef}>
+        <div ref={aboveRef}>
+          {state.phase === 'loading' && !unavailable && <Loading>Reading the git history…</Loading>}
+          {state.phase === 'error' && state.error && <ErrorNote error={state.error} what="read the history" onRetry={() => setAttempt((a) => a + 1)} />}
+          {unavailable && (
+            <EmptyNote title="No history to show.">
+              <p>{unavailable}</p>
+            </EmptyNote>
+          )}
+          {hasLog && state.uncommitted.state !== 'none' && (
+            <section aria-labelledby="uncommitted-title" className="history-uncommitted" data-testid="history-uncommitted">
+              <h3 id="uncommitted-title">Uncommitted changes</h3>
+              {state.uncommitted.state === 'pending' && <p className="muted">Looking for uncommitted changes…</p>}
+              {state.uncommitted.state === 'error' && <p className="form-error">Could not read the uncommitted changes: {state.uncommitted.message}</p>}
+              {state.uncommitted.state === 'ready' &&
+                (state.uncommitted.files.length === 0 ? (
+                  <p className="muted">None: the working tree matches the last commit.</p>
+                ) : (
+                  <ChangedFiles
+                    label="Uncommitted changes"
+                    files={state.uncommitted.files.map((f) => ({ path: f.path, kind: f.status }))}
+                    diff="worktree"
+                    view={view}
+                    update={update}
+                  />
+                ))}
+            </section>
+          )}
+          {hasLog && state.phase !== 'streaming' && state.commits.length === 0 && <EmptyNote title="No commits yet." />}
+        </div>
+        {hasLog && state.commits.length > 0 && (
+          <CommitList
+            commits={state.commits}
+            scrollRef={bodyRef}
+            scrollMargin={above}
+            open={openCommit}
+            onToggle={toggle}
+            renderBody={(c) => <CommitBody commit={c} changes={changes.get(c.oid)} view={view} update={update} />}
+          />
         )}
       </div>
     </section>
   );
 }
 
-function CommitRow({ commit: c, open, onToggle, view, update }: { commit: HistoryCommit; open: boolean; onToggle: () => void } & Pick<ViewProps, 'view' | 'update'>) {
-  const [subject, ...body] = c.message.split('\n');
-  const date = new Date(c.date);
+function Summary({ state }: { state: HistoryState }) {
   return (
-    <li className="commit" data-testid="commit">
-      <button type="button" className="commit-head" aria-expanded={open} onClick={onToggle}>
-        <span className="commit-subject">
-          <VisibleText text={subject} />
-        </span>
-        <span className="commit-meta">
-          <span className="mono">{c.oid.slice(0, 7)}</span> · <VisibleText text={c.author} /> ·{' '}
-          <time dateTime={date.toISOString()}>{date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}</time> ·{' '}
-          {c.parentMissing ? 'changes not fetched' : plural(c.changedFiles.length, 'file')}
-        </span>
-      </button>
-      {open && (
-        <div className="commit-body">
-          {body.join('\n').trim() && (
-            <pre className="commit-message">
-              <VisibleText text={body.join('\n').trim()} multiline />
-            </pre>
-          )}
-          {c.parentMissing ? (
-            <p className="muted">This commit's parent is beyond the clone's depth, so its changes are unknown. Clone with more history to see them.</p>
-          ) : (
-            <ChangedFiles
-              label={`Files changed in ${c.oid.slice(0, 7)}`}
-              files={c.changedFiles.map((f) => ({ path: f.path, kind: f.type, gone: f.type === 'delete' }))}
-              view={view}
-              update={update}
-            />
-          )}
-        </div>
+    <p className="view-summary" data-testid="view-summary">
+      {state.branch ? (
+        <>
+          Branch{' '}
+          <strong>
+            <VisibleText text={state.branch} />
+          </strong>
+        </>
+      ) : (
+        'Detached HEAD'
       )}
-    </li>
+      {state.head && ` at ${state.head.slice(0, 7)}`} · {plural(state.commits.length, 'commit')}
+      {state.phase === 'streaming' && ' so far'}
+      {state.shallow && ' · a shallow clone: older commits were not fetched'}
+    </p>
   );
 }
 
-/** Changed paths with their kind; a path that still exists opens in the viewer. */
+function CommitBody({ commit: c, changes, view, update }: { commit: LogCommit; changes: Changes | undefined } & Pick<ViewProps, 'view' | 'update'>) {
+  const body = c.message.split('\n').slice(1).join('\n').trim();
+  return (
+    <>
+      {body && (
+        <pre className="commit-message">
+          <VisibleText text={body} multiline />
+        </pre>
+      )}
+      {(!changes || changes.state === 'loading') && <p className="muted">Reading the changed files…</p>}
+      {changes?.state === 'error' && <p className="form-error">Could not read the changed files: {changes.message}</p>}
+      {changes?.state === 'ready' &&
+        (changes.value.parentMissing ? (
+          <p className="muted">This commit's parent is beyond the clone's depth, so its changes are unknown. Clone with more history to see them.</p>
+        ) : changes.value.files.length === 0 ? (
+          <p className="muted">No files changed.</p>
+        ) : (
+          <ChangedFiles
+            label={`Files changed in ${c.oid.slice(0, 7)}`}
+            files={changes.value.files.map((f) => ({ path: f.path, kind: f.type }))}
+            diff={c.oid}
+            view={view}
+            update={update}
+          />
+        ))}
+    </>
+  );
+}
+
+/** Changed paths with their kind; each opens as a diff (`diff` is the commit, or 'worktree'), a deleted file too. */
 function ChangedFiles({
   label,
   files,
+  diff,
   view,
   update,
-}: { label: string; files: Array<{ path: string; kind: string; gone: boolean }> } & Pick<ViewProps, 'view' | 'update'>) {
+}: { label: string; files: Array<{ path: string; kind: string }>; diff: string } & Pick<ViewProps, 'view' | 'update'>) {
   return (
     <ul className="changed-files" aria-label={label}>
-      {files.map((f) => (
-        <li key={f.path}>
-          <Badge kind={f.kind}>{CHANGE_TEXT[f.kind] ?? f.kind}</Badge>{' '}
-          {f.gone ? (
-            <PathText path={f.path} />
-          ) : (
-            <FileLink view={view} update={update} path={f.path}>
+      {files.map((f) => {
+        const target = { file: f.path, diff, line: 0 };
+        const onClick = (e: MouseEvent<HTMLAnchorElement>) => {
+          if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+          e.preventDefault();
+          update(target, { push: true });
+        };
+        const current = view.file === f.path && view.diff === diff;
+        return (
+          <li key={f.path}>
+            <Badge kind={f.kind}>{CHANGE_TEXT[f.kind] ?? f.kind}</Badge>{' '}
+            <a
+              href={`${location.pathname}${serializeViewState({ ...view, ...target })}`}
+              onClick={onClick}
+              className="file-link"
+              aria-current={current ? 'location' : undefined}
+              aria-label={`${visibleText(f.path)}, ${CHANGE_TEXT[f.kind] ?? f.kind}: open the diff`}
+            >
               <PathText path={f.path} />
-            </FileLink>
-          )}
-        </li>
-      ))}
+            </a>
+          </li>
+        );
+      })}
     </ul>
   );
 }
