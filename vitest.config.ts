@@ -5,6 +5,8 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'test/**/*.test.ts', 'bench/**/*.test.ts'],
     environment: 'node',
     testTimeout: 30_000,
+    // fixture repositories are built with the git CLI in beforeAll hooks: seconds on a loaded machine
+    hookTimeout: 60_000,
     pool: 'threads',
   },
 });

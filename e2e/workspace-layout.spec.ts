@@ -304,7 +304,7 @@ test('a hostile Markdown file renders as inert text, links into the repository, 
   await expect(image.getByTestId('image-meta')).toHaveText(/^48 × 32 px · [\d.]+ K?B$/);
   await quarry.treeItem('icon.svg').click();
   await expect(image.getByTestId('image-meta')).toHaveText(/^40 × 40 px · [\d.]+ K?B$/);
-  await expect(image.getByRole('img')).toHaveAttribute('src', /^blob:/);
+  await expect(image.getByRole('img')).toHaveAttribute('src', /^data:image\/svg\+xml;base64,/);
   await expectAccessible(page);
   await image.getByRole('button', { name: 'Source' }).click();
   await expect(quarry.viewer('img/icon.svg').getByTestId('code-line').first()).toContainText('<svg');

@@ -228,7 +228,7 @@ function Shell({ engine }: { engine: EngineClient }) {
               </div>
               <RootList roots={roots} onRemove={(key) => void controller.closeRoot(key)} />
               <FileTree repoKey={repoKey} selected={view.file} onOpen={openFile} showSkipped={skippedInTree} />
-              {view.file && (
+              {view.file && !view.diff && (
                 <section className="outline-section" aria-label="Outline">
                   <h2 className="sidebar-subhead">
                     <button type="button" aria-expanded={outlineOpen} onClick={() => setOutlineOpen((o) => !o)} data-testid="outline-toggle">

@@ -17,16 +17,17 @@ import { VisibleText } from '../VisibleText';
 import { Blocks, type MarkdownLinks } from './MarkdownBody';
 import './viewer.css';
 
-type Loaded = { state: 'loading' } | { state: 'ready'; doc: MarkdownDocument } | { state: 'error'; error: QuarryError };
+type Loaded = { state: 'loading' } | { state: 'ready'; doc: MarkdownDocument; repoKey: string } | { state: 'error'; error: QuarryError };
 
 export function useMarkdown(path: string, repoKey: string): Loaded {
   const engine = useEngine();
   const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
   useEffect(() => {
     let current = true;
-    setLoaded((prev) => (prev.state === 'ready' && prev.doc.path === path ? prev : { state: 'loading' }));
+    // the same file of the same repository stays on screen while it is read again; another repository's never does
+    setLoaded((prev) => (prev.state === 'ready' && prev.doc.path === path && prev.repoKey === repoKey ? prev : { state: 'loading' }));
     engine.readMarkdown(path).then(
-      (doc) => current && setLoaded({ state: 'ready', doc }),
+      (doc) => current && setLoaded({ state: 'ready', doc, repoKey }),
       (err) => current && setLoaded({ state: 'error', error: toQuarryError(err) }),
     );
     return () => {

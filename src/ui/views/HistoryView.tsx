@@ -49,6 +49,16 @@ export function HistoryView({ view, update, repoKey }: ViewProps) {
   const [roots, setRoots] = useState<RootInfo[]>([]);
   const [root, setRoot] = useState('');
   const bodyRef = useRef<HTMLDivElement>(null);
+  /** Bumped when the log is read again or the view goes away: answers to older requests are dropped. */
+  const generation = useRef(0);
+  const deepenJob = useRef<(() => void) | null>(null);
+  useEffect(
+    () => () => {
+      generation.current++;
+      deepenJob.current?.(); // leaving History cancels a "fetch more history"
+    },
+    [],
+  );
   const aboveRef = useRef<HTMLDivElement>(null);
   const [above, setAbove] = useState(0);
 
@@ -82,6 +92,8 @@ export function HistoryView({ view, update, repoKey }: ViewProps) {
     dispatch({ type: 'reset' });
     setOpenCommit(null);
     setChanges(new Map());
+    // a commit's changed files asked for before this (another root, an earlier visit) are not shown
+    generation.current++;
     const job = engine.historyLog(
       root ? { root } : {},
       (part) => {
@@ -125,9 +137,10 @@ export function HistoryView({ view, update, repoKey }: ViewProps) {
     setOpenCommit(next);
     if (!next || changes.get(next)?.state === 'ready' || changes.get(next)?.state === 'loading') return;
     setChanges((m) => new Map(m).set(next, { state: 'loading' }));
+    const asked = generation.current;
     engine.commitChanges(root ? { oid: next, root } : { oid: next }).then(
-      (value) => setChanges((m) => new Map(m).set(next, { state: 'ready', value })),
-      (err) => setChanges((m) => new Map(m).set(next, { state: 'error', message: toQuarryError(err).message })),
+      (value) => asked === generation.current && setChanges((m) => new Map(m).set(next, { state: 'ready', value })),
+      (err) => asked === generation.current && setChanges((m) => new Map(m).set(next, { state: 'error', message: toQuarryError(err).message })),
     );
   };
 
@@ -136,13 +149,16 @@ export function HistoryView({ view, update, repoKey }: ViewProps) {
     const job = engine.deepenRepo(libraryId, DEEPEN_BY, { token: tokenFor(url).token || undefined }, (p) => progress.set(p));
     setDeepening({ progress, cancel: job.cancel });
     setDeepenError('');
+    deepenJob.current = job.cancel;
+    const asked = generation.current;
     try {
       const end = await job.done;
-      if (end.stats.ending === 'complete') setAttempt((a) => a + 1);
+      if (asked === generation.current && end.stats.ending === 'complete') setAttempt((a) => a + 1);
     } catch (err) {
-      setDeepenError(toQuarryError(err).message);
+      if (asked === generation.current) setDeepenError(toQuarryError(err).message);
     } finally {
-      setDeepening(null);
+      deepenJob.current = null;
+      if (asked === generation.current) setDeepening(null);
     }
   };
 
