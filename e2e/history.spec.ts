@@ -124,52 +124,59 @@ test('History of an opened folder: commits, uncommitted changes as diffs, keyboa
   await expect(view.getByRole('list', { name: 'Uncommitted changes' })).toContainText('notes.md');
 });
 
-test('10,000 commits: the first rows come at once, the list streams and scrolls without a long task on the main thread', async ({ quarry, page }) => {
-  test.setTimeout(240_000);
-  const repo = new ScratchRepo('quarry-e2e-history-big-');
-  let files: Record<string, Uint8Array>;
-  let oids: string[];
-  try {
-    repo.fastImport(10_000);
-    repo.git(['gc', '-q']);
-    files = readTree(repo.dir);
-    oids = repo.log().map((c) => c.oid);
-  } finally {
-    repo.dispose();
-  }
-  await pickerReturnsOpfs(page, 'big-history');
-  await quarry.goto();
-  await quarry.waitForRepo('quarry (demo)');
-  await writeOpfsTree(page, 'big-history', files);
-  await quarry.openFolderButton.click();
-  await quarry.waitForRepo('big-history', 60_000);
-  await quarry.waitForIndex();
+// A long-task check on this shared 2-core machine: one retry (as performance.spec), so a neighbour's
+// burst is not read as the app's; the assertion itself stays at 50 ms.
+test.describe('10,000 commits', () => {
+  test.describe.configure({ retries: 1 });
+  test('10,000 commits: the first rows come at once, the list streams and scrolls without a long task on the main thread', async ({ quarry, page }) => {
+    test.setTimeout(240_000);
+    const repo = new ScratchRepo('quarry-e2e-history-big-');
+    let files: Record<string, Uint8Array>;
+    let oids: string[];
+    try {
+      repo.fastImport(10_000);
+      repo.git(['gc', '-q']);
+      files = readTree(repo.dir);
+      oids = repo.log().map((c) => c.oid);
+    } finally {
+      repo.dispose();
+    }
+    await pickerReturnsOpfs(page, 'big-history');
+    await quarry.goto();
+    await quarry.waitForRepo('quarry (demo)');
+    await writeOpfsTree(page, 'big-history', files);
+    await quarry.openFolderButton.click();
+    await quarry.waitForRepo('big-history', 60_000);
+    await quarry.waitForIndex();
 
-  await page.evaluate(() => {
-    const w = window as unknown as { longTasks: number[] };
-    w.longTasks = [];
-    new PerformanceObserver((list) => list.getEntries().forEach((e) => w.longTasks.push(Math.round(e.duration)))).observe({ type: 'longtask' });
+    await page.evaluate(() => {
+      const w = window as unknown as { longTasks: number[] };
+      w.longTasks = [];
+      new PerformanceObserver((list) => list.getEntries().forEach((e) => w.longTasks.push(Math.round(e.duration)))).observe({ type: 'longtask' });
+    });
+    const t0 = Date.now();
+    await page.getByRole('link', { name: 'History' }).click();
+    const view = page.getByTestId('history-view');
+    await expect(view.getByTestId('commit').first()).toContainText(oids[0].slice(0, 7), { timeout: 30_000 });
+    const firstRowMs = Date.now() - t0;
+    await expect(view.getByTestId('history-freshness')).toContainText('Read 10,000 commits', { timeout: 60_000 });
+    const allMs = Date.now() - t0;
+    // virtualized: a handful of rows in the DOM, not 10,000
+    expect(await view.getByTestId('commit').count()).toBeLessThan(80);
+    await view.getByTestId('commit').first().getByRole('button').focus();
+    await page.keyboard.press('End');
+    await expect(
+      view
+        .getByTestId('commit')
+        .filter({ hasText: oids[oids.length - 1].slice(0, 7) })
+        .getByRole('button'),
+    ).toBeFocused();
+    await page.keyboard.press('Home');
+    await expect(view.getByTestId('commit').first().getByRole('button')).toBeFocused();
+    const longTasks = await page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks);
+    console.log(
+      `10,000 commits in the browser: first row after ${firstRowMs} ms, whole log after ${allMs} ms; main-thread tasks over 50 ms: ${JSON.stringify(longTasks)}`,
+    );
+    expect(longTasks.filter((ms) => ms > 50)).toEqual([]);
   });
-  const t0 = Date.now();
-  await page.getByRole('link', { name: 'History' }).click();
-  const view = page.getByTestId('history-view');
-  await expect(view.getByTestId('commit').first()).toContainText(oids[0].slice(0, 7), { timeout: 30_000 });
-  const firstRowMs = Date.now() - t0;
-  await expect(view.getByTestId('history-freshness')).toContainText('Read 10,000 commits', { timeout: 60_000 });
-  const allMs = Date.now() - t0;
-  // virtualized: a handful of rows in the DOM, not 10,000
-  expect(await view.getByTestId('commit').count()).toBeLessThan(80);
-  await view.getByTestId('commit').first().getByRole('button').focus();
-  await page.keyboard.press('End');
-  await expect(
-    view
-      .getByTestId('commit')
-      .filter({ hasText: oids[oids.length - 1].slice(0, 7) })
-      .getByRole('button'),
-  ).toBeFocused();
-  await page.keyboard.press('Home');
-  await expect(view.getByTestId('commit').first().getByRole('button')).toBeFocused();
-  const longTasks = await page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks);
-  console.log(`10,000 commits in the browser: first row after ${firstRowMs} ms, whole log after ${allMs} ms; main-thread tasks over 50 ms: ${JSON.stringify(longTasks)}`);
-  expect(longTasks.filter((ms) => ms > 50)).toEqual([]);
 });

@@ -10,6 +10,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { pickerReturnsOpfs, writeOpfsBytes, writeOpfsRepo } from './helpers/opfs';
+import { PANE_DEFAULTS } from '../src/ui/shell/pane-layout';
 
 /** A width × height RGB PNG with a gradient (a real, decodable picture). */
 function makePng(width: number, height: number): Uint8Array {
@@ -130,7 +131,7 @@ test('panes resize by drag and by keyboard, collapse, and come back the same aft
   expect(Math.abs((await width(sidebar)) - 240)).toBeLessThanOrEqual(2);
   await sideSplitter.focus();
   await page.keyboard.press('Enter');
-  expect(Math.abs((await width(quarry.relatedPanel)) - 240)).toBeLessThanOrEqual(2);
+  expect(Math.abs((await width(quarry.relatedPanel)) - PANE_DEFAULTS.related)).toBeLessThanOrEqual(2);
 
   // the narrow layout: one column, no splitters
   await page.setViewportSize({ width: 800, height: 900 });
