@@ -13,7 +13,9 @@ import { diffLineIds } from '../../core/diff/ops';
 import { gitTrimmedTailLines } from '../../core/diff/tail';
 import { decodeBytes, hasNulByte } from '../../core/walk/decode';
 import { ByteLineInterner, commonSuffix, deriveVersion, fullVersion, indentOf, lineCount } from '../../core/diff/versions';
-import { checkRepoPath, readBlobBytes, shortOid, TreeCache, type GitRepo } from './blob-at';
+import { MAX_DIFF_BYTES } from '../../core/diff/text-diff';
+import { checkRepoPath, shortOid, TreeCache, type GitRepo } from './blob-at';
+import { readBlobCapped } from './blob-read';
 import { forObjectReads } from './object-fs';
 import { cancelled, fileHistory, type FileHistory, type FileHistoryEntry } from './file-history';
 
@@ -63,6 +65,24 @@ export interface BlameOptions {
   yieldBudgetMs?: number;
 }
 
+/** Files (and earlier versions of them) larger than this are not blamed: the diff limit. */
+export const MAX_BLAME_BYTES = MAX_DIFF_BYTES;
+
+/** A version's bytes; a version over the limit is an error naming it (its size is learnt before it is read where it can be). */
+async function readForBlame(repo: GitRepo, path: string, oid: string, commit: string | null): Promise<Uint8Array> {
+  const { size, bytes } = await readBlobCapped(repo, oid, MAX_BLAME_BYTES);
+  if (bytes) return bytes;
+  const mb = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MB`;
+  const which = commit ? `${path} before commit ${shortOid(commit)}` : path;
+  throw new QuarryError('InvalidArgument', `${which} is ${mb(size)}: blame reads files up to ${mb(MAX_BLAME_BYTES)}`, {
+    reason: 'tooLarge',
+    path,
+    size,
+    limit: MAX_BLAME_BYTES,
+    ...(commit ? { commit } : {}),
+  });
+}
+
 export async function blameFile(repo: GitRepo, path: string, options: BlameOptions = {}): Promise<BlameResult> {
   repo = forObjectReads(repo);
   const segments = checkRepoPath(path);
@@ -83,7 +103,7 @@ export async function blameFile(repo: GitRepo, path: string, options: BlameOptio
     });
   }
   const yielder = createYielder(options.yieldBudgetMs);
-  const headBytes = await readBlobBytes(repo, history.headBlob);
+  const headBytes = await readForBlame(repo, path, history.headBlob, null);
   const headDecoded = decodeBytes(headBytes);
   if (headDecoded.binary) throw new QuarryError('InvalidArgument', `${path} is a binary file: blame needs text`, { reason: 'binary', path });
   // Lines are split and compared as bytes (as git does); UTF-16 text is turned into UTF-8 first so '\n' is one byte.
@@ -136,7 +156,7 @@ export async function blameFile(repo: GitRepo, path: string, options: BlameOptio
     if (options.signal?.aborted) throw cancelled();
     options.onProgress?.({ phase: 'blame', done: k, total: chain.length });
     const e = chain[k];
-    const bytes = e.change === 'add' || !e.previousBlob ? null : lineBytes(await readBlobBytes(repo, e.previousBlob));
+    const bytes = e.change === 'add' || !e.previousBlob ? null : lineBytes(await readForBlame(repo, path, e.previousBlob, e.oid));
     if (!bytes) {
       // added here (or a binary version before it): every line left is this commit's
       assign(e, !!e.boundary, () => false);

@@ -11,7 +11,9 @@ import { encodeIndex, MemoryIndexStore } from '../../core/rank/persist';
 import { commitLoader, decodeLog, encodeLog, readHistoryLog, type HistoryLogPart, type HistoryLogResult } from './history-log';
 import { walkLog, type LogCommit } from './log-walk';
 import { GitObjectStore } from './objects';
+import { bytes, looseFile, memoryFs, oidOf } from './pack-builder.testutil';
 import { ScratchRepo } from './scratch-repo.testutil';
+import { commitChanges } from './tree-diff';
 
 const repos: ScratchRepo[] = [];
 afterEach(() => {
@@ -91,6 +93,37 @@ describe('walkLog', () => {
     const side: LogCommit[] = [];
     for await (const c of walkLog(repo.git(['rev-parse', 'side']).trim(), load)) side.push(c);
     expect(oids(side)).toEqual(oids(repo.log('side')));
+  });
+
+  it('a parent line that is no object id counts as a missing parent: the log goes on', async () => {
+    const emptyTree = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+    const files: Record<string, Uint8Array> = { [`/r/.git/objects/4b/${emptyTree.slice(2)}`]: looseFile('tree', new Uint8Array()) };
+    const commit = (n: number, parents: string[], t: number) => {
+      const oid = oidOf(n);
+      const text = `tree ${emptyTree}\n${parents.map((p) => `parent ${p}\n`).join('')}author A <a@x> ${t} +0000\ncommitter A <a@x> ${t} +0000\n\nc${n}\n`;
+      files[`/r/.git/objects/${oid.slice(0, 2)}/${oid.slice(2)}`] = looseFile('commit', bytes(text));
+      return oid;
+    };
+    const root = commit(1, [], 100);
+    const bad = commit(2, [root, 'not an id'], 200); // a merge whose second parent is garbage
+    const worse = commit(3, ['ZZZZ'], 250); // only a garbage parent
+    const head = commit(4, [bad, worse], 300);
+    const objects = new GitObjectStore(memoryFs(files), '/r/.git');
+    const got: LogCommit[] = [];
+    for await (const c of walkLog(head, commitLoader(objects))) got.push(c);
+    expect(got.map((c) => [c.oid, c.parents, !!c.parentMissing])).toEqual([
+      [head, [bad, worse], false],
+      [worse, [], true],
+      [bad, [root], true],
+      [root, [], false],
+    ]);
+    // its changed files are unknown (not "everything added", as for a root commit)
+    expect(await commitChanges(objects, worse)).toEqual({ files: [], parentMissing: true });
+    // ids that reach the walk from elsewhere (a stored log) are checked too
+    const stored: Record<string, LogCommit> = { [head]: { ...got[0], parents: ['bogus'] } };
+    const fromMemory: LogCommit[] = [];
+    for await (const c of walkLog(head, (oid) => stored[oid] ?? null)) fromMemory.push(c);
+    expect(fromMemory.map((c) => !!c.parentMissing)).toEqual([true]);
   });
 
   it('a missing start commit is NotFound', async () => {

@@ -60,16 +60,18 @@ export function parseIndex(data: Uint8Array): GitIndex {
     let pathBytes: Uint8Array;
     if (version === 4) {
       // the path is the previous one minus N trailing bytes, plus a NUL-terminated suffix
+      // (arithmetic, not 32-bit shifts: a long varint must not wrap around to a small or negative count)
       let strip = 0;
       let b: number;
       let first = true;
       do {
+        if (p >= end || strip > previous.length) throw unreadable(`entry ${i + 1}'s path is malformed (its prefix length does not end)`);
         b = data[p++];
-        strip = first ? b & 0x7f : ((strip + 1) << 7) | (b & 0x7f);
+        strip = first ? b & 0x7f : (strip + 1) * 128 + (b & 0x7f);
         first = false;
       } while (b & 0x80);
       const nul = data.indexOf(0, p);
-      if (nul < 0 || nul > end || strip > previous.length) throw unreadable(`entry ${i + 1}'s path is malformed`);
+      if (nul < 0 || nul > end || strip < 0 || strip > previous.length) throw unreadable(`entry ${i + 1}'s path is malformed`);
       const suffix = data.subarray(p, nul);
       pathBytes = new Uint8Array(previous.length - strip + suffix.length);
       pathBytes.set(previous.subarray(0, previous.length - strip));
@@ -102,6 +104,14 @@ export function parseIndex(data: Uint8Array): GitIndex {
 
 async function sha1(bytes: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(await crypto.subtle.digest('SHA-1', bytes as Uint8Array<ArrayBuffer>));
+}
+
+/**
+ * The working file cannot hold the entry's blob: its size differs from the one the index
+ * recorded (git keeps the low 32 bits). No need to read it to know it changed.
+ */
+export function sizeDiffers(entry: IndexEntry, size: number): boolean {
+  return size % 2 ** 32 !== entry.size;
 }
 
 /** A blob's object id: SHA-1 of `blob <size>\0` and the bytes (what `git hash-object` prints). */

@@ -24,6 +24,7 @@ export interface LogCommit {
 }
 
 const decoder = new TextDecoder();
+const OID = /^[0-9a-f]{40}$/;
 
 /** A person line: `Name <email> 1700000000 +0100`. */
 function person(value: string): { name: string; email: string; seconds: number } {
@@ -32,12 +33,17 @@ function person(value: string): { name: string; email: string; seconds: number }
   return { name: m[1], email: m[2], seconds: Number(m[3]) };
 }
 
-/** A commit object's fields (headers, then a blank line, then the message). */
+/**
+ * A commit object's fields (headers, then a blank line, then the message). A `parent` line
+ * that is not a 40-hex id is dropped and the commit marked `parentMissing` (as if that parent
+ * were not fetched): one damaged commit does not fail the whole log.
+ */
 export function parseCommit(oid: string, bytes: Uint8Array): LogCommit {
   const text = decoder.decode(bytes);
   const end = text.indexOf('\n\n');
   const head = end < 0 ? text : text.slice(0, end);
   const parents: string[] = [];
+  let badParent = false;
   let author = '';
   let committer = '';
   let tree = false;
@@ -47,8 +53,10 @@ export function parseCommit(oid: string, bytes: Uint8Array): LogCommit {
     const key = line.slice(0, sp);
     const value = line.slice(sp + 1);
     if (key === 'tree') tree = true;
-    else if (key === 'parent') parents.push(value);
-    else if (key === 'author') author = value;
+    else if (key === 'parent') {
+      if (OID.test(value)) parents.push(value);
+      else badParent = true;
+    } else if (key === 'author') author = value;
     else if (key === 'committer') committer = value;
   }
   if (!tree || !committer) throw new QuarryError('Unreadable', `git object ${oid} is not a readable commit`, { oid });
@@ -62,6 +70,7 @@ export function parseCommit(oid: string, bytes: Uint8Array): LogCommit {
     date: a.seconds * 1000,
     committed: c.seconds,
     message: end < 0 ? '' : text.slice(end + 2).trimEnd(),
+    ...(badParent ? { parentMissing: true } : {}),
   };
 }
 
@@ -142,6 +151,10 @@ export async function* walkLog(head: string, load: CommitLoader, options: WalkOp
     let missing = !!shallow?.has(c.oid);
     if (!missing) {
       for (const p of c.parents) {
+        if (!OID.test(p)) {
+          missing = true; // not an object id (a damaged commit): a parent that is not there
+          continue;
+        }
         if (seen.has(p)) continue;
         seen.add(p);
         if (stopAt?.has(p)) {

@@ -9,15 +9,11 @@
  * System Access, where each of those is a handle lookup. Here a pack's index is parsed once,
  * an object is a binary search plus one inflate, and nothing is stat'ed per object.
  */
-import { unzlibSync } from 'fflate';
 import { QuarryError } from '../../core/errors';
+import { applyDelta, corrupt, corruptPack, entryHeader, inflateEntry, MAX_OBJECT_BYTES, ofsBack, parseLoose, type GitObject, type ObjectType } from './object-codec';
 
-export type ObjectType = 'commit' | 'tree' | 'blob' | 'tag';
-
-export interface GitObject {
-  type: ObjectType;
-  bytes: Uint8Array;
-}
+export { applyDelta, MAX_OBJECT_BYTES } from './object-codec';
+export type { GitObject, ObjectType } from './object-codec';
 
 /** The part of an isomorphic-git fs client this store reads through. */
 export interface GitFs {
@@ -33,8 +29,8 @@ export interface GitFs {
 const TYPE_BY_CODE: Record<number, ObjectType | 'ofs' | 'ref'> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag', 6: 'ofs', 7: 'ref' };
 /** Resolved delta bases kept per store (a tree walk revisits the same bases). */
 const BASE_CACHE_BYTES = 16 * 1024 * 1024;
-
-const corrupt = (what: string, detail: string) => new QuarryError('Unreadable', `The git object store is damaged: ${what} ${detail}`, { what });
+/** Deltas of deltas at most (git's own default limit is 50; `--depth` allows 4095). */
+const MAX_DELTA_DEPTH = 4096;
 
 export function hexToBytes(hex: string): Uint8Array {
   const out = new Uint8Array(hex.length >>> 1);
@@ -74,11 +70,18 @@ class Pack {
   ) {}
 
   static parse(fs: GitFs, packPath: string, idx: Uint8Array): Pack {
+    const idxPath = packPath.replace(/\.pack$/, '.idx');
     const view = new DataView(idx.buffer, idx.byteOffset, idx.byteLength);
-    if (idx.length < 8 + 1024 || view.getUint32(0) !== 0xff744f63) throw corrupt(packPath.replace(/\.pack$/, '.idx'), 'is not a version 2 pack index');
-    if (view.getUint32(4) !== 2) throw corrupt(packPath.replace(/\.pack$/, '.idx'), `has index version ${view.getUint32(4)} (only 2 is read)`);
+    if (idx.length < 8 + 1024 || view.getUint32(0) !== 0xff744f63) throw corrupt(idxPath, 'is not a version 2 pack index');
+    if (view.getUint32(4) !== 2) throw corrupt(idxPath, `has index version ${view.getUint32(4)} (only 2 is read)`);
     const count = view.getUint32(8 + 255 * 4);
-    if (idx.length < 8 + 1024 + count * 28 + 40) throw corrupt(packPath.replace(/\.pack$/, '.idx'), 'is cut short');
+    if (idx.length < 8 + 1024 + count * 28 + 40) throw corrupt(idxPath, 'is cut short');
+    // the fan-out counts must grow: a binary search over a shrinking one reads outside the names
+    for (let i = 1, prev = view.getUint32(8); i < 256; i++) {
+      const cur = view.getUint32(8 + i * 4);
+      if (cur < prev) throw corrupt(idxPath, 'has a fan-out table that is not sorted');
+      prev = cur;
+    }
     return new Pack(fs, packPath, idx, view, count);
   }
 
@@ -105,6 +108,7 @@ class Pack {
     const small = this.view.getUint32(offsets + i * 4);
     if (!(small & 0x80000000)) return small;
     const large = offsets + this.count * 4 + (small & 0x7fffffff) * 8;
+    if (large + 8 > this.idx.length - 40) throw corrupt(this.path.replace(/\.pack$/, '.idx'), `names a large offset outside the index for entry ${i}`);
     return this.view.getUint32(large) * 2 ** 32 + this.view.getUint32(large + 4);
   }
 
@@ -118,54 +122,135 @@ class Pack {
   }
 }
 
+export interface GitObjectStoreOptions {
+  /** Objects larger than this are refused (default MAX_OBJECT_BYTES). */
+  maxObjectBytes?: number;
+}
+
+/** A pack left out of the search, and why (its index or its data is damaged or missing). */
+export interface SkippedPack {
+  path: string;
+  reason: string;
+}
+
 /**
  * Objects of one repository. Holds its packs' indexes and data in memory while it lives: keep
  * one per job (or per open repository) and drop it after.
+ *
+ * A pack whose index or data cannot be read is left out (see `skippedPacks`) and the others,
+ * then loose objects, are still searched. A missing object lists the pack directory again
+ * (packed by a gc since?): packs already loaded are kept, only new indexes are read, and
+ * misses at the same time share one listing.
  */
 export class GitObjectStore {
-  private packs: Promise<Pack[]> | null = null;
+  private packs: Pack[] = [];
+  /** The .idx names of the last listing (null: not listed yet). */
+  private listed: string | null = null;
+  private listing: Promise<void> | null = null;
+  private readonly byPath = new Map<string, Pack>();
+  private readonly skipped = new Map<string, string>();
   private baseCache = new Map<string, GitObject>();
   private baseBytes = 0;
+  private readonly maxObjectBytes: number;
 
   constructor(
     private readonly fs: GitFs,
     readonly gitdir: string,
-  ) {}
+    options: GitObjectStoreOptions = {},
+  ) {
+    this.maxObjectBytes = options.maxObjectBytes ?? MAX_OBJECT_BYTES;
+  }
 
-  private listPacks(): Promise<Pack[]> {
-    this.packs ??= (async () => {
-      const names = await this.fs.promises.readdir(`${this.gitdir}/objects/pack`).catch(() => [] as string[]); // none: only loose objects
+  /** Packs left out of the search, with the reason. */
+  get skippedPacks(): SkippedPack[] {
+    return [...this.skipped].map(([path, reason]) => ({ path, reason }));
+  }
+
+  private skip(path: string, err: unknown): void {
+    this.skipped.set(path, err instanceof Error ? err.message : String(err));
+    this.byPath.delete(path);
+    this.packs = this.packs.filter((p) => p.path !== path);
+  }
+
+  /**
+   * List the pack directory; when it changed since the last listing, load the new indexes
+   * (packs already loaded are kept as they are, packs gone are dropped). One listing at a time.
+   */
+  private relist(): Promise<void> {
+    this.listing ??= (async () => {
+      const dir = `${this.gitdir}/objects/pack`;
+      const names = (await this.fs.promises.readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.idx')).sort(); // none: only loose objects
+      const key = names.join('\n');
+      if (key === this.listed) return;
       const packs: Pack[] = [];
-      for (const name of names.filter((n) => n.endsWith('.idx')).sort()) {
-        const idx = await readBytes(this.fs, `${this.gitdir}/objects/pack/${name}`);
-        if (idx) packs.push(Pack.parse(this.fs, `${this.gitdir}/objects/pack/${name.replace(/\.idx$/, '.pack')}`, idx));
+      const paths = new Set<string>();
+      for (const name of names) {
+        const path = `${dir}/${name.replace(/\.idx$/, '.pack')}`;
+        paths.add(path);
+        let pack = this.byPath.get(path);
+        if (!pack) {
+          try {
+            const idx = await readBytes(this.fs, `${dir}/${name}`);
+            if (!idx) throw corrupt(`${dir}/${name}`, 'could not be read');
+            pack = Pack.parse(this.fs, path, idx);
+            this.byPath.set(path, pack);
+            this.skipped.delete(path);
+          } catch (err) {
+            this.skip(path, err);
+            continue;
+          }
+        }
+        packs.push(pack);
       }
-      return packs;
-    })();
-    return this.packs;
+      for (const path of [...this.byPath.keys()]) if (!paths.has(path)) this.byPath.delete(path);
+      this.packs = packs;
+      this.listed = key;
+    })().finally(() => (this.listing = null));
+    return this.listing;
+  }
+
+  /** The pack holding `raw` and its offset there; a pack whose data cannot be read is skipped. */
+  private async findPacked(raw: Uint8Array, packs: readonly Pack[]): Promise<{ pack: Pack; at: number } | null> {
+    for (const pack of packs) {
+      const at = pack.find(raw);
+      if (at < 0) continue;
+      try {
+        await pack.bytes();
+      } catch (err) {
+        this.skip(pack.path, err);
+        continue;
+      }
+      return { pack, at };
+    }
+    return null;
   }
 
   /** The object, or null when the repository does not have it (a shallow clone's boundary). */
   async read(oid: string): Promise<GitObject | null> {
     if (!isOid(oid)) throw new QuarryError('InvalidArgument', `"${String(oid)}" is not a 40-character object id`, { field: 'oid', value: oid });
+    return this.readAt(oid, 0, new Set());
+  }
+
+  /**
+   * `depth` counts the deltas above this read (a REF_DELTA's base continues its chain) and
+   * `resolving` holds the ids of the chain so far: a delta that leads back to one is a cycle.
+   */
+  private async readAt(oid: string, depth: number, resolving: Set<string>): Promise<GitObject | null> {
+    resolving.add(oid);
+    if (this.listed === null) await this.relist();
     const raw = hexToBytes(oid);
-    for (const pack of await this.listPacks()) {
-      const at = pack.find(raw);
-      if (at >= 0) return this.readPacked(pack, at, 0);
-    }
+    const hit = await this.findPacked(raw, this.packs);
+    if (hit) return this.readPacked(hit.pack, hit.at, depth, resolving);
     const loose = await readBytes(this.fs, `${this.gitdir}/objects/${oid.slice(0, 2)}/${oid.slice(2)}`);
-    if (loose) return parseLoose(oid, loose);
-    // Packed since the store listed the packs (a gc ran meanwhile)? Look once more.
-    const before = this.packs;
-    this.packs = null;
-    const again = await this.listPacks();
-    if ((await before)?.length !== again.length) {
-      for (const pack of again) {
-        const at = pack.find(raw);
-        if (at >= 0) return this.readPacked(pack, at, 0);
-      }
-    }
-    return null;
+    if (loose) return parseLoose(oid, loose, this.maxObjectBytes);
+    // Packed since the store listed the packs (a gc ran meanwhile)? Look again if the listing changed.
+    const before = new Set(this.packs);
+    await this.relist();
+    const again = await this.findPacked(
+      raw,
+      this.packs.filter((p) => !before.has(p)),
+    );
+    return again ? this.readPacked(again.pack, again.at, depth, resolving) : null;
   }
 
   async has(oid: string): Promise<boolean> {
@@ -180,42 +265,33 @@ export class GitObjectStore {
     return obj.bytes;
   }
 
-  private async readPacked(pack: Pack, offset: number, depth: number): Promise<GitObject> {
-    if (depth > 4096) throw corrupt(pack.path, 'has a delta chain deeper than 4096');
+  private async readPacked(pack: Pack, offset: number, depth: number, resolving: Set<string>): Promise<GitObject> {
+    if (depth > MAX_DELTA_DEPTH) throw corruptPack(pack.path, `has a delta chain deeper than ${MAX_DELTA_DEPTH}`);
     const cacheKey = `${pack.path}:${offset}`;
     const cached = this.baseCache.get(cacheKey);
     if (cached) return cached;
     const data = await pack.bytes();
-    let p = offset;
-    if (p >= data.length - 20) throw corrupt(pack.path, `has no object at offset ${offset}`);
-    let byte = data[p++];
-    const code = (byte >> 4) & 7;
-    let size = byte & 15;
-    let shift = 4;
-    while (byte & 0x80) {
-      byte = data[p++];
-      size += (byte & 0x7f) * 2 ** shift;
-      shift += 7;
-    }
+    if (offset < 12 || offset >= data.length - 20) throw corruptPack(pack.path, `has no object at offset ${offset}`);
+    const { code, size, p: start } = entryHeader(data, offset, pack.path, this.maxObjectBytes);
+    let p = start;
     const kind = TYPE_BY_CODE[code];
-    if (!kind) throw corrupt(pack.path, `has an object of unknown type ${code} at offset ${offset}`);
+    if (!kind) throw corruptPack(pack.path, `has an object of unknown type ${code} at offset ${offset}`);
     let base: GitObject | null = null;
     if (kind === 'ofs') {
-      byte = data[p++];
-      let back = byte & 0x7f;
-      while (byte & 0x80) {
-        byte = data[p++];
-        back = (back + 1) * 128 + (byte & 0x7f);
-      }
-      base = await this.readPacked(pack, offset - back, depth + 1);
+      const ofs = ofsBack(data, p, pack.path, offset);
+      p = ofs.p;
+      base = await this.readPacked(pack, offset - ofs.back, depth + 1, resolving);
     } else if (kind === 'ref') {
+      if (p + 20 > data.length - 20) throw corruptPack(pack.path, `has a delta at offset ${offset} cut short`);
       const baseOid = bytesToHex(data, p, p + 20);
       p += 20;
-      base = await this.read(baseOid);
+      if (resolving.has(baseOid))
+        throw corruptPack(pack.path, `the delta at offset ${offset} has ${baseOid} as its base, which is itself or one of its own deltas (a delta cycle)`);
+      base = await this.readAt(baseOid, depth + 1, resolving);
       if (!base) throw corrupt(pack.path, `has a delta against ${baseOid}, which is missing`);
     }
-    const body = inflate(data.subarray(p, data.length - 20), size, pack.path, offset);
-    const obj: GitObject = base ? { type: base.type, bytes: applyDelta(base.bytes, body, pack.path) } : { type: kind as ObjectType, bytes: body };
+    const body = inflateEntry(data.subarray(p, data.length - 20), size, pack.path, offset);
+    const obj: GitObject = base ? { type: base.type, bytes: applyDelta(base.bytes, body, pack.path, this.maxObjectBytes) } : { type: kind as ObjectType, bytes: body };
     // Bases of deltas are what gets read again: remember objects that were one (or are trees).
     if (depth > 0 || obj.type === 'tree') this.remember(cacheKey, obj);
     return obj;
@@ -231,78 +307,6 @@ export class GitObjectStore {
       this.baseBytes -= v.bytes.length;
     }
   }
-}
-
-function inflate(data: Uint8Array, size: number, where: string, offset: number): Uint8Array {
-  let out: Uint8Array;
-  try {
-    out = unzlibSync(data, { out: new Uint8Array(size) });
-  } catch (err) {
-    throw corrupt(where, `does not inflate at offset ${offset}: ${(err as Error).message}`);
-  }
-  if (out.length !== size) throw corrupt(where, `inflates to ${out.length} bytes at offset ${offset}, not ${size}`);
-  return out;
-}
-
-function parseLoose(oid: string, file: Uint8Array): GitObject {
-  let raw: Uint8Array;
-  try {
-    raw = unzlibSync(file);
-  } catch (err) {
-    throw corrupt(`loose object ${oid}`, `does not inflate: ${(err as Error).message}`);
-  }
-  const nul = raw.indexOf(0);
-  const header = new TextDecoder().decode(raw.subarray(0, nul < 0 ? 0 : nul));
-  const m = /^(commit|tree|blob|tag) (\d+)$/.exec(header);
-  if (!m || Number(m[2]) !== raw.length - nul - 1) throw corrupt(`loose object ${oid}`, `has a bad header "${header.slice(0, 40)}"`);
-  return { type: m[1] as ObjectType, bytes: raw.subarray(nul + 1) };
-}
-
-/** git's delta format: two varint sizes, then copy (from the base) and insert instructions. */
-export function applyDelta(base: Uint8Array, delta: Uint8Array, where = 'a delta'): Uint8Array {
-  let p = 0;
-  const varint = () => {
-    let v = 0;
-    let shift = 0;
-    let b: number;
-    do {
-      b = delta[p++];
-      v += (b & 0x7f) * 2 ** shift;
-      shift += 7;
-    } while (b & 0x80 && p < delta.length);
-    return v;
-  };
-  const baseSize = varint();
-  if (baseSize !== base.length) throw corrupt(where, `has a delta for a ${baseSize}-byte base applied to ${base.length} bytes`);
-  const out = new Uint8Array(varint());
-  let o = 0;
-  while (p < delta.length) {
-    const op = delta[p++];
-    if (op & 0x80) {
-      let off = 0;
-      let len = 0;
-      if (op & 1) off |= delta[p++];
-      if (op & 2) off |= delta[p++] << 8;
-      if (op & 4) off |= delta[p++] << 16;
-      if (op & 8) off += delta[p++] * 2 ** 24;
-      if (op & 16) len |= delta[p++];
-      if (op & 32) len |= delta[p++] << 8;
-      if (op & 64) len |= delta[p++] << 16;
-      if (len === 0) len = 0x10000;
-      if (off + len > base.length || o + len > out.length) throw corrupt(where, 'copies outside its base');
-      out.set(base.subarray(off, off + len), o);
-      o += len;
-    } else if (op > 0) {
-      if (o + op > out.length || p + op > delta.length) throw corrupt(where, 'inserts past its end');
-      out.set(delta.subarray(p, p + op), o);
-      o += op;
-      p += op;
-    } else {
-      throw corrupt(where, 'has a zero delta instruction');
-    }
-  }
-  if (o !== out.length) throw corrupt(where, `builds ${o} bytes, not ${out.length}`);
-  return out;
 }
 
 /**

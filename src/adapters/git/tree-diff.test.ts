@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rejectionOf } from '../../../test/rejection';
 import type { ChangedFile } from './history';
 import { GitObjectStore } from './objects';
+import { bytes, looseFile, memoryFs, oidOf } from './pack-builder.testutil';
 import { ScratchRepo } from './scratch-repo.testutil';
-import { commitChanges, flattenCommitTree, parseTree } from './tree-diff';
+import { commitChanges, diffTreeIds, flattenCommitTree, parseTree } from './tree-diff';
 
 const TYPE: Record<string, ChangedFile['type']> = { A: 'add', M: 'modify', D: 'delete', T: 'modify' };
 
@@ -76,5 +77,54 @@ describe('commitChanges against git diff-tree', { timeout: 60_000 }, () => {
     } finally {
       clone.dispose();
     }
+  });
+});
+
+/**
+ * A "git bomb" in memory: tree k names tree k-1 ten times, tree 0 names one blob ten times; the
+ * commit's tree (level 8) stands for 10^9 paths in a few KB of objects.
+ */
+function gitBomb(levels = 8): { store: GitObjectStore; commit: string; root: string } {
+  const files: Record<string, Uint8Array> = {};
+  const put = (oid: string, type: string, content: Uint8Array) => (files[`/bomb/.git/objects/${oid.slice(0, 2)}/${oid.slice(2)}`] = looseFile(type, content));
+  const raw = (oid: string) => Uint8Array.from({ length: 20 }, (_, i) => parseInt(oid.slice(i * 2, i * 2 + 2), 16));
+  const tree = (mode: string, prefix: string, child: string) => {
+    const parts: number[] = [];
+    for (let i = 0; i < 10; i++) parts.push(...bytes(`${mode} ${prefix}${i}\0`), ...raw(child));
+    return new Uint8Array(parts);
+  };
+  put(oidOf(1), 'blob', bytes('boom\n'));
+  let child = oidOf(1);
+  for (let k = 0; k <= levels; k++) {
+    const oid = oidOf(100 + k);
+    put(oid, 'tree', k === 0 ? tree('100644', 'f', child) : tree('40000', 'd', child));
+    child = oid;
+  }
+  const commit = oidOf(999);
+  put(commit, 'commit', bytes(`tree ${child}\nauthor A <a@x> 1700000000 +0000\ncommitter A <a@x> 1700000000 +0000\n\nbomb\n`));
+  return { store: new GitObjectStore(memoryFs(files), '/bomb/.git'), commit, root: child };
+}
+
+describe('trees that expand without end (a git bomb)', { timeout: 60_000 }, () => {
+  it('flattening stops past the entry limit with a clear error, and honours a cancel', async () => {
+    const { store, commit } = gitBomb();
+    const small = await rejectionOf(flattenCommitTree(store, commit, { maxEntries: 500 }));
+    expect(small.code).toBe('Unreadable');
+    expect(small.reason).toBe('tooLarge');
+    expect(small.message).toMatch(/has more than 500 entries/);
+    const controller = new AbortController();
+    controller.abort();
+    expect((await rejectionOf(flattenCommitTree(store, commit, { signal: controller.signal }))).code).toBe('Cancelled');
+    // a modest tree is read whole
+    expect((await flattenCommitTree(gitBomb(2).store, gitBomb(2).commit)).size).toBe(1000);
+  });
+
+  it('a diff against the bomb (its commit a root) stops past the entry limit too', async () => {
+    const { store, commit, root } = gitBomb();
+    const err = await rejectionOf(commitChanges(store, commit, undefined, { maxEntries: 500 }));
+    expect(err.reason).toBe('tooLarge');
+    // the default limit (MAX_TREE_ENTRIES) applies without options
+    expect((await rejectionOf(diffTreeIds(store, null, root))).message).toMatch(/Reading the changed files stopped: .*more than 1,000,000 entries/);
+    expect((await diffTreeIds(gitBomb(2).store, null, gitBomb(2).root)).length).toBe(1000);
   });
 });

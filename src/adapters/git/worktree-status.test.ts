@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { rejectionOf } from '../../../test/rejection';
 import { blobOid, parseIndex, readIndexFile } from './index-file';
-import { GitObjectStore } from './objects';
+import { GitObjectStore, type GitFs } from './objects';
 import { ScratchRepo } from './scratch-repo.testutil';
 import { worktreeStatus, type UncommittedFile } from './worktree-status';
 
@@ -152,6 +152,44 @@ describe('worktreeStatus against git status --porcelain', { timeout: 60_000 }, (
   });
 });
 
+describe('what is read', () => {
+  it("a tracked file whose size differs from the index (HEAD's blob) is modified unread; a staged new file is added unread", async () => {
+    const repo = scratch();
+    repo.commit('base', { 'big.txt': `${'x'.repeat(1000)}\n`, 'same-size.txt': 'aaaa\n', 'staged-edit.txt': 'one\n' });
+    settle(repo);
+    repo.write('big.txt', `${'y'.repeat(5000)}\n`);
+    repo.write('same-size.txt', 'bbbb\n', Date.now() / 1000 - 60); // same size, new mtime: only its bytes can tell
+    repo.write('staged-edit.txt', 'one, then more\n');
+    repo.git(['add', 'staged-edit.txt']); // the index's blob is not HEAD's: the size proves nothing against HEAD
+    repo.write('staged-edit.txt', 'one\n'); // back to HEAD's bytes
+    repo.write('new.txt', 'new\n');
+    repo.git(['add', 'new.txt']);
+    const reads: string[] = [];
+    const counting = {
+      promises: {
+        readFile: (path: string, opts?: unknown) => {
+          reads.push(path);
+          return fs.promises.readFile(path, opts as undefined);
+        },
+        readdir: (path: string) => fs.promises.readdir(path),
+        stat: (path: string) => fs.promises.stat(path),
+        lstat: (path: string) => fs.promises.lstat(path),
+        readlink: (path: string) => fs.promises.readlink(path),
+      },
+    } as unknown as GitFs;
+    const gitdir = join(repo.dir, '.git');
+    const got = await worktreeStatus(counting, new GitObjectStore(counting, gitdir), { dir: repo.dir, gitdir, head: repo.head() });
+    expect(got.files).toEqual([
+      { path: 'big.txt', status: 'modified' },
+      { path: 'new.txt', status: 'added' },
+      { path: 'same-size.txt', status: 'modified' },
+    ]);
+    const worktreeReads = reads.filter((p) => !p.startsWith(gitdir)).map((p) => p.slice(repo.dir.length + 1));
+    expect(worktreeReads.sort()).toEqual(['same-size.txt', 'staged-edit.txt']);
+    expect(got.hashed).toBe(2);
+  });
+});
+
 describe('the index file', () => {
   it('blob ids are what git hash-object prints', async () => {
     const repo = scratch();
@@ -180,5 +218,23 @@ describe('the index file', () => {
     expect(err.message).toContain('checksum');
     fs.rmSync(join(repo.dir, '.git/index'));
     expect((await readIndexFile(fs, join(repo.dir, '.git'))).entries).toEqual([]);
+  });
+
+  it('a version 4 index whose prefix length overflows or does not end is unreadable, not a wrong path or a RangeError', async () => {
+    const repo = scratch();
+    repo.commit('two', { 'a/one.txt': '1\n', 'a/two.txt': '2\n' });
+    repo.git(['update-index', '--index-version', '4']);
+    const good = new Uint8Array(fs.readFileSync(join(repo.dir, '.git/index')));
+    expect(parseIndex(good).entries.map((e) => e.path)).toEqual(['a/one.txt', 'a/two.txt']);
+    // entry 1: 62 bytes, prefix length 0 (one byte), "a/one.txt\0"; entry 2's prefix length follows its 62 bytes
+    const at = 12 + 62 + 1 + 10 + 62;
+    expect(good[at]).toBe(7); // "a/two.txt" keeps "a/" of "a/one.txt": strip 7
+    const withStrip = (varint: number[]) => new Uint8Array([...good.subarray(0, at), ...varint, ...good.subarray(at + 1)]);
+    // 32-bit shifts make this -1 (a path with a stray byte); it is a huge count
+    expect(() => parseIndex(withStrip([0x8e, 0xfe, 0xfe, 0xfe, 0x7f]))).toThrow(/not readable: entry 2's path is malformed/);
+    expect(() => parseIndex(withStrip([0x86, 0xfe, 0xff, 0xff, 0x00]))).toThrow(/not readable: entry 2's path is malformed/);
+    // a prefix length that runs to the end of the file
+    const endless = new Uint8Array([...good.subarray(0, at), ...new Uint8Array(good.length - at).fill(0xff)]);
+    expect(() => parseIndex(endless)).toThrow(/not readable: entry 2's path is malformed/);
   });
 });

@@ -12,7 +12,7 @@
 import ignore, { type Ignore } from 'ignore';
 import { QuarryError } from '../../core/errors';
 import type { UncommittedStatus } from './history';
-import { blobOid, readIndexFile, type IndexEntry } from './index-file';
+import { blobOid, readIndexFile, sizeDiffers, type IndexEntry } from './index-file';
 import type { GitFs, GitObjectStore } from './objects';
 import { flattenCommitTree } from './tree-diff';
 
@@ -63,7 +63,7 @@ function ignoredBy(levels: IgnoreLevel[], path: string, isDir: boolean): boolean
 
 /** Does the working file still hold the index's blob, by stat alone? */
 export function statMatches(entry: IndexEntry, st: { size: number; mtimeMs: number }, indexMtimeMs: number): boolean {
-  if (st.size % 2 ** 32 !== entry.size) return false;
+  if (sizeDiffers(entry, st.size)) return false;
   const entryMs = entry.mtimeSec * 1000 + Math.floor(entry.mtimeNsec / 1e6);
   // nanoseconds of 0: written by a git without them, compare whole seconds
   const same = entry.mtimeNsec === 0 ? Math.floor(st.mtimeMs / 1000) === entry.mtimeSec : Math.floor(st.mtimeMs) === entryMs;
@@ -106,7 +106,7 @@ export async function worktreeStatus(fs: GitFs, objects: GitObjectStore, options
   };
 
   const index = await readIndexFile(fs, gitdir);
-  const headFiles = head ? await flattenCommitTree(objects, head) : new Map<string, { oid: string; mode: number }>();
+  const headFiles = head ? await flattenCommitTree(objects, head, { signal }) : new Map<string, { oid: string; mode: number }>();
   await check();
 
   // One entry per path (a conflicted path has stages 1-3 and no stage 0).
@@ -125,9 +125,18 @@ export async function worktreeStatus(fs: GitFs, objects: GitObjectStore, options
       return;
     }
     let oid: string | null = null;
+    const staged = entry && entry.stage === 0 && !entry.intentToAdd ? entry : undefined;
     if (entry && (entry.skipWorktree || entry.assumeUnchanged)) oid = entry.oid;
-    else if (entry && entry.stage === 0 && !entry.intentToAdd && statMatches(entry, st, index.mtimeMs)) oid = entry.oid;
-    else if (inHead || entry) {
+    else if (staged && statMatches(staged, st, index.mtimeMs)) oid = staged.oid;
+    else if (inHead && staged && staged.oid === inHead.oid && sizeDiffers(staged, st.size)) {
+      // not the index's blob, which is HEAD's: modified, whatever it holds (not read)
+      files.push({ path: rel, status: 'modified' });
+      return;
+    } else if (!inHead && entry) {
+      // staged as new: added, whatever it holds now (not read)
+      files.push({ path: rel, status: 'added' });
+      return;
+    } else if (inHead) {
       hashed++;
       oid = await hashFile(rel, st);
     }

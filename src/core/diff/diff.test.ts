@@ -5,7 +5,7 @@ import { LineInterner, splitLines } from './lines';
 import { diffIds } from './myers';
 import { applyOps, diffLineIds, diffSplit, opsFromMarks } from './ops';
 import { decodeSide, diffTexts } from './text-diff';
-import { tokenize, wordDiff } from './words';
+import { MAX_WORD_DIFF_WORK, tokenize, wordBudget, wordDiff, wordPairs } from './words';
 
 /** Length of a longest common subsequence (the O(nm) oracle). */
 function lcs<T>(a: readonly T[], b: readonly T[]): number {
@@ -207,6 +207,37 @@ describe('word diff', () => {
   it('tokens: words, whitespace runs, single characters, surrogate pairs whole', () => {
     expect(tokenize('a_b1  (x)😀')).toEqual(['a_b1', '  ', '(', 'x', ')', '😀']);
   });
+  it('all the pairs of a file share one work budget: a pathological file ends early, later pairs unhighlighted', () => {
+    // 1,000 pairs of 1,990-character lines of '+' and '-' in random order: every one a costly minimal search
+    let seed = 1;
+    const source = Array.from({ length: 12_000 }, () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) & 0x10000 ? '+' : '-')).join('');
+    const n = 1000;
+    const a = Array.from({ length: n }, (_, i) => source.slice(i * 5, i * 5 + 1990));
+    const b = Array.from({ length: n }, (_, i) => source.slice(6000 + i * 3, 6000 + i * 3 + 1990));
+    const budget = wordBudget();
+    const pairs = wordPairs(
+      a,
+      b,
+      [
+        { op: 'delete', a: 0, b: 0, n },
+        { op: 'insert', a: n, b: 0, n },
+      ],
+      budget,
+    );
+    // spent, and not overspent by more than a sliver: the search stops inside the pair that runs out
+    expect(budget.left).toBeLessThanOrEqual(0);
+    expect(-budget.left).toBeLessThan(MAX_WORD_DIFF_WORK / 100);
+    // a prefix of the pairs was diffed, the rest have no ranges (their lines still count as changed)
+    expect(pairs.length).toBeGreaterThan(0);
+    expect(pairs.length).toBeLessThan(n / 10);
+    expect(pairs.map((p) => p.a)).toEqual(pairs.map((_, i) => pairs[0].a + i));
+    // one pair alone fits well inside a fresh budget: it is the total that is bounded
+    const one = wordBudget();
+    expect(wordDiff(a[n - 1], b[n - 1], one)).not.toBeNull();
+    expect(one.left).toBeGreaterThan(0);
+    expect(wordDiff(a[n - 1], b[n - 1], { left: 100 })).toBeNull();
+  });
+
   it('changed lines are paired in order inside a change', () => {
     const d = diffTexts(text(['keep', 'let total = 0;', 'total += 1;', 'keep']), text(['keep', 'let sum = 0;', 'sum += 1;', 'extra', 'keep']));
     expect(d.words.map((w) => [w.a, w.b])).toEqual([

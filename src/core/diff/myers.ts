@@ -44,6 +44,8 @@ export interface ChangeMarks {
   b: Uint8Array;
   /** True when the work budget ran out and some region was marked replaced without aligning it. */
   approximate: boolean;
+  /** Diagonal steps the search took (what `maxWork` bounds). */
+  work: number;
 }
 
 /** xdl_bogosqrt: a power of two near sqrt(n). */
@@ -351,7 +353,7 @@ export function diffIds(a: Int32Array, b: Int32Array, options: MyersOptions = {}
   while (tail < lim - start && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
   const end1 = a.length - tail - 1;
   const end2 = b.length - tail - 1;
-  if (start > end1 && start > end2) return { a: rchg1, b: rchg2, approximate: false };
+  if (start > end1 && start > end2) return { a: rchg1, b: rchg2, approximate: false, work: 0 };
 
   // Occurrence counts over the whole files, as xdiff's classifier counts them.
   let maxId = 0;
@@ -369,5 +371,5 @@ export function diffIds(a: Int32Array, b: Int32Array, options: MyersOptions = {}
   const ndiags = r1.n + r2.n + 3;
   const env: Env = { mxcost: minimal ? LINE_MAX : Math.max(bogoSqrt(ndiags), MAX_COST_MIN), work: 0, maxWork: options.maxWork ?? DEFAULT_MAX_WORK };
   const approximate = compare(r1, r2, rchg1, rchg2, minimal, env);
-  return { a: rchg1, b: rchg2, approximate };
+  return { a: rchg1, b: rchg2, approximate, work: env.work };
 }
