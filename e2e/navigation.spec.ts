@@ -85,6 +85,7 @@ test('definitions and references across files in TypeScript, Python, Go and C; o
   await expect(panel.locator('.nav-file-head').first()).toContainText('ts/src/money.ts');
   await expect(panel.getByRole('button', { name: 'ts/src/money.ts line 2, definition' })).toBeVisible();
   await expect(page).toHaveURL(/sym=formatMoney&nav=refs/);
+  await page.screenshot({ path: 'e2e/screenshots/references.png' });
   // a reload keeps the panel; an entry opens its line; Escape closes the panel
   await page.reload();
   await expect(panel.getByTestId('nav-count')).toHaveText('5 references in 3 files', { timeout: 60_000 });
