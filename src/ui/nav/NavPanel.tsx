@@ -238,10 +238,15 @@ export function NavPanel({
 }
 
 /** Where a listed line starts: past its indentation, and close enough before the first hit that the hit shows. */
-function lineStart(text: string, ranges: readonly (readonly [number, number])[]): number {
+export function lineStart(text: string, ranges: readonly (readonly [number, number])[]): number {
   const indent = text.length - text.trimStart().length;
   const hit = ranges[0]?.[0] ?? 0;
-  return hit - indent > 16 ? Math.max(indent, hit - 12) : indent;
+  if (hit - indent <= 16) return indent;
+  // about 12 characters before the hit, moved forward to a word's start (never "t interface" for "export interface")
+  let p = Math.max(indent, hit - 12);
+  while (p < hit && /[\w$]/.test(text[p - 1] ?? '')) p++;
+  while (p < hit && /\s/.test(text[p])) p++;
+  return p;
 }
 
 /** "12 references in 4 files", "At least …" past the count limit, "… so far" while the search runs. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { lineStart } from './NavPanel';
 import { subsequence } from './SymbolPicker';
 import { stepMatch } from './use-viewer-keys';
 
@@ -27,5 +28,20 @@ describe('F3 / Shift+F3', () => {
     expect(go([3, 10, 20], 3, -1)).toBe(20);
     expect(go([3, 10, 20], 15, -1)).toBe(10);
     expect(go([], 5, 1)).toBe(-1);
+  });
+});
+
+describe('a listed reference line', () => {
+  it('starts past the indentation, or near a far hit at the start of a word', () => {
+    expect(lineStart('    return total;', [[11, 16]])).toBe(4);
+    const line = 'export interface DefinitionQuery extends Base {';
+    expect(line.slice(lineStart(line, [[17, 32]]))).toBe('interface DefinitionQuery extends Base {'); // not 't interface'
+    expect(lineStart('  type Query = 1;', [[7, 12]])).toBe(2); // a hit near the start: the whole line
+    const far = 'const result = computeEverything(alpha, beta, gamma, DefinitionQuery);';
+    const at = far.indexOf('DefinitionQuery');
+    const start = lineStart(far, [[at, at + 15]]);
+    expect(start).toBeGreaterThan(0);
+    expect(far.slice(start)).toMatch(/^(beta|gamma), /); // a whole word, a few before the hit
+    expect(far.slice(start).startsWith('DefinitionQuery') || start < at).toBe(true);
   });
 });
