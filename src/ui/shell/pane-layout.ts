@@ -9,6 +9,8 @@
  * never the panes.
  */
 
+import { browserStorage } from '../browser-storage';
+
 export interface PaneSizes {
   /** The file tree's width in px. */
   tree: number;
@@ -236,13 +238,4 @@ export function paneLayout(): PaneLayout {
     shared = new PaneLayout(browserStorage());
   }
   return shared;
-}
-
-/** localStorage, or null where it is missing or refused (a sandboxed frame, some private modes). */
-function browserStorage(): Storage | null {
-  try {
-    return typeof localStorage === 'undefined' ? null : localStorage;
-  } catch {
-    return null;
-  }
 }

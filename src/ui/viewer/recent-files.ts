@@ -5,6 +5,8 @@
  * MAX_RECENT_REPOS repositories (the least recently used one is dropped first).
  */
 
+import { browserStorage } from '../browser-storage';
+
 export const MAX_RECENT_FILES = 8;
 export const MAX_RECENT_REPOS = 30;
 export const RECENT_STORAGE_KEY = 'quarry:recent-files:v1';
@@ -128,13 +130,4 @@ export function recentFiles(): RecentFiles {
     shared = new RecentFiles(browserStorage());
   }
   return shared;
-}
-
-/** localStorage, or null where it is missing or refused (a sandboxed frame, some private modes). */
-function browserStorage(): Storage | null {
-  try {
-    return typeof localStorage === 'undefined' ? null : localStorage;
-  } catch {
-    return null;
-  }
 }
