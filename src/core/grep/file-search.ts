@@ -1,0 +1,98 @@
+/**
+ * One file searched: by literal-anchored lines when the plan has line finders (the whole
+ * file's bytes or only an index's candidate ranges), else decoded whole and scanned; each
+ * matching line handed on with a function that builds its delivered match (text cut to
+ * maxLineChars, the preview window of a long line, context lines). The one-thread search and
+ * every lane of the search pool run files through this, so they find the same lines.
+ */
+import type { FileSource } from '../source/types';
+import type { Skipped } from '../walk/policy';
+import { readTextIfMayMatch, type BytePrefilter } from '../walk/walk';
+import { bytePrefilter } from './prefilter';
+import type { compileRequest } from './compile-request';
+import { literalLineFinders, type LineFinders } from './line-windows';
+import { RANGE_MARGIN, searchLines, type LineContext, type LineShape } from './literal-lines';
+import type { Matcher } from './regex';
+import { clipToWindow, cutLine, linesAfter, linesBefore, lineTextAt, previewStart, scanLines, type LineHits } from './scan';
+import type { GrepMatch, SegmentRange } from './types';
+
+/** How every file of one search is read and matched. */
+export interface FilePlan {
+  matcher: Matcher;
+  mayMatch: BytePrefilter | null;
+  lineFinders: LineFinders | null;
+  shape: LineShape;
+  rangeMargin: number;
+}
+
+export interface PlanOptions {
+  /** Skip decoding UTF-8 files whose bytes hold no required literal (default true). */
+  bytePrefilter?: boolean;
+  /** Decode and match only lines holding a required literal (default: only with an index). */
+  literalLines?: boolean;
+  rangeMargin?: number;
+}
+
+export function filePlan(compiled: ReturnType<typeof compileRequest>, options: PlanOptions, indexed: boolean): FilePlan {
+  const { matcher } = compiled;
+  return {
+    matcher,
+    mayMatch: options.bytePrefilter === false ? null : bytePrefilter(matcher),
+    lineFinders: (options.literalLines ?? indexed) ? literalLineFinders(matcher) : null,
+    shape: { before: compiled.contextBefore, after: compiled.contextAfter, cap: compiled.cap },
+    rangeMargin: options.rangeMargin ?? RANGE_MARGIN,
+  };
+}
+
+/** An index's candidate ranges of a long file, with the size and time it was indexed at. */
+export interface FileSegments {
+  ranges: readonly SegmentRange[];
+  size: number;
+  mtimeMs?: number;
+}
+
+/** 'searched' (read and matched), 'absent' (no required literal in its bytes), or why it was skipped (root-relative path). */
+export type FileOutcome = 'searched' | 'absent' | Skipped;
+
+/** A matching line; `make` builds its delivered form. Return false to stop reading the file. */
+export type OnMatchLine = (make: () => GrepMatch) => boolean;
+
+/** Search one file (`rel` in `source`, shown as `path`). */
+export async function searchFile(source: FileSource, rel: string, path: string, plan: FilePlan, segments: FileSegments | null, onLine: OnMatchLine): Promise<FileOutcome> {
+  const { matcher, shape } = plan;
+  const hitLine = (text: string, hits: LineHits, lineNo: number, context?: () => LineContext): boolean =>
+    onLine(() => deliveredMatch(path, text, hits, lineNo, shape, context));
+  if (plan.lineFinders) {
+    const r = await searchLines(source, rel, plan.lineFinders, matcher, shape, hitLine, plan.mayMatch !== null, segments, plan.rangeMargin);
+    if (r !== 'whole') return r;
+  }
+  const loaded = await readTextIfMayMatch(source, rel, plan.mayMatch);
+  if (loaded.ok === 'absent') return 'absent';
+  if (!loaded.ok) return loaded.skipped;
+  const text = loaded.text;
+  scanLines(text, matcher, (hits) => hitLine(text, hits, hits.line));
+  return 'searched';
+}
+
+/** A matching line as delivered: cut to maxLineChars (a long line's preview window), with its context. */
+function deliveredMatch(path: string, text: string, hits: LineHits, lineNo: number, shape: LineShape, context?: () => LineContext): GrepMatch {
+  const { cap, before, after } = shape;
+  let lineText = lineTextAt(text, hits.start, hits.end);
+  let ranges = hits.ranges;
+  let textStart = hits.windowStart ?? 0;
+  if (cap !== undefined && lineText.length > cap && hits.windowStart === undefined) {
+    textStart = previewStart(lineText, ranges, cap);
+    lineText = lineText.slice(textStart, textStart + cap);
+    ranges = clipToWindow(ranges, textStart, cap);
+  }
+  const around = context ? context() : null;
+  return {
+    path,
+    line: lineNo,
+    text: lineText,
+    ranges,
+    ...(textStart > 0 ? { textStart } : {}),
+    contextBefore: around ? around.before : before ? linesBefore(text, hits.start, Math.min(before, hits.line - 1)).map((l) => cutLine(l, cap)) : [],
+    contextAfter: around ? around.after : after ? linesAfter(text, hits.end, after).map((l) => cutLine(l, cap)) : [],
+  };
+}

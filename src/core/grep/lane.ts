@@ -1,0 +1,159 @@
+/**
+ * A lane of the search pool: a thread that searches a chunk of consecutive files (in walk
+ * order) and answers, per file, how it went, how many lines matched and the first matches.
+ * It hands back at most `deliver` matches and counts at most `count` lines per chunk (then
+ * stops): the coordinator, merging chunks in walk order, can never need more (tally.ts).
+ *
+ * A lane reads a root it can open by path itself (Node: the CLI's roots on disk); otherwise
+ * the coordinator ships each file's bytes in the task (the browser's in-memory snapshot:
+ * structured clone copies them, ~GB/s, and the engine keeps its own). serveLane is the
+ * thread side of the messages; searchChunk is what it runs, here or on the coordinator.
+ */
+import { QuarryError, toQuarryError, type QuarryErrorJSON } from '../errors';
+import type { DirEntry, FileSource, FileStat } from '../source/types';
+import { compileRequest } from './compile-request';
+import { filePlan, searchFile, type FileOutcome, type FileSegments, type PlanOptions } from './file-search';
+import type { GrepMatch, GrepRequest } from './types';
+
+export interface ChunkFile {
+  /** Root-relative path (read with it). */
+  rel: string;
+  /** Workspace path (delivered with it). */
+  path: string;
+  segments: FileSegments | null;
+  /** Shipped content (when the lane cannot open the root), or why it could not be read. */
+  bytes?: Uint8Array;
+  mtimeMs?: number;
+  error?: QuarryErrorJSON;
+}
+
+export interface ChunkTask {
+  /** What compiles the matcher and shapes a delivered line (the pattern, its modes, context, maxLineChars). */
+  request: GrepRequest;
+  plan: PlanOptions & { indexed: boolean };
+  /** A root the lane opens by path, or null: every file's bytes are in `files`. */
+  root: string | null;
+  files: ChunkFile[];
+  /** Matches the chunk may hand back (the search's maxResults). */
+  deliver: number;
+  /** Lines the chunk may count before it stops (one past the most the search can count). */
+  count: number;
+}
+
+export interface ChunkFileResult {
+  /** 'unsearched': after the chunk's count ran out (the coordinator stops before it). */
+  outcome: FileOutcome | 'unsearched';
+  count: number;
+  matches: GrepMatch[];
+}
+
+export interface ChunkResult {
+  files: ChunkFileResult[];
+}
+
+/** The fields of a request a lane needs (no path filters: the coordinator chose the files). */
+export function laneRequest(req: GrepRequest): GrepRequest {
+  const { pattern, mode, caseMode, wholeWord, contextBefore, contextAfter, maxLineChars } = req;
+  return { pattern, mode, caseMode, wholeWord, contextBefore, contextAfter, maxLineChars };
+}
+
+let lastCompiled: { key: string; compiled: ReturnType<typeof compileRequest> } | null = null;
+
+function compiledFor(req: GrepRequest) {
+  const key = JSON.stringify(req);
+  if (lastCompiled?.key !== key) lastCompiled = { key, compiled: compileRequest(req) };
+  return lastCompiled.compiled;
+}
+
+/** Search a chunk's files in order on this thread. */
+export async function searchChunk(source: FileSource, task: ChunkTask, signal?: AbortSignal): Promise<ChunkResult> {
+  const plan = filePlan(compiledFor(task.request), task.plan, task.plan.indexed);
+  const files: ChunkFileResult[] = [];
+  let counted = 0;
+  let delivered = 0;
+  let stop = false;
+  for (const f of task.files) {
+    if (stop || signal?.aborted) {
+      files.push({ outcome: 'unsearched', count: 0, matches: [] });
+      continue;
+    }
+    let count = 0;
+    const matches: GrepMatch[] = [];
+    const outcome = await searchFile(source, f.rel, f.path, plan, f.segments, (make) => {
+      count++;
+      counted++;
+      if (delivered < task.deliver) {
+        delivered++;
+        matches.push(make());
+      }
+      if (counted >= task.count) {
+        stop = true;
+        return false;
+      }
+      return true;
+    });
+    files.push({ outcome, count, matches });
+  }
+  if (signal?.aborted) throw new QuarryError('Cancelled', 'The search was cancelled', {});
+  return { files };
+}
+
+/** The files shipped in a task, as a FileSource (read-only, flat). */
+export class ShippedSource implements FileSource {
+  readonly name = '';
+  readonly absoluteRoot = '';
+  private readonly files = new Map<string, ChunkFile>();
+
+  constructor(files: readonly ChunkFile[]) {
+    for (const f of files) this.files.set(f.rel, f);
+  }
+
+  async list(): Promise<DirEntry[]> {
+    return [];
+  }
+
+  async stat(path: string): Promise<FileStat | null> {
+    const f = this.files.get(path);
+    return f?.bytes ? { kind: 'file', size: f.bytes.byteLength, mtimeMs: f.mtimeMs ?? 0 } : null;
+  }
+
+  async read(path: string): Promise<Uint8Array> {
+    const f = this.files.get(path);
+    if (f?.error) throw QuarryError.fromJSON(f.error);
+    if (!f?.bytes) throw new QuarryError('NotFound', `No such file: ${path}`, { path });
+    return f.bytes;
+  }
+}
+
+/** The source a task's files are read from. */
+export function taskSource(task: ChunkTask, openRoot: ((root: string) => FileSource) | null): FileSource {
+  if (task.root === null) return new ShippedSource(task.files);
+  if (!openRoot) throw new QuarryError('Internal', 'This lane cannot open roots by path', { root: task.root });
+  return openRoot(task.root);
+}
+
+export type LaneMessage = { id: number; task: ChunkTask } | { cancel: number };
+export type LaneReply = { id: number; result: ChunkResult } | { id: number; error: QuarryErrorJSON };
+
+/** The thread side: answer each task (cancels abort the one they name). */
+export function serveLane(openRoot: ((root: string) => FileSource) | null, reply: (r: LaneReply) => void): (m: LaneMessage) => void {
+  const running = new Map<number, AbortController>();
+  return (m) => {
+    if ('cancel' in m) {
+      running.get(m.cancel)?.abort();
+      return;
+    }
+    const ctl = new AbortController();
+    running.set(m.id, ctl);
+    void (async () => {
+      try {
+        reply({ id: m.id, result: await searchChunk(taskSource(m.task, openRoot), m.task, ctl.signal) });
+      } catch (err) {
+        const e = toQuarryError(err);
+        reply({ id: m.id, error: { code: e.code, message: e.message, data: JSON.parse(JSON.stringify(e.data ?? {})) } });
+      } finally {
+        running.delete(m.id);
+      }
+    })();
+  };
+}

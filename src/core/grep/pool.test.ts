@@ -1,0 +1,186 @@
+/**
+ * The search pool gives exactly the one-thread search's answer: the same batches in the same
+ * order, the same summary (counts, caps, skips, ending), whatever the chunking, the number of
+ * lanes, the order lanes answer in, shipped bytes or roots opened by the lanes, an index's
+ * candidates or a walk (property); and a lane that dies hands its chunks back.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Chunk } from '../chunk/types';
+import { splitLinesForIndex } from '../rank/lines';
+import { CodeIndexService, type ChunkerLike } from '../rank/service';
+import { MemorySource } from '../source/memory';
+import type { FileSource } from '../source/types';
+import { Workspace } from '../source/workspace';
+import { searchChunk, serveLane, taskSource, type ChunkResult, type ChunkTask, type LaneMessage, type LaneReply } from './lane';
+import { LanePool, type LaneThread } from './lane-pool';
+import type { SearchPool } from './pool';
+import { searchWorkspace, type SearchOptions } from './search';
+import type { GrepFileResult, GrepRequest } from './types';
+
+const chunker: ChunkerLike = { chunkFile: (path: string, text: string): Chunk[] => [{ path, startLine: 1, endLine: splitLinesForIndex(text).length, symbolName: 'file', chunkType: 'block' } as Chunk] };
+
+const word = fc.constantFrom('alpha', 'beta', 'return', 'x', 'Error', 'TypeError', 'the', ' ', '  ', '(', 'é');
+const line = fc.array(word, { maxLength: 8 }).map((w) => w.join(' '));
+const text = fc.array(line, { maxLength: 30 }).map((l) => l.join('\n'));
+const content = fc.oneof(
+  { weight: 8, arbitrary: text },
+  { weight: 1, arbitrary: fc.constant('bin\u0000ary return') },
+  { weight: 1, arbitrary: fc.constant('') },
+);
+const names = fc.constantFrom('a.ts', 'b.js', 'c/d.ts', 'c/e.md', 'c/f/g.ts', 'h/i.txt', 'h/j.ts', 'k.ts', 'node_modules/m.js', '.gitignore');
+const tree = fc.dictionary(names, content, { minKeys: 1, maxKeys: 10 });
+const request = fc.record({
+  pattern: fc.constantFrom('return', 'alpha', 'Error', 'beta|alpha', '\\b[A-Z][a-z]+Error\\b', 'x', 'the', 'zzz', '(?i)ERROR', 'e'),
+  mode: fc.constant<'regex'>('regex'),
+  caseMode: fc.constantFrom<NonNullable<GrepRequest['caseMode']>>('sensitive', 'insensitive'),
+  maxResults: fc.integer({ min: 0, max: 40 }),
+  countLimit: fc.option(fc.integer({ min: 0, max: 60 }), { nil: undefined }),
+  contextBefore: fc.integer({ min: 0, max: 2 }),
+  contextAfter: fc.integer({ min: 0, max: 2 }),
+  include: fc.option(fc.constantFrom('*.ts', 'c/**', '!*.md').map((g) => [g]), { nil: undefined }),
+  directory: fc.option(fc.constantFrom('c', 'h'), { nil: undefined }),
+  maxLineChars: fc.option(fc.integer({ min: 0, max: 12 }), { nil: undefined }),
+});
+const poolShape = fc.record({
+  lanes: fc.integer({ min: 1, max: 3 }),
+  firstBytes: fc.integer({ min: 1, max: 30 }),
+  maxBytes: fc.integer({ min: 1, max: 100 }),
+  maxFiles: fc.integer({ min: 1, max: 4 }),
+  byPath: fc.boolean(),
+  delays: fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 8 }),
+});
+
+type PoolShape = { lanes: number; firstBytes: number; maxBytes: number; maxFiles: number; byPath: boolean; delays: number[] };
+
+/** An in-process pool: lanes answer after random delays (so out of order), from shipped bytes or the root "opened by path". */
+function fakePool(ws: Workspace, shape: PoolShape): SearchPool & { chunks: number } {
+  const byRef = new Map<string, FileSource>(ws.roots.map((r, i) => [`root-${i}`, r]));
+  let n = 0;
+  const pool = {
+    lanes: shape.lanes,
+    chunks: 0,
+    chunking: { firstBytes: shape.firstBytes, maxBytes: Math.max(shape.firstBytes, shape.maxBytes), maxFiles: shape.maxFiles },
+    rootRef: (source: FileSource) => (shape.byPath ? `root-${ws.roots.indexOf(source)}` : null),
+    async run(task: ChunkTask, signal: AbortSignal): Promise<ChunkResult> {
+      pool.chunks++;
+      const wait = shape.delays[n++ % shape.delays.length];
+      await new Promise((r) => setTimeout(r, wait));
+      const copy = structuredClone(task); // what crosses a thread boundary
+      return searchChunk(taskSource(copy, (ref) => byRef.get(ref)!), copy, signal);
+    },
+  };
+  return pool;
+}
+
+async function collect(ws: Workspace, req: GrepRequest, options: SearchOptions, stopAfter?: number) {
+  const batches: GrepFileResult[] = [];
+  try {
+    const summary = await searchWorkspace(ws, req, (r) => {
+      batches.push(r);
+      return stopAfter === undefined || batches.length < stopAfter;
+    }, options);
+    const { elapsedMs: _e, ...rest } = summary;
+    return { batches, summary: rest };
+  } catch (err) {
+    // bad input (a directory that is not there) fails alike
+    return { batches, error: String(err) };
+  }
+}
+
+describe('the search pool', () => {
+  it('answers exactly as one thread does (property)', async () => {
+    let pooled = 0;
+    await fc.assert(
+      fc.asyncProperty(tree, request, poolShape, fc.boolean(), fc.option(fc.integer({ min: 1, max: 3 }), { nil: undefined }), async (files, req, shape, indexed, stopAfter) => {
+        const ws = new Workspace([new MemorySource(files)]);
+        let prefilter;
+        if (indexed) {
+          const svc = new CodeIndexService(ws, async () => chunker, undefined, 'index', { segmentChars: 40 });
+          await svc.refresh();
+          prefilter = svc.prefilter();
+        }
+        const one = await collect(ws, req, { prefilter }, stopAfter);
+        const pool = fakePool(ws, shape);
+        const many = await collect(ws, req, { prefilter, pool }, stopAfter);
+        expect(many).toEqual(one);
+        if (pool.chunks) pooled++;
+      }),
+      { numRuns: 300 },
+    );
+    expect(pooled).toBeGreaterThan(40); // the lanes really took chunks (about 1 run in 4)
+  });
+
+  it('answers exactly as one thread does over several roots', async () => {
+    const a = new MemorySource({ 'x.ts': 'return 1\nreturn 2\n', 'y.ts': 'alpha\n' }, { name: 'a' });
+    const b = new MemorySource({ 'x.ts': 'return 3\n', 'z/w.ts': 'return 4 return\n' }, { name: 'b' });
+    const ws = new Workspace([a, b]);
+    for (const maxResults of [0, 1, 2, 3, 10]) {
+      const req: GrepRequest = { pattern: 'return', mode: 'literal', maxResults, countLimit: 3 };
+      const shape = { lanes: 2, firstBytes: 1, maxBytes: 1, maxFiles: 1, byPath: true, delays: [3, 0, 1] };
+      expect(await collect(ws, req, { pool: fakePool(ws, shape) })).toEqual(await collect(ws, req, {}));
+    }
+  });
+
+  it('stops exactly where one thread stops, for every cap and count limit', async () => {
+    const ws = new Workspace([new MemorySource({ 'a.ts': 'none\n', 'b.ts': 'return\n'.repeat(5), 'c.ts': 'x\nreturn return\n'.repeat(3), 'd.ts': 'return\n' })]);
+    const shape = { lanes: 2, firstBytes: 1, maxBytes: 8, maxFiles: 1, byPath: false, delays: [2, 0] };
+    for (let maxResults = 0; maxResults <= 10; maxResults++) {
+      for (const countLimit of [undefined, 0, 1, 2, 4, 5, 6, 7, 8, 9, 12]) {
+        const req: GrepRequest = { pattern: 'return', mode: 'literal', maxResults, countLimit };
+        expect(await collect(ws, req, { pool: fakePool(ws, shape) }), `maxResults ${maxResults}, countLimit ${countLimit}`).toEqual(await collect(ws, req, {}));
+      }
+    }
+  });
+
+  it('a lane that dies hands its chunks back; two that die at once leave the search on the calling thread', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 30; i++) files[`f${String(i).padStart(2, '0')}.ts`] = `return ${i}\n`.repeat(5);
+    const ws = new Workspace([new MemorySource(files)]);
+    let spawned = 0;
+    const dying = (): LaneThread => {
+      spawned++;
+      let exit: (reason: string) => void = () => {};
+      return {
+        post: (m: LaneMessage) => {
+          if ('task' in m) setTimeout(() => exit('the thread crashed'), 0);
+        },
+        listen: (_onReply, onExit) => void (exit = onExit),
+        terminate: () => {},
+      };
+    };
+    const pool = Object.assign(new LanePool(dying, 2, () => null, null), { chunking: { firstBytes: 10, maxBytes: 20, maxFiles: 2 } });
+    const req: GrepRequest = { pattern: 'return', mode: 'literal', maxResults: 1000 };
+    expect(await collect(ws, req, { pool })).toEqual(await collect(ws, req, {}));
+    // 15 chunks went out; after two threads died unanswered (a third may have started meanwhile) no more were started
+    expect(spawned).toBeGreaterThanOrEqual(2);
+    expect(spawned).toBeLessThanOrEqual(3);
+  });
+
+  it('a real lane (serveLane over a message channel) answers, and a cancel is answered as Cancelled', async () => {
+    const ws = new Workspace([new MemorySource({ 'a.ts': 'return 1\n', 'b.ts': 'no\n', 'c.ts': 'return 2\n'.repeat(3) })]);
+    const threads: Array<{ port: MessageChannel }> = [];
+    const spawn = (): LaneThread => {
+      const channel = new MessageChannel();
+      threads.push({ port: channel });
+      const serve = serveLane(null, (r) => channel.port2.postMessage(r));
+      channel.port2.onmessage = (e: MessageEvent<LaneMessage>) => serve(e.data);
+      return {
+        post: (m) => channel.port1.postMessage(m),
+        listen: (onReply) => void (channel.port1.onmessage = (e: MessageEvent<LaneReply>) => onReply(e.data)),
+        terminate: () => {
+          channel.port1.close();
+          channel.port2.close();
+        },
+      };
+    };
+    const pool = Object.assign(new LanePool(spawn, 2, () => null, null), { chunking: { firstBytes: 1, maxBytes: 1, maxFiles: 1 } });
+    const req: GrepRequest = { pattern: 'return', mode: 'literal', contextAfter: 1 };
+    expect(await collect(ws, req, { pool })).toEqual(await collect(ws, req, {}));
+    expect(threads.length).toBe(2);
+    const ctl = new AbortController();
+    ctl.abort();
+    await expect(pool.run({ request: req, plan: { indexed: false }, root: null, files: [], deliver: 1, count: 1 }, ctl.signal)).rejects.toMatchObject({ code: 'Cancelled' });
+    pool.dispose();
+  });
+});

@@ -1,0 +1,203 @@
+/**
+ * The search on a pool of threads. The coordinator walks (or lists an index's candidates) in
+ * walk order as the one-thread search does, cuts the files into chunks that grow from a
+ * first screenful (FIRST_CHUNK_BYTES) to MAX_CHUNK_BYTES, searches the first chunk itself (no
+ * thread round trip before the first batch, and a small repository never starts a thread)
+ * and hands the others to the lanes, two per lane in flight. Answers are merged in walk
+ * order through the same SearchTally, file by file and line by line, so the summary, the
+ * batches and the skips are exactly the one-thread search's; when the tally stops (a cap, the
+ * sink) the chunks still out are cancelled and their answers dropped.
+ */
+import { toQuarryError } from '../errors';
+import { elapsedSince, now } from '../jobs/yielder';
+import type { FileSource } from '../source/types';
+import type { Workspace } from '../source/workspace';
+import type { Skipped } from '../walk/policy';
+import { compileRequest } from './compile-request';
+import { searchChunk, laneRequest, type ChunkFile, type ChunkResult, type ChunkTask } from './lane';
+import type { SearchPrefilter } from './prefilter';
+import { rootPrefix, searchStarts, searchWalker, segmentsOf, withPrefix } from './search-files';
+import { SearchTally } from './tally';
+import type { GrepRequest, GrepSink, GrepSummary } from './types';
+
+/** Threads that search chunks (see lane-pool.ts for the platform-free one). */
+export interface SearchPool {
+  /** Threads that take chunks at once. */
+  readonly lanes: number;
+  /** How the lanes reach a root: a path they open themselves, or null (the coordinator ships the bytes). */
+  rootRef(source: FileSource): string | null;
+  run(task: ChunkTask, signal: AbortSignal): Promise<ChunkResult>;
+  /** Chunk sizes (tests shrink them to make many chunks of a small tree). */
+  readonly chunking?: { firstBytes: number; maxBytes: number; maxFiles: number };
+}
+
+/** The first chunk: about a screenful of results in typical code, searched at once. */
+export const FIRST_CHUNK_BYTES = 128 * 1024;
+export const MAX_CHUNK_BYTES = 4 * 1024 * 1024;
+export const MAX_CHUNK_FILES = 512;
+/** Chunks a lane holds at once (one searching, one waiting: no idle gap between them). */
+export const IN_FLIGHT_PER_LANE = 2;
+
+export interface PoolSearchOptions {
+  signal?: AbortSignal;
+  prefilter?: SearchPrefilter;
+  bytePrefilter?: boolean;
+  literalLines?: boolean;
+  rangeMargin?: number;
+}
+
+interface Pending {
+  files: Array<ChunkFile & { seq: number }>;
+  answer: Promise<ChunkResult>;
+  /** The answer has come (merging it waits for nothing). */
+  settled: boolean;
+}
+
+export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: GrepSink, pool: SearchPool, options: PoolSearchOptions = {}): Promise<GrepSummary> {
+  const t0 = now();
+  const compiled = compileRequest(req);
+  const tally = new SearchTally(compiled.maxResults, compiled.countLimit, sink);
+  const prefilter = options.prefilter;
+  const candidates = prefilter ? prefilter.candidates(compiled.matcher) : null;
+  const starts = await searchStarts(workspace, req.directory ?? '');
+  const outstanding = new AbortController();
+  const signal = options.signal;
+  const onAbort = () => outstanding.abort();
+  signal?.addEventListener('abort', onAbort);
+  const base = {
+    request: laneRequest(req),
+    plan: { bytePrefilter: options.bytePrefilter, literalLines: options.literalLines, rangeMargin: options.rangeMargin, indexed: !!prefilter },
+    deliver: compiled.maxResults,
+    count: tally.countCeiling + 1,
+  };
+  let chunkNo = 0;
+
+  try {
+    for (const { rootIndex, rel: start } of starts) {
+      if (tally.done) break;
+      const source = workspace.roots[rootIndex];
+      const prefix = rootPrefix(workspace, rootIndex);
+      const root = pool.rootRef(source);
+      const walkSkips: Array<{ seq: number; skip: Skipped }> = [];
+      let yielded = 0;
+      let flushed = 0;
+      const walker = searchWalker({
+        workspace,
+        rootIndex,
+        start,
+        req,
+        filter: compiled.filter,
+        prefilter,
+        candidates,
+        signal,
+        onSkip: (s) => walkSkips.push({ seq: yielded, skip: withPrefix(prefix, s) }),
+      });
+      /** The walk's skips found before the file at `seq` was (as the one-thread search records them). */
+      const skipsBefore = (seq: number) => {
+        while (flushed < walkSkips.length && walkSkips[flushed].seq <= seq) tally.skip(walkSkips[flushed++].skip);
+      };
+      const inFlight: Pending[] = [];
+      let chunk: Array<ChunkFile & { seq: number }> = [];
+      let chunkBytes = 0;
+      const { firstBytes, maxBytes, maxFiles } = pool.chunking ?? { firstBytes: FIRST_CHUNK_BYTES, maxBytes: MAX_CHUNK_BYTES, maxFiles: MAX_CHUNK_FILES };
+      let target = firstBytes;
+
+      const dispatch = async () => {
+        if (!chunk.length) return;
+        const files = chunk;
+        chunk = [];
+        chunkBytes = 0;
+        const task: ChunkTask = { ...base, root, files: files.map(({ seq: _seq, ...f }) => f) };
+        let answer: Promise<ChunkResult>;
+        if (chunkNo++ === 0) {
+          // the first chunk on this thread, from the workspace's own source: the first batch with no round trip
+          answer = searchChunk(source, task, outstanding.signal);
+        } else {
+          if (root === null) await shipBytes(source, task.files);
+          answer = pool.run(task, outstanding.signal);
+        }
+        const pending: Pending = { files, answer, settled: false };
+        const settle = () => void (pending.settled = true);
+        answer.then(settle, settle); // merged (or dropped) in order below
+        inFlight.push(pending);
+        target = Math.min(target * 2, maxBytes);
+      };
+      /** Merge the oldest chunk; true when the search must stop. */
+      const mergeOldest = async (): Promise<boolean> => {
+        const { files, answer } = inFlight.shift()!;
+        const result = await answer;
+        for (let i = 0; i < files.length; i++) {
+          const f = files[i];
+          skipsBefore(f.seq);
+          const r = result.files[i];
+          if (r.outcome === 'unsearched') throw new Error(`search pool: ${f.path} was not searched before the search stopped`);
+          if (r.outcome === 'absent') {
+            tally.searched();
+            continue;
+          }
+          if (typeof r.outcome === 'object') {
+            tally.skip(withPrefix(prefix, r.outcome));
+            continue;
+          }
+          for (let k = 0; k < r.count; k++) {
+            if (!tally.line(() => r.matches[k] ?? missingMatch(f.path, k))) break;
+          }
+          tally.searched();
+          if (tally.finishFile(f.path)) return true;
+        }
+        return false;
+      };
+
+      let stopped = false;
+      for await (const file of walker) {
+        if (signal?.aborted) {
+          tally.cancel();
+          stopped = true;
+          break;
+        }
+        const path = prefix + file.path;
+        const segments = segmentsOf(path, candidates, prefilter);
+        chunk.push({ seq: yielded++, rel: file.path, path, segments });
+        chunkBytes += segments ? segments.ranges.reduce((n, r) => n + Math.min(r.end, segments.size) - r.start, 0) : file.size;
+        if (chunkBytes >= target || chunk.length >= maxFiles) await dispatch();
+        while (inFlight.length && (inFlight.length > pool.lanes * IN_FLIGHT_PER_LANE || inFlight[0].settled)) {
+          if (await mergeOldest()) {
+            stopped = true;
+            break;
+          }
+        }
+        if (stopped) break;
+      }
+      if (!stopped) {
+        await dispatch();
+        while (inFlight.length && !stopped) stopped = await mergeOldest();
+      }
+      if (!stopped) skipsBefore(Infinity);
+    }
+  } catch (err) {
+    const qe = toQuarryError(err);
+    if (qe.code === 'Cancelled') tally.cancel();
+    else throw qe;
+  } finally {
+    outstanding.abort(); // chunks still out are not needed
+    signal?.removeEventListener('abort', onAbort);
+  }
+  return tally.summary(elapsedSince(t0), compiled.matcher.strategy + (candidates ? '+trigram' : ''));
+}
+
+/** Read each file's bytes into the task (for lanes that cannot open the root). */
+async function shipBytes(source: FileSource, files: ChunkFile[]): Promise<void> {
+  for (const f of files) {
+    try {
+      f.bytes = await source.read(f.rel);
+      f.mtimeMs = (await source.stat(f.rel))?.mtimeMs;
+    } catch (err) {
+      const e = toQuarryError(err);
+      f.error = { code: e.code, message: e.message, data: JSON.parse(JSON.stringify(e.data ?? {})) };
+    }
+  }
+}
+
+function missingMatch(path: string, k: number): never {
+  throw new Error(`search pool: a lane did not hand back match ${k + 1} of ${path}`);
+}
