@@ -20,11 +20,12 @@ function newestMtime(dir) {
 
 if (!existsSync(out) || statSync(out).mtimeMs < newestMtime(join(root, 'src'))) {
   const esbuild = await import('esbuild');
-  // the CLI, its parsing threads and its embedding thread (parse-pool.ts and embed-pool.ts start them beside cli.mjs)
+  // the CLI, its parsing and search threads and its embedding thread (parse-pool.ts, search-pool.ts and embed-pool.ts start them beside cli.mjs)
   await esbuild.build({
     entryPoints: {
       cli: join(root, 'src', 'cli', 'index.ts'),
       'parse-thread': join(root, 'src', 'adapters', 'node', 'parse-thread.ts'),
+      'search-thread': join(root, 'src', 'adapters', 'node', 'search-thread.ts'),
       'embed-thread': join(root, 'src', 'adapters', 'node', 'embed-thread.ts'),
     },
     outdir: dirname(out),

@@ -11,6 +11,7 @@
  */
 import { QuarryError } from '../core/errors';
 import type { HistoryPortResult } from '../core/tools/types';
+import type { SearchPool } from '../core/grep/pool';
 import { compileRequest, searchWorkspace } from '../core/grep/search';
 import type { GrepFileResult, GrepRequest } from '../core/grep/types';
 import { createYielder, elapsedSince, now } from '../core/jobs/yielder';
@@ -70,6 +71,11 @@ export interface EngineApiOptions {
    * one of Web Workers). Default: this thread, with `grammarLoader`.
    */
   parsePool?: () => FileChunker | null;
+  /**
+   * Threads text search runs on (results identical to this thread's alone): the browser worker
+   * passes a pool of Web Workers, a Node host one of worker_threads. Made on the first search.
+   */
+  searchPool?: () => SearchPool | null;
   /** The embedding model for semantic search (the browser's embedding worker); without it Semantic is unavailable. */
   semanticModel?: SemanticModelLoader;
 }
@@ -146,6 +152,9 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
   const staged = new Map<string, string[]>();
 
   let chunker: Promise<FileChunker> | null = null;
+  let searchPool: SearchPool | null | undefined;
+  /** The search threads, started by the first search that needs them (none: this thread). */
+  const searchThreads = () => (searchPool === undefined ? (searchPool = options.searchPool?.() ?? null) : searchPool) ?? undefined;
   const getChunker = (): Promise<FileChunker> => {
     const loader = options.grammarLoader;
     if (!loader) return Promise.reject(new QuarryError('NotFound', 'This build has no grammar loader: the code index is unavailable'));
@@ -257,7 +266,7 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
         session.workspace,
         { ...request, directory, maxResults: Math.max(0, maxResults - stats.delivered), countLimit: remainingCount },
         (r) => batcher.push(prefix ? { path: prefix + r.path, matches: r.matches.map((m) => ({ ...m, path: prefix + m.path })) } : r),
-        { signal: scope.signal, yielder: createYielder(options.yieldBudgetMs), prefilter: session.prefilter() },
+        { signal: scope.signal, yielder: createYielder(options.yieldBudgetMs), prefilter: session.prefilter(), pool: searchThreads() },
       );
       stats.total += summary.total;
       stats.delivered += summary.delivered;

@@ -5,6 +5,7 @@ import { loadDemoFiles } from '../adapters/browser/demo-bundle';
 import { createEngineApi } from './engine';
 import { exposeEngine } from './expose';
 import { browserParsePool } from './parse-pool';
+import { browserSearchPool } from './search-pool';
 import { browserEmbedder } from './embed-client';
 
 const embedder = browserEmbedder();
@@ -16,6 +17,7 @@ exposeEngine(
     grammarLoader: browserGrammarLoader,
     indexStore: new IdbIndexStore(),
     parsePool: browserParsePool,
+    searchPool: browserSearchPool,
     ...(embedder ? { semanticModel: (onProgress, signal) => embedder.load(onProgress, signal) } : {}),
   }),
 );

@@ -1,0 +1,58 @@
+/**
+ * The Node search pool (CLI, MCP, the engine in a worker thread, the bench): worker_threads
+ * running search-thread, one per core (no UI thread here: the caller only coordinates). From the bundled CLI the thread is
+ * the bundled search-thread.mjs beside cli.mjs; from the TypeScript sources the parse pool's
+ * .mjs boot file has tsx compile search-thread.ts in the thread.
+ */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { LaneMessage, LaneReply } from '../../core/grep/lane';
+import { LanePool, type LaneThread } from '../../core/grep/lane-pool';
+import type { FileSource } from '../../core/source/types';
+import { NodeFsSource } from './fs';
+
+function spawnThread(): LaneThread {
+  const here = import.meta.url;
+  const fromSources = here.endsWith('.ts');
+  const worker = fromSources
+    ? new Worker(new URL('./parse-thread-boot.mjs', here), { workerData: { entry: new URL('./search-thread.ts', here).href } })
+    : new Worker(new URL('./search-thread.mjs', here));
+  // referenced only while it has work: an idle pool never keeps the process alive
+  let pending = 0;
+  worker.unref();
+  return {
+    post(m: LaneMessage) {
+      if ('task' in m && pending++ === 0) worker.ref();
+      worker.postMessage(m);
+    },
+    listen(onReply, onExit) {
+      let exited = false;
+      const exit = (reason: string) => {
+        if (exited) return;
+        exited = true;
+        onExit(reason);
+      };
+      worker.on('message', (reply: LaneReply) => {
+        if (--pending === 0) worker.unref();
+        onReply(reply);
+      });
+      worker.on('error', (err) => exit(err instanceof Error ? err.message : String(err)));
+      worker.on('exit', (code) => exit(`the thread exited with code ${code}`));
+      if (pending === 0) worker.unref();
+    },
+    terminate: () => void worker.terminate(),
+  };
+}
+
+/** Where a lane can open the root itself: a directory on this machine. */
+function nodeRootRef(source: FileSource): string | null {
+  return source instanceof NodeFsSource ? source.absoluteRoot : null;
+}
+
+/**
+ * A pool of `lanes` search threads (default: one per core). The caller's thread searches each
+ * search's first chunk, then only walks and merges.
+ */
+export function nodeSearchPool(lanes = availableParallelism()): LanePool {
+  return new LanePool(spawnThread, lanes, nodeRootRef, (root) => new NodeFsSource(root));
+}
