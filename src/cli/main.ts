@@ -9,6 +9,7 @@ import { isUserError, QuarryError, toQuarryError } from '../core/errors';
 import { Workspace } from '../core/source/workspace';
 import { callTool, describeTools } from '../core/tools';
 import type { ToolContext } from '../core/tools/types';
+import { nodeSearchPool } from '../adapters/node/search-pool';
 import { NodeFsSource } from '../adapters/node/fs';
 import { nodeGrammarLoader } from '../adapters/node/grammars';
 import { defaultCacheDir, FileIndexStore, workspaceKey } from '../adapters/node/index-store';
@@ -120,7 +121,14 @@ function toolContext(rootList: string[], io: CliIO, noCache: boolean): ToolConte
     parsers: () => sharedSourceParsers(nodeGrammarLoader),
     semantic: cliSemantic(workspace, store, key, io.stderr),
     history: cliHistory(rootList),
+    searchPool: cliSearchPool(),
   };
+}
+
+let searchPool: ReturnType<typeof nodeSearchPool> | null = null;
+/** One pool of search threads per process (started by the first search that needs more than one chunk). */
+function cliSearchPool() {
+  return (searchPool ??= nodeSearchPool());
 }
 
 function openRoots(roots: string[]): Workspace {

@@ -26,17 +26,19 @@ export interface NodeWorkerLike {
 export type NodeWorkerConstructor = new (code: string, options: { eval: true; execArgv?: string[]; workerData?: unknown }) => NodeWorkerLike;
 
 /** The bootstrap evaluated in the worker: import worker_threads there, then expose the engine. */
-export function nodeWorkerBootstrap(options: { yieldBudgetMs?: number; nodeGrammars?: boolean; wrapModule?: string } = {}): string {
+export function nodeWorkerBootstrap(options: { yieldBudgetMs?: number; nodeGrammars?: boolean; searchThreads?: boolean; wrapModule?: string } = {}): string {
   const entry = new URL('./node-expose.ts', import.meta.url).href;
   // With nodeGrammars the worker reads tree-sitter's wasm from node_modules (benchmarks: the
   // code index in a Node worker); the browser build fetches them as assets instead.
   const grammars = new URL('../adapters/node/grammars.ts', import.meta.url).href;
-  const { nodeGrammars, wrapModule, ...plain } = options;
+  // With searchThreads text search runs on a pool of worker_threads (the bench: as the CLI does).
+  const searchPool = new URL('../adapters/node/search-pool.ts', import.meta.url).href;
+  const { nodeGrammars, searchThreads, wrapModule, ...plain } = options;
   return [
     `const { parentPort } = require('node:worker_threads');`,
     `import('tsx/esm/api')`,
-    `  .then(({ register }) => { register(); return Promise.all([import(${JSON.stringify(entry)}), ${nodeGrammars ? `import(${JSON.stringify(grammars)})` : 'null'}, ${wrapModule ? `import(${JSON.stringify(wrapModule)})` : 'null'}]); })`,
-    `  .then(([m, g, w]) => m.exposeOnNodePort(parentPort, { ...${JSON.stringify(plain)}, ...(g ? { grammarLoader: g.nodeGrammarLoader } : {}), ...(w && w.engineOptions ? w.engineOptions() : {}) }, w ? w.wrapApi : undefined))`,
+    `  .then(({ register }) => { register(); return Promise.all([import(${JSON.stringify(entry)}), ${nodeGrammars ? `import(${JSON.stringify(grammars)})` : 'null'}, ${wrapModule ? `import(${JSON.stringify(wrapModule)})` : 'null'}, ${searchThreads ? `import(${JSON.stringify(searchPool)})` : 'null'}]); })`,
+    `  .then(([m, g, w, s]) => m.exposeOnNodePort(parentPort, { ...${JSON.stringify(plain)}, ...(g ? { grammarLoader: g.nodeGrammarLoader } : {}), ...(s ? { searchPool: () => s.nodeSearchPool() } : {}), ...(w && w.engineOptions ? w.engineOptions() : {}) }, w ? w.wrapApi : undefined))`,
     `  .catch((err) => { console.error(err); process.exit(1); });`,
   ].join('\n');
 }
@@ -48,9 +50,10 @@ export async function startNodeWorkerTransport(
    * `engineOptions()` adds engine options that cannot cross as JSON (an index store): test hooks
    * and benchmark set-ups stay out of the production API.
    */
-  options: { yieldBudgetMs?: number; startTimeoutMs?: number; nodeGrammars?: boolean; wrapModule?: string } = {},
+  options: { yieldBudgetMs?: number; startTimeoutMs?: number; nodeGrammars?: boolean; searchThreads?: boolean; wrapModule?: string } = {},
 ): Promise<EngineTransport> {
-  const worker = new WorkerCtor(nodeWorkerBootstrap({ yieldBudgetMs: options.yieldBudgetMs, nodeGrammars: options.nodeGrammars, wrapModule: options.wrapModule }), {
+  const { startTimeoutMs: _t, ...boot } = options;
+  const worker = new WorkerCtor(nodeWorkerBootstrap(boot), {
     eval: true,
   });
   const api = Comlink.wrap<EngineApi>(nodeEndpoint(worker as never));

@@ -56,12 +56,19 @@ export class LanePool implements SearchPool {
     if (!lane) return this.here(task, signal);
     const id = this.nextId++;
     return new Promise<ChunkResult>((resolve, reject) => {
-      lane.out.set(id, { task, resolve, reject, signal });
-      signal.addEventListener('abort', () => {
+      const onAbort = () => {
         if (!lane.out.delete(id)) return;
         lane.thread.post({ cancel: id });
         reject(new QuarryError('Cancelled', 'The search was cancelled', {}));
+      };
+      const settle = () => signal.removeEventListener('abort', onAbort);
+      lane.out.set(id, {
+        task,
+        resolve: (r) => (settle(), resolve(r)),
+        reject: (e) => (settle(), reject(e)),
+        signal,
       });
+      signal.addEventListener('abort', onAbort, { once: true });
       lane.thread.post({ id, task });
     });
   }

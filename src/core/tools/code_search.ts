@@ -55,7 +55,7 @@ export const codeSearch: Tool<CodeSearchResult> = {
         extensions: fileType ? [fileType] : undefined,
         maxResults,
       },
-      { signal: ctx.signal },
+      { signal: ctx.signal, pool: ctx.searchPool },
     );
     const result: CodeSearchResult = {
       matches: matches.map((m) => ({ path: m.path, line: m.line, content: truncateLine(m.text) })),

@@ -124,7 +124,7 @@ export const searchCorpus: Tool<SearchCorpusResult> = {
         maxResults,
         maxFileBytes: maxFileSize,
       },
-      { signal: ctx.signal },
+      { signal: ctx.signal, pool: ctx.searchPool },
     );
     const out: CorpusMatch[] = matches.map((m) => ({
       file: m.path,

@@ -62,7 +62,7 @@ export const searchFiles: Tool<string> = {
         maxResults: SEARCH_FILES_MAX_RESULTS,
         countLimit: SEARCH_FILES_MAX_RESULTS + 1, // one past the cap: enough to know there are more
       },
-      { signal: ctx.signal },
+      { signal: ctx.signal, pool: ctx.searchPool },
     );
     if (!matches.length) return 'No results found';
     let out = '';

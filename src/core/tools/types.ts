@@ -1,4 +1,5 @@
 import type { SourceParsers } from '../analyze/parsers';
+import type { SearchPool } from '../grep/pool';
 import type { RefreshStats } from '../rank/service';
 import type { SeedIndexService } from '../seed004/service';
 import type { Workspace } from '../source/workspace';
@@ -12,6 +13,8 @@ export interface ToolContext {
   /** Or one per root, each refreshed (or waited for) on demand; paths root-relative under `prefix`. */
   seedRootIndexes?: (signal?: AbortSignal, prefix?: string) => Promise<Array<{ prefix: string; service: SeedIndexService; stats: RefreshStats }>>;
   signal?: AbortSignal;
+  /** Threads text search runs on (the CLI's worker_threads); absent: the calling thread alone. Results are the same. */
+  searchPool?: SearchPool;
   /**
    * The JavaScript/TypeScript parsers for the analyzers (find_components, feature_status),
    * loaded on first use: hosts pass `() => sharedSourceParsers(loader)`.
