@@ -29,10 +29,10 @@
  * itself, in its own directory; the figures are only meaningful on the full corpus).
  */
 import { NodeFsSource } from '../src/adapters/node/fs';
-import { searchWorkspace } from '../src/core/grep/search';
-import { NEVER_YIELD } from '../src/core/jobs/yielder';
+import { nodeSearchPool } from '../src/adapters/node/search-pool';
 import { Workspace } from '../src/core/source/workspace';
-import { ensureRipgrep, median, printTable, RG_DEFAULT_THREADS, rgPairs, rgTimed, sameSets, type Query } from './common';
+import { ensureRipgrep, printTable, RG_DEFAULT_THREADS, type Query } from './common';
+import { ms, searchRow, times } from './search-rows';
 import { buildBench } from './build-bench';
 import { buildCorpus } from './corpus';
 import { runIndexBench } from './index-bench';
@@ -71,67 +71,22 @@ const ONLY = process.env.BENCH_ONLY;
 
 const scanRequest = (q: Query) => ({ ...q.req, maxResults: Number.MAX_SAFE_INTEGER, maxFileBytes: Number.MAX_SAFE_INTEGER });
 
-/** One timed scan: the sink only counts (as rg's timed output goes to /dev/null). */
-async function quarryScanTimed(ws: Workspace, q: Query) {
-  let count = 0;
-  const t = performance.now();
-  const summary = await searchWorkspace(ws, scanRequest(q), (r) => void (count += r.matches.length), { yielder: NEVER_YIELD });
-  return { ms: performance.now() - t, count, summary };
-}
-
-/** The scan's (path, line) pairs, from an untimed run. */
-async function quarryScanPairs(ws: Workspace, q: Query): Promise<string[]> {
-  const pairs: string[] = [];
-  await searchWorkspace(
-    ws,
-    scanRequest(q),
-    (r) => {
-      for (const m of r.matches) pairs.push(`${m.path}:${m.line}`);
-    },
-    { yielder: NEVER_YIELD },
-  );
-  return pairs;
-}
-
 async function runScanBench(dir: string) {
-  console.log(`\n== unindexed text search (issue 2): Quarry scan (one thread) vs rg (default: ${RG_DEFAULT_THREADS} threads here) and rg -j1, same files`);
+  const pool = nodeSearchPool();
+  console.log(
+    `\n== unindexed text search (issues 2, 19): Quarry scan on one thread and on the search pool (${pool.lanes} worker_threads + the coordinator) vs rg (default: ${RG_DEFAULT_THREADS} threads here) and rg -j1, same files`,
+  );
   const ws = new Workspace([new NodeFsSource(dir)]);
-  await quarryScanTimed(ws, QUERIES[4]); // warm the page cache
-  rgTimed(dir, QUERIES[4], 'default');
-  const rows: string[][] = [['query', 'strategy', 'matches', 'quarry ms', 'rg ms', 'rg -j1 ms', 'quarry/rg', 'quarry/rg -j1', 'same results']];
+  const setup = { ws, dir, pool, request: scanRequest, runs: RUNS };
+  await searchRow({ ...setup, runs: 1 }, QUERIES[4]); // warm the page cache and start the threads
+  const rows: string[][] = [['query', 'strategy', 'matches', '1 thread ms', 'pool ms', 'first batch ms', 'rg ms', 'rg -j1 ms', 'pool/rg', 'pool/rg -j1', 'same as rg', 'pool = 1 thread']];
   for (const q of QUERIES) {
-    const qt: number[] = [];
-    const rt: number[] = [];
-    const r1: number[] = [];
-    let count = 0;
-    let strategy = '';
-    for (let i = 0; i < RUNS; i++) {
-      const a = await quarryScanTimed(ws, q);
-      qt.push(a.ms);
-      count = a.count;
-      strategy = a.summary.strategy;
-      const d = rgTimed(dir, q, 'default');
-      if (d !== null) rt.push(d);
-      const j = rgTimed(dir, q, 1);
-      if (j !== null) r1.push(j);
-    }
-    const ours = await quarryScanPairs(ws, q);
-    const theirs = rgPairs(dir, q);
-    const ratio = (xs: number[]) => (xs.length ? `${(median(qt) / median(xs)).toFixed(2)}x` : '-');
-    rows.push([
-      q.name,
-      strategy,
-      String(count),
-      median(qt).toFixed(1),
-      rt.length ? median(rt).toFixed(1) : '-',
-      r1.length ? median(r1).toFixed(1) : '-',
-      ratio(rt),
-      ratio(r1),
-      theirs ? sameSets(ours, theirs) : '-',
-    ]);
+    const r = await searchRow(setup, q);
+    rows.push([r.query, r.strategy, String(r.matches), ms(r.oneMs), ms(r.poolMs), ms(r.firstMs), ms(r.rgMs), ms(r.rg1Ms), times(r.poolMs / r.rgMs), times(r.poolMs / r.rg1Ms), r.sameAsRg, r.sameAsOne]);
   }
   printTable(rows);
-  console.log('ratio = Quarry time / ripgrep time (lower is better; target for an unindexed scan: <= 2x rg -j1)');
+  console.log('ratio = Quarry pool time / ripgrep time (lower is better; target: every query <= 1.5x rg with its default threads); first batch = the first file of matches in walk order');
+  pool.dispose();
 }
 
 async function main() {

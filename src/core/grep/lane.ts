@@ -28,6 +28,8 @@ export interface ChunkFile {
 }
 
 export interface ChunkTask {
+  /** Which search this chunk belongs to: a lane opens each root once per search. */
+  search: number;
   /** What compiles the matcher and shapes a delivered line (the pattern, its modes, context, maxLineChars). */
   request: GrepRequest;
   plan: PlanOptions & { indexed: boolean };
@@ -125,11 +127,17 @@ export class ShippedSource implements FileSource {
   }
 }
 
+/** Roots opened for the latest search (its inside-the-root checks are kept for that search only, as the one-thread search's are). */
+let opened: { search: number; roots: Map<string, FileSource> } = { search: -1, roots: new Map() };
+
 /** The source a task's files are read from. */
 export function taskSource(task: ChunkTask, openRoot: ((root: string) => FileSource) | null): FileSource {
   if (task.root === null) return new ShippedSource(task.files);
   if (!openRoot) throw new QuarryError('Internal', 'This lane cannot open roots by path', { root: task.root });
-  return openRoot(task.root);
+  if (opened.search !== task.search) opened = { search: task.search, roots: new Map() };
+  let source = opened.roots.get(task.root);
+  if (!source) opened.roots.set(task.root, (source = openRoot(task.root)));
+  return source;
 }
 
 export type LaneMessage = { id: number; task: ChunkTask } | { cancel: number };

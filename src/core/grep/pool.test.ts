@@ -180,7 +180,7 @@ describe('the search pool', () => {
     expect(threads.length).toBe(2);
     const ctl = new AbortController();
     ctl.abort();
-    await expect(pool.run({ request: req, plan: { indexed: false }, root: null, files: [], deliver: 1, count: 1 }, ctl.signal)).rejects.toMatchObject({ code: 'Cancelled' });
+    await expect(pool.run({ search: 1, request: req, plan: { indexed: false }, root: null, files: [], deliver: 1, count: 1 }, ctl.signal)).rejects.toMatchObject({ code: 'Cancelled' });
     pool.dispose();
   });
 });

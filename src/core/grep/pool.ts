@@ -46,6 +46,9 @@ export interface PoolSearchOptions {
   rangeMargin?: number;
 }
 
+/** Numbers searches (with a random start: several coordinators may share a pool's threads). */
+let nextSearch = Math.floor(Math.random() * 2 ** 30);
+
 interface Pending {
   files: Array<ChunkFile & { seq: number }>;
   answer: Promise<ChunkResult>;
@@ -65,6 +68,7 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
   const onAbort = () => outstanding.abort();
   signal?.addEventListener('abort', onAbort);
   const base = {
+    search: nextSearch++,
     request: laneRequest(req),
     plan: { bytePrefilter: options.bytePrefilter, literalLines: options.literalLines, rangeMargin: options.rangeMargin, indexed: !!prefilter },
     deliver: compiled.maxResults,
