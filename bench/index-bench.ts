@@ -157,7 +157,9 @@ export async function runIndexBench(corpusDir: string, corpusBytes: number, quer
   const indexedReq = (q: Query) => ({ ...q.req, maxResults: Number.MAX_SAFE_INTEGER, maxLineChars: PREVIEW_LINE_CHARS });
   const pool = nodeSearchPool();
   const setup = { ws, dir: corpusDir, pool, prefilter: () => svc.prefilter()!, request: indexedReq, rgExtra, runs };
-  const rows: string[][] = [['query', 'candidates', 'matches', '1 thread ms', 'pool ms', 'first batch ms', 'rg ms', 'rg -j1 ms', 'speedup vs rg', 'vs rg -j1', 'same as rg', 'pool = 1 thread']];
+  const rows: string[][] = [
+    ['query', 'candidates', 'matches', '1 thread ms', 'pool ms', 'first batch ms', 'rg ms', 'rg -j1 ms', 'speedup vs rg', 'vs rg -j1', 'same as rg', 'pool = 1 thread'],
+  ];
   const speedups: number[] = [];
   const speedups1: number[] = [];
   for (const q of queries) {

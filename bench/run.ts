@@ -79,13 +79,30 @@ async function runScanBench(dir: string) {
   const ws = new Workspace([new NodeFsSource(dir)]);
   const setup = { ws, dir, pool, request: scanRequest, runs: RUNS };
   await searchRow({ ...setup, runs: 1 }, QUERIES[4]); // warm the page cache and start the threads
-  const rows: string[][] = [['query', 'strategy', 'matches', '1 thread ms', 'pool ms', 'first batch ms', 'rg ms', 'rg -j1 ms', 'pool/rg', 'pool/rg -j1', 'same as rg', 'pool = 1 thread']];
+  const rows: string[][] = [
+    ['query', 'strategy', 'matches', '1 thread ms', 'pool ms', 'first batch ms', 'rg ms', 'rg -j1 ms', 'pool/rg', 'pool/rg -j1', 'same as rg', 'pool = 1 thread'],
+  ];
   for (const q of QUERIES) {
     const r = await searchRow(setup, q);
-    rows.push([r.query, r.strategy, String(r.matches), ms(r.oneMs), ms(r.poolMs), ms(r.firstMs), ms(r.rgMs), ms(r.rg1Ms), times(r.poolMs / r.rgMs), times(r.poolMs / r.rg1Ms), r.sameAsRg, r.sameAsOne]);
+    rows.push([
+      r.query,
+      r.strategy,
+      String(r.matches),
+      ms(r.oneMs),
+      ms(r.poolMs),
+      ms(r.firstMs),
+      ms(r.rgMs),
+      ms(r.rg1Ms),
+      times(r.poolMs / r.rgMs),
+      times(r.poolMs / r.rg1Ms),
+      r.sameAsRg,
+      r.sameAsOne,
+    ]);
   }
   printTable(rows);
-  console.log('ratio = Quarry pool time / ripgrep time (lower is better; target: every query <= 1.5x rg with its default threads); first batch = the first file of matches in walk order');
+  console.log(
+    'ratio = Quarry pool time / ripgrep time (lower is better; target: every query <= 1.5x rg with its default threads); first batch = the first file of matches in walk order',
+  );
   pool.dispose();
 }
 

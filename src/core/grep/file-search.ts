@@ -58,7 +58,14 @@ export type FileOutcome = 'searched' | 'absent' | Skipped;
 export type OnMatchLine = (make: () => GrepMatch) => boolean;
 
 /** Search one file (`rel` in `source`, shown as `path`). */
-export async function searchFile(source: FileSource, rel: string, path: string, plan: FilePlan, segments: FileSegments | null, onLine: OnMatchLine): Promise<FileOutcome> {
+export async function searchFile(
+  source: FileSource,
+  rel: string,
+  path: string,
+  plan: FilePlan,
+  segments: FileSegments | null,
+  onLine: OnMatchLine,
+): Promise<FileOutcome> {
   const { matcher, shape } = plan;
   const hitLine = (text: string, hits: LineHits, lineNo: number, context?: () => LineContext): boolean =>
     onLine(() => deliveredMatch(path, text, hits, lineNo, shape, context));

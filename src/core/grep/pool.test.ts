@@ -18,16 +18,14 @@ import type { SearchPool } from './pool';
 import { searchWorkspace, type SearchOptions } from './search';
 import type { GrepFileResult, GrepRequest } from './types';
 
-const chunker: ChunkerLike = { chunkFile: (path: string, text: string): Chunk[] => [{ path, startLine: 1, endLine: splitLinesForIndex(text).length, symbolName: 'file', chunkType: 'block' } as Chunk] };
+const chunker: ChunkerLike = {
+  chunkFile: (path: string, text: string): Chunk[] => [{ path, startLine: 1, endLine: splitLinesForIndex(text).length, symbolName: 'file', chunkType: 'block' } as Chunk],
+};
 
 const word = fc.constantFrom('alpha', 'beta', 'return', 'x', 'Error', 'TypeError', 'the', ' ', '  ', '(', 'é');
 const line = fc.array(word, { maxLength: 8 }).map((w) => w.join(' '));
 const text = fc.array(line, { maxLength: 30 }).map((l) => l.join('\n'));
-const content = fc.oneof(
-  { weight: 8, arbitrary: text },
-  { weight: 1, arbitrary: fc.constant('bin\u0000ary return') },
-  { weight: 1, arbitrary: fc.constant('') },
-);
+const content = fc.oneof({ weight: 8, arbitrary: text }, { weight: 1, arbitrary: fc.constant('bin\u0000ary return') }, { weight: 1, arbitrary: fc.constant('') });
 const names = fc.constantFrom('a.ts', 'b.js', 'c/d.ts', 'c/e.md', 'c/f/g.ts', 'h/i.txt', 'h/j.ts', 'k.ts', 'node_modules/m.js', '.gitignore');
 const tree = fc.dictionary(names, content, { minKeys: 1, maxKeys: 10 });
 const request = fc.record({
@@ -38,7 +36,10 @@ const request = fc.record({
   countLimit: fc.option(fc.integer({ min: 0, max: 60 }), { nil: undefined }),
   contextBefore: fc.integer({ min: 0, max: 2 }),
   contextAfter: fc.integer({ min: 0, max: 2 }),
-  include: fc.option(fc.constantFrom('*.ts', 'c/**', '!*.md').map((g) => [g]), { nil: undefined }),
+  include: fc.option(
+    fc.constantFrom('*.ts', 'c/**', '!*.md').map((g) => [g]),
+    { nil: undefined },
+  ),
   directory: fc.option(fc.constantFrom('c', 'h'), { nil: undefined }),
   maxLineChars: fc.option(fc.integer({ min: 0, max: 12 }), { nil: undefined }),
 });
@@ -67,7 +68,11 @@ function fakePool(ws: Workspace, shape: PoolShape): SearchPool & { chunks: numbe
       const wait = shape.delays[n++ % shape.delays.length];
       await new Promise((r) => setTimeout(r, wait));
       const copy = structuredClone(task); // what crosses a thread boundary
-      return searchChunk(taskSource(copy, (ref) => byRef.get(ref)!), copy, signal);
+      return searchChunk(
+        taskSource(copy, (ref) => byRef.get(ref)!),
+        copy,
+        signal,
+      );
     },
   };
   return pool;
@@ -76,10 +81,15 @@ function fakePool(ws: Workspace, shape: PoolShape): SearchPool & { chunks: numbe
 async function collect(ws: Workspace, req: GrepRequest, options: SearchOptions, stopAfter?: number) {
   const batches: GrepFileResult[] = [];
   try {
-    const summary = await searchWorkspace(ws, req, (r) => {
-      batches.push(r);
-      return stopAfter === undefined || batches.length < stopAfter;
-    }, options);
+    const summary = await searchWorkspace(
+      ws,
+      req,
+      (r) => {
+        batches.push(r);
+        return stopAfter === undefined || batches.length < stopAfter;
+      },
+      options,
+    );
     const { elapsedMs: _e, ...rest } = summary;
     return { batches, summary: rest };
   } catch (err) {
@@ -92,20 +102,27 @@ describe('the search pool', () => {
   it('answers exactly as one thread does (property)', async () => {
     let pooled = 0;
     await fc.assert(
-      fc.asyncProperty(tree, request, poolShape, fc.boolean(), fc.option(fc.integer({ min: 1, max: 3 }), { nil: undefined }), async (files, req, shape, indexed, stopAfter) => {
-        const ws = new Workspace([new MemorySource(files)]);
-        let prefilter;
-        if (indexed) {
-          const svc = new CodeIndexService(ws, async () => chunker, undefined, 'index', { segmentChars: 40 });
-          await svc.refresh();
-          prefilter = svc.prefilter();
-        }
-        const one = await collect(ws, req, { prefilter }, stopAfter);
-        const pool = fakePool(ws, shape);
-        const many = await collect(ws, req, { prefilter, pool }, stopAfter);
-        expect(many).toEqual(one);
-        if (pool.chunks) pooled++;
-      }),
+      fc.asyncProperty(
+        tree,
+        request,
+        poolShape,
+        fc.boolean(),
+        fc.option(fc.integer({ min: 1, max: 3 }), { nil: undefined }),
+        async (files, req, shape, indexed, stopAfter) => {
+          const ws = new Workspace([new MemorySource(files)]);
+          let prefilter;
+          if (indexed) {
+            const svc = new CodeIndexService(ws, async () => chunker, undefined, 'index', { segmentChars: 40 });
+            await svc.refresh();
+            prefilter = svc.prefilter();
+          }
+          const one = await collect(ws, req, { prefilter }, stopAfter);
+          const pool = fakePool(ws, shape);
+          const many = await collect(ws, req, { prefilter, pool }, stopAfter);
+          expect(many).toEqual(one);
+          if (pool.chunks) pooled++;
+        },
+      ),
       { numRuns: 300 },
     );
     expect(pooled).toBeGreaterThan(40); // the lanes really took chunks (about 1 run in 4)
@@ -180,7 +197,9 @@ describe('the search pool', () => {
     expect(threads.length).toBe(2);
     const ctl = new AbortController();
     ctl.abort();
-    await expect(pool.run({ search: 1, request: req, plan: { indexed: false }, root: null, files: [], deliver: 1, count: 1 }, ctl.signal)).rejects.toMatchObject({ code: 'Cancelled' });
+    await expect(pool.run({ search: 1, request: req, plan: { indexed: false }, root: null, files: [], deliver: 1, count: 1 }, ctl.signal)).rejects.toMatchObject({
+      code: 'Cancelled',
+    });
     pool.dispose();
   });
 });
