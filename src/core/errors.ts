@@ -34,7 +34,8 @@ export type ErrorReason =
   | 'noSuchRoot' // a path or key that names no open root
   | 'notInLibrary' // a clone that was deleted from the library
   | 'noChunk' // no chunk contains the line (Related)
-  | 'semanticUnavailable'; // this build or host has no embedding model
+  | 'semanticUnavailable' // this build or host has no embedding model
+  | 'laneLost'; // a search thread stopped before answering (the chunk is searched again)
 
 export interface ErrorData {
   reason?: ErrorReason;

@@ -10,7 +10,7 @@ import { LanePool, searchLaneCount, type LaneThread } from '../core/grep/lane-po
 function spawnWorker(): LaneThread {
   const worker = new Worker(new URL('./search.worker.ts', import.meta.url), { type: 'module', name: 'quarry-search' });
   return {
-    post: (m) => worker.postMessage(m),
+    post: (m, transfer) => worker.postMessage(m, transfer),
     listen(onReply, onExit) {
       worker.addEventListener('message', (e: MessageEvent<LaneReply>) => onReply(e.data));
       const exit = (e: Event) => {
@@ -28,5 +28,5 @@ function spawnWorker(): LaneThread {
 export function browserSearchPool(): LanePool | null {
   if (typeof Worker === 'undefined') return null;
   const cores = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency : undefined;
-  return new LanePool(spawnWorker, searchLaneCount(cores), () => null, null);
+  return new LanePool(spawnWorker, searchLaneCount(cores), () => null);
 }

@@ -1,5 +1,6 @@
 /** A search lane in the browser (search-pool.ts): searches the chunks the engine worker ships it. */
-import { serveLane, type LaneMessage } from '../core/grep/lane';
+import { serveLane, transferables, type LaneMessage } from '../core/grep/lane';
 
-const serve = serveLane(null, (reply) => self.postMessage(reply));
-self.addEventListener('message', (e: MessageEvent<LaneMessage>) => serve(e.data));
+const scope = self as unknown as { postMessage(message: unknown, transfer: Transferable[]): void; addEventListener: typeof self.addEventListener };
+const serve = serveLane(null, (reply) => scope.postMessage(reply, transferables(reply)));
+scope.addEventListener('message', (e) => serve((e as MessageEvent<LaneMessage>).data));

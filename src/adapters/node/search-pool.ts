@@ -21,9 +21,9 @@ function spawnThread(): LaneThread {
   let pending = 0;
   worker.unref();
   return {
-    post(m: LaneMessage) {
+    post(m: LaneMessage, transfer) {
       if ('task' in m && pending++ === 0) worker.ref();
-      worker.postMessage(m);
+      worker.postMessage(m, transfer);
     },
     listen(onReply, onExit) {
       let exited = false;
@@ -54,5 +54,5 @@ function nodeRootRef(source: FileSource): string | null {
  * search's first chunk, then only walks and merges.
  */
 export function nodeSearchPool(lanes = availableParallelism()): LanePool {
-  return new LanePool(spawnThread, lanes, nodeRootRef, (root) => new NodeFsSource(root));
+  return new LanePool(spawnThread, lanes, nodeRootRef);
 }

@@ -4,13 +4,13 @@
  * never older than the search) or the bytes shipped in the chunk.
  */
 import { parentPort } from 'node:worker_threads';
-import { serveLane, type LaneMessage } from '../../core/grep/lane';
+import { serveLane, transferables, type LaneMessage } from '../../core/grep/lane';
 import { NodeFsSource } from './fs';
 
 const port = parentPort;
 if (!port) throw new Error('search-thread runs as a worker thread');
 const serve = serveLane(
   (root) => new NodeFsSource(root),
-  (reply) => port.postMessage(reply),
+  (reply) => port.postMessage(reply, transferables(reply)),
 );
 port.on('message', (m: LaneMessage) => serve(m));

@@ -21,8 +21,9 @@ export interface ChunkFile {
   /** Workspace path (delivered with it). */
   path: string;
   segments: FileSegments | null;
-  /** Shipped content (when the lane cannot open the root), or why it could not be read. */
-  bytes?: Uint8Array;
+  /** Shipped content (when the lane cannot open the root): where it is in the task's `packed` bytes, or why it could not be read. */
+  offset?: number;
+  length?: number;
   mtimeMs?: number;
   error?: QuarryErrorJSON;
 }
@@ -36,6 +37,11 @@ export interface ChunkTask {
   /** A root the lane opens by path, or null: every file's bytes are in `files`. */
   root: string | null;
   files: ChunkFile[];
+  /**
+   * The shipped files' bytes, one after the other in one buffer: it is transferred to the lane
+   * and back with the answer, and reused for a later chunk (fresh memory is what costs most).
+   */
+  packed?: Uint8Array;
   /** Matches the chunk may hand back (the search's maxResults). */
   deliver: number;
   /** Lines the chunk may count before it stops (one past the most the search can count). */
@@ -51,6 +57,8 @@ export interface ChunkFileResult {
 
 export interface ChunkResult {
   files: ChunkFileResult[];
+  /** The task's packed bytes, handed back for reuse. */
+  packed?: Uint8Array;
 }
 
 /** The fields of a request a lane needs (no path filters: the coordinator chose the files). */
@@ -97,7 +105,7 @@ export async function searchChunk(source: FileSource, task: ChunkTask, signal?: 
     files.push({ outcome, count, matches });
   }
   if (signal?.aborted) throw new QuarryError('Cancelled', 'The search was cancelled', {});
-  return { files };
+  return task.packed ? { files, packed: task.packed } : { files };
 }
 
 /** The files shipped in a task, as a FileSource (read-only, flat). */
@@ -106,8 +114,15 @@ export class ShippedSource implements FileSource {
   readonly absoluteRoot = '';
   private readonly files = new Map<string, ChunkFile>();
 
-  constructor(files: readonly ChunkFile[]) {
+  constructor(
+    files: readonly ChunkFile[],
+    private readonly packed: Uint8Array | undefined,
+  ) {
     for (const f of files) this.files.set(f.rel, f);
+  }
+
+  private bytes(f: ChunkFile | undefined): Uint8Array | null {
+    return f?.offset !== undefined && this.packed ? this.packed.subarray(f.offset, f.offset + (f.length ?? 0)) : null;
   }
 
   async list(): Promise<DirEntry[]> {
@@ -116,14 +131,16 @@ export class ShippedSource implements FileSource {
 
   async stat(path: string): Promise<FileStat | null> {
     const f = this.files.get(path);
-    return f?.bytes ? { kind: 'file', size: f.bytes.byteLength, mtimeMs: f.mtimeMs ?? 0 } : null;
+    const bytes = this.bytes(f);
+    return bytes ? { kind: 'file', size: bytes.byteLength, mtimeMs: f!.mtimeMs ?? 0 } : null;
   }
 
   async read(path: string): Promise<Uint8Array> {
     const f = this.files.get(path);
     if (f?.error) throw QuarryError.fromJSON(f.error);
-    if (!f?.bytes) throw new QuarryError('NotFound', `No such file: ${path}`, { path });
-    return f.bytes;
+    const bytes = this.bytes(f);
+    if (!bytes) throw new QuarryError('NotFound', `No such file: ${path}`, { path });
+    return bytes;
   }
 }
 
@@ -132,7 +149,7 @@ let opened: { search: number; roots: Map<string, FileSource> } = { search: -1, r
 
 /** The source a task's files are read from. */
 export function taskSource(task: ChunkTask, openRoot: ((root: string) => FileSource) | null): FileSource {
-  if (task.root === null) return new ShippedSource(task.files);
+  if (task.root === null) return new ShippedSource(task.files, task.packed);
   if (!openRoot) throw new QuarryError('Internal', 'This lane cannot open roots by path', { root: task.root });
   if (opened.search !== task.search) opened = { search: task.search, roots: new Map() };
   let source = opened.roots.get(task.root);
@@ -141,7 +158,13 @@ export function taskSource(task: ChunkTask, openRoot: ((root: string) => FileSou
 }
 
 export type LaneMessage = { id: number; task: ChunkTask } | { cancel: number };
-export type LaneReply = { id: number; result: ChunkResult } | { id: number; error: QuarryErrorJSON };
+export type LaneReply = { id: number; result: ChunkResult } | { id: number; error: QuarryErrorJSON; packed?: Uint8Array };
+
+/** What a message carries that moves rather than copies: a task's or an answer's packed bytes. */
+export function transferables(m: LaneMessage | LaneReply): ArrayBuffer[] {
+  const packed = 'task' in m ? m.task.packed : 'result' in m ? m.result.packed : 'packed' in m ? m.packed : undefined;
+  return packed && packed.buffer instanceof ArrayBuffer ? [packed.buffer] : [];
+}
 
 /** The thread side: answer each task (cancels abort the one they name). */
 export function serveLane(openRoot: ((root: string) => FileSource) | null, reply: (r: LaneReply) => void): (m: LaneMessage) => void {
@@ -158,7 +181,7 @@ export function serveLane(openRoot: ((root: string) => FileSource) | null, reply
         reply({ id: m.id, result: await searchChunk(taskSource(m.task, openRoot), m.task, ctl.signal) });
       } catch (err) {
         const e = toQuarryError(err);
-        reply({ id: m.id, error: { code: e.code, message: e.message, data: JSON.parse(JSON.stringify(e.data ?? {})) } });
+        reply({ id: m.id, error: { code: e.code, message: e.message, data: JSON.parse(JSON.stringify(e.data ?? {})) }, packed: m.task.packed });
       } finally {
         running.delete(m.id);
       }

@@ -12,7 +12,7 @@ import { CodeIndexService, type ChunkerLike } from '../rank/service';
 import { MemorySource } from '../source/memory';
 import type { FileSource } from '../source/types';
 import { Workspace } from '../source/workspace';
-import { searchChunk, serveLane, taskSource, type ChunkResult, type ChunkTask, type LaneMessage, type LaneReply } from './lane';
+import { searchChunk, serveLane, taskSource, transferables, type ChunkResult, type ChunkTask, type LaneMessage, type LaneReply } from './lane';
 import { LanePool, type LaneThread } from './lane-pool';
 import type { SearchPool } from './pool';
 import { searchWorkspace, type SearchOptions } from './search';
@@ -150,7 +150,7 @@ describe('the search pool', () => {
     }
   });
 
-  it('a lane that dies hands its chunks back; two that die at once leave the search on the calling thread', async () => {
+  it('the chunks of a lane that dies are searched by the coordinator; after two dead lanes no more threads start', async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 30; i++) files[`f${String(i).padStart(2, '0')}.ts`] = `return ${i}\n`.repeat(5);
     const ws = new Workspace([new MemorySource(files)]);
@@ -166,7 +166,7 @@ describe('the search pool', () => {
         terminate: () => {},
       };
     };
-    const pool = Object.assign(new LanePool(dying, 2, () => null, null), { chunking: { firstBytes: 10, maxBytes: 20, maxFiles: 2 } });
+    const pool = Object.assign(new LanePool(dying, 2, () => null), { chunking: { firstBytes: 10, maxBytes: 20, maxFiles: 2 } });
     const req: GrepRequest = { pattern: 'return', mode: 'literal', maxResults: 1000 };
     expect(await collect(ws, req, { pool })).toEqual(await collect(ws, req, {}));
     // 15 chunks went out; after two threads died unanswered (a third may have started meanwhile) no more were started
@@ -180,10 +180,10 @@ describe('the search pool', () => {
     const spawn = (): LaneThread => {
       const channel = new MessageChannel();
       threads.push({ port: channel });
-      const serve = serveLane(null, (r) => channel.port2.postMessage(r));
+      const serve = serveLane(null, (r) => channel.port2.postMessage(r, transferables(r)));
       channel.port2.onmessage = (e: MessageEvent<LaneMessage>) => serve(e.data);
       return {
-        post: (m) => channel.port1.postMessage(m),
+        post: (m, transfer) => channel.port1.postMessage(m, transfer),
         listen: (onReply) => void (channel.port1.onmessage = (e: MessageEvent<LaneReply>) => onReply(e.data)),
         terminate: () => {
           channel.port1.close();
@@ -191,7 +191,7 @@ describe('the search pool', () => {
         },
       };
     };
-    const pool = Object.assign(new LanePool(spawn, 2, () => null, null), { chunking: { firstBytes: 1, maxBytes: 1, maxFiles: 1 } });
+    const pool = Object.assign(new LanePool(spawn, 2, () => null), { chunking: { firstBytes: 1, maxBytes: 1, maxFiles: 1 } });
     const req: GrepRequest = { pattern: 'return', mode: 'literal', contextAfter: 1 };
     expect(await collect(ws, req, { pool })).toEqual(await collect(ws, req, {}));
     expect(threads.length).toBe(2);

@@ -15,6 +15,7 @@ import type { Workspace } from '../source/workspace';
 import type { Skipped } from '../walk/policy';
 import { compileRequest } from './compile-request';
 import { searchChunk, laneRequest, type ChunkFile, type ChunkResult, type ChunkTask } from './lane';
+import { isLaneLost } from './lane-pool';
 import type { SearchPrefilter } from './prefilter';
 import { rootPrefix, searchStarts, searchWalker, segmentsOf, withPrefix } from './search-files';
 import { SearchTally } from './tally';
@@ -27,6 +28,8 @@ export interface SearchPool {
   /** How the lanes reach a root: a path they open themselves, or null (the coordinator ships the bytes). */
   rootRef(source: FileSource): string | null;
   run(task: ChunkTask, signal: AbortSignal): Promise<ChunkResult>;
+  /** A buffer of at least `bytes` bytes to pack a chunk's files in (a recycled one when the pool has it). */
+  buffer?(bytes: number): Uint8Array;
   /** Chunk sizes (tests shrink them to make many chunks of a small tree). */
   readonly chunking?: { firstBytes: number; maxBytes: number; maxFiles: number };
 }
@@ -117,8 +120,12 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
           // the first chunk on this thread, from the workspace's own source: the first batch with no round trip
           answer = searchChunk(source, task, outstanding.signal);
         } else {
-          if (root === null) await shipBytes(source, task.files);
-          answer = pool.run(task, outstanding.signal);
+          if (root === null) await shipBytes(source, task, pool);
+          const files = task.files;
+          // a chunk a lane cannot answer (the thread died) is searched here
+          answer = pool
+            .run(task, outstanding.signal)
+            .catch((err: unknown) => (isLaneLost(err) ? searchChunk(source, { ...task, files, packed: undefined }, outstanding.signal) : Promise.reject(err)));
         }
         const pending: Pending = { files, answer, settled: false };
         const settle = () => void (pending.settled = true);
@@ -189,17 +196,33 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
   return tally.summary(elapsedSince(t0), compiled.matcher.strategy + (candidates ? '+trigram' : ''));
 }
 
-/** Read each file's bytes into the task (for lanes that cannot open the root). */
-async function shipBytes(source: FileSource, files: ChunkFile[]): Promise<void> {
-  for (const f of files) {
+/** Read each file's bytes into one packed buffer of the task (for lanes that cannot open the root). */
+async function shipBytes(source: FileSource, task: ChunkTask, pool: SearchPool): Promise<void> {
+  const parts: Array<Uint8Array | null> = [];
+  let total = 0;
+  for (const f of task.files) {
     try {
-      f.bytes = await source.read(f.rel);
+      const bytes = await source.read(f.rel);
       f.mtimeMs = (await source.stat(f.rel))?.mtimeMs;
+      parts.push(bytes);
+      total += bytes.byteLength;
     } catch (err) {
       const e = toQuarryError(err);
       f.error = { code: e.code, message: e.message, data: JSON.parse(JSON.stringify(e.data ?? {})) };
+      parts.push(null);
     }
   }
+  const packed = pool.buffer ? pool.buffer(total) : new Uint8Array(total);
+  let at = 0;
+  task.files.forEach((f, i) => {
+    const bytes = parts[i];
+    if (!bytes) return;
+    packed.set(bytes, at);
+    f.offset = at;
+    f.length = bytes.byteLength;
+    at += bytes.byteLength;
+  });
+  task.packed = packed.subarray(0, total);
 }
 
 function missingMatch(path: string, k: number): never {
