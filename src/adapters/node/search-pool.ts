@@ -1,13 +1,13 @@
 /**
  * The Node search pool (CLI, MCP, the engine in a worker thread, the bench): worker_threads
- * running search-thread, one per core (no UI thread here: the caller only coordinates). From the bundled CLI the thread is
+ * running search-thread, one per core beyond the caller's (which searches too). From the bundled CLI the thread is
  * the bundled search-thread.mjs beside cli.mjs; from the TypeScript sources the parse pool's
  * .mjs boot file has tsx compile search-thread.ts in the thread.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { LaneMessage, LaneReply } from '../../core/grep/lane';
-import { LanePool, type LaneThread } from '../../core/grep/lane-pool';
+import { LanePool, searchLaneCount, type LaneThread } from '../../core/grep/lane-pool';
 import type { FileSource } from '../../core/source/types';
 import { NodeFsSource } from './fs';
 
@@ -50,9 +50,9 @@ function nodeRootRef(source: FileSource): string | null {
 }
 
 /**
- * A pool of `lanes` search threads (default: one per core). The caller's thread searches each
- * search's first chunk, then only walks and merges.
+ * A pool of `lanes` search threads (default: one per core beyond the caller's). The caller's
+ * thread walks, merges, and searches a chunk whenever it has none (the first one always).
  */
-export function nodeSearchPool(lanes = availableParallelism()): LanePool {
+export function nodeSearchPool(lanes = searchLaneCount(availableParallelism())): LanePool {
   return new LanePool(spawnThread, lanes, nodeRootRef);
 }

@@ -66,7 +66,8 @@ export class LanePool implements SearchPool {
   buffer(bytes: number): Uint8Array {
     const i = this.spare.findIndex((b) => b.byteLength >= bytes);
     if (i >= 0) return new Uint8Array(this.spare.splice(i, 1)[0]);
-    return new Uint8Array(Math.max(bytes, MIN_BUFFER_BYTES));
+    // a power of two: a chunk a little over the last one's size still fits a recycled buffer
+    return new Uint8Array(Math.max(MIN_BUFFER_BYTES, 2 ** Math.ceil(Math.log2(Math.max(1, bytes)))));
   }
 
   /** Keep a packed buffer handed back (a few, the largest). */

@@ -49,10 +49,11 @@ const poolShape = fc.record({
   maxBytes: fc.integer({ min: 1, max: 100 }),
   maxFiles: fc.integer({ min: 1, max: 4 }),
   byPath: fc.boolean(),
+  coordinator: fc.constantFrom<'first' | 'whenIdle'>('first', 'first', 'whenIdle'),
   delays: fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 8 }),
 });
 
-type PoolShape = { lanes: number; firstBytes: number; maxBytes: number; maxFiles: number; byPath: boolean; delays: number[] };
+type PoolShape = { lanes: number; firstBytes: number; maxBytes: number; maxFiles: number; byPath: boolean; coordinator?: 'first' | 'whenIdle'; delays: number[] };
 
 /** An in-process pool: lanes answer after random delays (so out of order), from shipped bytes or the root "opened by path". */
 function fakePool(ws: Workspace, shape: PoolShape): SearchPool & { chunks: number } {
@@ -61,6 +62,7 @@ function fakePool(ws: Workspace, shape: PoolShape): SearchPool & { chunks: numbe
   const pool = {
     lanes: shape.lanes,
     chunks: 0,
+    coordinatorSearches: shape.coordinator ?? 'first',
     chunking: { firstBytes: shape.firstBytes, maxBytes: Math.max(shape.firstBytes, shape.maxBytes), maxFiles: shape.maxFiles },
     rootRef: (source: FileSource) => (shape.byPath ? `root-${ws.roots.indexOf(source)}` : null),
     async run(task: ChunkTask, signal: AbortSignal): Promise<ChunkResult> {
@@ -166,7 +168,7 @@ describe('the search pool', () => {
         terminate: () => {},
       };
     };
-    const pool = Object.assign(new LanePool(dying, 2, () => null), { chunking: { firstBytes: 10, maxBytes: 20, maxFiles: 2 } });
+    const pool = Object.assign(new LanePool(dying, 2, () => null), { chunking: { firstBytes: 10, maxBytes: 20, maxFiles: 2 }, coordinatorSearches: 'first' as const });
     const req: GrepRequest = { pattern: 'return', mode: 'literal', maxResults: 1000 };
     expect(await collect(ws, req, { pool })).toEqual(await collect(ws, req, {}));
     // 15 chunks went out; after two threads died unanswered (a third may have started meanwhile) no more were started
@@ -191,7 +193,7 @@ describe('the search pool', () => {
         },
       };
     };
-    const pool = Object.assign(new LanePool(spawn, 2, () => null), { chunking: { firstBytes: 1, maxBytes: 1, maxFiles: 1 } });
+    const pool = Object.assign(new LanePool(spawn, 2, () => null), { chunking: { firstBytes: 1, maxBytes: 1, maxFiles: 1 }, coordinatorSearches: 'first' as const });
     const req: GrepRequest = { pattern: 'return', mode: 'literal', contextAfter: 1 };
     expect(await collect(ws, req, { pool })).toEqual(await collect(ws, req, {}));
     expect(threads.length).toBe(2);

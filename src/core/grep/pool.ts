@@ -30,6 +30,11 @@ export interface SearchPool {
   run(task: ChunkTask, signal: AbortSignal): Promise<ChunkResult>;
   /** A buffer of at least `bytes` bytes to pack a chunk's files in (a recycled one when the pool has it). */
   buffer?(bytes: number): Uint8Array;
+  /**
+   * Which chunks the coordinator searches itself: 'whenIdle' (default: whenever it has none
+   * of its own, so its core works too) or only the 'first' (tests, to send the lanes more).
+   */
+  readonly coordinatorSearches?: 'first' | 'whenIdle';
   /** Chunk sizes (tests shrink them to make many chunks of a small tree). */
   readonly chunking?: { firstBytes: number; maxBytes: number; maxFiles: number };
 }
@@ -77,6 +82,8 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
     deliver: compiled.maxResults,
     count: tally.countCeiling + 1,
   };
+  /** Whether this thread is searching a chunk of its own. */
+  let localBusy = false;
   let chunkNo = 0;
 
   try {
@@ -114,11 +121,23 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
         const files = chunk;
         chunk = [];
         chunkBytes = 0;
-        const task: ChunkTask = { ...base, root, files: files.map(({ seq: _seq, ...f }) => f) };
+        // What the chunk can still matter for: what is merged so far is a lower bound on what
+        // comes before it, so it never needs more matches, or more lines counted, than this.
+        const task: ChunkTask = {
+          ...base,
+          root,
+          files: files.map(({ seq: _seq, ...f }) => f),
+          deliver: Math.max(0, base.deliver - tally.delivered),
+          count: Math.max(1, base.count - tally.total),
+        };
         let answer: Promise<ChunkResult>;
-        if (chunkNo++ === 0) {
-          // the first chunk on this thread, from the workspace's own source: the first batch with no round trip
+        if (!localBusy && (chunkNo++ === 0 || pool.coordinatorSearches !== 'first')) {
+          // This thread takes a chunk whenever it has none (the first one always: the first batch
+          // with no round trip), read from the workspace's own source.
+          localBusy = true;
           answer = searchChunk(source, task, outstanding.signal);
+          const free = () => void (localBusy = false);
+          answer.then(free, free);
         } else {
           if (root === null) await shipBytes(source, task, pool);
           const files = task.files;
@@ -171,7 +190,7 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
         chunk.push({ seq: yielded++, rel: file.path, path, segments });
         chunkBytes += segments ? segments.ranges.reduce((n, r) => n + Math.min(r.end, segments.size) - r.start, 0) : file.size;
         if (chunkBytes >= target || chunk.length >= maxFiles) await dispatch();
-        while (inFlight.length && (inFlight.length > pool.lanes * IN_FLIGHT_PER_LANE || inFlight[0].settled)) {
+        while (inFlight.length && (inFlight.length > pool.lanes * IN_FLIGHT_PER_LANE + 1 || inFlight[0].settled)) {
           if (await mergeOldest()) {
             stopped = true;
             break;
