@@ -13,6 +13,7 @@ import { QuarryError, toQuarryError, type QuarryErrorJSON } from '../errors';
 import type { DirEntry, FileSource, FileStat } from '../source/types';
 import { compileRequest } from './compile-request';
 import { filePlan, searchFile, type FileOutcome, type FileSegments, type PlanOptions } from './file-search';
+import { packMatches, unpackMatch, type PackedMatches } from './match-codec';
 import type { GrepMatch, GrepRequest } from './types';
 
 export interface ChunkFile {
@@ -52,11 +53,16 @@ export interface ChunkFileResult {
   /** 'unsearched': after the chunk's count ran out (the coordinator stops before it). */
   outcome: FileOutcome | 'unsearched';
   count: number;
-  matches: GrepMatch[];
+  /** The matches handed back, as objects (on this thread) or as `first`, `n` of the result's `wire`. */
+  matches?: GrepMatch[];
+  first?: number;
+  n?: number;
 }
 
 export interface ChunkResult {
   files: ChunkFileResult[];
+  /** Every file's matches, packed to cross a thread boundary (see match-codec.ts). */
+  wire?: PackedMatches;
   /** The task's packed bytes, handed back for reuse. */
   packed?: Uint8Array;
 }
@@ -147,6 +153,24 @@ export class ShippedSource implements FileSource {
 /** Roots opened for the latest search (its inside-the-root checks are kept for that search only, as the one-thread search's are). */
 let opened: { search: number; roots: Map<string, FileSource> } = { search: -1, roots: new Map() };
 
+/** A chunk's answer as a thread sends it: its matches packed in one string and one array. */
+export function toWire(result: ChunkResult): ChunkResult {
+  const all: GrepMatch[] = [];
+  const files = result.files.map(({ matches = [], ...f }) => {
+    const first = all.length;
+    all.push(...matches);
+    return { ...f, first, n: matches.length };
+  });
+  return { ...result, files, wire: packMatches(all) };
+}
+
+/** The k-th match of a file of a chunk's answer, under `path`; null when it was not handed back. */
+export function matchOf(result: ChunkResult, file: ChunkFileResult, k: number, path: string): GrepMatch | null {
+  if (file.matches) return file.matches[k] ?? null;
+  if (!result.wire || file.first === undefined || k >= (file.n ?? 0)) return null;
+  return unpackMatch(result.wire, file.first + k, path);
+}
+
 /** The source a task's files are read from. */
 export function taskSource(task: ChunkTask, openRoot: ((root: string) => FileSource) | null): FileSource {
   if (task.root === null) return new ShippedSource(task.files, task.packed);
@@ -178,7 +202,7 @@ export function serveLane(openRoot: ((root: string) => FileSource) | null, reply
     running.set(m.id, ctl);
     void (async () => {
       try {
-        reply({ id: m.id, result: await searchChunk(taskSource(m.task, openRoot), m.task, ctl.signal) });
+        reply({ id: m.id, result: toWire(await searchChunk(taskSource(m.task, openRoot), m.task, ctl.signal)) });
       } catch (err) {
         const e = toQuarryError(err);
         reply({ id: m.id, error: { code: e.code, message: e.message, data: JSON.parse(JSON.stringify(e.data ?? {})) }, packed: m.task.packed });

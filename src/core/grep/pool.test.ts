@@ -12,7 +12,7 @@ import { CodeIndexService, type ChunkerLike } from '../rank/service';
 import { MemorySource } from '../source/memory';
 import type { FileSource } from '../source/types';
 import { Workspace } from '../source/workspace';
-import { searchChunk, serveLane, taskSource, transferables, type ChunkResult, type ChunkTask, type LaneMessage, type LaneReply } from './lane';
+import { searchChunk, serveLane, taskSource, toWire, transferables, type ChunkResult, type ChunkTask, type LaneMessage, type LaneReply } from './lane';
 import { LanePool, type LaneThread } from './lane-pool';
 import type { SearchPool } from './pool';
 import { searchWorkspace, type SearchOptions } from './search';
@@ -50,10 +50,20 @@ const poolShape = fc.record({
   maxFiles: fc.integer({ min: 1, max: 4 }),
   byPath: fc.boolean(),
   coordinator: fc.constantFrom<'first' | 'whenIdle'>('first', 'first', 'whenIdle'),
+  wire: fc.boolean(),
   delays: fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 8 }),
 });
 
-type PoolShape = { lanes: number; firstBytes: number; maxBytes: number; maxFiles: number; byPath: boolean; coordinator?: 'first' | 'whenIdle'; delays: number[] };
+type PoolShape = {
+  lanes: number;
+  firstBytes: number;
+  maxBytes: number;
+  maxFiles: number;
+  byPath: boolean;
+  coordinator?: 'first' | 'whenIdle';
+  wire?: boolean;
+  delays: number[];
+};
 
 /** An in-process pool: lanes answer after random delays (so out of order), from shipped bytes or the root "opened by path". */
 function fakePool(ws: Workspace, shape: PoolShape): SearchPool & { chunks: number } {
@@ -70,11 +80,12 @@ function fakePool(ws: Workspace, shape: PoolShape): SearchPool & { chunks: numbe
       const wait = shape.delays[n++ % shape.delays.length];
       await new Promise((r) => setTimeout(r, wait));
       const copy = structuredClone(task); // what crosses a thread boundary
-      return searchChunk(
+      const result = await searchChunk(
         taskSource(copy, (ref) => byRef.get(ref)!),
         copy,
         signal,
       );
+      return structuredClone(shape.wire === false ? result : toWire(result)); // as a thread answers
     },
   };
   return pool;

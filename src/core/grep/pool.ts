@@ -14,7 +14,7 @@ import type { FileSource } from '../source/types';
 import type { Workspace } from '../source/workspace';
 import type { Skipped } from '../walk/policy';
 import { compileRequest } from './compile-request';
-import { searchChunk, laneRequest, type ChunkFile, type ChunkResult, type ChunkTask } from './lane';
+import { laneRequest, matchOf, searchChunk, type ChunkFile, type ChunkResult, type ChunkTask } from './lane';
 import { isLaneLost } from './lane-pool';
 import type { SearchPrefilter } from './prefilter';
 import { rootPrefix, searchStarts, searchWalker, segmentsOf, withPrefix } from './search-files';
@@ -170,7 +170,7 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
             continue;
           }
           for (let k = 0; k < r.count; k++) {
-            if (!tally.line(() => r.matches[k] ?? missingMatch(f.path, k))) break;
+            if (!tally.line(() => matchOf(result, r, k, f.path) ?? missingMatch(f.path, k))) break;
           }
           tally.searched();
           if (tally.finishFile(f.path)) return true;
