@@ -25,7 +25,7 @@
  *      (target p95 < 150 ms) and to the last, beside `rg -w -F -s NAME`; references compared
  *      line by line with rg's
  * BENCH_RUNS (default 5) sets the runs per query; BENCH_ONLY=scan|worker|index|build|seed004|clone|scale|semantic|explore|nav|history|blame runs one
- * section; BENCH_CORPUS_MB=<n> builds a smaller corpus of about n MB (a quick check of the bench
+ * section; BENCH_QUERY=<part of a query name> runs only those queries; BENCH_CORPUS_MB=<n> builds a smaller corpus of about n MB (a quick check of the bench
  * itself, in its own directory; the figures are only meaningful on the full corpus).
  */
 import { NodeFsSource } from '../src/adapters/node/fs';
@@ -67,6 +67,8 @@ export const QUERIES: Query[] = [
 ];
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+/** BENCH_QUERY=<part of a name>: only the matching queries (a quick look at one row). */
+const PICKED = QUERIES.filter((q) => !process.env.BENCH_QUERY || q.name.includes(process.env.BENCH_QUERY));
 const ONLY = process.env.BENCH_ONLY;
 
 const scanRequest = (q: Query) => ({ ...q.req, maxResults: Number.MAX_SAFE_INTEGER, maxFileBytes: Number.MAX_SAFE_INTEGER });
@@ -82,7 +84,7 @@ async function runScanBench(dir: string) {
   const rows: string[][] = [
     ['query', 'strategy', 'matches', '1 thread ms', 'pool ms', 'first batch ms', 'rg ms', 'rg -j1 ms', 'pool/rg', 'pool/rg -j1', 'same as rg', 'pool = 1 thread'],
   ];
-  for (const q of QUERIES) {
+  for (const q of PICKED) {
     const r = await searchRow(setup, q);
     rows.push([
       r.query,
@@ -116,8 +118,8 @@ async function main() {
   const needsRg = !ONLY || ONLY === 'scan' || ONLY === 'index' || ONLY === 'nav';
   if (needsRg && !ensureRipgrep()) console.log('rg is not available: Quarry times only');
   if (!ONLY || ONLY === 'scan') await runScanBench(corpus.dir);
-  if (!ONLY || ONLY === 'worker') await runWorkerBench(corpus.dir, QUERIES, RUNS);
-  if (!ONLY || ONLY === 'index') await runIndexBench(corpus.dir, corpus.bytes, QUERIES, RUNS);
+  if (!ONLY || ONLY === 'worker') await runWorkerBench(corpus.dir, PICKED, RUNS);
+  if (!ONLY || ONLY === 'index') await runIndexBench(corpus.dir, corpus.bytes, PICKED, RUNS);
   if (!ONLY || ONLY === 'build') await buildBench(corpus.dir);
   if (!ONLY || ONLY === 'seed004') await runSeedBench(corpus.dir);
   if (!ONLY || ONLY === 'clone') await runCloneBench();

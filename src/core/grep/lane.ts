@@ -11,6 +11,7 @@
  */
 import { QuarryError, toQuarryError, type QuarryErrorJSON } from '../errors';
 import type { DirEntry, FileSource, FileStat } from '../source/types';
+import { fileOnWalk } from '../walk/walk';
 import { compileRequest } from './compile-request';
 import { filePlan, searchFile, type FileOutcome, type FileSegments, type PlanOptions } from './file-search';
 import { packMatches, unpackMatch, type PackedMatches } from './match-codec';
@@ -22,6 +23,8 @@ export interface ChunkFile {
   /** Workspace path (delivered with it). */
   path: string;
   segments: FileSegments | null;
+  /** Set when the walk did not stat the file: the lane checks it first, against this many bytes (fileOnWalk). */
+  checkBytes?: number;
   /** Shipped content (when the lane cannot open the root): where it is in the task's `packed` bytes, or why it could not be read. */
   offset?: number;
   length?: number;
@@ -92,6 +95,13 @@ export async function searchChunk(source: FileSource, task: ChunkTask, signal?: 
     if (stop || signal?.aborted) {
       files.push({ outcome: 'unsearched', count: 0, matches: [] });
       continue;
+    }
+    if (f.checkBytes !== undefined) {
+      const skip = await fileOnWalk(source, f.rel, f.checkBytes);
+      if (skip) {
+        files.push({ outcome: skip, count: 0 });
+        continue;
+      }
     }
     let count = 0;
     const matches: GrepMatch[] = [];

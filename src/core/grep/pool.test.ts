@@ -42,6 +42,7 @@ const request = fc.record({
   ),
   directory: fc.option(fc.constantFrom('c', 'h'), { nil: undefined }),
   maxLineChars: fc.option(fc.integer({ min: 0, max: 12 }), { nil: undefined }),
+  maxFileBytes: fc.option(fc.integer({ min: 0, max: 300 }), { nil: undefined }),
 });
 const poolShape = fc.record({
   lanes: fc.integer({ min: 1, max: 3 }),
@@ -136,9 +137,9 @@ describe('the search pool', () => {
           if (pool.chunks) pooled++;
         },
       ),
-      { numRuns: 300 },
+      { numRuns: 400 },
     );
-    expect(pooled).toBeGreaterThan(40); // the lanes really took chunks (about 1 run in 4)
+    expect(pooled).toBeGreaterThan(30); // the lanes really took chunks (about 1 run in 6)
   });
 
   it('answers exactly as one thread does over several roots', async () => {

@@ -12,7 +12,7 @@ import { toQuarryError } from '../errors';
 import { elapsedSince, now } from '../jobs/yielder';
 import type { FileSource } from '../source/types';
 import type { Workspace } from '../source/workspace';
-import type { Skipped } from '../walk/policy';
+import { resolvePolicy, type Skipped } from '../walk/policy';
 import { compileRequest } from './compile-request';
 import { laneRequest, matchOf, searchChunk, type ChunkFile, type ChunkResult, type ChunkTask } from './lane';
 import { isLaneLost } from './lane-pool';
@@ -43,6 +43,8 @@ export interface SearchPool {
 export const FIRST_CHUNK_BYTES = 128 * 1024;
 export const MAX_CHUNK_BYTES = 4 * 1024 * 1024;
 export const MAX_CHUNK_FILES = 512;
+/** What a file the walk did not stat counts for in a chunk's size. */
+const UNSTATED_FILE_BYTES = 16 * 1024;
 /** Chunks a lane holds at once (one searching, one waiting: no idle gap between them). */
 export const IN_FLIGHT_PER_LANE = 2;
 
@@ -105,7 +107,10 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
         candidates,
         signal,
         onSkip: (s) => walkSkips.push({ seq: yielded, skip: withPrefix(prefix, s) }),
+        // lanes that open the root stat each file themselves, in parallel: the walk only lists
+        statFiles: root === null,
       });
+      const maxFileBytes = resolvePolicy({ maxFileBytes: req.maxFileBytes }).maxFileBytes;
       /** The walk's skips found before the file at `seq` was (as the one-thread search records them). */
       const skipsBefore = (seq: number) => {
         while (flushed < walkSkips.length && walkSkips[flushed].seq <= seq) tally.skip(walkSkips[flushed++].skip);
@@ -187,8 +192,9 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
         }
         const path = prefix + file.path;
         const segments = segmentsOf(path, candidates, prefilter);
-        chunk.push({ seq: yielded++, rel: file.path, path, segments });
-        chunkBytes += segments ? segments.ranges.reduce((n, r) => n + Math.min(r.end, segments.size) - r.start, 0) : file.size;
+        const unstated = file.size < 0;
+        chunk.push({ seq: yielded++, rel: file.path, path, segments, ...(unstated ? { checkBytes: maxFileBytes } : {}) });
+        chunkBytes += segments ? segments.ranges.reduce((n, r) => n + Math.min(r.end, segments.size) - r.start, 0) : unstated ? UNSTATED_FILE_BYTES : file.size;
         if (chunkBytes >= target || chunk.length >= maxFiles) await dispatch();
         while (inFlight.length && (inFlight.length > pool.lanes * IN_FLIGHT_PER_LANE + 1 || inFlight[0].settled)) {
           if (await mergeOldest()) {

@@ -36,6 +36,8 @@ export interface WalkerInput {
   signal?: AbortSignal;
   /** A file the walk leaves out (its path root-relative). */
   onSkip: (s: Skipped) => void;
+  /** false: regular files come without their stat (size -1); the reader checks them (fileOnWalk). */
+  statFiles?: boolean;
 }
 
 /** The files of one root to search, in walk order (paths root-relative). */
@@ -51,6 +53,7 @@ export function searchWalker(w: WalkerInput): AsyncGenerator<WalkedFile> {
     maxFileBytes: req.maxFileBytes,
     useIgnoreFiles: req.useIgnoreFiles,
     signal: w.signal,
+    statFiles: w.statFiles,
     acceptFile: candidates && prefilter ? (p) => (!filter || filter(p)) && (candidates.has(prefix + p) || !prefilter.has(prefix + p)) : (filter ?? undefined),
     onSkip: w.onSkip,
   });

@@ -28,7 +28,28 @@ export interface WalkOptions extends Partial<WalkPolicy> {
   acceptDir?: (path: string) => boolean;
   /** With followSymlinks: whether a symlink to a directory is walked into too (default true; seed 004's engine does not). */
   followDirSymlinks?: boolean;
+  /**
+   * false: a regular file is yielded without its stat (size -1, see fileOnWalk): the reader
+   * checks its size where the walk would have (the search pool's lanes do, in parallel).
+   */
+  statFiles?: boolean;
   signal?: AbortSignal;
+}
+
+/**
+ * What the walk would have said of a regular file it did not stat (statFiles: false): null
+ * when it is kept, or its skip (vanished, too large, refused), word for word.
+ */
+export async function fileOnWalk(source: FileSource, path: string, maxFileBytes: number): Promise<Skipped | null> {
+  let stat;
+  try {
+    stat = await source.stat(path);
+  } catch (err) {
+    return skipFor(path, err);
+  }
+  if (!stat) return { path, reason: 'unreadable', detail: 'vanished during the walk' };
+  if (stat.size > maxFileBytes) return { path, reason: 'tooLarge', detail: `${stat.size} bytes > ${maxFileBytes}` };
+  return null;
 }
 
 interface IgnoreLevel {
@@ -178,6 +199,10 @@ export async function* walkFiles(source: FileSource, options: WalkOptions = {}):
           continue;
         }
         if (options.acceptFile && !options.acceptFile(path)) continue;
+        if (!stat && options.statFiles === false) {
+          yield { path, size: -1, mtimeMs: 0 };
+          continue;
+        }
         try {
           stat ??= await source.stat(path);
         } catch (err) {
