@@ -5,43 +5,14 @@
  * .mjs boot file has tsx compile search-thread.ts in the thread.
  */
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
 import type { LaneMessage, LaneReply } from '../../core/grep/lane';
 import { LanePool, searchLaneCount, type LaneThread } from '../../core/grep/lane-pool';
 import type { FileSource } from '../../core/source/types';
 import { NodeFsSource } from './fs';
+import { startPoolThread } from './worker-thread';
 
 function spawnThread(): LaneThread {
-  const here = import.meta.url;
-  const fromSources = here.endsWith('.ts');
-  const worker = fromSources
-    ? new Worker(new URL('./parse-thread-boot.mjs', here), { workerData: { entry: new URL('./search-thread.ts', here).href } })
-    : new Worker(new URL('./search-thread.mjs', here));
-  // referenced only while it has work: an idle pool never keeps the process alive
-  let pending = 0;
-  worker.unref();
-  return {
-    post(m: LaneMessage, transfer) {
-      if ('task' in m && pending++ === 0) worker.ref();
-      worker.postMessage(m, transfer);
-    },
-    listen(onReply, onExit) {
-      let exited = false;
-      const exit = (reason: string) => {
-        if (exited) return;
-        exited = true;
-        onExit(reason);
-      };
-      worker.on('message', (reply: LaneReply) => {
-        if (--pending === 0) worker.unref();
-        onReply(reply);
-      });
-      worker.on('error', (err) => exit(err instanceof Error ? err.message : String(err)));
-      worker.on('exit', (code) => exit(`the thread exited with code ${code}`));
-      if (pending === 0) worker.unref();
-    },
-    terminate: () => void worker.terminate(),
-  };
+  return startPoolThread<LaneMessage, LaneReply>('search-thread', (m) => 'task' in m);
 }
 
 /** Where a lane can open the root itself: a directory on this machine. */

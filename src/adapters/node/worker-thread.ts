@@ -1,0 +1,48 @@
+/**
+ * A worker thread of one of Quarry's Node pools (parsing, search): started from the bundled
+ * `<name>.mjs` beside the CLI's bundle, or from the TypeScript sources through the .mjs boot
+ * file that has tsx compile `<name>.ts` in the thread. The thread keeps the process alive only
+ * while it has work to answer.
+ */
+import { Worker } from 'node:worker_threads';
+
+export interface PoolThread<M, R> {
+  post(message: M, transfer?: ArrayBuffer[]): void;
+  listen(onReply: (reply: R) => void, onExit: (reason: string) => void): void;
+  terminate(): void;
+}
+
+/** `name` beside this module ('parse-thread', 'search-thread'); `isWork(m)`: the message will be answered. */
+export function startPoolThread<M, R>(name: string, isWork: (message: M) => boolean): PoolThread<M, R> {
+  const here = import.meta.url;
+  const fromSources = here.endsWith('.ts');
+  const worker = fromSources
+    ? new Worker(new URL('./parse-thread-boot.mjs', here), { workerData: { entry: new URL(`./${name}.ts`, here).href } })
+    : new Worker(new URL(`./${name}.mjs`, here));
+  // referenced only while it has work: an idle pool never keeps the process alive
+  let pending = 0;
+  worker.unref();
+  return {
+    post(message, transfer) {
+      if (isWork(message) && pending++ === 0) worker.ref();
+      worker.postMessage(message, transfer);
+    },
+    listen(onReply, onExit) {
+      let exited = false;
+      const exit = (reason: string) => {
+        if (exited) return;
+        exited = true;
+        onExit(reason);
+      };
+      worker.on('message', (reply: R) => {
+        if (--pending === 0) worker.unref();
+        onReply(reply);
+      });
+      worker.on('error', (err) => exit(err instanceof Error ? err.message : String(err)));
+      worker.on('exit', (code) => exit(`the thread exited with code ${code}`));
+      // a 'message' listener references the worker again: a thread with nothing to answer must not hold the process
+      if (pending === 0) worker.unref();
+    },
+    terminate: () => void worker.terminate(),
+  };
+}
