@@ -85,7 +85,7 @@ test('clone a repository, search it, see its History, then reload offline and se
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready;
   });
-  await page.getByRole('link', { name: 'Search' }).click();
+  await page.getByRole('link', { name: 'Search', exact: true }).click();
   await context.setOffline(true);
   await page.reload();
   await quarry.waitForRepo('small-app');

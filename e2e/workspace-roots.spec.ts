@@ -27,7 +27,7 @@ test('two roots at once: a folder added beside the demo; search, tree, Ranked an
   await expect(page.getByTestId('history-view')).toContainText('The demo has no git history');
   await page.getByTestId('history-root').selectOption({ label: 'small-app' });
   await expect(page.getByTestId('history-view')).toContainText('small-app has no .git folder');
-  await page.getByRole('link', { name: 'Search' }).click();
+  await page.getByRole('link', { name: 'Search', exact: true }).click();
 
   // Search spans both roots; paths carry their root's name.
   await quarry.search('TODO: support discounts');

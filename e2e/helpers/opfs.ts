@@ -126,3 +126,59 @@ export async function writeOpfsTree(page: Page, dir: string, files: Record<strin
     );
   }
 }
+
+/**
+ * Copy a folder on disk into OPFS as /<dir>, inside the page: the files reach the page through a
+ * throwaway `<input webkitdirectory>` (no base64 over the protocol, so a real tree of tens of
+ * megabytes copies in seconds) and are piped into OPFS files, a few at a time. Returns the count.
+ */
+export async function copyDiskDirToOpfs(page: Page, diskDir: string, dir: string): Promise<number> {
+  const id = 'e2e-opfs-copy';
+  await page.evaluate((id) => {
+    const input = document.createElement('input');
+    input.type = 'file';
+    input.webkitdirectory = true;
+    input.id = id;
+    input.hidden = true;
+    document.body.append(input);
+  }, id);
+  await page.locator(`#${id}`).setInputFiles(diskDir);
+  return page.evaluate(
+    async ({ id, dir }) => {
+      const input = document.getElementById(id) as HTMLInputElement;
+      const files = [...(input.files ?? [])];
+      input.remove();
+      const root = await navigator.storage.getDirectory();
+      try {
+        await root.removeEntry(dir, { recursive: true });
+      } catch {
+        // not there yet
+      }
+      const dirs = new Map<string, Promise<FileSystemDirectoryHandle>>([['', root.getDirectoryHandle(dir, { create: true })]]);
+      const dirOf = (path: string): Promise<FileSystemDirectoryHandle> => {
+        let known = dirs.get(path);
+        if (!known) {
+          const i = path.lastIndexOf('/');
+          known = dirOf(i < 0 ? '' : path.slice(0, i)).then((parent) => parent.getDirectoryHandle(path.slice(i + 1), { create: true }));
+          dirs.set(path, known);
+        }
+        return known;
+      };
+      let next = 0;
+      const lane = async () => {
+        while (next < files.length) {
+          const file = files[next++];
+          // "chosen-folder/sub/file": the path inside the chosen folder
+          const rel = file.webkitRelativePath.slice(file.webkitRelativePath.indexOf('/') + 1);
+          const i = rel.lastIndexOf('/');
+          const parent = await dirOf(i < 0 ? '' : rel.slice(0, i));
+          const writable = await (await parent.getFileHandle(rel.slice(i + 1), { create: true })).createWritable();
+          await file.stream().pipeTo(writable);
+        }
+      };
+      await Promise.all(Array.from({ length: 8 }, lane));
+      return files.length;
+    },
+    { id, dir },
+  );
+}

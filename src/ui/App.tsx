@@ -105,14 +105,17 @@ function Shell({ engine }: { engine: EngineClient }) {
     if (!list || !list.length) return;
     // Leave the task that delivered the files at once; the work happens in short tasks after it.
     performance.mark('quarry:files-received');
+    // The input lets go of the list at once (an empty list in its place; ours stays whole, where
+    // `value = ''` would empty it in place): the browser saves a file input's every path and name
+    // in the page's history state, again after every address change, which for a folder of
+    // thousands of files was a main-thread task of 100-400 ms a second after each one (trace:
+    // RenderFrameImpl's delayed state sync). Choosing the same folder again still fires change.
+    const input = fileInput.current;
+    if (input && input.files === list) input.files = new DataTransfer().files;
     // The FileList itself goes to filesFromInput: touching list[i] creates that File's JS wrapper,
     // so 10,000 wrappers appear a slice at a time (spreading the GC work) rather than all at once.
-    // The input is reset only afterwards (choosing the same folder again then fires change again).
     setTimeout(() => {
-      void filesFromInput(list).then((folder) => {
-        if (fileInput.current) fileInput.current.value = '';
-        return controller.openSnapshot(folder.name, folder.files, { add });
-      });
+      void filesFromInput(list).then((folder) => controller.openSnapshot(folder.name, folder.files, { add }));
     }, 0);
   };
 
@@ -120,11 +123,20 @@ function Shell({ engine }: { engine: EngineClient }) {
   const showQuickOpen = useCallback(() => {
     if (controller.state.roots.length) setQuickOpen(true);
   }, [controller]);
+  /** Set when Search was asked for from another view: its box takes focus once it is on screen. */
+  const focusSearchWhenShown = useRef(false);
   const focusSearch = useCallback(() => {
-    // From another view: switch to Search first, then focus its box once it has rendered.
-    if (getView().view !== 'search') update({ view: 'search' }, { push: true });
-    setTimeout(() => searchInput.current?.focus(), 0);
+    // From another view: switch to Search first (a transition), then focus its box once it has rendered.
+    if (getView().view !== 'search') {
+      focusSearchWhenShown.current = true;
+      update({ view: 'search' }, { push: true });
+    } else setTimeout(() => searchInput.current?.focus(), 0);
   }, [getView, update]);
+  useEffect(() => {
+    if (view.view !== 'search' || !focusSearchWhenShown.current) return;
+    focusSearchWhenShown.current = false;
+    searchInput.current?.focus();
+  }, [view.view]);
   const showSymbols = useCallback(
     (mode: 'workspace' | 'file') => {
       if (controller.state.roots.length && (mode === 'workspace' || getView().file)) setSymbols(mode);

@@ -5,7 +5,7 @@
  */
 import { toQuarryError } from '../core/errors';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { lazyMeasureOptions } from './virtual';
+import { inView, lazyMeasureOptions } from './virtual';
 import { useCallback, useEffect, useEffectEvent, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { TreeEntry } from '../worker/protocol';
 import { useEngine } from './engine';
@@ -100,7 +100,7 @@ export function FileTree({ repoKey, selected, onOpen, showSkipped }: { repoKey: 
   });
 
   useEffect(() => {
-    if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
+    if (selectedIndex >= 0 && !inView(virtualizer, selectedIndex, ROW_HEIGHT)) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
   }, [selectedIndex, virtualizer]);
 
   const toggle = (entry: TreeEntry, open?: boolean) => {

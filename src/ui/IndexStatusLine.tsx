@@ -5,9 +5,9 @@
  */
 import { INDEX_MAX_TEXT_BYTES } from '../core/limits';
 import { coverageSentence, textOnlyCount, textOnlyReasons, unparsedExtensions } from '../core/rank/coverage-text';
-import { useSyncExternalStore } from 'react';
-import type { IndexStats, Progress } from '../worker/protocol';
+import type { IndexStats } from '../worker/protocol';
 import { formatCount } from './format';
+import { useProgress, type ProgressSource } from './progress-store';
 
 export interface IndexUiState {
   state: 'none' | 'building' | 'ready' | 'failed' | 'cancelled';
@@ -15,11 +15,6 @@ export interface IndexUiState {
   error?: string;
   /** Bumped after each completed build. */
   version: number;
-}
-
-export interface ProgressSource {
-  value: Progress | null;
-  subscribe: (l: () => void) => () => void;
 }
 
 const PHASE: Record<string, string> = {
@@ -45,7 +40,7 @@ export function IndexStatusLine({
   onRefresh: () => void;
   onCancel: () => void;
 }) {
-  const p = useSyncExternalStore(progress.subscribe, () => progress.value);
+  const p = useProgress(progress);
   const last = index.last;
   const built = last ? new Date(last.builtAt).toLocaleTimeString() : '';
   return (

@@ -6,12 +6,12 @@
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { lazyMeasureOptions } from './virtual';
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { startTransition, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { QuarryError, toQuarryError } from '../core/errors';
 import { SearchStatus } from './SearchStatus';
-import { PREVIEW_LINE_CHARS, type GrepFileResult, type GrepRequest, type HitRange } from '../core/grep/types';
+import { PREVIEW_LINE_CHARS, type GrepFileResult, type GrepRequest } from '../core/grep/types';
 import type { SearchEnd } from '../worker/protocol';
-import { hitShift, toBlocks } from './blocks';
+import { ResultRows, type Row } from './result-stream';
 import { anyCollapsed, ALL_COLLAPSED, isCollapsed, NONE_COLLAPSED, toggleCollapsed, visibleRows, type CollapseState } from './result-rows';
 import { FileIcon } from './shell/FileIcon';
 import { RankedResults } from './RankedResults';
@@ -23,25 +23,27 @@ import { visibleText } from './visible-text';
 import { VisibleText } from './VisibleText';
 import { formatCount, plural } from './format';
 import { languageOf } from './highlight';
-import { clippedMessage, clipText, splitList, type ViewState } from './url-state';
-import { MAX_QUERY_CHARS } from '../core/limits';
+import { splitList, type ViewState } from './url-state';
+import { SearchBox } from './SearchBox';
 import type { UpdateView } from './use-view-state';
 import { useDebouncedDraft } from './views/use-tool';
-
-type Row =
-  | { kind: 'file'; path: string; count: number }
-  /**
-   * shift: where the row starts showing `text` (a hit row may start near its first hit); from:
-   * that column in the whole line (`text` itself may be a window of a long line)
-   */
-  | { kind: 'line'; path: string; line: number; text: string; ranges: HitRange[] | null; hit: number; shift: number; from: number }
-  | { kind: 'gap'; path: string };
 
 /** Matches delivered to the UI; the engine keeps counting past this to report "of M". */
 export const UI_MAX_RESULTS = 5000;
 export const UI_COUNT_LIMIT = 100_000;
 const CONTEXT_LINES = 2;
 const ROW_HEIGHT = 20;
+/** Main-thread time spent turning results into rows before giving way. */
+const ROWS_SLICE_MS = 6;
+/** At most one render of the list per this many ms while results stream in. */
+const ROWS_RENDER_MS = 120;
+
+/** Give way to the browser (input, rendering) and continue in a later task. */
+function yieldToMain(): Promise<void> {
+  const s = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  if (s?.yield) return s.yield();
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
 
 /** The view fields a search request is built from. */
 export type RequestFields = Pick<ViewState, 'q' | 'mode' | 'caseSensitive' | 'wholeWord' | 'include' | 'exclude' | 'ext'>;
@@ -88,13 +90,9 @@ export function SearchPanel({
   const ranked = view.mode === 'ranked' || view.mode === 'semantic';
   const engine = useEngine();
   const semantic = useSemantic(repoKey, indexVersion);
-  // Typing updates the URL after a short pause (and follows it back/forward); the search follows the URL.
-  const [draft, setDraft] = useDebouncedDraft(view.q, (q) => update({ q }), 150);
-  /** The length of a query typed or pasted over MAX_QUERY_CHARS (0: none), for its message. */
-  const [tooLong, setTooLong] = useState(0);
   const [rowsVersion, setRowsVersion] = useState(0);
-  const rows = useRef<Row[]>([]);
-  const hitRows = useRef<number[]>([]);
+  /** The rows of the current search, built as its batches arrive. */
+  const results = useRef(new ResultRows());
   const [status, setStatus] = useState<Status>({ state: 'idle' });
   /** The focused row's place among the focusable rows (file headers and hits), -1: none yet. */
   const [active, setActive] = useState(-1);
@@ -107,8 +105,7 @@ export function SearchPanel({
   const request = useMemo(() => buildRequest({ q, mode, caseSensitive, wholeWord, include, exclude, ext }), [q, mode, caseSensitive, wholeWord, include, exclude, ext]);
 
   useEffect(() => {
-    rows.current = [];
-    hitRows.current = [];
+    results.current = new ResultRows();
     setActive(-1);
     setCollapse(NONE_COLLAPSED);
     setRowsVersion((v) => v + 1);
@@ -117,32 +114,51 @@ export function SearchPanel({
       return;
     }
     setStatus({ state: 'running', started: performance.now() });
-    let frame = 0;
-    const onBatch = (files: GrepFileResult[]) => {
-      for (const file of files) {
-        rows.current.push({ kind: 'file', path: file.path, count: file.matches.length });
-        const blocks = toBlocks(file.matches);
-        blocks.forEach((block, b) => {
-          if (b > 0) rows.current.push({ kind: 'gap', path: file.path });
-          for (const l of block) {
-            const hit = l.ranges ? hitRows.current.length : -1;
-            if (l.ranges) hitRows.current.push(rows.current.length);
-            const shift = l.ranges ? hitShift(l.text, l.ranges) : 0;
-            rows.current.push({ kind: 'line', path: file.path, line: l.line, text: l.text, ranges: l.ranges, hit, shift, from: (l.textStart ?? 0) + shift });
-          }
-        });
+    let current = true;
+    const built = results.current;
+    let timer = 0;
+    let lastRender = 0;
+    // The list re-renders when rows come, at most every ROWS_RENDER_MS: each render measures
+    // every row of the list (the virtualizer's offsets), and thousands of rows streaming in
+    // made each frame a long task.
+    const render = () => {
+      if (timer) return;
+      timer = window.setTimeout(
+        () => {
+          timer = 0;
+          lastRender = performance.now();
+          // a transition: React renders the longer list in time slices
+          startTransition(() => setRowsVersion((v) => v + 1));
+        },
+        Math.max(0, lastRender + ROWS_RENDER_MS - performance.now()),
+      );
+    };
+    // Batches are turned into rows a slice of time at a time after the message that brought
+    // them (result-stream.ts), never in it: the message has the batch's copy to make already.
+    let drained: Promise<void> = Promise.resolve();
+    let draining = false;
+    const drain = async () => {
+      draining = true;
+      await yieldToMain();
+      let start = performance.now();
+      while (current && built.step()) {
+        if (performance.now() - start > ROWS_SLICE_MS) {
+          render();
+          await yieldToMain();
+          start = performance.now();
+        }
       }
-      // One render per frame however many batches arrive.
-      if (!frame)
-        frame = requestAnimationFrame(() => {
-          frame = 0;
-          setRowsVersion((v) => v + 1);
-        });
+      draining = false;
+      render();
+    };
+    const onBatch = (files: GrepFileResult[]) => {
+      built.push(files);
+      if (!draining) drained = drain();
     };
     const job = engine.search(request, onBatch);
-    let current = true;
     job.done.then(
-      (end) => {
+      async (end) => {
+        await drained;
         if (!current) return;
         setRowsVersion((v) => v + 1);
         setStatus({ state: 'done', end });
@@ -154,7 +170,7 @@ export function SearchPanel({
     );
     return () => {
       current = false;
-      if (frame) cancelAnimationFrame(frame);
+      clearTimeout(timer);
       job.cancel(); // superseded by a newer query: a normal ending
     };
   }, [request, repoKey, engine, ranked]);
@@ -162,7 +178,7 @@ export function SearchPanel({
   // What the list shows: a collapsed file keeps its header only (recomputed as batches arrive).
   const shown = useMemo(() => {
     void rowsVersion;
-    return visibleRows(rows.current, collapse);
+    return visibleRows(results.current.rows, collapse);
   }, [rowsVersion, collapse]);
 
   const virtualizer = useVirtualizer({
@@ -220,7 +236,7 @@ export function SearchPanel({
     }
   };
 
-  const totalHits = hitRows.current.length;
+  const totalHits = results.current.hits.length;
   const summary = (() => {
     if (status.state === 'idle') return `Type to search ${plural(fileCount, 'file')}.`;
     if (status.state === 'error') return '';
@@ -235,65 +251,7 @@ export function SearchPanel({
 
   return (
     <section className="search-panel" aria-label="Search">
-      <form
-        className="search-form"
-        role="search"
-        onSubmit={(e) => {
-          e.preventDefault();
-          update({ q: draft });
-        }}
-      >
-        <div className="search-row">
-          <input
-            ref={searchInputRef}
-            type="search"
-            aria-label="Search"
-            data-testid="search-input"
-            placeholder={
-              view.mode === 'regex'
-                ? 'Regex (RE2 syntax)'
-                : view.mode === 'semantic'
-                  ? 'A question, e.g. where do we refresh an expired session'
-                  : ranked
-                    ? 'Words or identifiers, e.g. user by id'
-                    : 'Search text'
-            }
-            value={draft}
-            spellCheck={false}
-            autoComplete="off"
-            // The cap, said when crossed: the browser cuts a paste to maxLength, onPaste says by how much.
-            maxLength={MAX_QUERY_CHARS}
-            onPaste={(e) => {
-              const box = e.currentTarget;
-              const length = box.value.length - ((box.selectionEnd ?? 0) - (box.selectionStart ?? 0)) + e.clipboardData.getData('text/plain').length;
-              if (length > MAX_QUERY_CHARS) setTooLong(length);
-            }}
-            onChange={(e) => {
-              const v = e.target.value;
-              if (v.length > MAX_QUERY_CHARS) setTooLong(v.length);
-              else if (v.length < MAX_QUERY_CHARS) setTooLong(0);
-              setDraft(clipText(v));
-            }}
-            onKeyDown={(e) => {
-              if (e.key === 'ArrowDown') {
-                e.preventDefault();
-                focusFirstHit();
-              }
-            }}
-          />
-        </div>
-        {tooLong > 0 ? (
-          <p className="inline-error" role="alert" data-testid="query-too-long">
-            {clippedMessage('The search query', tooLong)}
-          </p>
-        ) : (
-          draft.length >= MAX_QUERY_CHARS && (
-            // typing stops at the cap (maxLength): say why
-            <p className="inline-error" role="status" data-testid="query-too-long">
-              The search query is at its limit of {MAX_QUERY_CHARS.toLocaleString('en-US')} characters.
-            </p>
-          )
-        )}
+      <SearchBox view={view} update={update} inputRef={searchInputRef} onArrowDown={() => focusFirstHit()}>
         <div className="search-options">
           <div role="radiogroup" aria-label="Search mode" className="segmented">
             {(['text', 'regex', 'ranked', 'semantic'] as const).map((m) => (
@@ -330,7 +288,7 @@ export function SearchPanel({
             <FilterField label="Extensions" placeholder="ts, tsx" value={view.ext} onCommit={(v) => update({ ext: v })} />
           </div>
         )}
-      </form>
+      </SearchBox>
       {view.mode === 'semantic' ? (
         <SemanticResults view={view} update={update} indexReady={indexReady} indexVersion={indexVersion} type="semantic" semantic={semantic} />
       ) : ranked && semantic.ready ? (

@@ -44,6 +44,29 @@ describe('toBlocks', () => {
     const [block] = toBlocks([ctx, hit]);
     expect(block[1]).toEqual({ line: 3, text: 'xxneedle', ranges: [[2, 8]], textStart: 40 });
   });
+
+  it('merges a file whose every line matches into one block, each line once and marked', () => {
+    // a generated file: thousands of hits, each one's context the neighbouring hits
+    const n = 3000;
+    const all = Array.from({ length: n }, (_, i) => {
+      const line = i + 1;
+      return m(line, line > 2 ? [`L${line - 2}`, `L${line - 1}`] : line === 2 ? ['L1'] : [], line < n ? [`L${line + 1}`] : []);
+    });
+    const blocks = toBlocks(all);
+    expect(blocks).toHaveLength(1);
+    expect(blocks[0].map((l) => l.line)).toEqual(Array.from({ length: n }, (_, i) => i + 1));
+    expect(blocks[0].every((l) => l.ranges !== null && l.text === `L${l.line}`)).toBe(true);
+  });
+
+  it('leaves a context line before the block start alone', () => {
+    // a later match's context reaching back past where the block began is not a row to change
+    const blocks = toBlocks([m(5, [], ['L6']), m(7, ['L3', 'L4', 'L5', 'L6'], [])]);
+    expect(blocks[0].map((l) => [l.line, !!l.ranges])).toEqual([
+      [5, true],
+      [6, false],
+      [7, true],
+    ]);
+  });
 });
 
 describe('hitShift', () => {

@@ -50,22 +50,27 @@ export interface VisibleRows<R> {
 
 /** The rows shown under `state`: a collapsed file's header stays, its lines and gaps go. */
 export function visibleRows<R extends ResultRowLike>(all: readonly R[], state: CollapseState): VisibleRows<R> {
-  const rows: R[] = [];
-  const focusable: number[] = [];
+  // One pass, arrays sized once: this runs on every render of a list that grows to tens of
+  // thousands of rows while a search streams in.
   const collapsedNow = anyCollapsed(state);
+  const rows: R[] = collapsedNow ? [] : all.slice();
+  const focusIndex = new Int32Array(collapsedNow ? all.length : rows.length);
+  const focusable: number[] = [];
   let hidden = false;
   let files = 0;
   let collapsed = 0;
-  for (const row of all) {
+  for (let i = 0; i < all.length; i++) {
+    const row = all[i];
     if (row.kind === 'file') {
       hidden = collapsedNow && isCollapsed(state, row.path);
       files++;
       if (hidden) collapsed++;
     } else if (hidden) continue;
-    if (row.kind === 'file' || (row.kind === 'line' && row.ranges)) focusable.push(rows.length);
-    rows.push(row);
+    const at = collapsedNow ? rows.push(row) - 1 : i;
+    if (row.kind === 'file' || (row.kind === 'line' && row.ranges)) {
+      focusIndex[at] = focusable.length;
+      focusable.push(at);
+    } else focusIndex[at] = -1;
   }
-  const focusIndex = new Int32Array(rows.length).fill(-1);
-  focusable.forEach((r, i) => (focusIndex[r] = i));
-  return { rows, focusable, focusIndex, files, collapsed };
+  return { rows, focusable, focusIndex: collapsedNow ? focusIndex.slice(0, rows.length) : focusIndex, files, collapsed };
 }

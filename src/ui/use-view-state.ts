@@ -1,8 +1,14 @@
 /** The URL is the store for view state: read on load and on back/forward, written on change. */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import { readViewState, serializeViewState, type Overlong, type ViewState } from './url-state';
 
 export type UpdateView = (patch: Partial<ViewState>, options?: { push?: boolean }) => void;
+
+/**
+ * View fields shown by controlled form inputs (the mode radios): their change renders at once,
+ * or React would put the old choice back until the render is done.
+ */
+const URGENT_FIELDS: ReadonlySet<keyof ViewState> = new Set(['mode']);
 
 /** Read the address; a field over its cap is cut, and the cut said (`overlong`). */
 function readAddress(): { state: ViewState; overlong: Overlong[] } {
@@ -48,7 +54,11 @@ export function useViewState(): [ViewState, UpdateView, () => ViewState, Overlon
       if (options?.push) history.pushState(null, '', url);
       else history.replaceState(null, '', url);
     }
-    setState(next);
+    // A new view (a file opened from a hit, the tree or Go to file, a query) renders as a
+    // transition: in time slices, so a large file or a long list never renders in the task of
+    // the click or key that asked for it (traced: 60-300 ms). The address changes at once.
+    if (Object.keys(patch).some((k) => URGENT_FIELDS.has(k as keyof ViewState))) setState(next);
+    else startTransition(() => setState(next));
   }, []);
   const get = useCallback(() => current.current, []);
   const dismiss = useCallback(() => setOverlong([]), []);

@@ -33,7 +33,13 @@ export function useFocusTrap(ref: RefObject<HTMLElement | null>): void {
     node.addEventListener('keydown', onKey);
     return () => {
       node.removeEventListener('keydown', onKey);
-      if (previous?.isConnected) previous.focus();
+      // In the next frame, not in the commit that removes the dialog: focus() makes the browser
+      // bring style and layout up to date at once, which made closing a dialog over a large
+      // page one long task. Unless something took focus meanwhile.
+      requestAnimationFrame(() => {
+        const active = document.activeElement;
+        if (previous?.isConnected && (!active || active === document.body)) previous.focus();
+      });
     };
   }, [ref]);
 }

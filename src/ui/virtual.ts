@@ -8,7 +8,7 @@
  * reports the same size after the browser's own layout step, in a separate task; until then
  * the window's height is a good guess for the first rows.
  */
-import type { Virtualizer } from '@tanstack/react-virtual';
+import { elementScroll, type Virtualizer } from '@tanstack/react-virtual';
 
 type Rect = { width: number; height: number };
 
@@ -29,10 +29,47 @@ export function observeRectAfterLayout<S extends Element, I extends Element>(ins
   return () => observer.disconnect();
 }
 
-/** Spread into useVirtualizer's options. */
+/**
+ * The library's scroll write, minus the one that changes nothing: when it first sees its scroll
+ * element it writes the position it already knows (0 for a new list) into it, inside React's
+ * commit, and a scroll write makes the browser lay out the whole page there and then (traced:
+ * the viewer opening a 4,600-line file, a 50-70 ms layout inside the commit's task). A new
+ * element is at 0 already; any other write goes through.
+ */
+export function scrollUnlessThere<S extends Element, I extends Element>(
+  offset: number,
+  options: { adjustments?: number; behavior?: ScrollBehavior },
+  instance: Virtualizer<S, I>,
+): void {
+  if (offset + (options.adjustments ?? 0) === 0 && (instance.scrollOffset ?? 0) === 0) return;
+  elementScroll(offset, options, instance);
+}
+
+/**
+ * Spread into useVirtualizer's options. `useFlushSync: false`: by default the library re-renders
+ * with flushSync inside every scroll event, so React renders, commits and the browser lays out
+ * the new rows inside the event's task, and a scroll the virtualizer starts itself (the viewer
+ * landing on a line) chained that with its own layout reads: tasks of 60-120 ms on a real tree
+ * (Chrome trace: flushSync -> commitRoot -> scrollTo / scrollHeight). Without it the rows follow
+ * in React's next render, a frame later at most.
+ */
 export function lazyMeasureOptions() {
   return {
     observeElementRect: observeRectAfterLayout,
     initialRect: { width: 0, height: typeof window === 'undefined' ? 800 : window.innerHeight },
+    useFlushSync: false,
+    scrollToFn: scrollUnlessThere,
   };
+}
+
+/**
+ * Whether item `index` (of fixed height `rowHeight`) is wholly in view, from what the
+ * virtualizer knows (no layout read). Scrolling to an item reads the list's scroll height,
+ * which lays out the page at once: skipped when there is nothing to scroll.
+ */
+export function inView<S extends Element, I extends Element>(virtualizer: Virtualizer<S, I>, index: number, rowHeight: number): boolean {
+  const top = virtualizer.scrollOffset ?? 0;
+  const height = virtualizer.scrollRect?.height ?? 0;
+  const start = virtualizer.options.paddingStart + index * rowHeight;
+  return height > 0 && start >= top && start + rowHeight <= top + height;
 }

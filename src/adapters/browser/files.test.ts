@@ -24,7 +24,7 @@ describe('snapshotPuller', () => {
     expect(out[3]).toMatchObject({ path: 'empty.txt', size: 0 });
     expect(out[3].bytes!.byteLength).toBe(0);
     expect(out[4]).toEqual({ path: 'missing.ts', size: 0, error: 'not in the snapshot' });
-    // A non-source file is streamed and cut off at the limit (never held whole).
+    // Every file is streamed: one over the limit is counted, never held whole.
     expect(out[5]).toEqual({ path: 'logs/huge.log', size: 2 * MB });
   });
 });

@@ -142,20 +142,15 @@ function createSlicer(budgetMs: number) {
 }
 
 /**
- * Source and config files: read whole with `new Response(blob).arrayBuffer()` (one promise, no
- * snapshot IPC). Not `blob.stream()` for these: every stream leaves reader and promise handles
- * that Blink frees only in a full GC, so on 10,000 files each young-generation GC scanned more of
- * them (traced: scavenges growing from 5 to 53-77 ms, the last main-thread pause over 50 ms);
- * with Response they stay 2-16 ms. Such files are small, so reading one whole is safe.
+ * Every file is streamed and cut off at `maxBytes`, so nothing large is ever held in memory.
+ * Not `new Response(blob).arrayBuffer()` (used before for source files: one promise per file,
+ * fewer stream handles for the GC to scan): it reads a file whole whatever its size, and
+ * Chromium assembles a multi-megabyte file (a bundled `typescript.js`, a 4 MB JSON) in one
+ * native main-thread task of 50-150 ms (measured on a 2-core machine, files of 2-9 MB; a capped
+ * stream: no task over 50 ms). Telling a big file apart beforehand would need its size, a
+ * synchronous IPC per file.
  */
-const SOURCE_LIKE =
-  /\.(tsx?|mts|cts|jsx?|mjs|cjs|json|jsonc|json5|mdx?|markdown|txt|rst|adoc|css|scss|sass|less|html?|vue|svelte|astro|py|pyi|go|rs|java|kt|kts|scala|groovy|gradle|c|h|cc|cpp|cxx|hh|hpp|cs|fs|rb|php|swift|m|mm|dart|lua|pl|pm|r|jl|ex|exs|erl|hs|ml|mli|clj|cljs|elm|zig|nim|sh|bash|zsh|fish|ps1|bat|yml|yaml|toml|ini|cfg|conf|properties|xml|svg|graphql|gql|proto|sql|prisma|tf|hcl|env|gitignore|editorconfig|lock)$/i;
-
-/**
- * Everything else (logs, data dumps, binaries, files without an extension) may be huge: a
- * capped stream stops at `maxBytes`, so nothing large is ever held in memory.
- */
-async function readStreamCapped(blob: Blob, maxBytes: number, slice: () => Promise<void>): Promise<{ bytes?: ArrayBuffer; size: number }> {
+async function readCapped(blob: Blob, maxBytes: number, slice: () => Promise<void>): Promise<{ bytes?: ArrayBuffer; size: number }> {
   const reader = blob.stream().getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -164,11 +159,7 @@ async function readStreamCapped(blob: Blob, maxBytes: number, slice: () => Promi
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      // The one place we ask for `size` (a synchronous IPC): only files over the limit.
-      return { size: blob.size };
-    }
+    if (size > maxBytes) return { size: await countRest(reader, size, slice, blob) };
     chunks.push(value);
   }
   if (chunks.length === 1 && chunks[0].byteOffset === 0 && chunks[0].byteLength === chunks[0].buffer.byteLength) {
@@ -183,10 +174,26 @@ async function readStreamCapped(blob: Blob, maxBytes: number, slice: () => Promi
   return { bytes: out.buffer, size };
 }
 
-async function readCapped(blob: Blob, path: string, maxBytes: number, slice: () => Promise<void>): Promise<{ bytes?: ArrayBuffer; size: number }> {
-  if (!SOURCE_LIKE.test(path)) return readStreamCapped(blob, maxBytes, slice);
-  const bytes = await new Response(blob).arrayBuffer();
-  return bytes.byteLength > maxBytes ? { size: bytes.byteLength } : { bytes, size: bytes.byteLength };
+/** Past this many bytes a file's size is asked of the browser instead of counted. */
+const COUNT_MAX_BYTES = 16 * 1024 * 1024;
+
+/**
+ * A file over the limit: the rest of the stream counted, not kept, for its exact size. Not
+ * `blob.size` (a synchronous IPC, and the browser is busy serving the very reads of the open:
+ * traced at 150-450 ms on the main thread); only a file past COUNT_MAX_BYTES asks it.
+ */
+async function countRest(reader: ReadableStreamDefaultReader<Uint8Array>, counted: number, slice: () => Promise<void>, blob: Blob): Promise<number> {
+  let size = counted;
+  for (;;) {
+    if (size > COUNT_MAX_BYTES) {
+      await reader.cancel().catch(() => {});
+      return blob.size;
+    }
+    await slice();
+    const { done, value } = await reader.read();
+    if (done) return size;
+    size += value.byteLength;
+  }
 }
 
 /** The main-thread side: answers the worker's pulls from the File objects of a snapshot. */
@@ -210,7 +217,7 @@ export function snapshotPuller(files: SnapshotFile[]): PullFiles {
           continue;
         }
         try {
-          out[i] = { path, ...(await readCapped(blob, path, maxBytes, slice)) };
+          out[i] = { path, ...(await readCapped(blob, maxBytes, slice)) };
         } catch (err) {
           out[i] = { path, size: 0, error: err instanceof Error ? err.message : String(err) };
         }

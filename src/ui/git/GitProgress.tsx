@@ -1,14 +1,13 @@
 /** A git job's progress: isomorphic-git's phase with counts, as a named progressbar (the phase is in its name). */
-import { useSyncExternalStore } from 'react';
 import { formatCount } from '../format';
 import { visibleText } from '../visible-text';
 
-import { ProgressStore } from '../progress-store';
+import { ProgressStore, useProgress } from '../progress-store';
 
 export { ProgressStore };
 
 export function GitProgressBar({ verb, store, onCancel, testId }: { verb: string; store: ProgressStore; onCancel?: () => void; testId?: string }) {
-  const p = useSyncExternalStore(store.subscribe, () => store.value);
+  const p = useProgress(store);
   // the phase text comes from the git server (its sideband messages): hidden characters shown
   const phase = visibleText(p?.label || 'Connecting');
   const pct = p && p.totalFiles ? Math.min(100, Math.round((p.files / p.totalFiles) * 100)) : undefined;

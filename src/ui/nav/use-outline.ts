@@ -2,7 +2,7 @@
  * A file's outline from the worker, shared by the breadcrumbs, the Outline panel and the
  * in-file symbol picker: one request per (repository state, index state, file).
  */
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { toQuarryError } from '../../core/errors';
 import type { OutlineNode } from '../../worker/protocol';
 import type { EngineClient } from '../../worker/client';
@@ -32,7 +32,8 @@ export function useOutline(path: string, repoKey: string, indexVersion: number):
     if (!path) return;
     let live = true;
     outlineOf(engine, key, path).then(
-      (outline) => live && setS({ state: 'ready', outline, key }),
+      // a transition: a big outline renders in time slices, not in the task of the answer
+      (outline) => live && startTransition(() => setS({ state: 'ready', outline, key })),
       (err) => live && setS({ state: 'error', message: toQuarryError(err).message, key }),
     );
     return () => {

@@ -1,12 +1,12 @@
 /** The panels above the workspace: an open in progress (with Cancel) and notices (errors, permission, lost snapshots, clone offers). */
-import { useSyncExternalStore } from 'react';
 import type { LibraryEntry } from '../../worker/protocol';
 import { formatBytes, formatCount } from '../format';
+import { useProgress } from '../progress-store';
 import { VisibleText } from '../VisibleText';
 import type { Notice, Opening } from '../workspace/controller';
 
 export function OpeningPanel({ opening }: { opening: Opening }) {
-  const p = useSyncExternalStore(opening.progress.subscribe, () => opening.progress.value);
+  const p = useProgress(opening.progress);
   const phase = !p ? 'Starting' : p.phase === 'listing' ? 'Listing files' : p.phase === 'reading' ? 'Reading files' : 'Indexing';
   const pct = p && p.totalFiles ? Math.round((p.files / p.totalFiles) * 100) : undefined;
   return (

@@ -73,6 +73,8 @@ export function TopBar(props: TopBarProps) {
             aria-label="Choose a folder (snapshot)"
             webkitdirectory=""
             multiple
+            // not kept in the page's saved form state (with a folder: every file's path and name)
+            autoComplete="off"
             onChange={(e) => onFilesChosen(e.target.files)}
           />
           <span aria-hidden="true">Choose folder…</span>

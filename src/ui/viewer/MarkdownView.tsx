@@ -5,9 +5,10 @@
  * while no file is open). A file too large or too deeply nested to render says so and offers its
  * source.
  */
-import { useEffect, useState, type ReactNode } from 'react';
+import { memo, startTransition, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { toQuarryError, type QuarryError } from '../../core/errors';
 import type { MarkdownDocument } from '../../worker/protocol';
+import type { MdBlock } from '../../worker/markdown-tree';
 import { useEngine } from '../engine';
 import { formatBytes } from '../format';
 import { serializeViewState, type ViewState } from '../url-state';
@@ -15,6 +16,7 @@ import type { UpdateView } from '../use-view-state';
 import { visibleText } from '../visible-text';
 import { VisibleText } from '../VisibleText';
 import { Blocks, type MarkdownLinks } from './MarkdownBody';
+import { partsOf, useProgressiveCount } from './use-progressive';
 import './viewer.css';
 
 type Loaded = { state: 'loading' } | { state: 'ready'; doc: MarkdownDocument; repoKey: string } | { state: 'error'; error: QuarryError };
@@ -27,7 +29,7 @@ export function useMarkdown(path: string, repoKey: string): Loaded {
     // the same file of the same repository stays on screen while it is read again; another repository's never does
     setLoaded((prev) => (prev.state === 'ready' && prev.doc.path === path && prev.repoKey === repoKey ? prev : { state: 'loading' }));
     engine.readMarkdown(path).then(
-      (doc) => current && setLoaded({ state: 'ready', doc, repoKey }),
+      (doc) => current && startTransition(() => setLoaded({ state: 'ready', doc, repoKey })),
       (err) => current && setLoaded({ state: 'error', error: toQuarryError(err) }),
     );
     return () => {
@@ -47,6 +49,20 @@ export function markdownLinks(view: ViewState, update: UpdateView, repoKey: stri
   };
 }
 
+/** Top-level blocks rendered together (a part is rendered, and re-rendered, as one). */
+const PART_BLOCKS = 24;
+
+const BlockPart = memo(function BlockPart({ blocks, links }: { blocks: MdBlock[]; links: MarkdownLinks }) {
+  return <Blocks blocks={blocks} links={links} />;
+});
+
+/** A document's blocks, the first part at once and the rest while the page is idle (use-progressive.ts). */
+function ProgressiveBlocks({ blocks, links }: { blocks: MdBlock[]; links: MarkdownLinks }) {
+  const parts = useMemo(() => partsOf(blocks, PART_BLOCKS), [blocks]);
+  const shown = useProgressiveCount(parts.length, blocks);
+  return parts.slice(0, shown).map((part, i) => <BlockPart key={i} blocks={part} links={links} />);
+}
+
 export function MarkdownView({
   path,
   view,
@@ -62,7 +78,7 @@ export function MarkdownView({
   toolbar?: ReactNode;
 }) {
   const loaded = useMarkdown(path, repoKey);
-  const links = markdownLinks(view, update, repoKey);
+  const links = useMemo(() => markdownLinks(view, update, repoKey), [view, update, repoKey]);
   return (
     <section className="viewer markdown-view" role="region" aria-label={visibleText(path)} data-testid="markdown-view">
       <header className="viewer-bar">
@@ -94,7 +110,7 @@ export function MarkdownView({
       {loaded.state === 'ready' && (
         <div className="md-scroll" tabIndex={0} aria-label={`Rendered ${visibleText(path)}`} data-testid="markdown-body">
           <article className="md-body">
-            <Blocks blocks={loaded.doc.blocks} links={links} />
+            <ProgressiveBlocks blocks={loaded.doc.blocks} links={links} />
           </article>
         </div>
       )}
@@ -105,7 +121,7 @@ export function MarkdownView({
 /** The repository's README, rendered under the overview (nothing while it loads; a short note if it cannot be read). */
 export function ReadmePreview({ path, view, update, repoKey }: { path: string; view: ViewState; update: UpdateView; repoKey: string }) {
   const loaded = useMarkdown(path, repoKey);
-  const links = markdownLinks(view, update, repoKey);
+  const links = useMemo(() => markdownLinks(view, update, repoKey), [view, update, repoKey]);
   if (loaded.state === 'loading') return null;
   return (
     <section className="readme-preview" aria-labelledby="readme-title" data-testid="readme-preview">
@@ -127,7 +143,7 @@ export function ReadmePreview({ path, view, update, repoKey }: { path: string; v
         </p>
       ) : (
         <article className="md-body">
-          <Blocks blocks={loaded.doc.blocks} links={links} />
+          <ProgressiveBlocks blocks={loaded.doc.blocks} links={links} />
         </article>
       )}
     </section>

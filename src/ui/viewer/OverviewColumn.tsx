@@ -2,7 +2,7 @@
  * The viewer's column while no file is open: the short Explore overview, then the repository's
  * README rendered (text only) when its root has one, so the pane is worth looking at from the start.
  */
-import { useEffect, useState } from 'react';
+import { useDeferredValue, useEffect, useState } from 'react';
 import { useEngine } from '../engine';
 import type { ViewState } from '../url-state';
 import type { UpdateView } from '../use-view-state';
@@ -38,10 +38,13 @@ function useReadmePath(repoKey: string): string | null {
 
 export function OverviewColumn({ view, update, repoKey }: { view: ViewState; update: UpdateView; repoKey: string }) {
   const readme = useReadmePath(repoKey);
+  // The README's links carry the view (a link opened in a new tab keeps the query): it follows a
+  // new view in a background render, not in the one the change asked for.
+  const readmeView = useDeferredValue(view);
   return (
     <div className="overview-column" data-testid="overview-column">
       <ExploreOverview view={view} update={update} repoKey={repoKey} />
-      {readme && <ReadmePreview path={readme} view={view} update={update} repoKey={repoKey} />}
+      {readme && <ReadmePreview path={readme} view={readmeView} update={update} repoKey={repoKey} />}
     </div>
   );
 }

@@ -3,7 +3,7 @@
  * is re-run when the repository is reloaded (repoKey) or the arguments change; an answer
  * for superseded arguments is dropped.
  */
-import { useEffect, useEffectEvent, useState } from 'react';
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { QuarryError, toQuarryError } from '../../core/errors';
 import { useEngine } from '../engine';
 
@@ -41,11 +41,23 @@ export function useTool<T>(name: string, args: Record<string, unknown> | null, r
 /** Keep a text box responsive and write its value to the URL after a short pause. */
 export function useDebouncedDraft(value: string, commit: (v: string) => void, delayMs = 150): [string, (v: string) => void] {
   const [draft, setDraft] = useState(value);
-  // The URL can change under us (back/forward, a link): follow it.
-  useEffect(() => setDraft(value), [value]);
+  /** Values written and not yet come back as `value`, oldest first. */
+  const sent = useRef<string[]>([]);
+  // The URL can change under us (back/forward, a link): follow it. Not our own writes coming
+  // back: the view renders them as transitions, and the box may hold more typing by then.
+  useEffect(() => {
+    const i = sent.current.indexOf(value);
+    if (i >= 0) {
+      sent.current = sent.current.slice(i + 1);
+      return;
+    }
+    setDraft(value);
+  }, [value]);
   // Only a new draft restarts the pause; the latest value and commit are read when it ends.
   const settle = useEffectEvent((v: string) => {
-    if (v !== value) commit(v);
+    if (v === value) return;
+    sent.current = [...sent.current.slice(-15), v];
+    commit(v);
   });
   useEffect(() => {
     const t = setTimeout(() => settle(draft), delayMs);

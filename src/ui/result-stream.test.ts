@@ -1,0 +1,105 @@
+/** Rows built a part at a time are the rows of the whole file at once: headers, gaps, hits in order. */
+import { describe, expect, it } from 'vitest';
+import type { GrepFileResult, GrepMatch } from '../core/grep/types';
+import { hitShift, toBlocks } from './blocks';
+import { MATCHES_PER_STEP, ResultRows, type Row } from './result-stream';
+
+/** A file whose lines `hitLines` match, with two lines of context (as the engine sends them). */
+function file(path: string, hitLines: number[], lineCount: number): GrepFileResult {
+  const text = (n: number) => `line ${n} of ${path}`;
+  const matches: GrepMatch[] = hitLines.map((line) => ({
+    path,
+    line,
+    text: text(line),
+    ranges: [[0, 4]],
+    contextBefore: [line - 2, line - 1].filter((n) => n >= 1).map(text),
+    contextAfter: [line + 1, line + 2].filter((n) => n <= lineCount).map(text),
+  }));
+  return { path, matches };
+}
+
+/** The rows of each file built whole, in one go (what the list showed before it was built in parts). */
+function wholeRows(files: GrepFileResult[]): { rows: Row[]; hits: number[] } {
+  const rows: Row[] = [];
+  const hits: number[] = [];
+  for (const f of files) {
+    rows.push({ kind: 'file', path: f.path, count: f.matches.length });
+    toBlocks(f.matches).forEach((block, b) => {
+      if (b > 0) rows.push({ kind: 'gap', path: f.path });
+      for (const l of block) {
+        const hit = l.ranges ? hits.length : -1;
+        if (l.ranges) hits.push(rows.length);
+        const shift = l.ranges ? hitShift(l.text, l.ranges) : 0;
+        rows.push({ kind: 'line', path: f.path, line: l.line, text: l.text, ranges: l.ranges, hit, shift, from: (l.textStart ?? 0) + shift });
+      }
+    });
+  }
+  return { rows, hits };
+}
+
+function build(files: GrepFileResult[][]): ResultRows {
+  const r = new ResultRows();
+  for (const batch of files) {
+    r.push(batch);
+    while (r.step());
+  }
+  return r;
+}
+
+/** Hit lines: runs of neighbours (blocks that join across parts) and lone hits (blocks apart). */
+function mixedHits(count: number): number[] {
+  const out: number[] = [];
+  let line = 1;
+  for (let i = 0; out.length < count; i++) {
+    out.push(line);
+    line += i % 7 === 0 ? 9 : i % 3 === 0 ? 3 : 1;
+  }
+  return out;
+}
+
+describe('ResultRows', () => {
+  it('builds a file of thousands of hits in parts, the same rows as at once', () => {
+    const big = file('gen/index.d.ts', mixedHits(MATCHES_PER_STEP * 5 + 17), 20_000);
+    const small = file('a.ts', [3, 4, 40], 60);
+    const r = build([[small, big], [file('z.ts', [1], 2)]]);
+    const want = wholeRows([small, big, file('z.ts', [1], 2)]);
+    expect(r.rows).toEqual(want.rows);
+    expect(r.hits).toEqual(want.hits);
+  });
+
+  it('takes a bounded number of matches per step', () => {
+    const r = new ResultRows();
+    r.push([file('gen/big.ts', mixedHits(MATCHES_PER_STEP * 2 + 1), 10_000)]);
+    let steps = 0;
+    while (r.step()) steps++;
+    expect(steps).toBe(3);
+    expect(r.pending).toBe(false);
+    expect(r.step()).toBe(false);
+  });
+
+  it('turns a context line of one part into a hit when the next part matches it', () => {
+    // the part boundary falls between hits 2 lines apart: line n+1 is context, then a hit
+    const lines = Array.from({ length: MATCHES_PER_STEP + 2 }, (_, i) => 1 + i * 2);
+    const f = file('dense.ts', lines, 2000);
+    const r = build([[f]]);
+    expect(r.rows).toEqual(wholeRows([f]).rows);
+    const hitRows = r.rows.filter((row) => row.kind === 'line' && row.ranges);
+    expect(hitRows).toHaveLength(lines.length);
+    // hit numbers follow the list order
+    expect(r.hits.map((i) => (r.rows[i] as Extract<Row, { kind: 'line' }>).hit)).toEqual(lines.map((_, i) => i));
+  });
+
+  it('continues a file sent in two results: one header counting both, no repeated lines', () => {
+    const whole = file('split.ts', [5, 6, 7, 30, 31], 40);
+    const first = { path: 'split.ts', matches: whole.matches.slice(0, 2) };
+    const second = { path: 'split.ts', matches: whole.matches.slice(2) };
+    const r = build([[first], [second]]);
+    expect(r.rows).toEqual(wholeRows([whole]).rows);
+    expect(r.rows.filter((row) => row.kind === 'file')).toEqual([{ kind: 'file', path: 'split.ts', count: 5 }]);
+  });
+
+  it('keeps files apart: a new path starts with its header and no gap', () => {
+    const r = build([[file('a.ts', [10], 20), file('b.ts', [10], 20)]]);
+    expect(r.rows.map((row) => row.kind)).toEqual(['file', 'line', 'line', 'line', 'line', 'line', 'file', 'line', 'line', 'line', 'line', 'line']);
+  });
+});
