@@ -80,6 +80,9 @@ export interface EngineApiOptions {
   semanticModel?: SemanticModelLoader;
 }
 
+/** A file's matches per search batch at most (the result list joins a file's consecutive slices). */
+const FILE_SLICE_MATCHES = 200;
+
 /** Progress is for people: 20 updates a second is smooth and keeps the main thread idle. */
 export const PROGRESS_INTERVAL_MS = 50;
 
@@ -265,7 +268,12 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
       const summary = await searchWorkspace(
         session.workspace,
         { ...request, directory, maxResults: Math.max(0, maxResults - stats.delivered), countLimit: remainingCount },
-        (r) => batcher.push(prefix ? { path: prefix + r.path, matches: r.matches.map((m) => ({ ...m, path: prefix + m.path })) } : r),
+        (r) => {
+          const file = prefix ? { path: prefix + r.path, matches: r.matches.map((m) => ({ ...m, path: prefix + m.path })) } : r;
+          // a file with thousands of hits goes in slices: no one message the page takes long to receive
+          for (let i = 0; i < file.matches.length; i += FILE_SLICE_MATCHES)
+            batcher.push(i === 0 && file.matches.length <= FILE_SLICE_MATCHES ? file : { path: file.path, matches: file.matches.slice(i, i + FILE_SLICE_MATCHES) });
+        },
         { signal: scope.signal, yielder: createYielder(options.yieldBudgetMs), prefilter: session.prefilter(), pool: searchThreads() },
       );
       stats.total += summary.total;
