@@ -36,6 +36,30 @@ describe('NodeFsSource.decode', () => {
   ])('%s', (_n, arr) => expect(source.decode(new Uint8Array(arr))).toEqual(decodeBytes(new Uint8Array(arr))));
 });
 
+describe('NodeFsSource.decodeUtf8', () => {
+  const source = new NodeFsSource(os.tmpdir());
+  const reference = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
+  it('decodes any range of any bytes exactly as TextDecoder does, from a Buffer or a plain Uint8Array (property)', () => {
+    const byte = fc.oneof(
+      fc.integer({ min: 0x20, max: 0x7e }),
+      fc.integer({ min: 0, max: 255 }),
+      fc.constantFrom(0xc3, 0xa9, 0xe2, 0x82, 0xac, 0xf0, 0x9f, 0x98, 0x80, 0xed, 0xa0, 0xef, 0xbb, 0xbf, 0xff, 0x0a, 0x00),
+    );
+    fc.assert(
+      fc.property(fc.array(byte, { maxLength: 64 }), fc.nat(), fc.nat(), fc.boolean(), (arr, x, y, plain) => {
+        const start = arr.length ? x % (arr.length + 1) : 0;
+        const end = start + (arr.length - start ? y % (arr.length - start + 1) : 0);
+        // a view into a larger buffer: offsets are the view's
+        const backing = new Uint8Array(arr.length + 7).fill(0x41);
+        backing.set(arr, 3);
+        const view = plain ? backing.subarray(3, 3 + arr.length) : Buffer.from(backing.buffer, 3, arr.length);
+        expect(source.decodeUtf8(view, start, end)).toBe(reference.decode(new Uint8Array(arr).subarray(start, end)));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
 describe('NodeFsSource.readRanges and the segmented index on disk', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-ranges-'));
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

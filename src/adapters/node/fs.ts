@@ -26,6 +26,9 @@ function specialOf(st: fs.Stats): string | undefined {
   return undefined;
 }
 
+/** A relative path that path.join would change: a '.' or '..' segment, an empty one, a leading or trailing '/'. */
+const NOT_PLAIN = /(?:^|\/)\.{1,2}(?:\/|$)|\/\/|^\/|\/$/;
+
 /** Read-only and never blocking at open (a FIFO with no writer would wait forever otherwise). */
 const OPEN_READ = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
 /** The final component must not be a symlink: one is checked (stays inside the root?) first. */
@@ -53,6 +56,8 @@ export class NodeFsSource implements FileSource {
 
   private abs(rel: string): string {
     if (rel === '') return this.absoluteRoot;
+    // a plain relative path (what the walk makes): path.join's answer, without its cost per file
+    if (path.sep === '/' && !NOT_PLAIN.test(rel)) return (this.absoluteRoot.endsWith('/') ? this.absoluteRoot : this.absoluteRoot + '/') + rel;
     const abs = path.join(this.absoluteRoot, ...rel.split('/'));
     // a backstop (the workspace refuses climbs first): on Windows a segment like '..\\x' climbs
     if (path.sep !== '/' || rel.includes('..')) {
@@ -179,6 +184,25 @@ export class NodeFsSource implements FileSource {
     if (hasNulByte(b)) return { binary: true };
     const text = isAscii(b) ? b.toString('latin1') : b.toString('utf8');
     return { binary: false, text, encoding: 'utf-8' };
+  }
+
+  /** The last plain Uint8Array decodeUtf8() was handed, as a Buffer over the same memory. */
+  private lastBytes: Uint8Array | null = null;
+  private lastBuffer: Buffer | null = null;
+
+  /** bytes[start, end) as TextDecoder decodes them, through Buffer's native UTF-8 decoder (a test compares them). */
+  decodeUtf8(bytes: Uint8Array, start: number, end: number): string {
+    let b: Buffer;
+    if (Buffer.isBuffer(bytes)) b = bytes;
+    else if (bytes === this.lastBytes) b = this.lastBuffer!;
+    else {
+      b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      this.lastBytes = bytes;
+      this.lastBuffer = b;
+    }
+    // (utf8Slice: toString('utf8', start, end) without its argument checks, a third of a short line's cost)
+    const fast = b as Buffer & { utf8Slice?(start: number, end: number): string };
+    return fast.utf8Slice ? fast.utf8Slice(start, end) : b.toString('utf8', start, end);
   }
 
   /** fn(fd) on the file opened for reading, closed after; errors become QuarryErrors. */

@@ -22,6 +22,15 @@ export function asciiText(bytes: Uint8Array, a: number, b: number): string {
 }
 
 /**
+ * bytes[start, end) as text (UTF-8, U+FFFD for invalid sequences, a U+FEFF kept): the source's
+ * own decoder when it has one (no per-call cost to speak of), else decodeLine's choice.
+ */
+export function decodeRange(source: Workspace['roots'][number], bytes: Uint8Array, start: number, end: number): string {
+  if (source.decodeUtf8) return source.decodeUtf8(bytes, start, end);
+  return decodeLine(source, bytes.subarray(start, end));
+}
+
+/**
  * One line's bytes as text (UTF-8, U+FFFD for invalid sequences, a U+FEFF kept): for a long
  * line the source's faster decoder when its answer is sure to be plain UTF-8 for this slice
  * (no BOM-like start, no NUL for its binary sniffing), else TextDecoder.

@@ -1,6 +1,6 @@
 /**
- * One file searched: by literal-anchored lines when the plan has line finders (the whole
- * file's bytes or only an index's candidate ranges), else decoded whole and scanned; each
+ * One file searched from its bytes (byte-search.ts: literal-anchored lines over the whole file
+ * or an index's candidate ranges, or pieces of lines), else decoded whole and scanned; each
  * matching line handed on with a function that builds its delivered match (text cut to
  * maxLineChars, the preview window of a long line, context lines). The one-thread search and
  * every lane of the search pool run files through this, so they find the same lines.
@@ -10,8 +10,9 @@ import type { Skipped } from '../walk/policy';
 import { readTextIfMayMatch, type BytePrefilter } from '../walk/walk';
 import { bytePrefilter } from './prefilter';
 import type { compileRequest } from './compile-request';
-import { literalLineFinders, type LineFinders } from './line-windows';
-import { RANGE_MARGIN, searchLines, type LineContext, type LineShape } from './literal-lines';
+import { bytePlan, searchBytes } from './byte-search';
+import type { LineFinders } from './line-windows';
+import { RANGE_MARGIN, type LineContext, type LineShape } from './literal-lines';
 import type { Matcher } from './regex';
 import { clipToWindow, cutLine, linesAfter, linesBefore, lineTextAt, previewStart, scanLines, type LineHits } from './scan';
 import type { GrepMatch, SegmentRange } from './types';
@@ -21,6 +22,8 @@ export interface FilePlan {
   matcher: Matcher;
   mayMatch: BytePrefilter | null;
   lineFinders: LineFinders | null;
+  /** a file with no candidate ranges is decoded and matched in pieces of lines (see byte-search.ts bytePlan) */
+  pieces: boolean;
   shape: LineShape;
   rangeMargin: number;
 }
@@ -28,17 +31,17 @@ export interface FilePlan {
 export interface PlanOptions {
   /** Skip decoding UTF-8 files whose bytes hold no required literal (default true). */
   bytePrefilter?: boolean;
-  /** Decode and match only lines holding a required literal (default: only with an index). */
+  /** Search files from their bytes (byte-search.ts; default true); false: decode each file whole (the reference path). */
   literalLines?: boolean;
   rangeMargin?: number;
 }
 
-export function filePlan(compiled: ReturnType<typeof compileRequest>, options: PlanOptions, indexed: boolean): FilePlan {
+export function filePlan(compiled: ReturnType<typeof compileRequest>, options: PlanOptions, _indexed: boolean): FilePlan {
   const { matcher } = compiled;
   return {
     matcher,
     mayMatch: options.bytePrefilter === false ? null : bytePrefilter(matcher),
-    lineFinders: (options.literalLines ?? indexed) ? literalLineFinders(matcher) : null,
+    ...bytePlan(matcher, options.literalLines),
     shape: { before: compiled.contextBefore, after: compiled.contextAfter, cap: compiled.cap },
     rangeMargin: options.rangeMargin ?? RANGE_MARGIN,
   };
@@ -69,10 +72,8 @@ export async function searchFile(
   const { matcher, shape } = plan;
   const hitLine = (text: string, hits: LineHits, lineNo: number, context?: () => LineContext): boolean =>
     onLine(() => deliveredMatch(path, text, hits, lineNo, shape, context));
-  if (plan.lineFinders) {
-    const r = await searchLines(source, rel, plan.lineFinders, matcher, shape, hitLine, plan.mayMatch !== null, segments, plan.rangeMargin);
-    if (r !== 'whole') return r;
-  }
+  const r = await searchBytes(source, rel, plan, segments, hitLine);
+  if (r !== 'whole') return r;
   const loaded = await readTextIfMayMatch(source, rel, plan.mayMatch);
   if (loaded.ok === 'absent') return 'absent';
   if (!loaded.ok) return loaded.skipped;

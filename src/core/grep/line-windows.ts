@@ -7,27 +7,56 @@
 import { byteFinder, type ByteFinder } from './lines';
 import type { Matcher } from './regex';
 import type { HitAlphabet } from './regex/analyze';
+import { minimalLiterals } from './regex/literals';
 import { asciiText, isAscii, lineDecoder } from './decode-line';
 import { clipToWindow, windowStart } from './scan';
 import type { HitRange } from './types';
 
 /** Byte finders for literal-anchored line search, or null when the matcher's literals cannot anchor it. */
 export function literalLineFinders(matcher: Matcher): LineFinders | null {
-  const lits = matcher.requiredLiterals;
+  let lits = matcher.requiredLiterals;
   if (!lits || !lits.length) return null;
   if (lits.some((l) => l.length === 0 || l.includes('\uFFFD') || l.includes('\n'))) return null;
+  if (matcher.caseInsensitive && !lits.every(isAscii)) return null;
+  // one search for what every literal holds rather than one per literal (`useEffect|useLayoutEffect`: "Effect"),
+  // and none for a literal that holds another (a line with "xyzdefg" has "xyz")
+  const shared = sharedFactor(lits);
+  lits = shared !== null ? [shared] : minimalLiterals(lits);
   const enc = new TextEncoder();
   const alphabet = matcher.hitAlphabet ?? null;
   const escaped = lits.map((l) => l.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&'));
   if (!matcher.caseInsensitive) {
     const re = lits.length > 1 ? new RegExp(escaped.join('|'), 'g') : null;
-    const find = re ? regexFind(re) : (text: string, from: number) => text.indexOf(lits[0], from);
+    const one = lits[0];
+    const find = re ? regexFind(re) : (text: string, from: number) => text.indexOf(one, from);
     return { finders: lits.map((l) => byteFinder(enc.encode(l), false)), orbit: false, alphabet, find };
   }
-  if (!lits.every(isAscii)) return null;
   // ASCII-only folding (a file holding U+212A or U+017F is searched whole)
   const find = regexFind(new RegExp(escaped.join('|'), 'gi'));
   return { finders: lits.map((l) => byteFinder(enc.encode(l.toLowerCase()), true)), orbit: lits.some((l) => /[ks]/i.test(l)), alphabet, find };
+}
+
+/**
+ * The longest string that every one of several literals contains, when searching for it alone
+ * finds about the same lines: at least 4 code units and half the shortest literal, and no
+ * half of a surrogate pair at its ends (its bytes must be whole UTF-8 sequences). null otherwise. Every hit holds a
+ * literal, so it holds this string too: lines with it are a superset of the lines with a
+ * literal, and the matcher decides each.
+ */
+export function sharedFactor(lits: readonly string[]): string | null {
+  if (lits.length < 2) return null;
+  const shortest = lits.reduce((a, b) => (b.length < a.length ? b : a));
+  if (shortest.length > 64) return null;
+  const least = Math.max(4, Math.ceil(shortest.length / 2));
+  for (let len = shortest.length; len >= least; len--) {
+    for (let i = 0; i + len <= shortest.length; i++) {
+      const f = shortest.slice(i, i + len);
+      // not half a surrogate pair at either end (its bytes would not be the text's)
+      if (/^[\uDC00-\uDFFF]|[\uD800-\uDBFF]$/.test(f)) continue;
+      if (lits.every((l) => l.includes(f))) return f;
+    }
+  }
+  return null;
 }
 
 function regexFind(re: RegExp): (text: string, from: number) => number {
@@ -70,9 +99,11 @@ export function byteWindowsVerdict(bytes: Uint8Array, ls: number, le: number, ma
   };
   const side = (i: number) => (i < ls || i >= le ? '' : bytes[i] < 128 ? String.fromCharCode(bytes[i]) : '\uFFFD');
   let hit = false;
+  const line = bytes.subarray(0, le);
   for (const f of lf.finders) {
-    let x = f.next(bytes, ls);
-    while (x !== -1 && x < le) {
+    const next = f.cursor(line);
+    let x = next(ls);
+    while (x !== -1) {
       if (!inA(x)) return 'unknown'; // not what windows can decide: decode and look
       let a = x;
       while (a > ls && inA(a - 1)) a--;
@@ -84,7 +115,7 @@ export function byteWindowsVerdict(bytes: Uint8Array, ls: number, le: number, ma
         return false;
       });
       if (hit) return 'hit';
-      x = b < le ? f.next(bytes, b) : -1;
+      x = b < le ? next(b) : -1;
     }
   }
   return 'none';
@@ -118,9 +149,11 @@ export function asciiPreview(
   const end = le > ls && bytes[le - 1] === 13 ? le - 1 : le; // the line without its '\r'
   const inA = (i: number) => bytes[i] < 128 && ascii[bytes[i]] === 1;
   let first = -1; // the first hit's start byte
+  const line = bytes.subarray(0, le);
   for (const f of lf.finders) {
-    let x = f.next(bytes, ls);
-    while (x !== -1 && x < le && (first === -1 || x < first)) {
+    const next = f.cursor(line);
+    let x = next(ls);
+    while (x !== -1 && (first === -1 || x < first)) {
       if (!inA(x)) return null;
       let a = x;
       while (a > ls && inA(a - 1)) a--;
@@ -138,7 +171,7 @@ export function asciiPreview(
         if (first === -1 || at < first) first = at;
         break;
       }
-      x = b < le ? f.next(bytes, b) : -1;
+      x = b < le ? next(b) : -1;
     }
   }
   if (first === -1) return null;

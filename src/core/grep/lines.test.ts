@@ -1,14 +1,23 @@
 /** Literal-anchored line search never changes results: same as decoding and scanning whole files (property). */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemorySource } from '../source/memory';
 import { Workspace } from '../source/workspace';
+import { LITERAL_LINES } from './byte-search';
 import { countNewlines } from './lines';
 import { compileMatcher } from './regex';
 import { LINE_WINDOWS, literalLineFinders, searchAll } from './search';
 import type { GrepRequest } from './types';
 
 const enc = new TextEncoder();
+// the literal-line path for every literal, short ones too (a scan takes pieces for those by default)
+const minBytes = LITERAL_LINES.minBytes;
+beforeEach(() => {
+  LITERAL_LINES.minBytes = 0;
+});
+afterEach(() => {
+  LITERAL_LINES.minBytes = minBytes;
+});
 const piece = fc.constantFrom(
   'a',
   'b',

@@ -1,5 +1,5 @@
 /**
- * Literal-anchored line search over raw UTF-8 bytes (the indexed path's verifier). Every hit
+ * Literal-anchored line search over raw UTF-8 bytes (a scan's, and the indexed path's verifier). Every hit
  * lies within one line and contains one of the matcher's required literals, so only the
  * lines holding a literal occurrence need decoding and matching: the occurrences are found
  * in the bytes (anchored on the literal's rarest byte with the native TypedArray.indexOf),
@@ -22,7 +22,17 @@ function rarestIndex(needle: Uint8Array, caseless: boolean): number {
 
 /** Finds the next occurrence of one needle (case-sensitive bytes, or ASCII-caseless for a lowercase ASCII needle). */
 export interface ByteFinder {
+  /** the needle's length in bytes */
+  readonly length: number;
+  /** The first occurrence at or after `from` in `hay`, or -1. */
   next(hay: Uint8Array, from: number): number;
+  /**
+   * A stateful next() over one haystack for ascending `from`: each anchor byte is searched for
+   * once however often it is asked (next() starts both of a caseless needle's anchor searches
+   * afresh every call, so a case of the anchor that occurs only far ahead, or never, would be
+   * searched for again and again up to the end of the haystack).
+   */
+  cursor(hay: Uint8Array): (from: number) => number;
 }
 
 export function byteFinder(needle: Uint8Array, caseless: boolean): ByteFinder {
@@ -30,66 +40,140 @@ export function byteFinder(needle: Uint8Array, caseless: boolean): ByteFinder {
   const r = rarestIndex(needle, caseless);
   const lo = needle[r];
   const up = caseless && lo >= 97 && lo <= 122 ? lo - 32 : lo;
-  const fold = (b: number) => (b >= 65 && b <= 90 ? b + 32 : b);
-  return {
-    next(hay: Uint8Array, from: number): number {
-      const lastStart = hay.length - n;
-      if (from > lastStart) return -1;
-      let a = hay.indexOf(lo, from + r);
-      let b = up === lo ? -1 : hay.indexOf(up, from + r);
-      while (a !== -1 || b !== -1) {
-        const i = a === -1 ? b : b === -1 ? a : Math.min(a, b);
-        const start = i - r;
-        if (start > lastStart) return -1;
-        let k = 0;
-        if (caseless) while (k < n && fold(hay[start + k]) === needle[k]) k++;
-        else while (k < n && hay[start + k] === needle[k]) k++;
-        if (k === n) return start;
-        if (i === a) a = hay.indexOf(lo, i + 1);
-        else b = hay.indexOf(up, i + 1);
+  const matchesAt = (hay: Uint8Array, start: number): boolean => {
+    let k = 0;
+    if (caseless) {
+      while (k < n) {
+        const b = hay[start + k];
+        if ((b >= 65 && b <= 90 ? b + 32 : b) !== needle[k]) return false;
+        k++;
       }
-      return -1;
+    } else {
+      while (k < n && hay[start + k] === needle[k]) k++;
+    }
+    return k === n;
+  };
+  return {
+    length: n,
+    next(hay: Uint8Array, from: number): number {
+      return this.cursor(hay)(from);
+    },
+    cursor(hay: Uint8Array): (from: number) => number {
+      const lastStart = hay.length - n;
+      // the next anchor of each case at or after the last position asked for (-1: none left)
+      let a = -2;
+      let b = up === lo ? -1 : -2;
+      return (from: number): number => {
+        if (from > lastStart) return -1;
+        const at = from + r;
+        if (a !== -1 && a < at) a = hay.indexOf(lo, at);
+        if (b !== -1 && b < at) b = hay.indexOf(up, at);
+        while (a !== -1 || b !== -1) {
+          const i = a === -1 ? b : b === -1 ? a : a < b ? a : b;
+          const start = i - r;
+          if (start > lastStart) return -1;
+          if (matchesAt(hay, start)) return start;
+          if (i === a) a = hay.indexOf(lo, i + 1);
+          else b = hay.indexOf(up, i + 1);
+        }
+        return -1;
+      };
     },
   };
 }
 
+/**
+ * The lines of hay[from, hay.length) holding an occurrence of any needle, in order: next()
+ * gives a line's start (or -1 when there are no more) and sets `end` to the line's end (its
+ * '\n', or hay.length). Needles hold no '\n', so an occurrence lies inside one line.
+ */
+export class CandidateLines {
+  /** the end of the line next() gave last */
+  end = 0;
+  private readonly cursors: Array<(from: number) => number>;
+  /** per needle: its next occurrence at or after the current position, or -1 */
+  private readonly at: number[];
+
+  constructor(
+    private readonly hay: Uint8Array,
+    private readonly from: number,
+    finders: readonly ByteFinder[],
+  ) {
+    this.cursors = finders.map((f) => f.cursor(hay));
+    this.at = this.cursors.map((c) => c(from));
+  }
+
+  next(): number {
+    const at = this.at;
+    let i = -1;
+    for (let k = 0; k < at.length; k++) if (at[k] !== -1 && (i === -1 || at[k] < i)) i = at[k];
+    if (i === -1) return -1;
+    const hay = this.hay;
+    const ls = Math.max(this.from, lineStart(hay, i));
+    const nl = nextNewline(hay, i);
+    this.end = nl === -1 ? hay.length : nl;
+    for (let k = 0; k < at.length; k++) if (at[k] !== -1 && at[k] <= this.end) at[k] = nl === -1 ? -1 : this.cursors[k](nl + 1);
+    return ls;
+  }
+}
+
+/**
+ * The start of the line holding hay[i]: a few bytes back by hand (most lines are short), then
+ * the native search (a call costs as much as stepping over some 30 bytes).
+ */
+export function lineStart(hay: Uint8Array, i: number): number {
+  for (let j = i, stop = Math.max(0, i - 32); j > stop; j--) if (hay[j - 1] === 10) return j;
+  return i <= 32 ? 0 : hay.lastIndexOf(10, i - 33) + 1;
+}
+
+/** The first '\n' at or after i (-1: none), as lineStart looks: by hand first, then natively. */
+export function nextNewline(hay: Uint8Array, i: number): number {
+  for (let j = i, stop = Math.min(hay.length, i + 32); j < stop; j++) if (hay[j] === 10) return j;
+  return i + 32 >= hay.length ? -1 : hay.indexOf(10, i + 32);
+}
+
 /** Start offsets of the lines (after `from`) holding an occurrence of any needle, ascending, distinct. */
 export function candidateLineStarts(bytes: Uint8Array, from: number, finders: ByteFinder[]): number[] {
-  const perNeedle: number[][] = [];
-  for (const f of finders) {
-    const starts: number[] = [];
-    let i = f.next(bytes, from);
-    while (i !== -1) {
-      const ls = Math.max(from, bytes.lastIndexOf(10, i) + 1);
-      starts.push(ls);
-      const nl = bytes.indexOf(10, i);
-      if (nl === -1) break;
-      i = f.next(bytes, nl + 1);
-    }
-    perNeedle.push(starts);
-  }
-  if (perNeedle.length === 1) return perNeedle[0];
-  const all = perNeedle.flat().sort((a, b) => a - b);
-  let w = 0;
-  for (let k = 0; k < all.length; k++) if (k === 0 || all[k] !== all[k - 1]) all[w++] = all[k];
-  all.length = w;
-  return all;
+  const lines = new CandidateLines(bytes, from, finders);
+  const out: number[] = [];
+  for (let ls = lines.next(); ls !== -1; ls = lines.next()) out.push(ls);
+  return out;
 }
+
+/** The last buffer countNewlines() counted in, and a word view of it (a view per call costs more than short counts). */
+let wordsOf: ArrayBufferLike | null = null;
+let wordView: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
 
 /** Number of '\n' bytes in bytes[start, end) (four bytes at a time). */
 export function countNewlines(bytes: Uint8Array, start: number, end: number): number {
   let n = 0;
   let i = start;
-  while (i < end && (bytes.byteOffset + i) & 3) if (bytes[i++] === 10) n++;
+  if (end - start < 32) {
+    // a plain loop costs less than setting up the words
+    for (; i < end; i++) if (bytes[i] === 10) n++;
+    return n;
+  }
+  const base = bytes.byteOffset;
+  while (i < end && (base + i) & 3) if (bytes[i++] === 10) n++;
   const words = (end - i) >> 2;
   if (words > 0) {
-    const w = new Uint32Array(bytes.buffer, bytes.byteOffset + i, words);
-    for (let k = 0; k < words; k++) {
-      // a byte of v is zero exactly where the word had '\n'; t gets that byte's high bit set
-      const v = w[k] ^ 0x0a0a0a0a;
-      const t = ~(((v & 0x7f7f7f7f) + 0x7f7f7f7f) | v | 0x7f7f7f7f);
-      // the four flag bits moved to the bytes' low bits, summed into the top byte
-      n += Math.imul((t >>> 7) & 0x01010101, 0x01010101) >>> 24;
+    if (wordsOf !== bytes.buffer || wordView.length < (base + i) / 4 + words) {
+      wordsOf = bytes.buffer;
+      wordView = new Uint32Array(bytes.buffer, 0, bytes.buffer.byteLength >> 2);
+    }
+    const w = wordView;
+    // flags of up to 255 words are summed per byte lane before they are added up
+    let acc = 0;
+    for (let k = (base + i) >> 2, last = k + words; k < last;) {
+      const stop = Math.min(last, k + 255);
+      for (; k < stop; k++) {
+        // a byte of v is zero exactly where the word had '\n'; t gets that byte's high bit set
+        const v = w[k] ^ 0x0a0a0a0a;
+        const t = ~(((v & 0x7f7f7f7f) + 0x7f7f7f7f) | v | 0x7f7f7f7f);
+        acc = (acc + (t >>> 7)) | 0;
+      }
+      n += (acc & 0xff) + ((acc >>> 8) & 0xff) + ((acc >>> 16) & 0xff) + (acc >>> 24);
+      acc = 0;
     }
     i += words * 4;
   }

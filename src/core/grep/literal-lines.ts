@@ -6,32 +6,29 @@
 import type { Workspace } from '../source/workspace';
 import { containsBytes, hasNulByte, hasUtf16Bom } from '../walk/decode';
 import type { Skipped } from '../walk/policy';
-import { decodeLine } from './decode-line';
+import { ByteLines, type LineContext, type LineShape } from './byte-lines';
+import { readSkip } from './chunk-scan';
 import { asciiPreview, byteWindowsVerdict, LINE_WINDOWS, windowedRanges, type LineFinders } from './line-windows';
-import { candidateLineStarts, countNewlines } from './lines';
+import { CandidateLines, countNewlines } from './lines';
 import { KELVIN, LONG_S } from './prefilter';
 import type { Matcher } from './regex';
-import { cutLine, scanLines, type LineHits } from './scan';
-import type { SegmentRange } from './types';
+import type { LineHits } from './scan';
+import type { HitRange, SegmentRange } from './types';
 
-/** Context lines around one delivered match (already cut to maxLineChars). */
-export interface LineContext {
-  before: string[];
-  after: string[];
-}
-
-/** What is delivered of each matching line: context line counts, and maxLineChars. */
-export interface LineShape {
-  before: number;
-  after: number;
-  cap: number | undefined;
-}
+export type { LineContext, LineShape } from './byte-lines';
 
 /**
  * Bytes read on each side of a candidate range, so that context lines near its edges need
  * no second read (when a context line reaches past them, the file is read whole).
  */
 export const RANGE_MARGIN = 1024;
+
+/**
+ * A file's candidate ranges are read alone (a read per window) only while their windows hold
+ * at most this share of the file; past it the file is read whole in one read and only the
+ * ranges are verified (tests change it).
+ */
+export const RANGED_READS = { maxShare: 0.5 };
 
 /**
  * One file by literal-anchored lines (see lines.ts): 'searched'; 'absent' when no literal
@@ -72,10 +69,12 @@ export async function searchLines(
       ranges = segments.ranges.map((r) => ({ start: r.start, end: Math.min(r.end, size), line: r.line })).filter((r) => r.start < r.end);
       if (!ranges.length) ranges = null;
     }
-    if (ranges && source.readRanges) {
-      // at least one byte before each range: its '\n' shows the range still starts a line
-      filled = widen(ranges, segments!.size, Math.max(1, margin));
-      const got = await source.readRanges(path, filled, segments!.size, segments!.mtimeMs);
+    // at least one byte before each range: its '\n' shows the range still starts a line
+    const windows = ranges && source.readRanges ? widen(ranges, segments!.size, Math.max(1, margin)) : null;
+    // ranges that cover most of the file: one read of all of it costs less than a read per window
+    if (windows && windows.reduce((n, [s, e]) => n + e - s, 0) <= RANGED_READS.maxShare * segments!.size) {
+      filled = windows;
+      const got = await source.readRanges!(path, filled, segments!.size, segments!.mtimeMs);
       if (got) bytes = got;
       else {
         ranges = null; // changed since it was indexed: search it whole
@@ -95,59 +94,24 @@ export async function searchLines(
         bytes = await readWhole();
       }
     }
-    if (ranges && !filled) {
-      // the whole file is at hand: number the ranges' lines afresh rather than trust the index's
-      let line = 1;
-      let at = 0;
-      ranges = ranges.map((r) => {
-        line += countNewlines(bytes, at, r.start);
-        at = r.start;
-        return { ...r, line };
-      });
-    }
+    // the whole file is at hand: number the ranges' lines afresh rather than trust the index's
+    // (NaN: counted from the file's start when a line is delivered)
+    if (ranges && !filled) ranges = ranges.map((r) => ({ ...r, line: NaN }));
   } catch (err) {
-    return { path, reason: 'unreadable', detail: err instanceof Error ? err.message : String(err) };
+    return readSkip(path, err);
   }
   const windows = filled ?? [[0, bytes.length]];
   const startsAtZero = windows[0][0] === 0;
   if (startsAtZero && hasUtf16Bom(bytes)) return 'whole';
-  // the binary sniff looks at a file's first 8 KiB (ranged reads: a file the index took as text)
-  if (startsAtZero && hasNulByte(bytes.subarray(0, windows[0][1]))) return { path, reason: 'binary' };
-  if (lf.orbit && windows.some(([s, e]) => containsBytes(bytes.subarray(s, e), KELVIN) || containsBytes(bytes.subarray(s, e), LONG_S))) return 'whole';
   const from = startsAtZero && bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-  const parts = (ranges ?? [{ start: from, end: bytes.length, line: 1 }]).map((r) => ({
-    range: r,
-    starts: candidateLineStarts(r.end < bytes.length ? bytes.subarray(0, r.end) : bytes, Math.max(from, r.start), lf.finders),
-  }));
-  if (parts.every((p) => !p.starts.length) && absentWhenNone) return 'absent';
+  // the binary sniff looks at a file's first 8 KiB (ranged reads: a file the index took as text);
+  // as the whole-file path answers, a UTF-8 byte-order mark means text unless the byte prefilter is on
+  if (startsAtZero && (absentWhenNone || from === 0) && hasNulByte(bytes.subarray(0, windows[0][1]))) return { path, reason: 'binary' };
+  if (lf.orbit && windows.some(([s, e]) => containsBytes(bytes.subarray(s, e), KELVIN) || containsBytes(bytes.subarray(s, e), LONG_S))) return 'whole';
+  const parts = ranges ?? [{ start: from, end: bytes.length, line: 1 }];
   const { cap } = shape;
-  // a UTF-16 code unit takes at most 3 bytes and an incomplete final sequence at most 3 more,
-  // so the first `headBytes` bytes of a line decode to more than `cap` units, as in the whole line
-  const headBytes = cap === undefined ? Infinity : 3 * cap + 8;
-  /** One line bytes[s, e) without its '\r', cut to maxLineChars. */
-  const lineAt = (s: number, e: number): string => {
-    if (e - s > headBytes) return decodeLine(source, bytes.subarray(s, s + headBytes)).slice(0, cap);
-    if (e > s && bytes[e - 1] === 13) e--;
-    return cutLine(decodeLine(source, bytes.subarray(s, e)), cap);
-  };
-  /** The context of the line bytes[ls, le), as the whole-file path's linesBefore/linesAfter give it. */
-  const contextOf = (ls: number, le: number) => (): LineContext => {
-    const before: string[] = [];
-    let end = ls - 1; // the '\n' ending the previous line
-    while (before.length < shape.before && end >= from) {
-      const s = end > from ? Math.max(from, bytes.lastIndexOf(10, end - 1) + 1) : from;
-      before.unshift(lineAt(s, end));
-      end = s - 1;
-    }
-    const after: string[] = [];
-    let nl = le < bytes.length ? le : -1;
-    while (after.length < shape.after && nl !== -1 && nl + 1 < bytes.length) {
-      const next = bytes.indexOf(10, nl + 1);
-      after.push(lineAt(nl + 1, next === -1 ? bytes.length : next));
-      nl = next;
-    }
-    return { before, after };
-  };
+  const lines = new ByteLines(source, bytes, from, shape);
+  const headBytes = lines.headBytes;
   /**
    * With a partly read buffer: whether every context line of bytes[ls, le) lies in the window
    * holding that line (the walk contextOf makes, trusting only bytes inside the window).
@@ -178,27 +142,47 @@ export async function searchLines(
   /** With a partly read buffer: whether the line bytes[ls, le) and its '\n' were read. */
   const lineRead = (ls: number, le: number): boolean => filled!.some(([s, e]) => ls >= s && (le < e || (le === e && e === bytes.length)));
   const wantContext = shape.before > 0 || shape.after > 0;
-  for (const { range, starts } of parts) {
+  let hits: LineHitCollector | null = null;
+  let found = false;
+  // the last line numbered in the file (a range with no known line counts on from here)
+  let filePos = 0;
+  let fileLine = 1;
+  for (const range of parts) {
+    const begin = Math.max(from, range.start);
+    let candidates = new CandidateLines(range.end < bytes.length ? bytes.subarray(0, range.end) : bytes, begin, lf.finders);
+    // a known (position, line number) in this range: lines are counted only up to a delivered
+    // line, so a candidate that holds no hit costs no counting (NaN: not known yet)
     let cursor = range.start;
-    let lineNo = range.line;
-    for (const ls of starts) {
-      lineNo += countNewlines(bytes, cursor, ls);
+    let cursorLine = range.line;
+    const lineAt = (ls: number): number => {
+      if (Number.isNaN(cursorLine)) cursorLine = fileLine + countNewlines(bytes, filePos, cursor);
+      cursorLine += countNewlines(bytes, cursor, ls);
       cursor = ls;
-      let le = bytes.indexOf(10, ls);
-      if (le === -1) le = bytes.length;
+      // (the file-wide count, for the next range with no known line: the whole file is at hand then)
+      filePos = cursor;
+      fileLine = cursorLine;
+      return cursorLine;
+    };
+    for (let ls = candidates.next(); ls !== -1; ls = candidates.next()) {
+      found = true;
+      let le = candidates.end;
       if (filled && (!lineRead(ls, le) || (wantContext && !contextFits(ls, le)))) {
         // the line or a context line reaches past what was read: read the file whole (the same offsets)
         let whole: Uint8Array;
         try {
           whole = await readWhole();
         } catch (err) {
-          return { path, reason: 'unreadable', detail: err instanceof Error ? err.message : String(err) };
+          return readSkip(path, err);
         }
         if (whole.length !== bytes.length) return 'searched'; // it changed under us: keep what was delivered
-        bytes = whole;
+        bytes = lines.bytes = whole;
         filled = null;
+        // go on from this line in the new buffer (its end too: past what was read, it was not known)
+        candidates = new CandidateLines(range.end < bytes.length ? bytes.subarray(0, range.end) : bytes, ls, lf.finders);
+        if (candidates.next() !== ls) return 'searched'; // cannot happen: the same bytes
+        le = candidates.end;
       }
-      const context = wantContext ? contextOf(ls, le) : undefined;
+      const context = wantContext ? () => lines.contextOf(ls, le) : undefined;
       const verdict = lf.alphabet && le - ls >= LINE_WINDOWS.byteMinLine ? byteWindowsVerdict(bytes, ls, le, matcher, lf) : 'unknown';
       if (verdict === 'none') continue;
       if (verdict === 'hit' && le - ls > headBytes) {
@@ -206,39 +190,55 @@ export async function searchLines(
         let he = ls + headBytes;
         while (he < le && (bytes[he] < 128 ? ascii[bytes[he]] === 1 : nonAscii)) he++;
         he = Math.min(le, he + 4); // the run's right neighbour, whole (a UTF-8 sequence has at most 4 bytes)
-        const head = decodeLine(source, bytes.subarray(ls, he));
+        const head = lines.text(ls, he);
         const hitRanges = windowedRanges(head, head.length, matcher, lf);
         // the head alone serves when the line's preview is its first `cap` characters (its first
         // hit ends by then); otherwise the preview is a window around that hit, which an ASCII
         // line gives from the bytes around it (any other line is decoded whole)
         if (hitRanges && (cap === 0 || (hitRanges.length > 0 && hitRanges[0][1] <= cap!))) {
+          const lineNo = lineAt(ls);
           if (!onLine(head, { line: lineNo, start: 0, end: head.length, ranges: hitRanges }, lineNo, context)) return 'searched';
           continue;
         }
         const w = hitRanges ? asciiPreview(bytes, ls, le, cap!, matcher, lf) : null;
         if (w) {
+          const lineNo = lineAt(ls);
           if (!onLine(w.text, { line: lineNo, start: 0, end: w.text.length, ranges: w.ranges, windowStart: w.textStart }, lineNo, context)) return 'searched';
           continue;
         }
       }
-      const text = decodeLine(source, bytes.subarray(ls, le));
-      if (lf.alphabet && text.length >= LINE_WINDOWS.minLine) {
-        const end = text.length > 0 && text.charCodeAt(text.length - 1) === 13 ? text.length - 1 : text.length;
-        const hitRanges = windowedRanges(text, end, matcher, lf);
-        if (hitRanges) {
-          if (hitRanges.length && !onLine(text, { line: lineNo, start: 0, end, ranges: hitRanges }, lineNo, context)) return 'searched';
-          continue;
-        }
-      }
-      let stopped = false;
-      scanLines(text, matcher, (hits) => {
-        if (!onLine(text, hits, lineNo, context)) stopped = true;
-        return !stopped;
-      });
-      if (stopped) return 'searched';
+      const text = lines.text(ls, le);
+      const end = text.length > 0 && text.charCodeAt(text.length - 1) === 13 ? text.length - 1 : text.length;
+      let hitRanges: HitRange[] | null = null;
+      // (a plain literal's scan of the whole line is one indexOf per hit already: no windows)
+      if (lf.alphabet && text.length >= LINE_WINDOWS.minLine && matcher.strategy !== 'literal') hitRanges = windowedRanges(text, end, matcher, lf);
+      // (the whole line's hits otherwise: scanLines over one line without its '\n')
+      hitRanges ??= (hits ??= new LineHitCollector(matcher)).of(text, end);
+      if (!hitRanges.length) continue;
+      const lineNo = lineAt(ls);
+      if (!onLine(text, { line: lineNo, start: 0, end, ranges: hitRanges }, lineNo, context)) return 'searched';
     }
   }
+  if (!found && absentWhenNone) return 'absent';
   return 'searched';
+}
+
+/** The hits of one line of text (no '\n' in it), clipped to `end` (the line without its '\r'), as scanLines gives them. */
+class LineHitCollector {
+  private ranges: HitRange[] = [];
+  private end = 0;
+  private readonly onHit = (s: number, e: number): void => {
+    this.ranges.push([s, e < this.end ? e : this.end]);
+  };
+
+  constructor(private readonly matcher: Matcher) {}
+
+  of(text: string, end: number): HitRange[] {
+    const ranges: HitRange[] = (this.ranges = []);
+    this.end = end;
+    this.matcher.scan(text, this.onHit);
+    return ranges;
+  }
 }
 
 /** The byte windows to read for `ranges`: each widened by `margin` within [0, size), overlapping ones merged. */

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { MemorySource } from '../source/memory';
 import { Workspace } from '../source/workspace';
 import { compileMatcher } from './regex';
-import { bytePrefilter, searchAll } from './search';
+import { bytePrefilter, compareWalkOrder, searchAll } from './search';
 import type { GrepRequest } from './types';
 
 const enc = new TextEncoder();
@@ -52,5 +52,31 @@ describe('byte prefilter', () => {
       { numRuns: 500 },
     );
     expect(used).toBeGreaterThan(100);
+  });
+});
+
+describe('walk order', () => {
+  /** The definition: segment by segment, by code unit; fewer segments first when one path is a prefix. */
+  const reference = (a: string, b: string): number => {
+    const sa = a.split('/');
+    const sb = b.split('/');
+    for (let i = 0; i < Math.min(sa.length, sb.length); i++) if (sa[i] !== sb[i]) return sa[i] < sb[i] ? -1 : 1;
+    return sa.length - sb.length;
+  };
+  const segment = fc.array(fc.constantFrom('a', 'b', 'A', '-', '.', '_', '0', 'é', '😀', '~'), { minLength: 1, maxLength: 4 }).map((c) => c.join(''));
+  const path = fc.array(segment, { minLength: 1, maxLength: 4 }).map((s) => s.join('/'));
+
+  it('compares in place as splitting into segments does (property)', () => {
+    fc.assert(
+      fc.property(path, path, (a, b) => {
+        expect(Math.sign(compareWalkOrder(a, b))).toBe(Math.sign(reference(a, b)));
+      }),
+      { numRuns: 5000 },
+    );
+    // a segment that is a prefix of the other sorts first, although '-' < '/'
+    expect(compareWalkOrder('a/b', 'a-b/c')).toBeLessThan(0);
+    expect(compareWalkOrder('a-b/c', 'a/b')).toBeGreaterThan(0);
+    expect(compareWalkOrder('a', 'a/b')).toBeLessThan(0);
+    expect(compareWalkOrder('x/y', 'x/y')).toBe(0);
   });
 });

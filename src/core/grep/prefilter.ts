@@ -20,7 +20,7 @@ export interface SearchPrefilter {
    * the whole file), or null when the index cannot narrow the query. Ranges are ascending
    * and hold whole lines; they are offsets into the file as `sizeOf` gives its size.
    */
-  candidates(plan: { requiredLiterals: string[] | null }): ReadonlyMap<string, readonly SegmentRange[] | null> | null;
+  candidates(plan: { requiredLiterals: string[] | null; requiredClauses?: readonly string[][] | null }): ReadonlyMap<string, readonly SegmentRange[] | null> | null;
   /** Whether the index covers this path (uncovered files are always scanned). */
   has(path: string): boolean;
   /**
@@ -34,14 +34,22 @@ export interface SearchPrefilter {
   maxIndexedBytes?: number;
 }
 
-/** ripgrep's and our walk order: paths compared segment by segment, by code unit. */
+/**
+ * ripgrep's and our walk order: paths compared segment by segment, by code unit (a segment
+ * that is a prefix of the other sorts first; so does a path that is a prefix of the other).
+ * Compared in place, without splitting: the index's direct path sorts thousands of candidates.
+ */
 export function compareWalkOrder(a: string, b: string): number {
-  const sa = a.split('/');
-  const sb = b.split('/');
-  for (let i = 0; i < Math.min(sa.length, sb.length); i++) {
-    if (sa[i] !== sb[i]) return sa[i] < sb[i] ? -1 : 1;
-  }
-  return sa.length - sb.length;
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  if (i === n) return a.length - b.length; // one is a prefix of the other (or they are equal)
+  const x = a.charCodeAt(i);
+  const y = b.charCodeAt(i);
+  // the segment that ends here is a prefix of the other's segment
+  if (x === 47) return -1;
+  if (y === 47) return 1;
+  return x - y;
 }
 
 /** The indexed fast path: candidate files of one root, filtered like the walk would, in walk order. */

@@ -39,8 +39,9 @@ export interface SearchOptions {
   /**
    * Decode and match only the lines that hold a required literal (found in the raw bytes),
    * when the matcher has literals; context lines are decoded from the bytes around each
-   * delivered match. Results are identical. Defaults to on with a prefilter (the indexed
-   * path), off otherwise.
+   * delivered match; a matcher without literals decodes and matches each file in pieces of
+   * lines (byte-search.ts). Results are identical. Defaults to on; false decodes every file
+   * whole (the reference path tests compare with).
    */
   literalLines?: boolean;
   /** Bytes read on each side of an index candidate range (default RANGE_MARGIN; tests shrink it). */

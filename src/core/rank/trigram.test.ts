@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RANGED_READS } from '../grep/literal-lines';
 import { searchAll } from '../grep/search';
 import { compileMatcher } from '../grep/regex';
 import type { GrepRequest } from '../grep/types';
@@ -96,6 +97,71 @@ const request = fc.oneof(
   }),
 );
 
+describe('trigram plans and the index tail', () => {
+  it('intersects the clauses of a pattern: a file must hold a literal of each', () => {
+    const t = new TrigramIndex();
+    t.addFile('both.ts', 'export function widgetType(x) {}');
+    t.addFile('type-only.ts', 'const a = widgetType(b)');
+    t.addFile('function-only.ts', 'function widget() {}');
+    const m = compileMatcher('function\\s+\\w+Type\\(', { mode: 'regex', caseMode: 'sensitive' });
+    expect(m.requiredLiterals).toEqual(['Type(']);
+    expect(paths(t.candidates(m))).toEqual(new Set(['both.ts']));
+    // the required literals alone (no clauses) narrow less
+    expect(paths(t.candidates({ requiredLiterals: ['type('] }))).toEqual(new Set(['both.ts', 'type-only.ts']));
+    // clauses with a literal too short for a trigram are left out; with none left, no narrowing
+    expect(paths(t.candidates({ requiredLiterals: ['ab'], requiredClauses: [['ab', 'widget'], ['function']] }))).toEqual(new Set(['both.ts', 'function-only.ts']));
+    expect(paths(t.candidates({ requiredLiterals: ['ab'], requiredClauses: [['x', 'widget']] }))).toBeNull();
+  });
+
+  it('groups a large tail (counting) and a small one (sorting) alike, before and after compaction (property)', () => {
+    // random words over 20 letters: some 6,000 distinct trigrams a file, 12 files past the small-tail limit
+    const word = fc.stringMatching(/^[a-t]{3,9}$/);
+    const doc = fc.array(word, { minLength: 2000, maxLength: 2100 }).map((w) => w.join(' '));
+    fc.assert(
+      fc.property(fc.array(doc, { minLength: 12, maxLength: 12 }), fc.array(fc.stringMatching(/^[a-t]{3,5}$/), { minLength: 1, maxLength: 6 }), (docs, lits) => {
+        const big = new TrigramIndex();
+        docs.forEach((d, i) => big.addFile(`f${i}.ts`, d));
+        expect((big as unknown as { tailLen: number }).tailLen).toBeGreaterThan(1 << 16); // the counting path
+        const small = docs.map((d, i) => {
+          const one = new TrigramIndex();
+          one.addFile(`f${i}.ts`, d);
+          return one;
+        });
+        for (const lit of lits) {
+          const plan = { requiredLiterals: [lit] };
+          const want = new Set(small.flatMap((one) => [...(paths(one.candidates(plan)) ?? [])]));
+          expect(paths(big.candidates(plan))).toEqual(want);
+        }
+        big.compact();
+        for (const lit of lits) {
+          const plan = { requiredLiterals: [lit] };
+          expect(paths(big.candidates(plan))).toEqual(new Set(small.flatMap((one) => [...(paths(one.candidates(plan)) ?? [])])));
+        }
+      }),
+      { numRuns: 4 },
+    );
+  }, 60_000);
+
+  it('reads a file whose candidate ranges hold most of it in one read, and a sparse one by ranges', async () => {
+    const filler = (n: number) => Array.from({ length: n }, (_, i) => `line ${i} of filler text`).join('\n') + '\n';
+    const dense = filler(10).replace(/filler/g, 'needle');
+    const sparse = filler(60) + 'a needle here\n' + filler(60);
+    const source = new RangedSource({ 'dense.ts': dense, 'sparse.ts': sparse });
+    const ws = new Workspace([source]);
+    const svc = new CodeIndexService(ws, noChunks, undefined, 'index', { segmentChars: 64 });
+    await svc.refresh();
+    const req = { pattern: 'needle', mode: 'literal' as const, contextBefore: 1 };
+    const plain = await searchAll(ws, req, { literalLines: false });
+    const indexed = await searchAll(ws, req, { prefilter: svc.prefilter(), rangeMargin: 8 });
+    expect(indexed.matches).toEqual(plain.matches);
+    expect(indexed.matches).toHaveLength(11);
+    expect(source.rangedReads).toBe(1); // sparse.ts only
+    RANGED_READS.maxShare = 1;
+    await searchAll(ws, req, { prefilter: svc.prefilter(), rangeMargin: 8 });
+    expect(source.rangedReads).toBe(3);
+  });
+});
+
 describe('indexed search equals the scan', () => {
   it('for random files and random literal and regex queries (property)', async () => {
     let narrowed = 0;
@@ -141,6 +207,10 @@ class RangedSource extends MemorySource {
   }
 }
 const JUNK = new TextEncoder().encode('zz\n\0abc\r\nKs(');
+const defaultShare = RANGED_READS.maxShare;
+afterEach(() => {
+  RANGED_READS.maxShare = defaultShare;
+});
 
 describe('segmented trigram index', () => {
   it('splits a long ASCII file at line starts and names the candidate ranges with their first lines', () => {
@@ -247,10 +317,13 @@ describe('segmented trigram index', () => {
       maxLineChars: fc.constantFrom(undefined, 2, 7, 1000),
       margin: fc.integer({ min: 0, max: 12 }),
       segmentChars: fc.constantFrom(4, 9, 24),
+      // ranged reads whatever share of a file the ranges hold, and (a quarter of the runs) the default
+      share: fc.constantFrom(1, 1, 1, defaultShare),
     });
     let ranged = 0;
     await fc.assert(
-      fc.asyncProperty(tree, shaped, async (files, { base, contextBefore, contextAfter, maxLineChars, margin, segmentChars }) => {
+      fc.asyncProperty(tree, shaped, async (files, { base, contextBefore, contextAfter, maxLineChars, margin, segmentChars, share }) => {
+        RANGED_READS.maxShare = share;
         const req: GrepRequest = { ...base, contextBefore, contextAfter, maxLineChars };
         try {
           compileMatcher(req.pattern, { mode: req.mode, caseMode: req.caseMode!, wholeWord: req.wholeWord });
@@ -261,7 +334,7 @@ describe('segmented trigram index', () => {
         const ws = new Workspace([source]);
         const svc = new CodeIndexService(ws, noChunks, undefined, 'index', { segmentChars });
         await svc.refresh();
-        const plain = await searchAll(ws, req);
+        const plain = await searchAll(ws, req, { literalLines: false });
         const indexed = await searchAll(ws, req, { prefilter: svc.prefilter(), rangeMargin: margin });
         expect(indexed.matches).toEqual(plain.matches);
         expect(indexed.summary.total).toBe(plain.summary.total);

@@ -52,7 +52,27 @@ export function literalTrigrams(literal: string): number[] {
 }
 
 export interface TrigramPlanInput {
+  /** a disjunction every hit holds a literal of */
   requiredLiterals: string[] | null;
+  /** more such disjunctions (a conjunction of them; see the matcher's requiredClauses) */
+  requiredClauses?: readonly string[][] | null;
+}
+
+/**
+ * The clauses an index lookup intersects: the required literals and the required clauses,
+ * each kept only when every literal in it has a trigram (3+ code units), duplicates dropped.
+ */
+export function planClauses(plan: TrigramPlanInput): string[][] {
+  const out: string[][] = [];
+  const seen = new Set<string>();
+  for (const c of [plan.requiredLiterals, ...(plan.requiredClauses ?? [])]) {
+    if (!c || !c.length || c.some((l) => literalTrigrams(l).length === 0)) continue;
+    const key = [...c].sort().join('\u0000');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(c);
+  }
+  return out;
 }
 
 /** Candidate files of a query: path -> the ranges to search, or null for the whole file. */
@@ -80,6 +100,9 @@ export interface TrigramState {
  * addDocument is synchronous, so one bitset serves all indexes.
  */
 const seenBits = new Int32Array(1 << 16);
+
+/** Tails with fewer entries are grouped by sorting (groupSmallTail); a power of two. */
+const SMALL_TAIL = 1 << 16;
 
 export class TrigramIndex {
   /** document id -> path (null once removed); a segmented file has consecutive documents */
@@ -180,6 +203,7 @@ export class TrigramIndex {
   private groupTail(): NonNullable<TrigramIndex['tailIndex']> {
     if (this.tailIndex) return this.tailIndex;
     const n = this.tailLen;
+    if (n < SMALL_TAIL) return (this.tailIndex = this.groupSmallTail());
     const counts = new Int32Array(1 << 21);
     for (let e = 0; e < n; e++) counts[this.tailKeys[e]]++;
     let distinct = 0;
@@ -202,6 +226,34 @@ export class TrigramIndex {
     }
     this.tailIndex = { keys, starts, docs };
     return this.tailIndex;
+  }
+
+  /**
+   * groupTail for a few entries (a file or two added since the base): a sort of the entries by
+   * (key, position) rather than a count over all 2M keys, whose 8 MiB array costs more than
+   * the whole lookup then.
+   */
+  private groupSmallTail(): NonNullable<TrigramIndex['tailIndex']> {
+    const n = this.tailLen;
+    const docOf = new Int32Array(n);
+    for (let d = 0, e = 0; d < this.tailDocEnds.length; d++) for (const last = this.tailDocEnds[d]; e < last; e++) docOf[e] = this.tailFirstDoc + d;
+    // key and position in one exact double: positions (below SMALL_TAIL) keep each key's documents ascending
+    const order = new Float64Array(n);
+    for (let e = 0; e < n; e++) order[e] = this.tailKeys[e] * SMALL_TAIL + e;
+    order.sort();
+    const keys: number[] = [];
+    const starts: number[] = [];
+    const docs = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      const key = Math.floor(order[i] / SMALL_TAIL);
+      if (!keys.length || keys[keys.length - 1] !== key) {
+        keys.push(key);
+        starts.push(i);
+      }
+      docs[i] = docOf[order[i] - key * SMALL_TAIL];
+    }
+    starts.push(n);
+    return { keys: Uint32Array.from(keys), starts: Int32Array.from(starts), docs };
   }
 
   removeFile(path: string): void {
@@ -247,20 +299,19 @@ export class TrigramIndex {
     return out;
   }
 
-  /** Candidate files (with the ranges to search) for a query, or null when the index cannot narrow it (scan everything). */
+  /**
+   * Candidate files (with the ranges to search) for a query, or null when the index cannot
+   * narrow it (scan everything): the documents holding, for every clause, all the trigrams of
+   * one of its literals. A hit lies inside one line, so inside one document (a segment ends
+   * after a '\n'), and that document holds the trigrams of a literal of each clause.
+   */
   candidates(plan: TrigramPlanInput): CandidateMap | null {
-    const literals = plan.requiredLiterals;
-    if (!literals || !literals.length) return null;
-    const perLiteral = literals.map(literalTrigrams);
-    if (perLiteral.some((keys) => keys.length === 0)) return null; // a short alternative: no narrowing
-    let docs: number[] = [];
-    for (const keys of perLiteral) {
-      const lists = keys.map((k) => this.postings(k));
-      lists.sort((x, y) => x.length - y.length);
-      let acc = lists[0];
-      for (let i = 1; i < lists.length && acc.length; i++) acc = intersectSorted(acc, lists[i]);
-      docs = docs.length ? unionSorted(docs, acc) : acc;
-    }
+    const clauses = planClauses(plan);
+    if (!clauses.length) return null;
+    // each clause's documents; intersected smallest first
+    const perClause = clauses.map((c) => this.clauseDocs(c)).sort((x, y) => x.length - y.length);
+    let docs = perClause[0];
+    for (let i = 1; i < perClause.length && docs.length; i++) docs = intersectSorted(docs, perClause[i]);
     const out: CandidateMap = new Map();
     const files = this.files;
     for (const d of docs) {
@@ -280,6 +331,19 @@ export class TrigramIndex {
       else ranges.push({ start: this.segStart[d], end, line: this.segLine[d] });
     }
     return out;
+  }
+
+  /** The documents holding all the trigrams of one of `literals`, ascending. */
+  private clauseDocs(literals: readonly string[]): number[] {
+    let docs: number[] = [];
+    for (const literal of literals) {
+      const lists = literalTrigrams(literal).map((k) => this.postings(k));
+      lists.sort((x, y) => x.length - y.length);
+      let acc = lists[0];
+      for (let i = 1; i < lists.length && acc.length; i++) acc = intersectSorted(acc, lists[i]);
+      docs = docs.length ? unionSorted(docs, acc) : acc;
+    }
+    return docs;
   }
 
   /** Fold the tail and the tombstones into a new compact base; document ids are renumbered. */

@@ -63,6 +63,12 @@ export interface FileSource {
    * sniffing, UTF-8 with U+FFFD replacement). The Node adapter uses Buffer's native decoders.
    */
   decode?(bytes: Uint8Array): Decoded;
+  /**
+   * Optional: bytes[start, end) as text exactly as TextDecoder('utf-8', { ignoreBOM: true })
+   * decodes them (U+FFFD for invalid sequences, a U+FEFF kept), without TextDecoder's per-call
+   * cost: the search decodes each matching line alone with it. The Node adapter uses Buffer's.
+   */
+  decodeUtf8?(bytes: Uint8Array, start: number, end: number): string;
 }
 
 import type { Decoded } from '../walk/decode';

@@ -21,7 +21,20 @@
 import { RE2JS, type Matcher as Re2Matcher } from 're2js';
 import { QuarryError } from '../../errors';
 import type { Node } from './ast';
-import { caseStats, cost, maxLineLength, litScore, plainLiteral, requiredLiterals, selectiveStart, simplify, hasAssert, hitAlphabet, type HitAlphabet } from './analyze';
+import {
+  caseStats,
+  cost,
+  maxLineLength,
+  litScore,
+  plainLiteral,
+  requiredClauses,
+  requiredLiterals,
+  selectiveStart,
+  simplify,
+  hasAssert,
+  hitAlphabet,
+  type HitAlphabet,
+} from './analyze';
 import { jsSource, RE2_NOT_WORD, toJs, toRe2 } from './emit';
 import { invalidPattern, parse } from './parser';
 import { isUppercase } from './casefold';
@@ -53,6 +66,9 @@ export interface Matcher {
   /** Literal strings, at least one of which every hit contains (a disjunction); case-folded
    *  (lowercase) when caseInsensitive; null when none can be derived. */
   readonly requiredLiterals: string[] | null;
+  /** Clauses of literals of 3+ code units, each holding a literal every hit contains (a
+   *  conjunction of disjunctions, for an index lookup; see literals.ts); case-folded alike. */
+  readonly requiredClauses?: string[][];
   /** 'literal' (indexOf), 'native' (V8 RegExp proven linear), 'mixed' (V8 on lines short enough
    *  for the proven bound, re2js on longer ones), 're2' (re2js only). */
   readonly strategy: 'literal' | 'native' | 'mixed' | 're2';
@@ -320,6 +336,10 @@ class CompiledMatcher implements Matcher {
   get hitAlphabet(): HitAlphabet | null {
     if (this.alphabet === undefined) this.alphabet = hitAlphabet(this.node);
     return this.alphabet;
+  }
+  private clauses: string[][] | undefined;
+  get requiredClauses(): string[][] {
+    return (this.clauses ??= requiredClauses(this.node, this.caseInsensitive));
   }
   readonly caseInsensitive: boolean;
   readonly requiredLiterals: string[] | null;
