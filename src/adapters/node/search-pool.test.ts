@@ -26,7 +26,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe('the Node search pool', () => {
   it('answers as one thread does, from roots the threads open and from shipped bytes', async () => {
-    const pool = Object.assign(nodeSearchPool(2), { chunking: { firstBytes: 64, maxBytes: 512, maxFiles: 4 }, coordinatorSearches: 'first' as const });
+    const pool = Object.assign(nodeSearchPool(2), { chunking: { firstBytes: 64, maxBytes: 512, maxFiles: 4, localBytes: 0 }, coordinatorSearches: 'first' as const });
     try {
       for (const ws of [new Workspace([new NodeFsSource(dir)]), new Workspace([new MemorySource(files)])]) {
         for (const req of [

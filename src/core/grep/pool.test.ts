@@ -74,7 +74,7 @@ function fakePool(ws: Workspace, shape: PoolShape): SearchPool & { chunks: numbe
     lanes: shape.lanes,
     chunks: 0,
     coordinatorSearches: shape.coordinator ?? 'first',
-    chunking: { firstBytes: shape.firstBytes, maxBytes: Math.max(shape.firstBytes, shape.maxBytes), maxFiles: shape.maxFiles },
+    chunking: { firstBytes: shape.firstBytes, maxBytes: Math.max(shape.firstBytes, shape.maxBytes), maxFiles: shape.maxFiles, localBytes: 0 },
     rootRef: (source: FileSource) => (shape.byPath ? `root-${ws.roots.indexOf(source)}` : null),
     async run(task: ChunkTask, signal: AbortSignal): Promise<ChunkResult> {
       pool.chunks++;
@@ -180,7 +180,10 @@ describe('the search pool', () => {
         terminate: () => {},
       };
     };
-    const pool = Object.assign(new LanePool(dying, 2, () => null), { chunking: { firstBytes: 10, maxBytes: 20, maxFiles: 2 }, coordinatorSearches: 'first' as const });
+    const pool = Object.assign(new LanePool(dying, 2, () => null), {
+      chunking: { firstBytes: 10, maxBytes: 20, maxFiles: 2, localBytes: 0 },
+      coordinatorSearches: 'first' as const,
+    });
     const req: GrepRequest = { pattern: 'return', mode: 'literal', maxResults: 1000 };
     expect(await collect(ws, req, { pool })).toEqual(await collect(ws, req, {}));
     // 15 chunks went out; after two threads died unanswered (a third may have started meanwhile) no more were started
@@ -205,7 +208,10 @@ describe('the search pool', () => {
         },
       };
     };
-    const pool = Object.assign(new LanePool(spawn, 2, () => null), { chunking: { firstBytes: 1, maxBytes: 1, maxFiles: 1 }, coordinatorSearches: 'first' as const });
+    const pool = Object.assign(new LanePool(spawn, 2, () => null), {
+      chunking: { firstBytes: 1, maxBytes: 1, maxFiles: 1, localBytes: 0 },
+      coordinatorSearches: 'first' as const,
+    });
     const req: GrepRequest = { pattern: 'return', mode: 'literal', contextAfter: 1 };
     expect(await collect(ws, req, { pool })).toEqual(await collect(ws, req, {}));
     expect(threads.length).toBe(2);

@@ -36,13 +36,15 @@ export interface SearchPool {
    */
   readonly coordinatorSearches?: 'first' | 'whenIdle';
   /** Chunk sizes (tests shrink them to make many chunks of a small tree). */
-  readonly chunking?: { firstBytes: number; maxBytes: number; maxFiles: number };
+  readonly chunking?: { firstBytes: number; maxBytes: number; maxFiles: number; localBytes?: number };
 }
 
 /** The first chunk: about a screenful of results in typical code, searched at once. */
 export const FIRST_CHUNK_BYTES = 128 * 1024;
 export const MAX_CHUNK_BYTES = 4 * 1024 * 1024;
 export const MAX_CHUNK_FILES = 512;
+/** The first bytes of a search are searched on the coordinator whatever else it does: less than this is not worth a round trip (an indexed search of a few candidates). */
+export const LOCAL_FIRST_BYTES = 2 * 1024 * 1024;
 /** What a file the walk did not stat counts for in a chunk's size. */
 const UNSTATED_FILE_BYTES = 16 * 1024;
 /** Chunks a lane holds at once (one searching, one waiting: no idle gap between them). */
@@ -87,6 +89,8 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
   /** Whether this thread is searching a chunk of its own. */
   let localBusy = false;
   let chunkNo = 0;
+  /** Bytes handed out so far (to the coordinator or the lanes). */
+  let dispatched = 0;
 
   try {
     for (const { rootIndex, rel: start } of starts) {
@@ -119,11 +123,13 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
       let chunk: Array<ChunkFile & { seq: number }> = [];
       let chunkBytes = 0;
       const { firstBytes, maxBytes, maxFiles } = pool.chunking ?? { firstBytes: FIRST_CHUNK_BYTES, maxBytes: MAX_CHUNK_BYTES, maxFiles: MAX_CHUNK_FILES };
+      const localFirst = pool.chunking?.localBytes ?? LOCAL_FIRST_BYTES;
       let target = firstBytes;
 
       const dispatch = async () => {
         if (!chunk.length) return;
         const files = chunk;
+        const sentBytes = chunkBytes;
         chunk = [];
         chunkBytes = 0;
         // What the chunk can still matter for: what is merged so far is a lower bound on what
@@ -136,7 +142,9 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
           count: Math.max(1, base.count - tally.total),
         };
         let answer: Promise<ChunkResult>;
-        if (!localBusy && (chunkNo++ === 0 || pool.coordinatorSearches !== 'first')) {
+        const early = dispatched < localFirst;
+        dispatched += sentBytes;
+        if (early || (!localBusy && (chunkNo++ === 0 || pool.coordinatorSearches !== 'first'))) {
           // This thread takes a chunk whenever it has none (the first one always: the first batch
           // with no round trip), read from the workspace's own source.
           localBusy = true;
