@@ -8,7 +8,8 @@ export type UpdateView = (patch: Partial<ViewState>, options?: { push?: boolean 
  * View fields shown by controlled form inputs (the mode radios): their change renders at once,
  * or React would put the old choice back until the render is done.
  */
-const URGENT_FIELDS: ReadonlySet<keyof ViewState> = new Set(['mode']);
+/** Fields that controlled form inputs show (radios, selects, filter boxes): React needs them set at once, not in a transition. */
+const URGENT_FIELDS: ReadonlySet<keyof ViewState> = new Set(['mode', 'rshow', 'rtype', 'xdepth', 'include', 'exclude', 'ext']);
 
 /** Read the address; a field over its cap is cut, and the cut said (`overlong`). */
 function readAddress(): { state: ViewState; overlong: Overlong[] } {

@@ -144,7 +144,12 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
         let answer: Promise<ChunkResult>;
         const early = dispatched < localFirst;
         dispatched += sentBytes;
-        if (early || (!localBusy && (chunkNo++ === 0 || pool.coordinatorSearches !== 'first'))) {
+        const turn = chunkNo++;
+        // Its share after that: when it has no chunk of its own, for a root read from disk; one chunk
+        // in (lanes + 1) for bytes it ships (an in-memory source answers at once, so "idle" would
+        // always be true and the lanes would get nothing).
+        const mine = pool.coordinatorSearches === 'first' ? turn === 0 : root === null ? turn % (pool.lanes + 1) === 0 : !localBusy;
+        if (early || mine) {
           // This thread takes a chunk whenever it has none (the first one always: the first batch
           // with no round trip), read from the workspace's own source.
           localBusy = true;
