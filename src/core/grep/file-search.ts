@@ -36,7 +36,7 @@ export interface PlanOptions {
   rangeMargin?: number;
 }
 
-export function filePlan(compiled: ReturnType<typeof compileRequest>, options: PlanOptions, _indexed: boolean): FilePlan {
+export function filePlan(compiled: ReturnType<typeof compileRequest>, options: PlanOptions): FilePlan {
   const { matcher } = compiled;
   return {
     matcher,

@@ -86,7 +86,7 @@ function compiledFor(req: GrepRequest) {
 
 /** Search a chunk's files in order on this thread. */
 export async function searchChunk(source: FileSource, task: ChunkTask, signal?: AbortSignal): Promise<ChunkResult> {
-  const plan = filePlan(compiledFor(task.request), task.plan, task.plan.indexed);
+  const plan = filePlan(compiledFor(task.request), task.plan);
   const files: ChunkFileResult[] = [];
   let counted = 0;
   let delivered = 0;

@@ -58,7 +58,7 @@ export async function searchWorkspace(workspace: Workspace, req: GrepRequest, si
   const yielder = options.yielder ?? createYielder();
   const signal = options.signal;
   const prefilter = options.prefilter;
-  const plan = filePlan(compiled, options, !!prefilter);
+  const plan = filePlan(compiled, options);
   const candidates = prefilter ? prefilter.candidates(compiled.matcher) : null;
   const starts = await searchStarts(workspace, req.directory ?? '');
 
