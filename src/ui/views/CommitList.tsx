@@ -36,7 +36,11 @@ export function CommitList({
   renderBody: (commit: LogCommit) => ReactNode;
 }) {
   const [active, setActive] = useState(0);
-  const wantFocus = useRef(false);
+  /**
+   * The row a key moved to, focused once it is rendered. The index, not a flag: a render already
+   * pending when the key came (a scroll's) commits first, and its effect must not focus the old row.
+   */
+  const wantFocus = useRef<number | null>(null);
   const buttons = useRef(new Map<number, HTMLButtonElement>());
   const activeIndex = Math.min(active, Math.max(0, commits.length - 1));
   const rangeExtractor = useCallback(
@@ -61,10 +65,10 @@ export function CommitList({
   });
 
   useEffect(() => {
-    if (!wantFocus.current) return;
-    const button = buttons.current.get(activeIndex);
+    if (wantFocus.current === null) return;
+    const button = buttons.current.get(wantFocus.current);
     if (button) {
-      wantFocus.current = false;
+      wantFocus.current = null;
       button.focus({ preventScroll: true });
     }
   });
@@ -72,7 +76,7 @@ export function CommitList({
   const move = (to: number) => {
     const i = Math.max(0, Math.min(commits.length - 1, to));
     setActive(i);
-    wantFocus.current = true;
+    wantFocus.current = i;
     // the first commit scrolls to the very top, so what sits above the list (uncommitted changes) shows again
     if (i === 0) scrollRef.current?.scrollTo({ top: 0 });
     else virtualizer.scrollToIndex(i, { align: 'auto' });
