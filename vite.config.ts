@@ -36,13 +36,26 @@ function quarryDemo(): Plugin {
     for (const p of INCLUDE) visit(join(ROOT, p));
     return files;
   };
+  let command: 'build' | 'serve' = 'build';
   return {
     name: 'quarry-demo',
+    configResolved(config) {
+      command = config.command;
+    },
     resolveId: (source) => (source === id ? resolved : null),
     load(loadId) {
       if (loadId !== resolved) return null;
-      // JSON.parse of a string literal: far cheaper for V8 than parsing a large object literal.
-      return `export default JSON.parse(${JSON.stringify(JSON.stringify(collect()))});`;
+      const json = JSON.stringify(collect());
+      // The dev server cannot emit files: the map inline, as JSON.parse of a string literal.
+      if (command === 'serve') return `export default async () => JSON.parse(${JSON.stringify(json)});`;
+      // Built, the map is a JSON asset fetched on demand: V8 compiled the same 3.4 MB as a JS
+      // module in 350-750 ms on each first visit; response.json() reads it in a few ms.
+      const ref = this.emitFile({ type: 'asset', name: 'quarry-demo.json', source: json });
+      return `export default async () => {
+  const response = await fetch(import.meta.ROLLUP_FILE_URL_${ref});
+  if (!response.ok) throw new Error('The demo repository could not be loaded (HTTP ' + response.status + ')');
+  return response.json();
+};`;
     },
   };
 }

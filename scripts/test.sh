@@ -27,8 +27,8 @@ fi
 export CHROMIUM_PATH
 echo "== chromium: $CHROMIUM_PATH"
 
-# ESLint (typescript-eslint, react-hooks, the layer rules in eslint-rules/boundaries.js),
-# prettier --check, then tsc over the app and over core alone (no DOM, no Node types).
+# ESLint (typescript-eslint, react-hooks, the layer rules in eslint-rules/boundaries.js) beside
+# prettier --check and tsc over the app and over core alone (no DOM, no Node types): scripts/lint.sh.
 echo "== lint (eslint + prettier + types)"
 npm run --silent lint
 

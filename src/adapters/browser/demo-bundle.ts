@@ -1,7 +1,7 @@
-/** Loads the demo files emitted by the `quarry-demo` Vite plugin (a separate chunk, fetched on demand). */
+/** Loads the demo files emitted by the `quarry-demo` Vite plugin (a JSON asset, fetched on demand). */
 import type { DemoFiles } from './demo';
 
 export async function loadDemoFiles(): Promise<DemoFiles> {
   const mod = await import('virtual:quarry-demo');
-  return mod.default;
+  return mod.default();
 }

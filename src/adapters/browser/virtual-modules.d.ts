@@ -1,6 +1,7 @@
 declare module 'virtual:quarry-demo' {
-  const files: Record<string, string>;
-  export default files;
+  /** The demo's files, path -> text (built: fetched from a JSON asset; dev: inline). */
+  const load: () => Promise<Record<string, string>>;
+  export default load;
 }
 
 declare module 'virtual:quarry-use-lite' {
