@@ -44,6 +44,11 @@ class VanishingSource extends NodeFsSource {
     if (this.on === 'stat') this.vanish(rel);
     return super.stat(rel);
   }
+  /** 'read': no descriptor held from the stat, so the read opens the file (and finds it gone). */
+  override async statFile(rel: string) {
+    if (this.on === 'stat') this.vanish(rel);
+    return this.on === 'read' ? super.stat(rel) : super.statFile(rel);
+  }
   override async read(rel: string) {
     if (this.on === 'read') this.vanish(rel);
     return super.read(rel);

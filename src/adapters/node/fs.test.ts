@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -117,5 +118,71 @@ describe('NodeFsSource.readRanges and the segmented index on disk', () => {
     const after = await searchAll(ws, req, { prefilter: svc.prefilter() });
     expect(after.matches.map((m) => m.line)).toEqual((await searchAll(ws, req)).matches.map((m) => m.line));
     expect(after.matches[0].line).toBe(1);
+  });
+});
+
+describe('NodeFsSource.statFile (the search opens each file once for its stat and its read)', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-statfile-'));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  fs.mkdirSync(path.join(dir, 'sub'));
+  fs.writeFileSync(path.join(dir, 'a.ts'), 'const needle = 1\n');
+  fs.writeFileSync(path.join(dir, 'sub', 'b.ts'), 'let needle = 2\n');
+  fs.symlinkSync('a.ts', path.join(dir, 'link.ts'));
+  fs.symlinkSync('/etc/hostname', path.join(dir, 'out.ts'));
+  fs.symlinkSync('missing.ts', path.join(dir, 'broken.ts'));
+  try {
+    execFileSync('mkfifo', [path.join(dir, 'pipe.ts')]);
+  } catch {
+    // no mkfifo: the FIFO case is left out
+  }
+  const real = fs.realpathSync(dir);
+  /** Descriptors of this process open on files of `dir` (other tests' threads share the table: only ours count). */
+  const openFds = () =>
+    fs.readdirSync('/proc/self/fd').filter((fd) => {
+      try {
+        return fs.readlinkSync(`/proc/self/fd/${fd}`).startsWith(real + '/');
+      } catch {
+        return false;
+      }
+    }).length;
+
+  it('answers exactly what stat answers for files, links in and out of the root, broken links, FIFOs, directories and missing paths', async () => {
+    const source = new NodeFsSource(dir);
+    if (fs.existsSync(path.join(dir, 'pipe.ts'))) expect((await source.statFile('pipe.ts'))?.special).toBe('FIFO');
+    for (const rel of ['a.ts', 'sub/b.ts', 'link.ts', 'out.ts', 'broken.ts', 'pipe.ts', 'sub', 'nope.ts', 'sub/nope/x.ts']) {
+      const viaStat = await source.stat(rel).then(
+        (s) => s,
+        (e: Error) => e.message,
+      );
+      const viaOpen = await source.statFile(rel).then(
+        (s) => s,
+        (e: Error) => e.message,
+      );
+      expect(viaOpen, rel).toEqual(viaStat);
+    }
+  });
+
+  it('the read that follows uses the file it opened; any other call closes it, so no descriptor is left behind', async () => {
+    const source = new NodeFsSource(dir);
+    const before = openFds();
+    expect(before).toBe(0);
+    await source.statFile('a.ts');
+    expect(openFds()).toBe(before + 1);
+    // the same bytes through the held descriptor, even after the path is gone (as any open file)
+    fs.renameSync(path.join(dir, 'a.ts'), path.join(dir, 'a.moved'));
+    try {
+      expect(Buffer.from(await source.readTransient('a.ts')).toString()).toBe('const needle = 1\n');
+      expect(openFds()).toBe(before);
+      await source.statFile('sub/b.ts');
+      await source.stat('sub'); // another call: the held file is closed
+      expect(openFds()).toBe(before);
+      await expect(source.read('a.ts')).rejects.toThrow(/No such file/);
+    } finally {
+      fs.renameSync(path.join(dir, 'a.moved'), path.join(dir, 'a.ts'));
+    }
+    const ws = new Workspace([source]);
+    const { matches } = await searchAll(ws, { pattern: 'needle', mode: 'literal' }, { yielder: NEVER_YIELD });
+    expect(matches.map((m) => `${m.path}:${m.line}`).sort()).toEqual(['a.ts:1', 'link.ts:1', 'sub/b.ts:1']);
+    expect(openFds()).toBeLessThanOrEqual(1); // at most the last file the search opened
   });
 });

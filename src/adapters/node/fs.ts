@@ -93,10 +93,12 @@ export class NodeFsSource implements FileSource {
 
   /** Resolve every directory afresh from now on (a long-lived process calls it per request). */
   forgetChecks(): void {
+    this.release();
     this.insideDirs.clear();
   }
 
   async list(dir: string): Promise<DirEntry[]> {
+    this.release();
     if (dir === '') this.insideDirs.clear(); // every walk from the root checks its directories afresh
     this.insideDirs.delete(dir); // a listing always resolves its directory afresh
     this.checkDir(dir);
@@ -107,7 +109,67 @@ export class NodeFsSource implements FileSource {
     }
   }
 
+  /**
+   * The file statFile() opened to learn its size, kept for the read that follows (any other
+   * call closes it first, so at most one descriptor is held).
+   */
+  private held: { rel: string; fd: number; size: number } | null = null;
+
+  private release(): void {
+    const h = this.held;
+    if (!h) return;
+    this.held = null;
+    try {
+      fs.closeSync(h.fd);
+    } catch {
+      // already closed: nothing to free
+    }
+  }
+
+  /** The descriptor statFile() holds for `rel` (handed over: the caller closes it), else null. */
+  private take(rel: string): { fd: number; size: number } | null {
+    const h = this.held;
+    if (h && h.rel === rel) {
+      this.held = null;
+      return h;
+    }
+    this.release();
+    return null;
+  }
+
+  /**
+   * stat() of a listed regular file, by opening it (never blocking, never following a final
+   * symlink) and asking the descriptor: three syscalls with the read that follows, not four
+   * (lstat, open, fstat). Anything but a regular file that opens, or any failure to open,
+   * takes stat()'s own path, so the answer is always stat()'s.
+   */
+  async statFile(rel: string): Promise<FileStat | null> {
+    this.release();
+    if (rel === '') return this.stat(rel);
+    let fd: number;
+    try {
+      this.checkDir(dirName(rel));
+      fd = fs.openSync(this.abs(rel), OPEN_READ | NO_FOLLOW);
+    } catch {
+      return this.stat(rel);
+    }
+    let st: fs.Stats;
+    try {
+      st = fs.fstatSync(fd);
+    } catch {
+      fs.closeSync(fd);
+      return this.stat(rel);
+    }
+    if (!st.isFile()) {
+      fs.closeSync(fd);
+      return this.stat(rel);
+    }
+    this.held = { rel, fd, size: st.size };
+    return { kind: 'file', size: st.size, mtimeMs: st.mtimeMs, id: `${st.dev}:${st.ino}` };
+  }
+
   async stat(rel: string): Promise<FileStat | null> {
+    this.release();
     try {
       if (rel !== '') this.checkDir(dirName(rel));
       const abs = this.abs(rel);
@@ -142,6 +204,14 @@ export class NodeFsSource implements FileSource {
    * the file's size at open: readers stop there, so a growing file cannot make a read endless.
    */
   private open(rel: string, verify = true): { fd: number; size: number } {
+    const held = this.take(rel);
+    if (held) {
+      if (verify && !this.isInside(realPathOf(held.fd, this.abs(rel)))) {
+        fs.closeSync(held.fd);
+        throw outsideRoot(rel);
+      }
+      return held;
+    }
     this.checkDir(dirName(rel));
     const abs = this.abs(rel);
     let fd: number;

@@ -50,7 +50,7 @@ const poolShape = fc.record({
   maxBytes: fc.integer({ min: 1, max: 100 }),
   maxFiles: fc.integer({ min: 1, max: 4 }),
   byPath: fc.boolean(),
-  coordinator: fc.constantFrom<'first' | 'whenIdle'>('first', 'first', 'whenIdle'),
+  coordinator: fc.constantFrom<'first' | 'share'>('first', 'first', 'share'),
   wire: fc.boolean(),
   delays: fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 8 }),
 });
@@ -61,7 +61,7 @@ type PoolShape = {
   maxBytes: number;
   maxFiles: number;
   byPath: boolean;
-  coordinator?: 'first' | 'whenIdle';
+  coordinator?: 'first' | 'share';
   wire?: boolean;
   delays: number[];
 };

@@ -31,10 +31,10 @@ export interface SearchPool {
   /** A buffer of at least `bytes` bytes to pack a chunk's files in (a recycled one when the pool has it). */
   buffer?(bytes: number): Uint8Array;
   /**
-   * Which chunks the coordinator searches itself: 'whenIdle' (default: whenever it has none
-   * of its own, so its core works too) or only the 'first' (tests, to send the lanes more).
+   * Which chunks the coordinator searches itself: its 'share' (default: one in lanes + 1, so
+   * its core works too) or only the 'first' (tests, to send the lanes more).
    */
-  readonly coordinatorSearches?: 'first' | 'whenIdle';
+  readonly coordinatorSearches?: 'first' | 'share';
   /** Chunk sizes (tests shrink them to make many chunks of a small tree). */
   readonly chunking?: { firstBytes: number; maxBytes: number; maxFiles: number; localBytes?: number };
 }
@@ -86,8 +86,6 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
     deliver: compiled.maxResults,
     count: tally.countCeiling + 1,
   };
-  /** Whether this thread is searching a chunk of its own. */
-  let localBusy = false;
   let chunkNo = 0;
   /** Bytes handed out so far (to the coordinator or the lanes). */
   let dispatched = 0;
@@ -145,17 +143,13 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
         const early = dispatched < localFirst;
         dispatched += sentBytes;
         const turn = chunkNo++;
-        // Its share after that: when it has no chunk of its own, for a root read from disk; one chunk
-        // in (lanes + 1) for bytes it ships (an in-memory source answers at once, so "idle" would
-        // always be true and the lanes would get nothing).
-        const mine = pool.coordinatorSearches === 'first' ? turn === 0 : root === null ? turn % (pool.lanes + 1) === 0 : !localBusy;
+        // Its share after that: one chunk in (lanes + 1). Not "whenever it has none": its reads
+        // are synchronous (Node's fs) or in memory, so its own chunk is always done by the time
+        // the walk cuts the next one, and the lanes would get nothing.
+        const mine = pool.coordinatorSearches === 'first' ? turn === 0 : turn % (pool.lanes + 1) === 0;
         if (early || mine) {
-          // This thread takes a chunk whenever it has none (the first one always: the first batch
-          // with no round trip), read from the workspace's own source.
-          localBusy = true;
+          // read from the workspace's own source (the first ones always: the first batch with no round trip)
           answer = searchChunk(source, task, outstanding.signal);
-          const free = () => void (localBusy = false);
-          answer.then(free, free);
         } else {
           if (root === null) await shipBytes(source, task, pool);
           const files = task.files;

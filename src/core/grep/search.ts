@@ -13,6 +13,8 @@
 import { toQuarryError } from '../errors';
 import { createYielder, elapsedSince, NEVER_YIELD, now, type Yielder } from '../jobs/yielder';
 import type { Workspace } from '../source/workspace';
+import { fileOnWalk } from '../walk/walk';
+import { resolvePolicy } from '../walk/policy';
 import { compileRequest } from './compile-request';
 import { filePlan, searchFile } from './file-search';
 import { poolSearch, type SearchPool } from './pool';
@@ -61,6 +63,7 @@ export async function searchWorkspace(workspace: Workspace, req: GrepRequest, si
   const plan = filePlan(compiled, options);
   const candidates = prefilter ? prefilter.candidates(compiled.matcher) : null;
   const starts = await searchStarts(workspace, req.directory ?? '');
+  const maxFileBytes = resolvePolicy({ maxFileBytes: req.maxFileBytes }).maxFileBytes;
 
   try {
     for (const { rootIndex, rel: start } of starts) {
@@ -77,11 +80,20 @@ export async function searchWorkspace(workspace: Workspace, req: GrepRequest, si
         candidates,
         signal,
         onSkip: (s) => tally.skip(withPrefix(prefix, s)),
+        // each file is checked as it is read (fileOnWalk): a source with statFile opens it once for both
+        statFiles: false,
       });
       for await (const file of walker) {
         if (signal?.aborted) {
           tally.cancel();
           break;
+        }
+        if (file.size < 0) {
+          const skip = await fileOnWalk(source, file.path, maxFileBytes);
+          if (skip) {
+            tally.skip(withPrefix(prefix, skip));
+            continue;
+          }
         }
         const path = prefix + file.path;
         const segments = plan.lineFinders ? segmentsOf(path, candidates, prefilter) : null;

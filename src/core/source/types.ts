@@ -32,6 +32,12 @@ export interface FileSource {
   list(dir: string): Promise<DirEntry[]>;
   /** null when nothing exists at the path (or a symlink is broken). */
   stat(path: string): Promise<FileStat | null>;
+  /**
+   * Optional: stat() of a path its directory's listing called a regular file, just before it
+   * is read (the search). The source may keep the file open for that read: one open and fstat
+   * instead of an lstat, an open and an fstat.
+   */
+  statFile?(path: string): Promise<FileStat | null>;
   read(path: string): Promise<Uint8Array>;
   /**
    * Optional: the bytes of a file in a buffer that stays valid only until the next call

@@ -43,7 +43,7 @@ export interface WalkOptions extends Partial<WalkPolicy> {
 export async function fileOnWalk(source: FileSource, path: string, maxFileBytes: number): Promise<Skipped | null> {
   let stat;
   try {
-    stat = await source.stat(path);
+    stat = source.statFile ? await source.statFile(path) : await source.stat(path);
   } catch (err) {
     return skipFor(path, err);
   }
