@@ -203,6 +203,11 @@ export function transferables(m: LaneMessage | LaneReply): ArrayBuffer[] {
 /** The thread side: answer each task (cancels abort the one they name). */
 export function serveLane(openRoot: ((root: string) => FileSource) | null, reply: (r: LaneReply) => void): (m: LaneMessage) => void {
   const running = new Map<number, AbortController>();
+  /**
+   * Tasks run one after another, never interleaved: they share the root this thread opened,
+   * whose transient read buffer (readTransient) and held descriptor (statFile) serve one reader.
+   */
+  let tail: Promise<void> = Promise.resolve();
   return (m) => {
     if ('cancel' in m) {
       running.get(m.cancel)?.abort();
@@ -210,7 +215,7 @@ export function serveLane(openRoot: ((root: string) => FileSource) | null, reply
     }
     const ctl = new AbortController();
     running.set(m.id, ctl);
-    void (async () => {
+    tail = tail.then(async () => {
       try {
         reply({ id: m.id, result: toWire(await searchChunk(taskSource(m.task, openRoot), m.task, ctl.signal)) });
       } catch (err) {
@@ -219,6 +224,6 @@ export function serveLane(openRoot: ((root: string) => FileSource) | null, reply
       } finally {
         running.delete(m.id);
       }
-    })();
+    });
   };
 }

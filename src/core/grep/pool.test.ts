@@ -66,10 +66,29 @@ type PoolShape = {
   delays: number[];
 };
 
+/**
+ * A MemorySource whose readTransient fills one shared buffer (valid until the next read, as the
+ * interface says; NodeFsSource does so) and answers a task later: a coordinator that ran two of
+ * its own chunks at once would read one file's bytes as another's.
+ */
+class TransientSource extends MemorySource {
+  private shared = new Uint8Array(64);
+  async readTransient(path: string): Promise<Uint8Array> {
+    const bytes = await this.read(path);
+    if (this.shared.length < bytes.length) this.shared = new Uint8Array(bytes.length * 2);
+    this.shared.set(bytes);
+    await new Promise((r) => setTimeout(r, 0)); // the walk and other chunks run meanwhile
+    return this.shared.subarray(0, bytes.length);
+  }
+}
+
 /** An in-process pool: lanes answer after random delays (so out of order), from shipped bytes or the root "opened by path". */
-function fakePool(ws: Workspace, shape: PoolShape): SearchPool & { chunks: number } {
-  const byRef = new Map<string, FileSource>(ws.roots.map((r, i) => [`root-${i}`, r]));
+function fakePool(ws: Workspace, shape: PoolShape, open?: (rootIndex: number) => FileSource): SearchPool & { chunks: number } {
+  // a lane opens the root itself: a source of its own (the same object unless `open` makes one)
+  const byRef = { get: (ref: string) => (open ? open(Number(ref.slice('root-'.length))) : ws.roots[Number(ref.slice('root-'.length))]) };
   let n = 0;
+  /** Each lane answers its chunks one after another, as serveLane does; lanes take chunks in turn. */
+  const laneTails: Array<Promise<unknown>> = Array.from({ length: shape.lanes }, () => Promise.resolve());
   const pool = {
     lanes: shape.lanes,
     chunks: 0,
@@ -78,15 +97,23 @@ function fakePool(ws: Workspace, shape: PoolShape): SearchPool & { chunks: numbe
     rootRef: (source: FileSource) => (shape.byPath ? `root-${ws.roots.indexOf(source)}` : null),
     async run(task: ChunkTask, signal: AbortSignal): Promise<ChunkResult> {
       pool.chunks++;
-      const wait = shape.delays[n++ % shape.delays.length];
-      await new Promise((r) => setTimeout(r, wait));
+      const turn = n++;
+      const lane = turn % shape.lanes;
+      const wait = shape.delays[turn % shape.delays.length];
       const copy = structuredClone(task); // what crosses a thread boundary
-      const result = await searchChunk(
-        taskSource(copy, (ref) => byRef.get(ref)!),
-        copy,
-        signal,
-      );
-      return structuredClone(shape.wire === false ? result : toWire(result)); // as a thread answers
+      // (taskSource keeps one search's roots: a lane of its own, in a thread, has its own copy)
+      copy.search = task.search * shape.lanes + lane;
+      const answer = laneTails[lane].then(async () => {
+        await new Promise((r) => setTimeout(r, wait));
+        const result = await searchChunk(
+          taskSource(copy, (ref) => byRef.get(ref)!),
+          copy,
+          signal,
+        );
+        return structuredClone(shape.wire === false ? result : toWire(result)); // as a thread answers
+      });
+      laneTails[lane] = answer.catch(() => undefined);
+      return answer;
     },
   };
   return pool;
@@ -122,8 +149,9 @@ describe('the search pool', () => {
         poolShape,
         fc.boolean(),
         fc.option(fc.integer({ min: 1, max: 3 }), { nil: undefined }),
-        async (files, req, shape, indexed, stopAfter) => {
-          const ws = new Workspace([new MemorySource(files)]);
+        fc.boolean(),
+        async (files, req, shape, indexed, stopAfter, transient) => {
+          const ws = new Workspace([transient ? new TransientSource(files) : new MemorySource(files)]);
           let prefilter;
           if (indexed) {
             const svc = new CodeIndexService(ws, async () => chunker, undefined, 'index', { segmentChars: 40 });
@@ -131,7 +159,7 @@ describe('the search pool', () => {
             prefilter = svc.prefilter();
           }
           const one = await collect(ws, req, { prefilter }, stopAfter);
-          const pool = fakePool(ws, shape);
+          const pool = fakePool(ws, shape, transient ? () => new TransientSource(files) : undefined);
           const many = await collect(ws, req, { prefilter, pool }, stopAfter);
           expect(many).toEqual(one);
           if (pool.chunks) pooled++;
@@ -189,6 +217,42 @@ describe('the search pool', () => {
     // 15 chunks went out; after two threads died unanswered (a third may have started meanwhile) no more were started
     expect(spawned).toBeGreaterThanOrEqual(2);
     expect(spawned).toBeLessThanOrEqual(3);
+  });
+
+  it('a source with one transient read buffer: the coordinator and each lane search one chunk at a time', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 24; i++) files[`f${String(i).padStart(2, '0')}.ts`] = `${'x\n'.repeat(i)}return ${i}\n`;
+    const ws = new Workspace([new TransientSource(files)]);
+    const req: GrepRequest = { pattern: 'return', mode: 'literal', contextBefore: 1 };
+    const one = await collect(ws, req, {});
+    expect(one.batches.map((b) => b.matches[0].line)).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
+    // the coordinator's share of the chunks, read from its own source
+    const shape = { lanes: 1, firstBytes: 1, maxBytes: 1, maxFiles: 1, byPath: false, coordinator: 'share' as const, delays: [1] };
+    expect(await collect(ws, req, { pool: fakePool(ws, shape) })).toEqual(one);
+    // a real lane that opened the root by path gets two chunks at once (IN_FLIGHT_PER_LANE)
+    const root = new TransientSource(files);
+    const spawn = (): LaneThread => {
+      const channel = new MessageChannel();
+      const serve = serveLane(
+        () => root,
+        (r) => channel.port2.postMessage(r, transferables(r)),
+      );
+      channel.port2.onmessage = (e: MessageEvent<LaneMessage>) => serve(e.data);
+      return {
+        post: (m, transfer) => channel.port1.postMessage(m, transfer),
+        listen: (onReply) => void (channel.port1.onmessage = (e: MessageEvent<LaneReply>) => onReply(e.data)),
+        terminate: () => {
+          channel.port1.close();
+          channel.port2.close();
+        },
+      };
+    };
+    const lanes = Object.assign(new LanePool(spawn, 1, () => 'root'), {
+      chunking: { firstBytes: 1, maxBytes: 1, maxFiles: 1, localBytes: 0 },
+      coordinatorSearches: 'first' as const,
+    });
+    expect(await collect(ws, req, { pool: lanes })).toEqual(one);
+    lanes.dispose();
   });
 
   it('a real lane (serveLane over a message channel) answers, and a cancel is answered as Cancelled', async () => {

@@ -87,6 +87,8 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
     count: tally.countCeiling + 1,
   };
   let chunkNo = 0;
+  /** The coordinator's own chunk in progress (its next one starts after it). */
+  let localTail: Promise<unknown> = Promise.resolve();
   /** Bytes handed out so far (to the coordinator or the lanes). */
   let dispatched = 0;
 
@@ -149,7 +151,10 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
         const mine = pool.coordinatorSearches === 'first' ? turn === 0 : turn % (pool.lanes + 1) === 0;
         if (early || mine) {
           // read from the workspace's own source (the first ones always: the first batch with no round trip)
-          answer = searchChunk(source, task, outstanding.signal);
+          // One of its own chunks at a time: a source's transient read buffer (readTransient)
+          // serves one reader, and two chunks in turn on this thread would read each other's bytes.
+          answer = localTail.then(() => searchChunk(source, task, outstanding.signal));
+          localTail = answer.catch(() => undefined);
         } else {
           if (root === null) await shipBytes(source, task, pool);
           const files = task.files;
