@@ -50,6 +50,7 @@ const poolShape = fc.record({
   maxBytes: fc.integer({ min: 1, max: 100 }),
   maxFiles: fc.integer({ min: 1, max: 4 }),
   byPath: fc.boolean(),
+  small: fc.constantFrom(0, 0, 150),
   coordinator: fc.constantFrom<'first' | 'share'>('first', 'first', 'share'),
   wire: fc.boolean(),
   delays: fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 8 }),
@@ -61,6 +62,8 @@ type PoolShape = {
   maxBytes: number;
   maxFiles: number;
   byPath: boolean;
+  /** Candidate bytes an indexed search keeps on the coordinator (SMALL_SEARCH_BYTES; 0: none). */
+  small?: number;
   coordinator?: 'first' | 'share';
   wire?: boolean;
   delays: number[];
@@ -93,7 +96,13 @@ function fakePool(ws: Workspace, shape: PoolShape, open?: (rootIndex: number) =>
     lanes: shape.lanes,
     chunks: 0,
     coordinatorSearches: shape.coordinator ?? 'first',
-    chunking: { firstBytes: shape.firstBytes, maxBytes: Math.max(shape.firstBytes, shape.maxBytes), maxFiles: shape.maxFiles, localBytes: 0 },
+    chunking: {
+      firstBytes: shape.firstBytes,
+      maxBytes: Math.max(shape.firstBytes, shape.maxBytes),
+      maxFiles: shape.maxFiles,
+      localBytes: 0,
+      smallBytes: shape.small ?? 0,
+    },
     rootRef: (source: FileSource) => (shape.byPath ? `root-${ws.roots.indexOf(source)}` : null),
     async run(task: ChunkTask, signal: AbortSignal): Promise<ChunkResult> {
       pool.chunks++;
