@@ -35,7 +35,10 @@ export interface SearchPool {
    * its core works too) or only the 'first' (tests, to send the lanes more).
    */
   readonly coordinatorSearches?: 'first' | 'share';
-  /** Chunk sizes (tests shrink them to make many chunks of a small tree). */
+  /**
+   * Chunk sizes (tests shrink them to make many chunks of a small tree). With `smallBytes` set,
+   * an indexed search stays on one thread by that size alone, not also for being a literal.
+   */
   readonly chunking?: { firstBytes: number; maxBytes: number; maxFiles: number; localBytes?: number; smallBytes?: number };
 }
 
@@ -46,11 +49,10 @@ export const MAX_CHUNK_FILES = 512;
 /** The first bytes of a search are searched on the coordinator whatever else it does: less than this is not worth a round trip (an indexed search of a few candidates). */
 export const LOCAL_FIRST_BYTES = 2 * 1024 * 1024;
 /**
- * An indexed search whose candidates hold at most this many bytes runs on the coordinator
- * alone: some 25 ms of reading at one thread's speed, less than the lanes' round trips cost
- * (measured: 16 ms alone, 36 ms with a lane, for 64 candidate files).
+ * An indexed search runs on one thread unless its candidates hold more than this many bytes
+ * and its matcher is more than a literal (see onOneThread).
  */
-export const SMALL_SEARCH_BYTES = 8 * 1024 * 1024;
+export const SMALL_SEARCH_BYTES = 48 * 1024 * 1024;
 /** What a file the walk did not stat counts for in a chunk's size. */
 const UNSTATED_FILE_BYTES = 16 * 1024;
 /** Chunks a lane holds at once (one searching, one waiting: no idle gap between them). */
@@ -58,6 +60,8 @@ export const IN_FLIGHT_PER_LANE = 2;
 
 export interface PoolSearchOptions {
   signal?: AbortSignal;
+  /** The index's candidates, when the caller has them already. */
+  candidates?: Candidates | null;
   prefilter?: SearchPrefilter;
   bytePrefilter?: boolean;
   literalLines?: boolean;
@@ -79,10 +83,7 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
   const compiled = compileRequest(req);
   const tally = new SearchTally(compiled.maxResults, compiled.countLimit, sink);
   const prefilter = options.prefilter;
-  const candidates = prefilter ? prefilter.candidates(compiled.matcher) : null;
-  // an index that leaves little to read: all of it on this thread (a lane's round trip costs more)
-  const smallBytes = pool.chunking?.smallBytes ?? SMALL_SEARCH_BYTES;
-  const small = candidateBytes(candidates, prefilter, smallBytes) <= smallBytes;
+  const candidates = options.candidates !== undefined ? options.candidates : prefilter ? prefilter.candidates(compiled.matcher) : null;
   const starts = await searchStarts(workspace, req.directory ?? '');
   const outstanding = new AbortController();
   const signal = options.signal;
@@ -151,7 +152,7 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
           count: Math.max(1, base.count - tally.total),
         };
         let answer: Promise<ChunkResult>;
-        const early = small || dispatched < localFirst;
+        const early = dispatched < localFirst;
         dispatched += sentBytes;
         const turn = chunkNo++;
         // Its share after that: one chunk in (lanes + 1). Not "whenever it has none": its reads
@@ -240,6 +241,20 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
     signal?.removeEventListener('abort', onAbort);
   }
   return tally.summary(elapsedSince(t0), compiled.matcher.strategy + (candidates ? '+trigram' : ''));
+}
+
+/**
+ * Whether an indexed search is better on one thread than on the pool. Measured on the bench
+ * corpus (2 cores): a literal's lines are found at memory speed, so the lanes' round trips, the
+ * chunking and the merge cost more than a second core gains (`return` in 3,600 files: 252 ms
+ * alone, 314 ms on the pool; 64 candidate files: 7 ms and 9-21 ms), and so for any search of
+ * a few tens of MB; a regex verified over 66 MB of candidates gained (127 ms, 97 ms).
+ */
+export function onOneThread(candidates: Candidates | null, prefilter: SearchPrefilter | undefined, strategy: string, pool: SearchPool): boolean {
+  if (!candidates) return false;
+  if (strategy === 'literal' && pool.chunking?.smallBytes === undefined) return true;
+  const small = pool.chunking?.smallBytes ?? SMALL_SEARCH_BYTES;
+  return candidateBytes(candidates, prefilter, small) <= small;
 }
 
 /** The bytes an index's candidates leave to read (stops counting past `enough`; Infinity without an index or a size). */

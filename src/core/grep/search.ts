@@ -17,7 +17,7 @@ import { fileOnWalk } from '../walk/walk';
 import { resolvePolicy } from '../walk/policy';
 import { compileRequest } from './compile-request';
 import { filePlan, searchFile } from './file-search';
-import { poolSearch, type SearchPool } from './pool';
+import { onOneThread, poolSearch, type SearchPool } from './pool';
 import type { SearchPrefilter } from './prefilter';
 import { rootPrefix, searchStarts, searchWalker, segmentsOf, withPrefix } from './search-files';
 import { SearchTally } from './tally';
@@ -53,15 +53,17 @@ export interface SearchOptions {
 }
 
 export async function searchWorkspace(workspace: Workspace, req: GrepRequest, sink: GrepSink, options: SearchOptions = {}): Promise<GrepSummary> {
-  if (options.pool) return poolSearch(workspace, req, sink, options.pool, options);
   const t0 = now();
   const compiled = compileRequest(req);
+  const candidates = options.prefilter ? options.prefilter.candidates(compiled.matcher) : null;
+  if (options.pool && !onOneThread(candidates, options.prefilter, compiled.matcher.strategy, options.pool)) {
+    return poolSearch(workspace, req, sink, options.pool, { ...options, candidates });
+  }
   const tally = new SearchTally(compiled.maxResults, compiled.countLimit, sink);
   const yielder = options.yielder ?? createYielder();
   const signal = options.signal;
   const prefilter = options.prefilter;
   const plan = filePlan(compiled, options);
-  const candidates = prefilter ? prefilter.candidates(compiled.matcher) : null;
   const starts = await searchStarts(workspace, req.directory ?? '');
   const maxFileBytes = resolvePolicy({ maxFileBytes: req.maxFileBytes }).maxFileBytes;
 
