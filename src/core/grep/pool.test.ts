@@ -51,6 +51,7 @@ const poolShape = fc.record({
   maxFiles: fc.integer({ min: 1, max: 4 }),
   byPath: fc.boolean(),
   small: fc.constantFrom(0, 0, 150),
+  heavy: fc.constantFrom(0, 0, 4),
   coordinator: fc.constantFrom<'first' | 'share'>('first', 'first', 'share'),
   wire: fc.boolean(),
   delays: fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 8 }),
@@ -64,6 +65,8 @@ type PoolShape = {
   byPath: boolean;
   /** Candidate bytes an indexed search keeps on the coordinator (SMALL_SEARCH_BYTES; 0: none). */
   small?: number;
+  /** The lanes are turned off after an answer heavier than 1/heavy of its chunk (HEAVY_ANSWER_SHARE; 0: never). */
+  heavy?: number;
   coordinator?: 'first' | 'share';
   wire?: boolean;
   delays: number[];

@@ -39,7 +39,7 @@ export interface SearchPool {
    * Chunk sizes (tests shrink them to make many chunks of a small tree). With `smallBytes` set,
    * an indexed search stays on one thread by that size alone, not also for being a literal.
    */
-  readonly chunking?: { firstBytes: number; maxBytes: number; maxFiles: number; localBytes?: number; smallBytes?: number };
+  readonly chunking?: { firstBytes: number; maxBytes: number; maxFiles: number; localBytes?: number; smallBytes?: number; heavyShare?: number };
 }
 
 /** The first chunk: about a screenful of results in typical code, searched at once. */
@@ -55,6 +55,8 @@ export const LOCAL_FIRST_BYTES = 2 * 1024 * 1024;
 export const SMALL_SEARCH_BYTES = 48 * 1024 * 1024;
 /** What a file the walk did not stat counts for in a chunk's size. */
 const UNSTATED_FILE_BYTES = 16 * 1024;
+/** A lane's answer carrying more than 1/HEAVY_ANSWER_SHARE of its chunk's bytes as line text turns the lanes off for the search. */
+const HEAVY_ANSWER_SHARE = 4;
 /** Chunks a lane holds at once (one searching, one waiting: no idle gap between them). */
 export const IN_FLIGHT_PER_LANE = 2;
 
@@ -74,6 +76,8 @@ let nextSearch = Math.floor(Math.random() * 2 ** 30);
 interface Pending {
   files: Array<ChunkFile & { seq: number }>;
   answer: Promise<ChunkResult>;
+  /** Bytes a lane was sent to search (0: the coordinator searched it). */
+  laneBytes: number;
   /** The answer has come (merging it waits for nothing). */
   settled: boolean;
 }
@@ -97,6 +101,8 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
     count: tally.countCeiling + 1,
   };
   let chunkNo = 0;
+  /** The lanes' answers cost more than they save: every chunk from here is searched on this thread. */
+  let lanesOff = false;
   /** The coordinator's own chunk in progress (its next one starts after it). */
   let localTail: Promise<unknown> = Promise.resolve();
   /** Bytes handed out so far (to the coordinator or the lanes). */
@@ -158,8 +164,9 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
         // Its share after that: one chunk in (lanes + 1). Not "whenever it has none": its reads
         // are synchronous (Node's fs) or in memory, so its own chunk is always done by the time
         // the walk cuts the next one, and the lanes would get nothing.
-        const mine = pool.coordinatorSearches === 'first' ? turn === 0 : turn % (pool.lanes + 1) === 0;
-        if (early || mine) {
+        const mine = pool.coordinatorSearches === 'first' ? turn === 0 : !lanesOff && turn % (pool.lanes + 1) === 0;
+        const local = early || mine || lanesOff;
+        if (local) {
           // read from the workspace's own source (the first ones always: the first batch with no round trip)
           // One of its own chunks at a time: a source's transient read buffer (readTransient)
           // serves one reader, and two chunks in turn on this thread would read each other's bytes.
@@ -173,7 +180,7 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
             .run(task, outstanding.signal)
             .catch((err: unknown) => (isLaneLost(err) ? searchChunk(source, { ...task, files, packed: undefined }, outstanding.signal) : Promise.reject(err)));
         }
-        const pending: Pending = { files, answer, settled: false };
+        const pending: Pending = { files, answer, settled: false, laneBytes: local ? 0 : sentBytes };
         const settle = () => void (pending.settled = true);
         answer.then(settle, settle); // merged (or dropped) in order below
         inFlight.push(pending);
@@ -181,8 +188,12 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
       };
       /** Merge the oldest chunk; true when the search must stop. */
       const mergeOldest = async (): Promise<boolean> => {
-        const { files, answer } = inFlight.shift()!;
+        const { files, answer, laneBytes } = inFlight.shift()!;
         const result = await answer;
+        // Answers heavier than a quarter of what was searched (a very common string's lines):
+        // packing, copying and unpacking them costs more than searching here, so the rest is.
+        const heavy = pool.chunking?.heavyShare ?? HEAVY_ANSWER_SHARE;
+        if (heavy > 0 && laneBytes && (result.wire?.text.length ?? 0) > laneBytes / heavy) lanesOff = true;
         for (let i = 0; i < files.length; i++) {
           const f = files[i];
           skipsBefore(f.seq);
@@ -252,7 +263,11 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
  */
 export function onOneThread(candidates: Candidates | null, prefilter: SearchPrefilter | undefined, strategy: string, pool: SearchPool): boolean {
   if (!candidates) return false;
-  if (strategy === 'literal' && pool.chunking?.smallBytes === undefined) return true;
+  // (tests that set smallBytes decide by size alone)
+  const measured = pool.chunking?.smallBytes === undefined;
+  // one lane beside the coordinator, which also walks and merges: no indexed query gained (a regex
+  // over 66 MB of candidates took 199 ms alone, 271 ms on the pool)
+  if (measured && (strategy === 'literal' || pool.lanes < 2)) return true;
   const small = pool.chunking?.smallBytes ?? SMALL_SEARCH_BYTES;
   return candidateBytes(candidates, prefilter, small) <= small;
 }
