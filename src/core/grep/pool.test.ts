@@ -131,6 +131,21 @@ function fakePool(ws: Workspace, shape: PoolShape, open?: (rootIndex: number) =>
   return pool;
 }
 
+/** A lane served over a MessageChannel in this thread, as a worker would serve it. */
+function channelLane(openRoot: ((root: string) => FileSource) | null): LaneThread {
+  const channel = new MessageChannel();
+  const serve = serveLane(openRoot, (r) => channel.port2.postMessage(r, transferables(r)));
+  channel.port2.onmessage = (e: MessageEvent<LaneMessage>) => serve(e.data);
+  return {
+    post: (m, transfer) => channel.port1.postMessage(m, transfer),
+    listen: (onReply) => void (channel.port1.onmessage = (e: MessageEvent<LaneReply>) => onReply(e.data)),
+    terminate: () => {
+      channel.port1.close();
+      channel.port2.close();
+    },
+  };
+}
+
 async function collect(ws: Workspace, req: GrepRequest, options: SearchOptions, stopAfter?: number) {
   const batches: GrepFileResult[] = [];
   try {
@@ -243,46 +258,28 @@ describe('the search pool', () => {
     expect(await collect(ws, req, { pool: fakePool(ws, shape) })).toEqual(one);
     // a real lane that opened the root by path gets two chunks at once (IN_FLIGHT_PER_LANE)
     const root = new TransientSource(files);
-    const spawn = (): LaneThread => {
-      const channel = new MessageChannel();
-      const serve = serveLane(
-        () => root,
-        (r) => channel.port2.postMessage(r, transferables(r)),
-      );
-      channel.port2.onmessage = (e: MessageEvent<LaneMessage>) => serve(e.data);
-      return {
-        post: (m, transfer) => channel.port1.postMessage(m, transfer),
-        listen: (onReply) => void (channel.port1.onmessage = (e: MessageEvent<LaneReply>) => onReply(e.data)),
-        terminate: () => {
-          channel.port1.close();
-          channel.port2.close();
-        },
-      };
-    };
-    const lanes = Object.assign(new LanePool(spawn, 1, () => 'root'), {
-      chunking: { firstBytes: 1, maxBytes: 1, maxFiles: 1, localBytes: 0 },
-      coordinatorSearches: 'first' as const,
-    });
+    const lanes = Object.assign(
+      new LanePool(
+        () => channelLane(() => root),
+        1,
+        () => 'root',
+      ),
+      {
+        chunking: { firstBytes: 1, maxBytes: 1, maxFiles: 1, localBytes: 0 },
+        coordinatorSearches: 'first' as const,
+      },
+    );
     expect(await collect(ws, req, { pool: lanes })).toEqual(one);
     lanes.dispose();
   });
 
   it('a real lane (serveLane over a message channel) answers, and a cancel is answered as Cancelled', async () => {
     const ws = new Workspace([new MemorySource({ 'a.ts': 'return 1\n', 'b.ts': 'no\n', 'c.ts': 'return 2\n'.repeat(3) })]);
-    const threads: Array<{ port: MessageChannel }> = [];
+    const threads: LaneThread[] = [];
     const spawn = (): LaneThread => {
-      const channel = new MessageChannel();
-      threads.push({ port: channel });
-      const serve = serveLane(null, (r) => channel.port2.postMessage(r, transferables(r)));
-      channel.port2.onmessage = (e: MessageEvent<LaneMessage>) => serve(e.data);
-      return {
-        post: (m, transfer) => channel.port1.postMessage(m, transfer),
-        listen: (onReply) => void (channel.port1.onmessage = (e: MessageEvent<LaneReply>) => onReply(e.data)),
-        terminate: () => {
-          channel.port1.close();
-          channel.port2.close();
-        },
-      };
+      const lane = channelLane(null);
+      threads.push(lane);
+      return lane;
     };
     const pool = Object.assign(new LanePool(spawn, 2, () => null), {
       chunking: { firstBytes: 1, maxBytes: 1, maxFiles: 1, localBytes: 0 },
