@@ -7,13 +7,15 @@
  */
 import type { FileSource } from '../source/types';
 import type { Skipped } from '../walk/policy';
-import { readTextIfMayMatch, type BytePrefilter } from '../walk/walk';
+import { fileOnWalk, readTextIfMayMatch, type BytePrefilter } from '../walk/walk';
 import { bytePrefilter } from './prefilter';
 import type { compileRequest } from './compile-request';
 import { bytePlan, searchBytes } from './byte-search';
 import type { LineFinders } from './line-windows';
 import { RANGE_MARGIN, type LineContext, type LineShape } from './literal-lines';
 import type { Matcher } from './regex';
+import { withPrefix } from './search-files';
+import type { SearchTally } from './tally';
 import { clipToWindow, cutLine, linesAfter, linesBefore, lineTextAt, previewStart, scanLines, type LineHits } from './scan';
 import type { GrepMatch, SegmentRange } from './types';
 
@@ -80,6 +82,39 @@ export async function searchFile(
   const text = loaded.text;
   scanLines(text, matcher, (hits) => hitLine(text, hits, hits.line));
   return 'searched';
+}
+
+/** A file as the search walks it: root-relative, its workspace path, an index's ranges, and (unstated by the walk) the size to check. */
+export interface SearchedFile {
+  rel: string;
+  path: string;
+  segments: FileSegments | null;
+  checkBytes?: number;
+}
+
+/**
+ * One file searched straight into `tally`, as the one-thread search (and the pool's coordinator,
+ * when nothing is pending before its chunk) counts it: 'stop' when the search must stop there,
+ * 'searched', or 'passed' (skipped, or no required literal in its bytes).
+ */
+export async function searchFileInto(tally: SearchTally, source: FileSource, f: SearchedFile, plan: FilePlan, prefix: string): Promise<'stop' | 'searched' | 'passed'> {
+  if (f.checkBytes !== undefined) {
+    const skip = await fileOnWalk(source, f.rel, f.checkBytes);
+    if (skip) {
+      tally.skip(withPrefix(prefix, skip));
+      return 'passed';
+    }
+  }
+  const r = await searchFile(source, f.rel, f.path, plan, f.segments, (make) => tally.line(make));
+  if (r === 'absent' || typeof r === 'object') {
+    tally.dropFile();
+    // an absent file counts as searched, as the byte prefilter answers in the whole-file path
+    if (r === 'absent') tally.searched();
+    else tally.skip(withPrefix(prefix, r));
+    return 'passed';
+  }
+  tally.searched();
+  return tally.finishFile(f.path) ? 'stop' : 'searched';
 }
 
 /** A matching line as delivered: cut to maxLineChars (a long line's preview window), with its context. */

@@ -13,9 +13,8 @@ import { elapsedSince, now } from '../jobs/yielder';
 import type { FileSource } from '../source/types';
 import type { Workspace } from '../source/workspace';
 import { resolvePolicy, type Skipped } from '../walk/policy';
-import { fileOnWalk } from '../walk/walk';
 import { compileRequest } from './compile-request';
-import { filePlan, searchFile } from './file-search';
+import { filePlan, searchFileInto } from './file-search';
 import { laneRequest, matchOf, searchChunk, type ChunkFile, type ChunkResult, type ChunkTask } from './lane';
 import { isLaneLost } from './lane-pool';
 import type { SearchPrefilter } from './prefilter';
@@ -153,22 +152,7 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
             return true;
           }
           skipsBefore(f.seq);
-          if (f.checkBytes !== undefined) {
-            const skip = await fileOnWalk(source, f.rel, f.checkBytes);
-            if (skip) {
-              tally.skip(withPrefix(prefix, skip));
-              continue;
-            }
-          }
-          const r = await searchFile(source, f.rel, f.path, localPlan, f.segments, (make) => tally.line(make));
-          if (r === 'absent' || typeof r === 'object') {
-            tally.dropFile();
-            if (r === 'absent') tally.searched();
-            else tally.skip(withPrefix(prefix, r));
-            continue;
-          }
-          tally.searched();
-          if (tally.finishFile(f.path)) return true;
+          if ((await searchFileInto(tally, source, f, localPlan, prefix)) === 'stop') return true;
         }
         return false;
       };

@@ -13,10 +13,9 @@
 import { toQuarryError } from '../errors';
 import { createYielder, elapsedSince, NEVER_YIELD, now, type Yielder } from '../jobs/yielder';
 import type { Workspace } from '../source/workspace';
-import { fileOnWalk } from '../walk/walk';
 import { resolvePolicy } from '../walk/policy';
 import { compileRequest } from './compile-request';
-import { filePlan, searchFile } from './file-search';
+import { filePlan, searchFileInto } from './file-search';
 import { onOneThread, poolSearch, type SearchPool } from './pool';
 import type { SearchPrefilter } from './prefilter';
 import { rootPrefix, searchStarts, searchWalker, segmentsOf, withPrefix } from './search-files';
@@ -90,29 +89,12 @@ export async function searchWorkspace(workspace: Workspace, req: GrepRequest, si
           tally.cancel();
           break;
         }
-        if (file.size < 0) {
-          const skip = await fileOnWalk(source, file.path, maxFileBytes);
-          if (skip) {
-            tally.skip(withPrefix(prefix, skip));
-            continue;
-          }
-        }
         const path = prefix + file.path;
         const segments = plan.lineFinders ? segmentsOf(path, candidates, prefilter) : null;
-        const r = await searchFile(source, file.path, path, plan, segments, (make) => tally.line(make));
-        if (r === 'absent') {
-          // as the byte prefilter answers in the whole-file path
-          tally.dropFile();
-          tally.searched();
-          continue;
-        }
-        if (typeof r === 'object') {
-          tally.dropFile();
-          tally.skip(withPrefix(prefix, r));
-          continue;
-        }
-        tally.searched();
-        if (tally.finishFile(path)) break;
+        const checkBytes = file.size < 0 ? maxFileBytes : undefined;
+        const r = await searchFileInto(tally, source, { rel: file.path, path, segments, checkBytes }, plan, prefix);
+        if (r === 'stop') break;
+        if (r === 'passed') continue;
         const y = yielder.maybeYield();
         if (y) await y;
       }

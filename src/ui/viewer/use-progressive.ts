@@ -5,15 +5,7 @@
  * 2-core machine (Chrome trace, the overview while a folder loads).
  */
 import { startTransition, useEffect, useState } from 'react';
-
-function whenIdle(fn: () => void): () => void {
-  if (typeof requestIdleCallback === 'function') {
-    const handle = requestIdleCallback(fn, { timeout: 200 });
-    return () => cancelIdleCallback(handle);
-  }
-  const handle = setTimeout(fn, 16);
-  return () => clearTimeout(handle);
-}
+import { whenIdle } from '../idle';
 
 /** How many of `total` parts to show now; starts again from `first` when `key` changes. */
 export function useProgressiveCount(total: number, key: unknown, first = 1): number {
@@ -23,7 +15,7 @@ export function useProgressiveCount(total: number, key: unknown, first = 1): num
   if (state.key !== key) setState({ key, count: first });
   useEffect(() => {
     if (current >= total) return;
-    return whenIdle(() => startTransition(() => setState((s) => (s.key === key ? { key, count: s.count + 1 } : s))));
+    return whenIdle(() => startTransition(() => setState((s) => (s.key === key ? { key, count: s.count + 1 } : s))), 200, 16);
   }, [current, total, key]);
   return Math.min(current, total);
 }

@@ -6,15 +6,7 @@ import type { EngineClient } from '../../worker/client';
 import type { ViewState } from '../url-state';
 import type { UpdateView } from '../use-view-state';
 import { WorkspaceController, type WorkspaceState } from './controller';
-
-function whenIdle(fn: () => void): () => void {
-  if (typeof requestIdleCallback === 'function') {
-    const handle = requestIdleCallback(fn, { timeout: 1000 });
-    return () => cancelIdleCallback(handle);
-  }
-  const handle = setTimeout(fn, 100);
-  return () => clearTimeout(handle);
-}
+import { whenIdle } from '../idle';
 
 export function useWorkspace(engine: EngineClient, getView: () => ViewState, update: UpdateView): [WorkspaceState, WorkspaceController] {
   const controller = useMemo(
@@ -25,7 +17,7 @@ export function useWorkspace(engine: EngineClient, getView: () => ViewState, upd
         // The swap renders as a transition, in time slices: setState inside startTransition (a
         // store read with useSyncExternalStore would always render synchronously).
         transition: startTransition,
-        whenIdle,
+        whenIdle: (fn: () => void) => whenIdle(fn, 1000, 100),
         ensureReadPermission,
         mark: (name) => performance.mark(name),
         servedRoot: servedRootName(),
