@@ -1,7 +1,7 @@
 /** The virtualizer options that keep layout out of React's commit: which scroll writes happen, and what counts as in view. */
 import type { Virtualizer } from '@tanstack/react-virtual';
 import { describe, expect, it, vi } from 'vitest';
-import { inView, scrollUnlessThere } from './virtual';
+import { inView, measureAfterLayout, scrollUnlessThere } from './virtual';
 
 type Fake = {
   scrollOffset: number | null;
@@ -50,5 +50,52 @@ describe('inView', () => {
   it('is false before the list has a size (nothing known: scroll)', () => {
     expect(inView(asVirtualizer(fake(0, 0)), 0, 20)).toBe(false);
     expect(inView(asVirtualizer({ ...fake(0), scrollRect: null }), 0, 20)).toBe(false);
+  });
+});
+
+describe('measureAfterLayout', () => {
+  /** A row whose every layout read is counted: offsetHeight and getBoundingClientRect force a layout. */
+  function row(index: number) {
+    const reads = { count: 0 };
+    const el = {
+      dataset: { index: String(index) },
+      getAttribute: (name: string) => (name === 'data-index' ? String(index) : null),
+      get offsetHeight() {
+        reads.count++;
+        return 99;
+      },
+      getBoundingClientRect() {
+        reads.count++;
+        return { height: 99, width: 300 };
+      },
+    };
+    return { el: el as unknown as Element, reads };
+  }
+  function instance(known: Map<string, number>) {
+    return {
+      itemSizeCache: known,
+      indexFromElement: (el: Element) => Number(el.getAttribute('data-index')),
+      options: { horizontal: false, getItemKey: (i: number) => `k${i}`, estimateSize: () => 54 },
+    } as unknown as Virtualizer<Element, Element>;
+  }
+
+  it('answers a row React has just attached from what is known, without reading layout', () => {
+    const v = instance(new Map([['k3', 61]]));
+    const measured = row(3);
+    expect(measureAfterLayout(measured.el, undefined, v)).toBe(61);
+    const fresh = row(7);
+    expect(measureAfterLayout(fresh.el, undefined, v)).toBe(54); // the estimate until the observer reports
+    expect(measured.reads.count + fresh.reads.count).toBe(0);
+  });
+
+  it("takes the ResizeObserver's border box (rounded), over anything known", () => {
+    const v = instance(new Map([['k3', 61]]));
+    const { el, reads } = row(3);
+    const entry = { borderBoxSize: [{ blockSize: 72.4, inlineSize: 300 }], contentRect: { height: 70, width: 300 } } as unknown as ResizeObserverEntry;
+    expect(measureAfterLayout(el, entry, v)).toBe(72);
+    // a browser without borderBoxSize: the content rect
+    const old = { contentRect: { height: 70.6, width: 300 } } as unknown as ResizeObserverEntry;
+    expect(measureAfterLayout(el, old, v)).toBe(71);
+    expect(reads.count).toBe(0);
   });
 });
