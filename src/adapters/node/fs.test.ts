@@ -9,7 +9,7 @@ import { NEVER_YIELD } from '../../core/jobs/yielder';
 import { CodeIndexService } from '../../core/rank/service';
 import { Workspace } from '../../core/source/workspace';
 import { decodeBytes } from '../../core/walk/decode';
-import { NodeFsSource } from './fs';
+import { ASCII_CHECK_BYTES, NodeFsSource } from './fs';
 
 describe('NodeFsSource.decode', () => {
   const source = new NodeFsSource(os.tmpdir());
@@ -57,6 +57,23 @@ describe('NodeFsSource.decodeUtf8', () => {
         expect(source.decodeUtf8(view, start, end)).toBe(reference.decode(new Uint8Array(arr).subarray(start, end)));
       }),
       { numRuns: 3000 },
+    );
+  });
+
+  it('decodes long ranges (ASCII or with one other byte anywhere) exactly as TextDecoder does (property)', () => {
+    const ascii = fc.array(fc.integer({ min: 0, max: 0x7f }), { minLength: ASCII_CHECK_BYTES - 2, maxLength: 4 * ASCII_CHECK_BYTES });
+    const other = fc.option(fc.tuple(fc.nat(), fc.constantFrom(0x80, 0xc3, 0xa9, 0xe2, 0xef, 0xf0, 0xff)), { nil: undefined });
+    fc.assert(
+      fc.property(ascii, other, fc.nat(8), fc.nat(8), fc.boolean(), (arr, put, cutStart, cutEnd, plain) => {
+        if (put) arr[put[0] % arr.length] = put[1];
+        const start = Math.min(cutStart, arr.length);
+        const end = Math.max(start, arr.length - cutEnd);
+        const backing = new Uint8Array(arr.length + 7).fill(0xe9); // not ASCII around the view: the check must stay inside it
+        backing.set(arr, 3);
+        const view = plain ? backing.subarray(3, 3 + arr.length) : Buffer.from(backing.buffer, 3, arr.length);
+        expect(source.decodeUtf8(view, start, end)).toBe(reference.decode(new Uint8Array(arr).subarray(start, end)));
+      }),
+      { numRuns: 2000 },
     );
   });
 });
