@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { mark, readLongTasks, recordLongTasks, repoOpen, searchDone, startTrace, stopTrace, until } from './helpers/long-tasks';
+import { mark, PERF_RETRIES, readLongTasks, recordLongTasks, repoOpen, searchDone, startTrace, stopTrace, until } from './helpers/long-tasks';
 import { tenThousandFiles, writeDiskRepo } from './helpers/repos';
 
 // Playwright's trace recorder snapshots the DOM in the page's main thread around every
@@ -10,10 +10,9 @@ test.use({ trace: 'off', serviceWorkers: 'block' });
 // A timing assertion on a shared, oversubscribed 2-core machine. Traces showed the last long
 // tasks were frames of 20-30 ms of CPU stretched past 50 ms while the renderer waited for a core
 // (the worker's index build, then other processes); the build now gives way to foreground work
-// and a batch of results costs less to lay out. One retry absorbs a rare starved frame: every
-// attempt prints its long tasks with the test's step marks, so a regression stays visible.
-const retries = process.env.PERF_RETRIES ?? '';
-test.describe.configure({ retries: /^\d+$/.test(retries) ? Number(retries) : 1 });
+// and a batch of results costs less to lay out. Retries (helpers/long-tasks.ts PERF_RETRIES) absorb a
+// starved frame: every attempt prints its long tasks with the test's step marks.
+test.describe.configure({ retries: PERF_RETRIES });
 
 test('the main thread never blocks for more than 50 ms while 10,000 files load', async ({ quarry, page }) => {
   test.setTimeout(180_000);

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { indexReady, mark, readLongTasks, recordLongTasks, repoOpen, searchDone, startTrace, stopTrace, until } from './helpers/long-tasks';
+import { indexReady, mark, PERF_RETRIES, readLongTasks, recordLongTasks, repoOpen, searchDone, startTrace, stopTrace, until } from './helpers/long-tasks';
 import { copyDiskDirToOpfs, pickerReturnsOpfs } from './helpers/opfs';
 import type { QuarryPage } from './pages/quarry-page';
 
@@ -20,8 +20,7 @@ import type { QuarryPage } from './pages/quarry-page';
 test.use({ trace: 'off', serviceWorkers: 'block' });
 // The same allowance as performance.spec.ts for a starved frame on the shared 2-core machine;
 // every attempt prints its long tasks.
-const retries = process.env.PERF_RETRIES ?? '';
-test.describe.configure({ retries: /^\d+$/.test(retries) ? Number(retries) : 1 });
+test.describe.configure({ retries: PERF_RETRIES });
 
 const NAME = 'real-tree';
 /**

@@ -11,6 +11,15 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 
+/**
+ * Retries for a long-task check (PERF_RETRIES=<n> overrides; 0 shows every attempt's verdict).
+ * The assertion stays at 50 ms; the retries absorb a frame starved by the shared 2-core machine:
+ * traced, the tasks that cross 50 ms here are 20-40 ms of work stretched while the renderer
+ * waits for a core (the worker's index build or search, Playwright, the preview server). Each
+ * attempt prints its long tasks with the step marks, so a regression stays visible.
+ */
+export const PERF_RETRIES = /^\d+$/.test(process.env.PERF_RETRIES ?? '') ? Number(process.env.PERF_RETRIES) : 2;
+
 export interface LongTaskReport {
   /** Durations (ms) of the long tasks that started at or after `from`'s mark. */
   longTasks: number[];
