@@ -103,6 +103,14 @@ describe('NodeFsSource.readRanges and the segmented index on disk', () => {
     expect(Buffer.from(got!.subarray(10, 20)).toString()).toBe(text.slice(10, 20));
     expect(Buffer.from(got!.subarray(5000, 5100)).toString()).toBe(text.slice(5000, 5100));
     expect(await source.readRanges('big.ts', [[0, 4]], text.length + 1)).toBeNull();
+    // the same size, another modified time: changed since it was indexed (also through statFile's held descriptor)
+    const mtimeMs = fs.statSync(path.join(dir, 'big.ts')).mtimeMs;
+    expect(await source.readRanges('big.ts', [[0, 4]], text.length, mtimeMs)).not.toBeNull();
+    expect(await source.readRanges('big.ts', [[0, 4]], text.length, mtimeMs - 1000)).toBeNull();
+    expect((await source.statFile('big.ts'))?.mtimeMs).toBe(mtimeMs);
+    expect(await source.readRanges('big.ts', [[0, 4]], text.length, mtimeMs + 1000)).toBeNull();
+    expect(await source.statFile('big.ts')).toMatchObject({ size: text.length });
+    expect(await source.readRanges('big.ts', [[0, 4]], text.length, mtimeMs)).not.toBeNull();
     await expect(source.readRanges('missing.ts', [[0, 4]], 4)).rejects.toMatchObject({ code: 'NotFound', message: 'No such file or directory: missing.ts' });
   });
 

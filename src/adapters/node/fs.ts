@@ -14,6 +14,13 @@ import { decodeBytes, hasNulByte, type Decoded } from '../../core/walk/decode';
 /** decodeUtf8 checks a range this long or longer for ASCII first (shorter: the check costs more than it saves). */
 export const ASCII_CHECK_BYTES = 128;
 
+/** A file open for reading, with what its fstat said at the open. */
+interface Opened {
+  fd: number;
+  size: number;
+  mtimeMs: number;
+}
+
 function kindOf(d: fs.Dirent | fs.Stats): EntryKind {
   if (d.isSymbolicLink()) return 'symlink';
   if (d.isDirectory()) return 'directory';
@@ -116,7 +123,7 @@ export class NodeFsSource implements FileSource {
    * The file statFile() opened to learn its size, kept for the read that follows (any other
    * call closes it first, so at most one descriptor is held).
    */
-  private held: { rel: string; fd: number; size: number } | null = null;
+  private held: { rel: string; fd: number; size: number; mtimeMs: number } | null = null;
 
   private release(): void {
     const h = this.held;
@@ -130,7 +137,7 @@ export class NodeFsSource implements FileSource {
   }
 
   /** The descriptor statFile() holds for `rel` (handed over: the caller closes it), else null. */
-  private take(rel: string): { fd: number; size: number } | null {
+  private take(rel: string): Opened | null {
     const h = this.held;
     if (h && h.rel === rel) {
       this.held = null;
@@ -167,7 +174,7 @@ export class NodeFsSource implements FileSource {
       fs.closeSync(fd);
       return this.stat(rel);
     }
-    this.held = { rel, fd, size: st.size };
+    this.held = { rel, fd, size: st.size, mtimeMs: st.mtimeMs };
     return { kind: 'file', size: st.size, mtimeMs: st.mtimeMs, id: `${st.dev}:${st.ino}` };
   }
 
@@ -206,7 +213,7 @@ export class NodeFsSource implements FileSource {
    * hot path (readTransient, readRanges: some 8 µs a file) relies on the cache alone. `size` is
    * the file's size at open: readers stop there, so a growing file cannot make a read endless.
    */
-  private open(rel: string, verify = true): { fd: number; size: number } {
+  private open(rel: string, verify = true): Opened {
     const held = this.take(rel);
     if (held) {
       if (verify && !this.isInside(realPathOf(held.fd, this.abs(rel)))) {
@@ -236,7 +243,7 @@ export class NodeFsSource implements FileSource {
         const what = st.isDirectory() ? 'a directory' : `a ${specialOf(st) ?? 'special file'}`;
         throw new QuarryError('Unreadable', `Not a regular file: ${rel} is ${what}`, { path: rel, reason: 'notRegular' });
       }
-      return { fd, size: st.size };
+      return { fd, size: st.size, mtimeMs: st.mtimeMs };
     } catch (err) {
       fs.closeSync(fd);
       throw fsError(err, rel);
@@ -284,10 +291,10 @@ export class NodeFsSource implements FileSource {
   }
 
   /** fn(fd) on the file opened for reading, closed after; errors become QuarryErrors. */
-  private withFile<T>(rel: string, fn: (fd: number, size: number) => T, verify = true): T {
-    const { fd, size } = this.open(rel, verify);
+  private withFile<T>(rel: string, fn: (fd: number, size: number, mtimeMs: number) => T, verify = true): T {
+    const { fd, size, mtimeMs } = this.open(rel, verify);
     try {
-      return fn(fd, size);
+      return fn(fd, size, mtimeMs);
     } catch (err) {
       throw fsError(err, rel);
     } finally {
@@ -310,9 +317,9 @@ export class NodeFsSource implements FileSource {
   async readRanges(rel: string, ranges: ReadonlyArray<readonly [number, number]>, size: number, mtimeMs?: number): Promise<Uint8Array | null> {
     return this.withFile(
       rel,
-      (fd) => {
-        const st = fs.fstatSync(fd);
-        if (st.size !== size || (mtimeMs !== undefined && st.mtimeMs !== mtimeMs)) return null;
+      (fd, atOpen, mtimeAtOpen) => {
+        // (the size and time the open's fstat saw: no second fstat)
+        if (atOpen !== size || (mtimeMs !== undefined && mtimeAtOpen !== mtimeMs)) return null;
         if (this.scratch.length < size) this.scratch = Buffer.allocUnsafe(Math.max(size, this.scratch.length * 2));
         for (const [start, end] of ranges) {
           for (let at = start; at < end;) {
