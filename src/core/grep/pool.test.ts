@@ -105,6 +105,7 @@ function fakePool(ws: Workspace, shape: PoolShape, open?: (rootIndex: number) =>
       maxFiles: shape.maxFiles,
       localBytes: 0,
       smallBytes: shape.small ?? 0,
+      heavyShare: shape.heavy ?? 0,
     },
     rootRef: (source: FileSource) => (shape.byPath ? `root-${ws.roots.indexOf(source)}` : null),
     async run(task: ChunkTask, signal: AbortSignal): Promise<ChunkResult> {
@@ -236,7 +237,7 @@ describe('the search pool', () => {
       };
     };
     const pool = Object.assign(new LanePool(dying, 2, () => null), {
-      chunking: { firstBytes: 10, maxBytes: 20, maxFiles: 2, localBytes: 0 },
+      chunking: { firstBytes: 10, maxBytes: 20, maxFiles: 2, localBytes: 0, heavyShare: 0 },
       coordinatorSearches: 'first' as const,
     });
     const req: GrepRequest = { pattern: 'return', mode: 'literal', maxResults: 1000 };
@@ -282,7 +283,7 @@ describe('the search pool', () => {
       return lane;
     };
     const pool = Object.assign(new LanePool(spawn, 2, () => null), {
-      chunking: { firstBytes: 1, maxBytes: 1, maxFiles: 1, localBytes: 0 },
+      chunking: { firstBytes: 1, maxBytes: 1, maxFiles: 1, localBytes: 0, heavyShare: 0 },
       coordinatorSearches: 'first' as const,
     });
     const req: GrepRequest = { pattern: 'return', mode: 'literal', contextAfter: 1 };
@@ -294,5 +295,32 @@ describe('the search pool', () => {
       code: 'Cancelled',
     });
     pool.dispose();
+  });
+  it('a chunk the coordinator searched itself whose lines outweigh a quarter of its bytes keeps the lanes idle', async () => {
+    // every line matches: the lines handed back are the bytes searched
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 20; i++) files[`f${String(i).padStart(2, '0')}.ts`] = `return ${i}\n`.repeat(4);
+    const ws = new Workspace([new MemorySource(files)]);
+    const req: GrepRequest = { pattern: 'return', mode: 'literal', maxResults: 1000 };
+    const one = await collect(ws, req, {});
+    const run = async (heavyShare: number) => {
+      let spawned = 0;
+      const pool = Object.assign(
+        new LanePool(
+          () => {
+            spawned++;
+            return channelLane(null);
+          },
+          1,
+          () => null,
+        ),
+        { chunking: { firstBytes: 16, maxBytes: 16, maxFiles: 1, localBytes: 0, heavyShare }, coordinatorSearches: 'share' as const },
+      );
+      expect(await collect(ws, req, { pool })).toEqual(one);
+      pool.dispose();
+      return spawned;
+    };
+    expect(await run(4)).toBe(0); // the first chunk (the coordinator's share) was heavy
+    expect(await run(0)).toBe(1); // weighed never: the lane takes its share
   });
 });

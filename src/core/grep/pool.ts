@@ -56,7 +56,7 @@ export const LOCAL_FIRST_BYTES = 2 * 1024 * 1024;
 export const SMALL_SEARCH_BYTES = 48 * 1024 * 1024;
 /** What a file the walk did not stat counts for in a chunk's size. */
 const UNSTATED_FILE_BYTES = 16 * 1024;
-/** A lane's answer carrying more than 1/HEAVY_ANSWER_SHARE of its chunk's bytes as line text turns the lanes off for the search. */
+/** An answer (a lane's, or a chunk this thread searched directly) carrying more than 1/HEAVY_ANSWER_SHARE of its chunk's bytes as line text turns the lanes off for the search. */
 const HEAVY_ANSWER_SHARE = 4;
 /** Chunks a lane holds at once (one searching, one waiting: no idle gap between them). */
 export const IN_FLIGHT_PER_LANE = 2;
@@ -105,6 +105,7 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
   let chunkNo = 0;
   /** The lanes' answers cost more than they save: every chunk from here is searched on this thread. */
   let lanesOff = false;
+  const heavyShare = pool.chunking?.heavyShare ?? HEAVY_ANSWER_SHARE;
   /** The coordinator's own chunk in progress (its next one starts after it). */
   let localTail: Promise<unknown> = Promise.resolve();
   /** Bytes handed out so far (to the coordinator or the lanes). */
@@ -145,7 +146,8 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
       let target = firstBytes;
 
       /** A chunk searched straight into the tally, as one thread does (nothing before it is pending): true to stop. */
-      const searchHere = async (files: Array<ChunkFile & { seq: number }>): Promise<boolean> => {
+      const searchHere = async (files: Array<ChunkFile & { seq: number }>, bytes: number): Promise<boolean> => {
+        const charsBefore = tally.deliveredChars;
         for (const f of files) {
           if (signal?.aborted) {
             tally.cancel();
@@ -154,6 +156,8 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
           skipsBefore(f.seq);
           if ((await searchFileInto(tally, source, f, localPlan, prefix)) === 'stop') return true;
         }
+        // as heavy as a lane's heavy answer (below): the lanes would only add packing and copying
+        if (heavyShare > 0 && bytes > 0 && tally.deliveredChars - charsBefore > bytes / heavyShare) lanesOff = true;
         return false;
       };
 
@@ -186,7 +190,7 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
         // Nothing before it is pending: its matches go to the sink file by file, as one thread's do
         // (held in a chunk's answer until merged, a very common string's line objects lived long
         // enough for the garbage collector to promote them: 1.05 s against one thread's 0.75 s).
-        if (local && !inFlight.length) return searchHere(files);
+        if (local && !inFlight.length) return searchHere(files, sentBytes);
         if (local) {
           // read from the workspace's own source (the first ones always: the first batch with no round trip)
           // One of its own chunks at a time: a source's transient read buffer (readTransient)
@@ -213,8 +217,7 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
         const result = await answer;
         // Answers heavier than a quarter of what was searched (a very common string's lines):
         // packing, copying and unpacking them costs more than searching here, so the rest is.
-        const heavy = pool.chunking?.heavyShare ?? HEAVY_ANSWER_SHARE;
-        if (heavy > 0 && laneBytes && (result.wire?.text.length ?? 0) > laneBytes / heavy) lanesOff = true;
+        if (heavyShare > 0 && laneBytes && (result.wire?.text.length ?? 0) > laneBytes / heavyShare) lanesOff = true;
         for (let i = 0; i < files.length; i++) {
           const f = files[i];
           skipsBefore(f.seq);

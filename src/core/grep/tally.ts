@@ -11,6 +11,8 @@ import type { GrepMatch, GrepSink, GrepSummary } from './types';
 export class SearchTally {
   total = 0;
   delivered = 0;
+  /** Characters of line text delivered (the pool weighs its own chunks' answers with it). */
+  deliveredChars = 0;
   filesSearched = 0;
   filesMatched = 0;
   totalIsExact = true;
@@ -49,7 +51,9 @@ export class SearchTally {
     this.fileHadMatch = true;
     if (this.delivered < this.maxResults) {
       this.delivered++;
-      this.matches.push(make());
+      const m = make();
+      this.deliveredChars += m.text.length;
+      this.matches.push(m);
     }
     return true;
   }
