@@ -296,14 +296,16 @@ describe('the search pool', () => {
     });
     pool.dispose();
   });
-  it('a chunk the coordinator searched itself whose lines outweigh a quarter of its bytes keeps the lanes idle', async () => {
-    // every line matches: the lines handed back are the bytes searched
-    const files: Record<string, string> = {};
-    for (let i = 0; i < 20; i++) files[`f${String(i).padStart(2, '0')}.ts`] = `return ${i}\n`.repeat(4);
-    const ws = new Workspace([new MemorySource(files)]);
+  it('a chunk the coordinator searched itself that delivered many lines a file keeps the lanes idle', async () => {
+    const common: Record<string, string> = {};
+    const long: Record<string, string> = {};
+    for (let i = 0; i < 20; i++) {
+      common[`f${String(i).padStart(2, '0')}.ts`] = `return ${i}\n`.repeat(12); // 12 lines a file (over HEAVY_LINES_PER_FILE)
+      long[`f${String(i).padStart(2, '0')}.js`] = `return ${'x'.repeat(3000)}\n`; // one minified line a file: heavy in text, not in lines
+    }
     const req: GrepRequest = { pattern: 'return', mode: 'literal', maxResults: 1000 };
-    const one = await collect(ws, req, {});
-    const run = async (heavyShare: number) => {
+    const run = async (files: Record<string, string>, heavyShare: number) => {
+      const ws = new Workspace([new MemorySource(files)]);
       let spawned = 0;
       const pool = Object.assign(
         new LanePool(
@@ -314,13 +316,14 @@ describe('the search pool', () => {
           1,
           () => null,
         ),
-        { chunking: { firstBytes: 16, maxBytes: 16, maxFiles: 1, localBytes: 0, heavyShare }, coordinatorSearches: 'share' as const },
+        { chunking: { firstBytes: 64, maxBytes: 64, maxFiles: 1, localBytes: 0, heavyShare }, coordinatorSearches: 'share' as const },
       );
-      expect(await collect(ws, req, { pool })).toEqual(one);
+      expect(await collect(ws, req, { pool })).toEqual(await collect(ws, req, {}));
       pool.dispose();
       return spawned;
     };
-    expect(await run(4)).toBe(0); // the first chunk (the coordinator's share) was heavy
-    expect(await run(0)).toBe(1); // weighed never: the lane takes its share
+    expect(await run(common, 4)).toBe(0); // the first chunk (the coordinator's share) was heavy
+    expect(await run(common, 0)).toBe(1); // weighed never: the lane takes its share
+    expect(await run(long, 4)).toBe(1);
   });
 });

@@ -56,8 +56,10 @@ export const LOCAL_FIRST_BYTES = 2 * 1024 * 1024;
 export const SMALL_SEARCH_BYTES = 48 * 1024 * 1024;
 /** What a file the walk did not stat counts for in a chunk's size. */
 const UNSTATED_FILE_BYTES = 16 * 1024;
-/** An answer (a lane's, or a chunk this thread searched directly) carrying more than 1/HEAVY_ANSWER_SHARE of its chunk's bytes as line text turns the lanes off for the search. */
+/** A lane's answer carrying more than 1/HEAVY_ANSWER_SHARE of its chunk's bytes as line text turns the lanes off for the search (0 in chunking.heavyShare: never). */
 const HEAVY_ANSWER_SHARE = 4;
+/** So does a chunk this thread searched itself that delivered more lines than this per file (the bench's `return`: ~25). */
+const HEAVY_LINES_PER_FILE = 8;
 /** Chunks a lane holds at once (one searching, one waiting: no idle gap between them). */
 export const IN_FLIGHT_PER_LANE = 2;
 
@@ -146,8 +148,8 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
       let target = firstBytes;
 
       /** A chunk searched straight into the tally, as one thread does (nothing before it is pending): true to stop. */
-      const searchHere = async (files: Array<ChunkFile & { seq: number }>, bytes: number): Promise<boolean> => {
-        const charsBefore = tally.deliveredChars;
+      const searchHere = async (files: Array<ChunkFile & { seq: number }>): Promise<boolean> => {
+        const linesBefore = tally.delivered;
         for (const f of files) {
           if (signal?.aborted) {
             tally.cancel();
@@ -156,8 +158,10 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
           skipsBefore(f.seq);
           if ((await searchFileInto(tally, source, f, localPlan, prefix)) === 'stop') return true;
         }
-        // as heavy as a lane's heavy answer (below): the lanes would only add packing and copying
-        if (heavyShare > 0 && bytes > 0 && tally.deliveredChars - charsBefore > bytes / heavyShare) lanesOff = true;
+        // Many lines a file (a very common string): the lanes' answers would only add packing and
+        // copying. Lines, not characters: one minified file's megabyte line is cheap to hand over,
+        // and the walk's sizes are estimates where it did not stat.
+        if (heavyShare > 0 && tally.delivered - linesBefore > HEAVY_LINES_PER_FILE * files.length) lanesOff = true;
         return false;
       };
 
@@ -190,7 +194,7 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
         // Nothing before it is pending: its matches go to the sink file by file, as one thread's do
         // (held in a chunk's answer until merged, a very common string's line objects lived long
         // enough for the garbage collector to promote them: 1.05 s against one thread's 0.75 s).
-        if (local && !inFlight.length) return searchHere(files, sentBytes);
+        if (local && !inFlight.length) return searchHere(files);
         if (local) {
           // read from the workspace's own source (the first ones always: the first batch with no round trip)
           // One of its own chunks at a time: a source's transient read buffer (readTransient)

@@ -11,8 +11,6 @@ import type { GrepMatch, GrepSink, GrepSummary } from './types';
 export class SearchTally {
   total = 0;
   delivered = 0;
-  /** Characters of line text delivered (the pool weighs its own chunks' answers with it). */
-  deliveredChars = 0;
   filesSearched = 0;
   filesMatched = 0;
   totalIsExact = true;
@@ -51,9 +49,7 @@ export class SearchTally {
     this.fileHadMatch = true;
     if (this.delivered < this.maxResults) {
       this.delivered++;
-      const m = make();
-      this.deliveredChars += m.text.length;
-      this.matches.push(m);
+      this.matches.push(make());
     }
     return true;
   }
