@@ -303,8 +303,8 @@ describe('the search pool', () => {
       common[`f${String(i).padStart(2, '0')}.ts`] = `return ${i}\n`.repeat(12); // 12 lines a file (over HEAVY_LINES_PER_FILE)
       long[`f${String(i).padStart(2, '0')}.js`] = `return ${'x'.repeat(3000)}\n`; // one minified line a file: heavy in text, not in lines
     }
-    const req: GrepRequest = { pattern: 'return', mode: 'literal', maxResults: 1000 };
-    const run = async (files: Record<string, string>, heavyShare: number) => {
+    const all: GrepRequest = { pattern: 'return', mode: 'literal', maxResults: 1000 };
+    const run = async (files: Record<string, string>, heavyShare: number, req = all) => {
       const ws = new Workspace([new MemorySource(files)]);
       let spawned = 0;
       const pool = Object.assign(
@@ -325,5 +325,7 @@ describe('the search pool', () => {
     expect(await run(common, 4)).toBe(0); // the first chunk (the coordinator's share) was heavy
     expect(await run(common, 0)).toBe(1); // weighed never: the lane takes its share
     expect(await run(long, 4)).toBe(1);
+    // once the lines to deliver are delivered, the rest is counted: light answers, the lane takes its share again
+    expect(await run(common, 4, { pattern: 'return', mode: 'literal', maxResults: 30, countLimit: 10_000 })).toBe(1);
   });
 });

@@ -105,7 +105,7 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
     count: tally.countCeiling + 1,
   };
   let chunkNo = 0;
-  /** The lanes' answers cost more than they save: every chunk from here is searched on this thread. */
+  /** The lanes' answers cost more than they save: every chunk from here is searched on this thread while lines are still delivered. */
   let lanesOff = false;
   const heavyShare = pool.chunking?.heavyShare ?? HEAVY_ANSWER_SHARE;
   /** The coordinator's own chunk in progress (its next one starts after it). */
@@ -188,8 +188,10 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
         // Its share after that: one chunk in (lanes + 1). Not "whenever it has none": its reads
         // are synchronous (Node's fs) or in memory, so its own chunk is always done by the time
         // the walk cuts the next one, and the lanes would get nothing.
-        const mine = pool.coordinatorSearches === 'first' ? turn === 0 : !lanesOff && turn % (pool.lanes + 1) === 0;
-        const local = early || mine || lanesOff;
+        // (heavy answers cost only while lines are delivered: a chunk that just counts answers light)
+        const off = lanesOff && tally.delivered < tally.maxResults;
+        const mine = pool.coordinatorSearches === 'first' ? turn === 0 : !off && turn % (pool.lanes + 1) === 0;
+        const local = early || mine || off;
         target = Math.min(target * 2, maxBytes);
         // Nothing before it is pending: its matches go to the sink file by file, as one thread's do
         // (held in a chunk's answer until merged, a very common string's line objects lived long
