@@ -123,7 +123,7 @@ export class NodeFsSource implements FileSource {
    * The file statFile() opened to learn its size, kept for the read that follows (any other
    * call closes it first, so at most one descriptor is held).
    */
-  private held: { rel: string; fd: number; size: number; mtimeMs: number } | null = null;
+  private held: (Opened & { rel: string }) | null = null;
 
   private release(): void {
     const h = this.held;
