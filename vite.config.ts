@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, readdirSync, readFileSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createReadStream, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
@@ -7,6 +9,32 @@ import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 
 const ROOT = resolve(import.meta.dirname);
+
+/**
+ * The demo's stored code index for the demo files `json`, built once per build (the app's and the
+ * worker's bundles both load the demo module) by scripts/demo-index.ts in a child process.
+ */
+const demoIndexes = new Map<string, Buffer>();
+function demoIndex(json: string): Buffer {
+  const hash = createHash('sha256').update(json).digest('hex');
+  let bytes = demoIndexes.get(hash);
+  if (!bytes) {
+    const dir = mkdtempSync(join(tmpdir(), 'quarry-demo-index-'));
+    try {
+      writeFileSync(join(dir, 'files.json'), json);
+      const tsx = createRequire(import.meta.url).resolve('tsx/cli');
+      execFileSync(process.execPath, [tsx, join(ROOT, 'scripts/demo-index.ts'), join(dir, 'files.json'), join(dir, 'index.bin')], {
+        cwd: ROOT,
+        stdio: ['ignore', 'inherit', 'inherit'],
+      });
+      bytes = readFileSync(join(dir, 'index.bin'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    demoIndexes.set(hash, bytes);
+  }
+  return bytes;
+}
 
 /**
  * The built-in demo repository: Quarry's own source, copied at build time into a lazily
@@ -46,15 +74,23 @@ function quarryDemo(): Plugin {
     load(loadId) {
       if (loadId !== resolved) return null;
       const json = JSON.stringify(collect());
-      // The dev server cannot emit files: the map inline, as JSON.parse of a string literal.
-      if (command === 'serve') return `export default async () => JSON.parse(${JSON.stringify(json)});`;
+      // The dev server cannot emit files: the map inline, as JSON.parse of a string literal; the
+      // demo is indexed in the browser.
+      if (command === 'serve') return `export default async () => JSON.parse(${JSON.stringify(json)});\nexport const loadIndex = async () => null;`;
       // Built, the map is a JSON asset fetched on demand: V8 compiled the same 3.4 MB as a JS
       // module in 350-750 ms on each first visit; response.json() reads it in a few ms.
       const ref = this.emitFile({ type: 'asset', name: 'quarry-demo.json', source: json });
+      // and its code index, built here by the engine (scripts/demo-index.ts), fetched when the
+      // browser has none stored (adapters/browser/demo-bundle.ts)
+      const indexRef = this.emitFile({ type: 'asset', name: 'quarry-demo-index.bin', source: demoIndex(json) });
       return `export default async () => {
   const response = await fetch(import.meta.ROLLUP_FILE_URL_${ref});
   if (!response.ok) throw new Error('The demo repository could not be loaded (HTTP ' + response.status + ')');
   return response.json();
+};
+export const loadIndex = async () => {
+  const response = await fetch(import.meta.ROLLUP_FILE_URL_${indexRef});
+  return response.ok ? new Uint8Array(await response.arrayBuffer()) : null;
 };`;
     },
   };
@@ -187,7 +223,7 @@ export default defineConfig({
     quarryDemo(),
     quarryCsp(),
     quarryUseLite(),
-    // An installable PWA: the service worker precaches the app, its workers, the demo, the
+    // An installable PWA: the service worker precaches the app, its workers, the demo and its index, the
     // tree-sitter runtime and the TS/JS grammars, so after one visit Quarry and the
     // repositories cloned into IndexedDB work with the network off. The other grammars (C# is
     // 5 MB) are fetched only when a repository has files of their language, and kept by the
@@ -208,7 +244,12 @@ export default defineConfig({
         icons: [{ src: 'icon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' }],
       },
       workbox: {
-        globPatterns: ['**/*.{js,css,html,svg,json,webmanifest}', '**/web-tree-sitter*.wasm', '**/tree-sitter-{typescript,tsx,javascript}-*.wasm'],
+        globPatterns: [
+          '**/*.{js,css,html,svg,json,webmanifest}',
+          '**/quarry-demo-index-*.bin',
+          '**/web-tree-sitter*.wasm',
+          '**/tree-sitter-{typescript,tsx,javascript}-*.wasm',
+        ],
         // the embedding model (28 MB) is fetched on the first semantic search, not at install
         globIgnores: ['**/node_modules/**/*', 'assets/model/**'],
         maximumFileSizeToCacheInBytes: 32 * 1024 * 1024,

@@ -41,16 +41,30 @@ const USERS_APP = {
   'README.md': '# Users app\n\nFind a user by id.\n',
 };
 
-test('the demo is indexed in the background and a reload finds the stored index (cache_hit)', async ({ quarry, page }) => {
+test('the demo opens with the index built with the app (cache_hit, nothing parsed); a rebuild is stored and found after a reload', async ({ quarry, page }) => {
   test.setTimeout(240_000);
   await quarry.goto();
   await quarry.waitForRepo('quarry (demo)');
-  const first = await quarry.waitForIndex(180_000);
-  expect(['full', 'incremental', 'cache_hit']).toContain(first);
+  expect(await quarry.waitForIndex()).toBe('cache_hit');
+  await expect(quarry.indexStatus).toContainText(/Index: [\d,]+ of [\d,]+ files ranked · [\d,]+ chunks · cache_hit · built/);
+  // the shipped index came from the build: no parsing worker was started for it
+  expect(
+    page
+      .workers()
+      .map((w) => w.url())
+      .filter((u) => u.includes('parse.worker')),
+  ).toEqual([]);
+  await quarry.search('withShippedIndexes', 'Ranked');
+  await expect(quarry.rankedHits.first()).toContainText('withShippedIndexes');
+
+  // a rebuild parses the demo here and stores it; a reload finds that one
+  await quarry.indexStatus.getByRole('button', { name: 'Rebuild index' }).click();
+  await expect(quarry.indexStatus).toHaveAttribute('data-mode', 'full', { timeout: 180_000 });
+  await quarry.waitForIndex();
+  expect(page.workers().some((w) => w.url().includes('parse.worker'))).toBe(true);
   await page.reload();
   await quarry.waitForRepo('quarry (demo)');
   expect(await quarry.waitForIndex()).toBe('cache_hit');
-  await expect(quarry.indexStatus).toContainText(/Index: [\d,]+ of [\d,]+ files ranked · [\d,]+ chunks · cache_hit · built/);
 });
 
 test('an OPFS folder: Ranked, Related, then a changed file refreshes incrementally', async ({ quarry, page }) => {
@@ -61,7 +75,8 @@ test('an OPFS folder: Ranked, Related, then a changed file refreshes incremental
   await quarry.waitForRepo('quarry (demo)');
   await quarry.openFolderButton.click();
   await quarry.waitForRepo('users-app');
-  expect(await quarry.waitForIndex(180_000)).toBe('full');
+  await expect(quarry.indexStatus).toHaveAttribute('data-mode', 'full', { timeout: 180_000 });
+  await quarry.waitForIndex();
 
   // Ranked: "user by id" finds getUserById (identifier parts), first.
   await quarry.search('user by id', 'Ranked');

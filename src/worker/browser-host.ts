@@ -47,17 +47,25 @@ export async function startWorkerTransport(timeoutMs = WORKER_START_TIMEOUT_MS):
 }
 
 export async function startMainThreadTransport(): Promise<EngineTransport> {
-  const [{ createEngineApi }, { loadDemoFiles }, { inThreadTransport }, { browserGrammarLoader }, { IdbIndexStore }] = await Promise.all([
+  const [
+    { createEngineApi },
+    { loadDemoFiles, loadDemoIndex },
+    { inThreadTransport },
+    { browserGrammarLoader },
+    { IdbIndexStore },
+    { withShippedIndexes },
+    { indexStoreKey },
+  ] = await Promise.all([
     import('./engine'),
     import('../adapters/browser/demo-bundle'),
     import('./client'),
     import('../adapters/browser/grammars'),
     import('../adapters/browser/idb-index-store'),
+    import('../core/rank/persist'),
+    import('./session'),
   ]);
-  return inThreadTransport(
-    createEngineApi({ host: 'main-thread', loadDemo: loadDemoFiles, grammarLoader: browserGrammarLoader, indexStore: new IdbIndexStore() }),
-    'main-thread',
-  );
+  const indexStore = withShippedIndexes(new IdbIndexStore(), { [indexStoreKey('demo')]: loadDemoIndex });
+  return inThreadTransport(createEngineApi({ host: 'main-thread', loadDemo: loadDemoFiles, grammarLoader: browserGrammarLoader, indexStore }), 'main-thread');
 }
 
 /** The app's transport factory: a worker when possible, else the main thread. */

@@ -70,6 +70,24 @@ export function forgivingStore(store: IndexStore, onError: (message: string) => 
   };
 }
 
+/**
+ * A store that answers a miss for one of `shipped`'s keys with the bytes the app ships for it (the
+ * demo's index, built with the app). Saves and removals go to `store` alone, so an index built
+ * or refreshed here replaces the shipped one from then on. A shipped copy that cannot be had
+ * (offline and not cached, a failed fetch) is a miss like any other: the caller builds.
+ */
+export function withShippedIndexes(store: IndexStore, shipped: Readonly<Record<string, () => Promise<Uint8Array | null>>>): IndexStore {
+  return {
+    load: async (key) => {
+      const stored = await store.load(key);
+      if (stored || !Object.hasOwn(shipped, key)) return stored;
+      return shipped[key]().catch(() => null);
+    },
+    save: (key, data) => store.save(key, data),
+    remove: (key) => store.remove?.(key) ?? Promise.resolve(),
+  };
+}
+
 export class MemoryIndexStore implements IndexStore {
   readonly data = new Map<string, Uint8Array>();
   async load(key: string) {
