@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { createReadStream, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -27,6 +27,7 @@ function demoIndex(json: string): Buffer {
         cwd: ROOT,
         stdio: ['ignore', 'inherit', 'inherit'],
       });
+      if (!existsSync(join(dir, 'index.bin'))) throw new Error('scripts/demo-index.ts wrote no index (was it run as a script?)');
       bytes = readFileSync(join(dir, 'index.bin'));
     } finally {
       rmSync(dir, { recursive: true, force: true });

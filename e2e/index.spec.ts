@@ -3,6 +3,7 @@
  * stored in IndexedDB per repository, refreshed incrementally; Ranked mode with score
  * explanations; the Related code panel; the index status line.
  */
+import type { Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './fixtures';
 import { pickerReturnsOpfs, writeOpfsFile, writeOpfsRepo } from './helpers/opfs';
@@ -41,6 +42,24 @@ const USERS_APP = {
   'README.md': '# Users app\n\nFind a user by id.\n',
 };
 
+/** The size of the demo's index record in IndexedDB (0: none stored). */
+function storedDemoIndexBytes(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open('quarry-indexes');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains('indexes')) return resolve(0);
+          const get = db.transaction('indexes').objectStore('indexes').get('index:demo');
+          get.onerror = () => reject(get.error);
+          get.onsuccess = () => resolve((get.result as Uint8Array | ArrayBuffer | undefined)?.byteLength ?? 0);
+        };
+      }),
+  );
+}
+
 test('the demo opens with the index built with the app (cache_hit, nothing parsed); a rebuild is stored and found after a reload', async ({ quarry, page }) => {
   test.setTimeout(240_000);
   await quarry.goto();
@@ -56,12 +75,14 @@ test('the demo opens with the index built with the app (cache_hit, nothing parse
   ).toEqual([]);
   await quarry.search('withShippedIndexes', 'Ranked');
   await expect(quarry.rankedHits.first()).toContainText('withShippedIndexes');
+  expect(await storedDemoIndexBytes(page)).toBe(0); // answered by the shipped copy, nothing stored
 
   // a rebuild parses the demo here and stores it; a reload finds that one
   await quarry.indexStatus.getByRole('button', { name: 'Rebuild index' }).click();
   await expect(quarry.indexStatus).toHaveAttribute('data-mode', 'full', { timeout: 180_000 });
   await quarry.waitForIndex();
   expect(page.workers().some((w) => w.url().includes('parse.worker'))).toBe(true);
+  expect(await storedDemoIndexBytes(page)).toBeGreaterThan(0);
   await page.reload();
   await quarry.waitForRepo('quarry (demo)');
   expect(await quarry.waitForIndex()).toBe('cache_hit');

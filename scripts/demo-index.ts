@@ -24,7 +24,27 @@ export async function buildDemoIndex(files: Record<string, string>): Promise<Uin
     const end = await client.indexRepo({}).done;
     const bytes = store.data.get(indexStoreKey('demo'));
     if (!bytes) throw new Error(`the demo index was not stored (${JSON.stringify(end)})`);
+    // a parse that failed or timed out here (a busy build machine) would ship as that file's
+    // verdict, and a browser that finds the index current would never parse it again
+    const failed = (end.stats as { coverage?: { textOnly: { failed: number } } }).coverage?.textOnly.failed ?? 0;
+    if (failed) throw new Error(`the demo index has ${failed} file(s) whose parse failed: not shipping it (${JSON.stringify(end.stats)})`);
+    // what the browser relies on: an engine that opens the same files finds the index current
+    const again = await reopenMode(files, bytes);
+    if (again !== 'cache_hit') throw new Error(`the demo index is not current when the demo is opened again (${again}): not shipping it`);
     return bytes;
+  } finally {
+    client.dispose();
+  }
+}
+
+/** The refresh mode of an engine that opens the demo `files` with `bytes` stored as its index. */
+async function reopenMode(files: Record<string, string>, bytes: Uint8Array): Promise<string> {
+  const store = new MemoryIndexStore();
+  await store.save(indexStoreKey('demo'), bytes);
+  const client = new EngineClient(() => inThreadTransport(createEngineApi({ loadDemo: async () => files, grammarLoader: nodeGrammarLoader, indexStore: store })));
+  try {
+    await client.openRepo({ kind: 'demo' }).done;
+    return String((await client.indexRepo({}).done).stats.refreshMode);
   } finally {
     client.dispose();
   }

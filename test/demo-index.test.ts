@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildDemoIndex } from '../scripts/demo-index';
 import { nodeGrammarLoader } from '../src/adapters/node/grammars';
-import { MemoryIndexStore, withShippedIndexes } from '../src/core/rank/persist';
+import { INDEX_FORMAT_VERSION, MemoryIndexStore, withShippedIndexes, type IndexStore } from '../src/core/rank/persist';
 import { EngineClient, inThreadTransport } from '../src/worker/client';
 import { createEngineApi } from '../src/worker/engine';
 import { indexStoreKey } from '../src/worker/session';
@@ -19,7 +19,7 @@ const FILES = {
   'README.md': '# Demo\n\nUsers and orders.\n',
 };
 
-async function openDemo(files: Record<string, string>, store: MemoryIndexStore, shipped: Uint8Array | null) {
+async function openDemo(files: Record<string, string>, store: IndexStore, shipped: Uint8Array | null) {
   let fetched = 0;
   const indexStore = withShippedIndexes(store, {
     [indexStoreKey('demo')]: async () => {
@@ -64,6 +64,25 @@ describe('the shipped demo index', () => {
     expect(again.stats.refreshMode).toBe('cache_hit');
     expect(again.fetched()).toBe(0);
     again.client.dispose();
+  });
+
+  it('answers in place of a stored index that cannot be read (damaged, another format version) or a store that cannot be opened', async () => {
+    const shipped = await buildDemoIndex(FILES);
+    const damaged = new MemoryIndexStore();
+    const bad = shipped.slice();
+    bad[bad.length - 5] ^= 0xff;
+    await damaged.save(indexStoreKey('demo'), bad);
+    const older = new MemoryIndexStore();
+    const old = shipped.slice();
+    new DataView(old.buffer).setUint32(4, INDEX_FORMAT_VERSION - 1, true);
+    await older.save(indexStoreKey('demo'), old);
+    const broken: IndexStore = { load: () => Promise.reject(new Error('IndexedDB is blocked')), save: async () => {} };
+    for (const store of [damaged, older, broken]) {
+      const { client, stats, fetched } = await openDemo(FILES, store, shipped);
+      expect(stats.refreshMode).toBe('cache_hit');
+      expect(fetched()).toBe(1);
+      client.dispose();
+    }
   });
 
   it('when it cannot be had (offline, a failed fetch, damaged bytes) the demo is indexed as before', async () => {

@@ -73,19 +73,32 @@ export function forgivingStore(store: IndexStore, onError: (message: string) => 
 /**
  * A store that answers a miss for one of `shipped`'s keys with the bytes the app ships for it (the
  * demo's index, built with the app). Saves and removals go to `store` alone, so an index built
- * or refreshed here replaces the shipped one from then on. A shipped copy that cannot be had
- * (offline and not cached, a failed fetch) is a miss like any other: the caller builds.
+ * or refreshed here replaces the shipped one from then on. A stored copy that cannot be read (an
+ * older format version, damaged bytes) or a store that cannot be opened is a miss too, so the
+ * shipped copy answers rather than a full build. A shipped copy that cannot be had (offline and
+ * not cached, a failed fetch) is a miss like any other: the caller builds.
  */
 export function withShippedIndexes(store: IndexStore, shipped: Readonly<Record<string, () => Promise<Uint8Array | null>>>): IndexStore {
   return {
     load: async (key) => {
-      const stored = await store.load(key);
-      if (stored || !Object.hasOwn(shipped, key)) return stored;
+      if (!Object.hasOwn(shipped, key)) return store.load(key);
+      const stored = await store.load(key).catch(() => null);
+      if (stored && readable(stored)) return stored;
       return shipped[key]().catch(() => null);
     },
     save: (key, data) => store.save(key, data),
     remove: (key) => store.remove?.(key) ?? Promise.resolve(),
   };
+}
+
+/** Whether `data` decodes as a stored index of this format version with a matching checksum. */
+function readable(data: Uint8Array): boolean {
+  try {
+    decodeIndex(data);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export class MemoryIndexStore implements IndexStore {
