@@ -3,8 +3,10 @@
  * plugin) and shipped beside the demo files: the engine that opens the same files must take it as
  * its own stored index (cache_hit), refresh only what differs, and keep its own saves.
  */
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { buildDemoIndex } from '../scripts/demo-index';
+import { gunzipped } from '../src/adapters/browser/demo-bundle';
 import { nodeGrammarLoader } from '../src/adapters/node/grammars';
 import { INDEX_FORMAT_VERSION, MemoryIndexStore, withShippedIndexes, type IndexStore } from '../src/core/rank/persist';
 import { EngineClient, inThreadTransport } from '../src/worker/client';
@@ -94,5 +96,17 @@ describe('the shipped demo index', () => {
     const failing = withShippedIndexes(new MemoryIndexStore(), { 'index:demo': () => Promise.reject(new Error('offline')) });
     await expect(failing.load('index:demo')).resolves.toBeNull();
     await expect(failing.load('index:other')).resolves.toBeNull();
+  });
+});
+
+describe('the shipped demo index as fetched (gzipped by the build)', () => {
+  it('is unpacked; bytes a host already unpacked pass as they are; damaged gzip is a miss', async () => {
+    const index = await buildDemoIndex(FILES);
+    const packed = new Uint8Array(gzipSync(index));
+    expect(packed.length).toBeLessThan(index.length);
+    expect(Buffer.from((await gunzipped(packed))!).equals(Buffer.from(index))).toBe(true);
+    expect(await gunzipped(index)).toBe(index);
+    const cut = packed.subarray(0, packed.length >> 1);
+    expect(await gunzipped(cut)).toBeNull();
   });
 });

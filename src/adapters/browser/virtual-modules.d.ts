@@ -2,7 +2,7 @@ declare module 'virtual:quarry-demo' {
   /** The demo's files, path -> text (built: fetched from a JSON asset; dev: inline). */
   const load: () => Promise<Record<string, string>>;
   export default load;
-  /** The demo's stored code index (scripts/demo-index.ts), built with the app; null in dev or when it cannot be fetched. */
+  /** The demo's stored code index (scripts/demo-index.ts), built with the app, as fetched (gzipped); null in dev or when it cannot be fetched. */
   export const loadIndex: () => Promise<Uint8Array | null>;
 }
 
