@@ -5,12 +5,9 @@
  */
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { buildDemoIndex } from '../scripts/demo-index';
+import { buildDemoIndex, openIndexedDemo } from '../scripts/demo-index';
 import { gunzipped } from '../src/adapters/browser/demo-bundle';
-import { nodeGrammarLoader } from '../src/adapters/node/grammars';
 import { INDEX_FORMAT_VERSION, MemoryIndexStore, withShippedIndexes, type IndexStore } from '../src/core/rank/persist';
-import { EngineClient, inThreadTransport } from '../src/worker/client';
-import { createEngineApi } from '../src/worker/engine';
 import { indexStoreKey } from '../src/worker/session';
 
 const FILES = {
@@ -29,9 +26,7 @@ async function openDemo(files: Record<string, string>, store: IndexStore, shippe
       return shipped;
     },
   });
-  const client = new EngineClient(() => inThreadTransport(createEngineApi({ loadDemo: async () => files, grammarLoader: nodeGrammarLoader, indexStore })));
-  await client.openRepo({ kind: 'demo' }).done;
-  const end = await client.indexRepo({}).done;
+  const { client, end } = await openIndexedDemo(files, indexStore);
   const stats = end.stats as unknown as { refreshMode: string; filesChanged: number; filesScanned: number };
   return { client, stats, fetched: () => fetched };
 }

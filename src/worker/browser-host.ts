@@ -47,25 +47,17 @@ export async function startWorkerTransport(timeoutMs = WORKER_START_TIMEOUT_MS):
 }
 
 export async function startMainThreadTransport(): Promise<EngineTransport> {
-  const [
-    { createEngineApi },
-    { loadDemoFiles, loadDemoIndex },
-    { inThreadTransport },
-    { browserGrammarLoader },
-    { IdbIndexStore },
-    { withShippedIndexes },
-    { indexStoreKey },
-  ] = await Promise.all([
+  const [{ createEngineApi }, { loadDemoFiles }, { inThreadTransport }, { browserGrammarLoader }, { browserIndexStore }] = await Promise.all([
     import('./engine'),
     import('../adapters/browser/demo-bundle'),
     import('./client'),
     import('../adapters/browser/grammars'),
-    import('../adapters/browser/idb-index-store'),
-    import('../core/rank/persist'),
-    import('./session'),
+    import('./browser-index-store'),
   ]);
-  const indexStore = withShippedIndexes(new IdbIndexStore(), { [indexStoreKey('demo')]: loadDemoIndex });
-  return inThreadTransport(createEngineApi({ host: 'main-thread', loadDemo: loadDemoFiles, grammarLoader: browserGrammarLoader, indexStore }), 'main-thread');
+  return inThreadTransport(
+    createEngineApi({ host: 'main-thread', loadDemo: loadDemoFiles, grammarLoader: browserGrammarLoader, indexStore: browserIndexStore() }),
+    'main-thread',
+  );
 }
 
 /** The app's transport factory: a worker when possible, else the main thread. */

@@ -1,11 +1,9 @@
 /** The web worker entry: a few lines that expose the engine (the logic lives in engine.ts and the modules it composes). */
 import { browserGrammarLoader } from '../adapters/browser/grammars';
-import { IdbIndexStore } from '../adapters/browser/idb-index-store';
-import { loadDemoFiles, loadDemoIndex } from '../adapters/browser/demo-bundle';
-import { withShippedIndexes } from '../core/rank/persist';
+import { loadDemoFiles } from '../adapters/browser/demo-bundle';
+import { browserIndexStore } from './browser-index-store';
 import { createEngineApi } from './engine';
 import { exposeEngine } from './expose';
-import { indexStoreKey } from './session';
 import { browserParsePool } from './parse-pool';
 import { browserSearchPool } from './search-pool';
 import { browserEmbedder } from './embed-client';
@@ -18,7 +16,7 @@ exposeEngine(
     loadDemo: loadDemoFiles,
     grammarLoader: browserGrammarLoader,
     // the demo opens indexed: its index is built with the app (until one is stored here)
-    indexStore: withShippedIndexes(new IdbIndexStore(), { [indexStoreKey('demo')]: loadDemoIndex }),
+    indexStore: browserIndexStore(),
     parsePool: browserParsePool,
     searchPool: browserSearchPool,
     ...(embedder ? { semanticModel: (onProgress, signal) => embedder.load(onProgress, signal) } : {}),
