@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemorySource } from '../source/memory';
 import { Workspace } from '../source/workspace';
 import { LITERAL_LINES } from './byte-search';
-import { countNewlines } from './lines';
+import { byteFinder, countNewlines, SKIP_SEARCH } from './lines';
 import { compileMatcher } from './regex';
 import { LINE_WINDOWS, literalLineFinders, searchAll } from './search';
 import type { GrepRequest } from './types';
@@ -334,6 +334,44 @@ ${straddle}
         expect(countNewlines(text.subarray(1), Math.max(0, s - 1), Math.max(0, e - 1))).toBe(countNewlines(text, s, e) - (s === 0 && text[0] === 10 ? 1 : 0));
         expect(countNewlines(text, s, e)).toBe(want);
       }
+    }
+  });
+
+  it('finds every occurrence of a needle as a naive search does, by the anchor byte and by the skip search, caseless too (property)', () => {
+    const byte = fc.constantFrom(...enc.encode('abcABC_ xyz'), 0x0a, 0xc3, 0xa9, 0x80, 0xff);
+    const hayArb = fc.uint8Array({ maxLength: 200 }).chain((noise) => fc.array(byte, { maxLength: 200 }).map((b) => new Uint8Array([...b, ...noise.slice(0, 8)])));
+    const naive = (hay: Uint8Array, needle: Uint8Array, caseless: boolean, from: number): number => {
+      const fold = (b: number) => (caseless && b >= 65 && b <= 90 ? b + 32 : b);
+      for (let i = Math.max(0, from); i + needle.length <= hay.length; i++) {
+        let k = 0;
+        while (k < needle.length && fold(hay[i + k]) === needle[k]) k++;
+        if (k === needle.length) return i;
+      }
+      return -1;
+    };
+    const saved = { ...SKIP_SEARCH };
+    try {
+      fc.assert(
+        fc.property(hayArb, fc.array(byte, { minLength: 1, maxLength: 12 }), fc.boolean(), fc.constantFrom(1, 100), (hay, raw, caseless, min) => {
+          // a caseless needle is lowercase ASCII folding (as line-windows.ts gives it)
+          const needle = new Uint8Array(raw.map((b) => (caseless && b >= 65 && b <= 90 ? b + 32 : b)));
+          // the needle copied into the haystack too, so that most cases find something
+          const at = hay.length ? raw.length % hay.length : 0;
+          const h = new Uint8Array([...hay.slice(0, at), ...raw, ...hay.slice(at)]);
+          SKIP_SEARCH.minLength = SKIP_SEARCH.minCaselessLength = min;
+          const f = byteFinder(needle, caseless);
+          const cursor = f.cursor(h);
+          let want = naive(h, needle, caseless, 0);
+          for (let from = 0; from <= h.length + 1; from++) {
+            if (want !== -1 && want < from) want = naive(h, needle, caseless, from);
+            expect(f.next(h, from)).toBe(want);
+            expect(cursor(from)).toBe(want);
+          }
+        }),
+        { numRuns: 400 },
+      );
+    } finally {
+      Object.assign(SKIP_SEARCH, saved);
     }
   });
 });

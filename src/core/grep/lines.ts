@@ -35,8 +35,19 @@ export interface ByteFinder {
   cursor(hay: Uint8Array): (from: number) => number;
 }
 
+/**
+ * From which needle length a skip search (Horspool) finds occurrences faster than the anchor
+ * byte's native indexOf (measured over the bench corpus in V8: TypedArray.indexOf runs at
+ * ~1.7 GB/s whatever the byte, while a skip search steps over most of a long needle's length
+ * at a time; `createSourceFile` 83 -> 59 ms, a 35-byte needle 71 -> 20 ms; a 6-byte needle 61 ->
+ * 109 ms). A caseless anchor is two indexOf searches (both cases), so a caseless needle gains
+ * from a shorter length (`error` 317 -> 127 ms; `type` 132 -> 171 ms).
+ */
+export const SKIP_SEARCH = { minLength: 8, minCaselessLength: 5 };
+
 export function byteFinder(needle: Uint8Array, caseless: boolean): ByteFinder {
   const n = needle.length;
+  if (n >= (caseless ? SKIP_SEARCH.minCaselessLength : SKIP_SEARCH.minLength)) return skipFinder(needle, caseless);
   const r = rarestIndex(needle, caseless);
   const lo = needle[r];
   const up = caseless && lo >= 97 && lo <= 122 ? lo - 32 : lo;
@@ -79,6 +90,50 @@ export function byteFinder(needle: Uint8Array, caseless: boolean): ByteFinder {
         return -1;
       };
     },
+  };
+}
+
+/**
+ * Horspool's search: the needle's last byte is compared with the haystack's, and the haystack
+ * byte there says how far the needle may move on (its distance from the needle's end, or the
+ * whole length when it is not in the needle). Caseless: both cases of a letter share a shift.
+ */
+function skipFinder(needle: Uint8Array, caseless: boolean): ByteFinder {
+  const n = needle.length;
+  const last = n - 1;
+  const shift = new Int32Array(256).fill(n);
+  const fold = (b: number) => (caseless && b >= 97 && b <= 122 ? b - 32 : b);
+  for (let i = 0; i < last; i++) {
+    shift[needle[i]] = last - i;
+    shift[fold(needle[i])] = last - i;
+  }
+  const lo = needle[last];
+  const up = fold(lo);
+  const find = (hay: Uint8Array, from: number): number => {
+    const end = hay.length - n;
+    let i = from < 0 ? 0 : from;
+    while (i <= end) {
+      const c = hay[i + last];
+      if (c === lo || c === up) {
+        let k = last - 1;
+        if (caseless) {
+          for (; k >= 0; k--) {
+            const b = hay[i + k];
+            if ((b >= 65 && b <= 90 ? b + 32 : b) !== needle[k]) break;
+          }
+        } else {
+          while (k >= 0 && hay[i + k] === needle[k]) k--;
+        }
+        if (k < 0) return i;
+      }
+      i += shift[c];
+    }
+    return -1;
+  };
+  return {
+    length: n,
+    next: find,
+    cursor: (hay) => (from) => find(hay, from),
   };
 }
 
