@@ -7,29 +7,37 @@
 import { Fragment, memo } from 'react';
 import type { HitRange } from '../core/grep/types';
 import { segmentLine, tokenizeLine, type Language } from './highlight';
+import { cutColumn } from './blocks';
 
-/** `from`: show the line from this column on (tokenized whole, so colours are right after the cut). */
+/**
+ * `from`: show the line from this column on (tokenized whole, so colours are right after the cut);
+ * `to`: and only up to this column (a results row shows what its pane can hold, not a whole
+ * 1,000-character preview: the browser shapes every character it is given).
+ */
 /** `markClass`: a class for the marks (the viewer marks the name under the cursor apart from search hits). */
 export const CodeText = memo(function CodeText({
   text,
   lang,
   hits,
   from = 0,
+  to,
   markClass,
 }: {
   text: string;
   lang: Language;
   hits?: readonly HitRange[] | null;
   from?: number;
+  to?: number;
   markClass?: string;
 }) {
   let tokens = tokenizeLine(text, lang);
   let shownHits: readonly HitRange[] = hits ?? [];
-  if (from > 0) {
-    tokens = tokens.filter((t) => t.end > from).map((t) => ({ start: Math.max(t.start, from) - from, end: t.end - from, kind: t.kind }));
-    shownHits = shownHits.filter(([s, e]) => e > from || s >= from).map(([s, e]) => [Math.max(s, from) - from, e - from] as HitRange);
+  const end = to === undefined ? text.length : cutColumn(text, Math.max(from, to));
+  if (from > 0 || end < text.length) {
+    tokens = tokens.filter((t) => t.end > from && t.start < end).map((t) => ({ start: Math.max(t.start, from) - from, end: Math.min(t.end, end) - from, kind: t.kind }));
+    shownHits = shownHits.filter(([s, e]) => (e > from || s >= from) && s < end).map(([s, e]) => [Math.max(s, from) - from, Math.min(e, end) - from] as HitRange);
   }
-  const pieces = segmentLine(from > 0 ? text.slice(from) : text, tokens, shownHits);
+  const pieces = segmentLine(from > 0 || end < text.length ? text.slice(from, end) : text, tokens, shownHits);
   return (
     <>
       {pieces.map((piece, i) => {

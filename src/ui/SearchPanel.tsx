@@ -18,6 +18,7 @@ import { RankedResults } from './RankedResults';
 import { SemanticResults } from './SemanticResults';
 import { useSemantic } from './use-semantic';
 import { CodeText } from './CodeText';
+import { cutColumn, ROW_CHARS } from './blocks';
 import { useEngine } from './engine';
 import { visibleText } from './visible-text';
 import { VisibleText } from './VisibleText';
@@ -369,7 +370,11 @@ export function SearchPanel({
                           …
                         </span>
                       ) : null}
-                      {row.ranges ? <CodeText text={row.text} lang={lang} hits={row.ranges} from={row.shift} /> : row.text}
+                      {row.ranges ? (
+                        <CodeText text={row.text} lang={lang} hits={row.ranges} from={row.shift} to={row.shift + ROW_CHARS} />
+                      ) : (
+                        row.text.slice(0, cutColumn(row.text, ROW_CHARS))
+                      )}
                     </span>
                   </>
                 );

@@ -17,6 +17,13 @@ export function toBlocks(matches: GrepMatch[]): BlockLine[][] {
   return mergeBlocks(matches).map((b) => b.lines);
 }
 
+/**
+ * Characters of a line a results row renders from where it starts showing it: more than the
+ * widest pane holds (the rest is cut by the row's ellipsis anyway), far less than a long line's
+ * 1,000-character preview, which the browser would shape whole in the frame that shows a batch.
+ */
+export const ROW_CHARS = 400;
+
 /** A hit row starts this many characters before its first hit when that hit lies further on than HIT_LEAD_MAX. */
 export const HIT_LEAD = 24;
 export const HIT_LEAD_MAX = 40;
@@ -31,4 +38,11 @@ export function hitShift(text: string, ranges: readonly HitRange[]): number {
   const c = text.charCodeAt(shift);
   if (shift > 0 && c >= 0xdc00 && c <= 0xdfff) shift--;
   return shift;
+}
+
+/** `column` moved back off the second half of a surrogate pair (a cut never splits a character), at most the text's length. */
+export function cutColumn(text: string, column: number): number {
+  if (column >= text.length) return text.length;
+  const c = text.charCodeAt(column);
+  return column > 0 && c >= 0xdc00 && c <= 0xdfff ? column - 1 : column;
 }
