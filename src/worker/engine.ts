@@ -29,6 +29,7 @@ import { DirectoryHandleSource } from '../adapters/browser/fs-access';
 import { demoSource, type DemoFiles } from '../adapters/browser/demo';
 import { ServedSource } from '../adapters/browser/served-source';
 import { Batcher, JobEdge, type JobScope } from './edge';
+import { fileSlices, fileWeight } from './result-slices';
 import { dispatchTool, exploreForView } from './engine-tools';
 import { fuzzyRank } from './fuzzy';
 import { NavService } from './nav';
@@ -79,9 +80,6 @@ export interface EngineApiOptions {
   /** The embedding model for semantic search (the browser's embedding worker); without it Semantic is unavailable. */
   semanticModel?: SemanticModelLoader;
 }
-
-/** A file's matches per search batch at most (the result list joins a file's consecutive slices). */
-const FILE_SLICE_MATCHES = 200;
 
 /** Progress is for people: 20 updates a second is smooth and keeps the main thread idle. */
 export const PROGRESS_INTERVAL_MS = 50;
@@ -246,10 +244,7 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
     if (!roots.size) throw noRepository();
     const t0 = now();
     const { maxResults, countLimit } = compileRequest(request); // bad input fails before any file is read
-    const batcher = new Batcher<GrepFileResult>(
-      (items) => scope.events.send({ type: 'batch', data: items }),
-      (r) => r.matches.length,
-    );
+    const batcher = new Batcher<GrepFileResult>((items) => scope.events.send({ type: 'batch', data: items }), fileWeight);
     let targets = roots.sessions.map((session) => ({ session, prefix: roots.prefixOf(session), directory: request.directory }));
     if (roots.multiRoot && request.directory) {
       const r = roots.route(request.directory, 'directory');
@@ -270,9 +265,8 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
         { ...request, directory, maxResults: Math.max(0, maxResults - stats.delivered), countLimit: remainingCount },
         (r) => {
           const file = prefix ? { path: prefix + r.path, matches: r.matches.map((m) => ({ ...m, path: prefix + m.path })) } : r;
-          // a file with thousands of hits goes in slices: no one message the page takes long to receive
-          for (let i = 0; i < file.matches.length; i += FILE_SLICE_MATCHES)
-            batcher.push(i === 0 && file.matches.length <= FILE_SLICE_MATCHES ? file : { path: file.path, matches: file.matches.slice(i, i + FILE_SLICE_MATCHES) });
+          // a file with many hits, or hits on long lines, goes in slices: no one message the page takes long to receive
+          for (const slice of fileSlices(file)) batcher.push(slice);
         },
         { signal: scope.signal, yielder: createYielder(options.yieldBudgetMs), prefilter: session.prefilter(), pool: searchThreads() },
       );
