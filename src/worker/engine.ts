@@ -69,9 +69,10 @@ export interface EngineApiOptions {
   indexMaxTextBytes?: number;
   /**
    * What the index build parses with: a pool of parsing threads (the browser worker passes
-   * one of Web Workers). Default: this thread, with `grammarLoader`.
+   * one of Web Workers; `hold` is the engine's foreground wait, during which the pool sends its
+   * threads no new files). Default: this thread, with `grammarLoader`.
    */
-  parsePool?: () => FileChunker | null;
+  parsePool?: (hold?: () => number) => FileChunker | null;
   /**
    * Threads text search runs on (results identical to this thread's alone): the browser worker
    * passes a pool of Web Workers, a Node host one of worker_threads. Made on the first search.
@@ -159,10 +160,12 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
   const getChunker = (): Promise<FileChunker> => {
     const loader = options.grammarLoader;
     if (!loader) return Promise.reject(new QuarryError('NotFound', 'This build has no grammar loader: the code index is unavailable'));
-    chunker ??= (async () => options.parsePool?.() ?? (await inThreadChunker(loader, { maxParseMs: MAX_PARSE_MS })))().catch((err: unknown) => {
-      chunker = null;
-      throw err;
-    });
+    chunker ??= (async () => options.parsePool?.(() => edge.foreground.waitMs()) ?? (await inThreadChunker(loader, { maxParseMs: MAX_PARSE_MS })))().catch(
+      (err: unknown) => {
+        chunker = null;
+        throw err;
+      },
+    );
     return chunker;
   };
   const sessionDeps: SessionDeps = {

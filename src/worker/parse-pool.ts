@@ -27,10 +27,15 @@ function spawnWorker(): ChunkThread {
   };
 }
 
-/** Null where workers cannot start here (no Worker in this scope): the build then parses on its own thread. */
-export function browserParsePool(): ThreadPool | null {
+/**
+ * Null where workers cannot start here (no Worker in this scope): the build then parses on its own thread.
+ * `hold`: how long foreground work asks the threads to get no new files (ThreadPool.holdWhile).
+ */
+export function browserParsePool(hold?: () => number): ThreadPool | null {
   if (typeof Worker === 'undefined') return null;
   const cores = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency : undefined;
   // workers that cannot start (a browser without nested workers, a script that fails to load): parse in the engine worker
-  return new ThreadPool(spawnWorker, poolSize(cores), () => inThreadChunker(browserGrammarLoader, { maxParseMs: MAX_PARSE_MS }));
+  const pool = new ThreadPool(spawnWorker, poolSize(cores), () => inThreadChunker(browserGrammarLoader, { maxParseMs: MAX_PARSE_MS }));
+  pool.holdWhile(hold ?? null);
+  return pool;
 }

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   AFFINITY_SLACK_CHARS,
   IN_FLIGHT_CHARS,
   InOrderWindow,
+  MAX_HOLD_MS,
   poolSize,
   serveChunks,
   ThreadPool,
@@ -73,6 +74,51 @@ describe('ThreadPool', () => {
     // answered work no longer counts: the next file goes to the first thread again
     void pool.chunk('e.c', 'E');
     expect(threads[0].received.map((r) => r.path)).toEqual(['a.c', 'e.c']);
+  });
+
+  it('holdWhile: while the gate says wait no new file goes to a thread, the files in flight finish, and sending resumes when it is quiet', async () => {
+    vi.useFakeTimers();
+    try {
+      const { pool, threads } = fakePool(1);
+      let wait = 0;
+      pool.holdWhile(() => wait);
+      const a = pool.chunk('a.c', 'A');
+      expect(threads[0].received.map((r) => r.path)).toEqual(['a.c']);
+      wait = 250; // a search begins
+      const b = pool.chunk('b.c', 'B');
+      const c = pool.chunk('c.c', 'C');
+      expect(threads[0].received.map((r) => r.path)).toEqual(['a.c']); // held, though the thread has room
+      threads[0].answer(threads[0].received[0]); // the file in flight finishes; its answer sends nothing new
+      expect((await a)[0].symbolName).toBe('A');
+      await vi.advanceTimersByTimeAsync(200);
+      expect(threads[0].received.map((r) => r.path)).toEqual(['a.c']);
+      wait = 0; // quiet again: the next check sends the rest, in order
+      await vi.advanceTimersByTimeAsync(60);
+      expect(threads[0].received.map((r) => r.path)).toEqual(['a.c', 'b.c', 'c.c']);
+      for (const r of threads[0].received.slice(1)) threads[0].answer(r);
+      expect((await b)[0].symbolName).toBe('B');
+      expect((await c)[0].symbolName).toBe('C');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('holdWhile: foreground work that never ends holds files back MAX_HOLD_MS at most', async () => {
+    vi.useFakeTimers();
+    try {
+      const { pool, threads } = fakePool(1);
+      pool.holdWhile(() => 250);
+      const a = pool.chunk('a.c', 'A');
+      expect(threads).toHaveLength(1);
+      expect(threads[0].received).toEqual([]);
+      await vi.advanceTimersByTimeAsync(MAX_HOLD_MS + 100);
+      expect(threads[0].received.map((r) => r.path)).toEqual(['a.c']);
+      threads[0].answer(threads[0].received[0]);
+      expect((await a)[0].symbolName).toBe('A');
+      pool.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('threads: at most that many threads take the file (the caller keeps a core)', async () => {

@@ -12,7 +12,7 @@
  * unreadable, with the reason) and starts a new one for the others. serveChunks is the thread side.
  */
 import { QuarryError, toQuarryError, type QuarryErrorJSON } from '../errors';
-import { unlessAborted } from '../jobs/yielder';
+import { now, unlessAborted } from '../jobs/yielder';
 import type { Chunk } from './types';
 
 /** One file's chunks, maybe computed on another thread. Rejects with QuarryError('Unreadable') when the file cannot be chunked. */
@@ -125,6 +125,12 @@ const IN_FLIGHT_MIN = 2;
 const IN_FLIGHT_MAX = 64;
 export const IN_FLIGHT_CHARS = 2 * 1024 * 1024;
 
+/**
+ * Longest a hold keeps files back in one go: foreground work that never ends still lets the
+ * build go on (as a background yielder never waits more than 2 s).
+ */
+export const MAX_HOLD_MS = 2000;
+
 /** Threads that stop before their first answer, in a row, after which the pool parses on the calling thread. */
 export const START_FAILURES_BEFORE_FALLBACK = 2;
 
@@ -136,6 +142,11 @@ export class ThreadPool implements FileChunker {
   private startFailures = 0;
   /** Set once threads cannot start here: every file goes to `fallback` from then on. */
   private onThisThread: Promise<FileChunker> | null = null;
+  /** How long to keep new files back (ms; 0: send them), see holdWhile. */
+  private gate: (() => number) | null = null;
+  /** When the current hold began (-1: not holding). */
+  private heldSince = -1;
+  private resumeTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
     private readonly spawn: () => ChunkThread,
@@ -145,6 +156,45 @@ export class ThreadPool implements FileChunker {
   ) {
     if (!(parallelism >= 1)) throw new QuarryError('InvalidArgument', `A parsing pool needs at least one thread, not ${parallelism}`);
     this.slots = Array.from({ length: parallelism }, () => null);
+  }
+
+  /**
+   * While `gate()` is above 0 (foreground work a person waits on: a search, a file, a listing,
+   * and a moment after), no new file goes to a thread; the files in flight finish. The page's
+   * renderer shares the machine's cores with these threads: on two cores, parsing threads fed
+   * straight from their answers kept both cores busy while the engine's own build loop gave way,
+   * and the frame that showed a search's results waited for a core. Never longer than MAX_HOLD_MS
+   * in one go.
+   */
+  holdWhile(gate: (() => number) | null): void {
+    this.gate = gate;
+  }
+
+  private holding(): boolean {
+    const wait = this.gate?.() ?? 0;
+    if (!(wait > 0)) {
+      this.heldSince = -1;
+      return false;
+    }
+    const t = now();
+    if (this.heldSince < 0) this.heldSince = t;
+    if (t - this.heldSince >= MAX_HOLD_MS) return false;
+    this.resumeTimer ??= setTimeout(
+      () => {
+        this.resumeTimer = null;
+        this.pump();
+      },
+      Math.min(wait, 50),
+    );
+    return true;
+  }
+
+  /** Send what the threads have room for, unless held. */
+  private pump(): void {
+    if (this.disposed || this.holding()) return;
+    for (const slot of this.slots) {
+      if (slot) while (slot.backlog.length && canSend(slot, slot.backlog[0])) this.send(slot, slot.backlog.shift()!);
+    }
   }
 
   /** Whether the pool gave up on threads and parses on the calling thread. */
@@ -177,7 +227,7 @@ export class ThreadPool implements FileChunker {
     return new Promise<Chunk[]>((resolve, reject) => {
       const job: Job = { id: this.nextId++, path, text, resolve, reject, signal: options.signal, affinity: key, threads: options.threads };
       slot.chars += text.length;
-      if (canSend(slot, job)) this.send(slot, job);
+      if (canSend(slot, job) && !this.holding()) this.send(slot, job);
       else {
         slot.backlog.push(job);
         if (job.signal) {
@@ -248,7 +298,7 @@ export class ThreadPool implements FileChunker {
         slot.sent.delete(reply.id);
         slot.chars -= job.text.length;
         slot.sentChars -= job.text.length;
-        while (slot.backlog.length && canSend(slot, slot.backlog[0])) this.send(slot, slot.backlog.shift()!);
+        this.pump();
         if ('chunks' in reply) job.resolve(reply.chunks);
         else job.reject(new QuarryError(reply.error.code, reply.error.message, reply.error.data));
       },
@@ -280,6 +330,8 @@ export class ThreadPool implements FileChunker {
 
   dispose(): void {
     this.disposed = true;
+    if (this.resumeTimer !== null) clearTimeout(this.resumeTimer);
+    this.resumeTimer = null;
     for (let i = 0; i < this.slots.length; i++) {
       const slot = this.slots[i];
       this.slots[i] = null;
