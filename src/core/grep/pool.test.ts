@@ -328,4 +328,25 @@ describe('the search pool', () => {
     // once the lines to deliver are delivered, the rest is counted: light answers, the lane takes its share again
     expect(await run(common, 4, { pattern: 'return', mode: 'literal', maxResults: 30, countLimit: 10_000 })).toBe(1);
   });
+
+  it('the coordinator gives its thread back between files as the one-thread search does (a cancel is seen mid-search)', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 200; i++) files[`f${String(i).padStart(3, '0')}.ts`] = `const hit${i} = 1\n`;
+    const ws = new Workspace([new MemorySource(files)]);
+    const req: GrepRequest = { pattern: 'hit', mode: 'literal', maxResults: 1000 };
+    // every file searched here is a chunk of the coordinator's own (the lane is never asked)
+    const pool = fakePool(ws, { lanes: 1, firstBytes: 1, maxBytes: 1, maxFiles: 1, byPath: false, coordinator: 'first', delays: [0] });
+    let asked = 0;
+    const yielder = { maybeYield: () => void asked++ };
+    const all = await collect(ws, req, { pool, yielder });
+    expect(all).toEqual(await collect(ws, req, {}));
+    expect(asked).toBeGreaterThanOrEqual(200);
+    // a yielder that hands the thread back on every call: a cancel sent from a timer lands mid-search
+    const ac = new AbortController();
+    const yielding = { maybeYield: () => new Promise<void>((r) => setTimeout(r, 0)) };
+    setTimeout(() => ac.abort(), 0);
+    const r = await searchWorkspace(ws, req, () => {}, { pool, yielder: yielding, signal: ac.signal });
+    expect(r.ending).toBe('cancelled');
+    expect(r.filesSearched).toBeLessThan(200);
+  });
 });

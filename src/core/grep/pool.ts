@@ -9,7 +9,7 @@
  * sink) the chunks still out are cancelled and their answers dropped.
  */
 import { toQuarryError } from '../errors';
-import { elapsedSince, now } from '../jobs/yielder';
+import { createYielder, elapsedSince, now, type Yielder } from '../jobs/yielder';
 import type { FileSource } from '../source/types';
 import type { Workspace } from '../source/workspace';
 import { resolvePolicy, type Skipped } from '../walk/policy';
@@ -71,6 +71,12 @@ export interface PoolSearchOptions {
   bytePrefilter?: boolean;
   literalLines?: boolean;
   rangeMargin?: number;
+  /**
+   * Gives the coordinator's thread back between files (default: a 12 ms budget), so a cancel, a
+   * batch's timer and other calls are served while it searches its own chunks; the CLI and the
+   * bench pass NEVER_YIELD.
+   */
+  yielder?: Yielder;
 }
 
 /** Numbers searches (with a random start: several coordinators may share a pool's threads). */
@@ -93,6 +99,11 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
   const candidates = options.candidates !== undefined ? options.candidates : prefilter ? prefilter.candidates(compiled.matcher) : null;
   const starts = await searchStarts(workspace, req.directory ?? '');
   const localPlan = filePlan(compiled, options);
+  const yielder = options.yielder ?? createYielder();
+  const maybeYield = async () => {
+    const y = yielder.maybeYield();
+    if (y) await y;
+  };
   const outstanding = new AbortController();
   const signal = options.signal;
   const onAbort = () => outstanding.abort();
@@ -157,6 +168,7 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
           }
           skipsBefore(f.seq);
           if ((await searchFileInto(tally, source, f, localPlan, prefix)) === 'stop') return true;
+          await maybeYield();
         }
         // Many lines a file (a very common string): the lanes' answers would only add packing and
         // copying. Lines, not characters: one minified file's megabyte line is cheap to hand over,
@@ -269,6 +281,7 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
           }
         }
         if (stopped) break;
+        await maybeYield();
       }
       if (!stopped) {
         stopped = await dispatch();
