@@ -12,7 +12,7 @@
  * unreadable, with the reason) and starts a new one for the others. serveChunks is the thread side.
  */
 import { QuarryError, toQuarryError, type QuarryErrorJSON } from '../errors';
-import { now, unlessAborted } from '../jobs/yielder';
+import { MAX_BACKGROUND_WAIT_MS, now, unlessAborted } from '../jobs/yielder';
 import type { Chunk } from './types';
 
 /** One file's chunks, maybe computed on another thread. Rejects with QuarryError('Unreadable') when the file cannot be chunked. */
@@ -127,9 +127,9 @@ export const IN_FLIGHT_CHARS = 2 * 1024 * 1024;
 
 /**
  * Longest a hold keeps files back in one go: foreground work that never ends still lets the
- * build go on (as a background yielder never waits more than 2 s).
+ * build go on (the background yielder's own limit).
  */
-export const MAX_HOLD_MS = 2000;
+export const MAX_HOLD_MS = MAX_BACKGROUND_WAIT_MS;
 
 /** Threads that stop before their first answer, in a row, after which the pool parses on the calling thread. */
 export const START_FAILURES_BEFORE_FALLBACK = 2;
@@ -191,7 +191,13 @@ export class ThreadPool implements FileChunker {
 
   /** Send what the threads have room for, unless held. */
   private pump(): void {
-    if (this.disposed || this.holding()) return;
+    if (this.disposed) return;
+    if (!this.slots.some((s) => s?.backlog.length)) {
+      // nothing waiting: no hold to keep (the next one starts afresh), no timer armed to check it again
+      this.heldSince = -1;
+      return;
+    }
+    if (this.holding()) return;
     for (const slot of this.slots) {
       if (slot) while (slot.backlog.length && canSend(slot, slot.backlog[0])) this.send(slot, slot.backlog.shift()!);
     }

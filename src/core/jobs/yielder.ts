@@ -57,6 +57,9 @@ export class Foreground {
   }
 }
 
+/** Longest background work waits for foreground work in one go (so endless foreground work cannot starve it). */
+export const MAX_BACKGROUND_WAIT_MS = 2000;
+
 export interface BackgroundYielderOptions {
   yieldBudgetMs?: number;
   /** A cancelled job stops waiting at once (its next step sees the abort). */
@@ -72,7 +75,7 @@ export interface BackgroundYielderOptions {
  */
 export function createBackgroundYielder(foreground: Foreground, options: BackgroundYielderOptions = {}): Yielder {
   const budget = options.yieldBudgetMs ?? DEFAULT_YIELD_BUDGET_MS;
-  const maxWaitMs = options.maxWaitMs ?? 2000;
+  const maxWaitMs = options.maxWaitMs ?? MAX_BACKGROUND_WAIT_MS;
   const signal = options.signal;
   let last = now();
   const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
