@@ -45,6 +45,48 @@ describe('quarry CLI', () => {
     expect(bad.code).toBe(2);
     expect(JSON.parse(bad.stdout).error.message).toBe('type must be one of "semantic", "hybrid"');
   }, 120_000);
+  it('ranked_search and related_code answer from the code index, cached under index-<key>, with their filters and errors', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'quarry-ranked-'));
+    mkdirSync(path.join(dir, 'src'));
+    mkdirSync(path.join(dir, 'scripts'));
+    writeFileSync(
+      path.join(dir, 'src/users.ts'),
+      'export function getUserById(id: string) {\n  return db.users.find((u) => u.id === id);\n}\n\nexport function getUserByEmail(email: string) {\n  return db.users.find((u) => u.email === email);\n}\n',
+    );
+    writeFileSync(path.join(dir, 'scripts/users.py'), 'def load_record(user_id):\n    return user_table[user_id]\n');
+    const cache = mkdtempSync(path.join(tmpdir(), 'quarry-ranked-cache-'));
+    const env = { QUARRY_CACHE_DIR: cache };
+    const r = quarry(['call', 'ranked_search', '{"query":"user by id"}', '--root', dir], env);
+    expect(r.code).toBe(0);
+    const { results } = JSON.parse(r.stdout);
+    expect(results[0]).toEqual({
+      path: 'src/users.ts',
+      startLine: 1,
+      endLine: 3,
+      symbol: 'getUserById',
+      kind: 'function',
+      score: expect.any(Number),
+      snippet: 'export function getUserById(id: string) {\n  return db.users.find((u) => u.id === id);\n}',
+      why: expect.stringContaining('symbol name has "user", "by", "id"'),
+    });
+    expect(results.map((x: any) => x.path)).toContain('scripts/users.py');
+    expect(readdirSync(cache).filter((f) => f.startsWith('index-'))).toHaveLength(1); // the code index, stored for the next call
+    const py = quarry(['call', 'ranked_search', '{"query":"user by id","language":"python"}', '--root', dir], env);
+    expect(JSON.parse(py.stdout).results.map((x: any) => x.symbol)).toEqual(['load_record']);
+    const glob = quarry(['call', 'ranked_search', '{"query":"user by id","path":"src/**"}', '--root', dir], env);
+    expect(JSON.parse(glob.stdout).results.every((x: any) => x.path === 'src/users.ts')).toBe(true);
+    const rel = quarry(['call', 'related_code', '{"path":"src/users.ts","line":2}', '--root', dir], env);
+    expect(rel.code).toBe(0);
+    const related = JSON.parse(rel.stdout);
+    expect(related.seed).toEqual({ path: 'src/users.ts', startLine: 1, endLine: 3, symbol: 'getUserById', kind: 'function' });
+    expect(related.results[0]).toMatchObject({ path: 'src/users.ts', symbol: 'getUserByEmail', reasons: expect.arrayContaining(['same file']) });
+    const none = quarry(['call', 'related_code', '{"path":"src/users.ts","line":4}', '--root', dir], env);
+    expect(none.code).toBe(1);
+    expect(JSON.parse(none.stdout).error).toMatchObject({ code: 'EngineError', message: 'No related chunks found for that location' });
+    const bad = quarry(['call', 'ranked_search', '{"query":"x","limit":101}', '--root', dir], env);
+    expect(bad.code).toBe(2);
+    expect(JSON.parse(bad.stdout).error).toEqual({ code: 'InvalidArgument', message: 'limit must be an integer from 1 to 100', data: { field: 'limit', value: 101 } });
+  }, 120_000);
   it('chunks --seed004 prints the chunks codebase_search ranks; plain chunks prints Quarry symbol chunks', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'quarry-chunks-'));
     mkdirSync(path.join(dir, 'src'));
@@ -110,6 +152,8 @@ describe('quarry CLI', () => {
       'search_corpus',
       'codebase_search',
       'find_related',
+      'ranked_search',
+      'related_code',
       'find_components',
       'get_routes',
       'feature_status',

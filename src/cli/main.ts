@@ -18,6 +18,7 @@ import { sharedSourceParsers } from '../core/analyze/parsers';
 import { SeedIndexService } from '../core/seed004/service';
 import * as fs from 'node:fs';
 import { chunksCommand } from './chunks';
+import { cliCodeIndex, cliCodeIndexes } from './code-index';
 import { cliHistory } from './history';
 import { cliSemantic } from './semantic';
 import { serveMcp } from './mcp';
@@ -99,7 +100,11 @@ function resolveRoots(roots: string[], env: Record<string, string | undefined>, 
   throw new QuarryError('InvalidArgument', 'No root: pass --root DIR or set QUARRY_ROOT', { field: 'root' });
 }
 
-/** What every tool call needs over local roots: the workspace, its cached code index, the parsers. */
+/**
+ * What every tool call needs over local roots: the workspace, its cached indexes (seed 004's,
+ * and Quarry's code index, one instance shared by ranked_search, related_code and semantic
+ * search), the parsers.
+ */
 function toolContext(rootList: string[], io: CliIO, noCache: boolean): ToolContext {
   const workspace = openRoots(rootList);
   const dir = noCache ? null : defaultCacheDir(io.env);
@@ -115,11 +120,13 @@ function toolContext(rootList: string[], io: CliIO, noCache: boolean): ToolConte
   const store = dir ? forgivingStore(new FileIndexStore(dir), warnOnce) : undefined;
   const key = workspaceKey(rootList);
   const seedIndex = new SeedIndexService(workspace, store, `seed004-${key}`);
+  const codeIndex = cliCodeIndex(workspace, store, key);
   return {
     workspace,
     seedIndex,
     parsers: () => sharedSourceParsers(nodeGrammarLoader),
-    semantic: cliSemantic(workspace, store, key, io.stderr),
+    codeIndexes: cliCodeIndexes(codeIndex),
+    semantic: cliSemantic(codeIndex, store, key, io.stderr),
     history: cliHistory(rootList),
     searchPool: cliSearchPool(),
   };

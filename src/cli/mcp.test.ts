@@ -149,6 +149,55 @@ describe('quarry mcp (SDK client over stdio)', () => {
     expect(bad.message).toContain('depth must be one of "shallow", "standard", "deep"');
   }, 60_000);
 
+  it('lists ranked_search and related_code with their schemas, and answers both at once', async () => {
+    const { client } = await connect(root);
+    const { tools } = await client.listTools();
+    const schema = (name: string) => tools.find((t) => t.name === name)?.inputSchema;
+    expect(schema('ranked_search')).toMatchObject({
+      type: 'object',
+      properties: {
+        query: { type: 'string' },
+        limit: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
+        path: { type: 'string' },
+        language: { type: 'string' },
+      },
+      required: ['query'],
+      additionalProperties: false,
+    });
+    expect(schema('related_code')).toMatchObject({
+      type: 'object',
+      properties: { path: { type: 'string' }, line: { type: 'integer', minimum: 1 }, limit: { type: 'integer', minimum: 1, maximum: 100, default: 10 } },
+      required: ['path', 'line'],
+      additionalProperties: false,
+    });
+    // both at once: one refresh of the shared index serves them
+    const [ranked, related] = await Promise.all([
+      client.callTool({ name: 'ranked_search', arguments: { query: 'calculate total', language: 'typescript', limit: 3 } }),
+      client.callTool({ name: 'related_code', arguments: { path: 'src/app.ts', line: 5 } }),
+    ]);
+    expect(ranked.isError).toBeFalsy();
+    const results = (ranked.structuredContent as any).results;
+    // the chunk takes the comment above the function
+    expect(results[0]).toMatchObject({
+      path: 'src/app.ts',
+      startLine: 3,
+      endLine: 8,
+      symbol: 'calculateTotal',
+      kind: 'function',
+      why: expect.stringContaining('exact symbol match'),
+    });
+    expect(results[0].snippet.split('\n').slice(0, 2)).toEqual(['// TODO: support discounts', 'export function calculateTotal(items: number[]): number {']);
+    expect(JSON.parse((ranked.content as any)[0].text)).toEqual(ranked.structuredContent);
+    expect(related.isError).toBeFalsy();
+    expect((related.structuredContent as any).seed).toEqual({ path: 'src/app.ts', startLine: 3, endLine: 8, symbol: 'calculateTotal', kind: 'function' });
+    expect((related.structuredContent as any).results.map((r: any) => r.symbol)).toContain('calculateTax');
+    const bad = await rejection(client.callTool({ name: 'ranked_search', arguments: { query: 'x', language: 'cobol' } }));
+    expect(bad.code).toBe(ErrorCode.InvalidParams);
+    expect(bad.message).toMatch(/^MCP error -32602: language must be one of: typescript, /);
+    const none = await client.callTool({ name: 'related_code', arguments: { path: 'src/app.ts', line: 2 } });
+    expect(none).toEqual({ content: [{ type: 'text', text: 'No related chunks found for that location' }], isError: true });
+  }, 60_000);
+
   it('answers semantic_code_search with the bundled model (its array as JSON text)', async () => {
     const { client } = await connect(root);
     const res = await client.callTool({ name: 'semantic_code_search', arguments: { query: 'check that the user credentials are valid', limit: 3 } });

@@ -66,11 +66,11 @@ describe('callTool over the engine api', () => {
       ok: false,
       error: { code: 'InvalidArgument', message: 'Unknown field: appDir (allowed: appDirectory, includeApi)', data: { field: 'appDir' } },
     });
-    expect(await api.callTool('ranked_search', { query: 'button', limt: 5 })).toMatchObject({
+    expect(await api.callTool('ranked_view', { query: 'button', limt: 5 })).toMatchObject({
       ok: false,
       error: { message: 'Unknown field: limt (allowed: query, limit, include, exclude, extensions)', data: { field: 'limt' } },
     });
-    expect(await api.callTool('related_code', { path: 'app/page.tsx', line: 2, lines: 1 })).toMatchObject({
+    expect(await api.callTool('related_view', { path: 'app/page.tsx', line: 2, lines: 1 })).toMatchObject({
       ok: false,
       error: { message: 'Unknown field: lines (allowed: path, line, root, limit)', data: { field: 'lines' } },
     });

@@ -241,9 +241,9 @@ export class EngineClient {
   indexStatus(): Promise<IndexStatus> {
     return this.call((api) => api.indexStatus());
   }
-  /** Ranked mode: the engine's `ranked_search` tool. */
+  /** Ranked mode: the engine's `ranked_view` tool (core's `ranked_search` ranking, in the view's shape). */
   rankedSearch(request: RankedRequest): Promise<RankedResult> {
-    return this.callTool<RankedResult>('ranked_search', request);
+    return this.callTool<RankedResult>('ranked_view', request);
   }
   /** Load the embedding model and embed the open roots' chunks; phases 'model' (bytes) then 'embedding' (views). */
   enableSemantic(onProgress?: (p: Progress) => void): Job<JobEnd<never, SemanticStats>> {
@@ -262,9 +262,9 @@ export class EngineClient {
   semanticSearch(request: SemanticRequest): Promise<SemanticResult> {
     return this.callTool<SemanticResult>('semantic_search', request);
   }
-  /** The Related panel: the engine's `related_code` tool (find_related's argument rules). */
+  /** The Related panel: the engine's `related_view` tool (core's `related_code` ranking, with find_related's argument rules). */
   related(path: string, line: number, limit = 20): Promise<RelatedResult> {
-    return this.callTool<RelatedResult>('related_code', { path, line, limit });
+    return this.callTool<RelatedResult>('related_view', { path, line, limit });
   }
 
   /** Clone into the library; isomorphic-git's phases stream to `onProgress` (phase 'git', label = its phase). */

@@ -1,10 +1,13 @@
 /**
- * Tool dispatch for the app: the twelve contract tools of core/tools, plus the engine's own
- * tools behind the app's views — `ranked_search` (Ranked mode), `semantic_search` (Semantic
- * mode, and Ranked's hybrid once the model is loaded), `related_code` (the Related panel) and
+ * Tool dispatch for the app: the contract tools of core/tools, plus the engine's own tools
+ * behind the app's views — `ranked_view` (Ranked mode), `semantic_search` (Semantic mode, and
+ * Ranked's hybrid once the model is loaded), `related_view` (the Related panel) and
  * `flag_inventory` (the Features view). All go through one entry, `callTool`,
  * with strict argument checks; the Related panel takes find_related's own argument rules and
- * errors, so the app and an agent get the same answer to the same bad input.
+ * errors, so the app and an agent get the same answer to the same bad input. The views answer
+ * in the UI's shapes (snippet lines with marked ranges, score components); core's
+ * `ranked_search` and `related_code` contracts rank the same way for programs, from the same
+ * sessions' indexes (toolContext's codeIndexes).
  */
 import { flagInventory } from '../core/analyze/features';
 import { sharedSourceParsers } from '../core/analyze/parsers';
@@ -36,13 +39,13 @@ const SNIPPET_MATCH_LINES = 3;
 const SNIPPET_LINE_CHARS = 300;
 
 /** The engine's own tools (not contracts of a seed): names the app's views call. */
-export const ENGINE_TOOLS = ['ranked_search', 'semantic_search', 'related_code', 'flag_inventory'] as const;
+export const ENGINE_TOOLS = ['ranked_view', 'semantic_search', 'related_view', 'flag_inventory'] as const;
 
 /** The fields each engine tool reads; any other is refused, as core's callTool refuses it for the contracts. */
 const ENGINE_TOOL_FIELDS: Record<(typeof ENGINE_TOOLS)[number], readonly string[]> = {
-  ranked_search: ['query', 'limit', 'include', 'exclude', 'extensions'], // RankedRequest
+  ranked_view: ['query', 'limit', 'include', 'exclude', 'extensions'], // RankedRequest
   semantic_search: ['query', 'type', 'limit', 'include', 'exclude', 'extensions'], // SemanticRequest
-  related_code: toolFields(findRelated), // find_related's rules
+  related_view: toolFields(findRelated), // find_related's rules
   flag_inventory: [],
 };
 
@@ -73,7 +76,7 @@ function listArgs(args: Record<string, unknown>) {
 }
 
 /** Ranked mode: chunks ranked for people over every root's index, with snippets and score components. */
-async function rankedSearch(roots: Roots, raw: unknown): Promise<RankedResult> {
+async function rankedView(roots: Roots, raw: unknown): Promise<RankedResult> {
   const t0 = now();
   const { query, limit, pathTest } = listArgs(ensureObject(raw));
   const { words } = queryWords(query);
@@ -172,7 +175,7 @@ async function semanticSearchTool(roots: Roots, raw: unknown, semantic: Semantic
  * (core/rank/related-people.ts: size-normalised similarity, siblings first, each hit with its
  * reasons), with find_related's argument rules and errors.
  */
-async function relatedCode(roots: Roots, raw: unknown): Promise<RelatedResult> {
+async function relatedView(roots: Roots, raw: unknown): Promise<RelatedResult> {
   const args = parseFindRelatedArgs(raw);
   // `root` (a root's name or key) makes `path` relative to that root, as in find_related
   const named = args.root === undefined ? undefined : roots.sessions.find((s) => s.key === args.root || roots.prefixOf(s) === `${args.root}/` || s.name === args.root);
@@ -215,7 +218,7 @@ export interface DispatchOptions {
 
 /** explore's focus search in the app: Ranked mode's ranking, with each hit's snippet lines. */
 async function focusSearch(roots: Roots, query: string, limit: number): Promise<RankedFocusHit[]> {
-  const r = await rankedSearch(roots, { query, limit: Math.min(limit, RANKED_LIMIT_MAX) });
+  const r = await rankedView(roots, { query, limit: Math.min(limit, RANKED_LIMIT_MAX) });
   return r.hits.map((h) => ({
     path: h.path,
     startLine: h.startLine,
@@ -238,6 +241,12 @@ function toolContext(roots: Roots, options: DispatchOptions): ToolContext {
     // Ranked mode's ranking once every index is built (explore's focus; before that, codebase_search's engine)
     ...(roots.sessions.every((s) => s.indexReady) ? { rankedSearch: (query: string, limit: number) => focusSearch(roots, query, limit) } : {}),
     ...(options.history ? { history: options.history } : {}),
+    // ranked_search and related_code: every session's complete index (NotFound 'indexNotReady' while one is building)
+    codeIndexes: async () =>
+      roots.sessions.map((session) => {
+        const { index } = session.readyIndex();
+        return { prefix: roots.prefixOf(session), index, lines: (path: string) => session.fileLines(path) };
+      }),
     ...(options.semantic
       ? {
           semantic: (s?: AbortSignal) => {
@@ -270,13 +279,13 @@ export async function dispatchTool(roots: Roots, name: string, args: unknown, op
   // the contracts are checked by core's callTool below, the engine's own tools here, with the same check
   if (Object.hasOwn(ENGINE_TOOL_FIELDS, name)) rejectUnknownFields(args, ENGINE_TOOL_FIELDS[name as keyof typeof ENGINE_TOOL_FIELDS]);
   switch (name) {
-    case 'ranked_search':
-      return rankedSearch(roots, args);
+    case 'ranked_view':
+      return rankedView(roots, args);
     case 'semantic_search':
       if (!options.semantic) throw new QuarryError('EngineError', 'semantic search needs the embedding model, and this host provides none');
       return semanticSearchTool(roots, args, options.semantic, signal);
-    case 'related_code':
-      return relatedCode(roots, args);
+    case 'related_view':
+      return relatedView(roots, args);
     case 'flag_inventory': {
       // A view helper, not a contract: the Features view lists every flag before a feature name is typed.
       ensureObject(args);

@@ -272,7 +272,7 @@ export interface SemanticResult {
   elapsedMs: number;
 }
 
-/** Arguments of the engine's `ranked_search` tool (Ranked mode). */
+/** Arguments of the engine's `ranked_view` tool (Ranked mode). */
 export interface RankedRequest {
   query: string;
   limit?: number;
@@ -529,7 +529,7 @@ export interface EngineApi {
   skipped(offset: number, limit: number): Promise<Outcome<{ total: number; items: Skipped[] }>>;
   /**
    * Run a tool on the open workspace: the contracts of core/tools (codebase_search, get_routes...)
-   * and the engine's own (ranked_search, related_code, flag_inventory); args and result are plain data.
+   * and the engine's own (ranked_view, semantic_search, related_view, flag_inventory); args and result are plain data.
    */
   callTool(name: string, args: unknown): Promise<Outcome<unknown>>;
   /** Build or refresh the code index of one root or of all (each stored under its root's key); progress phases stream as events. */

@@ -161,12 +161,12 @@ describe('the app views go through the tool dispatch', { timeout: 60_000 }, () =
       }
       expect((await rejectionOf(client.related('src/cart.ts', 0, 5))).code).toBe('EngineError');
       expect((await rejectionOf(client.rankedSearch({ query: 'cart', limit: 0 }))).data).toMatchObject({ field: 'limit' });
-      expect((await rejectionOf(client.callTool('ranked_search', { query: 'cart', include: 'src' }))).data).toMatchObject({ field: 'include' });
-      expect((await rejectionOf(client.callTool('no_such_tool', {}))).message).toMatch(/ranked_search, semantic_search, related_code, flag_inventory/);
+      expect((await rejectionOf(client.callTool('ranked_view', { query: 'cart', include: 'src' }))).data).toMatchObject({ field: 'include' });
+      expect((await rejectionOf(client.callTool('no_such_tool', {}))).message).toMatch(/ranked_view, semantic_search, related_view, flag_inventory/);
       // `root` and a path in no root, as find_related takes them
       await client.openRepo({ kind: 'memory', name: 'lib', files: LIB }, undefined, { add: true }).done;
       await client.indexRepo({}).done;
-      const viaRoot = await client.callTool<{ seed: { path: string } }>('related_code', { path: 'src/checkout.ts', line: 2, root: 'app' });
+      const viaRoot = await client.callTool<{ seed: { path: string } }>('related_view', { path: 'src/checkout.ts', line: 2, root: 'app' });
       expect(viaRoot.seed.path).toBe('app/src/checkout.ts');
       const nowhere = await rejectionOf(client.related('elsewhere/x.ts', 1, 5));
       const nowhereTool = await rejectionOf(client.callTool('find_related', { path: 'elsewhere/x.ts', line: 1 }));
@@ -207,6 +207,32 @@ describe('the app views go through the tool dispatch', { timeout: 60_000 }, () =
       expect(out.results[0]).toMatchObject({ path: 'lib/money.ts', symbolName: 'formatMoney' });
       expect(out.index.refreshMode).toBe('full');
       expect((await client.callTool<Out>('codebase_search', { query: 'cents' })).index.refreshMode).toBe('cache_hit');
+    } finally {
+      client.dispose();
+    }
+  });
+  it("serves core's ranked_search and related_code from the sessions' indexes, ranked as the Ranked and Related views rank", async () => {
+    const client = new EngineClient(() => inThreadTransport(createEngineApi({ grammarLoader: nodeGrammarLoader })));
+    try {
+      await client.openRepo({ kind: 'memory', name: 'app', files: APP }).done;
+      await client.openRepo({ kind: 'memory', name: 'lib', files: LIB }, undefined, { add: true }).done;
+      // before the indexes are built: the view's own answer
+      expect(await rejectionOf(client.callTool('ranked_search', { query: 'cart' }))).toMatchObject({ code: 'NotFound', data: { reason: 'indexNotReady' } });
+      await client.indexRepo({}).done;
+      type Ranked = { results: Array<{ path: string; symbol: string; startLine: number; why: string }> };
+      const ranked = await client.callTool<Ranked>('ranked_search', { query: 'cart total', limit: 5 });
+      const view = await client.rankedSearch({ query: 'cart total', limit: 5 });
+      expect(ranked.results.map((r) => `${r.path}:${r.startLine}`)).toEqual(view.hits.map((h) => `${h.path}:${h.startLine}`));
+      expect(ranked.results[0]).toMatchObject({ path: 'lib/lib/cart-total.ts', symbol: 'cartTotal', why: expect.stringContaining('exact symbol match') });
+      const onlyApp = await client.callTool<Ranked>('ranked_search', { query: 'cart', path: 'app/**' });
+      expect(onlyApp.results.length).toBeGreaterThan(0);
+      expect(onlyApp.results.every((r) => r.path.startsWith('app/'))).toBe(true);
+      type Related = { seed: { path: string; symbol: string }; results: Array<{ path: string; symbol: string }> };
+      const related = await client.callTool<Related>('related_code', { path: 'app/src/checkout.ts', line: 3 });
+      const panel = await client.related('app/src/checkout.ts', 3, 10);
+      expect(related.seed).toMatchObject({ path: 'app/src/checkout.ts', symbol: 'checkoutCart' });
+      expect(related.results.map((r) => r.path)).toEqual(panel.results.map((r) => r.path));
+      expect((await rejectionOf(client.callTool('related_code', { path: 'app/src/checkout.ts', line: 1 }))).message).toBe('No related chunks found for that location');
     } finally {
       client.dispose();
     }

@@ -1,7 +1,11 @@
-/** Shared by the index tools: pick the root named by `root`; sum several roots' refreshes into one. */
+/**
+ * Shared by the index tools: pick the root named by `root`; sum several roots' refreshes into
+ * one; the host's code indexes and the snippets of their chunks.
+ */
 import { QuarryError } from '../errors';
+import type { IndexedChunk } from '../rank/indexed-chunk';
 import type { RefreshMode, RefreshStats } from '../rank/service';
-import type { ToolContext } from './types';
+import { truncateLine, type CodeIndexPart, type ToolContext } from './types';
 
 /** '' when every root is searched; otherwise the path prefix of the chosen root. */
 export function selectRootPrefix(ctx: ToolContext, root: string | undefined): string {
@@ -28,4 +32,38 @@ export function mergeRefreshStats(all: RefreshStats[]): RefreshStats {
     out.skipped.push(...s.skipped);
   }
   return out;
+}
+
+/**
+ * The host's code indexes for ranked_search and related_code (ToolContext.codeIndexes), each
+ * with a line reader that reads a file once per call; an EngineError naming the tool when the
+ * host has none.
+ */
+export async function ensureCodeIndexes(ctx: ToolContext, tool: string): Promise<CodeIndexPart[]> {
+  if (!ctx.codeIndexes) throw new QuarryError('EngineError', `${tool} needs the workspace's code index, and this host provides none`, {});
+  const parts = await ctx.codeIndexes(ctx.signal);
+  if (!parts.length) throw new QuarryError('EngineError', 'No index is available for this workspace', {});
+  return parts.map((part) => {
+    const files = new Map<string, Promise<string[] | null>>();
+    const lines = (path: string) => {
+      let p = files.get(path);
+      if (!p) files.set(path, (p = part.lines(path).catch(() => null)));
+      return p;
+    };
+    return { ...part, lines };
+  });
+}
+
+/** Lines of a chunk a result shows: at most this many, from its first. */
+export const CHUNK_SNIPPET_LINES = 12;
+
+/** A chunk's first CHUNK_SNIPPET_LINES lines, each cut at MAX_LINE_CHARS; the index's stored snippet when the file cannot be read now. */
+export async function chunkSnippet(part: CodeIndexPart, chunk: IndexedChunk): Promise<string> {
+  const lines = await part.lines(chunk.path);
+  if (!lines) return chunk.snippet;
+  const last = Math.min(chunk.endLine, chunk.startLine + CHUNK_SNIPPET_LINES - 1, lines.length);
+  return lines
+    .slice(chunk.startLine - 1, last)
+    .map((l) => truncateLine(l))
+    .join('\n');
 }

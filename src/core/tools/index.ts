@@ -8,7 +8,9 @@ import { findComponentsTool } from './find_components';
 import { getRoutes } from './get_routes';
 import { featureStatusTool } from './feature_status';
 import { listDirectory } from './list_directory';
+import { rankedSearch } from './ranked_search';
 import { readFile } from './read_file';
+import { relatedCode } from './related_code';
 import { searchCorpus } from './search_corpus';
 import { searchFiles } from './search_files';
 import { semanticCodeSearch } from './semantic_code_search';
@@ -24,6 +26,8 @@ export const TOOLS: Tool[] = [
   searchCorpus,
   codebaseSearch,
   findRelated,
+  rankedSearch,
+  relatedCode,
   findComponentsTool,
   getRoutes,
   featureStatusTool,

@@ -26,7 +26,7 @@ function ctx() {
 
 describe('unknown fields', () => {
   it('every tool declares additionalProperties: false', () => {
-    expect(TOOLS.length).toBe(12);
+    expect(TOOLS.length).toBe(14);
     for (const t of TOOLS) expect(t.inputSchema.additionalProperties, t.name).toBe(false);
   });
 

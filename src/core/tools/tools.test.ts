@@ -35,6 +35,8 @@ describe('tool registry', () => {
       'search_corpus',
       'codebase_search',
       'find_related',
+      'ranked_search',
+      'related_code',
       'find_components',
       'get_routes',
       'feature_status',

@@ -1,5 +1,6 @@
 import type { SourceParsers } from '../analyze/parsers';
 import type { SearchPool } from '../grep/pool';
+import type { ChunkIndex } from '../rank/bm25';
 import type { RefreshStats } from '../rank/service';
 import type { SeedIndexService } from '../seed004/service';
 import type { Workspace } from '../source/workspace';
@@ -32,6 +33,21 @@ export interface ToolContext {
   rankedSearch?: (query: string, limit: number, signal?: AbortSignal) => Promise<RankedFocusHit[]>;
   /** explore's git agent: a root's recent history (absent: no host access to git, reported as unavailable). */
   history?: (rootIndex: number, limit: number, signal?: AbortSignal) => Promise<HistoryPortResult>;
+  /**
+   * ranked_search and related_code: the code index of Quarry's own symbol chunks (what Ranked
+   * mode and the Related panel rank), one per root or one over the whole workspace, brought up
+   * to date (or found ready) before it resolves.
+   */
+  codeIndexes?: (signal?: AbortSignal) => Promise<CodeIndexPart[]>;
+}
+
+/** One code index a host gives the tools (ToolContext.codeIndexes). */
+export interface CodeIndexPart {
+  /** What this index's paths need in front to be workspace paths ('' for one index over the whole workspace). */
+  prefix: string;
+  index: ChunkIndex;
+  /** A file's lines as the index read them, by the index's own path (no prefix); null when unreadable. */
+  lines: (path: string) => Promise<string[] | null>;
 }
 
 export interface RankedFocusHit {

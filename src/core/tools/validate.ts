@@ -59,6 +59,12 @@ export function optionalInt(args: Args, field: string, fallback: number, min: nu
   return v;
 }
 
+export function requiredInt(args: Args, field: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const v = args[field];
+  if (v === undefined || v === null) throw new QuarryError('InvalidArgument', `Missing required field: ${field}`, { field });
+  return optionalInt(args, field, 0, min, max);
+}
+
 export function optionalEnum<T extends string>(args: Args, field: string, values: readonly T[], fallback: T): T {
   const v = args[field];
   if (v === undefined || v === null) return fallback;
