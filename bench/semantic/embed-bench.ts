@@ -33,7 +33,8 @@ async function corpusViews(): Promise<{ texts: string[]; indexes: { index: Chunk
   const indexes = [];
   const pool = nodeParsePool();
   try {
-    for (const c of QUALITY_CORPORA) {
+    // the three sets this bench was first measured on (its figures stay comparable across rounds)
+    for (const c of QUALITY_CORPORA.slice(0, 3)) {
       const ws = new Workspace([new NodeFsSource(qualityCorpus(c))]);
       const service = new CodeIndexService(ws, async () => pool);
       await service.refresh();

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { formatQualityTable, loadQuestions, quality, rankOfAnswer, stripDocComments, type Question } from './metrics';
+import { formatQualityTable, loadQuestions, partOf, quality, rankOfAnswer, stripDocComments, stripPythonComments, type Question } from './metrics';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const readQuestions = (file: string): Question[] => loadQuestions(readFileSync(join(here, file), 'utf8'));
@@ -11,7 +11,14 @@ const lines = (text: string) => text.split('\n').length;
 
 describe('loadQuestions', () => {
   it('accepts an array of {q, answer} and keeps only those fields', () => {
-    expect(loadQuestions('[{"q": "split an array", "answer": "chunk.js", "note": "x"}]')).toEqual([{ q: 'split an array', answer: 'chunk.js' }]);
+    expect(loadQuestions('[{"q": "split an array", "answer": "chunk.js", "note": "x"}]')).toEqual([{ q: 'split an array', answers: ['chunk.js'] }]);
+  });
+
+  it('accepts a list of one or two acceptable answers, and no more', () => {
+    expect(loadQuestions('[{"q": "parse", "answer": ["a.c", "b.c"]}]')).toEqual([{ q: 'parse', answers: ['a.c', 'b.c'] }]);
+    expect(() => loadQuestions('[{"q": "parse", "answer": []}]')).toThrow(/one or two paths/);
+    expect(() => loadQuestions('[{"q": "parse", "answer": ["a", "b", "c"]}]')).toThrow(/one or two paths/);
+    expect(() => loadQuestions('[{"q": "parse", "answer": ["a.c", 3]}]')).toThrow(/non-empty string/);
   });
 
   it('rejects invalid JSON and non-arrays', () => {
@@ -36,6 +43,10 @@ describe('rankOfAnswer', () => {
     expect(rankOfAnswer(results, 'b.js')).toBe(2);
     expect(rankOfAnswer(results, 'c.js')).toBe(3);
     expect(rankOfAnswer(results, 'd.js')).toBe(4);
+  });
+
+  it('takes the first of several acceptable answers', () => {
+    expect(rankOfAnswer(['x.c', 'b.h', 'a.c'], ['a.c', 'b.h'])).toBe(2);
   });
 
   it('returns null when the answer is absent', () => {
@@ -147,17 +158,52 @@ describe('stripDocComments', () => {
   });
 });
 
+describe('partOf', () => {
+  it('is fixed by the text and holds out about a third', () => {
+    const qs = Array.from({ length: 600 }, (_, i) => `question number ${i}`);
+    const held = qs.filter((q) => partOf(q) === 'held').length;
+    expect(held).toBeGreaterThan(150);
+    expect(held).toBeLessThan(250);
+    for (const q of qs.slice(0, 20)) expect(partOf(q)).toBe(partOf(q));
+  });
+});
+
+describe('stripPythonComments', () => {
+  const check = (source: string, expected: string) => {
+    const out = stripPythonComments(source);
+    expect(out).toBe(expected);
+    expect(out.length).toBe(source.length);
+  };
+
+  it('blanks # comments and standalone docstrings, keeping lines and columns', () => {
+    check('def f(x):  # add\n    """Adds.\n    More."""\n    return x\n', 'def f(x):       \n            \n            \n    return x\n');
+  });
+
+  it('keeps strings that are values, and a # inside a string', () => {
+    check('s = """a\nb"""\nt = "# not" # c', 's = """a\nb"""\nt = "# not"    ');
+    check("u = r'\\d#' + f'{x}'", "u = r'\\d#' + f'{x}'");
+  });
+});
+
 describe('question sets', () => {
-  const lodash = readQuestions('questions-lodash.json');
-  const three = readQuestions('questions-three.json');
+  const sets = {
+    lodash: readQuestions('questions-lodash.json'),
+    three: readQuestions('questions-three.json'),
+    babel: readQuestions('questions-babel.json'),
+    libxml2: readQuestions('questions-libxml2.json'),
+    gyp: readQuestions('questions-gyp.json'),
+  };
+  const { lodash, three } = sets;
 
   const baseName = (path: string) => path.replace(/^.*\//, '').replace(/\.js$/, '');
-  const mentionsName = ({ q, answer }: Question) => new RegExp(`\\b${baseName(answer).replace(/[$]/g, '\\$&')}\\b`, 'i').test(q);
+  const mentionsName = ({ q, answers }: Question) => new RegExp(`\\b${baseName(answers[0]).replace(/[$]/g, '\\$&')}\\b`, 'i').test(q);
 
-  it('have enough questions and no duplicates', () => {
-    expect(lodash.length).toBeGreaterThanOrEqual(48);
-    expect(three.length).toBeGreaterThanOrEqual(30);
-    for (const set of [lodash, three]) {
+  it('hold at least 200 questions over five code bases, each with a held-out part, and no duplicates', () => {
+    const all = Object.values(sets).flat();
+    expect(all.length).toBeGreaterThanOrEqual(200);
+    for (const set of Object.values(sets)) {
+      expect(set.length).toBeGreaterThanOrEqual(48);
+      expect(set.filter(({ q }) => partOf(q) === 'held').length).toBeGreaterThanOrEqual(12);
       const normalized = set.map(({ q }) => q.trim().toLowerCase());
       expect(new Set(normalized).size).toBe(normalized.length);
     }
@@ -168,17 +214,20 @@ describe('question sets', () => {
   });
 
   it('lodash: answers are package-root public files, not internal helpers', () => {
-    for (const { answer } of lodash) expect(answer).toMatch(/^[a-zA-Z][a-zA-Z0-9]*\.js$/);
+    for (const { answers } of lodash) for (const a of answers) expect(a).toMatch(/^[a-zA-Z][a-zA-Z0-9]*\.js$/);
   });
 
   it('three: answers are in the measured folders and at most 8 questions name their answer class', () => {
-    for (const { answer } of three) expect(answer).toMatch(/^src\/(math|geometries|curves|extras\/curves)\/.+\.js$/);
+    for (const { answers } of three) for (const a of answers) expect(a).toMatch(/^src\/(math|geometries|curves|extras\/curves)\/.+\.js$/);
     expect(three.filter(mentionsName).length).toBeLessThanOrEqual(8);
   });
 
-  const threeRoot = join(here, '../../node_modules/three');
-  it.skipIf(!existsSync(threeRoot))('three: every answer file exists in the installed package', () => {
-    const missing = three.filter(({ answer }) => !existsSync(join(threeRoot, answer))).map(({ answer }) => answer);
-    expect(missing).toEqual([]);
-  });
+  const packages: Record<keyof typeof sets, string> = { lodash: 'lodash', three: 'three', babel: '@babel/core-7', libxml2: 'libxmljs2', gyp: 'node-gyp' };
+  for (const [name, pkg] of Object.entries(packages) as [keyof typeof sets, string][]) {
+    const root = join(here, '../../node_modules', pkg);
+    it.skipIf(!existsSync(root))(`${name}: every answer file exists in the installed package`, () => {
+      const missing = sets[name].flatMap(({ answers }) => answers).filter((a) => !existsSync(join(root, a)));
+      expect(missing).toEqual([]);
+    });
+  }
 });

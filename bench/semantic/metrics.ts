@@ -1,10 +1,13 @@
 // Pure helpers for measuring semantic code search against a labelled question set
 // (questions-*.json beside this file). No dependencies, no I/O: callers read the files.
 
-/** One labelled question: `answer` is the repository-relative path of the file that answers `q`. */
-export type Question = { q: string; answer: string };
+/**
+ * One labelled question: `answers` are the repository-relative paths of the file (or the two
+ * files) that answer `q`; in JSON, `"answer"` is one path or a list of one or two.
+ */
+export type Question = { q: string; answers: string[] };
 
-/** Parses and checks a question file: a JSON array of `{ "q": string, "answer": string }`. */
+/** Parses and checks a question file: a JSON array of `{ "q": string, "answer": string | string[] }`. */
 export function loadQuestions(jsonText: string): Question[] {
   let data: unknown;
   try {
@@ -18,12 +21,27 @@ export function loadQuestions(jsonText: string): Question[] {
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw new Error(`${where}: expected an object with "q" and "answer"`);
     const { q, answer } = entry as Record<string, unknown>;
     if (typeof q !== 'string' || q.trim() === '') throw new Error(`${where}: "q" must be a non-empty string`);
-    if (typeof answer !== 'string' || answer.trim() === '') throw new Error(`${where}: "answer" must be a non-empty string`);
-    if (answer !== answer.trim() || answer.startsWith('/') || answer.includes('\\')) {
-      throw new Error(`${where}: "answer" must be a relative path with forward slashes and no surrounding spaces`);
+    const answers = Array.isArray(answer) ? answer : [answer];
+    if (answers.length < 1 || answers.length > 2) throw new Error(`${where}: "answer" must be a path or a list of one or two paths`);
+    for (const a of answers) {
+      if (typeof a !== 'string' || a.trim() === '') throw new Error(`${where}: "answer" must be a non-empty string`);
+      if (a !== a.trim() || a.startsWith('/') || a.includes('\\')) {
+        throw new Error(`${where}: "answer" must be a relative path with forward slashes and no surrounding spaces`);
+      }
     }
-    return { q, answer };
+    return { q, answers: answers as string[] };
   });
+}
+
+/**
+ * Which part of its set a question is in, fixed by the question's own text (FNV-1a of it, one
+ * in three held out), so adding questions never moves an old one between parts. The held-out
+ * part is only scored: nothing is chosen by looking at it.
+ */
+export function partOf(q: string): 'tune' | 'held' {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < q.length; i++) h = Math.imul(h ^ q.charCodeAt(i), 0x01000193) >>> 0;
+  return h % 3 === 0 ? 'held' : 'tune';
 }
 
 function describe(entry: unknown): string {
@@ -32,15 +50,16 @@ function describe(entry: unknown): string {
 }
 
 /**
- * 1-based rank of `answer` among the distinct paths of `rankedPaths` (a path repeated for several
- * chunks counts once, at its first occurrence), or null when it is absent.
+ * 1-based rank of the first of `answers` among the distinct paths of `rankedPaths` (a path
+ * repeated for several chunks counts once, at its first occurrence), or null when none is there.
  */
-export function rankOfAnswer(rankedPaths: readonly string[], answer: string): number | null {
+export function rankOfAnswer(rankedPaths: readonly string[], answers: string | readonly string[]): number | null {
+  const wanted = new Set(typeof answers === 'string' ? [answers] : answers);
   const seen = new Set<string>();
   for (const path of rankedPaths) {
     if (seen.has(path)) continue;
     seen.add(path);
-    if (path === answer) return seen.size;
+    if (wanted.has(path)) return seen.size;
   }
   return null;
 }
@@ -236,4 +255,67 @@ function scanRegex(source: string, start: number): number {
     j++;
   }
   return -1;
+}
+
+/**
+ * Removes Python comments (`# …` outside strings) and docstrings (a triple-quoted string that is
+ * a statement of its own: only whitespace before it on its line, nothing but whitespace or a
+ * comment after it). Like stripDocComments, every removed character except line breaks becomes a
+ * space. Other strings, triple-quoted values included (`x = """…"""`), are left alone.
+ */
+export function stripPythonComments(source: string): string {
+  const out = source.split('');
+  const n = source.length;
+  const blank = (from: number, to: number) => {
+    for (let k = from; k < to; k++) if (!isNewline(out[k])) out[k] = ' ';
+  };
+  const lineStartsAt = (i: number): boolean => {
+    let b = i - 1;
+    while (b >= 0 && (source[b] === ' ' || source[b] === '\t')) b--;
+    return b < 0 || isNewline(source[b]);
+  };
+  let i = 0;
+  while (i < n) {
+    const c = source[i];
+    if (c === '#') {
+      let j = i;
+      while (j < n && !isNewline(source[j])) j++;
+      blank(i, j);
+      i = j;
+      continue;
+    }
+    // a string literal, with an optional prefix (r, b, u, f and their pairs) read as part of it
+    let q = i;
+    while (q < n && q - i < 2 && /[rRbBuUfF]/.test(source[q]) && !isIdentChar(source[i - 1])) q++;
+    const quote = source[q];
+    if ((quote === '"' || quote === "'") && (q === i || !isIdentChar(source[i - 1]))) {
+      const triple = source.startsWith(quote.repeat(3), q);
+      const end = triple ? tripleEnd(source, q + 3, quote) : scanString(source, q);
+      if (triple && lineStartsAt(i)) {
+        let after = end;
+        while (after < n && (source[after] === ' ' || source[after] === '\t')) after++;
+        if (after >= n || isNewline(source[after]) || source[after] === '#') blank(i, end);
+      }
+      i = end;
+      continue;
+    }
+    i = isIdentChar(c) ? skipIdent(source, i) : i + 1;
+  }
+  return out.join('');
+}
+
+function tripleEnd(source: string, from: number, quote: string): number {
+  let j = from;
+  while (j < source.length) {
+    if (source[j] === '\\') j += 2;
+    else if (source.startsWith(quote.repeat(3), j)) return j + 3;
+    else j++;
+  }
+  return source.length;
+}
+
+function skipIdent(source: string, i: number): number {
+  let j = i;
+  while (j < source.length && isIdentChar(source[j])) j++;
+  return j;
 }

@@ -26,7 +26,7 @@ import { semanticSearch } from '../../src/core/semantic/search';
 import { Workspace } from '../../src/core/source/workspace';
 import { callTool } from '../../src/core/tools';
 import { printTable } from '../common';
-import { formatQualityTable, loadQuestions, quality, rankOfAnswer, stripDocComments, type QualityRow } from './metrics';
+import { formatQualityTable, loadQuestions, partOf, quality, rankOfAnswer, stripDocComments, stripPythonComments, type QualityRow } from './metrics';
 
 const DEPTH = 50;
 
@@ -38,7 +38,15 @@ interface QualityCorpus {
   include: (rel: string) => boolean;
   /** what the set was used for while building (printed with its figures) */
   role: string;
+  /** the comment stripper for a file (default: JS/C-style comments) */
+  strip?: (rel: string, text: string) => string;
 }
+
+/** Text files of a whole package, as a repository holds them (binaries, maps and minified builds left out). */
+const PACKAGE_TEXT = /\.(c|h|cc|cpp|hpp|js|cjs|mjs|ts|py|json|md|gyp|gypi|txt|yml|yaml|toml|ps1|sh|bat)$/;
+const wholePackage = (rel: string) => PACKAGE_TEXT.test(rel) && !rel.endsWith('.min.js') && !rel.endsWith('.d.ts.map');
+const stripByLanguage = (rel: string, text: string) =>
+  rel.endsWith('.py') ? stripPythonComments(text) : /\.(c|h|cc|cpp|hpp|js|cjs|mjs|ts)$/.test(rel) ? stripDocComments(text) : text;
 
 export const QUALITY_CORPORA: QualityCorpus[] = [
   {
@@ -62,6 +70,22 @@ export const QUALITY_CORPORA: QualityCorpus[] = [
     include: (rel) => rel.startsWith('lib/') && rel.endsWith('.js'),
     role: 'held out: first run after the method was fixed',
   },
+  {
+    name: 'libxml2',
+    questions: 'questions-libxml2.json',
+    pkg: 'libxmljs2',
+    include: wholePackage,
+    role: 'C (libxml2 vendored), C++ binding, JS; written for the relevance issue (31) before any ranking change',
+    strip: stripByLanguage,
+  },
+  {
+    name: 'gyp',
+    questions: 'questions-gyp.json',
+    pkg: 'node-gyp',
+    include: wholePackage,
+    role: 'Python (gyp) and node-gyp JS, docs, changelog, package.json; written for issue 31 before any ranking change',
+    strip: stripByLanguage,
+  },
 ];
 
 /** The package's chosen files, comments stripped, under .bench/semantic-<name> (made once). */
@@ -79,7 +103,8 @@ export function qualityCorpus(c: QualityCorpus): string {
       else if (e.isFile() && c.include(child)) {
         const dest = path.join(dir, child);
         fs.mkdirSync(path.dirname(dest), { recursive: true });
-        fs.writeFileSync(dest, stripDocComments(fs.readFileSync(path.join(base, child), 'utf8')));
+        const text = fs.readFileSync(path.join(base, child), 'utf8');
+        fs.writeFileSync(dest, c.strip ? c.strip(child, text) : stripDocComments(text));
       }
     }
   };
@@ -88,64 +113,88 @@ export function qualityCorpus(c: QualityCorpus): string {
   return dir;
 }
 
+export type SystemName = 'codebase_search' | 'Ranked' | 'semantic' | 'hybrid';
+export const SYSTEMS: SystemName[] = ['codebase_search', 'Ranked', 'semantic', 'hybrid'];
+export type Part = 'tune' | 'held' | 'all';
+
 export interface QualityReport {
   name: string;
   files: number;
   chunks: number;
-  rows: { name: string; row: QualityRow }[];
+  /** per part (tuning, held out, all), one row per system */
+  parts: Record<Part, { name: string; row: QualityRow }[]>;
   misses: Record<string, string[]>;
 }
 
-export async function measureQuality(c: QualityCorpus): Promise<QualityReport> {
+/** The systems to run: BENCH_QUALITY_SYSTEMS=codebase_search,Ranked (say) skips the model. */
+export function systemsFromEnv(env: string | undefined): SystemName[] {
+  if (!env) return SYSTEMS;
+  const names = env.split(',').map((x) => x.trim());
+  for (const n of names) if (!SYSTEMS.includes(n as SystemName)) throw new Error(`BENCH_QUALITY_SYSTEMS: unknown system ${n} (${SYSTEMS.join(', ')})`);
+  return names as SystemName[];
+}
+
+export async function measureQuality(c: QualityCorpus, only: SystemName[] = SYSTEMS): Promise<QualityReport> {
   const dir = qualityCorpus(c);
   const questions = loadQuestions(fs.readFileSync(path.join(import.meta.dirname, c.questions), 'utf8'));
   const workspace = new Workspace([new NodeFsSource(dir)]);
   const pool = nodeParsePool();
   try {
     const service = new CodeIndexService(workspace, async () => pool);
-    const semantic = new WorkspaceSemantic(service, () => nodeEmbeddingModel());
-    const { model, root } = await semantic.root();
-    const index = root.index;
+    await service.refresh();
+    const index = service.index!;
+    const needsModel = only.includes('semantic') || only.includes('hybrid');
+    const semantic = needsModel ? await new WorkspaceSemantic(service, () => nodeEmbeddingModel()).root() : null;
     const seedIndex = new SeedIndexService(workspace);
-    const systems: Record<string, (q: string) => Promise<string[]>> = {
+    const all: Record<SystemName, (q: string) => Promise<string[]>> = {
       codebase_search: async (q) => {
         const r = (await callTool('codebase_search', { query: q, limit: DEPTH }, { workspace, seedIndex })) as { results: { path: string }[] };
         return r.results.map((x) => x.path);
       },
       Ranked: async (q) => rankForPeople(index, q, DEPTH).map((h) => h.chunk.path),
-      semantic: async (q) => (await semanticSearch([root], model, { query: q, type: 'semantic', limit: DEPTH })).map((r) => r.path),
-      hybrid: async (q) => (await semanticSearch([root], model, { query: q, type: 'hybrid', limit: DEPTH })).map((r) => r.path),
+      semantic: async (q) => (await semanticSearch([semantic!.root], semantic!.model, { query: q, type: 'semantic', limit: DEPTH })).map((r) => r.path),
+      hybrid: async (q) => (await semanticSearch([semantic!.root], semantic!.model, { query: q, type: 'hybrid', limit: DEPTH })).map((r) => r.path),
     };
-    const rows: QualityReport['rows'] = [];
+    const parts: QualityReport['parts'] = { tune: [], held: [], all: [] };
     const misses: Record<string, string[]> = {};
-    for (const [name, run] of Object.entries(systems)) {
-      const ranks: (number | null)[] = [];
+    for (const name of only) {
+      const ranks: Record<Part, (number | null)[]> = { tune: [], held: [], all: [] };
       for (const q of questions) {
-        const rank = rankOfAnswer(await run(q.q), q.answer);
-        ranks.push(rank);
-        if (rank === null || rank > 10) (misses[name] ??= []).push(`${q.q} -> ${q.answer}`);
+        const rank = rankOfAnswer(await all[name](q.q), q.answers);
+        const part = partOf(q.q);
+        ranks[part].push(rank);
+        ranks.all.push(rank);
+        // misses are listed for the tuning part only: the held-out part is scored, never read
+        if (part === 'tune' && (rank === null || rank > 10)) (misses[name] ??= []).push(`${q.q} -> ${q.answers.join(' | ')} (${rank ?? '-'})`);
       }
-      rows.push({ name, row: quality(ranks) });
+      for (const p of ['tune', 'held', 'all'] as Part[]) parts[p].push({ name, row: quality(ranks[p]) });
     }
-    return { name: c.name, files: index.paths().length, chunks: index.chunkCount, rows, misses };
+    return { name: c.name, files: index.paths().length, chunks: index.chunkCount, parts, misses };
   } finally {
     pool.dispose();
   }
 }
 
 export async function runQualityBench(): Promise<void> {
-  console.log('\n== semantic search quality (issue 16): labelled questions, answer = the implementing file; comments stripped from the indexed copy');
+  const only = systemsFromEnv(process.env.BENCH_QUALITY_SYSTEMS);
+  const names = process.env.BENCH_QUALITY_CORPORA?.split(',');
+  console.log('\n== ranking quality (issues 16, 31): labelled questions, answer = the implementing file; comments stripped from the indexed copy');
+  console.log('   each set is split by question text: 2/3 tuning, 1/3 held out (scored only, never used to choose)');
   const summary: string[][] = [];
-  for (const c of QUALITY_CORPORA) {
-    const r = await measureQuality(c);
-    console.log(`\n${r.name} (${r.files} files, ${r.chunks} chunks, ${r.rows[0].row.n} questions; ${c.role})`);
-    console.log(formatQualityTable(r.rows));
-    const ranked = r.rows.find((x) => x.name === 'Ranked')!.row.mrrAt10;
-    const hybrid = r.rows.find((x) => x.name === 'hybrid')!.row.mrrAt10;
-    summary.push([r.name, ranked.toFixed(3), hybrid.toFixed(3), (hybrid - ranked >= 0 ? '+' : '') + (hybrid - ranked).toFixed(3)]);
-    if (process.env.BENCH_VERBOSE) for (const [name, list] of Object.entries(r.misses)) console.log(`  ${name} misses (not in top 10):\n    ${list.join('\n    ')}`);
+  for (const c of QUALITY_CORPORA.filter((x) => !names || names.includes(x.name))) {
+    const r = await measureQuality(c, only);
+    for (const part of ['tune', 'held'] as Part[]) {
+      console.log(
+        `\n${r.name} (${r.files} files, ${r.chunks} chunks, ${r.parts[part][0].row.n} questions, ${part === 'tune' ? 'tuning part' : 'HELD-OUT part'}; ${c.role})`,
+      );
+      console.log(formatQualityTable(r.parts[part]));
+    }
+    const cell = (part: Part, sys: SystemName) => r.parts[part].find((x) => x.name === sys)?.row.mrrAt10.toFixed(3) ?? '-';
+    summary.push([r.name, ...only.flatMap((sys) => [cell('tune', sys), cell('held', sys)])]);
+    if (process.env.BENCH_VERBOSE)
+      for (const [name, list] of Object.entries(r.misses)) console.log(`  ${name} tuning misses (not in top 10):\n    ${list.join('\n    ')}`);
   }
-  printTable([['corpus', 'Ranked MRR@10', 'hybrid MRR@10', 'hybrid - Ranked'], ...summary]);
+  printTable([['MRR@10', ...only.flatMap((sys) => [`${sys} tune`, `${sys} held`])], ...summary]);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await runQualityBench();

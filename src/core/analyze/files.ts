@@ -2,13 +2,10 @@
  * What kind of file a path is (code, test, docs, config, other) and where the comments of
  * a non-JavaScript source file are (JavaScript and TypeScript use the parser instead).
  */
+import { fileRole } from '../source/file-role';
 import { baseName, extensionOf } from '../source/types';
 
 export type FileCategory = 'code' | 'test' | 'docs' | 'config' | 'other';
-
-/** Folders whose files are tests (feature_status `testCoverage`). */
-export const TEST_DIRS: ReadonlySet<string> = new Set(['__tests__', 'test', 'tests', 'e2e', 'cypress']);
-const TEST_NAME = /(\.|_)(test|spec|e2e)\.[^/]+$|^test_[^/]+\.py$|_test\.(go|py)$|_spec\.rb$/;
 
 const CODE_EXTENSIONS = new Set([
   'ts',
@@ -52,10 +49,13 @@ const CODE_EXTENSIONS = new Set([
 const DOC_EXTENSIONS = new Set(['md', 'mdx', 'markdown', 'txt', 'rst', 'adoc']);
 const CONFIG_EXTENSIONS = new Set(['json', 'jsonc', 'json5', 'yaml', 'yml', 'toml', 'ini', 'properties', 'env']);
 
+/**
+ * A test by the shared file-role rule (source/file-role.ts): a test file, or a snapshot or a
+ * fixture written for tests (feature_status counts all three as test coverage).
+ */
 export function isTestPath(path: string): boolean {
-  const parts = path.split('/');
-  if (parts.slice(0, -1).some((p) => TEST_DIRS.has(p))) return true;
-  return TEST_NAME.test(parts[parts.length - 1]);
+  const role = fileRole(path);
+  return role === 'test' || role === 'snapshot' || role === 'fixture';
 }
 
 export function categoryOf(path: string): FileCategory {
