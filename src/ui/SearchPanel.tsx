@@ -2,16 +2,20 @@
  * One search box (Text / Regex, case, whole word, include / exclude globs, extensions).
  * Results stream in from the worker batch by batch, grouped by file with context lines and
  * every hit in a <mark>, in a virtualised list. A new query supersedes (cancels) the old one.
+ * Files are shown in relevance or path order (the `order` switch, in the URL), with the no-jump
+ * rule of result-order.ts: once the list is touched, the files seen stay put.
  * Keyboard: ArrowDown from the box enters the results; Up/Down move between hits; Enter opens.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { lazyMeasureOptions } from './virtual';
-import { startTransition, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { startTransition, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { QuarryError, toQuarryError } from '../core/errors';
 import { SearchStatus } from './SearchStatus';
 import { PREVIEW_LINE_CHARS, type GrepFileResult, type GrepRequest } from '../core/grep/types';
 import type { SearchEnd } from '../worker/protocol';
 import { ResultRows, type Row } from './result-stream';
+import { queryWords, rankComparer, type ResultOrder } from '../core/grep/text-relevance';
+import { arrange, holdThrough } from './result-order';
 import { anyCollapsed, ALL_COLLAPSED, isCollapsed, NONE_COLLAPSED, toggleCollapsed, visibleRows, type CollapseState } from './result-rows';
 import { FileIcon } from './shell/FileIcon';
 import { RankedResults } from './RankedResults';
@@ -28,6 +32,11 @@ import { splitList, type ViewState } from './url-state';
 import { SearchBox } from './SearchBox';
 import type { UpdateView } from './use-view-state';
 import { useDebouncedDraft } from './views/use-tool';
+
+const ORDER_TITLES: Record<ResultOrder, string> = {
+  relevance: 'Source files first, then tests, docs and changelogs; files named by the query, definitions and more matches first',
+  path: 'By path',
+};
 
 /** Matches delivered to the UI; the engine keeps counting past this to report "of M". */
 export const UI_MAX_RESULTS = 5000;
@@ -99,6 +108,15 @@ export function SearchPanel({
   const [active, setActive] = useState(-1);
   const [collapse, setCollapse] = useState<CollapseState>(NONE_COLLAPSED);
   const scrollRef = useRef<HTMLDivElement>(null);
+  /** The files in the order last put on screen (paths). */
+  const displayed = useRef<string[]>([]);
+  /** What the person has touched and seen of the list (result-order.ts): for one search and one order. */
+  const hold = useRef<{ results: ResultRows | null; order: ResultOrder; touched: boolean; files: number }>({
+    results: null,
+    order: 'relevance',
+    touched: false,
+    files: 0,
+  });
   const [showFilters, setShowFilters] = useState(Boolean(view.include || view.exclude || view.ext));
 
   // A new request (a new search) only when a field it is built from changes, not the open file or line.
@@ -106,7 +124,7 @@ export function SearchPanel({
   const request = useMemo(() => buildRequest({ q, mode, caseSensitive, wholeWord, include, exclude, ext }), [q, mode, caseSensitive, wholeWord, include, exclude, ext]);
 
   useEffect(() => {
-    results.current = new ResultRows();
+    results.current = new ResultRows(queryWords(request.pattern, request.mode));
     setActive(-1);
     setCollapse(NONE_COLLAPSED);
     setRowsVersion((v) => v + 1);
@@ -176,11 +194,30 @@ export function SearchPanel({
     };
   }, [request, repoKey, engine, ranked]);
 
-  // What the list shows: a collapsed file keeps its header only (recomputed as batches arrive).
+  // What the list shows, in order: the files whose rows are built (held ones where they were, the
+  // rest sorted), a collapsed file with its header only (recomputed as batches arrive).
+  const order = view.order;
   const shown = useMemo(() => {
     void rowsVersion;
-    return visibleRows(results.current.rows, collapse);
-  }, [rowsVersion, collapse]);
+    const built = results.current;
+    const h = hold.current;
+    const held = h.results === built && h.order === order ? h.files : 0;
+    const files = arrange(
+      displayed.current,
+      held,
+      built.files.filter((f) => f.settled).map((f) => f.rank),
+      rankComparer(order),
+    );
+    return { ...visibleRows(built.rowsIn(files), collapse), order: files };
+  }, [rowsVersion, collapse, order]);
+  useLayoutEffect(() => {
+    displayed.current = shown.order;
+  }, [shown]);
+  // A new order is a new list: from its top.
+  useEffect(() => {
+    scrollRef.current?.scrollTo({ top: 0 });
+    setActive(-1);
+  }, [order]);
 
   const virtualizer = useVirtualizer({
     count: shown.rows.length,
@@ -190,6 +227,24 @@ export function SearchPanel({
     ...lazyMeasureOptions(),
   });
   void rowsVersion;
+
+  /**
+   * The person touched the list (pointer, wheel, key, focus) or scrolled it after touching it:
+   * hold every file from the top through the one at the viewport's bottom edge.
+   */
+  const touch = (scrolled = false) => {
+    const built = results.current;
+    if (hold.current.results !== built || hold.current.order !== order) hold.current = { results: built, order, touched: false, files: 0 };
+    const h = hold.current;
+    if (scrolled && !h.touched) return; // the list scrolled by itself (a new order, a shorter list)
+    h.touched = true;
+    const el = scrollRef.current;
+    if (!el) return;
+    const bottom = el.scrollTop + el.clientHeight;
+    let last = -1;
+    for (const item of virtualizer.getVirtualItems()) if (item.start < bottom) last = item.index;
+    h.files = holdThrough(shown.rows, last, shown.order, h.files);
+  };
 
   const open = (row: Row) => {
     if (row.kind === 'line') update({ file: row.path, line: row.line }, { push: true });
@@ -214,6 +269,7 @@ export function SearchPanel({
   };
 
   const onResultsKey = (e: KeyboardEvent) => {
+    touch();
     const rowIndex = active >= 0 ? shown.focusable[active] : -1;
     const row = rowIndex >= 0 ? shown.rows[rowIndex] : undefined;
     const keys: Record<string, () => void> = {
@@ -237,7 +293,7 @@ export function SearchPanel({
     }
   };
 
-  const totalHits = results.current.hits.length;
+  const totalHits = results.current.hitCount;
   const summary = (() => {
     if (status.state === 'idle') return `Type to search ${plural(fileCount, 'file')}.`;
     if (status.state === 'error') return '';
@@ -301,16 +357,26 @@ export function SearchPanel({
         <>
           <div className="results-head">
             <SearchStatus summary={summary} running={status.state === 'running'} error={status.state === 'error' ? status.error : null} />
-            {shown.files > 1 && (
-              <button
-                type="button"
-                className="results-collapse"
-                data-testid="collapse-all"
-                onClick={() => setCollapse(shown.collapsed === shown.files ? NONE_COLLAPSED : ALL_COLLAPSED)}
-              >
-                {shown.collapsed === shown.files ? 'Expand all' : 'Collapse all'}
-              </button>
-            )}
+            <div className="results-tools">
+              <div role="radiogroup" aria-label="Result order" className="segmented results-order" data-testid="result-order">
+                {(['relevance', 'path'] as const).map((o) => (
+                  <label key={o} className={order === o ? 'on' : ''} title={ORDER_TITLES[o]}>
+                    <input type="radio" name="result-order" value={o} checked={order === o} onChange={() => update({ order: o })} />
+                    {o === 'relevance' ? 'Relevance' : 'Path'}
+                  </label>
+                ))}
+              </div>
+              {shown.files > 1 && (
+                <button
+                  type="button"
+                  className="results-collapse"
+                  data-testid="collapse-all"
+                  onClick={() => setCollapse(shown.collapsed === shown.files ? NONE_COLLAPSED : ALL_COLLAPSED)}
+                >
+                  {shown.collapsed === shown.files ? 'Expand all' : 'Collapse all'}
+                </button>
+              )}
+            </div>
           </div>
           {status.state === 'idle' && (
             <div className="empty-hint">
@@ -320,7 +386,18 @@ export function SearchPanel({
               </p>
             </div>
           )}
-          <div ref={scrollRef} className="results-scroll" data-testid="search-results" onKeyDown={onResultsKey}>
+          <div
+            ref={scrollRef}
+            className="results-scroll"
+            data-testid="search-results"
+            onKeyDown={onResultsKey}
+            onPointerMove={() => touch()}
+            onPointerDown={() => touch()}
+            onWheel={() => touch()}
+            onTouchStart={() => touch()}
+            onFocus={() => touch()}
+            onScroll={() => touch(true)}
+          >
             <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
               {virtualizer.getVirtualItems().map((item) => {
                 const row = shown.rows[item.index];

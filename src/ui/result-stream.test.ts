@@ -37,6 +37,11 @@ function wholeRows(files: GrepFileResult[]): { rows: Row[]; hits: number[] } {
   return { rows, hits };
 }
 
+/** Indexes of the hit rows. */
+function hitIndexes(rows: Row[]): number[] {
+  return rows.flatMap((row, i) => (row.kind === 'line' && row.ranges ? [i] : []));
+}
+
 function build(files: GrepFileResult[][]): ResultRows {
   const r = new ResultRows();
   for (const batch of files) {
@@ -64,7 +69,8 @@ describe('ResultRows', () => {
     const r = build([[small, big], [file('z.ts', [1], 2)]]);
     const want = wholeRows([small, big, file('z.ts', [1], 2)]);
     expect(r.rows).toEqual(want.rows);
-    expect(r.hits).toEqual(want.hits);
+    expect(hitIndexes(r.rows)).toEqual(want.hits);
+    expect(r.hitCount).toBe(want.hits.length);
   });
 
   it('takes a bounded number of matches per step', () => {
@@ -86,7 +92,7 @@ describe('ResultRows', () => {
     const hitRows = r.rows.filter((row) => row.kind === 'line' && row.ranges);
     expect(hitRows).toHaveLength(lines.length);
     // hit numbers follow the list order
-    expect(r.hits.map((i) => (r.rows[i] as Extract<Row, { kind: 'line' }>).hit)).toEqual(lines.map((_, i) => i));
+    expect(hitIndexes(r.rows).map((i) => (r.rows[i] as Extract<Row, { kind: 'line' }>).hit)).toEqual(lines.map((_, i) => i));
   });
 
   it('continues a file sent in two results: one header counting both, no repeated lines', () => {
@@ -101,5 +107,37 @@ describe('ResultRows', () => {
   it('keeps files apart: a new path starts with its header and no gap', () => {
     const r = build([[file('a.ts', [10], 20), file('b.ts', [10], 20)]]);
     expect(r.rows.map((row) => row.kind)).toEqual(['file', 'line', 'line', 'line', 'line', 'line', 'file', 'line', 'line', 'line', 'line', 'line']);
+  });
+
+  it('keeps rows per file: any order of files, a file sent in parts apart from its neighbours, ranks from the matches', () => {
+    const whole = file('src/split.ts', [5, 6, 30], 40);
+    const first = { path: 'src/split.ts', matches: whole.matches.slice(0, 2) };
+    const second = { path: 'src/split.ts', matches: whole.matches.slice(2) };
+    const other = file('CHANGELOG.md', [3], 10);
+    const r = new ResultRows(['split']);
+    r.push([first, other, second]);
+    while (r.step());
+    expect(r.files.map((f) => f.path)).toEqual(['src/split.ts', 'CHANGELOG.md']);
+    // hits are numbered as they arrive: the changelog's is the third
+    const want = wholeRows([other, whole]).rows.map((row) => (row.kind === 'line' && row.hit >= 0 ? { ...row, hit: [2, 0, 1, 3][row.hit] } : row));
+    expect(r.rowsIn(['CHANGELOG.md', 'src/split.ts'])).toEqual(want);
+    expect(r.file('src/split.ts')?.rank).toMatchObject({ matches: 3, name: 2, tier: 0 });
+    expect(r.file('CHANGELOG.md')?.rank).toMatchObject({ matches: 1, name: 0, tier: 5 });
+    expect(r.rowsIn(['nowhere.ts'])).toEqual([]);
+  });
+
+  it('settles a file once every part queued for it is built (the list shows it from then on)', () => {
+    const big = file('gen/big.ts', mixedHits(MATCHES_PER_STEP + 5), 10_000);
+    const r = new ResultRows();
+    r.push([{ path: big.path, matches: big.matches.slice(0, 3) }, { path: big.path, matches: big.matches.slice(3) }, file('b.ts', [1], 2)]);
+    r.step(); // the first part: the second is queued
+    expect(r.file('gen/big.ts')?.settled).toBe(false);
+    r.step(); // MATCHES_PER_STEP of the second part
+    expect(r.file('gen/big.ts')?.settled).toBe(false);
+    r.step();
+    expect(r.file('gen/big.ts')?.settled).toBe(true);
+    expect(r.file('b.ts')).toBeUndefined();
+    r.step();
+    expect(r.file('b.ts')?.settled).toBe(true);
   });
 });

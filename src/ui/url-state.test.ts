@@ -25,6 +25,7 @@ describe('view state in the URL', () => {
         repos: ['recent:ab12'],
         q: 'a b&c',
         mode: 'regex',
+        order: 'path',
         caseSensitive: true,
         wholeWord: true,
         include: 'src/**',
@@ -33,7 +34,7 @@ describe('view state in the URL', () => {
         file: 'src/a b.ts',
         line: 42,
       },
-      url: '?repo=recent%3Aab12&q=a+b%26c&mode=regex&case=1&word=1&include=src%2F**&exclude=*.test.ts&ext=ts%2Ctsx&file=src%2Fa+b.ts&line=42',
+      url: '?repo=recent%3Aab12&q=a+b%26c&mode=regex&order=path&case=1&word=1&include=src%2F**&exclude=*.test.ts&ext=ts%2Ctsx&file=src%2Fa+b.ts&line=42',
     },
     {
       name: 'a clone with its URL and ref (a shared link can offer to clone it)',
@@ -59,7 +60,10 @@ describe('view state in the URL', () => {
   }
 
   it('ignores junk', () => {
-    expect(parseViewState('?mode=lisp&line=-3&case=yes')).toEqual(DEFAULT_VIEW);
+    expect(parseViewState('?mode=lisp&line=-3&case=yes&order=size')).toEqual(DEFAULT_VIEW);
+    // relevance is the default order: never written
+    expect(parseViewState('?order=relevance')).toEqual(DEFAULT_VIEW);
+    expect(serializeViewState({ ...DEFAULT_VIEW, q: 'x', order: 'relevance' })).toBe('?q=x');
     expect(serializeViewState({ ...DEFAULT_VIEW, line: 5 })).toBe(''); // a line needs a file
     // a diff, blame, file history and a Markdown mode belong to an open file
     expect(serializeViewState({ ...DEFAULT_VIEW, diff: 'abc', blame: true, fhist: true, md: 'source' })).toBe('');

@@ -1,9 +1,10 @@
 /**
- * Every view state lives in the URL (repo, view, query, mode, filters, file, line), so a
+ * Every view state lives in the URL (repo, view, query, mode, order, filters, file, line), so a
  * reload or a shared link restores it. Kept in the query string: works from any base path
  * on any static host. Text fields are capped (core/limits.ts) as the address is read.
  */
 import { MAX_PATH_CHARS, MAX_QUERY_CHARS, queryTooLongMessage } from '../core/limits';
+import type { ResultOrder } from '../core/grep/text-relevance';
 
 /** Text and Regex stream grep hits; Ranked asks the code index (chunks ranked for people). */
 export type SearchMode = 'text' | 'regex' | 'ranked' | 'semantic';
@@ -20,6 +21,8 @@ export interface ViewState {
   view: ViewKey;
   q: string;
   mode: SearchMode;
+  /** How Text/Regex results are ordered: by relevance (the default, not written) or by path. */
+  order: ResultOrder;
   caseSensitive: boolean;
   wholeWord: boolean;
   include: string;
@@ -63,6 +66,7 @@ export const DEFAULT_VIEW: ViewState = {
   view: 'search',
   q: '',
   mode: 'text',
+  order: 'relevance',
   caseSensitive: false,
   wholeWord: false,
   include: '',
@@ -250,6 +254,7 @@ export function readViewState(search: string): { state: ViewState; overlong: Ove
     view: VIEW_KEYS.find((v) => v === p.get('view')) ?? 'search',
     q: text('q'),
     mode: p.get('mode') === 'regex' ? 'regex' : p.get('mode') === 'ranked' ? 'ranked' : p.get('mode') === 'semantic' ? 'semantic' : 'text',
+    order: p.get('order') === 'path' ? 'path' : 'relevance',
     caseSensitive: p.get('case') === '1',
     wholeWord: p.get('word') === '1',
     include: text('include'),
@@ -291,6 +296,7 @@ export function serializeViewState(s: ViewState): string {
   if (s.view !== 'search') p.set('view', s.view);
   if (s.q) p.set('q', s.q);
   if (s.mode !== 'text') p.set('mode', s.mode);
+  if (s.order !== 'relevance') p.set('order', s.order);
   if (s.caseSensitive) p.set('case', '1');
   if (s.wholeWord) p.set('word', '1');
   if (s.include) p.set('include', s.include);
