@@ -48,10 +48,8 @@ describe('go to definition', () => {
     expect(await defs('Round', 'go/main.go')).toEqual(['go/money/money.go:4:imported']);
     expect(await defs('Wallet', 'go/main.go')).toEqual(['go/money/money.go:8:imported']);
   });
-  it('C: the header and the source beside it', async () => {
-    const found = await defs('clamp_value', 'c/main.c');
-    expect(found).toContain('c/util.c:3:imported');
-    expect(found.every((f) => f.endsWith(':imported'))).toBe(true);
+  it("C: the source's definition, then the header's declaration", async () => {
+    expect(await defs('clamp_value', 'c/main.c')).toEqual(['c/util.c:3:imported', 'c/util.h:3:declaration']);
   });
   it('says it is search-based, and finds nothing for an unknown name', async () => {
     const r = await client.definitions({ name: 'noSuchThing', path: 'ts/src/app.ts' });

@@ -2,8 +2,12 @@
  * Go to definition, search-based: the symbol index's chunks called by the name, each placed on
  * the line its name is on, ranked the way a reader guesses — the file asked from, then the
  * files it imports, its folder, then the rest of the workspace (path order within a tier).
+ * Definitions with a body come before declarations (declarations.ts: a header's prototype, an
+ * overload signature, a `.d.ts`), which are then ranked 'declaration'; a body takes the best
+ * tier of the declarations it implements (the source behind an imported header ranks as imported).
  */
 import type { Chunk } from '../chunk/types';
+import { definitionShape, implementsDeclaration } from './declarations';
 import type { FileImports } from './file-imports';
 import { wholeWordRanges } from './identifier';
 import type { DefinitionRank, SymbolDefinition } from './types';
@@ -53,16 +57,16 @@ export function byTier<T extends Pick<Chunk, 'path' | 'startLine'>>(query: Defin
 }
 
 export function rankDefinitions(query: DefinitionQuery, candidates: readonly Chunk[], linesOf: (path: string) => readonly string[] | null): SymbolDefinition[] {
-  const tier = (path: string) => definitionTier(query, path);
   const seen = new Set<string>();
-  const out: SymbolDefinition[] = [];
+  const found: { def: SymbolDefinition; tier: number; declaration: boolean; fileLocal: boolean }[] = [];
   for (const c of candidates) {
     const lines = linesOf(c.path);
     const at = nameLine(c, query.name, lines);
     const key = `${c.path}\n${at.line}`;
     if (seen.has(key)) continue; // the same name line reached through nested chunks
     seen.add(key);
-    out.push({
+    const rank = definitionTier(query, c.path);
+    const def: SymbolDefinition = {
       path: c.path,
       line: at.line,
       column: at.column,
@@ -70,9 +74,21 @@ export function rankDefinitions(query: DefinitionQuery, candidates: readonly Chu
       endLine: c.endLine,
       symbolName: c.symbolName,
       chunkType: c.chunkType,
-      rank: tier(c.path),
+      rank,
       text: (lines?.[at.line - 1] ?? '').trim().slice(0, TEXT_CHARS),
-    });
+    };
+    found.push({ def, tier: TIERS.indexOf(rank), ...definitionShape(c, lines) });
   }
-  return out.sort((a, b) => TIERS.indexOf(a.rank) - TIERS.indexOf(b.rank) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.line - b.line);
+  // with a body to go to, declarations follow every body, and a body ranks with the declarations it implements
+  const bodies = found.some((f) => !f.declaration);
+  if (bodies) {
+    for (const f of found) {
+      if (!f.declaration)
+        for (const d of found) if (d.declaration && d.tier < f.tier && implementsDeclaration({ path: f.def.path, fileLocal: f.fileLocal }, d.def)) f.tier = d.tier;
+    }
+    for (const f of found) f.def.rank = f.declaration ? 'declaration' : TIERS[f.tier];
+  }
+  const last = (f: (typeof found)[number]) => (bodies && f.declaration ? 1 : 0);
+  found.sort((a, b) => last(a) - last(b) || a.tier - b.tier || (a.def.path < b.def.path ? -1 : a.def.path > b.def.path ? 1 : 0) || a.def.line - b.def.line);
+  return found.map((f) => f.def);
 }

@@ -1,11 +1,15 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { nodeGrammarLoader } from '../../adapters/node/grammars';
+import { Chunker } from '../chunk';
 import type { Chunk } from '../chunk/types';
+import { definitionShape, endsBeforeBody, implementsDeclaration, stripComments } from './declarations';
 import { byTier, nameLine, rankDefinitions } from './definitions';
 import { goModuleOf, importsOfFile } from './file-imports';
 import { identifierAt, isIdentifier, shortName, wholeWordRanges } from './identifier';
 import { outlineOf, pathAt } from './outline';
 import { groupReferences } from './references';
 import { SymbolTable } from './symbol-table';
+import { DECLARATIONS } from './fixtures/declarations';
 
 const chunk = (path: string, symbolName: string, startLine: number, endLine: number, chunkType: Chunk['chunkType'] = 'function'): Chunk => ({
   path,
@@ -114,6 +118,69 @@ describe('definitions', () => {
     expect(importsOfFile('shop/checkout.py', 'from .pricing import apply_discount\n', files).files).toEqual(new Set(['shop/pricing.py']));
     expect(importsOfFile('main.c', '#include "util.h"\n#include <stdio.h>\n', files).files).toEqual(new Set(['util.h', 'util.c']));
     expect(importsOfFile('notes.txt', 'import x', files).files.size).toBe(0);
+  });
+});
+
+describe('definitions before declarations (issue 31)', () => {
+  const files = new Set(Object.keys(DECLARATIONS));
+  const linesOf = (p: string) => DECLARATIONS[p]?.split('\n') ?? null;
+  let table: SymbolTable;
+  beforeAll(async () => {
+    const chunker = await Chunker.create(nodeGrammarLoader, { languages: ['c', 'typescript', 'javascript'] });
+    table = SymbolTable.from(Object.entries(DECLARATIONS).flatMap(([path, text]) => chunker.chunkFile(path, text)));
+  });
+  /** Go to definition of `name` clicked in `from`, as the worker ranks it: path:line:rank. */
+  const defs = (name: string, from: string) => {
+    const query = { name, from, imports: importsOfFile(from, DECLARATIONS[from], files) };
+    return rankDefinitions(query, byTier(query, table.lookup(name)), linesOf).map((d) => `${d.path}:${d.line}:${d.rank}`);
+  };
+
+  it('tells a prototype, an overload signature and a declaration from a body', () => {
+    const shape = (path: string, line: number) => {
+      const c = table.all.find((x) => x.path === path && x.startLine === line)!;
+      return definitionShape(c, linesOf(path));
+    };
+    expect(shape('builtin.h', 4)).toEqual({ declaration: true, fileLocal: false }); // three lines, a comment above
+    expect(shape('builtin/commit.c', 5)).toEqual({ declaration: false, fileLocal: false });
+    expect(shape('ts/parse.ts', 1).declaration).toBe(true);
+    expect(shape('ts/parse.ts', 2).declaration).toBe(true); // `{ text: string }` is a type, inside the parentheses
+    expect(shape('ts/parse.ts', 3).declaration).toBe(false);
+    expect(shape('ts/globals.ts', 1).declaration).toBe(true); // declare function
+    expect(shape('ts/globals.ts', 2).declaration).toBe(false); // an arrow function ending in `;`
+    expect(definitionShape({ path: 'ts/lib/format.d.ts', startLine: 1, endLine: 1, chunkType: 'function' }, null).declaration).toBe(true);
+    expect(shape('git.c', 3)).toEqual({ declaration: false, fileLocal: true }); // static, a comment above
+    // the scanner: C++ bodiless members, K&R parameters, braces in strings and comments
+    expect(endsBeforeBody('virtual void draw() = 0;')).toBe(true);
+    expect(endsBeforeBody('Widget(const Widget&) = delete;')).toBe(true);
+    expect(endsBeforeBody('int size() const { return 1; }')).toBe(false);
+    expect(endsBeforeBody('int f(a) int a; { return a; }')).toBe(false);
+    expect(endsBeforeBody('void f(const char *s = "{");')).toBe(true);
+    expect(endsBeforeBody(stripComments('void f(); // { not a body'))).toBe(true);
+    expect(endsBeforeBody(stripComments("fn name<'a>(&'a self) -> &'a str;", '"'))).toBe(true);
+    expect(endsBeforeBody('def total(self):\n    return 0')).toBe(false);
+  });
+
+  it('C: the body in builtin/commit.c before the header prototype that sorts first, ranked as the imported header', () => {
+    // before issue 31: ['builtin.h:5:imported', 'builtin/commit.c:5:workspace'] (git: builtin.h:166 opened)
+    expect(defs('cmd_commit', 'git.c')).toEqual(['builtin/commit.c:5:imported', 'builtin.h:5:declaration']);
+    expect(defs('cmd_add', 'builtin/commit.c')).toEqual(['builtin/add.c:3:imported', 'builtin.h:3:declaration']);
+    // a static forward prototype: its own file's body first; another file's static body is not behind it
+    expect(defs('prepare', 'builtin/commit.c')).toEqual(['builtin/commit.c:10:same file', 'git.c:4:workspace', 'builtin/commit.c:3:declaration']);
+    expect(implementsDeclaration({ path: 'git.c', fileLocal: true }, { path: 'builtin.h' })).toBe(false);
+  });
+
+  it('TypeScript: the implementation before its overloads and a declare function; a .d.ts after its module', () => {
+    expect(defs('parse', 'ts/app.ts')).toEqual(['ts/parse.ts:4:imported', 'ts/parse.ts:1:declaration', 'ts/parse.ts:2:declaration', 'ts/globals.ts:1:declaration']);
+    expect(defs('parse', 'ts/parse.ts')[0]).toBe('ts/parse.ts:4:same file');
+    expect(defs('format', 'ts/app.ts')).toEqual(['ts/lib/format.js:1:imported', 'ts/lib/format.d.ts:1:declaration']);
+    expect(implementsDeclaration({ path: 'ts/lib/format.js', fileLocal: false }, { path: 'ts/lib/format.d.ts' })).toBe(true);
+    expect(implementsDeclaration({ path: 'ts/parse.ts', fileLocal: false }, { path: 'ts/lib/format.d.ts' })).toBe(false);
+  });
+
+  it('keeps the tiers when there are only declarations', () => {
+    const query = { name: 'f', from: 'a.c', imports: { files: new Set(['a.h']), dirs: new Set<string>() } };
+    const only = rankDefinitions(query, [chunk('z/b.h', 'f', 1, 1), chunk('a.h', 'f', 1, 1)], () => ['int f(void);']);
+    expect(only.map((d) => `${d.path}:${d.rank}`)).toEqual(['a.h:imported', 'z/b.h:workspace']);
   });
 });
 

@@ -19,8 +19,12 @@ export interface SymbolDefinition {
   text: string;
 }
 
-/** Ranked in this order: the file asked from, files it imports, its folder, then the rest. */
-export type DefinitionRank = 'same file' | 'imported' | 'same folder' | 'workspace';
+/**
+ * Ranked in this order: the file asked from, files it imports, its folder, then the rest; then,
+ * when some definition has a body, the declarations (a header's prototype, an overload
+ * signature, a `.d.ts`): see definitions.ts. The body behind an imported declaration ranks as imported.
+ */
+export type DefinitionRank = 'same file' | 'imported' | 'same folder' | 'workspace' | 'declaration';
 
 export interface DefinitionsResult {
   name: string;
