@@ -6,7 +6,7 @@ import { MemorySource } from '../source/memory';
 import { Workspace } from '../source/workspace';
 import { ChunkIndex, chunkText, type IndexedChunk } from './bm25';
 import { splitLinesForIndex } from './lines';
-import { chunkNorms, nameParts, relatedForPeople } from './related-people';
+import { besideAnchor, chunkNorms, nameParts, relatedForPeople } from './related-people';
 import { CodeIndexService } from './service';
 import { seedTokenizer } from './tokenize';
 
@@ -211,5 +211,99 @@ describe('related for people', () => {
     const seed = index.chunksOf('src/cart/wishlist.ts')[0];
     expect(relatedForPeople(index, seed, '... a', 5)).toEqual([]);
     expect(relatedForPeople(index, seed, textOf(FILES2, seed), 0)).toHaveLength(1);
+  });
+});
+
+/**
+ * Issue 31, vue core in miniature: related to ShallowReactiveBrandClass (whose member is
+ * `private [ShallowReactiveBrand]?: true`), 6 of the first 10 were package.json `"private": true`
+ * keys. Here: the class, a sibling that uses it, a translation that shares its words, and the
+ * packages' package.json files.
+ */
+const VUE: Record<string, string> = {
+  'packages/reactivity/src/reactive.ts': [
+    'export declare const ShallowReactiveBrand: unique symbol',
+    '',
+    'export declare class ShallowReactiveBrandClass {',
+    '  private [ShallowReactiveBrand]?: true',
+    '}',
+    '',
+    'export type ShallowReactive<T> = T & ShallowReactiveBrandClass',
+    '',
+  ].join('\n'),
+  'packages/reactivity/src/shallow.ts': [
+    "import type { ShallowReactiveBrandClass } from './reactive'",
+    '',
+    'export function isShallowBrand(value: unknown): value is ShallowReactiveBrandClass {',
+    '  return !!value && (value as Record<symbol, true>)[ShallowReactiveBrand] === true',
+    '}',
+    '',
+  ].join('\n'),
+  'packages/runtime-core/src/locales/en.ts': "export const en = { private: 'private', brand: 'shallow reactive brand', true: 'true' }\n",
+  ...Object.fromEntries(
+    ['reactivity', 'runtime-core', 'runtime-dom', 'shared', 'compiler-core', 'compiler-dom', 'server-renderer', 'vue-compat'].map((pkg) => [
+      `packages/${pkg}/package.json`,
+      JSON.stringify(
+        { name: `@vue/${pkg}`, version: '3.5.0', private: true, main: 'index.js', sideEffects: false, buildOptions: { formats: ['esm-bundler', 'cjs'] } },
+        null,
+        2,
+      ) + '\n',
+    ]),
+  ),
+};
+
+describe('related for people: kinds beside the anchor (issue 31)', () => {
+  let index: ChunkIndex;
+  const seedOf = (path: string, symbol: string) => index.chunksOf(path).find((c) => c.symbolName === symbol)!;
+  const textOf = (c: IndexedChunk) => chunkText(splitLinesForIndex(VUE[c.path]), c.startLine, c.endLine);
+  const row = (h: { chunk: IndexedChunk }) => `${h.chunk.chunkType} ${h.chunk.path} ${h.chunk.symbolName}`;
+
+  it('lists no package.json key (nor a translation) beside a class in a source file', async () => {
+    const chunker = await Chunker.create(nodeGrammarLoader);
+    const svc = new CodeIndexService(new Workspace([new MemorySource({ ...VUE })]), async () => chunker);
+    await svc.refresh();
+    index = svc.index!;
+    const seed = seedOf('packages/reactivity/src/reactive.ts', 'ShallowReactiveBrandClass');
+    expect(seed.chunkType).toBe('class');
+    expect(index.chunksOf('packages/shared/package.json').map((c) => `${c.chunkType} ${c.symbolName}`)).toContain('key private');
+
+    // the complaint, reproduced with every kind allowed: "private" keys crowd the first ten
+    const unfiltered = relatedForPeople(index, seed, textOf(seed), 10, null);
+    expect(unfiltered.filter((h) => h.chunk.chunkType === 'key').length).toBeGreaterThanOrEqual(6);
+    expect(unfiltered.map(row)).not.toContain('function packages/reactivity/src/shallow.ts isShallowBrand');
+
+    const hits = relatedForPeople(index, seed, textOf(seed), 10);
+    console.log(`vue in miniature: every kind: ${unfiltered.map(row).join(' | ')}\nbeside the class: ${hits.map(row).join(' | ')}`);
+    expect(hits.map(row)).toContain('function packages/reactivity/src/shallow.ts isShallowBrand');
+    expect(hits.filter((h) => h.chunk.chunkType === 'key').map(row)).toEqual([]);
+    // the translation shares words too: listed only when every role is
+    expect(relatedForPeople(index, seed, textOf(seed), 50, null).map(row)).toContain('const packages/runtime-core/src/locales/en.ts en');
+    expect(relatedForPeople(index, seed, textOf(seed), 50).map(row)).not.toContain('const packages/runtime-core/src/locales/en.ts en');
+  }, 60_000);
+
+  it('lists keys beside a key', () => {
+    const seed = seedOf('packages/reactivity/package.json', 'private');
+    expect(seed.chunkType).toBe('key');
+    const hits = relatedForPeople(index, seed, textOf(seed), 10);
+    expect(hits.length).toBeGreaterThanOrEqual(6);
+    expect(hits.slice(0, 6).every((h) => h.chunk.chunkType === 'key' && h.chunk.symbolName === 'private')).toBe(true);
+  });
+
+  it('says which chunks an anchor lists, by kind and by file role', () => {
+    const c = (path: string, chunkType: IndexedChunk['chunkType']) => ({ path, chunkType });
+    const code = besideAnchor(c('src/a.ts', 'class'))!;
+    expect(code(c('src/b.ts', 'function'))).toBe(true);
+    expect(code(c('package.json', 'key'))).toBe(false);
+    expect(code(c('src/a.css', 'rule'))).toBe(false);
+    expect(code(c('tools/run.pl', 'block'))).toBe(false);
+    expect(code(c('docs/guide.md', 'section'))).toBe(true);
+    expect(code(c('src/__snapshots__/a.test.ts.snap', 'const'))).toBe(false);
+    expect(code(c('src/i18n/fr.json', 'const'))).toBe(false);
+    expect(code(c('src/a.test.ts', 'function'))).toBe(true);
+    // a test's related snapshots stay; a rule lists rules
+    expect(besideAnchor(c('src/a.test.ts', 'function'))!(c('src/__snapshots__/a.test.ts.snap', 'block'))).toBe(false);
+    expect(besideAnchor(c('src/a.test.ts', 'function'))!(c('src/__snapshots__/a.test.ts.snap', 'const'))).toBe(true);
+    expect(besideAnchor(c('src/a.css', 'rule'))!(c('src/b.css', 'rule'))).toBe(true);
+    expect(besideAnchor(c('package.json', 'key'))).toBeNull();
   });
 });

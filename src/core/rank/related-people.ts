@@ -37,7 +37,17 @@
  *
  * Every hit says why (`reasons`: "same class", "same file", "similar name", ...) and carries
  * its factors, so the panel can show them.
+ *
+ * What a code anchor never lists (issue 31, `besideAnchor`): a config key, a style rule or a
+ * block of lines (a file without a parser), when the seed is code (not itself a key, rule,
+ * block, heading or HTML element); a snapshot or a translation, when the seed's file is source.
+ * On vue core, 6 of the first 10 related to `ShallowReactiveBrandClass` (a class whose member is
+ * `private [ShallowReactiveBrand]?: true`) were package.json `"private": true` keys. A key,
+ * rule or block seed lists every kind, as before. The app's panel, related_code and the CLI
+ * all come here, so the rule holds for each.
  */
+import type { ChunkType } from '../chunk/types';
+import { fileRole, type FileRole } from '../source/file-role';
 import type { ChunkIndex, IndexedChunk } from './bm25';
 import { idf } from './bm25-score';
 import { splitIdentifier } from './identifier-parts';
@@ -53,6 +63,31 @@ export const NAME_WEIGHT = 0.5;
 export const SIZE_RATIO = 4;
 /** a container for a seed that is not one */
 export const CONTAINER_FACTOR = 0.5;
+
+/** Kinds that are not code: a config key, a style rule, a block of lines, a Markdown heading, an HTML element. */
+export const NOT_CODE_KINDS: ReadonlySet<ChunkType> = new Set<ChunkType>(['key', 'rule', 'block', 'section', 'element']);
+/** Kinds a code seed does not list. */
+export const DATA_KINDS: ReadonlySet<ChunkType> = new Set<ChunkType>(['key', 'rule', 'block']);
+/** File roles a seed in a source file does not list. */
+export const NOT_BESIDE_SOURCE: ReadonlySet<FileRole> = new Set<FileRole>(['snapshot', 'locale']);
+
+/**
+ * Whether a chunk may be listed beside `seed` (see the module note): null when every chunk may
+ * (a key, rule or block seed outside a source file), else the test, each path's role read once.
+ */
+export function besideAnchor(seed: Pick<IndexedChunk, 'path' | 'chunkType'>): ((c: Pick<IndexedChunk, 'path' | 'chunkType'>) => boolean) | null {
+  const code = !NOT_CODE_KINDS.has(seed.chunkType);
+  const source = fileRole(seed.path) === 'source';
+  if (!code && !source) return null;
+  const allowedPath = new Map<string, boolean>();
+  return (c) => {
+    if (code && DATA_KINDS.has(c.chunkType)) return false;
+    if (!source) return true;
+    let ok = allowedPath.get(c.path);
+    if (ok === undefined) allowedPath.set(c.path, (ok = !NOT_BESIDE_SOURCE.has(fileRole(c.path))));
+    return ok;
+  };
+}
 
 export interface RelatedFactors {
   /** cosine of the tf-idf vectors, 0..1 */
@@ -153,9 +188,16 @@ function jaccard(a: Set<string>, b: Set<string>): number {
 
 /**
  * Chunks related to `seed` for people (see the module note). `seedText` is the seed chunk's
- * text (its file's lines as indexed); at most `limit` hits (at least 1).
+ * text (its file's lines as indexed); at most `limit` hits (at least 1). `allowed` says which
+ * chunks may be listed (besideAnchor's rule by default; null lists every kind and role).
  */
-export function relatedForPeople(index: ChunkIndex, seed: IndexedChunk, seedText: string, limit: number): PeopleRelatedHit[] {
+export function relatedForPeople(
+  index: ChunkIndex,
+  seed: IndexedChunk,
+  seedText: string,
+  limit: number,
+  allowed: ((c: IndexedChunk) => boolean) | null = besideAnchor(seed),
+): PeopleRelatedHit[] {
   const tokenizer = index.tokenizer;
   const N = index.chunkCount;
   if (!N) return [];
@@ -235,6 +277,7 @@ export function relatedForPeople(index: ChunkIndex, seed: IndexedChunk, seedText
     dot[id] = 0;
     const chunk = index.chunkById(id)!;
     if (chunk.path === seed.path && (within(seed, chunk) || within(chunk, seed))) continue;
+    if (allowed && !allowed(chunk)) continue;
     const similarity = norms[id] > 0 ? Math.min(1, d / (seedNorm * norms[id])) : 0;
     const ratio = chunk.tokenCount / sizeBase;
     const size = ratio > SIZE_RATIO ? Math.sqrt(SIZE_RATIO / ratio) : 1;

@@ -3,8 +3,10 @@
  * contract. The seed is the innermost of Quarry's symbol chunks at path:line; the answer is the
  * chunks most like it (cosine of tf-idf vectors, siblings first, big containers last), each
  * with the terms it shares with the seed and why it is a sibling ("same class", "same file",
- * "similar name", ...). find_related answers the same question with seed 004's formula and
- * chunks; a line in no chunk gets its words ("No related chunks found for that location").
+ * "similar name", ...). A code seed lists no config key, style rule or block of lines, and a seed
+ * in a source file no snapshot or translation (related-people.ts, besideAnchor: the panel's rule).
+ * find_related answers the same question with seed 004's formula and chunks; a line in no chunk
+ * gets its words ("No related chunks found for that location").
  */
 import { QuarryError } from '../errors';
 import type { IndexedChunk } from '../rank/bm25';
@@ -64,7 +66,7 @@ function partOf(parts: CodeIndexPart[], path: string): { part: CodeIndexPart; re
 export const relatedCode: Tool<{ seed: RelatedChunkRef; results: RelatedCodeResult[] }> = {
   name: 'related_code',
   description:
-    "Code related to the symbol chunk at path:line (Quarry's symbol chunks, every indexed language): the most similar chunks by their words, sibling methods and same-file or same-folder code first, big containers last. Each result has the terms it shares with that chunk and why it is related; `seed` is the chunk at the line.",
+    "Code related to the symbol chunk at path:line (Quarry's symbol chunks, every indexed language): the most similar chunks by their words, sibling methods and same-file or same-folder code first, big containers last; for code, no config keys, style rules or blocks of lines (a key, rule or block lists them). Each result has the terms it shares with that chunk and why it is related; `seed` is the chunk at the line.",
   inputSchema: {
     type: 'object',
     properties: {
