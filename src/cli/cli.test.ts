@@ -67,7 +67,7 @@ describe('quarry CLI', () => {
       kind: 'function',
       score: expect.any(Number),
       snippet: 'export function getUserById(id: string) {\n  return db.users.find((u) => u.id === id);\n}',
-      why: expect.stringContaining('symbol name has "user", "by", "id"'),
+      why: expect.stringContaining('symbol name has "user", "id"'),
     });
     expect(results.map((x: any) => x.path)).toContain('scripts/users.py');
     expect(readdirSync(cache).filter((f) => f.startsWith('index-'))).toHaveLength(1); // the code index, stored for the next call

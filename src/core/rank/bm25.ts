@@ -49,6 +49,7 @@ export class ChunkIndex {
   private files = new Map<string, FileEntry>();
   private live = 0;
   private totalTokens = 0;
+  private changes = 0;
   /** the people analyzer's identifier parts of compound terms */
   private compounds: CompoundParts;
   /** the lines of the file being added, as term ids */
@@ -64,6 +65,11 @@ export class ChunkIndex {
     const tokenizer = this.tokenizer;
     this.compounds = new CompoundParts((raw) => tokenizer.term(raw));
     this.lineTerms = new LineTerms(tokenizer);
+  }
+
+  /** Counts changes to the chunks (files set or removed), so derived tables know when to rebuild. */
+  get generation(): number {
+    return this.changes;
   }
 
   get chunkCount(): number {
@@ -86,6 +92,12 @@ export class ChunkIndex {
   /** Term ids whose identifier parts include `part` (for the people analyzer). */
   termsWithPart(part: string): number[] {
     return this.compounds.termsWithPart(part);
+  }
+
+  /** Every term and identifier part the index holds (for inflections.ts); may repeat a word. */
+  *vocabulary(): IterableIterator<string> {
+    yield* this.terms;
+    for (const [, parts] of this.compounds.entries()) yield* parts;
   }
 
   termIdOf(term: string): number | undefined {
@@ -147,6 +159,7 @@ export class ChunkIndex {
    */
   setFile(path: string, meta: FileMeta, chunks: Chunk[], lines: string[]): void {
     this.removeFile(path);
+    this.changes++;
     const ids: number[] = [];
     const fileTerms: number[] = [];
     const stamp = ++this.stamp;
@@ -198,6 +211,7 @@ export class ChunkIndex {
 
   /** Forget a file: its chunks become tombstones and leave the postings of the file's own terms. */
   removeFile(path: string): void {
+    this.changes++;
     const entry = this.files.get(path);
     if (!entry) return;
     const lo = entry.chunkIds.length ? entry.chunkIds[0] : 0;

@@ -31,7 +31,7 @@ const FILES = {
 
 describe('people ranking', () => {
   it('splits query identifiers into words', () => {
-    expect(queryWords('user by id').words).toEqual(['user', 'by', 'id']);
+    expect(queryWords('user id').words).toEqual(['user', 'id']);
     expect(queryWords('getUserById').words).toEqual(['get', 'user', 'by', 'id']);
     expect(queryWords('getUserById').joined).toBe('getuserbyid');
   });

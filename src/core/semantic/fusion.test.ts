@@ -16,6 +16,10 @@ const lex = (c: IndexedChunk, via: string[][] = [], exactSymbol = false): People
   score: 1,
   components: via.map((v, i) => ({ word: `w${i}`, via: v, termFrequency: 1, documentFrequency: 1, idf: 1, bm25: 1, symbolBoost: 0 })),
   exactSymbol,
+  prior: 1,
+  discounts: [],
+  role: 'source',
+  declaration: false,
 });
 const vec = (c: IndexedChunk, similarity = 0.5): SemanticHit => ({ chunk: c, similarity });
 const names = (hits: readonly FusedHit[]) => hits.map((h) => h.chunk.symbolName);

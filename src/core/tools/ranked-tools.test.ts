@@ -139,13 +139,14 @@ describe('ranked_search', () => {
       kind: 'function',
       score: expect.any(Number),
       snippet: 'export function getUserById(id: string) {\n  return db.users.find((u) => u.id === id);\n}',
-      why: 'matched "user" (in getuserbyid), "by" (in getuserbyid), "id" (in getuserbyid); symbol name has "user", "by", "id"',
+      // "by" is a stopword of this sentence; "user" also matched its plural
+      why: 'matched "user" (in getuserbyid, users), "id" (in getuserbyid); symbol name has "user", "id"',
     });
     const exact = await ranked(await contextOf({ repo: FILES }), { query: 'getUserById', limit: 1 });
     expect(exact.map((r) => [r.symbol, r.why])).toEqual([
       [
         'getUserById',
-        'exact symbol match: getUserById is the query as one identifier; matched "get" (in getuserbyid), "user" (in getuserbyid), "by" (in getuserbyid), "id" (in getuserbyid); symbol name has "get", "user", "by", "id"',
+        'exact symbol match: getUserById is the query as one identifier; matched "get" (in getuserbyid), "user" (in getuserbyid, users), "by" (in getuserbyid), "id" (in getuserbyid); symbol name has "get", "user", "by", "id"',
       ],
     ]);
     expect(results.length).toBeGreaterThan(3);
@@ -194,12 +195,18 @@ describe('ranked_search', () => {
       chunk: { symbolName: 'listUsers' },
       score: 1,
       exactSymbol: false,
+      prior: 1,
+      discounts: [],
       components: [
         { word: 'list', via: ['list'], termFrequency: 1, documentFrequency: 1, idf: 1, bm25: 1, symbolBoost: 1.5 },
         { word: 'user', via: ['listusers', 'users', 'user', 'userid', 'username'], termFrequency: 1, documentFrequency: 1, idf: 1, bm25: 1, symbolBoost: 0 },
       ],
     } as unknown as PeopleHit;
     expect(whyRanked(hit, ['list', 'user', 'all'])).toBe('matched "list", "user" (in listusers, users, userid +1 more); symbol name has "list"; no match for "all"');
+    const inTest = { ...hit, prior: 0.55 * 0.7, discounts: ['block', 'test file'] } as PeopleHit;
+    expect(whyRanked(inTest, ['list', 'user'])).toBe(
+      'matched "list", "user" (in listusers, users, userid +1 more); symbol name has "list"; weighed x0.39 as block, test file',
+    );
   });
 });
 

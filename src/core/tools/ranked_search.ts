@@ -62,6 +62,8 @@ const quoted = (words: readonly string[]) => words.map((w) => `"${w}"`).join(', 
  *   exact symbol match · which query words matched, through which index terms when not the
  *   word itself · the words its symbol name holds (boosted) · the query's words it lacks.
  */
+const round2 = (n: number): number => Math.round(n * 100) / 100;
+
 export function whyRanked(hit: PeopleHit, words: readonly string[]): string {
   const clauses: string[] = [];
   if (hit.exactSymbol) clauses.push(`exact symbol match: ${hit.chunk.symbolName} is the query as one identifier`);
@@ -77,13 +79,14 @@ export function whyRanked(hit: PeopleHit, words: readonly string[]): string {
   if (inName.length) clauses.push(`symbol name has ${quoted(inName)}`);
   const missing = words.filter((w) => !hit.components.some((c) => c.word === w));
   if (missing.length) clauses.push(`no match for ${quoted(missing)}`);
+  if (hit.discounts.length) clauses.push(`weighed x${round2(hit.prior)} as ${hit.discounts.join(', ')}`);
   return clauses.join('; ');
 }
 
 export const rankedSearch: Tool<{ results: RankedSearchResult[] }> = {
   name: 'ranked_search',
   description:
-    "Quarry's best keyword ranking over symbol chunks (functions, methods, classes, ... in every indexed language): query words match identifiers and their parts ('user by id' finds getUserById), BM25 with boosts for symbol names and an exact identifier. Optional path glob and language filters. Each result has its snippet and why it ranked.",
+    "Quarry's best keyword ranking over symbol chunks (functions, methods, classes, ... in every indexed language): query words match identifiers and their parts ('user by id' finds getUserById), BM25 with boosts for symbol names and an exact identifier; config keys, style rules, blocks of lines and test, snapshot, locale, changelog or generated files weigh less unless the query names them, and a prototype or declaration less than its definition. A sentence's stopwords are dropped and words match their inflections. Optional path glob and language filters. Each result has its snippet and why it ranked.",
   inputSchema: {
     type: 'object',
     properties: {
