@@ -1,7 +1,7 @@
 /**
  * Semantic search in the browser (issue 16): the first semantic search loads the model (the
  * app's own files, same origin) in the embedding worker and embeds the folder with a progress
- * bar; results answer a question by meaning, with why; Ranked turns hybrid; and after one
+ * bar; results answer a question by meaning, with why; Ranked stays lexical and Hybrid fuses; and after one
  * visit the model and the vectors work with the network off.
  */
 import { expect, test } from './fixtures';
@@ -51,8 +51,12 @@ test('semantic search: enabled by the first question, answers by meaning with wh
   await quarry.searchBox.fill('send an email to someone who just signed up');
   await expect(quarry.semanticHits.first()).toHaveAttribute('data-path', 'src/mail/send.ts');
 
-  // Ranked is hybrid now: an exact identifier comes first, and says so
+  // Ranked stays lexical with the model loaded (hybrid scored below it on the labelled set)
   await quarry.search('parseCsv', 'Ranked');
+  await expect(quarry.rankedHits.first()).toHaveAttribute('data-path', 'src/csv/parse.ts');
+  await expect(quarry.semanticHits).toHaveCount(0);
+  // Hybrid is its own mode: an exact identifier comes first, and says so
+  await quarry.search('parseCsv', 'Hybrid');
   await expect(quarry.semanticHits.first()).toHaveAttribute('data-path', 'src/csv/parse.ts');
   await quarry.semanticHits.first().getByRole('button', { name: /^Why/ }).click();
   await expect(page.getByTestId('semantic-why').first()).toContainText('Exact identifier');

@@ -88,9 +88,9 @@ export const QUALITY_CORPORA: QualityCorpus[] = [
   },
 ];
 
-/** The package's chosen files, comments stripped, under .bench/semantic-<name> (made once). */
-export function qualityCorpus(c: QualityCorpus): string {
-  const dir = path.resolve(`.bench/semantic-${c.name}`);
+/** The package's chosen files, comments stripped, under <under>/semantic-<name> (made once; tests pass a temporary folder). */
+export function qualityCorpus(c: QualityCorpus, under = '.bench'): string {
+  const dir = path.resolve(under, `semantic-${c.name}`);
   const stamp = `${dir}.complete`;
   if (fs.existsSync(stamp)) return dir;
   const base = path.resolve('node_modules', c.pkg);

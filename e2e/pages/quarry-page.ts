@@ -48,7 +48,7 @@ export class QuarryPage {
     await expect(this.indexStatus).toHaveAttribute('data-state', 'ready', { timeout });
     return (await this.indexStatus.getAttribute('data-mode')) ?? '';
   }
-  mode(name: 'Text' | 'Regex' | 'Ranked' | 'Semantic'): Locator {
+  mode(name: 'Text' | 'Regex' | 'Ranked' | 'Semantic' | 'Hybrid'): Locator {
     return this.page.getByRole('radio', { name });
   }
   viewer(path: string): Locator {
@@ -72,7 +72,7 @@ export class QuarryPage {
     await expect(this.tree).toBeVisible();
   }
 
-  async search(text: string, mode: 'Text' | 'Regex' | 'Ranked' | 'Semantic' = 'Text'): Promise<void> {
+  async search(text: string, mode: 'Text' | 'Regex' | 'Ranked' | 'Semantic' | 'Hybrid' = 'Text'): Promise<void> {
     await this.mode(mode).check();
     await this.searchBox.fill(text);
   }

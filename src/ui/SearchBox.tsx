@@ -25,7 +25,7 @@ export function SearchBox({
   onArrowDown: () => void;
   children: ReactNode;
 }) {
-  const ranked = view.mode === 'ranked' || view.mode === 'semantic';
+  const ranked = view.mode === 'ranked' || view.mode === 'semantic' || view.mode === 'hybrid';
   // Typing updates the URL after a short pause (and follows it back/forward); the search follows the URL.
   const [draft, setDraft] = useDebouncedDraft(view.q, (q) => update({ q }), 150);
   /** The length of a query typed or pasted over MAX_QUERY_CHARS (0: none), for its message. */
@@ -48,7 +48,7 @@ export function SearchBox({
           placeholder={
             view.mode === 'regex'
               ? 'Regex (RE2 syntax)'
-              : view.mode === 'semantic'
+              : view.mode === 'semantic' || view.mode === 'hybrid'
                 ? 'A question, e.g. where do we refresh an expired session'
                 : ranked
                   ? 'Words or identifiers, e.g. user by id'

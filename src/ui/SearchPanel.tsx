@@ -28,10 +28,19 @@ import { visibleText } from './visible-text';
 import { VisibleText } from './VisibleText';
 import { formatCount, plural } from './format';
 import { languageOf } from './highlight';
-import { splitList, type ViewState } from './url-state';
+import { SEARCH_MODES, splitList, type SearchMode, type ViewState } from './url-state';
 import { SearchBox } from './SearchBox';
 import type { UpdateView } from './use-view-state';
 import { useDebouncedDraft } from './views/use-tool';
+
+const MODE_LABELS: Record<SearchMode, string> = { text: 'Text', regex: 'Regex', ranked: 'Ranked', semantic: 'Semantic', hybrid: 'Hybrid' };
+const MODE_TITLES: Record<SearchMode, string> = {
+  text: 'Exact text, like ripgrep',
+  regex: 'A regular expression (RE2 syntax)',
+  ranked: 'Code ranked by its words and identifiers (BM25 with code-aware weights)',
+  semantic: 'By meaning, with the embedding model',
+  hybrid: 'Ranked fused with the embedding model',
+};
 
 const ORDER_TITLES: Record<ResultOrder, string> = {
   relevance: 'Source files first, then tests, docs and changelogs; files named by the query, definitions and more matches first',
@@ -97,7 +106,7 @@ export function SearchPanel({
   indexVersion?: number;
 }) {
   // Ranked and Semantic rank chunks: no case / whole-word options, no streamed text hits
-  const ranked = view.mode === 'ranked' || view.mode === 'semantic';
+  const ranked = view.mode === 'ranked' || view.mode === 'semantic' || view.mode === 'hybrid';
   const engine = useEngine();
   const semantic = useSemantic(repoKey, indexVersion);
   const [rowsVersion, setRowsVersion] = useState(0);
@@ -311,10 +320,10 @@ export function SearchPanel({
       <SearchBox view={view} update={update} inputRef={searchInputRef} onArrowDown={() => focusFirstHit()}>
         <div className="search-options">
           <div role="radiogroup" aria-label="Search mode" className="segmented">
-            {(['text', 'regex', 'ranked', 'semantic'] as const).map((m) => (
-              <label key={m} className={view.mode === m ? 'on' : ''}>
+            {SEARCH_MODES.map((m) => (
+              <label key={m} className={view.mode === m ? 'on' : ''} title={MODE_TITLES[m]}>
                 <input type="radio" name="mode" value={m} checked={view.mode === m} onChange={() => update({ mode: m })} />
-                {m === 'text' ? 'Text' : m === 'regex' ? 'Regex' : m === 'ranked' ? 'Ranked' : 'Semantic'}
+                {MODE_LABELS[m]}
               </label>
             ))}
           </div>
@@ -346,11 +355,9 @@ export function SearchPanel({
           </div>
         )}
       </SearchBox>
-      {view.mode === 'semantic' ? (
-        <SemanticResults view={view} update={update} indexReady={indexReady} indexVersion={indexVersion} type="semantic" semantic={semantic} />
-      ) : ranked && semantic.ready ? (
-        // once the model is loaded, Ranked is hybrid: the same list fused with the vectors
-        <SemanticResults view={view} update={update} indexReady={indexReady} indexVersion={indexVersion} type="hybrid" semantic={semantic} />
+      {view.mode === 'semantic' || view.mode === 'hybrid' ? (
+        // Ranked stays lexical once the model is loaded: hybrid scored below it on the labelled set (docs/design.md)
+        <SemanticResults view={view} update={update} indexReady={indexReady} indexVersion={indexVersion} type={view.mode} semantic={semantic} />
       ) : ranked ? (
         <RankedResults view={view} update={update} indexReady={indexReady} indexVersion={indexVersion} />
       ) : (

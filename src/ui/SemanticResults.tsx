@@ -1,7 +1,8 @@
 /**
- * Semantic mode (type 'semantic': the vectors alone) and Ranked once the model is loaded (type
- * 'hybrid': fused with the Ranked list). Before the model is loaded it explains what enabling
- * does and offers it; a query typed in Semantic mode enables it (the first semantic search),
+ * Semantic mode (type 'semantic': the vectors alone) and Hybrid mode (type 'hybrid': fused with
+ * the Ranked list; Ranked itself stays lexical, since hybrid scored below it on the labelled
+ * set). Before the model is loaded it explains what enabling does and offers it; a query typed
+ * in either mode enables it (the first semantic search),
  * with the model's download and the embedding as a progress bar with Cancel. Each hit shows
  * its snippet with the matched words marked and a "why": similarity, lexical terms, the ranks
  * it had in each list, exact identifier.

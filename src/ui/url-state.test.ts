@@ -59,6 +59,13 @@ describe('view state in the URL', () => {
     });
   }
 
+  it('reads every search mode, Hybrid its own', () => {
+    for (const mode of ['text', 'regex', 'ranked', 'semantic', 'hybrid'] as const) {
+      expect(parseViewState(`?q=x&mode=${mode}`).mode).toBe(mode);
+      expect(parseViewState(serializeViewState({ ...DEFAULT_VIEW, q: 'x', mode })).mode).toBe(mode);
+    }
+  });
+
   it('ignores junk', () => {
     expect(parseViewState('?mode=lisp&line=-3&case=yes&order=size')).toEqual(DEFAULT_VIEW);
     // relevance is the default order: never written

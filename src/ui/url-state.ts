@@ -7,7 +7,8 @@ import { MAX_PATH_CHARS, MAX_QUERY_CHARS, queryTooLongMessage } from '../core/li
 import type { ResultOrder } from '../core/grep/text-relevance';
 
 /** Text and Regex stream grep hits; Ranked asks the code index (chunks ranked for people). */
-export type SearchMode = 'text' | 'regex' | 'ranked' | 'semantic';
+export type SearchMode = 'text' | 'regex' | 'ranked' | 'semantic' | 'hybrid';
+export const SEARCH_MODES: readonly SearchMode[] = ['text', 'regex', 'ranked', 'semantic', 'hybrid'];
 export type ViewKey = 'search' | 'explore' | 'components' | 'routes' | 'features' | 'history';
 const VIEW_KEYS: readonly ViewKey[] = ['search', 'explore', 'components', 'routes', 'features', 'history'];
 export type ExploreDepthKey = 'shallow' | 'standard' | 'deep';
@@ -253,7 +254,7 @@ export function readViewState(search: string): { state: ViewState; overlong: Ove
     cref: text('cref'),
     view: VIEW_KEYS.find((v) => v === p.get('view')) ?? 'search',
     q: text('q'),
-    mode: p.get('mode') === 'regex' ? 'regex' : p.get('mode') === 'ranked' ? 'ranked' : p.get('mode') === 'semantic' ? 'semantic' : 'text',
+    mode: SEARCH_MODES.find((m) => m === p.get('mode')) ?? 'text',
     order: p.get('order') === 'path' ? 'path' : 'relevance',
     caseSensitive: p.get('case') === '1',
     wholeWord: p.get('word') === '1',

@@ -125,7 +125,6 @@ export const GOLDEN_CASES: GoldenCase[] = [
     ],
     knownMiss: {
       bm25: "the contract tokenizer keeps identifiers whole (resolveplugin); a bare 'resolve' ranks Lock's Promise resolve first",
-      people: 'resolveStandardizedName never says \'plugin\': the .bind(null, "plugin") that makes it resolvePlugin lies outside any chunk',
     },
   },
   {
@@ -143,9 +142,6 @@ export const GOLDEN_CASES: GoldenCase[] = [
     why: 'index-shared.js defines parseAsync (parseRunner.async); index.d.ts declares it',
     first: { path: 'index-shared.js', symbol: 'parseAsync' },
     alsoTop: [{ path: 'index.d.ts', symbol: 'parseAsync' }],
-    knownMiss: {
-      people: "the index.d.ts declaration also names parseRunner and ParseResult, so its 'parse' part counts more than the implementation's (55.1 vs 54.3)",
-    },
   },
   {
     query: 'block hoist',
@@ -334,8 +330,5 @@ export const GOLDEN_CASES: GoldenCase[] = [
     why: 'index-shared.js defines loadPartialConfigSync (loadPartialConfigRunner.sync); index.d.ts declares it',
     first: { path: 'index-shared.js', symbol: 'loadPartialConfigSync' },
     alsoTop: [{ path: 'index.d.ts', symbol: 'loadPartialConfigSync' }],
-    knownMiss: {
-      people: "the index.d.ts declaration also names loadPartialConfigRunner and PartialConfig, so its 'partial'/'config' parts count more than the implementation's",
-    },
   },
 ];
