@@ -38,5 +38,9 @@ npx vitest run
 echo "== build"
 npm run --silent build
 
-echo "== e2e (Playwright, Chromium)"
+# Free ports for the app's preview server and the local git server, so two runs on one machine never collide.
+free_port() { node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
+export E2E_PORT="${E2E_PORT:-$(free_port)}"
+export GIT_PORT="${GIT_PORT:-$(free_port)}"
+echo "== e2e (Playwright, Chromium; app on 127.0.0.1:$E2E_PORT, git server on 127.0.0.1:$GIT_PORT)"
 npx playwright test

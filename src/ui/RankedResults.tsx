@@ -176,17 +176,21 @@ function RankedItem({ hit, rank, why, onWhy, onOpen }: { hit: RankedHitView; ran
       />
       <SnippetBlock lines={hit.lines} lang={lang} />
       {why && (
-        <div id={whyId} className="ranked-why-panel" data-testid="score-components">
+        // focusable: a wide table scrolls sideways, and a keyboard must reach it
+        <div id={whyId} className="ranked-why-panel" data-testid="score-components" tabIndex={0} role="region" aria-label="Score components">
           <table>
             <caption>
               Score {fmt(hit.score)} = sum over query words of bm25 + symbol boost{hit.exactSymbol ? ', ×3 for the exact identifier' : ''}
+              {hit.discounts.length ? `, ×${fmt(hit.prior)} as ${hit.discounts.join(', ')}` : ''}
             </caption>
             <thead>
               <tr>
                 <th scope="col">word</th>
                 <th scope="col">via terms</th>
                 <th scope="col">tf</th>
-                <th scope="col">df</th>
+                <th scope="col" title="Chunks holding the word, each counted by its prior">
+                  df
+                </th>
                 <th scope="col">idf</th>
                 <th scope="col">bm25</th>
                 <th scope="col">symbol boost</th>
@@ -198,7 +202,7 @@ function RankedItem({ hit, rank, why, onWhy, onOpen }: { hit: RankedHitView; ran
                   <td>{c.word}</td>
                   <td>{c.via.join(', ')}</td>
                   <td>{fmt(c.termFrequency)}</td>
-                  <td>{c.documentFrequency}</td>
+                  <td>{fmt(c.documentFrequency)}</td>
                   <td>{fmt(c.idf)}</td>
                   <td>{fmt(c.bm25)}</td>
                   <td>{fmt(c.symbolBoost)}</td>

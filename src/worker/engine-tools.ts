@@ -101,7 +101,15 @@ async function rankedView(roots: Roots, raw: unknown): Promise<RankedResult> {
     const terms = new Set<string>();
     for (const comp of h.components) for (const v of comp.via) terms.add(v);
     const lines = await snippetLines(session, h.chunk, terms, caches);
-    hits.push({ ...chunkRef(h.chunk, prefix), score: h.score, exactSymbol: h.exactSymbol, components: h.components.map((x) => ({ ...x, via: [...x.via] })), lines });
+    hits.push({
+      ...chunkRef(h.chunk, prefix),
+      score: h.score,
+      exactSymbol: h.exactSymbol,
+      prior: h.prior,
+      discounts: [...h.discounts],
+      components: h.components.map((x) => ({ ...x, via: [...x.via] })),
+      lines,
+    });
   }
   return { hits, words, elapsedMs: elapsedSince(t0) };
 }

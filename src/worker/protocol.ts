@@ -300,13 +300,17 @@ export interface RankedHitView extends ChunkRef {
   score: number;
   exactSymbol: boolean;
   components: RankedComponent[];
+  /** what the score was multiplied by for the chunk's kind, file role and being a declaration (1: nothing) */
+  prior: number;
+  /** the parts of the prior below 1, as words: "key", "test file", "declaration" */
+  discounts: string[];
   /** A few lines of the chunk (its first line and the first matching lines), a null entry marks a gap. */
   lines: Array<SnippetLine | null>;
 }
 
 export interface RankedResult {
   hits: RankedHitView[];
-  /** Query words after identifier splitting ("user by id" -> user, by, id). */
+  /** Query words after identifier splitting and a sentence's stopwords ("getUserById" -> get, user, by, id; "user by id" -> user, id). */
   words: string[];
   elapsedMs: number;
 }
