@@ -49,6 +49,8 @@ const ORDER_TITLES: Record<ResultOrder, string> = {
 
 /** Matches delivered to the UI; the engine keeps counting past this to report "of M". */
 export const UI_MAX_RESULTS = 5000;
+/** Result rows added to the list per frame (see `revealed`). */
+const REVEAL_STEP = 8;
 export const UI_COUNT_LIMIT = 100_000;
 const CONTEXT_LINES = 2;
 const ROW_HEIGHT = 20;
@@ -127,6 +129,13 @@ export function SearchPanel({
     files: 0,
   });
   const [showFilters, setShowFilters] = useState(Boolean(view.include || view.exclude || view.ext));
+  /**
+   * Rows mounted so far: a finished search's files land together once ordered, and laying out a
+   * screenful of highlighted rows in one frame took 100-450 ms on a busy 2-core machine (the index
+   * build competing), so they are added REVEAL_STEP rows a frame; a scroll or a key reveals what it reaches at once.
+   */
+  const [revealed, setRevealed] = useState(REVEAL_STEP);
+  const reveal = (through: number) => setRevealed((r) => (through + 1 > r ? through + 1 : r));
 
   // A new request (a new search) only when a field it is built from changes, not the open file or line.
   const { q, mode, caseSensitive, wholeWord, include, exclude, ext } = view;
@@ -134,6 +143,7 @@ export function SearchPanel({
 
   useEffect(() => {
     results.current = new ResultRows(queryWords(request.pattern, request.mode));
+    setRevealed(REVEAL_STEP);
     setActive(-1);
     setCollapse(NONE_COLLAPSED);
     setRowsVersion((v) => v + 1);
@@ -236,6 +246,11 @@ export function SearchPanel({
     ...lazyMeasureOptions(),
   });
   void rowsVersion;
+  useEffect(() => {
+    if (revealed >= shown.rows.length) return;
+    const id = requestAnimationFrame(() => setRevealed((r) => r + REVEAL_STEP));
+    return () => cancelAnimationFrame(id);
+  }, [revealed, shown.rows.length]);
 
   /**
    * The person touched the list (pointer, wheel, key, focus) or scrolled it after touching it:
@@ -265,6 +280,7 @@ export function SearchPanel({
     if (!total) return;
     const next = Math.max(0, Math.min(total - 1, i));
     setActive(next);
+    reveal(shown.focusable[next]);
     virtualizer.scrollToIndex(shown.focusable[next], { align: 'auto' });
     requestAnimationFrame(() => scrollRef.current?.querySelector<HTMLElement>(`[data-nav="${next}"]`)?.focus());
   };
@@ -403,11 +419,15 @@ export function SearchPanel({
             onWheel={() => touch()}
             onTouchStart={() => touch()}
             onFocus={() => touch()}
-            onScroll={() => touch(true)}
+            onScroll={() => {
+              touch(true);
+              const items = virtualizer.getVirtualItems();
+              if (items.length) reveal(items[items.length - 1].index);
+            }}
           >
             <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
               {virtualizer.getVirtualItems().map((item) => {
-                const row = shown.rows[item.index];
+                const row = item.index < revealed ? shown.rows[item.index] : undefined;
                 const style = { transform: `translateY(${item.start}px)`, height: ROW_HEIGHT };
                 if (!row) return null;
                 const nav = shown.focusIndex[item.index];
