@@ -18,7 +18,9 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
-  workers: 1,
+  // Two spec files at a time (the suite's time on a 2-core machine); the main-thread long-task
+  // checks (tagged @timing) run after them, one at a time, in the `timing` project.
+  workers: 2,
   retries: 0,
   reporter: process.env.CI ? [['list'], ['html', { open: 'never', outputFolder: 'e2e/output/report' }]] : [['list']],
   use: {
@@ -37,7 +39,10 @@ export default defineConfig({
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     },
   },
-  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
+  projects: [
+    { name: 'chromium', use: { browserName: 'chromium' }, grepInvert: /@timing/ },
+    { name: 'timing', use: { browserName: 'chromium' }, grep: /@timing/, dependencies: ['chromium'], workers: 1 },
+  ],
   webServer: [
     {
       command: `npx vite preview --host 127.0.0.1 --port ${PORT} --strictPort`,

@@ -33,7 +33,7 @@ function ping(page: Page): Promise<number> {
   });
 }
 
-test('a 300,000-character query in the address is cut to the cap, said, and the page stays responsive', async ({ quarry, page }) => {
+test('a 300,000-character query in the address is cut to the cap, said, and the page stays responsive', { tag: '@timing' }, async ({ quarry, page }) => {
   const longTasks = await recordLongTasks(page);
   // vite preview, like most servers, answers a request line this long with 431 before the app
   // runs; the installed app's service worker answers it from its cache. Stand in for that.

@@ -14,7 +14,7 @@ test.use({ trace: 'off', serviceWorkers: 'block' });
 // starved frame: every attempt prints its long tasks with the test's step marks.
 test.describe.configure({ retries: PERF_RETRIES });
 
-test('the main thread never blocks for more than 50 ms while 10,000 files load', async ({ quarry, page }) => {
+test('the main thread never blocks for more than 50 ms while 10,000 files load', { tag: '@timing' }, async ({ quarry, page }) => {
   test.setTimeout(180_000);
   const dir = writeDiskRepo('ten-thousand', tenThousandFiles());
   await quarry.goto();

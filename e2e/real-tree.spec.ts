@@ -102,7 +102,7 @@ async function report(page: Page, way: string, t0: number, from?: string): Promi
   expect(longTasks, 'main-thread tasks over 50 ms (ms)').toEqual([]);
 }
 
-test('a real tree opened through the directory input never blocks the main thread for more than 50 ms', async ({ quarry, page }) => {
+test('a real tree opened through the directory input never blocks the main thread for more than 50 ms', { tag: '@timing' }, async ({ quarry, page }) => {
   test.setTimeout(180_000);
   const dir = realTree();
   await quarry.goto();
@@ -117,7 +117,7 @@ test('a real tree opened through the directory input never blocks the main threa
   await report(page, 'directory input', t0, 'quarry:files-received');
 });
 
-test('a real tree opened through the folder picker never blocks the main thread for more than 50 ms', async ({ quarry, page }) => {
+test('a real tree opened through the folder picker never blocks the main thread for more than 50 ms', { tag: '@timing' }, async ({ quarry, page }) => {
   test.setTimeout(180_000);
   const dir = realTree();
   await pickerReturnsOpfs(page, NAME);

@@ -262,9 +262,8 @@ export function SearchPanel({
     const h = hold.current;
     if (scrolled && !h.touched) return; // the list scrolled by itself (a new order, a shorter list)
     h.touched = true;
-    const el = scrollRef.current;
-    if (!el) return;
-    const bottom = el.scrollTop + el.clientHeight;
+    // the virtualizer's own record of the viewport: reading the element's would force a layout on every pointer move
+    const bottom = (virtualizer.scrollOffset ?? 0) + (virtualizer.scrollRect?.height ?? 0);
     let last = -1;
     for (const item of virtualizer.getVirtualItems()) if (item.start < bottom) last = item.index;
     h.files = holdThrough(shown.rows, last, shown.order, h.files);
