@@ -11,7 +11,7 @@ import { MemorySource } from '../source/memory';
 import { Workspace } from '../source/workspace';
 import type { ChunkIndex } from './bm25';
 import { rankForPeople } from './people';
-import { chunkPrior, isDeclaration, rolesNamed, weightedStats } from './priors';
+import { chunkPrior, isDeclaration, isReexportList, rolesNamed, weightedStats } from './priors';
 import { CodeIndexService } from './service';
 
 let chunker: Chunker;
@@ -222,6 +222,58 @@ describe('Ranked priors', () => {
     expect(rankForPeople(index, 'parse a duration in seconds', 5)[0].chunk.path).toBe('src/parse.ts');
     expect(rankForPeople(index, 'parse duration seconds test', 5)[0].chunk.path).toBe('src/parse.test.ts');
     expect(rankForPeople(index, 'changelog parse duration', 5)[0].chunk.path).toBe('CHANGELOG.md');
+  });
+});
+
+describe('barrels', () => {
+  it('ranks the function that reads a blob above the barrel that imports and re-exports every API name', async () => {
+    const apis = [
+      'add',
+      'commit',
+      'readBlob',
+      'writeBlob',
+      'readTree',
+      'writeTree',
+      'readCommit',
+      'log',
+      'status',
+      'checkout',
+      'clone',
+      'fetch',
+      'push',
+      'branch',
+      'tag',
+    ];
+    const barrel =
+      apis.map((a) => `import { ${a} } from './api/${a}.js'`).join('\n') +
+      '\n\nexport {\n' +
+      apis.map((a) => `  ${a},`).join('\n') +
+      '\n}\n\nexport default {\n' +
+      apis.map((a) => `  ${a},`).join('\n') +
+      '\n}\n';
+    const files: Record<string, string> = { 'src/index.js': barrel };
+    for (const a of apis)
+      files[`src/api/${a}.js`] = `export async function ${a}({ fs, dir, oid }) {\n  const result = await _${a}({ fs, dir, oid })\n  return result\n}\n`;
+    files['src/api/readBlob.js'] =
+      'export async function readBlob({ fs, dir, gitdir, oid, filepath }) {\n  const { blob, oid: resolved } = await resolveBlob({ fs, gitdir, oid })\n  if (filepath !== undefined) return resolveFilepath({ fs, gitdir, oid, filepath })\n  return { oid: resolved, blob: new Uint8Array(blob) }\n}\n';
+    const index = await indexOf(files);
+    const hits = rankForPeople(index, 'read a blob', 10);
+    expect(hits[0].chunk.path).toBe('src/api/readBlob.js');
+    // "blob" alone: both blob functions before the barrel that names them three times each
+    const blob = rankForPeople(index, 'blob', 10).map((h) => h.chunk.path);
+    expect(blob.indexOf('src/index.js')).toBeGreaterThan(Math.max(blob.indexOf('src/api/readBlob.js'), blob.indexOf('src/api/writeBlob.js')));
+    const fromBarrel = hits.filter((h) => h.chunk.path === 'src/index.js');
+    expect(fromBarrel.length).toBeGreaterThan(0);
+    for (const h of fromBarrel) expect(h.discounts, JSON.stringify(h.chunk.snippet)).toContain('re-exports');
+  });
+  it.each([
+    ["import { a } from './a'\nimport { b } from './b'\nexport * from './c'\nexport { d } from './d'", true],
+    ['export {\n  add,\n  commit,\n  log,\n}', true],
+    ["const a = require('./a')\nconst b = require('./b')\nmodule.exports = require('./c')\nexports.d = require('./d')", true],
+    ["import { a } from './a'\nimport { b } from './b'\n\nexport function f() {\n  return a(b)\n}", false],
+    ["import { a } from './a'\nexport { a }", false],
+  ])('isReexportList(%j) is %s', (snippet, want) => {
+    expect(isReexportList({ snippet })).toBe(want);
   });
 });
 

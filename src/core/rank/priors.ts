@@ -3,7 +3,8 @@
  * definition over a documentation section over a config key, a style rule or a block of
  * lines), from its file's role (source over tests, docs, changelogs, locales, snapshots...,
  * the one rule in source/file-role.ts) and from being a declaration rather than a definition
- * (a C prototype in a header, a TypeScript overload signature, `declare`, a .d.ts file).
+ * (a C prototype in a header, a TypeScript overload signature, `declare`, a .d.ts file), and
+ * from being a barrel: a chunk that only imports, re-exports or lists names.
  *
  * The prior multiplies a hit's score and weighs the chunk in the term statistics (see
  * weightedStats), so thousands of locale keys or snapshot blocks neither outrank code nor
@@ -60,6 +61,12 @@ export const ROLE_PRIOR: Readonly<Record<FileRole, number>> = {
 
 /** A declaration (prototype, overload signature, `declare`) beside the definition it announces. */
 export const DECLARATION_PRIOR = 0.6;
+/**
+ * A barrel: a chunk that only imports, re-exports or lists names (isomorphic-git's src/index.js,
+ * `export * from`, `module.exports = require(...)`). It holds every API name and says nothing of
+ * what any does.
+ */
+export const REEXPORT_PRIOR = 0.4;
 
 /** Query words that name a role: said in the query, the role's files count whole. */
 const ROLE_WORDS: Readonly<Partial<Record<FileRole, readonly string[]>>> = {
@@ -78,6 +85,8 @@ export interface ChunkPrior {
   role: FileRole;
   /** the chunk is a declaration of something defined elsewhere */
   declaration: boolean;
+  /** the chunk only imports, re-exports or lists names (a barrel) */
+  reexports: boolean;
   /** kind x role x declaration, before the query is read */
   weight: number;
 }
@@ -101,6 +110,20 @@ export function isDeclaration(chunk: Pick<IndexedChunk, 'path' | 'chunkType' | '
   return TS.test(chunk.path) && !/^(export\s+)?(const|let|var)\s/.test(text.trimStart()) && /\)\s*(:\s*[^;]+)?;$/.test(text);
 }
 
+const LISTING_LINE =
+  /^\s*(?:import\b.*\bfrom\s*['"].*|import\s+['"].*|export\s+\*.*|export\s+(?:type\s+)?\{.*\}\s*from\s*['"].*|export\s+(?:default\s+)?\{.*|(?:module\.)?exports(?:\.[\w$]+)?\s*=\s*require\(.*|(?:const|var|let)\s+[\w${}\s,]+=\s*require\(.*|[A-Za-z_$][\w$]*\s*(?::\s*[A-Za-z_$][\w$.]*)?\s*,?\s*|\}\s*;?\s*)$/;
+
+/** Whether a chunk only imports, re-exports or lists names: four lines or more, nine in ten of them such lines. */
+export function isReexportList(chunk: Pick<IndexedChunk, 'snippet'>): boolean {
+  const lines = chunk.snippet.split('\n').filter((l) => l.trim() !== '');
+  // a snippet cut at SNIPPET_CHARS ends inside a line
+  if (chunk.snippet.length >= SNIPPET_CHARS - 1) lines.pop();
+  if (lines.length < 4) return false;
+  let listing = 0;
+  for (const l of lines) if (LISTING_LINE.test(l)) listing++;
+  return listing >= lines.length * 0.9;
+}
+
 const roleCache = new Map<string, FileRole>();
 function roleOf(path: string): FileRole {
   let role = roleCache.get(path);
@@ -115,8 +138,9 @@ function roleOf(path: string): FileRole {
 export function chunkPrior(chunk: IndexedChunk): ChunkPrior {
   const role = roleOf(chunk.path);
   const declaration = isDeclaration(chunk);
-  const weight = (KIND_PRIOR[chunk.chunkType] ?? 1) * ROLE_PRIOR[role] * (declaration ? DECLARATION_PRIOR : 1);
-  return { role, declaration, weight };
+  const reexports = isReexportList(chunk);
+  const weight = (KIND_PRIOR[chunk.chunkType] ?? 1) * ROLE_PRIOR[role] * (declaration ? DECLARATION_PRIOR : 1) * (reexports ? REEXPORT_PRIOR : 1);
+  return { role, declaration, reexports, weight };
 }
 
 /** The roles a query names by one of its words. */
@@ -148,7 +172,9 @@ export function queryPrior(chunk: IndexedChunk, prior: ChunkPrior, named: boolea
   if (kind < 1) discounts.push(chunk.chunkType);
   if (role < 1) discounts.push(`${prior.role} file`);
   if (prior.declaration) discounts.push('declaration');
-  return { value: kind * role * (prior.declaration ? DECLARATION_PRIOR : 1), discounts };
+  const barrel = prior.reexports && !named;
+  if (barrel) discounts.push('re-exports');
+  return { value: kind * role * (prior.declaration ? DECLARATION_PRIOR : 1) * (barrel ? REEXPORT_PRIOR : 1), discounts };
 }
 
 interface WeightTable {
