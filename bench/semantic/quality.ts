@@ -134,8 +134,9 @@ export function systemsFromEnv(env: string | undefined): SystemName[] {
   return names as SystemName[];
 }
 
-export async function measureQuality(c: QualityCorpus, only: SystemName[] = SYSTEMS): Promise<QualityReport> {
-  const dir = qualityCorpus(c);
+/** `under`: where the corpus copy is made (tests pass a temporary folder). */
+export async function measureQuality(c: QualityCorpus, only: SystemName[] = SYSTEMS, under?: string): Promise<QualityReport> {
+  const dir = qualityCorpus(c, under);
   const questions = loadQuestions(fs.readFileSync(path.join(import.meta.dirname, c.questions), 'utf8'));
   const workspace = new Workspace([new NodeFsSource(dir)]);
   const pool = nodeParsePool();

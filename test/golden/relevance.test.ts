@@ -14,15 +14,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadQuestions, quality, rankOfAnswer, type QualityRow } from '../../bench/semantic/metrics';
-import { QUALITY_CORPORA, qualityCorpus } from '../../bench/semantic/quality';
-import { NodeFsSource } from '../../src/adapters/node/fs';
-import { nodeParsePool } from '../../src/adapters/node/parse-pool';
-import { rankForPeople } from '../../src/core/rank/people';
-import { CodeIndexService } from '../../src/core/rank/service';
-import { SeedIndexService } from '../../src/core/seed004/service';
-import { callTool } from '../../src/core/tools';
-import { Workspace } from '../../src/core/source/workspace';
+import { type QualityRow } from '../../bench/semantic/metrics';
+import { measureQuality, QUALITY_CORPORA } from '../../bench/semantic/quality';
 
 type Ranker = 'codebase_search' | 'Ranked';
 type Floor = { mrrAt10: number; recallAt5: number };
@@ -40,41 +33,18 @@ const FLOORS: Record<string, Record<Ranker, Floor>> = {
   gyp: { codebase_search: { mrrAt10: 0.38, recallAt5: 0.5 }, Ranked: { mrrAt10: 0.77, recallAt5: 0.94 } },
 };
 
-const DEPTH = 50;
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-relevance-'));
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
+/** The bench's own measurement (bench/semantic/quality.ts) over all questions, without the model. */
 async function measure(name: string): Promise<Record<Ranker, QualityRow>> {
-  const corpus = QUALITY_CORPORA.find((c) => c.name === name)!;
-  const dir = qualityCorpus(corpus, scratch);
-  const questions = loadQuestions(fs.readFileSync(path.resolve('bench/semantic', corpus.questions), 'utf8'));
-  const workspace = new Workspace([new NodeFsSource(dir)]);
-  const pool = nodeParsePool();
-  try {
-    const service = new CodeIndexService(workspace, async () => pool);
-    await service.refresh();
-    const index = service.index!;
-    const seedIndex = new SeedIndexService(workspace);
-    const ranks: Record<Ranker, (number | null)[]> = { codebase_search: [], Ranked: [] };
-    for (const q of questions) {
-      const seed = (await callTool('codebase_search', { query: q.q, limit: DEPTH }, { workspace, seedIndex })) as { results: { path: string }[] };
-      ranks.codebase_search.push(
-        rankOfAnswer(
-          seed.results.map((r) => r.path),
-          q.answers,
-        ),
-      );
-      ranks.Ranked.push(
-        rankOfAnswer(
-          rankForPeople(index, q.q, DEPTH).map((h) => h.chunk.path),
-          q.answers,
-        ),
-      );
-    }
-    return { codebase_search: quality(ranks.codebase_search), Ranked: quality(ranks.Ranked) };
-  } finally {
-    pool.dispose();
-  }
+  const report = await measureQuality(
+    QUALITY_CORPORA.find((c) => c.name === name)!,
+    ['codebase_search', 'Ranked'],
+    scratch,
+  );
+  const row = (ranker: Ranker) => report.parts.all.find((r) => r.name === ranker)!.row;
+  return { codebase_search: row('codebase_search'), Ranked: row('Ranked') };
 }
 
 describe('relevance floors over the labelled questions (bench/semantic)', () => {
