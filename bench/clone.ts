@@ -53,10 +53,17 @@ function collectFiles(): { files: FixtureFiles; count: number; bytes: number } {
 export async function runCloneBench(
   runs = Number(process.env.CLONE_BENCH_RUNS ?? 3),
 ): Promise<{ nativeMs: number; adapterMs: number; isoNodeFsMs: number; ratio: number; files: number }> {
-  console.log('\n== git clone (issue 5): Quarry git adapter vs native git clone --depth 1, local git http-backend');
+  console.log(
+    '\n== git clone (issue 5): Quarry git adapter vs native git clone --depth 1, local git http-backend',
+  );
   const { files, count, bytes } = collectFiles();
-  if (count < MIN_FILES) throw new Error(`clone bench: only ${count} files found in ${SOURCES.map((s) => s.from).join(', ')} (need ${MIN_FILES})`);
-  console.log(`fixture: ${count} files, ${(bytes / 1e6).toFixed(1)} MB (${SOURCES.map((s) => s.from).join(' + ')})`);
+  if (count < MIN_FILES)
+    throw new Error(
+      `clone bench: only ${count} files found in ${SOURCES.map((s) => s.from).join(', ')} (need ${MIN_FILES})`,
+    );
+  console.log(
+    `fixture: ${count} files, ${(bytes / 1e6).toFixed(1)} MB (${SOURCES.map((s) => s.from).join(' + ')})`,
+  );
 
   // Node 20 shims the browser provides natively: IndexedDB and `navigator` (lightning-fs reads navigator.locks).
   await import('fake-indexeddb/auto');
@@ -66,8 +73,12 @@ export async function runCloneBench(
 
   const { startGitServer } = await import('../e2e/git-server/server');
   const t0 = performance.now();
-  const server = await startGitServer({ fixtures: [{ name: 'bench-repo', commits: [{ message: 'Bench corpus', files }] }] });
-  console.log(`fixture repository built and served in ${((performance.now() - t0) / 1000).toFixed(1)} s at ${server.url}`);
+  const server = await startGitServer({
+    fixtures: [{ name: 'bench-repo', commits: [{ message: 'Bench corpus', files }] }],
+  });
+  console.log(
+    `fixture repository built and served in ${((performance.now() - t0) / 1000).toFixed(1)} s at ${server.url}`,
+  );
   const url = server.repoUrl('bench-repo');
   const work = mkdtempSync(join(tmpdir(), 'quarry-clone-bench-'));
   const git = await import('isomorphic-git');
@@ -99,7 +110,16 @@ export async function runCloneBench(
       // isomorphic-git alone into node:fs
       const id = join(work, `iso-${i}`);
       t = performance.now();
-      await git.clone({ fs: nodeFs, http: http.default ?? http, dir: id, url, depth: 1, singleBranch: true, noTags: true, cache: {} });
+      await git.clone({
+        fs: nodeFs,
+        http: http.default ?? http,
+        dir: id,
+        url,
+        depth: 1,
+        singleBranch: true,
+        noTags: true,
+        cache: {},
+      });
       isoNode.push(performance.now() - t);
       rmSync(id, { recursive: true, force: true });
       (globalThis as { gc?: () => void }).gc?.();
@@ -116,10 +136,22 @@ export async function runCloneBench(
   printTable([
     ['clone', 'median ms', 'runs (ms)', 'x native'],
     ['native git clone --depth 1', nativeMs.toFixed(0), native.map((x) => x.toFixed(0)).join(' '), '1.00'],
-    ['Quarry adapter (isomorphic-git + lightning-fs)', adapterMs.toFixed(0), adapterTimes.map((x) => x.toFixed(0)).join(' '), ratio.toFixed(2)],
-    ['isomorphic-git into node:fs (reference)', isoNodeFsMs.toFixed(0), isoNode.map((x) => x.toFixed(0)).join(' '), (isoNodeFsMs / nativeMs).toFixed(2)],
+    [
+      'Quarry adapter (isomorphic-git + lightning-fs)',
+      adapterMs.toFixed(0),
+      adapterTimes.map((x) => x.toFixed(0)).join(' '),
+      ratio.toFixed(2),
+    ],
+    [
+      'isomorphic-git into node:fs (reference)',
+      isoNodeFsMs.toFixed(0),
+      isoNode.map((x) => x.toFixed(0)).join(' '),
+      (isoNodeFsMs / nativeMs).toFixed(2),
+    ],
   ]);
-  console.log(`adapter checked out ${adapterFiles} files; target: within 3x of native -> ${ratio <= 3 ? 'met' : 'NOT met'} (${ratio.toFixed(2)}x)`);
+  console.log(
+    `adapter checked out ${adapterFiles} files; target: within 3x of native -> ${ratio <= 3 ? 'met' : 'NOT met'} (${ratio.toFixed(2)}x)`,
+  );
   return { nativeMs, adapterMs, isoNodeFsMs, ratio, files: count };
 }
 

@@ -32,17 +32,35 @@ export function ensureRipgrep(): boolean {
   const sudo = root ? [] : ['sudo', '-n'];
   const run = (args: string[]) => {
     const [cmd, ...rest] = [...sudo, ...args];
-    return spawnSync(cmd, rest, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).status === 0;
+    return (
+      spawnSync(cmd, rest, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })
+        .status === 0
+    );
   };
-  const ok = run(['apt-get', 'update', '-qq']) && run(['apt-get', 'install', '-y', '-qq', '--no-install-recommends', 'ripgrep']);
+  const ok =
+    run(['apt-get', 'update', '-qq']) &&
+    run(['apt-get', 'install', '-y', '-qq', '--no-install-recommends', 'ripgrep']);
   rgKnown = hasRipgrep();
-  if (!ok || !rgKnown) console.log(`could not install ripgrep${root ? '' : ' (needs root or passwordless sudo)'}`);
+  if (!ok || !rgKnown)
+    console.log(`could not install ripgrep${root ? '' : ' (needs root or passwordless sudo)'}`);
   return rgKnown;
 }
 
 /** The rg command line of a query over '.' (an explicit path: rg would read a piped stdin otherwise). */
 function rgArgv(q: Query, extra: string[], threads: RgThreads): string[] {
-  return [...(threads === 1 ? ['-j1'] : []), '--no-config', '-n', '--null', '--no-heading', '--with-filename', '--color', 'never', ...extra, ...q.rgArgs, '.'];
+  return [
+    ...(threads === 1 ? ['-j1'] : []),
+    '--no-config',
+    '-n',
+    '--null',
+    '--no-heading',
+    '--with-filename',
+    '--color',
+    'never',
+    ...extra,
+    ...q.rgArgs,
+    '.',
+  ];
 }
 
 /** 'default': rg picks its thread count (what a user gets); 1: rg -j1. */
@@ -58,7 +76,11 @@ export const RG_DEFAULT_THREADS = Math.min(12, os.availableParallelism());
 export function rgTimed(dir: string, q: Query, threads: RgThreads, extra: string[] = []): number | null {
   if (!hasRipgrepCached()) return null;
   const t = performance.now();
-  const r = spawnSync('rg', rgArgv(q, extra, threads), { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  const r = spawnSync('rg', rgArgv(q, extra, threads), {
+    cwd: dir,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+  });
   const ms = performance.now() - t;
   if (r.status !== 0 && r.status !== 1) throw new Error(`rg failed: ${r.stderr}`);
   return ms;

@@ -34,11 +34,14 @@ export function buildCorpus(smallMb?: number): { dir: string; files: number; byt
   let bytes = 0;
   outer: for (const pkg of PACKAGES) {
     const base = path.resolve('node_modules', pkg);
-    if (!fs.existsSync(base)) throw new Error(`bench corpus: npm package ${pkg} is not installed (run npm ci)`);
+    if (!fs.existsSync(base))
+      throw new Error(`bench corpus: npm package ${pkg} is not installed (run npm ci)`);
     const stack = [''];
     while (stack.length) {
       const rel = stack.pop()!;
-      const entries = fs.readdirSync(path.join(base, rel), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
+      const entries = fs
+        .readdirSync(path.join(base, rel), { withFileTypes: true })
+        .sort((a, b) => (a.name < b.name ? -1 : 1));
       for (const e of entries) {
         if (e.name.startsWith('.') || e.name === 'node_modules') continue;
         const child = rel ? `${rel}/${e.name}` : e.name;
@@ -55,7 +58,8 @@ export function buildCorpus(smallMb?: number): { dir: string; files: number; byt
       }
     }
   }
-  if (!small && bytes < MIN_BYTES) throw new Error(`bench corpus is only ${(bytes / 1e6).toFixed(1)} MB; need 100 MB`);
+  if (!small && bytes < MIN_BYTES)
+    throw new Error(`bench corpus is only ${(bytes / 1e6).toFixed(1)} MB; need 100 MB`);
   fs.writeFileSync(stamp, `${files} ${bytes}`);
   return { dir, files, bytes };
 }
@@ -74,12 +78,15 @@ export function buildCCorpus(): { dir: string; files: number; bytes: number } {
     return { dir, files, bytes };
   }
   const base = path.resolve('node_modules', C_CORPUS_PACKAGE);
-  if (!fs.existsSync(base)) throw new Error(`bench C corpus: npm package ${C_CORPUS_PACKAGE} is not installed (run npm ci)`);
+  if (!fs.existsSync(base))
+    throw new Error(`bench C corpus: npm package ${C_CORPUS_PACKAGE} is not installed (run npm ci)`);
   fs.rmSync(dir, { recursive: true, force: true });
   let files = 0;
   let bytes = 0;
   const visit = (rel: string) => {
-    for (const e of fs.readdirSync(path.join(base, rel), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    for (const e of fs
+      .readdirSync(path.join(base, rel), { withFileTypes: true })
+      .sort((a, b) => (a.name < b.name ? -1 : 1))) {
       if (e.name.startsWith('.') || e.name === 'node_modules') continue;
       const child = rel ? `${rel}/${e.name}` : e.name;
       if (e.isDirectory()) visit(child);

@@ -90,7 +90,8 @@ export async function runIndexBench(corpusDir: string, corpusBytes: number, quer
   const bufferBytes = memAfter.arrayBuffers - memBefore.arrayBuffers;
   let indexedBytes = 0;
   // (a long file's segments are consecutive documents of one path)
-  for (const p of new Set(svc.trigrams!.toState().files)) indexedBytes += fs.statSync(path.join(corpusDir, p)).size;
+  for (const p of new Set(svc.trigrams!.toState().files))
+    indexedBytes += fs.statSync(path.join(corpusDir, p)).size;
   const storedBytes = fs.statSync(path.join(storeDir, 'bench.json')).size;
 
   const cmp = await buildComparison(ws, svc, chunker);
@@ -100,24 +101,48 @@ export async function runIndexBench(corpusDir: string, corpusBytes: number, quer
   const rate = (bytes: number, ms: number) => `${(mb(bytes) / (ms / 1000)).toFixed(1)} MB/s`;
   printTable([
     ['figure', 'value'],
-    ['files indexed (text, <= 1 MiB)', `${svc.trigrams!.fileCount} (${mb(indexedBytes).toFixed(1)} MiB); ${stats.filesScanned} with symbol chunks`],
+    [
+      'files indexed (text, <= 1 MiB)',
+      `${svc.trigrams!.fileCount} (${mb(indexedBytes).toFixed(1)} MiB); ${stats.filesScanned} with symbol chunks`,
+    ],
     ['chunks', String(stats.chunksIndexed)],
-    ['full build: read + chunk + BM25 + trigram', `${(buildMs / 1000).toFixed(2)} s, ${rate(indexedBytes, buildMs)}`],
+    [
+      'full build: read + chunk + BM25 + trigram',
+      `${(buildMs / 1000).toFixed(2)} s, ${rate(indexedBytes, buildMs)}`,
+    ],
     [`the same ${cmp.docs} chunk documents (texts and paths), best of ${BUILD_RUNS}:`, ''],
-    [`  MiniSearch (handed ${mb(cmp.docBytes).toFixed(1)} MiB: chunk texts + paths)`, `${cmp.miniMs.toFixed(0)} ms, ${rate(cmp.docBytes, cmp.miniMs)}`],
-    [`  our BM25, handed the same documents (${mb(cmp.docBytes).toFixed(1)} MiB)`, `${cmp.bm25DocsMs.toFixed(0)} ms, ${rate(cmp.docBytes, cmp.bm25DocsMs)}`],
+    [
+      `  MiniSearch (handed ${mb(cmp.docBytes).toFixed(1)} MiB: chunk texts + paths)`,
+      `${cmp.miniMs.toFixed(0)} ms, ${rate(cmp.docBytes, cmp.miniMs)}`,
+    ],
+    [
+      `  our BM25, handed the same documents (${mb(cmp.docBytes).toFixed(1)} MiB)`,
+      `${cmp.bm25DocsMs.toFixed(0)} ms, ${rate(cmp.docBytes, cmp.bm25DocsMs)}`,
+    ],
     [
       `  our BM25 as the build hands it (${mb(cmp.fileBytes).toFixed(1)} MiB: each file's text once + chunk ranges)`,
       `${cmp.bm25FilesMs.toFixed(0)} ms, ${rate(cmp.fileBytes, cmp.bm25FilesMs)}`,
     ],
-    ['  MiniSearch time / our BM25 time, same documents', `${(cmp.miniMs / cmp.bm25DocsMs).toFixed(2)}x (target >= 3x)`],
-    ['  MiniSearch time / our BM25 time, as the build hands it', `${(cmp.miniMs / cmp.bm25FilesMs).toFixed(2)}x`],
-    ['full build throughput / MiniSearch throughput', `${(cmp.miniMs / cmp.docBytes / (buildMs / indexedBytes)).toFixed(2)}x`],
+    [
+      '  MiniSearch time / our BM25 time, same documents',
+      `${(cmp.miniMs / cmp.bm25DocsMs).toFixed(2)}x (target >= 3x)`,
+    ],
+    [
+      '  MiniSearch time / our BM25 time, as the build hands it',
+      `${(cmp.miniMs / cmp.bm25FilesMs).toFixed(2)}x`,
+    ],
+    [
+      'full build throughput / MiniSearch throughput',
+      `${(cmp.miniMs / cmp.docBytes / (buildMs / indexedBytes)).toFixed(2)}x`,
+    ],
     [
       'chunking alone, one thread (parse + walk, text in memory)',
       `${(cmp.chunkMs / 1000).toFixed(2)} s, ${rate(cmp.chunkedBytes, cmp.chunkMs)} = ${(cmp.miniMs / cmp.docBytes / (cmp.chunkMs / cmp.chunkedBytes)).toFixed(2)}x MiniSearch`,
     ],
-    ['index heap (after gc)', `${mb(heapAfter - heapBefore).toFixed(1)} MiB = ${((heapAfter - heapBefore) / indexedBytes).toFixed(2)}x corpus`],
+    [
+      'index heap (after gc)',
+      `${mb(heapAfter - heapBefore).toFixed(1)} MiB = ${((heapAfter - heapBefore) / indexedBytes).toFixed(2)}x corpus`,
+    ],
     [
       'index heap + array buffers (after gc)',
       `${mb(heapAfter - heapBefore + bufferBytes).toFixed(1)} MiB = ${((heapAfter - heapBefore + bufferBytes) / indexedBytes).toFixed(2)}x corpus (target < 1.5x)`,
@@ -128,7 +153,8 @@ export async function runIndexBench(corpusDir: string, corpusBytes: number, quer
     `\nthe same ${BM25_QUERIES.length} queries to MiniSearch (its defaults: BM25+, OR) and our BM25 (codebase_search), top 10 by chunk (path and lines): ` +
       `top-1 agreement ${cmp.top1Agree}/${BM25_QUERIES.length}, mean overlap@10 ${cmp.overlap10.toFixed(2)}`,
   );
-  if (cmp.disagreements.length) console.log(`top-1 differs, e.g.: ${cmp.disagreements.slice(0, 3).join('; ')}`);
+  if (cmp.disagreements.length)
+    console.log(`top-1 differs, e.g.: ${cmp.disagreements.slice(0, 3).join('; ')}`);
 
   // BM25 latency
   const lat: number[] = [];
@@ -153,12 +179,43 @@ export async function runIndexBench(corpusDir: string, corpusBytes: number, quer
   );
 
   // indexed text search vs ripgrep on the same files
-  const rgExtra = ['--max-filesize', '1M', '--max-columns', String(PREVIEW_LINE_CHARS), '--max-columns-preview'];
-  const indexedReq = (q: Query) => ({ ...q.req, maxResults: Number.MAX_SAFE_INTEGER, maxLineChars: PREVIEW_LINE_CHARS });
+  const rgExtra = [
+    '--max-filesize',
+    '1M',
+    '--max-columns',
+    String(PREVIEW_LINE_CHARS),
+    '--max-columns-preview',
+  ];
+  const indexedReq = (q: Query) => ({
+    ...q.req,
+    maxResults: Number.MAX_SAFE_INTEGER,
+    maxLineChars: PREVIEW_LINE_CHARS,
+  });
   const pool = nodeSearchPool();
-  const setup = { ws, dir: corpusDir, pool, prefilter: () => svc.prefilter()!, request: indexedReq, rgExtra, runs };
+  const setup = {
+    ws,
+    dir: corpusDir,
+    pool,
+    prefilter: () => svc.prefilter()!,
+    request: indexedReq,
+    rgExtra,
+    runs,
+  };
   const rows: string[][] = [
-    ['query', 'candidates', 'matches', '1 thread ms', 'pool ms', 'first batch ms', 'rg ms', 'rg -j1 ms', 'speedup vs rg', 'vs rg -j1', 'same as rg', 'pool = 1 thread'],
+    [
+      'query',
+      'candidates',
+      'matches',
+      '1 thread ms',
+      'pool ms',
+      'first batch ms',
+      'rg ms',
+      'rg -j1 ms',
+      'speedup vs rg',
+      'vs rg -j1',
+      'same as rg',
+      'pool = 1 thread',
+    ],
   ];
   const speedups: number[] = [];
   const speedups1: number[] = [];
@@ -194,13 +251,17 @@ export async function runIndexBench(corpusDir: string, corpusBytes: number, quer
     return ok.length ? `${median(ok).toFixed(2)}x` : '-';
   };
   const worst = Math.min(...speedups.filter((x) => !Number.isNaN(x)));
-  console.log(`pool speedup: median over rg ${med(speedups)} (target >= 8x), slowest query ${worst.toFixed(2)}x (target >= 1x); median over rg -j1 ${med(speedups1)}`);
+  console.log(
+    `pool speedup: median over rg ${med(speedups)} (target >= 8x), slowest query ${worst.toFixed(2)}x (target >= 1x); median over rg -j1 ${med(speedups1)}`,
+  );
 
   // reopen
   const t1 = performance.now();
   const reopened = new CodeIndexService(ws, async () => chunker, new FileIndexStore(storeDir), 'bench');
   const again = await reopened.refresh({ yielder: NEVER_YIELD });
-  console.log(`\nreopen: refreshMode ${again.refreshMode} in ${(performance.now() - t1).toFixed(0)} ms (load ${mb(storedBytes).toFixed(1)} MiB + walk + compare)`);
+  console.log(
+    `\nreopen: refreshMode ${again.refreshMode} in ${(performance.now() - t1).toFixed(0)} ms (load ${mb(storedBytes).toFixed(1)} MiB + walk + compare)`,
+  );
   fs.rmSync(storeDir, { recursive: true, force: true });
 }
 
@@ -226,9 +287,23 @@ async function buildComparison(ws: Workspace, svc: CodeIndexService, chunker: An
     if (!r.ok) continue;
     texts.push([p, r.text]);
     const lines = splitLinesForIndex(r.text);
-    const chunks = svc.index!.chunksOf(p).map(({ path, startLine, endLine, symbolName, chunkType }) => ({ path, startLine, endLine, symbolName, chunkType }));
+    const chunks = svc
+      .index!.chunksOf(p)
+      .map(({ path, startLine, endLine, symbolName, chunkType }) => ({
+        path,
+        startLine,
+        endLine,
+        symbolName,
+        chunkType,
+      }));
     files.push({ path: p, text: r.text, chunks });
-    for (const c of chunks) docs.push({ id: docs.length, key: `${p}:${c.startLine}-${c.endLine}`, path: p, text: chunkText(lines, c.startLine, c.endLine) });
+    for (const c of chunks)
+      docs.push({
+        id: docs.length,
+        key: `${p}:${c.startLine}-${c.endLine}`,
+        path: p,
+        text: chunkText(lines, c.startLine, c.endLine),
+      });
   }
   // The parsers' share of the full build: every chunked file parsed and walked again, text in memory
   // (one run: it takes about as long as the rest of this comparison together).
@@ -248,7 +323,12 @@ async function buildComparison(ws: Workspace, svc: CodeIndexService, chunker: An
   for (let run = 0; run < BUILD_RUNS; run++) {
     gc();
     const tm = performance.now();
-    const m = new MiniSearch({ fields: ['text'], storeFields: ['path'], tokenize: (t) => tokenize(t), processTerm: (t) => t });
+    const m = new MiniSearch({
+      fields: ['text'],
+      storeFields: ['path'],
+      tokenize: (t) => tokenize(t),
+      processTerm: (t) => t,
+    });
     m.addAll(docs);
     miniMs = Math.min(miniMs, performance.now() - tm);
     if (m.documentCount !== docs.length) throw new Error('MiniSearch lost documents');
@@ -259,14 +339,20 @@ async function buildComparison(ws: Workspace, svc: CodeIndexService, chunker: An
     for (const d of docs) {
       const lines = splitLinesForIndex(d.text);
       const name = `${d.key}#${d.id}`;
-      byDocs.setFile(name, { size: 0, mtimeMs: 0 }, [{ path: name, startLine: 1, endLine: lines.length, symbolName: '', chunkType: 'function' }], lines);
+      byDocs.setFile(
+        name,
+        { size: 0, mtimeMs: 0 },
+        [{ path: name, startLine: 1, endLine: lines.length, symbolName: '', chunkType: 'function' }],
+        lines,
+      );
     }
     bm25DocsMs = Math.min(bm25DocsMs, performance.now() - td);
     if (byDocs.chunkCount !== docs.length) throw new Error('BM25 (documents) lost documents');
     gc();
     const tb = performance.now();
     const byFiles = new ChunkIndex();
-    for (const f of files) byFiles.setFile(f.path, { size: 0, mtimeMs: 0 }, f.chunks, splitLinesForIndex(f.text));
+    for (const f of files)
+      byFiles.setFile(f.path, { size: 0, mtimeMs: 0 }, f.chunks, splitLinesForIndex(f.text));
     bm25FilesMs = Math.min(bm25FilesMs, performance.now() - tb);
     if (byFiles.chunkCount !== docs.length) throw new Error('BM25 (files) lost documents');
     // the last run's indexes answer the queries (earlier runs' are garbage by the next gc())

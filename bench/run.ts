@@ -49,9 +49,21 @@ import { runBlameBench } from './history/blame-bench';
 import { runNavBench } from './nav/nav-bench';
 
 export const QUERIES: Query[] = [
-  { name: 'literal identifier', req: { pattern: 'createSourceFile', mode: 'literal', caseMode: 'sensitive' }, rgArgs: ['-F', '-e', 'createSourceFile'] },
-  { name: 'case-insensitive literal', req: { pattern: 'webglrenderer', mode: 'literal', caseMode: 'insensitive' }, rgArgs: ['-F', '-i', '-e', 'webglrenderer'] },
-  { name: 'regex with a literal part', req: { pattern: 'function\\s+\\w+Type\\(', mode: 'regex', caseMode: 'sensitive' }, rgArgs: ['-e', 'function\\s+\\w+Type\\('] },
+  {
+    name: 'literal identifier',
+    req: { pattern: 'createSourceFile', mode: 'literal', caseMode: 'sensitive' },
+    rgArgs: ['-F', '-e', 'createSourceFile'],
+  },
+  {
+    name: 'case-insensitive literal',
+    req: { pattern: 'webglrenderer', mode: 'literal', caseMode: 'insensitive' },
+    rgArgs: ['-F', '-i', '-e', 'webglrenderer'],
+  },
+  {
+    name: 'regex with a literal part',
+    req: { pattern: 'function\\s+\\w+Type\\(', mode: 'regex', caseMode: 'sensitive' },
+    rgArgs: ['-e', 'function\\s+\\w+Type\\('],
+  },
   {
     name: 'alternation',
     req: { pattern: 'useEffect|useLayoutEffect|useInsertionEffect', mode: 'regex', caseMode: 'sensitive' },
@@ -62,8 +74,16 @@ export const QUERIES: Query[] = [
     req: { pattern: 'ERR_INVALID_ARG_VALUE_XYZ_NOT_THERE', mode: 'literal', caseMode: 'sensitive' },
     rgArgs: ['-F', '-e', 'ERR_INVALID_ARG_VALUE_XYZ_NOT_THERE'],
   },
-  { name: 'very common string', req: { pattern: 'return', mode: 'literal', caseMode: 'sensitive' }, rgArgs: ['-F', '-e', 'return'] },
-  { name: 'regex, no literal', req: { pattern: '\\b[A-Z][a-z]+Error\\b', mode: 'regex', caseMode: 'sensitive' }, rgArgs: ['-e', '\\b[A-Z][a-z]+Error\\b'] },
+  {
+    name: 'very common string',
+    req: { pattern: 'return', mode: 'literal', caseMode: 'sensitive' },
+    rgArgs: ['-F', '-e', 'return'],
+  },
+  {
+    name: 'regex, no literal',
+    req: { pattern: '\\b[A-Z][a-z]+Error\\b', mode: 'regex', caseMode: 'sensitive' },
+    rgArgs: ['-e', '\\b[A-Z][a-z]+Error\\b'],
+  },
 ];
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -71,7 +91,11 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const PICKED = QUERIES.filter((q) => !process.env.BENCH_QUERY || q.name.includes(process.env.BENCH_QUERY));
 const ONLY = process.env.BENCH_ONLY;
 
-const scanRequest = (q: Query) => ({ ...q.req, maxResults: Number.MAX_SAFE_INTEGER, maxFileBytes: Number.MAX_SAFE_INTEGER });
+const scanRequest = (q: Query) => ({
+  ...q.req,
+  maxResults: Number.MAX_SAFE_INTEGER,
+  maxFileBytes: Number.MAX_SAFE_INTEGER,
+});
 
 async function runScanBench(dir: string) {
   const pool = nodeSearchPool();
@@ -82,7 +106,20 @@ async function runScanBench(dir: string) {
   const setup = { ws, dir, pool, request: scanRequest, runs: RUNS };
   await searchRow({ ...setup, runs: 1 }, QUERIES[4]); // warm the page cache and start the threads
   const rows: string[][] = [
-    ['query', 'strategy', 'matches', '1 thread ms', 'pool ms', 'first batch ms', 'rg ms', 'rg -j1 ms', 'pool/rg', 'pool/rg -j1', 'same as rg', 'pool = 1 thread'],
+    [
+      'query',
+      'strategy',
+      'matches',
+      '1 thread ms',
+      'pool ms',
+      'first batch ms',
+      'rg ms',
+      'rg -j1 ms',
+      'pool/rg',
+      'pool/rg -j1',
+      'same as rg',
+      'pool = 1 thread',
+    ],
   ];
   for (const q of PICKED) {
     const r = await searchRow(setup, q);
@@ -114,7 +151,9 @@ async function main() {
   // Blame (issue 18) builds its own 5,000-line, 1,000-commit repository.
   if (ONLY === 'blame') return runBlameBench();
   const corpus = buildCorpus(process.env.BENCH_CORPUS_MB ? Number(process.env.BENCH_CORPUS_MB) : undefined);
-  console.log(`corpus: ${corpus.files} files, ${(corpus.bytes / 1024 / 1024).toFixed(1)} MiB in ${corpus.dir}; ${RUNS} runs per query (median)`);
+  console.log(
+    `corpus: ${corpus.files} files, ${(corpus.bytes / 1024 / 1024).toFixed(1)} MiB in ${corpus.dir}; ${RUNS} runs per query (median)`,
+  );
   const needsRg = !ONLY || ONLY === 'scan' || ONLY === 'index' || ONLY === 'nav';
   if (needsRg && !ensureRipgrep()) console.log('rg is not available: Quarry times only');
   if (!ONLY || ONLY === 'scan') await runScanBench(corpus.dir);

@@ -30,7 +30,20 @@ function generate(dir: string): number {
   let bytes = 0;
   let seed = 12345;
   const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff);
-  const words = ['request', 'response', 'handler', 'payload', 'session', 'token', 'buffer', 'stream', 'render', 'widget', 'config', 'record'];
+  const words = [
+    'request',
+    'response',
+    'handler',
+    'payload',
+    'session',
+    'token',
+    'buffer',
+    'stream',
+    'render',
+    'widget',
+    'config',
+    'record',
+  ];
   for (let i = 0; i < FILES; i++) {
     const sub = path.join(dir, `pkg${Math.floor(i / (PER_DIR * 10))}`, `mod${Math.floor(i / PER_DIR) % 10}`);
     if (i % PER_DIR === 0) fs.mkdirSync(sub, { recursive: true });
@@ -50,10 +63,14 @@ function generate(dir: string): number {
 
 export async function runScaleBench(): Promise<void> {
   const dir = path.join(os.tmpdir(), `quarry-scale-${FILES}`);
-  console.log(`\n== scale (issue 14): ${FILES.toLocaleString('en')} files in a worker, read through a File System Access handle`);
+  console.log(
+    `\n== scale (issue 14): ${FILES.toLocaleString('en')} files in a worker, read through a File System Access handle`,
+  );
   const t0 = performance.now();
   const bytes = generate(dir);
-  console.log(`corpus ${dir}: ${(bytes / 1048576).toFixed(0)} MiB (ready in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+  console.log(
+    `corpus ${dir}: ${(bytes / 1048576).toFixed(0)} MiB (ready in ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+  );
 
   const base = process.memoryUsage().rss;
   let peak = base;
@@ -61,10 +78,17 @@ export async function runScaleBench(): Promise<void> {
   const stall = monitorEventLoopDelay({ resolution: 10 });
   stall.enable();
   const client = new EngineClient(() =>
-    startNodeWorkerTransport(Worker as unknown as NodeWorkerConstructor, { nodeGrammars: true, wrapModule: new URL('./scale-wrap.ts', import.meta.url).href }),
+    startNodeWorkerTransport(Worker as unknown as NodeWorkerConstructor, {
+      nodeGrammars: true,
+      wrapModule: new URL('./scale-wrap.ts', import.meta.url).href,
+    }),
   );
   const t1 = performance.now();
-  const opened = await client.openRepo({ kind: 'handle', name: 'scale', handle: dir as unknown as FileSystemDirectoryHandle }).done;
+  const opened = await client.openRepo({
+    kind: 'handle',
+    name: 'scale',
+    handle: dir as unknown as FileSystemDirectoryHandle,
+  }).done;
   const openMs = performance.now() - t1;
   const openStall = stall.max;
   stall.reset();
@@ -74,14 +98,25 @@ export async function runScaleBench(): Promise<void> {
   clearInterval(sampler);
   stall.disable();
   peak = Math.max(peak, process.memoryUsage().rss);
-  const s = indexed.stats as unknown as { filesScanned: number; chunksIndexed: number; refreshMode: string; saveError?: string };
+  const s = indexed.stats as unknown as {
+    filesScanned: number;
+    chunksIndexed: number;
+    refreshMode: string;
+    saveError?: string;
+  };
   const o = opened as unknown as { stats?: { files?: number; skipped?: unknown[] } };
 
   // one literal query: the indexed engine against ripgrep on the same files, output discarded
-  const q: Query = { name: 'rare literal', req: { pattern: 'SCALE_NEEDLE_UNIQUE', mode: 'literal', caseMode: 'sensitive' }, rgArgs: ['-F', '-e', 'SCALE_NEEDLE_UNIQUE'] };
+  const q: Query = {
+    name: 'rare literal',
+    req: { pattern: 'SCALE_NEEDLE_UNIQUE', mode: 'literal', caseMode: 'sensitive' },
+    rgArgs: ['-F', '-e', 'SCALE_NEEDLE_UNIQUE'],
+  };
   let count = 0;
   const t3 = performance.now();
-  await client.search({ ...q.req, maxResults: 10_000 }, (batch) => batch.forEach((f) => (count += f.matches.length))).done;
+  await client.search({ ...q.req, maxResults: 10_000 }, (batch) =>
+    batch.forEach((f) => (count += f.matches.length)),
+  ).done;
   const oursMs = performance.now() - t3;
   const rgMs = ensureRipgrep() ? rgTimed(dir, q, 'default') : null;
   client.dispose();
@@ -92,14 +127,26 @@ export async function runScaleBench(): Promise<void> {
     ['open (walk + list) s', (openMs / 1000).toFixed(1)],
     ['index build s', (indexMs / 1000).toFixed(1)],
     ['indexed files / chunks', `${s.filesScanned} / ${s.chunksIndexed}`],
-    ['text indexed MiB (the budget)', `${(Math.min(bytes, INDEX_MAX_TEXT_BYTES) / 1048576).toFixed(0)} of ${(bytes / 1048576).toFixed(0)}`],
-    ['index build MB/s (of the text indexed)', (Math.min(bytes, INDEX_MAX_TEXT_BYTES) / 1048576 / (indexMs / 1000)).toFixed(1)],
+    [
+      'text indexed MiB (the budget)',
+      `${(Math.min(bytes, INDEX_MAX_TEXT_BYTES) / 1048576).toFixed(0)} of ${(bytes / 1048576).toFixed(0)}`,
+    ],
+    [
+      'index build MB/s (of the text indexed)',
+      (Math.min(bytes, INDEX_MAX_TEXT_BYTES) / 1048576 / (indexMs / 1000)).toFixed(1),
+    ],
     ['peak RSS MiB (process, worker included)', ((peak / 1048576) | 0).toString()],
     ['peak RSS growth / corpus size', ((peak - base) / bytes).toFixed(2) + 'x'],
-    ['main thread longest stall ms: opening / indexing', `${(openStall / 1e6).toFixed(0)} / ${(stall.max / 1e6).toFixed(0)}`],
+    [
+      'main thread longest stall ms: opening / indexing',
+      `${(openStall / 1e6).toFixed(0)} / ${(stall.max / 1e6).toFixed(0)}`,
+    ],
     ['store', s.saveError ? `not saved: ${s.saveError}` : 'saved'],
     [`"${q.req.pattern}" matches (ours / rg)`, `${count} / ${rgMs === null ? '-' : 1}`],
-    ['query ms: ours (indexed, in the worker) / rg', `${oursMs.toFixed(0)} / ${rgMs === null ? '-' : rgMs.toFixed(0)}`],
+    [
+      'query ms: ours (indexed, in the worker) / rg',
+      `${oursMs.toFixed(0)} / ${rgMs === null ? '-' : rgMs.toFixed(0)}`,
+    ],
     ['rg / ours', rgMs === null ? '-' : (rgMs / oursMs).toFixed(2) + 'x'],
   ]);
 }

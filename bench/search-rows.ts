@@ -55,7 +55,11 @@ async function timed(s: RowSetup, q: Query, pool: SearchPool | undefined) {
 
 async function answer(s: RowSetup, q: Query, pool: SearchPool | undefined) {
   const files: GrepFileResult[] = [];
-  const summary = await searchWorkspace(s.ws, s.request(q), (r) => void files.push(r), { yielder: NEVER_YIELD, prefilter: s.prefilter?.(), pool });
+  const summary = await searchWorkspace(s.ws, s.request(q), (r) => void files.push(r), {
+    yielder: NEVER_YIELD,
+    prefilter: s.prefilter?.(),
+    pool,
+  });
   return { files, summary: { ...summary, elapsedMs: 0 } };
 }
 

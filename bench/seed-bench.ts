@@ -28,7 +28,11 @@ export async function runSeedBench(corpusDir: string): Promise<void> {
   console.log('\n== seed-004 index (issue 13)');
   const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-bench-seed-'));
   const memBefore = await settledMemory();
-  const svc = new SeedIndexService(new Workspace([new NodeFsSource(corpusDir)]), new FileIndexStore(storeDir), 'seed');
+  const svc = new SeedIndexService(
+    new Workspace([new NodeFsSource(corpusDir)]),
+    new FileIndexStore(storeDir),
+    'seed',
+  );
   const t0 = performance.now();
   const stats = await svc.refresh({ yielder: NEVER_YIELD });
   const buildMs = performance.now() - t0;
@@ -46,7 +50,8 @@ export async function runSeedBench(corpusDir: string): Promise<void> {
   // MiniSearch handed the same documents: each chunk's token text, read and chunked before timing
   const docs: Array<{ id: number; text: string }> = [];
   for (const p of svc.index!.paths())
-    for (const c of seedChunks(p, decodeSeedText(fs.readFileSync(path.join(corpusDir, p))))) docs.push({ id: docs.length, text: tokenSource(c) });
+    for (const c of seedChunks(p, decodeSeedText(fs.readFileSync(path.join(corpusDir, p)))))
+      docs.push({ id: docs.length, text: tokenSource(c) });
   const docBytes = docs.reduce((n, d) => n + d.text.length, 0);
   gc();
   const tm = performance.now();
@@ -71,10 +76,16 @@ export async function runSeedBench(corpusDir: string): Promise<void> {
       `MiniSearch handed the chunk documents (${mb(docBytes).toFixed(0)} MiB of token text, in memory)`,
       `${(miniMs / 1000).toFixed(2)} s; MiniSearch time / our whole build: ${(miniMs / buildMs).toFixed(2)}x`,
     ],
-    ['index heap + array buffers (after gc)', `${mb(used).toFixed(1)} MiB = ${(used / bytes).toFixed(2)}x corpus (target < 1.5x)`],
+    [
+      'index heap + array buffers (after gc)',
+      `${mb(used).toFixed(1)} MiB = ${(used / bytes).toFixed(2)}x corpus (target < 1.5x)`,
+    ],
     ['stored size', `${mb(stored).toFixed(1)} MiB = ${(stored / bytes).toFixed(2)}x corpus`],
     ['reopen from the store (cache_hit)', `${reopenMs.toFixed(0)} ms (${again.refreshMode})`],
-    [`BM25 over ${BM25_QUERIES.length} queries x 5`, `p50 ${percentile(lat, 50).toFixed(2)} ms, p95 ${percentile(lat, 95).toFixed(2)} ms (target p95 < 10 ms)`],
+    [
+      `BM25 over ${BM25_QUERIES.length} queries x 5`,
+      `p50 ${percentile(lat, 50).toFixed(2)} ms, p95 ${percentile(lat, 95).toFixed(2)} ms (target p95 < 10 ms)`,
+    ],
   ]);
   await engineComparison(corpusDir, svc);
 }

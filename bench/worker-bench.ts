@@ -22,7 +22,8 @@ export function loadCorpus(dir: string, maxFileBytes = 1_048_576): Record<string
     for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
       const p = rel ? `${rel}/${e.name}` : e.name;
       if (e.isDirectory()) walk(p);
-      else if (e.isFile() && fs.statSync(path.join(dir, p)).size <= maxFileBytes) files[p] = fs.readFileSync(path.join(dir, p), 'utf8');
+      else if (e.isFile() && fs.statSync(path.join(dir, p)).size <= maxFileBytes)
+        files[p] = fs.readFileSync(path.join(dir, p), 'utf8');
     }
   };
   walk('');
@@ -30,21 +31,52 @@ export function loadCorpus(dir: string, maxFileBytes = 1_048_576): Record<string
 }
 
 export async function runWorkerBench(corpusDir: string, queries: Query[], runs: number) {
-  console.log('\n== worker round trip (issues 3, 19): engine in a worker_threads Worker searching on its pool of worker_threads, corpus in memory');
+  console.log(
+    '\n== worker round trip (issues 3, 19): engine in a worker_threads Worker searching on its pool of worker_threads, corpus in memory',
+  );
   const files = loadCorpus(corpusDir);
-  const client = new EngineClient(() => startNodeWorkerTransport(Worker as unknown as NodeWorkerConstructor, { nodeGrammars: true, searchThreads: true }));
+  const client = new EngineClient(() =>
+    startNodeWorkerTransport(Worker as unknown as NodeWorkerConstructor, {
+      nodeGrammars: true,
+      searchThreads: true,
+    }),
+  );
   const t0 = performance.now();
   await client.openRepo({ kind: 'memory', name: 'corpus', files }).done;
-  console.log(`opened ${Object.keys(files).length} files in the worker in ${(performance.now() - t0).toFixed(0)} ms`);
+  console.log(
+    `opened ${Object.keys(files).length} files in the worker in ${(performance.now() - t0).toFixed(0)} ms`,
+  );
   const scan = await measure(client, queries, runs);
   const t1 = performance.now();
   await client.indexRepo({}).done;
-  console.log(`indexed in the worker in ${((performance.now() - t1) / 1000).toFixed(1)} s; the same queries, scanning and then indexed:`);
+  console.log(
+    `indexed in the worker in ${((performance.now() - t1) / 1000).toFixed(1)} s; the same queries, scanning and then indexed:`,
+  );
   const indexed = await measure(client, queries, runs);
-  const rows: string[][] = [['query', 'matches', 'first batch ms (scan)', 'last batch ms (scan)', 'first batch ms (indexed)', 'last batch ms (indexed)']];
-  queries.forEach((q, i) => rows.push([q.name, String(scan[i].count), scan[i].first, scan[i].last, indexed[i].first, indexed[i].last]));
+  const rows: string[][] = [
+    [
+      'query',
+      'matches',
+      'first batch ms (scan)',
+      'last batch ms (scan)',
+      'first batch ms (indexed)',
+      'last batch ms (indexed)',
+    ],
+  ];
+  queries.forEach((q, i) =>
+    rows.push([
+      q.name,
+      String(scan[i].count),
+      scan[i].first,
+      scan[i].last,
+      indexed[i].first,
+      indexed[i].last,
+    ]),
+  );
   printTable(rows);
-  console.log('(the app\'s request: 5,000 lines delivered, counted to 100,000, two lines of context; target: first batch under 50 ms for every query; "-" = no match)');
+  console.log(
+    '(the app\'s request: 5,000 lines delivered, counted to 100,000, two lines of context; target: first batch under 50 ms for every query; "-" = no match)',
+  );
   client.dispose();
 }
 
@@ -59,7 +91,14 @@ async function measure(client: EngineClient, queries: Query[], runs: number) {
       count = 0;
       const t = performance.now();
       const job = client.search(
-        { ...q.req, maxResults: UI_MAX_RESULTS, countLimit: UI_COUNT_LIMIT, maxLineChars: PREVIEW_LINE_CHARS, contextBefore: 2, contextAfter: 2 },
+        {
+          ...q.req,
+          maxResults: UI_MAX_RESULTS,
+          countLimit: UI_COUNT_LIMIT,
+          maxLineChars: PREVIEW_LINE_CHARS,
+          contextBefore: 2,
+          contextAfter: 2,
+        },
         (batch) => {
           if (first < 0) first = performance.now() - t;
           for (const f of batch) count += f.matches.length;

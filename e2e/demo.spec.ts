@@ -11,7 +11,10 @@ test('the demo repository opens on first visit', async ({ quarry, page }) => {
   await expect(page.getByText('Engine: web worker')).toBeVisible();
 });
 
-test('search shows highlighted hits with context, opens a result at its line, and a reload restores it', async ({ quarry, page }) => {
+test('search shows highlighted hits with context, opens a result at its line, and a reload restores it', async ({
+  quarry,
+  page,
+}) => {
   await quarry.goto();
   await quarry.waitForRepo('quarry (demo)');
   await quarry.search('QuarryError.fromJSON');
@@ -81,7 +84,9 @@ test('the workspace has no axe-core A/AA violations', async ({ quarry, page }) =
   await quarry.waitForRepo('quarry (demo)');
   await quarry.waitForSearchDone();
   await expect(quarry.viewer('src/worker/engine.ts')).toBeVisible();
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
   expect(
     results.violations.map(
       (v) =>

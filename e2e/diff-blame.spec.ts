@@ -18,11 +18,17 @@ import { pickerReturnsOpfs, writeOpfsBytes } from './helpers/opfs';
 const GIT = `http://127.0.0.1:${process.env.GIT_PORT ?? 8174}`;
 
 async function axeViolations(page: Page, selector: string): Promise<string[]> {
-  const axe = await new AxeBuilder({ page }).include(selector).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const axe = await new AxeBuilder({ page })
+    .include(selector)
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
   return axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
-test('a commit opens as a diff of the file; inline survives a reload; blame and file history', async ({ quarry, page }) => {
+test('a commit opens as a diff of the file; inline survives a reload; blame and file history', async ({
+  quarry,
+  page,
+}) => {
   test.setTimeout(150_000);
   await quarry.goto();
   await quarry.waitForRepo('quarry (demo)');
@@ -54,7 +60,9 @@ test('a commit opens as a diff of the file; inline survives a reload; blame and 
   await expect(items.nth(1)).toHaveAttribute('aria-current', 'true');
   await expect(page).toHaveURL(new RegExp(`diff=${renameOid}[0-9a-f]{33}`));
   const diff = page.getByRole('region', { name: 'Diff of src/calc.ts' });
-  await expect(diff.getByTestId('diff-info')).toContainText(new RegExp(`in ${renameOid} vs parent [0-9a-f]{7}`));
+  await expect(diff.getByTestId('diff-info')).toContainText(
+    new RegExp(`in ${renameOid} vs parent [0-9a-f]{7}`),
+  );
   await expect(diff.getByTestId('diff-info')).toContainText('+7 −3');
   const removed = diff.locator('[data-change="delete"]');
   const added = diff.locator('[data-change="insert"]');
@@ -82,11 +90,18 @@ test('a commit opens as a diff of the file; inline survives a reload; blame and 
   // Inline, kept in the address: a reload shows the same diff the same way.
   await diff.getByRole('button', { name: 'Inline', exact: true }).click();
   await expect(page).toHaveURL(/dview=inline/);
-  await expect(diff.getByTestId('diff-row').filter({ hasText: 'let total = 0;' })).not.toContainText('let sum');
+  await expect(diff.getByTestId('diff-row').filter({ hasText: 'let total = 0;' })).not.toContainText(
+    'let sum',
+  );
   await page.reload();
   await quarry.waitForRepo('diff-app', 60_000);
-  await expect(diff.getByRole('button', { name: 'Inline', exact: true })).toHaveAttribute('aria-pressed', 'true');
-  await expect(diff.locator('[data-change="insert"]').filter({ hasText: 'let sum = 0;' }).locator('mark.diff-word')).toHaveText('sum');
+  await expect(diff.getByRole('button', { name: 'Inline', exact: true })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
+  await expect(
+    diff.locator('[data-change="insert"]').filter({ hasText: 'let sum = 0;' }).locator('mark.diff-word'),
+  ).toHaveText('sum');
   await expect(diff.locator('[data-change="delete"]')).toHaveCount(3);
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.screenshot({ path: 'e2e/output/diff-inline-dark.png' });
@@ -133,10 +148,16 @@ test('an uncommitted change in an opened folder opens as a diff against HEAD', a
     await quarry.goto();
     await quarry.waitForRepo('quarry (demo)');
     await pickerReturnsOpfs(page, 'wt-app');
-    const walk = (dir: string): string[] => readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? walk(join(dir, n)) : [join(dir, n)]));
+    const walk = (dir: string): string[] =>
+      readdirSync(dir).flatMap((n) =>
+        statSync(join(dir, n)).isDirectory() ? walk(join(dir, n)) : [join(dir, n)],
+      );
     for (const file of walk(repo.work)) {
       let bytes = new Uint8Array(readFileSync(file));
-      if (relative(repo.work, file) === 'src/calc.ts') bytes = new TextEncoder().encode(new TextDecoder().decode(bytes).replace('let sum = 0;', 'let sum = 0; // cents'));
+      if (relative(repo.work, file) === 'src/calc.ts')
+        bytes = new TextEncoder().encode(
+          new TextDecoder().decode(bytes).replace('let sum = 0;', 'let sum = 0; // cents'),
+        );
       await writeOpfsBytes(page, 'wt-app', relative(repo.work, file), bytes);
     }
     await page.reload();

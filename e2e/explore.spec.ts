@@ -12,15 +12,24 @@ import type { QuarryPage } from './pages/quarry-page';
 
 const GRAPHY: FixtureFiles = {
   'README.md': '# Graphy\n\nA tiny service with a cycle in it.\n',
-  'package.json': JSON.stringify({ name: 'graphy', version: '2.0.0', main: 'src/main.ts', scripts: { start: 'node src/main.ts' }, dependencies: { zod: '^3.23.0' } }),
+  'package.json': JSON.stringify({
+    name: 'graphy',
+    version: '2.0.0',
+    main: 'src/main.ts',
+    scripts: { start: 'node src/main.ts' },
+    dependencies: { zod: '^3.23.0' },
+  }),
   'tsconfig.json': JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '@/*': ['src/*'] } } }),
-  'src/main.ts': "/** Starts the service. */\nimport { parse } from '@/parser';\nimport { format } from './format';\nexport const main = () => format(parse('x'));\n",
+  'src/main.ts':
+    "/** Starts the service. */\nimport { parse } from '@/parser';\nimport { format } from './format';\nexport const main = () => format(parse('x'));\n",
   'src/parser.ts':
     "import { format } from './format';\nexport class ParseError extends Error {}\nexport function parse(text: string) {\n  if (!text) throw new ParseError('empty input');\n  return format(text);\n}\n",
-  'src/format.ts': "import { parse } from './parser';\nexport function format(value: unknown): string {\n  return String(value ?? parse(''));\n}\n",
+  'src/format.ts':
+    "import { parse } from './parser';\nexport function format(value: unknown): string {\n  return String(value ?? parse(''));\n}\n",
   'src/model.ts': "import type { View } from './view';\nexport interface Model { view?: View }\n",
   'src/view.ts': "import type { Model } from './model';\nexport interface View { model?: Model }\n",
-  'src/parser.test.ts': "import { it, expect } from 'vitest';\nimport { parse } from './parser';\nit('parses', () => expect(parse('a')).toBe('a'));\n",
+  'src/parser.test.ts':
+    "import { it, expect } from 'vitest';\nimport { parse } from './parser';\nit('parses', () => expect(parse('a')).toBe('a'));\n",
 };
 
 async function openGraphy(quarry: QuarryPage, page: Page): Promise<void> {
@@ -40,16 +49,23 @@ async function openExplore(page: Page): Promise<void> {
   await expect(page).toHaveURL(/view=explore/);
   // every analyzer of a deep run ends (git: the folder has no .git, reported, not failed)
   await expect(page.getByTestId('explore-progress').locator('li')).toHaveCount(5);
-  await expect(page.getByTestId('explore-progress').locator('li[data-status="ok"]')).toHaveCount(5, { timeout: 30_000 });
+  await expect(page.getByTestId('explore-progress').locator('li[data-status="ok"]')).toHaveCount(5, {
+    timeout: 30_000,
+  });
   await expect(view(page).getByRole('button', { name: 'Export JSON' })).toBeEnabled();
 }
 
-test('Explore reports the repository section by section, draws the import graph, exports, and links into the viewer', async ({ quarry, page }) => {
+test('Explore reports the repository section by section, draws the import graph, exports, and links into the viewer', async ({
+  quarry,
+  page,
+}) => {
   // the drawings run under the app's CSP like everything else (cytoscape would inject an inline <style>)
   await page.addInitScript(() => {
     const w = window as unknown as { __csp: string[] };
     w.__csp = [];
-    document.addEventListener('securitypolicyviolation', (e) => w.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      w.__csp.push(`${e.violatedDirective} ${e.blockedURI}`),
+    );
   });
   await openGraphy(quarry, page);
   // before any file is open, the viewer's column gives the short report and the way to the full one
@@ -65,17 +81,25 @@ test('Explore reports the repository section by section, draws the import graph,
   await expect(page.getByTestId('explore-key-files')).toContainText('README.md');
   await expect(page.getByRole('region', { name: 'Dependencies' })).toContainText('zod ^3.23.0');
   await expect(page.getByLabel('Directory tree')).toContainText('├── src/');
-  await expect(page.getByTestId('explore-cycles')).toContainText('src/format.ts → src/parser.ts → src/format.ts');
+  await expect(page.getByTestId('explore-cycles')).toContainText(
+    'src/format.ts → src/parser.ts → src/format.ts',
+  );
   await expect(page.getByTestId('explore-git')).toContainText('no .git folder');
 
   // both exports, from the finished report
-  const [md] = await Promise.all([page.waitForEvent('download'), view(page).getByRole('button', { name: 'Export Markdown' }).click()]);
+  const [md] = await Promise.all([
+    page.waitForEvent('download'),
+    view(page).getByRole('button', { name: 'Export Markdown' }).click(),
+  ]);
   expect(md.suggestedFilename()).toBe('explore-repository-deep.md');
   const text = readFileSync((await md.path())!, 'utf8');
   expect(text).toContain('# Explore: .');
   expect(text).toContain('### Runtime cycles (1)');
   expect(text).toContain('### Type-only cycles (no runtime effect) (1)');
-  const [json] = await Promise.all([page.waitForEvent('download'), view(page).getByRole('button', { name: 'Export JSON' }).click()]);
+  const [json] = await Promise.all([
+    page.waitForEvent('download'),
+    view(page).getByRole('button', { name: 'Export JSON' }).click(),
+  ]);
   const report = JSON.parse(readFileSync((await json.path())!, 'utf8'));
   expect(report.depth).toBe('deep');
   expect(report.import_graph.typeCycles[0].files).toEqual(['src/model.ts', 'src/view.ts']);
@@ -108,7 +132,9 @@ test('Explore reports the repository section by section, draws the import graph,
   const example = page.getByTestId('explore-patterns').getByRole('link').first();
   const [file, line] = (await example.textContent())!.split(':');
   await example.click();
-  await expect(page).toHaveURL(new RegExp(`file=${encodeURIComponent(file).replace(/%2F/g, '(%2F|/)')}.*line=${line}`));
+  await expect(page).toHaveURL(
+    new RegExp(`file=${encodeURIComponent(file).replace(/%2F/g, '(%2F|/)')}.*line=${line}`),
+  );
   await expect(quarry.codeLine(Number(line))).toBeVisible();
 
   expect(await page.evaluate(() => (window as unknown as { __csp: string[] }).__csp)).toEqual([]);
@@ -116,7 +142,9 @@ test('Explore reports the repository section by section, draws the import graph,
   // the focus search, in the URL; a reload restores the view from it
   await view(page).getByLabel('Focus').fill('parse error');
   await expect(page).toHaveURL(/xfocus=parse\+error/);
-  await expect(page.getByTestId('explore-focus').getByRole('link').first()).toContainText('src/parser.ts', { timeout: 30_000 });
+  await expect(page.getByTestId('explore-focus').getByRole('link').first()).toContainText('src/parser.ts', {
+    timeout: 30_000,
+  });
   await page.reload();
   await expect(page.getByTestId('explore-focus')).toContainText('src/parser.ts', { timeout: 30_000 });
 });

@@ -13,14 +13,18 @@ function bigRepo(marker: string): FixtureFiles {
   const files: FixtureFiles = { 'package.json': '{ "name": "big-app" }\n' };
   for (let i = 0; i < FILES; i++) {
     let text = '';
-    for (let f = 0; f < 30; f++) text += `export function handler${i}x${f}(request: string, total: number): string {\n  return request + total * ${f};\n}\n\n`;
+    for (let f = 0; f < 30; f++)
+      text += `export function handler${i}x${f}(request: string, total: number): string {\n  return request + total * ${f};\n}\n\n`;
     if (i === 7) text += `export function ${marker}() {\n  return 1;\n}\n`;
     files[`src/m${i % 20}/file${i}.ts`] = text;
   }
   return files;
 }
 
-test('a reload in the middle of an index build: the stored index survives and the build completes', async ({ quarry, page }) => {
+test('a reload in the middle of an index build: the stored index survives and the build completes', async ({
+  quarry,
+  page,
+}) => {
   test.setTimeout(300_000);
   await pickerReturnsOpfs(page, 'big-app');
   await quarry.goto();
@@ -31,7 +35,12 @@ test('a reload in the middle of an index build: the stored index survives and th
   expect(await quarry.waitForIndex(240_000)).toBe('full');
 
   // change a file, start a rebuild, reload while it runs
-  await writeOpfsFile(page, 'big-app', 'src/m7/file7.ts', 'export function secondGenerationMarker() {\n  return 2;\n}\n');
+  await writeOpfsFile(
+    page,
+    'big-app',
+    'src/m7/file7.ts',
+    'export function secondGenerationMarker() {\n  return 2;\n}\n',
+  );
   await quarry.indexStatus.getByRole('button', { name: 'Rebuild index' }).click();
   await expect(quarry.indexStatus).toHaveAttribute('data-state', 'building', { timeout: 30_000 });
   await page.reload();

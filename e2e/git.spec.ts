@@ -29,7 +29,8 @@ async function startClone(page: Page, url: string, options: { depth?: string; re
   const d = dialog(page);
   await d.getByRole('textbox', { name: 'Repository URL' }).fill(url);
   if (options.ref) await d.getByRole('textbox', { name: 'Branch or tag' }).fill(options.ref);
-  if (options.depth) await d.getByRole('combobox', { name: 'History' }).selectOption({ label: options.depth });
+  if (options.depth)
+    await d.getByRole('combobox', { name: 'History' }).selectOption({ label: options.depth });
   await d.getByRole('button', { name: 'Clone', exact: true }).click();
 }
 
@@ -45,7 +46,11 @@ async function searchFinds(quarry: QuarryPage, text: string, path: string) {
   await expect(quarry.page.getByTestId('result-file').filter({ hasText: path }).first()).toBeVisible();
 }
 
-test('clone a repository, search it, see its History, then reload offline and search again', async ({ quarry, page, context }) => {
+test('clone a repository, search it, see its History, then reload offline and search again', async ({
+  quarry,
+  page,
+  context,
+}) => {
   test.setTimeout(120_000);
   await quarry.goto();
   await quarry.waitForRepo('quarry (demo)');
@@ -69,7 +74,10 @@ test('clone a repository, search it, see its History, then reload offline and se
   await expect(changed).toContainText('added');
   mkdirSync('e2e/screenshots', { recursive: true });
   await page.screenshot({ path: 'e2e/screenshots/history.png' });
-  const axe = await new AxeBuilder({ page }).include('[data-testid="history-view"]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const axe = await new AxeBuilder({ page })
+    .include('[data-testid="history-view"]')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
   expect(
     axe.violations.map(
       (v) =>
@@ -93,7 +101,11 @@ test('clone a repository, search it, see its History, then reload offline and se
   await context.setOffline(false);
 });
 
-test('fetch updates brings a pushed commit in and re-indexes only the changed files', async ({ quarry, page, request }) => {
+test('fetch updates brings a pushed commit in and re-indexes only the changed files', async ({
+  quarry,
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
   await quarry.goto();
   await quarry.waitForRepo('quarry (demo)');
@@ -101,14 +113,21 @@ test('fetch updates brings a pushed commit in and re-indexes only the changed fi
   await quarry.waitForIndex();
   const marker = `pushedAfterClone${Date.now()}`;
   const pushed = await request.post(`${GIT}/_control/commit`, {
-    data: { name: 'small-app', files: { 'src/pushed.ts': `export const ${marker} = true;\n` }, message: 'Push a new file' },
+    data: {
+      name: 'small-app',
+      files: { 'src/pushed.ts': `export const ${marker} = true;\n` },
+      message: 'Push a new file',
+    },
   });
   expect(pushed.ok()).toBe(true);
 
   await libraryButton(page).click();
   const row = dialog(page).getByRole('listitem', { name: 'small-app' });
   await row.getByRole('button', { name: 'Fetch updates for small-app' }).click();
-  await expect(row.getByRole('status')).toContainText(/Updated to [0-9a-f]{7}: 1 file added or changed, 0 removed/, { timeout: 60_000 });
+  await expect(row.getByRole('status')).toContainText(
+    /Updated to [0-9a-f]{7}: 1 file added or changed, 0 removed/,
+    { timeout: 60_000 },
+  );
   await dialog(page).getByRole('button', { name: 'Close' }).click();
   // Focus returns to the button that opened the dialog.
   await expect(libraryButton(page)).toBeFocused();
@@ -125,7 +144,10 @@ test('fetch updates brings a pushed commit in and re-indexes only the changed fi
   await expect(page.getByRole('button', { name: 'Fetch 50 more commits' })).toHaveCount(0);
 });
 
-test('cancel a clone midway, then retry it; a server killed mid-clone leaves no library entry', async ({ quarry, page }) => {
+test('cancel a clone midway, then retry it; a server killed mid-clone leaves no library entry', async ({
+  quarry,
+  page,
+}) => {
   test.setTimeout(150_000);
   await quarry.goto();
   await quarry.waitForRepo('quarry (demo)');
@@ -133,7 +155,9 @@ test('cancel a clone midway, then retry it; a server killed mid-clone leaves no 
   await startClone(page, repoUrl('big-app', '/slow/30'));
   const bar = page.getByRole('progressbar', { name: /^Cloning: / });
   // The bar is named after isomorphic-git's phase: cancel once objects are arriving.
-  await expect(page.getByRole('progressbar', { name: /^Cloning: (Counting|Compressing|Receiving|Resolving) / })).toBeVisible({ timeout: 30_000 });
+  await expect(
+    page.getByRole('progressbar', { name: /^Cloning: (Counting|Compressing|Receiving|Resolving) / }),
+  ).toBeVisible({ timeout: 30_000 });
   await dialog(page).getByTestId('clone-progress').getByRole('button', { name: 'Cancel cloning' }).click();
   await expect(bar).toHaveCount(0, { timeout: 30_000 });
   // The library, read again after the clone ended, is still empty.
@@ -142,7 +166,9 @@ test('cancel a clone midway, then retry it; a server killed mid-clone leaves no 
 
   // The server dies after 50 kB.
   await startClone(page, repoUrl('big-app', '/kill/50000'));
-  await expect(dialog(page).getByTestId('clone-error')).toContainText(/broke off|failed/, { timeout: 60_000 });
+  await expect(dialog(page).getByTestId('clone-error')).toContainText(/broke off|failed/, {
+    timeout: 60_000,
+  });
   await dialog(page).getByRole('button', { name: 'Close' }).click();
   await libraryButton(page).click();
   await expect(dialog(page).getByText('Nothing here yet.')).toBeVisible();
@@ -157,7 +183,10 @@ test('cancel a clone midway, then retry it; a server killed mid-clone leaves no 
   await expect(quarry.repoName).toContainText('400 files');
 });
 
-test('errors say what happened: 404, an unknown branch, no CORS offers the proxy, 401 asks for a token', async ({ quarry, page }) => {
+test('errors say what happened: 404, an unknown branch, no CORS offers the proxy, 401 asks for a token', async ({
+  quarry,
+  page,
+}) => {
   test.setTimeout(120_000);
   await quarry.goto();
   await quarry.waitForRepo('quarry (demo)');
@@ -189,7 +218,10 @@ test('errors say what happened: 404, an unknown branch, no CORS offers the proxy
   expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toContain('quarry-test-token');
 });
 
-test('a shared link to a clone offers to clone it elsewhere and restores the view; delete frees it', async ({ quarry, page }) => {
+test('a shared link to a clone offers to clone it elsewhere and restores the view; delete frees it', async ({
+  quarry,
+  page,
+}) => {
   test.setTimeout(120_000);
   const url = repoUrl('small-app');
   const link = `?repo=${encodeURIComponent('git:127.0.0.1-' + (process.env.GIT_PORT ?? 8174) + '-small-app')}&clone=${encodeURIComponent(url)}&q=formatMoney&file=src%2Futil%2Fstrings.ts&line=1`;
@@ -214,7 +246,10 @@ test('a shared link to a clone offers to clone it elsewhere and restores the vie
   await expect(dialog(page).getByTestId('storage-line')).toContainText('clones take');
   mkdirSync('e2e/screenshots', { recursive: true });
   await page.screenshot({ path: 'e2e/screenshots/library.png' });
-  const axe = await new AxeBuilder({ page }).include('[data-testid="library-dialog"]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const axe = await new AxeBuilder({ page })
+    .include('[data-testid="library-dialog"]')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
   expect(
     axe.violations.map(
       (v) =>

@@ -29,10 +29,16 @@ function readTree(dir: string): Record<string, Uint8Array> {
 function buildRepo(): { files: Record<string, Uint8Array>; oids: string[] } {
   const repo = new ScratchRepo('quarry-e2e-history-');
   try {
-    repo.commit('Initial commit', { 'src/app.ts': 'export const total = (a: number, b: number) => a + b;\n', 'README.md': '# history app\n' });
+    repo.commit('Initial commit', {
+      'src/app.ts': 'export const total = (a: number, b: number) => a + b;\n',
+      'README.md': '# history app\n',
+    });
     repo.fastImport(40); // some depth to scroll through
     repo.commit('Add a cart', { 'src/cart.ts': 'export class Cart {\n  items: string[] = [];\n}\n' });
-    repo.commit('Rename the total and drop the readme', { 'src/app.ts': 'export const sum = (a: number, b: number) => a + b;\n', 'README.md': null });
+    repo.commit('Rename the total and drop the readme', {
+      'src/app.ts': 'export const sum = (a: number, b: number) => a + b;\n',
+      'README.md': null,
+    });
     repo.git(['gc', '-q']); // a pack, as real repositories have
     repo.write('src/app.ts', 'export const sum = (a: number, b: number) => a + b; // uncommitted edit\n');
     repo.write('notes.md', 'scratch notes\n');
@@ -42,7 +48,10 @@ function buildRepo(): { files: Record<string, Uint8Array>; oids: string[] } {
   }
 }
 
-test('History of an opened folder: commits, uncommitted changes as diffs, keyboard, and the stored log after a reload', async ({ quarry, page }) => {
+test('History of an opened folder: commits, uncommitted changes as diffs, keyboard, and the stored log after a reload', async ({
+  quarry,
+  page,
+}) => {
   test.setTimeout(120_000);
   const { files, oids } = buildRepo();
   await pickerReturnsOpfs(page, 'history-app');
@@ -89,7 +98,10 @@ test('History of an opened folder: commits, uncommitted changes as diffs, keyboa
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.screenshot({ path: 'e2e/output/history-view-dark.png' });
   await page.emulateMedia({ colorScheme: 'light' });
-  const axe = await new AxeBuilder({ page }).include('[data-testid="history-view"]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const axe = await new AxeBuilder({ page })
+    .include('[data-testid="history-view"]')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
   expect(
     axe.violations.map(
       (v) =>
@@ -118,7 +130,9 @@ test('History of an opened folder: commits, uncommitted changes as diffs, keyboa
   await page.reload();
   await quarry.waitForRepo('history-app');
   await page.getByRole('link', { name: 'History' }).click();
-  await expect(view.getByTestId('history-freshness')).toHaveAttribute('data-refresh', 'cache_hit', { timeout: 15_000 });
+  await expect(view.getByTestId('history-freshness')).toHaveAttribute('data-refresh', 'cache_hit', {
+    timeout: 15_000,
+  });
   await expect(view.getByTestId('history-freshness')).toHaveAttribute('data-from', 'cache');
   await expect(view.getByTestId('history-freshness')).toContainText('From the stored log · up to date');
   await expect(commits.first()).toContainText(oids[0].slice(0, 7));
@@ -158,9 +172,13 @@ test.describe('10,000 commits', () => {
       const t0 = Date.now();
       await page.getByRole('link', { name: 'History' }).click();
       const view = page.getByTestId('history-view');
-      await expect(view.getByTestId('commit').first()).toContainText(oids[0].slice(0, 7), { timeout: 30_000 });
+      await expect(view.getByTestId('commit').first()).toContainText(oids[0].slice(0, 7), {
+        timeout: 30_000,
+      });
       const firstRowMs = Date.now() - t0;
-      await expect(view.getByTestId('history-freshness')).toContainText('Read 10,000 commits', { timeout: 60_000 });
+      await expect(view.getByTestId('history-freshness')).toContainText('Read 10,000 commits', {
+        timeout: 60_000,
+      });
       const allMs = Date.now() - t0;
       // virtualized: a handful of rows in the DOM, not 10,000
       expect(await view.getByTestId('commit').count()).toBeLessThan(80);
@@ -179,7 +197,8 @@ test.describe('10,000 commits', () => {
       console.log(
         `10,000 commits in the browser: first row after ${firstRowMs} ms, whole log after ${allMs} ms; main-thread tasks over 50 ms: ${JSON.stringify(longTasks)}`,
       );
-      if (longTasks.length) console.log(`marks, long tasks and long animation frames:\n  ${lines.join('\n  ')}`);
+      if (longTasks.length)
+        console.log(`marks, long tasks and long animation frames:\n  ${lines.join('\n  ')}`);
       expect(longTasks, 'main-thread tasks over 50 ms (ms)').toEqual([]);
     },
   );

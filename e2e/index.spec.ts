@@ -38,7 +38,8 @@ const USERS_APP = {
     '}',
     '',
   ].join('\n'),
-  'src/db.ts': 'export const db = { users: [] as { id: string; name: string }[], orders: [] as { userId: string }[] };\n',
+  'src/db.ts':
+    'export const db = { users: [] as { id: string; name: string }[], orders: [] as { userId: string }[] };\n',
   'README.md': '# Users app\n\nFind a user by id.\n',
 };
 
@@ -54,18 +55,24 @@ function storedDemoIndexBytes(page: Page): Promise<number> {
           if (!db.objectStoreNames.contains('indexes')) return resolve(0);
           const get = db.transaction('indexes').objectStore('indexes').get('index:demo');
           get.onerror = () => reject(get.error);
-          get.onsuccess = () => resolve((get.result as Uint8Array | ArrayBuffer | undefined)?.byteLength ?? 0);
+          get.onsuccess = () =>
+            resolve((get.result as Uint8Array | ArrayBuffer | undefined)?.byteLength ?? 0);
         };
       }),
   );
 }
 
-test('the demo opens with the index built with the app (cache_hit, nothing parsed); a rebuild is stored and found after a reload', async ({ quarry, page }) => {
+test('the demo opens with the index built with the app (cache_hit, nothing parsed); a rebuild is stored and found after a reload', async ({
+  quarry,
+  page,
+}) => {
   test.setTimeout(240_000);
   await quarry.goto();
   await quarry.waitForRepo('quarry (demo)');
   expect(await quarry.waitForIndex()).toBe('cache_hit');
-  await expect(quarry.indexStatus).toContainText(/Index: [\d,]+ of [\d,]+ files ranked · [\d,]+ chunks · cache_hit · built/);
+  await expect(quarry.indexStatus).toContainText(
+    /Index: [\d,]+ of [\d,]+ files ranked · [\d,]+ chunks · cache_hit · built/,
+  );
   // the shipped index came from the build: no parsing worker was started for it
   expect(
     page
@@ -88,7 +95,10 @@ test('the demo opens with the index built with the app (cache_hit, nothing parse
   expect(await quarry.waitForIndex()).toBe('cache_hit');
 });
 
-test('an OPFS folder: Ranked, Related, then a changed file refreshes incrementally', async ({ quarry, page }) => {
+test('an OPFS folder: Ranked, Related, then a changed file refreshes incrementally', async ({
+  quarry,
+  page,
+}) => {
   test.setTimeout(240_000);
   await pickerReturnsOpfs(page, 'users-app');
   await quarry.goto();
@@ -127,14 +137,17 @@ test('an OPFS folder: Ranked, Related, then a changed file refreshes incremental
   await expect(quarry.relatedPanel).toContainText('No related chunks found for that location');
 
   const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual(
+    [],
+  );
 
   // Change one file in OPFS, refresh: only it is re-indexed, and its new content is found.
   await writeOpfsFile(
     page,
     'users-app',
     'src/orders.ts',
-    USERS_APP['src/orders.ts'] + '\nexport function cancelInvoiceForCustomer(invoiceId: string) {\n  return invoiceId;\n}\n',
+    USERS_APP['src/orders.ts'] +
+      '\nexport function cancelInvoiceForCustomer(invoiceId: string) {\n  return invoiceId;\n}\n',
   );
   await quarry.indexStatus.getByRole('button', { name: 'Refresh' }).click();
   await expect(quarry.indexStatus).toHaveAttribute('data-mode', 'incremental', { timeout: 60_000 });

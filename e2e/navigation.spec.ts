@@ -9,7 +9,12 @@ import { POLYGLOT } from '../src/core/nav/fixtures/polyglot';
 import type { Page } from '@playwright/test';
 
 /** Click the first whole `word` on a viewer line (its middle), with modifiers if given. */
-async function clickWord(page: Page, line: number, word: string, modifiers: ('ControlOrMeta' | 'Shift')[] = []) {
+async function clickWord(
+  page: Page,
+  line: number,
+  word: string,
+  modifiers: ('ControlOrMeta' | 'Shift')[] = [],
+) {
   const code = page.locator(`[data-testid="code-line"][data-line="${line}"] .code`);
   await expect(code).toContainText(word);
   const point = await code.evaluate((el, w) => {
@@ -48,7 +53,10 @@ async function goToFile(page: Page, path: string) {
   await expect(page.getByRole('region', { name: path, exact: true })).toBeVisible();
 }
 
-test('definitions and references across files in TypeScript, Python, Go and C; outline and symbols', async ({ quarry, page }) => {
+test('definitions and references across files in TypeScript, Python, Go and C; outline and symbols', async ({
+  quarry,
+  page,
+}) => {
   test.setTimeout(180_000);
   await pickerReturnsOpfs(page, 'polyglot');
   await quarry.goto();
@@ -59,7 +67,9 @@ test('definitions and references across files in TypeScript, Python, Go and C; o
   await quarry.waitForIndex(120_000);
 
   // TypeScript: a click offers both lookups; Go to definition opens the imported file, not the decoy
-  await quarry.goto(`?repo=${encodeURIComponent(new URL(page.url()).searchParams.get('repo')!)}&file=ts%2Fsrc%2Fapp.ts`);
+  await quarry.goto(
+    `?repo=${encodeURIComponent(new URL(page.url()).searchParams.get('repo')!)}&file=ts%2Fsrc%2Fapp.ts`,
+  );
   await expect(quarry.codeLine(6)).toBeVisible();
   await clickWord(page, 6, 'formatMoney');
   const menu = page.getByRole('menu', { name: 'Look up formatMoney' });
@@ -124,7 +134,12 @@ test('definitions and references across files in TypeScript, Python, Go and C; o
   // Outline: a tree of the open file's symbols, keyboard navigable, following the line
   await goToFile(page, 'ts/src/money.ts');
   const outline = page.getByRole('tree', { name: 'Outline of ts/src/money.ts' });
-  await expect(outline.getByRole('treeitem')).toHaveText([/formatMoney$/, /Ledger$/, /Ledger\.add$/, /Ledger\.total$/]);
+  await expect(outline.getByRole('treeitem')).toHaveText([
+    /formatMoney$/,
+    /Ledger$/,
+    /Ledger\.add$/,
+    /Ledger\.total$/,
+  ]);
   await outline.getByRole('treeitem', { name: /Ledger$/ }).focus();
   await page.keyboard.press('ArrowLeft'); // closes Ledger
   await expect(outline.getByRole('treeitem')).toHaveCount(2);
@@ -133,7 +148,10 @@ test('definitions and references across files in TypeScript, Python, Go and C; o
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/line=11/);
-  await expect(outline.getByRole('treeitem', { name: /Ledger.total/ })).toHaveAttribute('aria-selected', 'true');
+  await expect(outline.getByRole('treeitem', { name: /Ledger.total/ })).toHaveAttribute(
+    'aria-selected',
+    'true',
+  );
   await page.screenshot({ path: 'e2e/screenshots/outline.png' });
 
   // Go to symbol in workspace (Ctrl/Cmd+T): fuzzy, kinds shown, Enter opens the name's line

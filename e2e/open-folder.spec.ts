@@ -2,7 +2,10 @@ import { expect, test } from './fixtures';
 import { pickerReturnsOpfs, writeOpfsRepo } from './helpers/opfs';
 import { SMALL_APP, writeDiskRepo } from './helpers/repos';
 
-test('opens a folder through File System Access, keeps it in Recent and reopens it after a reload', async ({ quarry, page }) => {
+test('opens a folder through File System Access, keeps it in Recent and reopens it after a reload', async ({
+  quarry,
+  page,
+}) => {
   await pickerReturnsOpfs(page, 'small-app');
   await quarry.goto();
   await quarry.waitForRepo('quarry (demo)');
@@ -38,7 +41,9 @@ test('opens a folder through File System Access, keeps it in Recent and reopens 
   await expect(quarry.viewer('src/app.ts')).toBeVisible();
   await expect(quarry.searchBox).toHaveValue('calculateTotal');
   await page.getByText('Recent', { exact: true }).click();
-  await expect(page.getByRole('list', { name: 'Recent folders' }).getByRole('button', { name: 'small-app' })).toBeVisible();
+  await expect(
+    page.getByRole('list', { name: 'Recent folders' }).getByRole('button', { name: 'small-app' }),
+  ).toBeVisible();
 });
 
 test('opens a folder through the webkitdirectory input, as a snapshot', async ({ quarry, page }) => {

@@ -11,7 +11,18 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { indexReady, mark, PERF_RETRIES, readLongTasks, recordLongTasks, repoOpen, searchDone, startTrace, stopTrace, until } from './helpers/long-tasks';
+import {
+  indexReady,
+  mark,
+  PERF_RETRIES,
+  readLongTasks,
+  recordLongTasks,
+  repoOpen,
+  searchDone,
+  startTrace,
+  stopTrace,
+  until,
+} from './helpers/long-tasks';
 import { copyDiskDirToOpfs, pickerReturnsOpfs } from './helpers/opfs';
 import type { QuarryPage } from './pages/quarry-page';
 
@@ -102,38 +113,46 @@ async function report(page: Page, way: string, t0: number, from?: string): Promi
   expect(longTasks, 'main-thread tasks over 50 ms (ms)').toEqual([]);
 }
 
-test('a real tree opened through the directory input never blocks the main thread for more than 50 ms', { tag: '@timing' }, async ({ quarry, page }) => {
-  test.setTimeout(180_000);
-  const dir = realTree();
-  await quarry.goto();
-  await quarry.waitForRepo('quarry (demo)');
-  await recordLongTasks(page);
-  await startTrace(page);
-  const t0 = Date.now();
-  await quarry.folderInput.setInputFiles(dir);
-  await exercise(quarry, page);
-  // Chromium builds the FileList inside the task that delivers the `change` event (the harness's
-  // stand-in for the folder dialog): reported, not counted, as in performance.spec.ts.
-  await report(page, 'directory input', t0, 'quarry:files-received');
-});
+test(
+  'a real tree opened through the directory input never blocks the main thread for more than 50 ms',
+  { tag: '@timing' },
+  async ({ quarry, page }) => {
+    test.setTimeout(180_000);
+    const dir = realTree();
+    await quarry.goto();
+    await quarry.waitForRepo('quarry (demo)');
+    await recordLongTasks(page);
+    await startTrace(page);
+    const t0 = Date.now();
+    await quarry.folderInput.setInputFiles(dir);
+    await exercise(quarry, page);
+    // Chromium builds the FileList inside the task that delivers the `change` event (the harness's
+    // stand-in for the folder dialog): reported, not counted, as in performance.spec.ts.
+    await report(page, 'directory input', t0, 'quarry:files-received');
+  },
+);
 
-test('a real tree opened through the folder picker never blocks the main thread for more than 50 ms', { tag: '@timing' }, async ({ quarry, page }) => {
-  test.setTimeout(180_000);
-  const dir = realTree();
-  await pickerReturnsOpfs(page, NAME);
-  await quarry.goto();
-  await quarry.waitForRepo('quarry (demo)');
-  // copied from another page of the origin: the copy's garbage (a File, a handle and a stream
-  // per file) would otherwise be collected inside the measured page, in its GC pauses
-  const helper = await page.context().newPage();
-  await helper.goto('./manifest.webmanifest');
-  const count = await copyDiskDirToOpfs(helper, dir, NAME);
-  await helper.close();
-  expect(count).toBeGreaterThan(1000);
-  await recordLongTasks(page);
-  await startTrace(page);
-  const t0 = Date.now();
-  await quarry.openFolderButton.click();
-  await exercise(quarry, page);
-  await report(page, 'folder picker', t0);
-});
+test(
+  'a real tree opened through the folder picker never blocks the main thread for more than 50 ms',
+  { tag: '@timing' },
+  async ({ quarry, page }) => {
+    test.setTimeout(180_000);
+    const dir = realTree();
+    await pickerReturnsOpfs(page, NAME);
+    await quarry.goto();
+    await quarry.waitForRepo('quarry (demo)');
+    // copied from another page of the origin: the copy's garbage (a File, a handle and a stream
+    // per file) would otherwise be collected inside the measured page, in its GC pauses
+    const helper = await page.context().newPage();
+    await helper.goto('./manifest.webmanifest');
+    const count = await copyDiskDirToOpfs(helper, dir, NAME);
+    await helper.close();
+    expect(count).toBeGreaterThan(1000);
+    await recordLongTasks(page);
+    await startTrace(page);
+    const t0 = Date.now();
+    await quarry.openFolderButton.click();
+    await exercise(quarry, page);
+    await report(page, 'folder picker', t0);
+  },
+);

@@ -4,18 +4,37 @@ import { pickerReturnsOpfs, writeOpfsRepo, type FixtureFiles } from './helpers/o
 
 /** The same word in a changelog, docs, a test and two sources: the walk meets the changelog first. */
 const INVOICES: FixtureFiles = {
-  'CHANGELOG.md': '# Changes\n\n- parseInvoice reads credit notes\n- parseInvoice is faster\n- parseInvoice keeps the currency\n',
+  'CHANGELOG.md':
+    '# Changes\n\n- parseInvoice reads credit notes\n- parseInvoice is faster\n- parseInvoice keeps the currency\n',
   'docs/invoices.md': '# Invoices\n\nCall `parseInvoice(text)`.\n',
   'package.json': '{ "name": "invoices", "version": "1.0.0" }\n',
-  'src/__tests__/billing.test.ts': "import { parseInvoice } from '../billing/parse-invoice';\n\nparseInvoice('a');\nparseInvoice('b');\n",
-  'src/billing/parse-invoice.ts': 'export function parseInvoice(text: string): string[] {\n  return text.split("\\n");\n}\n',
-  'src/billing/totals.ts': "import { parseInvoice } from './parse-invoice';\n\nexport const lines = (t: string) => parseInvoice(t).length;\n",
+  'src/__tests__/billing.test.ts':
+    "import { parseInvoice } from '../billing/parse-invoice';\n\nparseInvoice('a');\nparseInvoice('b');\n",
+  'src/billing/parse-invoice.ts':
+    'export function parseInvoice(text: string): string[] {\n  return text.split("\\n");\n}\n',
+  'src/billing/totals.ts':
+    "import { parseInvoice } from './parse-invoice';\n\nexport const lines = (t: string) => parseInvoice(t).length;\n",
 };
 
-const RELEVANCE = ['src/billing/parse-invoice.ts', 'src/billing/totals.ts', 'src/__tests__/billing.test.ts', 'docs/invoices.md', 'CHANGELOG.md'];
-const PATH = ['CHANGELOG.md', 'docs/invoices.md', 'src/__tests__/billing.test.ts', 'src/billing/parse-invoice.ts', 'src/billing/totals.ts'];
+const RELEVANCE = [
+  'src/billing/parse-invoice.ts',
+  'src/billing/totals.ts',
+  'src/__tests__/billing.test.ts',
+  'docs/invoices.md',
+  'CHANGELOG.md',
+];
+const PATH = [
+  'CHANGELOG.md',
+  'docs/invoices.md',
+  'src/__tests__/billing.test.ts',
+  'src/billing/parse-invoice.ts',
+  'src/billing/totals.ts',
+];
 
-test('text results come in relevance order; the Path switch reorders them, is in the address and survives a reload', async ({ quarry, page }) => {
+test('text results come in relevance order; the Path switch reorders them, is in the address and survives a reload', async ({
+  quarry,
+  page,
+}) => {
   await pickerReturnsOpfs(page, 'invoices');
   await quarry.goto();
   await quarry.waitForRepo('quarry (demo)');

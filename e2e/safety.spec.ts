@@ -32,7 +32,9 @@ test('hostile file names and lines are shown as text and run nothing', async ({ 
 
   // Nothing from the repository became an element.
   expect(await page.locator('img, iframe, b[onmouseover]').count()).toBe(0);
-  expect(await page.locator('script').evaluateAll((s) => s.filter((e) => !(e as HTMLScriptElement).src).length)).toBe(0);
+  expect(
+    await page.locator('script').evaluateAll((s) => s.filter((e) => !(e as HTMLScriptElement).src).length),
+  ).toBe(0);
   // (the `dialogs` fixture fails the test if any alert() ran)
 });
 
@@ -67,7 +69,10 @@ test('a catastrophic regex neither freezes the page nor loses the repository', a
   await expect(quarry.summary).toContainText('1 match in 1 file');
 });
 
-test('hidden characters in file names are shown, in the tree, search results, viewer and quick open', async ({ quarry, page }) => {
+test('hidden characters in file names are shown, in the tree, search results, viewer and quick open', async ({
+  quarry,
+  page,
+}) => {
   const rtl = 'rtl\u202Etxt.exe';
   const files = {
     [rtl]: 'const needle = 1;\n',
@@ -84,7 +89,14 @@ test('hidden characters in file names are shown, in the tree, search results, vi
   await quarry.waitForRepo('names');
 
   const shownRtl = 'rtl<U+202E>txt.exe';
-  for (const name of [shownRtl, 'two<U+000A>lines.ts', '<img src=x onerror=alert(1)>.ts', `it's "quoted" & fine.md`, '🦊 fox 👨\u200D👩\u200D👧.ts', 'iso<U+2067>late']) {
+  for (const name of [
+    shownRtl,
+    'two<U+000A>lines.ts',
+    '<img src=x onerror=alert(1)>.ts',
+    `it's "quoted" & fine.md`,
+    '🦊 fox 👨\u200D👩\u200D👧.ts',
+    'iso<U+2067>late',
+  ]) {
     await expect(quarry.treeItem(name)).toBeVisible();
   }
   // the escape is styled apart and says what it stands for
@@ -123,7 +135,8 @@ test('hidden characters in file names are shown, in the tree, search results, vi
   // Nothing on the page carries a raw bidi control or line break from a name.
   const raw = await page.evaluate(() => {
     const texts = [document.body.innerText.replace(/\n/g, ' ')];
-    for (const el of document.querySelectorAll('[title], [aria-label]')) texts.push(el.getAttribute('title') ?? '', el.getAttribute('aria-label') ?? '');
+    for (const el of document.querySelectorAll('[title], [aria-label]'))
+      texts.push(el.getAttribute('title') ?? '', el.getAttribute('aria-label') ?? '');
     return texts.filter((t) => /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C\u200B\n]/.test(t));
   });
   expect(raw).toEqual([]);

@@ -34,7 +34,10 @@ function count(all: Record<string, string>, re: RegExp) {
   return { lines, inFiles };
 }
 
-test('a search of a few MB runs on the pool of search workers and counts exactly', async ({ quarry, page }) => {
+test('a search of a few MB runs on the pool of search workers and counts exactly', async ({
+  quarry,
+  page,
+}) => {
   test.setTimeout(120_000);
   const all = files();
   const dir = writeDiskRepo('pooled', all);
@@ -46,7 +49,9 @@ test('a search of a few MB runs on the pool of search workers and counts exactly
   const needles = count(all, /needle_/);
   await quarry.search('needle_');
   await quarry.waitForSearchDone();
-  await expect(quarry.summary).toContainText(`${needles.lines.toLocaleString('en-US')} matches in ${needles.inFiles} files`);
+  await expect(quarry.summary).toContainText(
+    `${needles.lines.toLocaleString('en-US')} matches in ${needles.inFiles} files`,
+  );
 
   // a regex the index cannot narrow (no three literal characters in a row) is a scan, which the
   // pool shares (an indexed search may stay on one thread, and so does a scan whose first lines
@@ -54,21 +59,30 @@ test('a search of a few MB runs on the pool of search workers and counts exactly
   const digits = count(all, /\d_\d\d7\D{3}\d*3;/);
   await quarry.search('\\d_\\d\\d7\\D{3}\\d*3;', 'Regex');
   await quarry.waitForSearchDone();
-  await expect(quarry.summary).toContainText(`${digits.lines.toLocaleString('en-US')} matches in ${digits.inFiles} files`);
+  await expect(quarry.summary).toContainText(
+    `${digits.lines.toLocaleString('en-US')} matches in ${digits.inFiles} files`,
+  );
   const cdp = await page.context().newCDPSession(page);
   const { targetInfos } = await cdp.send('Target.getTargets');
   // nested workers' script requests are not reported to the page: the browser's targets list them
-  expect(targetInfos.filter((t) => t.type === 'worker' && /search\.worker/.test(t.url)).length, 'search workers started').toBeGreaterThan(0);
+  expect(
+    targetInfos.filter((t) => t.type === 'worker' && /search\.worker/.test(t.url)).length,
+    'search workers started',
+  ).toBeGreaterThan(0);
 
   const regex = count(all, /needle_\d*7\b/);
   await quarry.search('needle_\\d*7\\b', 'Regex');
   await quarry.waitForSearchDone();
-  await expect(quarry.summary).toContainText(`${regex.lines.toLocaleString('en-US')} matches in ${regex.inFiles} files`);
+  await expect(quarry.summary).toContainText(
+    `${regex.lines.toLocaleString('en-US')} matches in ${regex.inFiles} files`,
+  );
 
   // more lines than the app shows: the first 5,000 delivered, the rest counted exactly
   const common = count(all, /value_/);
   await quarry.search('value_', 'Text');
   await quarry.waitForSearchDone();
-  await expect(quarry.summary).toContainText(`Showing 5,000 of ${common.lines.toLocaleString('en-US')} matches in ${common.inFiles} files`);
+  await expect(quarry.summary).toContainText(
+    `Showing 5,000 of ${common.lines.toLocaleString('en-US')} matches in ${common.inFiles} files`,
+  );
   await expect(quarry.hits.first()).toHaveAttribute('data-path', 'pkg0/mod000.ts');
 });

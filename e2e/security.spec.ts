@@ -55,7 +55,9 @@ test('dist/ ships a CSP meta tag and no source maps', () => {
   expect(directives.get('connect-src')?.[0]).toBe("'self'");
   expect(csp).not.toMatch(/'unsafe-inline'|'unsafe-eval'/);
   // blob: only for pictures (a repository's images, from bytes the engine read): never scripts, workers or connections
-  expect([...directives].filter(([, values]) => values.includes('blob:')).map(([name]) => name)).toEqual(['img-src']);
+  expect([...directives].filter(([, values]) => values.includes('blob:')).map(([name]) => name)).toEqual([
+    'img-src',
+  ]);
   // The policy precedes every script and stylesheet it governs.
   expect(html.indexOf('Content-Security-Policy')).toBeLessThan(html.indexOf('<script'));
   // No inline script in the page: every <script> has a src.
@@ -64,11 +66,16 @@ test('dist/ ships a CSP meta tag and no source maps', () => {
   const files = distFiles();
   expect(files.length).toBeGreaterThan(5);
   expect(files.filter((f) => f.endsWith('.map')).map((f) => relative(DIST, f))).toEqual([]);
-  const linked = files.filter((f) => /\.(js|mjs|css)$/.test(f) && /^\/[/*][#@] sourceMappingURL=/m.test(readFileSync(f, 'utf8')));
+  const linked = files.filter(
+    (f) => /\.(js|mjs|css)$/.test(f) && /^\/[/*][#@] sourceMappingURL=/m.test(readFileSync(f, 'utf8')),
+  );
   expect(linked.map((f) => relative(DIST, f))).toEqual([]);
 });
 
-test('a whole session on the demo runs under the CSP without a single violation', async ({ quarry, page }) => {
+test('a whole session on the demo runs under the CSP without a single violation', async ({
+  quarry,
+  page,
+}) => {
   test.setTimeout(120_000);
   const violations = await recordViolations(page);
   await quarry.goto();
@@ -77,7 +84,10 @@ test('a whole session on the demo runs under the CSP without a single violation'
   await expect(page.getByText('Engine: web worker')).toBeVisible();
   // the service worker registers and activates
   const sw = await page.evaluate(async () => {
-    const reg = await Promise.race([navigator.serviceWorker.ready, new Promise<null>((r) => setTimeout(() => r(null), 30_000))]);
+    const reg = await Promise.race([
+      navigator.serviceWorker.ready,
+      new Promise<null>((r) => setTimeout(() => r(null), 30_000)),
+    ]);
     return reg?.active?.scriptURL ?? '';
   });
   expect(sw).toMatch(/\/sw\.js$/);
@@ -108,7 +118,10 @@ test('a whole session on the demo runs under the CSP without a single violation'
   expect(violations).toEqual([]);
 });
 
-test('the main-thread engine (the fallback when a worker cannot start) also runs under the CSP', async ({ quarry, page }) => {
+test('the main-thread engine (the fallback when a worker cannot start) also runs under the CSP', async ({
+  quarry,
+  page,
+}) => {
   test.setTimeout(120_000);
   const violations = await recordViolations(page);
   await quarry.goto('?engine=main');
@@ -121,7 +134,10 @@ test('the main-thread engine (the fallback when a worker cannot start) also runs
   expect(violations).toEqual([]);
 });
 
-test('the CSP blocks injected inline script, eval, inline handlers and markup styles', async ({ quarry, page }) => {
+test('the CSP blocks injected inline script, eval, inline handlers and markup styles', async ({
+  quarry,
+  page,
+}) => {
   const violations = await recordViolations(page);
   await quarry.goto();
   await quarry.waitForRepo('quarry (demo)');
@@ -155,7 +171,15 @@ test('the CSP blocks injected inline script, eval, inline handlers and markup st
     const color = getComputedStyle(styled.firstElementChild!).color;
     handler.remove();
     styled.remove();
-    return { inline: w.__inlineRan === true, handler: w.__handlerRan === true, timer: w.__timerRan === true, evalResult, functionResult, timerString, color };
+    return {
+      inline: w.__inlineRan === true,
+      handler: w.__handlerRan === true,
+      timer: w.__timerRan === true,
+      evalResult,
+      functionResult,
+      timerString,
+      color,
+    };
   });
   expect(outcome.inline, 'an injected inline <script> ran').toBe(false);
   expect(outcome.handler, 'an inline event handler ran').toBe(false);

@@ -17,13 +17,18 @@ const FILES: Record<string, string> = {
     '// compares the password with the stored hash\nexport function verifyPassword(user: User, password: string) {\n  return compareHash(password, user.hash);\n}\n',
   'src/csv/parse.ts':
     '/** Splits comma separated text into rows of fields. */\nexport function parseCsv(text: string) {\n  return text.split("\\n").map((l) => l.split(","));\n}\n',
-  'src/ui/Button.tsx': 'export function Button({ label }: { label: string }) {\n  return <button>{label}</button>;\n}\n',
+  'src/ui/Button.tsx':
+    'export function Button({ label }: { label: string }) {\n  return <button>{label}</button>;\n}\n',
   'src/mail/send.ts':
     '/** Sends the welcome email to a new user. */\nexport async function sendWelcomeEmail(user: User, mailer: Mailer) {\n  await mailer.send(user.email, "Welcome");\n}\n',
   'README.md': '# Shop\n\n## Payments\n\nCards are charged at checkout.\n',
 };
 
-test('semantic search: enabled by the first question, answers by meaning with why, and works offline after one visit', async ({ quarry, page, context }) => {
+test('semantic search: enabled by the first question, answers by meaning with why, and works offline after one visit', async ({
+  quarry,
+  page,
+  context,
+}) => {
   test.setTimeout(240_000);
   const hosts = new Set<string>();
   page.on('request', (r) => hosts.add(new URL(r.url()).host));
@@ -44,7 +49,9 @@ test('semantic search: enabled by the first question, answers by meaning with wh
   await quarry.searchBox.fill('renew a login that timed out');
   // the question starts it: the model's download, then the chunks, with a progress bar
   await expect(page.getByTestId('semantic-progress').getByRole('progressbar')).toBeVisible();
-  await expect(quarry.semanticHits.first()).toHaveAttribute('data-path', 'src/auth/session.ts', { timeout: 120_000 });
+  await expect(quarry.semanticHits.first()).toHaveAttribute('data-path', 'src/auth/session.ts', {
+    timeout: 120_000,
+  });
   await quarry.semanticHits.first().getByRole('button', { name: /^Why/ }).click();
   await expect(page.getByTestId('semantic-why').first()).toContainText(/Similarity 0\.\d{3} to the question/);
 
@@ -64,7 +71,9 @@ test('semantic search: enabled by the first question, answers by meaning with wh
 
   // the model came from the app itself and the service worker keeps it
   expect([...hosts].every((h) => h.startsWith('127.0.0.1') || h.startsWith('localhost'))).toBe(true);
-  const cached: string[] = await page.evaluate(async () => (await (await caches.open('quarry-model')).keys()).map((r) => new URL(r.url).pathname.split('/').pop()!));
+  const cached: string[] = await page.evaluate(async () =>
+    (await (await caches.open('quarry-model')).keys()).map((r) => new URL(r.url).pathname.split('/').pop()!),
+  );
   expect(cached.filter((n) => n.startsWith('group1-shard'))).toHaveLength(7);
   expect(cached.some((n) => n.startsWith('vocab-'))).toBe(true);
 
@@ -74,6 +83,8 @@ test('semantic search: enabled by the first question, answers by meaning with wh
   await quarry.waitForRepo('shop');
   await quarry.waitForIndex();
   await quarry.search('check the password of a user', 'Semantic');
-  await expect(quarry.semanticHits.first()).toHaveAttribute('data-path', 'src/auth/password.ts', { timeout: 60_000 });
+  await expect(quarry.semanticHits.first()).toHaveAttribute('data-path', 'src/auth/password.ts', {
+    timeout: 60_000,
+  });
   await context.setOffline(false);
 });

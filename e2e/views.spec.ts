@@ -37,7 +37,9 @@ async function openShop(quarry: QuarryPage, page: Page): Promise<void> {
 }
 
 async function expectNoAxeViolations(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
   expect(
     results.violations.map(
       (v) =>
@@ -51,7 +53,10 @@ async function expectNoAxeViolations(page: Page): Promise<void> {
 
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Views' });
 
-test('Components lists the components with their uses and opens one at its line', async ({ quarry, page }) => {
+test('Components lists the components with their uses and opens one at its line', async ({
+  quarry,
+  page,
+}) => {
   await openShop(quarry, page);
   await nav(page).getByRole('link', { name: 'Components' }).click();
   await expect(nav(page).getByRole('link', { name: 'Components' })).toHaveAttribute('aria-current', 'page');
@@ -59,7 +64,8 @@ test('Components lists the components with their uses and opens one at its line'
   await expect(page).toHaveURL(/view=components/);
 
   const table = page.getByRole('table', { name: 'Components' });
-  const row = (name: string) => table.getByRole('row').filter({ has: page.getByRole('rowheader', { name, exact: true }) });
+  const row = (name: string) =>
+    table.getByRole('row').filter({ has: page.getByRole('rowheader', { name, exact: true }) });
   // The first analysis loads the parsers (and may share the worker with the index build).
   await expect(page.getByTestId('view-summary')).toContainText('12 components', { timeout: 30_000 });
   await expect(row('Button')).toContainText('arrow');
@@ -74,7 +80,10 @@ test('Components lists the components with their uses and opens one at its line'
   // Uses expand to the places that render the component.
   await row('Button').getByTestId('uses-count').click();
   const uses = page.getByRole('list', { name: 'Uses of Button' });
-  await expect(uses.getByRole('link')).toHaveText(['components/Header.tsx:7', 'components/ProductCard.tsx:9']);
+  await expect(uses.getByRole('link')).toHaveText([
+    'components/Header.tsx:7',
+    'components/ProductCard.tsx:9',
+  ]);
   await page.screenshot({ path: 'e2e/output/views-components-uses.png' });
 
   // Filter, then open the definition at its line.
@@ -89,7 +98,9 @@ test('Components lists the components with their uses and opens one at its line'
   await page.reload();
   await quarry.waitForRepo('shop');
   await expect(page.getByRole('searchbox', { name: 'Filter components' })).toHaveValue('Card');
-  await expect(page.getByRole('table', { name: 'Components' }).getByTestId('component-row')).toHaveCount(1, { timeout: 30_000 });
+  await expect(page.getByRole('table', { name: 'Components' }).getByTestId('component-row')).toHaveCount(1, {
+    timeout: 30_000,
+  });
   await expect(quarry.viewer('components/ProductCard.tsx')).toBeVisible();
   await expect(quarry.codeLine(4)).toHaveAttribute('aria-current', 'true');
 
@@ -99,19 +110,30 @@ test('Components lists the components with their uses and opens one at its line'
   await expect(quarry.searchBox).toBeFocused();
 });
 
-test('Routes shows the route tree with types, filters by text and type, and a table', async ({ quarry, page }) => {
+test('Routes shows the route tree with types, filters by text and type, and a table', async ({
+  quarry,
+  page,
+}) => {
   await openShop(quarry, page);
   await nav(page).getByRole('link', { name: 'Routes' }).click();
   await expect(nav(page).getByRole('link', { name: 'Routes' })).toHaveAttribute('aria-current', 'page');
-  await expect(page.getByTestId('view-summary')).toContainText('9 routes · 4 pages · 2 API routes · 1 app', { timeout: 30_000 });
+  await expect(page.getByTestId('view-summary')).toContainText('9 routes · 4 pages · 2 API routes · 1 app', {
+    timeout: 30_000,
+  });
 
   const tree = page.getByRole('list', { name: 'Route tree of shop' });
   await expect(tree).toBeVisible();
   const node = (url: string) => tree.locator(`[data-testid="route-node"][data-url="${url}"]`).first();
-  await expect(node('/').getByRole('list', { name: 'Files for /', exact: true }).getByTestId('route-file')).toHaveCount(4);
+  await expect(
+    node('/').getByRole('list', { name: 'Files for /', exact: true }).getByTestId('route-file'),
+  ).toHaveCount(4);
   await expect(page.getByRole('list', { name: 'Files for /blog/[slug]', exact: true })).toContainText('page');
-  await expect(page.getByRole('list', { name: 'Files for /blog/[slug]', exact: true })).toContainText('app/blog/[slug]/page.tsx');
-  await expect(page.getByRole('list', { name: 'Files for /about', exact: true })).toContainText('app/(marketing)/about/page.tsx');
+  await expect(page.getByRole('list', { name: 'Files for /blog/[slug]', exact: true })).toContainText(
+    'app/blog/[slug]/page.tsx',
+  );
+  await expect(page.getByRole('list', { name: 'Files for /about', exact: true })).toContainText(
+    'app/(marketing)/about/page.tsx',
+  );
   await expect(page.getByRole('list', { name: 'Files for /api/checkout', exact: true })).toContainText('api');
   await expect(page.getByRole('list', { name: 'Files for /docs/[...slug]', exact: true })).toBeVisible();
   await page.screenshot({ path: 'e2e/output/views-routes-tree.png' });
@@ -144,11 +166,16 @@ test('Routes shows the route tree with types, filters by text and type, and a ta
   await quarry.waitForRepo('shop');
   await expect(page.getByRole('radio', { name: 'Table' })).toBeChecked();
   await expect(page.getByRole('searchbox', { name: 'Filter routes' })).toHaveValue('blog');
-  await expect(page.getByRole('table', { name: 'Routes of shop' }).getByTestId('route-row')).toHaveCount(1, { timeout: 30_000 });
+  await expect(page.getByRole('table', { name: 'Routes of shop' }).getByTestId('route-row')).toHaveCount(1, {
+    timeout: 30_000,
+  });
   await expect(quarry.viewer('app/blog/[slug]/page.tsx')).toBeVisible();
 });
 
-test('Features lists the flag inventory and checks a feature with highlighted references', async ({ quarry, page }) => {
+test('Features lists the flag inventory and checks a feature with highlighted references', async ({
+  quarry,
+  page,
+}) => {
   await openShop(quarry, page);
   await nav(page).getByRole('link', { name: 'Features' }).click();
   await expect(nav(page).getByRole('link', { name: 'Features' })).toHaveAttribute('aria-current', 'page');
@@ -164,7 +191,9 @@ test('Features lists the flag inventory and checks a feature with highlighted re
   // Bad input is shown inline.
   await page.getByRole('searchbox', { name: 'Feature name' }).fill('!!!');
   await page.getByRole('button', { name: 'Check', exact: true }).click();
-  await expect(page.getByTestId('view-error')).toContainText('must contain a letter or digit', { timeout: 30_000 });
+  await expect(page.getByTestId('view-error')).toContainText('must contain a letter or digit', {
+    timeout: 30_000,
+  });
 
   await page.getByRole('searchbox', { name: 'Feature name' }).fill('new checkout');
   await page.getByRole('button', { name: 'Check', exact: true }).click();
@@ -177,7 +206,13 @@ test('Features lists the flag inventory and checks a feature with highlighted re
   await expect(card.getByTestId('feature-ref')).toHaveCount(5);
   await expect(card.getByTestId('feature-ref').first().locator('mark')).toHaveText('newCheckout');
   await expect(card.getByTestId('feature-ref-context')).toHaveCount(3); // overlapping contexts share one block
-  await expect(card.locator('mark')).toHaveText(['newCheckout', 'newCheckout', 'new checkout', 'new checkout', 'new checkout']);
+  await expect(card.locator('mark')).toHaveText([
+    'newCheckout',
+    'newCheckout',
+    'new checkout',
+    'new checkout',
+    'new checkout',
+  ]);
   await page.screenshot({ path: 'e2e/output/views-features.png' });
   await expectNoAxeViolations(page);
 
@@ -187,27 +222,42 @@ test('Features lists the flag inventory and checks a feature with highlighted re
 
   // A flag of the inventory can be checked directly.
   await page.getByRole('button', { name: 'Check feature NEXT_PUBLIC_FEATURE_DARK_MODE' }).click();
-  await expect(card.getByTestId('status-flagged')).toContainText('NEXT_PUBLIC_FEATURE_DARK_MODE', { timeout: 30_000 });
-  await expect(page.getByRole('searchbox', { name: 'Feature name' })).toHaveValue('NEXT_PUBLIC_FEATURE_DARK_MODE');
+  await expect(card.getByTestId('status-flagged')).toContainText('NEXT_PUBLIC_FEATURE_DARK_MODE', {
+    timeout: 30_000,
+  });
+  await expect(page.getByRole('searchbox', { name: 'Feature name' })).toHaveValue(
+    'NEXT_PUBLIC_FEATURE_DARK_MODE',
+  );
   await page.goBack();
   await expect(card.getByTestId('status-flagged')).toContainText('newCheckout', { timeout: 30_000 });
 
   await page.reload();
   await quarry.waitForRepo('shop');
   await expect(page.getByRole('searchbox', { name: 'Feature name' })).toHaveValue('new checkout');
-  await expect(page.getByTestId('feature-status').getByTestId('status-flagged')).toContainText('newCheckout', { timeout: 30_000 });
+  await expect(page.getByTestId('feature-status').getByTestId('status-flagged')).toContainText(
+    'newCheckout',
+    { timeout: 30_000 },
+  );
   await expect(quarry.viewer('components/CheckoutBanner.tsx')).toBeVisible();
 });
 
-test('the views say what to do when a repository has no components, routes or flags', async ({ quarry, page }) => {
+test('the views say what to do when a repository has no components, routes or flags', async ({
+  quarry,
+  page,
+}) => {
   await pickerReturnsOpfs(page, 'plain');
   await quarry.goto();
   await quarry.waitForRepo('quarry (demo)');
-  await writeOpfsRepo(page, 'plain', { 'README.md': '# Plain\n', 'src/util.ts': 'export const API_URL = "x";\n' });
+  await writeOpfsRepo(page, 'plain', {
+    'README.md': '# Plain\n',
+    'src/util.ts': 'export const API_URL = "x";\n',
+  });
   await quarry.openFolderButton.click();
   await quarry.waitForRepo('plain');
   await nav(page).getByRole('link', { name: 'Components' }).click();
-  await expect(page.getByTestId('view-empty')).toContainText('No React components found.', { timeout: 30_000 });
+  await expect(page.getByTestId('view-empty')).toContainText('No React components found.', {
+    timeout: 30_000,
+  });
   await nav(page).getByRole('link', { name: 'Routes' }).click();
   await expect(page.getByTestId('view-empty')).toContainText('No routes found.');
   await expect(page.getByTestId('view-empty')).toContainText('No Next.js app found');

@@ -29,7 +29,8 @@ function makePng(width: number, height: number): Uint8Array {
   const rows: number[] = [];
   for (let y = 0; y < height; y++) {
     rows.push(0);
-    for (let x = 0; x < width; x++) rows.push(Math.round((255 * x) / width), Math.round((255 * y) / height), 180);
+    for (let x = 0; x < width; x++)
+      rows.push(Math.round((255 * x) / width), Math.round((255 * y) / height), 180);
   }
   const png = Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
@@ -42,7 +43,9 @@ function makePng(width: number, height: number): Uint8Array {
 
 /** No axe-core A/AA violation on the page as it is. */
 async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
   expect(
     results.violations.map(
       (v) =>
@@ -65,7 +68,10 @@ async function saveScreenshot(page: Page, name: string) {
   }
 }
 
-test('panes resize by drag and by keyboard, collapse, and come back the same after a reload', async ({ quarry, page }) => {
+test('panes resize by drag and by keyboard, collapse, and come back the same after a reload', async ({
+  quarry,
+  page,
+}) => {
   await quarry.goto('?repo=demo&file=src/ui/App.tsx');
   await quarry.waitForRepo('quarry (demo)');
   const sidebar = page.getByRole('complementary', { name: 'Explorer' });
@@ -123,7 +129,10 @@ test('panes resize by drag and by keyboard, collapse, and come back the same aft
   const sideSplitter = page.getByRole('separator', { name: 'Resize the side panel' });
   await sideSplitter.focus();
   await page.keyboard.press('End');
-  expect(await width(quarry.relatedPanel)).toBeCloseTo(Number(await sideSplitter.getAttribute('aria-valuemax')), -1);
+  expect(await width(quarry.relatedPanel)).toBeCloseTo(
+    Number(await sideSplitter.getAttribute('aria-valuemax')),
+    -1,
+  );
   expect(await width(quarry.viewer('src/ui/App.tsx'))).toBeGreaterThanOrEqual(295);
 
   // double-click resets; Enter too
@@ -149,7 +158,10 @@ test('recent files above the viewer, and result file headers that collapse', asy
   const strip = page.getByRole('navigation', { name: 'Recent files' });
   const tabs = strip.locator('.recent-open');
   await expect(tabs).toHaveText(['tsconfig.json', 'index.html', 'package.json']);
-  await expect(strip.getByRole('button', { name: 'tsconfig.json', exact: true })).toHaveAttribute('aria-current', 'page');
+  await expect(strip.getByRole('button', { name: 'tsconfig.json', exact: true })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
 
   // one click opens a recent file (and makes it the most recent)
   await strip.getByRole('button', { name: 'package.json', exact: true }).click();
@@ -171,7 +183,9 @@ test('recent files above the viewer, and result file headers that collapse', asy
 
   await page.reload();
   await quarry.waitForRepo('quarry (demo)');
-  await expect(page.getByRole('navigation', { name: 'Recent files' }).locator('.recent-open')).toHaveText(['tsconfig.json']);
+  await expect(page.getByRole('navigation', { name: 'Recent files' }).locator('.recent-open')).toHaveText([
+    'tsconfig.json',
+  ]);
 
   // text results: a file's header collapses (click or Enter) and expands again
   await quarry.search('toQuarryError(err)');
@@ -231,7 +245,10 @@ const HOSTILE_README = [
   '```',
 ].join('\n');
 
-test('a hostile Markdown file renders as inert text, links into the repository, toggles to its source; images are shown', async ({ quarry, page }) => {
+test('a hostile Markdown file renders as inert text, links into the repository, toggles to its source; images are shown', async ({
+  quarry,
+  page,
+}) => {
   await pickerReturnsOpfs(page, 'md-fixture');
   await quarry.goto();
   await quarry.waitForRepo('quarry (demo)');
@@ -253,12 +270,18 @@ test('a hostile Markdown file renders as inert text, links into the repository, 
   await quarry.treeItem('README.md').click();
   const view = page.getByTestId('markdown-view');
   const body = page.getByTestId('markdown-body');
-  await expect(body.getByRole('heading', { level: 1 })).toHaveText('Fixture <script>window.__pwned = "heading"</script>');
+  await expect(body.getByRole('heading', { level: 1 })).toHaveText(
+    'Fixture <script>window.__pwned = "heading"</script>',
+  );
   await expect(body.getByText('<script>window.__pwned = "block"</script>')).toBeVisible();
   await expect(body.getByText('<img src=x onerror="window.__pwned = \'img\'">')).toBeVisible();
   // no element and no attribute from the content
   await expect(body.locator('script, iframe, svg, style, b, [srcdoc]')).toHaveCount(0);
-  const handlers = await body.evaluate((el) => [...el.querySelectorAll('*')].flatMap((e) => [...e.attributes].map((a) => a.name)).filter((n) => n.startsWith('on')));
+  const handlers = await body.evaluate((el) =>
+    [...el.querySelectorAll('*')]
+      .flatMap((e) => [...e.attributes].map((a) => a.name))
+      .filter((n) => n.startsWith('on')),
+  );
   expect(handlers).toEqual([]);
   await expect(body.locator('a[href^="javascript"], a[href^="data"]')).toHaveCount(0);
   await expect(body.getByText('click me')).toHaveClass(/md-blocked/);

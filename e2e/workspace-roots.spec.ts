@@ -6,7 +6,10 @@ import { SMALL_APP } from './helpers/repos';
 // No service worker: its precache fetches every chunk, and the second test counts chunk requests.
 test.use({ serviceWorkers: 'block' });
 
-test('two roots at once: a folder added beside the demo; search, tree, Ranked and the address span both; a root is removed', async ({ quarry, page }) => {
+test('two roots at once: a folder added beside the demo; search, tree, Ranked and the address span both; a root is removed', async ({
+  quarry,
+  page,
+}) => {
   await pickerReturnsOpfs(page, 'small-app');
   await quarry.goto();
   await quarry.waitForRepo('quarry (demo)');
@@ -33,7 +36,11 @@ test('two roots at once: a folder added beside the demo; search, tree, Ranked an
   await quarry.search('TODO: support discounts');
   await quarry.waitForSearchDone();
   // the demo (Quarry's own source) quotes this line in two tests; the folder holds it in a source file, shown first (relevance order)
-  await expect(page.getByTestId('result-file')).toHaveText(['small-app/src/app.ts1', 'quarry/src/core/tools/tools.test.ts2', 'quarry/src/cli/mcp.test.ts1']);
+  await expect(page.getByTestId('result-file')).toHaveText([
+    'small-app/src/app.ts1',
+    'quarry/src/core/tools/tools.test.ts2',
+    'quarry/src/cli/mcp.test.ts1',
+  ]);
   await page.getByRole('button', { name: /^3 \/\/ TODO: support discounts$/ }).click();
   await expect(quarry.viewer('small-app/src/app.ts')).toBeVisible();
 
@@ -50,7 +57,8 @@ test('two roots at once: a folder added beside the demo; search, tree, Ranked an
   // Two roots as a user sees them, for the README.
   mkdirSync('e2e/output', { recursive: true });
   await page.screenshot({ path: 'e2e/output/roots.png' });
-  if (process.env.UPDATE_SCREENSHOTS || !existsSync('e2e/screenshots/roots.png')) await page.screenshot({ path: 'e2e/screenshots/roots.png' });
+  if (process.env.UPDATE_SCREENSHOTS || !existsSync('e2e/screenshots/roots.png'))
+    await page.screenshot({ path: 'e2e/screenshots/roots.png' });
 
   // Removing a root leaves the other; its paths lose the prefix, the open file stays open.
   await page.getByRole('button', { name: 'Remove quarry from the workspace' }).click();
@@ -61,7 +69,10 @@ test('two roots at once: a folder added beside the demo; search, tree, Ranked an
   await expect(quarry.treeItem('src')).toBeVisible();
 });
 
-test('the Recent list and the index never load the git code: only the Repositories dialog does', async ({ quarry, page }) => {
+test('the Recent list and the index never load the git code: only the Repositories dialog does', async ({
+  quarry,
+  page,
+}) => {
   const gitChunks: string[] = [];
   page.on('request', (r) => {
     if (/\/assets\/git-[^/]+\.js$/.test(r.url())) gitChunks.push(r.url());
@@ -74,9 +85,13 @@ test('the Recent list and the index never load the git code: only the Repositori
   await quarry.waitForRepo('small-app');
   await quarry.waitForIndex(); // the build stamps the library entry
   await page.getByText('Recent', { exact: true }).click();
-  await expect(page.getByRole('list', { name: 'Recent folders' }).getByRole('button', { name: 'small-app' })).toBeVisible();
+  await expect(
+    page.getByRole('list', { name: 'Recent folders' }).getByRole('button', { name: 'small-app' }),
+  ).toBeVisible();
   expect(gitChunks).toEqual([]);
   await page.getByTestId('open-library').click();
-  await expect(page.getByRole('dialog', { name: 'Repositories' }).getByRole('listitem', { name: 'small-app' })).toBeVisible();
+  await expect(
+    page.getByRole('dialog', { name: 'Repositories' }).getByRole('listitem', { name: 'small-app' }),
+  ).toBeVisible();
   expect(gitChunks.length).toBeGreaterThan(0);
 });

@@ -29,7 +29,9 @@ export interface Edge {
   node: unknown;
 }
 
-declare const plugin: ESLint.Plugin & { rules: Record<'layers' | 'browser-closure' | 'no-computed-module-loading', Rule.RuleModule> };
+declare const plugin: ESLint.Plugin & {
+  rules: Record<'layers' | 'browser-closure' | 'no-computed-module-loading', Rule.RuleModule>;
+};
 export default plugin;
 export function collectEdges(ast: unknown): Edge[];
 export function resolveRelative(fromFile: string, spec: string): string | null;

@@ -70,7 +70,8 @@ function declaredPackages(cwd) {
     if (existsSync(file)) {
       try {
         const pkg = JSON.parse(readFileSync(file, 'utf8'));
-        for (const field of ['dependencies', 'devDependencies', 'optionalDependencies']) for (const n of Object.keys(pkg[field] ?? {})) names.add(n);
+        for (const field of ['dependencies', 'devDependencies', 'optionalDependencies'])
+          for (const n of Object.keys(pkg[field] ?? {})) names.add(n);
       } catch {
         // an unreadable package.json declares nothing
       }
@@ -84,7 +85,8 @@ function declaredPackages(cwd) {
 
 const stripQuery = (spec) => spec.replace(/[?#].*$/, '');
 const isRelative = (spec) => spec === '.' || spec === '..' || spec.startsWith('./') || spec.startsWith('../');
-const packageName = (spec) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
+const packageName = (spec) =>
+  spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
 
 /** 'node:fs', 'fs', 'fs/promises' are Node builtins; a bare name the project installs as a package is that package. */
 function isNodeBuiltin(spec, cwd) {
@@ -97,9 +99,14 @@ function isNodeBuiltin(spec, cwd) {
 /** A relative specifier to a file on disk (TypeScript-style extension and index lookup), or null. */
 function resolveRelative(fromFile, spec) {
   const base = resolve(dirname(fromFile), stripQuery(spec));
-  const candidates = [base, ...CODE_EXTENSIONS.map((e) => base + e), ...CODE_EXTENSIONS.map((e) => join(base, 'index' + e))];
+  const candidates = [
+    base,
+    ...CODE_EXTENSIONS.map((e) => base + e),
+    ...CODE_EXTENSIONS.map((e) => join(base, 'index' + e)),
+  ];
   // './x.js' written for a TypeScript file x.ts
-  if (/\.[cm]?jsx?$/.test(base)) candidates.push(...['.ts', '.tsx', '.mts', '.cts'].map((e) => base.replace(/\.[cm]?jsx?$/, e)));
+  if (/\.[cm]?jsx?$/.test(base))
+    candidates.push(...['.ts', '.tsx', '.mts', '.cts'].map((e) => base.replace(/\.[cm]?jsx?$/, e)));
   for (const c of candidates) {
     try {
       if (statSync(c).isFile()) return c;
@@ -129,15 +136,20 @@ const literalString = (node) => {
 };
 
 const isImportMetaUrl = (node) =>
-  node?.type === 'MemberExpression' && node.object.type === 'MetaProperty' && node.object.meta.name === 'import' && node.property.name === 'url';
+  node?.type === 'MemberExpression' &&
+  node.object.type === 'MetaProperty' &&
+  node.object.meta.name === 'import' &&
+  node.property.name === 'url';
 
 /** `new URL('literal', import.meta.url)` -> 'literal' */
 function urlLiteral(node) {
-  if (node?.type !== 'NewExpression' || node.callee.type !== 'Identifier' || node.callee.name !== 'URL') return null;
+  if (node?.type !== 'NewExpression' || node.callee.type !== 'Identifier' || node.callee.name !== 'URL')
+    return null;
   return isImportMetaUrl(node.arguments[1]) ? literalString(node.arguments[0]) : null;
 }
 
-const allTypeSpecifiers = (specifiers, key) => specifiers.length > 0 && specifiers.every((s) => s[key] === 'type');
+const allTypeSpecifiers = (specifiers, key) =>
+  specifiers.length > 0 && specifiers.every((s) => s[key] === 'type');
 
 /** Every import edge of a module, type-only ones (which the compiler erases) marked as such. */
 function collectEdges(ast) {
@@ -149,10 +161,21 @@ function collectEdges(ast) {
     switch (node.type) {
       case 'ImportDeclaration':
         // `import type {A}` and `import {type A, type B}` are erased; `import './x'` and `import {type A, b}` are not
-        add(node.source.value, 'static', node, node.importKind === 'type' || allTypeSpecifiers(node.specifiers, 'importKind'));
+        add(
+          node.source.value,
+          'static',
+          node,
+          node.importKind === 'type' || allTypeSpecifiers(node.specifiers, 'importKind'),
+        );
         return;
       case 'ExportNamedDeclaration':
-        if (node.source) add(node.source.value, 'static', node, node.exportKind === 'type' || allTypeSpecifiers(node.specifiers, 'exportKind'));
+        if (node.source)
+          add(
+            node.source.value,
+            'static',
+            node,
+            node.exportKind === 'type' || allTypeSpecifiers(node.specifiers, 'exportKind'),
+          );
         break;
       case 'ExportAllDeclaration':
         add(node.source.value, 'static', node, node.exportKind === 'type');
@@ -165,7 +188,9 @@ function collectEdges(ast) {
         return;
       case 'TSImportType': {
         // `import('x').T` in a type position
-        const spec = literalString(node.argument?.type === 'TSLiteralType' ? node.argument.literal : node.argument);
+        const spec = literalString(
+          node.argument?.type === 'TSLiteralType' ? node.argument.literal : node.argument,
+        );
         if (spec !== null) add(spec, 'static', node, true);
         break;
       }
@@ -183,7 +208,10 @@ function collectEdges(ast) {
       }
       case 'NewExpression': {
         // a worker entry is bundled too (Vite follows `new Worker(new URL('./x.ts', import.meta.url))`)
-        if (node.callee.type === 'Identifier' && (node.callee.name === 'Worker' || node.callee.name === 'SharedWorker')) {
+        if (
+          node.callee.type === 'Identifier' &&
+          (node.callee.name === 'Worker' || node.callee.name === 'SharedWorker')
+        ) {
           const spec = urlLiteral(node.arguments[0]);
           if (spec !== null) add(spec, 'worker', node);
         }
@@ -191,7 +219,8 @@ function collectEdges(ast) {
       }
     }
     for (const key of Object.keys(node)) {
-      if (key === 'parent' || key === 'loc' || key === 'range' || key === 'tokens' || key === 'comments') continue;
+      if (key === 'parent' || key === 'loc' || key === 'range' || key === 'tokens' || key === 'comments')
+        continue;
       const child = node[key];
       if (Array.isArray(child)) for (const c of child) visit(c);
       else if (child && typeof child === 'object' && typeof child.type === 'string') visit(child);
@@ -227,7 +256,13 @@ function edgesOfFile(file, stamp = stampOf(file)) {
     try {
       const code = readFileSync(file, 'utf8');
       // a bare parse (no tokens, locations or scopes), and no AST kept: only what the edges need
-      const ast = parse(code, { jsx: ext === '.tsx' || ext === '.jsx', range: false, loc: false, tokens: false, comment: false });
+      const ast = parse(code, {
+        jsx: ext === '.tsx' || ext === '.jsx',
+        range: false,
+        loc: false,
+        tokens: false,
+        comment: false,
+      });
       edges = collectEdges(ast)
         .filter((e) => !e.typeOnly)
         .map(({ spec, kind }) => ({ spec, kind, typeOnly: false, node: null }));
@@ -245,14 +280,16 @@ function edgesOfFile(file, stamp = stampOf(file)) {
 function compile(/** @type {Options} */ options, cwd) {
   const root = resolve(cwd, options.root ?? 'src');
   const entries = [];
-  for (const [name, spec] of Object.entries(options.layers)) for (const p of spec.paths) entries.push({ prefix: p, name });
+  for (const [name, spec] of Object.entries(options.layers))
+    for (const p of spec.paths) entries.push({ prefix: p, name });
   entries.sort((a, b) => b.prefix.length - a.prefix.length);
   const exempt = (options.exempt ?? DEFAULT_EXEMPT).map((r) => new RegExp(r));
   /** @returns {string | null} the layer of an absolute path, or null outside every layer */
   const layerOf = (abs) => {
     const rel = relative(root, abs).split(sep).join('/');
     if (rel.startsWith('../') || isAbsolute(rel)) return null;
-    for (const e of entries) if (e.prefix.endsWith('/') ? rel.startsWith(e.prefix) : rel === e.prefix) return e.name;
+    for (const e of entries)
+      if (e.prefix.endsWith('/') ? rel.startsWith(e.prefix) : rel === e.prefix) return e.name;
     return null;
   };
   const isExempt = (abs) => {
@@ -280,7 +317,10 @@ function compiledFor(context) {
 const layersRule = {
   meta: {
     type: 'problem',
-    docs: { description: 'Imports follow the layers: each folder under src/ imports only the layers, packages and builtins it is allowed' },
+    docs: {
+      description:
+        'Imports follow the layers: each folder under src/ imports only the layers, packages and builtins it is allowed',
+    },
     schema: optionsSchema,
     messages: {
       layer: "{{layer}} may not import {{target}} ('{{spec}}'); it may import: {{allowed}}",
@@ -301,11 +341,23 @@ const layersRule = {
             const target = resolveRelative(file, edge.spec) ?? resolve(dirname(file), stripQuery(edge.spec));
             const targetLayer = c.layerOf(target);
             if (targetLayer && !spec.allow.includes(targetLayer))
-              context.report({ node: edge.node, messageId: 'layer', data: { layer, target: targetLayer, spec: edge.spec, allowed: spec.allow.join(', ') } });
+              context.report({
+                node: edge.node,
+                messageId: 'layer',
+                data: { layer, target: targetLayer, spec: edge.spec, allowed: spec.allow.join(', ') },
+              });
           } else if (isNodeBuiltin(edge.spec, context.cwd)) {
-            if (!spec.node) context.report({ node: edge.node, messageId: 'builtin', data: { layer, spec: edge.spec } });
-          } else if (Array.isArray(spec.packages) && !spec.packages.includes(packageName(stripQuery(edge.spec)))) {
-            context.report({ node: edge.node, messageId: 'package', data: { layer, spec: edge.spec, allowed: spec.packages.join(', ') || 'none' } });
+            if (!spec.node)
+              context.report({ node: edge.node, messageId: 'builtin', data: { layer, spec: edge.spec } });
+          } else if (
+            Array.isArray(spec.packages) &&
+            !spec.packages.includes(packageName(stripQuery(edge.spec)))
+          ) {
+            context.report({
+              node: edge.node,
+              messageId: 'package',
+              data: { layer, spec: edge.spec, allowed: spec.packages.join(', ') || 'none' },
+            });
           }
         }
       },
@@ -366,7 +418,10 @@ function nodeChain(c, start, cwd) {
 const browserClosureRule = {
   meta: {
     type: 'problem',
-    docs: { description: 'A file in the browser bundle never reaches a Node builtin or a Node-only module through its imports, however indirectly' },
+    docs: {
+      description:
+        'A file in the browser bundle never reaches a Node builtin or a Node-only module through its imports, however indirectly',
+    },
     schema: optionsSchema,
     messages: {
       reaches: 'this import pulls Node into the browser bundle ({{layer}}): {{chain}}',
@@ -389,7 +444,9 @@ const browserClosureRule = {
           const chain = nodeChain(c, target, context.cwd);
           if (!chain) continue;
           const names = [file, ...chain.files].map(c.show).join(' -> ');
-          const tail = chain.builtin ? ` imports '${chain.builtin}'` : ` (${c.layerOf(chain.files[chain.files.length - 1])} is Node-only)`;
+          const tail = chain.builtin
+            ? ` imports '${chain.builtin}'`
+            : ` (${c.layerOf(chain.files[chain.files.length - 1])} is Node-only)`;
           context.report({ node: edge.node, messageId: 'reaches', data: { layer, chain: names + tail } });
         }
       },
@@ -404,48 +461,64 @@ const browserClosureRule = {
 const noComputedModuleLoading = {
   meta: {
     type: 'problem',
-    docs: { description: 'Modules are loaded by literal names only, so the layer rules can see every import' },
+    docs: {
+      description: 'Modules are loaded by literal names only, so the layer rules can see every import',
+    },
     schema: [],
     messages: {
-      computed: "{{what}} with a computed module name hides the import from the layer rules: use a literal ('./x')",
-      createRequire: 'createRequire loads modules the layer rules cannot follow: only src/cli and src/adapters/node may use it',
+      computed:
+        "{{what}} with a computed module name hides the import from the layer rules: use a literal ('./x')",
+      createRequire:
+        'createRequire loads modules the layer rules cannot follow: only src/cli and src/adapters/node may use it',
       evalCode: '{{what}} runs code built from a string, which the layer rules cannot follow',
     },
   },
   create(context) {
     return {
       ImportExpression(node) {
-        if (literalString(node.source) === null) context.report({ node, messageId: 'computed', data: { what: 'import()' } });
+        if (literalString(node.source) === null)
+          context.report({ node, messageId: 'computed', data: { what: 'import()' } });
       },
       CallExpression(node) {
         if (node.callee.type !== 'Identifier') return;
-        if (node.callee.name === 'require' && literalString(node.arguments[0]) === null) context.report({ node, messageId: 'computed', data: { what: 'require()' } });
-        if (node.callee.name === 'eval') context.report({ node, messageId: 'evalCode', data: { what: 'eval()' } });
+        if (node.callee.name === 'require' && literalString(node.arguments[0]) === null)
+          context.report({ node, messageId: 'computed', data: { what: 'require()' } });
+        if (node.callee.name === 'eval')
+          context.report({ node, messageId: 'evalCode', data: { what: 'eval()' } });
       },
       NewExpression(node) {
         if (node.callee.type !== 'Identifier') return;
-        if (node.callee.name === 'Function') context.report({ node, messageId: 'evalCode', data: { what: 'new Function()' } });
+        if (node.callee.name === 'Function')
+          context.report({ node, messageId: 'evalCode', data: { what: 'new Function()' } });
         let opts = node.arguments[1];
-        while (opts && /^TS(As|Satisfies|NonNull)Expression$|^TSTypeAssertion$/.test(opts.type)) opts = opts.expression;
+        while (opts && /^TS(As|Satisfies|NonNull)Expression$|^TSTypeAssertion$/.test(opts.type))
+          opts = opts.expression;
         if (
           node.callee.name.endsWith('Worker') &&
           opts?.type === 'ObjectExpression' &&
           opts.properties.some(
             (p) =>
-              p.type === 'Property' && !p.computed && p.key.type === 'Identifier' && p.key.name === 'eval' && !(p.value.type === 'Literal' && p.value.value === false),
+              p.type === 'Property' &&
+              !p.computed &&
+              p.key.type === 'Identifier' &&
+              p.key.name === 'eval' &&
+              !(p.value.type === 'Literal' && p.value.value === false),
           )
         )
           context.report({ node, messageId: 'evalCode', data: { what: 'a Worker started with eval: true' } });
       },
       // import { createRequire } from 'node:module' / module.createRequire / const { createRequire } = ...
       ImportSpecifier(node) {
-        if ((node.imported.name ?? node.imported.value) === 'createRequire') context.report({ node, messageId: 'createRequire' });
+        if ((node.imported.name ?? node.imported.value) === 'createRequire')
+          context.report({ node, messageId: 'createRequire' });
       },
       MemberExpression(node) {
-        if (!node.computed && node.property.type === 'Identifier' && node.property.name === 'createRequire') context.report({ node, messageId: 'createRequire' });
+        if (!node.computed && node.property.type === 'Identifier' && node.property.name === 'createRequire')
+          context.report({ node, messageId: 'createRequire' });
       },
       'ObjectPattern > Property'(node) {
-        if (!node.computed && node.key.type === 'Identifier' && node.key.name === 'createRequire') context.report({ node, messageId: 'createRequire' });
+        if (!node.computed && node.key.type === 'Identifier' && node.key.name === 'createRequire')
+          context.report({ node, messageId: 'createRequire' });
       },
     };
   },

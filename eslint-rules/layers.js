@@ -19,17 +19,50 @@ export const LAYERS = {
   'adapters/git': { paths: ['adapters/git/'], allow: ['core', 'adapters/git'], browser: true },
   // the embedding model's runtime (tfjs, wasm backend): the browser's embedding worker and Node alike
   'adapters/embed': { paths: ['adapters/embed/'], allow: ['core', 'adapters/embed'], browser: true },
-  'adapters/node': { paths: ['adapters/node/'], allow: ['core', 'adapters/browser', 'adapters/embed', 'adapters/git', 'adapters/node'], node: true },
-  worker: { paths: ['worker/'], allow: ['core', 'adapters/browser', 'adapters/embed', 'adapters/git', 'worker'], browser: true },
+  'adapters/node': {
+    paths: ['adapters/node/'],
+    allow: ['core', 'adapters/browser', 'adapters/embed', 'adapters/git', 'adapters/node'],
+    node: true,
+  },
+  worker: {
+    paths: ['worker/'],
+    allow: ['core', 'adapters/browser', 'adapters/embed', 'adapters/git', 'worker'],
+    browser: true,
+  },
   // The engine's Node hosts (worker_threads), for tests, benchmarks and Node callers.
   'worker/node': {
     paths: ['worker/node/', 'worker/node-host.ts', 'worker/node-expose.ts'],
-    allow: ['core', 'adapters/browser', 'adapters/embed', 'adapters/git', 'adapters/node', 'worker', 'worker/node'],
+    allow: [
+      'core',
+      'adapters/browser',
+      'adapters/embed',
+      'adapters/git',
+      'adapters/node',
+      'worker',
+      'worker/node',
+    ],
     node: true,
   },
   ui: { paths: ['ui/', 'main.tsx'], allow: ['core', 'worker', 'adapters/browser', 'ui'], browser: true },
-  cli: { paths: ['cli/'], allow: ['core', 'adapters/browser', 'adapters/embed', 'adapters/git', 'adapters/node', 'worker', 'worker/node', 'cli'], node: true },
+  cli: {
+    paths: ['cli/'],
+    allow: [
+      'core',
+      'adapters/browser',
+      'adapters/embed',
+      'adapters/git',
+      'adapters/node',
+      'worker',
+      'worker/node',
+      'cli',
+    ],
+    node: true,
+  },
 };
 
 /** The options quarry/layers and quarry/browser-closure take. */
-export const LAYER_OPTIONS = { root: 'src', layers: LAYERS, exempt: ['\\.test\\.tsx?$', '\\.testutil\\.tsx?$'] };
+export const LAYER_OPTIONS = {
+  root: 'src',
+  layers: LAYERS,
+  exempt: ['\\.test\\.tsx?$', '\\.testutil\\.tsx?$'],
+};

@@ -20,7 +20,11 @@ import { indexStoreKey } from '../src/worker/session';
  * `indexStore` and refreshed its index: the client (the caller disposes of it) and the refresh's end.
  */
 export async function openIndexedDemo(files: Record<string, string>, indexStore: IndexStore) {
-  const client = new EngineClient(() => inThreadTransport(createEngineApi({ loadDemo: async () => files, grammarLoader: nodeGrammarLoader, indexStore })));
+  const client = new EngineClient(() =>
+    inThreadTransport(
+      createEngineApi({ loadDemo: async () => files, grammarLoader: nodeGrammarLoader, indexStore }),
+    ),
+  );
   try {
     await client.openRepo({ kind: 'demo' }).done;
     return { client, end: await client.indexRepo({}).done };
@@ -39,15 +43,20 @@ export async function buildDemoIndex(files: Record<string, string>): Promise<Uin
   if (!bytes) throw new Error(`the demo index was not stored (${JSON.stringify(end)})`);
   // a parse that failed or timed out here (a busy build machine) would ship as that file's
   // verdict, and a browser that finds the index current would never parse it again
-  const failed = (end.stats as { coverage?: { textOnly: { failed: number } } }).coverage?.textOnly.failed ?? 0;
-  if (failed) throw new Error(`the demo index has ${failed} file(s) whose parse failed: not shipping it (${JSON.stringify(end.stats)})`);
+  const failed =
+    (end.stats as { coverage?: { textOnly: { failed: number } } }).coverage?.textOnly.failed ?? 0;
+  if (failed)
+    throw new Error(
+      `the demo index has ${failed} file(s) whose parse failed: not shipping it (${JSON.stringify(end.stats)})`,
+    );
   // what the browser relies on: an engine that opens the same files finds the index current
   const reopenStore = new MemoryIndexStore();
   await reopenStore.save(indexStoreKey('demo'), bytes);
   const again = await openIndexedDemo(files, reopenStore);
   again.client.dispose();
   const mode = String(again.end.stats.refreshMode);
-  if (mode !== 'cache_hit') throw new Error(`the demo index is not current when the demo is opened again (${mode}): not shipping it`);
+  if (mode !== 'cache_hit')
+    throw new Error(`the demo index is not current when the demo is opened again (${mode}): not shipping it`);
   return bytes;
 }
 

@@ -7,7 +7,12 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { buildDemoIndex, openIndexedDemo } from '../scripts/demo-index';
 import { gunzipped } from '../src/adapters/browser/demo-bundle';
-import { INDEX_FORMAT_VERSION, MemoryIndexStore, withShippedIndexes, type IndexStore } from '../src/core/rank/persist';
+import {
+  INDEX_FORMAT_VERSION,
+  MemoryIndexStore,
+  withShippedIndexes,
+  type IndexStore,
+} from '../src/core/rank/persist';
 import { indexStoreKey } from '../src/worker/session';
 
 const FILES = {
@@ -45,13 +50,18 @@ describe('the shipped demo index', () => {
   });
 
   it('is built the same way twice (a build is reproducible)', async () => {
-    expect(Buffer.from(await buildDemoIndex(FILES)).equals(Buffer.from(await buildDemoIndex(FILES)))).toBe(true);
+    expect(Buffer.from(await buildDemoIndex(FILES)).equals(Buffer.from(await buildDemoIndex(FILES)))).toBe(
+      true,
+    );
   });
 
   it('refreshes only the files that differ from it, and the refreshed index is stored and preferred from then on', async () => {
     const shipped = await buildDemoIndex(FILES);
     const store = new MemoryIndexStore();
-    const changed = { ...FILES, 'src/orders.ts': FILES['src/orders.ts'] + 'export const ORDERS_VERSION = 2;\n' };
+    const changed = {
+      ...FILES,
+      'src/orders.ts': FILES['src/orders.ts'] + 'export const ORDERS_VERSION = 2;\n',
+    };
     const first = await openDemo(changed, store, shipped);
     expect(first.stats.refreshMode).toBe('incremental');
     expect(first.stats.filesChanged).toBe(1);
@@ -73,7 +83,10 @@ describe('the shipped demo index', () => {
     const old = shipped.slice();
     new DataView(old.buffer).setUint32(4, INDEX_FORMAT_VERSION - 1, true);
     await older.save(indexStoreKey('demo'), old);
-    const broken: IndexStore = { load: () => Promise.reject(new Error('IndexedDB is blocked')), save: async () => {} };
+    const broken: IndexStore = {
+      load: () => Promise.reject(new Error('IndexedDB is blocked')),
+      save: async () => {},
+    };
     for (const store of [damaged, older, broken]) {
       const { client, stats, fetched } = await openDemo(FILES, store, shipped);
       expect(stats.refreshMode).toBe('cache_hit');
@@ -88,7 +101,9 @@ describe('the shipped demo index', () => {
       expect(stats.refreshMode).toBe('full');
       client.dispose();
     }
-    const failing = withShippedIndexes(new MemoryIndexStore(), { 'index:demo': () => Promise.reject(new Error('offline')) });
+    const failing = withShippedIndexes(new MemoryIndexStore(), {
+      'index:demo': () => Promise.reject(new Error('offline')),
+    });
     await expect(failing.load('index:demo')).resolves.toBeNull();
     await expect(failing.load('index:other')).resolves.toBeNull();
   });

@@ -35,7 +35,9 @@ const config: Linter.Config[] = [
 async function lint(rel: string, rule?: string): Promise<string[]> {
   const eslint = new ESLint({ cwd: dir, overrideConfigFile: true, overrideConfig: config });
   const [result] = await eslint.lintFiles([rel]);
-  return result.messages.filter((m) => !rule || m.ruleId === rule).map((m) => `${m.line} ${m.ruleId}: ${m.message}`);
+  return result.messages
+    .filter((m) => !rule || m.ruleId === rule)
+    .map((m) => `${m.line} ${m.ruleId}: ${m.message}`);
 }
 
 const PULLS = 'this import pulls Node into the browser bundle';
@@ -43,12 +45,27 @@ const PULLS = 'this import pulls Node into the browser bundle';
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'quarry-lint-'));
   // 'buffer' is a declared package here (the npm polyfill), so a bare 'buffer' is not Node's
-  write('package.json', JSON.stringify({ name: 'fixture', type: 'module', dependencies: { buffer: '6.0.3' } }));
-  write('src/core/ok.ts', "import picomatch from 'picomatch';\nimport type { Node } from 'web-tree-sitter';\nexport const ok = picomatch;\nexport type N = Node;\n");
-  write('src/core/bad.ts', "import { join } from 'node:path';\nimport React from 'react';\nimport { w } from '../worker/w';\nexport const bad = [join, React, w];\n");
-  write('src/adapters/node/fs.ts', "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n");
+  write(
+    'package.json',
+    JSON.stringify({ name: 'fixture', type: 'module', dependencies: { buffer: '6.0.3' } }),
+  );
+  write(
+    'src/core/ok.ts',
+    "import picomatch from 'picomatch';\nimport type { Node } from 'web-tree-sitter';\nexport const ok = picomatch;\nexport type N = Node;\n",
+  );
+  write(
+    'src/core/bad.ts',
+    "import { join } from 'node:path';\nimport React from 'react';\nimport { w } from '../worker/w';\nexport const bad = [join, React, w];\n",
+  );
+  write(
+    'src/adapters/node/fs.ts',
+    "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n",
+  );
   write('src/adapters/browser/leaf.ts', 'export const leaf = 1;\n');
-  write('src/adapters/browser/reader.ts', "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n");
+  write(
+    'src/adapters/browser/reader.ts',
+    "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n",
+  );
   write('src/adapters/browser/bridge.ts', "export * from './leaf';\nexport { read } from './reader';\n");
   write('src/adapters/git/polyfill.ts', "import { Buffer } from 'buffer';\nexport const B = Buffer;\n");
   write('src/adapters/git/builtin.ts', "import { Buffer } from 'node:buffer';\nexport const B = Buffer;\n");
@@ -59,23 +76,44 @@ beforeAll(() => {
     "import type { read } from '../adapters/browser/reader';\nexport type { read as R2 } from '../adapters/node/fs';\nexport type R = typeof read;\n",
   );
   write('src/worker/cycle-a.ts', "import { b } from './cycle-b';\nexport const a = () => b;\n");
-  write('src/worker/cycle-b.ts', "import { a } from './cycle-a';\nimport { leaf } from '../adapters/browser/leaf';\nexport const b = () => [a, leaf];\n");
-  write('src/worker/start.ts', "export const start = () => new Worker(new URL('./entry.ts', import.meta.url), { type: 'module' });\n");
-  write('src/worker/entry.ts', "import { read } from '../adapters/browser/bridge';\nexport const entry = read;\n");
-  write('src/worker/node-host.ts', "import { Worker } from 'node:worker_threads';\nimport { read } from '../adapters/node/fs';\nexport const host = [Worker, read];\n");
+  write(
+    'src/worker/cycle-b.ts',
+    "import { a } from './cycle-a';\nimport { leaf } from '../adapters/browser/leaf';\nexport const b = () => [a, leaf];\n",
+  );
+  write(
+    'src/worker/start.ts',
+    "export const start = () => new Worker(new URL('./entry.ts', import.meta.url), { type: 'module' });\n",
+  );
+  write(
+    'src/worker/entry.ts',
+    "import { read } from '../adapters/browser/bridge';\nexport const entry = read;\n",
+  );
+  write(
+    'src/worker/node-host.ts',
+    "import { Worker } from 'node:worker_threads';\nimport { read } from '../adapters/node/fs';\nexport const host = [Worker, read];\n",
+  );
   write(
     'src/worker/computed.ts',
     "const name = './w';\nexport const m = () => import(name);\nexport const t = () => import(`./w`);\nexport const r = () => require(name);\nexport const e = () => new Worker('postMessage(1)', { eval: true } as never);\n",
   );
-  write('src/worker/create-require.ts', "import { createRequire } from 'node:module';\nexport const req = createRequire(import.meta.url);\n");
-  write('src/ui/view.tsx', "import { read } from '../adapters/node/fs';\nimport { w } from '../worker/w';\nexport const View = () => [read, w];\n");
+  write(
+    'src/worker/create-require.ts',
+    "import { createRequire } from 'node:module';\nexport const req = createRequire(import.meta.url);\n",
+  );
+  write(
+    'src/ui/view.tsx',
+    "import { read } from '../adapters/node/fs';\nimport { w } from '../worker/w';\nexport const View = () => [read, w];\n",
+  );
   write('src/ui/view.test.ts', "import { read } from '../adapters/node/fs';\nexport const x = read;\n");
   write('src/ui/via-git.ts', "import { B } from '../adapters/git/polyfill';\nexport const x = B;\n");
   write(
     'src/cli/main.ts',
     "import { readFileSync } from 'node:fs';\nimport { read } from '../adapters/node/fs';\nimport { w } from '../worker/w';\nexport const main = [readFileSync, read, w];\n",
   );
-  write('src/worker/later.ts', "import { late } from '../adapters/browser/late';\nexport const later = late;\n");
+  write(
+    'src/worker/later.ts',
+    "import { late } from '../adapters/browser/late';\nexport const later = late;\n",
+  );
   write('src/adapters/browser/late.ts', 'export const late = 1;\n');
 });
 
@@ -110,7 +148,9 @@ describe('quarry/layers', () => {
 
   it('adapters/git may use the buffer package but not node:buffer', async () => {
     expect(await lint('src/adapters/git/polyfill.ts')).toEqual([]);
-    expect(await lint('src/adapters/git/builtin.ts')).toEqual(["1 quarry/layers: adapters/git may not import the Node builtin 'node:buffer'"]);
+    expect(await lint('src/adapters/git/builtin.ts')).toEqual([
+      "1 quarry/layers: adapters/git may not import the Node builtin 'node:buffer'",
+    ]);
   });
 
   it('lets tests, the Node hosts and the CLI reach Node', async () => {
@@ -142,7 +182,10 @@ describe('quarry/browser-closure', () => {
       `2 quarry/browser-closure: ${PULLS} (ui): src/ui/view.tsx -> src/worker/w.ts -> src/adapters/browser/bridge.ts -> src/adapters/browser/reader.ts imports 'node:fs'`,
     ]);
     write('src/adapters/browser/to-node.ts', "export { read } from '../node/fs';\n");
-    write('src/worker/via-node.ts', "import { read } from '../adapters/browser/to-node';\nexport const v = read;\n");
+    write(
+      'src/worker/via-node.ts',
+      "import { read } from '../adapters/browser/to-node';\nexport const v = read;\n",
+    );
     expect(await lint('src/worker/via-node.ts')).toEqual([
       `1 quarry/browser-closure: ${PULLS} (worker): src/worker/via-node.ts -> src/adapters/browser/to-node.ts -> src/adapters/node/fs.ts (adapters/node is Node-only)`,
     ]);
@@ -151,7 +194,9 @@ describe('quarry/browser-closure', () => {
   it('skips type-only imports (erased), ends on cycles, and leaves the direct case to quarry/layers', async () => {
     expect(await lint('src/worker/types-only.ts', 'quarry/browser-closure')).toEqual([]);
     expect(await lint('src/worker/cycle-a.ts')).toEqual([]);
-    expect(await lint('src/adapters/browser/reader.ts')).toEqual(["1 quarry/layers: adapters/browser may not import the Node builtin 'node:fs'"]);
+    expect(await lint('src/adapters/browser/reader.ts')).toEqual([
+      "1 quarry/layers: adapters/browser may not import the Node builtin 'node:fs'",
+    ]);
   });
 
   it('sees a file change between two runs in one process (the per-file cache is keyed by mtime and size)', async () => {

@@ -44,10 +44,16 @@ export function writeGraphRepo(files = 10_000): string {
     fs.writeFileSync(path.join(dir, rel), text);
   };
   write('package.json', JSON.stringify({ name: 'mono', private: true, workspaces: ['packages/*'] }));
-  write('tsconfig.json', JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '@shared/*': ['packages/p0/src/*'] } } }));
+  write(
+    'tsconfig.json',
+    JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '@shared/*': ['packages/p0/src/*'] } } }),
+  );
   let n = 0;
   for (let p = 0; p < packages; p++) {
-    write(`packages/p${p}/package.json`, JSON.stringify({ name: `@mono/p${p}`, exports: { '.': './src/index.ts', './*': './src/*.ts' } }));
+    write(
+      `packages/p${p}/package.json`,
+      JSON.stringify({ name: `@mono/p${p}`, exports: { '.': './src/index.ts', './*': './src/*.ts' } }),
+    );
     write(`packages/p${p}/src/index.ts`, `export * from './f0/m0';\n`);
     for (let f = 0; f < folders; f++) {
       for (let i = 0; i < per && n < files; i++, n++) {
@@ -68,7 +74,9 @@ export function writeGraphRepo(files = 10_000): string {
 }
 
 export async function runExploreBench(corpusDir: string): Promise<void> {
-  console.log(`\n== explore (issue 17): deep on the bench corpus, each analyzer vs one read of every file (median of ${RUNS})`);
+  console.log(
+    `\n== explore (issue 17): deep on the bench corpus, each analyzer vs one read of every file (median of ${RUNS})`,
+  );
   const floor: number[] = [];
   const totals: number[] = [];
   const per = new Map<string, number[]>();
@@ -83,8 +91,19 @@ export async function runExploreBench(corpusDir: string): Promise<void> {
   }
   const base = median(floor);
   const rows = [['analyzer', 'status', 'wall ms (median; all share one thread)', 'x one read of every file']];
-  for (const [name, ms] of per) rows.push([name, last!.analyzers.find((a) => a.name === name)!.status, median(ms).toFixed(0), `${(median(ms) / base).toFixed(2)}x`]);
-  rows.push(['total (concurrent)', last!.errors.length ? 'errors' : 'ok', median(totals).toFixed(0), `${(median(totals) / base).toFixed(2)}x`]);
+  for (const [name, ms] of per)
+    rows.push([
+      name,
+      last!.analyzers.find((a) => a.name === name)!.status,
+      median(ms).toFixed(0),
+      `${(median(ms) / base).toFixed(2)}x`,
+    ]);
+  rows.push([
+    'total (concurrent)',
+    last!.errors.length ? 'errors' : 'ok',
+    median(totals).toFixed(0),
+    `${(median(totals) / base).toFixed(2)}x`,
+  ]);
   rows.push(['read every file (baseline)', '', base.toFixed(0), '1.00x']);
   printTable(rows);
   const g = last!.import_graph!;
@@ -105,7 +124,18 @@ export async function runExploreBench(corpusDir: string): Promise<void> {
     gt.push(performance.now() - t);
   }
   printTable([
-    ['files', 'internal edges', 'externals', 'unresolved', 'cycles', 'type-only cycles', 'graph ms', 'read-all ms', 'x read-all', 'under 5 s'],
+    [
+      'files',
+      'internal edges',
+      'externals',
+      'unresolved',
+      'cycles',
+      'type-only cycles',
+      'graph ms',
+      'read-all ms',
+      'x read-all',
+      'under 5 s',
+    ],
     [
       String(graph!.files),
       String(graph!.internalEdges),

@@ -28,7 +28,20 @@ const SETTLE_MS = 700;
 
 const TOP = ['core', 'ui', 'server', 'shared', 'tools'];
 const SUB = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta'];
-const WORDS = ['parser', 'store', 'model', 'view', 'client', 'codec', 'queue', 'cache', 'router', 'schema', 'format', 'event'];
+const WORDS = [
+  'parser',
+  'store',
+  'model',
+  'view',
+  'client',
+  'codec',
+  'queue',
+  'cache',
+  'router',
+  'schema',
+  'format',
+  'event',
+];
 const EXTERNALS = ['react', 'zod', 'lodash', 'node:path', '@tanstack/react-virtual'];
 
 /** mulberry32: the same files on every run. */
@@ -52,7 +65,13 @@ interface Spec {
   subs: number;
 }
 
-export const GRAPH_2000: Spec = { dir: '.bench/graph-2000', name: 'graph-2000', files: 2000, tops: 5, subs: 8 };
+export const GRAPH_2000: Spec = {
+  dir: '.bench/graph-2000',
+  name: 'graph-2000',
+  files: 2000,
+  tops: 5,
+  subs: 8,
+};
 export const GRAPH_200: Spec = { dir: '.bench/graph-200', name: 'graph-200', files: 200, tops: 2, subs: 4 };
 
 interface FileSpec {
@@ -76,7 +95,13 @@ export function writeGraphRepo(spec: Spec): { root: string; findName: string; fi
   const files: FileSpec[] = [];
   for (let i = 0; i < spec.files; i++) {
     const folder = Math.floor((i * folders) / spec.files);
-    files.push({ i, folder, rel: `${folderOf(folder)}/${WORDS[i % WORDS.length]}-${pad(i)}.ts`, imports: [], externals: [] });
+    files.push({
+      i,
+      folder,
+      rel: `${folderOf(folder)}/${WORDS[i % WORDS.length]}-${pad(i)}.ts`,
+      imports: [],
+      externals: [],
+    });
   }
   const byFolder: number[][] = Array.from({ length: folders }, () => []);
   for (const f of files) byFolder[f.folder].push(f.i);
@@ -86,7 +111,9 @@ export function writeGraphRepo(spec: Spec): { root: string; findName: string; fi
     const chosen = new Set<number>();
     for (let tries = 0; chosen.size < want && tries < 20; tries++) {
       const same = random() < 0.65;
-      const pool = same ? byFolder[f.folder].filter((j) => j > f.i) : files.filter((g) => g.i > f.i && g.folder !== f.folder).map((g) => g.i);
+      const pool = same
+        ? byFolder[f.folder].filter((j) => j > f.i)
+        : files.filter((g) => g.i > f.i && g.folder !== f.folder).map((g) => g.i);
       if (!pool.length) continue;
       const near = same ? pool : pool.slice(0, 400);
       chosen.add(near[Math.floor(random() * near.length)]);
@@ -118,18 +145,30 @@ export function writeGraphRepo(spec: Spec): { root: string; findName: string; fi
     const lines: string[] = [`// ${f.rel}: generated for the graph-view bench`];
     for (const e of f.imports) {
       const to = files[e.to];
-      lines.push(e.type ? `import type { Shape${pad(to.i)} } from '${spec2(f, to)}';` : `import { fn${pad(to.i)} } from '${spec2(f, to)}';`);
+      lines.push(
+        e.type
+          ? `import type { Shape${pad(to.i)} } from '${spec2(f, to)}';`
+          : `import { fn${pad(to.i)} } from '${spec2(f, to)}';`,
+      );
     }
     for (const ext of f.externals) lines.push(`import * as ext${lines.length} from '${ext}';`);
     lines.push('', `export interface Shape${pad(f.i)} {`, '  id: number;', '  name: string;', '}', '');
     const calls = f.imports.filter((e) => !e.type).map((e) => `fn${pad(e.to)}(x)`);
-    lines.push(`export function fn${pad(f.i)}(x: number): number {`, `  return x + ${calls.length ? calls.join(' + ') : '1'};`, '}', '');
+    lines.push(
+      `export function fn${pad(f.i)}(x: number): number {`,
+      `  return x + ${calls.length ? calls.join(' + ') : '1'};`,
+      '}',
+      '',
+    );
     const abs = path.join(root, f.rel);
     fs.mkdirSync(path.dirname(abs), { recursive: true });
     fs.writeFileSync(abs, lines.join('\n'));
   }
   const deps = Object.fromEntries(EXTERNALS.filter((e) => !e.startsWith('node:')).map((e) => [e, '1.0.0']));
-  fs.writeFileSync(path.join(root, 'package.json'), `${JSON.stringify({ name: spec.name, version: '1.0.0', private: true, dependencies: deps }, null, 2)}\n`);
+  fs.writeFileSync(
+    path.join(root, 'package.json'),
+    `${JSON.stringify({ name: spec.name, version: '1.0.0', private: true, dependencies: deps }, null, 2)}\n`,
+  );
   const find = files[Math.floor(spec.files * 0.37)];
   return { root, findName: path.posix.basename(find.rel, '.ts'), findPath: find.rel };
 }
@@ -238,7 +277,12 @@ async function settle(page: Page, ms = SETTLE_MS): Promise<void> {
   await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
 }
 
-async function drag(page: Page, from: { x: number; y: number }, to: { x: number; y: number }, steps = 10): Promise<void> {
+async function drag(
+  page: Page,
+  from: { x: number; y: number },
+  to: { x: number; y: number },
+  steps = 10,
+): Promise<void> {
   await page.mouse.move(from.x, from.y);
   await page.mouse.down();
   for (let s = 1; s <= steps; s++) {
@@ -249,7 +293,11 @@ async function drag(page: Page, from: { x: number; y: number }, to: { x: number;
 }
 
 /** `count` drags across the middle of the box, in changing directions, each about a third of its width. */
-async function pan(page: Page, box: { x: number; y: number; width: number; height: number }, count: number): Promise<void> {
+async function pan(
+  page: Page,
+  box: { x: number; y: number; width: number; height: number },
+  count: number,
+): Promise<void> {
   const cx = box.x + box.width / 2;
   const cy = box.y + box.height / 2;
   const dx = box.width / 6;
@@ -277,7 +325,11 @@ async function measureSize(page: Page, spec: Spec): Promise<SizeFigures> {
   // what finishes after the graph (the rest of the report) is not panning
   await settle(page, 1500);
   const settledAt = await now(page);
-  const drawn = (await page.evaluate('({ ...window.__bench, tasks: undefined, frames: undefined })')) as { clickAt: number; readyAt: number; paintedAt: number };
+  const drawn = (await page.evaluate('({ ...window.__bench, tasks: undefined, frames: undefined })')) as {
+    clickAt: number;
+    readyAt: number;
+    paintedAt: number;
+  };
   const label = (await canvas.getAttribute('aria-label')) ?? '';
   const elements = (await page.evaluate(`(() => {
     const cy = document.querySelector('[data-testid=graph-canvas]').__cy;
@@ -313,13 +365,18 @@ async function measureSize(page: Page, spec: Spec): Promise<SizeFigures> {
     const find = page.getByTestId('graph-find');
     await find.fill(findName);
     await find.press('Enter');
-    await page.locator(`[data-testid=graph-node-panel][data-selected$="${findPath}"]`).waitFor({ timeout: 30_000 });
+    await page
+      .locator(`[data-testid=graph-node-panel][data-selected$="${findPath}"]`)
+      .waitFor({ timeout: 30_000 });
   });
   await phase('pan near', () => pan(page, box, 10));
 
   await page.waitForTimeout(200); // the observers' last entries
-  const { tasks, frames } = (await page.evaluate('({ tasks: window.__bench.tasks, frames: window.__bench.frames })')) as { tasks: Task[]; frames: Frame[] };
-  const within = <T extends Task>(xs: T[], a: number, b: number) => xs.filter((x) => x.start >= a && x.start < b);
+  const { tasks, frames } = (await page.evaluate(
+    '({ tasks: window.__bench.tasks, frames: window.__bench.frames })',
+  )) as { tasks: Task[]; frames: Frame[] };
+  const within = <T extends Task>(xs: T[], a: number, b: number) =>
+    xs.filter((x) => x.start >= a && x.start < b);
   const phases = marks.map(({ name, start, end, view }): PhaseFigures => {
     const ts = within(tasks, start, end);
     const fs2 = within(frames, start, end);
@@ -355,7 +412,11 @@ async function waitForRepo(page: Page, name: string, timeout: number): Promise<v
 // ---------------------------------------------------------------- the run
 
 async function serve<T>(run: () => Promise<T>): Promise<T> {
-  const server = spawn('npx', ['vite', 'preview', '--host', '127.0.0.1', '--port', String(PORT), '--strictPort'], { stdio: 'ignore', detached: true });
+  const server = spawn(
+    'npx',
+    ['vite', 'preview', '--host', '127.0.0.1', '--port', String(PORT), '--strictPort'],
+    { stdio: 'ignore', detached: true },
+  );
   try {
     let up = false;
     for (let i = 0; i < 100 && !up; i++) {
@@ -385,14 +446,23 @@ function printFigures(sizes: SizeFigures[]): void {
   const rows: string[][] = [header];
   for (const s of sizes) {
     const row = [s.name, String(s.nodes), String(s.edges), ms(s.drawnMs), ms(s.drawMaxTask)];
-    for (const p of s.phases) row.push(ms(p.maxTask), String(p.over50), `${ms(p.loafBlocking)}/${ms(p.loafMax)}`);
+    for (const p of s.phases)
+      row.push(ms(p.maxTask), String(p.over50), `${ms(p.loafBlocking)}/${ms(p.loafMax)}`);
     rows.push(row);
   }
   if (sizes.length === 2) {
     const [big, small] = sizes;
     const r = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(1)}x` : a > 0 ? 'inf' : '-');
-    const row = ['ratio', r(big.nodes, small.nodes), r(big.edges, small.edges), r(big.drawnMs, small.drawnMs), r(big.drawMaxTask, small.drawMaxTask)];
-    big.phases.forEach((p, k) => row.push(r(p.maxTask, small.phases[k].maxTask), '', r(p.loafBlocking, small.phases[k].loafBlocking)));
+    const row = [
+      'ratio',
+      r(big.nodes, small.nodes),
+      r(big.edges, small.edges),
+      r(big.drawnMs, small.drawnMs),
+      r(big.drawMaxTask, small.drawMaxTask),
+    ];
+    big.phases.forEach((p, k) =>
+      row.push(r(p.maxTask, small.phases[k].maxTask), '', r(p.loafBlocking, small.phases[k].loafBlocking)),
+    );
     rows.push(row);
   }
   // one table per group of columns: the full width does not fit a terminal
@@ -400,11 +470,16 @@ function printFigures(sizes: SizeFigures[]): void {
   printTable(cols(1, 5));
   console.log('');
   printTable(cols(5, 5 + 3 * names.length));
-  for (const s of sizes) console.log(`${s.name}: "${s.label}"; Cytoscape holds ${s.elements || '(instance not exposed)'}\n  ${s.views}`);
+  for (const s of sizes)
+    console.log(
+      `${s.name}: "${s.label}"; Cytoscape holds ${s.elements || '(instance not exposed)'}\n  ${s.views}`,
+    );
   const big = sizes[0];
   const slow = big.phases.filter((p) => p.worst.length);
   if (slow.length) {
-    console.log(`\n${big.name}: the longest animation frames of each phase (blocking ms; render = rAF + paint part; scripts >= 5 ms)`);
+    console.log(
+      `\n${big.name}: the longest animation frames of each phase (blocking ms; render = rAF + paint part; scripts >= 5 ms)`,
+    );
     for (const p of slow)
       for (const f of p.worst)
         console.log(
@@ -417,20 +492,30 @@ function printFigures(sizes: SizeFigures[]): void {
 }
 
 export async function runGraphViewBench(): Promise<void> {
-  console.log('\n== the drawn import graph (Explore, deep): long tasks while panning and zooming, 2,000 files against 200');
+  console.log(
+    '\n== the drawn import graph (Explore, deep): long tasks while panning and zooming, 2,000 files against 200',
+  );
   if (!fs.existsSync(path.resolve('dist/index.html'))) {
     console.log('   (building the app)');
-    if (spawnSync('npx', ['vite', 'build', '--logLevel', 'error'], { stdio: 'inherit' }).status !== 0) return void console.log('the build failed');
+    if (spawnSync('npx', ['vite', 'build', '--logLevel', 'error'], { stdio: 'inherit' }).status !== 0)
+      return void console.log('the build failed');
   }
-  if (spawnSync('sh', ['-c', 'command -v chromium'], { stdio: 'ignore' }).status !== 0) return void console.log('no chromium on this machine (npm test installs it)');
+  if (spawnSync('sh', ['-c', 'command -v chromium'], { stdio: 'ignore' }).status !== 0)
+    return void console.log('no chromium on this machine (npm test installs it)');
   const sizes = await serve(async () => {
     const { chromium } = await import('playwright-core');
-    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    const browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
     try {
       const out: SizeFigures[] = [];
       for (const spec of [GRAPH_2000, GRAPH_200]) {
         // a fresh context each: nothing cached from the other size; the service worker's precache is not the graph
-        const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, serviceWorkers: 'block' });
+        const context = await browser.newContext({
+          viewport: { width: 1440, height: 900 },
+          serviceWorkers: 'block',
+        });
         await context.addInitScript('window.__QUARRY_TEST__ = true');
         try {
           const page = await context.newPage();

@@ -18,11 +18,22 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const LINES = 5000;
 const COMMITS = 1000;
 const FILE = 'src/engine.ts';
-const AUTHORS = ['Ada Lovelace <ada@bench.test>', 'Grace Hopper <grace@bench.test>', 'Alan Turing <alan@bench.test>', 'Edsger Dijkstra <edsger@bench.test>'];
+const AUTHORS = [
+  'Ada Lovelace <ada@bench.test>',
+  'Grace Hopper <grace@bench.test>',
+  'Alan Turing <alan@bench.test>',
+  'Edsger Dijkstra <edsger@bench.test>',
+];
 const GIT_ENV = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', LC_ALL: 'C' };
 
 function git(dir: string, args: string[], input?: Buffer): string {
-  const r = spawnSync('git', args, { cwd: dir, input, env: GIT_ENV, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
+  const r = spawnSync('git', args, {
+    cwd: dir,
+    input,
+    env: GIT_ENV,
+    encoding: 'utf8',
+    maxBuffer: 512 * 1024 * 1024,
+  });
   if (r.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${r.stderr}`);
   return r.stdout;
 }
@@ -34,7 +45,8 @@ function initialFile(rand: () => number): string[] {
   while (lines.length < LINES) {
     lines.push(`export function step${f}(input: State): State {`);
     const body = 3 + Math.floor(rand() * 6);
-    for (let i = 0; i < body; i++) lines.push(`  const v${f}_${i} = compute(input, ${Math.floor(rand() * 1000)});`);
+    for (let i = 0; i < body; i++)
+      lines.push(`  const v${f}_${i} = compute(input, ${Math.floor(rand() * 1000)});`);
     lines.push('  return input;', '}', '');
     f++;
   }
@@ -51,7 +63,13 @@ function edit(lines: string[], c: number, rand: () => number): string[] {
     if (k < 0.4) out[at] = `  const c${c}_${e} = revise(${JSON.stringify(out[at].trim().slice(0, 24))});`;
     else if (k < 0.65) {
       const n = 1 + Math.floor(rand() * 8);
-      out.splice(at, 0, ...Array.from({ length: n }, (_, i) => (rand() < 0.15 ? (rand() < 0.5 ? '' : '}') : `  log("commit ${c} edit ${e} line ${i}");`)));
+      out.splice(
+        at,
+        0,
+        ...Array.from({ length: n }, (_, i) =>
+          rand() < 0.15 ? (rand() < 0.5 ? '' : '}') : `  log("commit ${c} edit ${e} line ${i}");`,
+        ),
+      );
     } else if (k < 0.9) out.splice(at, 1 + Math.floor(rand() * 6));
     else out.splice(Math.floor(rand() * out.length), 0, ...out.splice(at, 3)); // move three lines
   }
@@ -80,7 +98,11 @@ export function writeBlameRepo(): string {
     if (c > 0) lines = edit(lines, c, rand);
     const who = AUTHORS[c % AUTHORS.length];
     const when = `${1_700_000_000 + c * 3600} +0000`;
-    parts.push(Buffer.from(`commit refs/heads/main\nmark :${c + 1}\nauthor ${who} ${when}\ncommitter ${who} ${when}\n`));
+    parts.push(
+      Buffer.from(
+        `commit refs/heads/main\nmark :${c + 1}\nauthor ${who} ${when}\ncommitter ${who} ${when}\n`,
+      ),
+    );
     data(`Change ${c}`);
     if (c > 0) parts.push(Buffer.from(`from :${c}\n`));
     parts.push(Buffer.from(`M 100644 inline ${FILE}\n`));
@@ -102,7 +124,8 @@ export function writeBlameRepo(): string {
 
 function perLine(b: BlameResult): string[] {
   const out: string[] = [];
-  for (const r of b.runs) for (let i = 0; i < r.count; i++) out.push(`${b.commits[r.commit].oid} ${r.origStart + i + 1}`);
+  for (const r of b.runs)
+    for (let i = 0; i < r.count; i++) out.push(`${b.commits[r.commit].oid} ${r.origStart + i + 1}`);
   return out;
 }
 
@@ -110,7 +133,10 @@ function gitBlame(dir: string): { ms: number; lines: string[] } {
   const t = performance.now();
   const out = git(dir, ['blame', '--porcelain', 'HEAD', '--', FILE]);
   const ms = performance.now() - t;
-  return { ms, lines: [...out.matchAll(/^([0-9a-f]{40}) (\d+) \d+(?: \d+)?$/gm)].map((m) => `${m[1]} ${m[2]}`) };
+  return {
+    ms,
+    lines: [...out.matchAll(/^([0-9a-f]{40}) (\d+) \d+(?: \d+)?$/gm)].map((m) => `${m[1]} ${m[2]}`),
+  };
 }
 
 export async function runBlameBench(): Promise<void> {

@@ -63,7 +63,9 @@ export function historyRepo(commits = COMMITS): string {
   gitRun(dir, ['fast-import', '--quiet'], fastImportStream(commits, { files: 400 }));
   gitRun(dir, ['checkout', '-q', '-f', 'main']);
   gitRun(dir, ['gc', '-q']);
-  console.log(`built ${commits} commits with git fast-import + gc in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  console.log(
+    `built ${commits} commits with git fast-import + gc in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+  );
   fs.writeFileSync(stamp, '');
   return dir;
 }
@@ -77,7 +79,8 @@ const timed = async <T>(fn: () => Promise<T> | T): Promise<[number, T]> => {
 function folderHandles() {
   const recent: RecentRepo[] = [];
   return {
-    remember: async (h: FileSystemDirectoryHandle) => recent[0] ?? (recent.push({ id: 'bench', name: h.name, handle: h, openedAt: Date.now() }), recent[0]),
+    remember: async (h: FileSystemDirectoryHandle) =>
+      recent[0] ?? (recent.push({ id: 'bench', name: h.name, handle: h, openedAt: Date.now() }), recent[0]),
     list: async () => recent,
     forget: async () => undefined,
   };
@@ -87,7 +90,16 @@ function folderHandles() {
  * One run of the history job through the engine API: ms to the first commits part, to the last
  * one (the whole log on screen), and to the uncommitted changes (read beside the log).
  */
-async function engineRun(client: EngineClient): Promise<{ first: number; all: number; oids: string[]; refresh: string; uncommittedMs: number; jobMs: number }> {
+async function engineRun(
+  client: EngineClient,
+): Promise<{
+  first: number;
+  all: number;
+  oids: string[];
+  refresh: string;
+  uncommittedMs: number;
+  jobMs: number;
+}> {
   let first = 0;
   let last = 0;
   let uncommittedMs = 0;
@@ -101,11 +113,20 @@ async function engineRun(client: EngineClient): Promise<{ first: number; all: nu
     }
     if (p.kind === 'uncommitted') uncommittedMs = performance.now() - t;
   }).done;
-  return { first, all: last, oids: list, refresh: String(end.stats.refresh), uncommittedMs, jobMs: performance.now() - t };
+  return {
+    first,
+    all: last,
+    oids: list,
+    refresh: String(end.stats.refresh),
+    uncommittedMs,
+    jobMs: performance.now() - t,
+  };
 }
 
 export async function runHistoryBench(): Promise<void> {
-  console.log(`\n== History first paint: ${COMMITS.toLocaleString('en-US')} commits (${RUNS} runs, median) ==`);
+  console.log(
+    `\n== History first paint: ${COMMITS.toLocaleString('en-US')} commits (${RUNS} runs, median) ==`,
+  );
   const dir = historyRepo();
   const gitdir = path.join(dir, '.git');
   await import('../../src/adapters/git'); // the worker loads the adapter on first use: not part of the figures
@@ -123,7 +144,8 @@ export async function runHistoryBench(): Promise<void> {
       .filter(Boolean);
   }
   const gitFirst: number[] = [];
-  for (let i = 0; i < RUNS; i++) gitFirst.push((await timed(() => gitRun(dir, ['log', '-n', '50', format])))[0]);
+  for (let i = 0; i < RUNS; i++)
+    gitFirst.push((await timed(() => gitRun(dir, ['log', '-n', '50', format])))[0]);
 
   // the adapter over node fs
   const direct: number[] = [];
@@ -152,11 +174,20 @@ export async function runHistoryBench(): Promise<void> {
   const cached: Array<Awaited<ReturnType<typeof engineRun>>> = [];
   for (let i = 0; i < RUNS; i++) {
     const store = new MemoryIndexStore();
-    const client = new EngineClient(() => inThreadTransport(createEngineApi({ indexStore: store, folderHandles: folderHandles() })));
-    await client.openRepo({ kind: 'handle', name: 'history-bench', handle: nodeHandle(dir, 'history-bench') as unknown as FileSystemDirectoryHandle }).done;
+    const client = new EngineClient(() =>
+      inThreadTransport(createEngineApi({ indexStore: store, folderHandles: folderHandles() })),
+    );
+    await client.openRepo({
+      kind: 'handle',
+      name: 'history-bench',
+      handle: nodeHandle(dir, 'history-bench') as unknown as FileSystemDirectoryHandle,
+    }).done;
     cold.push(await engineRun(client));
     cached.push(await engineRun(client));
-    if (i === RUNS - 1) console.log(`stored log: ${(store.data.get('history:recent:bench')!.length / 1024 / 1024).toFixed(1)} MiB`);
+    if (i === RUNS - 1)
+      console.log(
+        `stored log: ${(store.data.get('history:recent:bench')!.length / 1024 / 1024).toFixed(1)} MiB`,
+      );
     client.dispose();
   }
 
@@ -165,8 +196,14 @@ export async function runHistoryBench(): Promise<void> {
   fs.rmSync(copy, { recursive: true, force: true });
   fs.cpSync(dir, copy, { recursive: true, preserveTimestamps: true });
   const incStore = new MemoryIndexStore();
-  const incClient = new EngineClient(() => inThreadTransport(createEngineApi({ indexStore: incStore, folderHandles: folderHandles() })));
-  await incClient.openRepo({ kind: 'handle', name: 'history-bench', handle: nodeHandle(copy, 'history-bench') as unknown as FileSystemDirectoryHandle }).done;
+  const incClient = new EngineClient(() =>
+    inThreadTransport(createEngineApi({ indexStore: incStore, folderHandles: folderHandles() })),
+  );
+  await incClient.openRepo({
+    kind: 'handle',
+    name: 'history-bench',
+    handle: nodeHandle(copy, 'history-bench') as unknown as FileSystemDirectoryHandle,
+  }).done;
   await engineRun(incClient);
   fs.writeFileSync(path.join(copy, 'NEW.md'), 'new\n');
   gitRun(copy, ['add', 'NEW.md']);
@@ -199,26 +236,50 @@ export async function runHistoryBench(): Promise<void> {
   let oursFiles = 0;
   let hashed = 0;
   for (let i = 0; i < RUNS; i++) {
-    const [ms, st] = await timed(() => worktreeStatus(fs, new GitObjectStore(fs, gitdir), { dir, gitdir, head }));
+    const [ms, st] = await timed(() =>
+      worktreeStatus(fs, new GitObjectStore(fs, gitdir), { dir, gitdir, head }),
+    );
     ours.push(ms);
     oursFiles = st.files.length;
     hashed = st.hashed;
   }
   const gitStatus: number[] = [];
-  for (let i = 0; i < RUNS; i++) gitStatus.push((await timed(() => gitRun(dir, ['--no-optional-locks', 'status', '--porcelain'])))[0]);
+  for (let i = 0; i < RUNS; i++)
+    gitStatus.push((await timed(() => gitRun(dir, ['--no-optional-locks', 'status', '--porcelain'])))[0]);
   const [matrixMs] = await timed(() => git.statusMatrix({ fs, dir }));
   edited.forEach((p, i) => fs.writeFileSync(path.join(dir, p), saved[i]));
   gitRun(dir, ['update-index', '-q', '--refresh']);
 
-  const same = (a: string[]) => (a.length === gitOids.length && a.every((o, i) => o === gitOids[i]) ? 'yes' : `NO (${a.length} vs ${gitOids.length})`);
+  const same = (a: string[]) =>
+    a.length === gitOids.length && a.every((o, i) => o === gitOids[i])
+      ? 'yes'
+      : `NO (${a.length} vs ${gitOids.length})`;
   const m = (xs: number[]) => median(xs);
   const f = (ms: number) => ms.toFixed(1);
   const x = (ms: number, base: number) => `${(ms / base).toFixed(1)}x`;
   printTable([
     ['measure', 'Quarry ms', 'git ms', 'ratio', 'same commits'],
-    ['first batch (50), engine, cold', f(m(cold.map((r) => r.first))), f(m(gitFirst)), x(m(cold.map((r) => r.first)), m(gitFirst)), '-'],
-    ['whole log, engine, cold', f(m(cold.map((r) => r.all))), f(m(gitLog)), x(m(cold.map((r) => r.all)), m(gitLog)), same(cold[0].oids)],
-    ['first batch, engine, cached', f(m(cached.map((r) => r.first))), f(m(gitFirst)), x(m(cached.map((r) => r.first)), m(gitFirst)), '-'],
+    [
+      'first batch (50), engine, cold',
+      f(m(cold.map((r) => r.first))),
+      f(m(gitFirst)),
+      x(m(cold.map((r) => r.first)), m(gitFirst)),
+      '-',
+    ],
+    [
+      'whole log, engine, cold',
+      f(m(cold.map((r) => r.all))),
+      f(m(gitLog)),
+      x(m(cold.map((r) => r.all)), m(gitLog)),
+      same(cold[0].oids),
+    ],
+    [
+      'first batch, engine, cached',
+      f(m(cached.map((r) => r.first))),
+      f(m(gitFirst)),
+      x(m(cached.map((r) => r.first)), m(gitFirst)),
+      '-',
+    ],
     [
       'whole log, engine, cached',
       f(m(cached.map((r) => r.all))),
@@ -226,18 +287,62 @@ export async function runHistoryBench(): Promise<void> {
       x(m(cached.map((r) => r.all)), m(gitLog)),
       `${same(cached[0].oids)} (${cached[0].refresh})`,
     ],
-    ['whole log, engine, 1 new commit', f(incremental.all), f(m(gitLog)), x(incremental.all, m(gitLog)), `${incremental.refresh}, ${incremental.oids.length} commits`],
-    ['first batch, adapter over node fs', f(m(directFirst)), f(m(gitFirst)), x(m(directFirst), m(gitFirst)), '-'],
-    ['whole log, adapter over node fs', f(m(direct)), f(m(gitLog)), x(m(direct), m(gitLog)), same(directOids)],
-    ['previous History (100 commits + diffs + statusMatrix)', f(previousMs), f(m(gitFirst)), x(previousMs, m(gitFirst)), '-'],
-    ['history() now (100 commits + diffs + uncommitted)', f(historyMs), f(m(gitFirst)), x(historyMs, m(gitFirst)), '-'],
-    [`uncommitted: index stat (${tracked.length} files, ${hashed} hashed)`, f(m(ours)), f(m(gitStatus)), x(m(ours), m(gitStatus)), `${oursFiles} changed`],
-    ['uncommitted: isomorphic-git statusMatrix', f(matrixMs), f(m(gitStatus)), x(matrixMs, m(gitStatus)), '-'],
+    [
+      'whole log, engine, 1 new commit',
+      f(incremental.all),
+      f(m(gitLog)),
+      x(incremental.all, m(gitLog)),
+      `${incremental.refresh}, ${incremental.oids.length} commits`,
+    ],
+    [
+      'first batch, adapter over node fs',
+      f(m(directFirst)),
+      f(m(gitFirst)),
+      x(m(directFirst), m(gitFirst)),
+      '-',
+    ],
+    [
+      'whole log, adapter over node fs',
+      f(m(direct)),
+      f(m(gitLog)),
+      x(m(direct), m(gitLog)),
+      same(directOids),
+    ],
+    [
+      'previous History (100 commits + diffs + statusMatrix)',
+      f(previousMs),
+      f(m(gitFirst)),
+      x(previousMs, m(gitFirst)),
+      '-',
+    ],
+    [
+      'history() now (100 commits + diffs + uncommitted)',
+      f(historyMs),
+      f(m(gitFirst)),
+      x(historyMs, m(gitFirst)),
+      '-',
+    ],
+    [
+      `uncommitted: index stat (${tracked.length} files, ${hashed} hashed)`,
+      f(m(ours)),
+      f(m(gitStatus)),
+      x(m(ours), m(gitStatus)),
+      `${oursFiles} changed`,
+    ],
+    [
+      'uncommitted: isomorphic-git statusMatrix',
+      f(matrixMs),
+      f(m(gitStatus)),
+      x(matrixMs, m(gitStatus)),
+      '-',
+    ],
   ]);
   console.log(
     `uncommitted changes in the engine job: listed ${f(m(cold.map((r) => r.uncommittedMs)))} ms (cold) / ${f(m(cached.map((r) => r.uncommittedMs)))} ms (cached) after the job started, beside the log; the job ends at ${f(m(cold.map((r) => r.jobMs)))} / ${f(m(cached.map((r) => r.jobMs)))} ms`,
   );
-  console.log('ratio = Quarry / git (lower is better). Target: first batch well under 1 s; the stored log paints in tens of ms.');
+  console.log(
+    'ratio = Quarry / git (lower is better). Target: first batch well under 1 s; the stored log paints in tens of ms.',
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await runHistoryBench();

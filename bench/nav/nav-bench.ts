@@ -36,7 +36,9 @@ function rng(seed: number) {
 function sampleClicks(files: Record<string, string>, n: number): { path: string; name: string }[] {
   const random = rng(18);
   const sources = Object.keys(files)
-    .filter((p) => /\.(ts|tsx|js|mjs|cjs|jsx)$/.test(p) && !p.endsWith('.min.js') && files[p].length < 400_000)
+    .filter(
+      (p) => /\.(ts|tsx|js|mjs|cjs|jsx)$/.test(p) && !p.endsWith('.min.js') && files[p].length < 400_000,
+    )
     .sort();
   const out: { path: string; name: string }[] = [];
   for (let tries = 0; out.length < n && tries < n * 50; tries++) {
@@ -52,14 +54,20 @@ function sampleClicks(files: Record<string, string>, n: number): { path: string;
 }
 
 export async function runNavBench(corpusDir: string) {
-  console.log('\n== navigation (issue 18): go to definition and find references, engine in a worker_threads Worker, corpus in memory');
+  console.log(
+    '\n== navigation (issue 18): go to definition and find references, engine in a worker_threads Worker, corpus in memory',
+  );
   const files = loadCorpus(corpusDir);
-  const client = new EngineClient(() => startNodeWorkerTransport(Worker as unknown as NodeWorkerConstructor, { nodeGrammars: true }));
+  const client = new EngineClient(() =>
+    startNodeWorkerTransport(Worker as unknown as NodeWorkerConstructor, { nodeGrammars: true }),
+  );
   try {
     await client.openRepo({ kind: 'memory', name: 'corpus', files }).done;
     const t0 = performance.now();
     await client.indexRepo({}).done;
-    console.log(`indexed ${Object.keys(files).length} files in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    console.log(
+      `indexed ${Object.keys(files).length} files in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
     const clicks = sampleClicks(files, CLICKS);
     // the first lookup builds the symbol table once per index state: timed apart
     const first = performance.now();
@@ -90,7 +98,11 @@ export async function runNavBench(corpusDir: string) {
       // no reference at all: the panel's first paint is the end
       refFirstMs.push(firstAt < 0 ? performance.now() - t : firstAt);
       const refs = { files: got, limitHit: end.stats.limitHit };
-      const q: Query = { name: c.name, req: { pattern: c.name, mode: 'literal', caseMode: 'sensitive' }, rgArgs: ['-w', '-F', '-s', '--', c.name] };
+      const q: Query = {
+        name: c.name,
+        req: { pattern: c.name, mode: 'literal', caseMode: 'sensitive' },
+        rgArgs: ['-w', '-F', '-s', '--', c.name],
+      };
       const rg = rgTimed(corpusDir, q, 'default');
       if (rg !== null) rgMs.push(rg);
       if (!refs.limitHit && compared < 60) {
@@ -103,11 +115,20 @@ export async function runNavBench(corpusDir: string) {
           const onlyRg = [...theirSet].filter((p) => !ours.has(p));
           const onlyUs = [...ours].filter((p) => !theirSet.has(p));
           if (!onlyRg.length && !onlyUs.length) same++;
-          else differences.push(`${c.name}: ${onlyUs.length} only in Quarry, ${onlyRg.length} only in rg (e.g. ${[...onlyUs, ...onlyRg][0]})`);
+          else
+            differences.push(
+              `${c.name}: ${onlyUs.length} only in Quarry, ${onlyRg.length} only in rg (e.g. ${[...onlyUs, ...onlyRg][0]})`,
+            );
         }
       }
     }
-    const row = (name: string, xs: number[], target: string) => [name, median(xs).toFixed(1), percentile(xs, 95).toFixed(1), Math.max(...xs).toFixed(1), target];
+    const row = (name: string, xs: number[], target: string) => [
+      name,
+      median(xs).toFixed(1),
+      percentile(xs, 95).toFixed(1),
+      Math.max(...xs).toFixed(1),
+      target,
+    ];
     printTable([
       ['lookup (200 clicks)', 'p50 ms', 'p95 ms', 'max ms', 'target p95'],
       row('go to definition', defMs, '< 50 ms'),
@@ -118,7 +139,10 @@ export async function runNavBench(corpusDir: string) {
     console.log(
       `symbol table built on the first lookup: ${tableMs.toFixed(0)} ms (once per index state); ${withDefs} of ${clicks.length} clicked names have a definition in the index`,
     );
-    if (rgMs.length) console.log(`find references p50 = ${(median(refMs) / median(rgMs)).toFixed(2)}x rg's p50 (lower is better)`);
+    if (rgMs.length)
+      console.log(
+        `find references p50 = ${(median(refMs) / median(rgMs)).toFixed(2)}x rg's p50 (lower is better)`,
+      );
     if (compared) {
       console.log(`references equal to rg's line for line on ${same} of ${compared} names compared`);
       for (const d of differences.slice(0, 8)) console.log(`  differs: ${d}`);

@@ -28,7 +28,10 @@ import { qualityCorpus, QUALITY_CORPORA } from './quality';
 const mb = (n: number) => (n / 1e6).toFixed(1);
 const rss = () => process.memoryUsage().rss;
 
-async function corpusViews(): Promise<{ texts: string[]; indexes: { index: ChunkIndex; lines: (p: string) => Promise<string[] | null> }[] }> {
+async function corpusViews(): Promise<{
+  texts: string[];
+  indexes: { index: ChunkIndex; lines: (p: string) => Promise<string[] | null> }[];
+}> {
   const texts: string[] = [];
   const indexes = [];
   const pool = nodeParsePool();
@@ -82,7 +85,18 @@ async function nodeFigures(texts: string[], indexes: Awaited<ReturnType<typeof c
   for (let i = 0; i < distinct.length; i += 16) await peer.embed(distinct.slice(i, i + 16));
   const peerMs = performance.now() - t;
   const bytes = stored.reduce((a, s) => a + s.encode().byteLength, 0);
-  return { loadMs, peerLoadMs, modelRss: afterLoad - before, chunks, embedded, oursMs, peerMs, distinct: distinct.length, storedBytes: bytes, model };
+  return {
+    loadMs,
+    peerLoadMs,
+    modelRss: afterLoad - before,
+    chunks,
+    embedded,
+    oursMs,
+    peerMs,
+    distinct: distinct.length,
+    storedBytes: bytes,
+    model,
+  };
 }
 
 /** Run in the page: the embedding worker loads the model, then embeds the texts in batches of 16. */
@@ -112,16 +126,23 @@ const WORKER_TIMING = `async ({ url, texts }) => {
 /** The app's embedding worker from the build, in Chromium, on the same texts. */
 async function browserFigures(texts: string[]): Promise<{ loadMs: number; perSecond: number } | string> {
   const dist = path.resolve('dist');
-  const worker = () => fs.existsSync(path.join(dist, 'assets')) && fs.readdirSync(path.join(dist, 'assets')).find((f) => /^embed\.worker-.*\.js$/.test(f));
+  const worker = () =>
+    fs.existsSync(path.join(dist, 'assets')) &&
+    fs.readdirSync(path.join(dist, 'assets')).find((f) => /^embed\.worker-.*\.js$/.test(f));
   if (!worker()) {
     console.log('   (building the app for the browser figures)');
-    if (spawnSync('npx', ['vite', 'build', '--logLevel', 'error'], { stdio: 'inherit' }).status !== 0) return 'the build failed';
+    if (spawnSync('npx', ['vite', 'build', '--logLevel', 'error'], { stdio: 'inherit' }).status !== 0)
+      return 'the build failed';
   }
   const file = worker();
   if (!file) return 'no embedding worker in the build';
-  if (spawnSync('sh', ['-c', 'command -v chromium'], { stdio: 'ignore' }).status !== 0) return 'no chromium on this machine (npm test installs it)';
+  if (spawnSync('sh', ['-c', 'command -v chromium'], { stdio: 'ignore' }).status !== 0)
+    return 'no chromium on this machine (npm test installs it)';
   const port = 4390;
-  const server = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort'], { stdio: 'ignore', detached: true });
+  const server = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort'], {
+    stdio: 'ignore',
+    detached: true,
+  });
   try {
     const { chromium } = await import('playwright-core');
     for (let i = 0; i < 50; i++) {
@@ -134,13 +155,18 @@ async function browserFigures(texts: string[]): Promise<{ loadMs: number; perSec
         break;
       await new Promise((r) => setTimeout(r, 200));
     }
-    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    const browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
     try {
       const page = await browser.newPage();
       await page.goto(`http://127.0.0.1:${port}/?bench=embed`);
       const sorted = [...new Set(texts)].sort((a, b) => a.length - b.length);
       // a string, not a function: the evaluated code must not carry this file's transpiler helpers
-      return (await page.evaluate(`(${WORKER_TIMING})(${JSON.stringify({ url: `/assets/${file}`, texts: sorted })})`)) as { loadMs: number; perSecond: number };
+      return (await page.evaluate(
+        `(${WORKER_TIMING})(${JSON.stringify({ url: `/assets/${file}`, texts: sorted })})`,
+      )) as { loadMs: number; perSecond: number };
     } finally {
       await browser.close();
     }
@@ -240,7 +266,9 @@ export async function runEmbedBench(): Promise<void> {
   if (process.env.BENCH_SEMANTIC === 'query') return printQueryFigures();
   const { texts, indexes } = await corpusViews();
   const n = await nodeFigures(texts, indexes);
-  console.log(`\nNode, one thread (${n.chunks} chunks of the quality corpora, ${n.embedded} distinct views):`);
+  console.log(
+    `\nNode, one thread (${n.chunks} chunks of the quality corpora, ${n.embedded} distinct views):`,
+  );
   printTable([
     ['', 'Quarry (sync: shortest first, batches of 16)', '@energetic-ai/embeddings (batches of 16)', 'ratio'],
     ['model load', `${(n.loadMs / 1000).toFixed(2)} s`, `${(n.peerLoadMs / 1000).toFixed(2)} s`, ''],
@@ -266,7 +294,15 @@ export async function runEmbedBench(): Promise<void> {
 async function printQueryFigures(): Promise<void> {
   console.log('\nvector query, exact top 10 (30 random unit queries over random unit vectors, 512-d):');
   printTable([
-    ['chunks', 'Quarry int8 p50 / p95', 'float32 scan p50 / p95', 'speed-up', 'same top hit', 'stored size', 'memory'],
+    [
+      'chunks',
+      'Quarry int8 p50 / p95',
+      'float32 scan p50 / p95',
+      'speed-up',
+      'same top hit',
+      'stored size',
+      'memory',
+    ],
     await queryFigures(10_000, 512),
     await queryFigures(100_000, 512),
   ]);

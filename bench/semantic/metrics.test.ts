@@ -2,7 +2,16 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { formatQualityTable, loadQuestions, partOf, quality, rankOfAnswer, stripDocComments, stripPythonComments, type Question } from './metrics';
+import {
+  formatQualityTable,
+  loadQuestions,
+  partOf,
+  quality,
+  rankOfAnswer,
+  stripDocComments,
+  stripPythonComments,
+  type Question,
+} from './metrics';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const readQuestions = (file: string): Question[] => loadQuestions(readFileSync(join(here, file), 'utf8'));
@@ -11,11 +20,15 @@ const lines = (text: string) => text.split('\n').length;
 
 describe('loadQuestions', () => {
   it('accepts an array of {q, answer} and keeps only those fields', () => {
-    expect(loadQuestions('[{"q": "split an array", "answer": "chunk.js", "note": "x"}]')).toEqual([{ q: 'split an array', answers: ['chunk.js'] }]);
+    expect(loadQuestions('[{"q": "split an array", "answer": "chunk.js", "note": "x"}]')).toEqual([
+      { q: 'split an array', answers: ['chunk.js'] },
+    ]);
   });
 
   it('accepts a list of one or two acceptable answers, and no more', () => {
-    expect(loadQuestions('[{"q": "parse", "answer": ["a.c", "b.c"]}]')).toEqual([{ q: 'parse', answers: ['a.c', 'b.c'] }]);
+    expect(loadQuestions('[{"q": "parse", "answer": ["a.c", "b.c"]}]')).toEqual([
+      { q: 'parse', answers: ['a.c', 'b.c'] },
+    ]);
     expect(() => loadQuestions('[{"q": "parse", "answer": []}]')).toThrow(/one or two paths/);
     expect(() => loadQuestions('[{"q": "parse", "answer": ["a", "b", "c"]}]')).toThrow(/one or two paths/);
     expect(() => loadQuestions('[{"q": "parse", "answer": ["a.c", 3]}]')).toThrow(/non-empty string/);
@@ -27,8 +40,12 @@ describe('loadQuestions', () => {
   });
 
   it('names the bad entry', () => {
-    expect(() => loadQuestions('[{"q": "ok", "answer": "a.js"}, {"q": "no answer"}]')).toThrow(/questions\[1\] \{"q":"no answer"\}: "answer"/);
-    expect(() => loadQuestions('[{"q": "", "answer": "a.js"}]')).toThrow(/questions\[0\].*"q" must be a non-empty string/);
+    expect(() => loadQuestions('[{"q": "ok", "answer": "a.js"}, {"q": "no answer"}]')).toThrow(
+      /questions\[1\] \{"q":"no answer"\}: "answer"/,
+    );
+    expect(() => loadQuestions('[{"q": "", "answer": "a.js"}]')).toThrow(
+      /questions\[0\].*"q" must be a non-empty string/,
+    );
     expect(() => loadQuestions('[42]')).toThrow(/questions\[0\] 42: expected an object/);
     expect(() => loadQuestions('[null]')).toThrow(/questions\[0\] null/);
     expect(() => loadQuestions('[{"q": "x", "answer": "/abs/a.js"}]')).toThrow(/relative path/);
@@ -106,11 +123,25 @@ describe('stripDocComments', () => {
   };
 
   it('blanks JSDoc, block and line comments but keeps line breaks and columns', () => {
-    const source = ['/**', ' * Adds.', ' * @param a x', ' */', 'function add(a, b) { /* inline */ return a + b; } // trailing', 'add(1, 2);'].join('\n');
+    const source = [
+      '/**',
+      ' * Adds.',
+      ' * @param a x',
+      ' */',
+      'function add(a, b) { /* inline */ return a + b; } // trailing',
+      'add(1, 2);',
+    ].join('\n');
     const out = stripDocComments(source);
     expect(lines(out)).toBe(lines(source));
     expect(out.length).toBe(source.length);
-    expect(out.split('\n')).toEqual(['   ', '        ', '             ', '   ', 'function add(a, b) {              return a + b; }            ', 'add(1, 2);']);
+    expect(out.split('\n')).toEqual([
+      '   ',
+      '        ',
+      '             ',
+      '   ',
+      'function add(a, b) {              return a + b; }            ',
+      'add(1, 2);',
+    ]);
     // every code token stays in its column
     expect(out.indexOf('return')).toBe(source.indexOf('return'));
   });
@@ -176,7 +207,10 @@ describe('stripPythonComments', () => {
   };
 
   it('blanks # comments and standalone docstrings, keeping lines and columns', () => {
-    check('def f(x):  # add\n    """Adds.\n    More."""\n    return x\n', 'def f(x):       \n            \n            \n    return x\n');
+    check(
+      'def f(x):  # add\n    """Adds.\n    More."""\n    return x\n',
+      'def f(x):       \n            \n            \n    return x\n',
+    );
   });
 
   it('keeps strings that are values, and a # inside a string', () => {
@@ -196,7 +230,8 @@ describe('question sets', () => {
   const { lodash, three } = sets;
 
   const baseName = (path: string) => path.replace(/^.*\//, '').replace(/\.js$/, '');
-  const mentionsName = ({ q, answers }: Question) => new RegExp(`\\b${baseName(answers[0]).replace(/[$]/g, '\\$&')}\\b`, 'i').test(q);
+  const mentionsName = ({ q, answers }: Question) =>
+    new RegExp(`\\b${baseName(answers[0]).replace(/[$]/g, '\\$&')}\\b`, 'i').test(q);
 
   it('hold at least 200 questions over five code bases, each with a held-out part, and no duplicates', () => {
     const all = Object.values(sets).flat();
@@ -214,15 +249,23 @@ describe('question sets', () => {
   });
 
   it('lodash: answers are package-root public files, not internal helpers', () => {
-    for (const { answers } of lodash) for (const a of answers) expect(a).toMatch(/^[a-zA-Z][a-zA-Z0-9]*\.js$/);
+    for (const { answers } of lodash)
+      for (const a of answers) expect(a).toMatch(/^[a-zA-Z][a-zA-Z0-9]*\.js$/);
   });
 
   it('three: answers are in the measured folders and at most 8 questions name their answer class', () => {
-    for (const { answers } of three) for (const a of answers) expect(a).toMatch(/^src\/(math|geometries|curves|extras\/curves)\/.+\.js$/);
+    for (const { answers } of three)
+      for (const a of answers) expect(a).toMatch(/^src\/(math|geometries|curves|extras\/curves)\/.+\.js$/);
     expect(three.filter(mentionsName).length).toBeLessThanOrEqual(8);
   });
 
-  const packages: Record<keyof typeof sets, string> = { lodash: 'lodash', three: 'three', babel: '@babel/core-7', libxml2: 'libxmljs2', gyp: 'node-gyp' };
+  const packages: Record<keyof typeof sets, string> = {
+    lodash: 'lodash',
+    three: 'three',
+    babel: '@babel/core-7',
+    libxml2: 'libxmljs2',
+    gyp: 'node-gyp',
+  };
   for (const [name, pkg] of Object.entries(packages) as [keyof typeof sets, string][]) {
     const root = join(here, '../../node_modules', pkg);
     it.skipIf(!existsSync(root))(`${name}: every answer file exists in the installed package`, () => {

@@ -13,20 +13,27 @@ export function loadQuestions(jsonText: string): Question[] {
   try {
     data = JSON.parse(jsonText);
   } catch (err) {
-    throw new Error(`questions: not valid JSON (${err instanceof Error ? err.message : String(err)})`, { cause: err });
+    throw new Error(`questions: not valid JSON (${err instanceof Error ? err.message : String(err)})`, {
+      cause: err,
+    });
   }
   if (!Array.isArray(data)) throw new Error('questions: expected a JSON array of {"q", "answer"} objects');
   return data.map((entry: unknown, i): Question => {
     const where = `questions[${i}] ${describe(entry)}`;
-    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw new Error(`${where}: expected an object with "q" and "answer"`);
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry))
+      throw new Error(`${where}: expected an object with "q" and "answer"`);
     const { q, answer } = entry as Record<string, unknown>;
     if (typeof q !== 'string' || q.trim() === '') throw new Error(`${where}: "q" must be a non-empty string`);
     const answers = Array.isArray(answer) ? answer : [answer];
-    if (answers.length < 1 || answers.length > 2) throw new Error(`${where}: "answer" must be a path or a list of one or two paths`);
+    if (answers.length < 1 || answers.length > 2)
+      throw new Error(`${where}: "answer" must be a path or a list of one or two paths`);
     for (const a of answers) {
-      if (typeof a !== 'string' || a.trim() === '') throw new Error(`${where}: "answer" must be a non-empty string`);
+      if (typeof a !== 'string' || a.trim() === '')
+        throw new Error(`${where}: "answer" must be a non-empty string`);
       if (a !== a.trim() || a.startsWith('/') || a.includes('\\')) {
-        throw new Error(`${where}: "answer" must be a relative path with forward slashes and no surrounding spaces`);
+        throw new Error(
+          `${where}: "answer" must be a relative path with forward slashes and no surrounding spaces`,
+        );
       }
     }
     return { q, answers: answers as string[] };
@@ -53,7 +60,10 @@ function describe(entry: unknown): string {
  * 1-based rank of the first of `answers` among the distinct paths of `rankedPaths` (a path
  * repeated for several chunks counts once, at its first occurrence), or null when none is there.
  */
-export function rankOfAnswer(rankedPaths: readonly string[], answers: string | readonly string[]): number | null {
+export function rankOfAnswer(
+  rankedPaths: readonly string[],
+  answers: string | readonly string[],
+): number | null {
   const wanted = new Set(typeof answers === 'string' ? [answers] : answers);
   const seen = new Set<string>();
   for (const path of rankedPaths) {
@@ -74,7 +84,8 @@ export function quality(ranks: readonly (number | null)[]): QualityRow {
   let rr = 0;
   for (const rank of ranks) {
     if (rank === null) continue;
-    if (!Number.isInteger(rank) || rank < 1) throw new RangeError(`quality: rank must be a positive integer or null, got ${rank}`);
+    if (!Number.isInteger(rank) || rank < 1)
+      throw new RangeError(`quality: rank must be a positive integer or null, got ${rank}`);
     if (rank <= 1) hit1++;
     if (rank <= 5) hit5++;
     if (rank <= 10) rr += 1 / rank;
@@ -86,9 +97,15 @@ export function quality(ranks: readonly (number | null)[]): QualityRow {
 /** A plain-text table, one row per system, numbers to 3 decimals, columns aligned. */
 export function formatQualityTable(rows: { name: string; row: QualityRow }[]): string {
   const header = ['system', 'recall@1', 'recall@5', 'MRR@10'];
-  const body = rows.map(({ name, row }) => [name, row.recallAt1.toFixed(3), row.recallAt5.toFixed(3), row.mrrAt10.toFixed(3)]);
+  const body = rows.map(({ name, row }) => [
+    name,
+    row.recallAt1.toFixed(3),
+    row.recallAt5.toFixed(3),
+    row.mrrAt10.toFixed(3),
+  ]);
   const widths = header.map((h, col) => Math.max(h.length, ...body.map((cells) => cells[col].length)));
-  const line = (cells: string[]) => cells.map((cell, col) => (col === 0 ? cell.padEnd(widths[col]) : cell.padStart(widths[col]))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((cell, col) => (col === 0 ? cell.padEnd(widths[col]) : cell.padStart(widths[col]))).join('  ');
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
 }
 
@@ -96,11 +113,28 @@ export function formatQualityTable(rows: { name: string; row: QualityRow }[]): s
 // Comment stripping
 
 // A `/` after one of these words starts a regex literal (`return /x/.test(s)`), not a division.
-const WORDS_BEFORE_REGEX = new Set(['return', 'typeof', 'instanceof', 'in', 'of', 'new', 'delete', 'void', 'throw', 'case', 'do', 'else', 'yield', 'await']);
+const WORDS_BEFORE_REGEX = new Set([
+  'return',
+  'typeof',
+  'instanceof',
+  'in',
+  'of',
+  'new',
+  'delete',
+  'void',
+  'throw',
+  'case',
+  'do',
+  'else',
+  'yield',
+  'await',
+]);
 
-const isNewline = (c: string | undefined): boolean => c === '\n' || c === '\r' || c === '\u2028' || c === '\u2029';
+const isNewline = (c: string | undefined): boolean =>
+  c === '\n' || c === '\r' || c === '\u2028' || c === '\u2029';
 const isSpace = (c: string): boolean => /\s/.test(c);
-const isIdentChar = (c: string | undefined): boolean => c !== undefined && /[\p{ID_Continue}$\u200c\u200d]/u.test(c);
+const isIdentChar = (c: string | undefined): boolean =>
+  c !== undefined && /[\p{ID_Continue}$\u200c\u200d]/u.test(c);
 
 /**
  * Removes every comment (JSDoc `/** … *\/`, plain `/* … *\/` and `// …`) from JS/TS source. Each

@@ -26,7 +26,16 @@ import { semanticSearch } from '../../src/core/semantic/search';
 import { Workspace } from '../../src/core/source/workspace';
 import { callTool } from '../../src/core/tools';
 import { printTable } from '../common';
-import { formatQualityTable, loadQuestions, partOf, quality, rankOfAnswer, stripDocComments, stripPythonComments, type QualityRow } from './metrics';
+import {
+  formatQualityTable,
+  loadQuestions,
+  partOf,
+  quality,
+  rankOfAnswer,
+  stripDocComments,
+  stripPythonComments,
+  type QualityRow,
+} from './metrics';
 
 const DEPTH = 50;
 
@@ -44,16 +53,22 @@ interface QualityCorpus {
 
 /** Text files of a whole package, as a repository holds them (binaries, maps and minified builds left out). */
 const PACKAGE_TEXT = /\.(c|h|cc|cpp|hpp|js|cjs|mjs|ts|py|json|md|gyp|gypi|txt|yml|yaml|toml|ps1|sh|bat)$/;
-const wholePackage = (rel: string) => PACKAGE_TEXT.test(rel) && !rel.endsWith('.min.js') && !rel.endsWith('.d.ts.map');
+const wholePackage = (rel: string) =>
+  PACKAGE_TEXT.test(rel) && !rel.endsWith('.min.js') && !rel.endsWith('.d.ts.map');
 const stripByLanguage = (rel: string, text: string) =>
-  rel.endsWith('.py') ? stripPythonComments(text) : /\.(c|h|cc|cpp|hpp|js|cjs|mjs|ts)$/.test(rel) ? stripDocComments(text) : text;
+  rel.endsWith('.py')
+    ? stripPythonComments(text)
+    : /\.(c|h|cc|cpp|hpp|js|cjs|mjs|ts)$/.test(rel)
+      ? stripDocComments(text)
+      : text;
 
 export const QUALITY_CORPORA: QualityCorpus[] = [
   {
     name: 'lodash',
     questions: 'questions-lodash.json',
     pkg: 'lodash',
-    include: (rel) => !rel.includes('/') && rel.endsWith('.js') && !/^(lodash|core|fp)\.js$|\.min\.js$/.test(rel),
+    include: (rel) =>
+      !rel.includes('/') && rel.endsWith('.js') && !/^(lodash|core|fp)\.js$|\.min\.js$/.test(rel),
     role: 'the tuning set',
   },
   {
@@ -130,12 +145,18 @@ export interface QualityReport {
 export function systemsFromEnv(env: string | undefined): SystemName[] {
   if (!env) return SYSTEMS;
   const names = env.split(',').map((x) => x.trim());
-  for (const n of names) if (!SYSTEMS.includes(n as SystemName)) throw new Error(`BENCH_QUALITY_SYSTEMS: unknown system ${n} (${SYSTEMS.join(', ')})`);
+  for (const n of names)
+    if (!SYSTEMS.includes(n as SystemName))
+      throw new Error(`BENCH_QUALITY_SYSTEMS: unknown system ${n} (${SYSTEMS.join(', ')})`);
   return names as SystemName[];
 }
 
 /** `under`: where the corpus copy is made (tests pass a temporary folder). */
-export async function measureQuality(c: QualityCorpus, only: SystemName[] = SYSTEMS, under?: string): Promise<QualityReport> {
+export async function measureQuality(
+  c: QualityCorpus,
+  only: SystemName[] = SYSTEMS,
+  under?: string,
+): Promise<QualityReport> {
   const dir = qualityCorpus(c, under);
   const questions = loadQuestions(fs.readFileSync(path.join(import.meta.dirname, c.questions), 'utf8'));
   const workspace = new Workspace([new NodeFsSource(dir)]);
@@ -145,16 +166,32 @@ export async function measureQuality(c: QualityCorpus, only: SystemName[] = SYST
     await service.refresh();
     const index = service.index!;
     const needsModel = only.includes('semantic') || only.includes('hybrid');
-    const semantic = needsModel ? await new WorkspaceSemantic(service, () => nodeEmbeddingModel()).root() : null;
+    const semantic = needsModel
+      ? await new WorkspaceSemantic(service, () => nodeEmbeddingModel()).root()
+      : null;
     const seedIndex = new SeedIndexService(workspace);
     const all: Record<SystemName, (q: string) => Promise<string[]>> = {
       codebase_search: async (q) => {
-        const r = (await callTool('codebase_search', { query: q, limit: DEPTH }, { workspace, seedIndex })) as { results: { path: string }[] };
+        const r = (await callTool(
+          'codebase_search',
+          { query: q, limit: DEPTH },
+          { workspace, seedIndex },
+        )) as { results: { path: string }[] };
         return r.results.map((x) => x.path);
       },
       Ranked: async (q) => rankForPeople(index, q, DEPTH).map((h) => h.chunk.path),
-      semantic: async (q) => (await semanticSearch([semantic!.root], semantic!.model, { query: q, type: 'semantic', limit: DEPTH })).map((r) => r.path),
-      hybrid: async (q) => (await semanticSearch([semantic!.root], semantic!.model, { query: q, type: 'hybrid', limit: DEPTH })).map((r) => r.path),
+      semantic: async (q) =>
+        (
+          await semanticSearch([semantic!.root], semantic!.model, {
+            query: q,
+            type: 'semantic',
+            limit: DEPTH,
+          })
+        ).map((r) => r.path),
+      hybrid: async (q) =>
+        (
+          await semanticSearch([semantic!.root], semantic!.model, { query: q, type: 'hybrid', limit: DEPTH })
+        ).map((r) => r.path),
     };
     const parts: QualityReport['parts'] = { tune: [], held: [], all: [] };
     const misses: Record<string, string[]> = {};
@@ -166,7 +203,8 @@ export async function measureQuality(c: QualityCorpus, only: SystemName[] = SYST
         ranks[part].push(rank);
         ranks.all.push(rank);
         // misses are listed for the tuning part only: the held-out part is scored, never read
-        if (part === 'tune' && (rank === null || rank > 10)) (misses[name] ??= []).push(`${q.q} -> ${q.answers.join(' | ')} (${rank ?? '-'})`);
+        if (part === 'tune' && (rank === null || rank > 10))
+          (misses[name] ??= []).push(`${q.q} -> ${q.answers.join(' | ')} (${rank ?? '-'})`);
       }
       for (const p of ['tune', 'held', 'all'] as Part[]) parts[p].push({ name, row: quality(ranks[p]) });
     }
@@ -179,8 +217,12 @@ export async function measureQuality(c: QualityCorpus, only: SystemName[] = SYST
 export async function runQualityBench(): Promise<void> {
   const only = systemsFromEnv(process.env.BENCH_QUALITY_SYSTEMS);
   const names = process.env.BENCH_QUALITY_CORPORA?.split(',');
-  console.log('\n== ranking quality (issues 16, 31): labelled questions, answer = the implementing file; comments stripped from the indexed copy');
-  console.log('   each set is split by question text: 2/3 tuning, 1/3 held out (scored only, never used to choose)');
+  console.log(
+    '\n== ranking quality (issues 16, 31): labelled questions, answer = the implementing file; comments stripped from the indexed copy',
+  );
+  console.log(
+    '   each set is split by question text: 2/3 tuning, 1/3 held out (scored only, never used to choose)',
+  );
   const summary: string[][] = [];
   for (const c of QUALITY_CORPORA.filter((x) => !names || names.includes(x.name))) {
     const r = await measureQuality(c, only);
@@ -190,10 +232,12 @@ export async function runQualityBench(): Promise<void> {
       );
       console.log(formatQualityTable(r.parts[part]));
     }
-    const cell = (part: Part, sys: SystemName) => r.parts[part].find((x) => x.name === sys)?.row.mrrAt10.toFixed(3) ?? '-';
+    const cell = (part: Part, sys: SystemName) =>
+      r.parts[part].find((x) => x.name === sys)?.row.mrrAt10.toFixed(3) ?? '-';
     summary.push([r.name, ...only.flatMap((sys) => [cell('tune', sys), cell('held', sys)])]);
     if (process.env.BENCH_VERBOSE)
-      for (const [name, list] of Object.entries(r.misses)) console.log(`  ${name} tuning misses (not in top 10):\n    ${list.join('\n    ')}`);
+      for (const [name, list] of Object.entries(r.misses))
+        console.log(`  ${name} tuning misses (not in top 10):\n    ${list.join('\n    ')}`);
   }
   printTable([['MRR@10', ...only.flatMap((sys) => [`${sys} tune`, `${sys} held`])], ...summary]);
 }

@@ -125,30 +125,43 @@ export function defaultFixtures(): FixtureSpec[] {
           'package.json': '{ "name": "small-app", "version": "1.0.0" }\n',
           'src/app.ts':
             "import { formatMoney } from './util/strings';\n\nexport function calculateTotal(items: number[]): number {\n  let total = 0;\n  for (const item of items) total += item;\n  return total;\n}\n\nexport const label = formatMoney(calculateTotal([1, 2, 3]));\n",
-          'src/util/strings.ts': 'export function formatMoney(n: number): string {\n  return `$${n.toFixed(2)}`;\n}\n',
+          'src/util/strings.ts':
+            'export function formatMoney(n: number): string {\n  return `$${n.toFixed(2)}`;\n}\n',
         },
       },
       {
         message: 'Add a Button component',
         files: {
-          'src/components/Button.tsx': 'export function Button({ label }: { label: string }) {\n  return <button>{label}</button>;\n}\n',
+          'src/components/Button.tsx':
+            'export function Button({ label }: { label: string }) {\n  return <button>{label}</button>;\n}\n',
           'NOTES.md': 'The old helper lived in src/helpers.ts.\n',
         },
       },
       {
         message: 'Describe usage and drop the old helper note',
         files: {
-          'README.md': '# Small app\n\nCalculates totals.\n\n## Usage\n\nCall `calculateTotal` with a list of prices.\n',
+          'README.md':
+            '# Small app\n\nCalculates totals.\n\n## Usage\n\nCall `calculateTotal` with a list of prices.\n',
           'NOTES.md': null,
           'docs/usage.md': 'Pass numbers, get a total.\n',
         },
       },
     ],
     branches: {
-      dev: [{ message: 'Work in progress on dev', files: { 'src/dev-only.ts': 'export const devOnly = true;\n' } }],
+      dev: [
+        {
+          message: 'Work in progress on dev',
+          files: { 'src/dev-only.ts': 'export const devOnly = true;\n' },
+        },
+      ],
     },
   };
-  return [app, { ...app, name: 'private-app', token: 'quarry-test-token' }, { name: 'big-app', commits: [{ message: 'Many files', files: bigFiles(400) }] }, diffApp()];
+  return [
+    app,
+    { ...app, name: 'private-app', token: 'quarry-test-token' },
+    { name: 'big-app', commits: [{ message: 'Many files', files: bigFiles(400) }] },
+    diffApp(),
+  ];
 }
 
 /**
@@ -164,7 +177,10 @@ export function bigFiles(count: number): FixtureFiles {
   };
   for (let i = 0; i < count; i++) {
     const lines: string[] = [];
-    for (let l = 0; l < 60; l++) lines.push(`export const v${i}_${l} = '${rand().toString(36)}${rand().toString(36)}${rand().toString(36)}';`);
+    for (let l = 0; l < 60; l++)
+      lines.push(
+        `export const v${i}_${l} = '${rand().toString(36)}${rand().toString(36)}${rand().toString(36)}';`,
+      );
     files[`src/mod${Math.floor(i / 50)}/file${i}.ts`] = lines.join('\n') + '\n';
   }
   return files;

@@ -12,7 +12,9 @@ function arg(name: string): string | undefined {
 const port = Number(arg('port') ?? process.env.GIT_SERVER_PORT ?? 0);
 const server = await startGitServer({ port, verbose: process.argv.includes('--verbose') });
 console.log(`git server listening on ${server.url}`);
-console.log(`fixtures: ${server.repoUrl('small-app')} (also private-app with token quarry-test-token, big-app)`);
+console.log(
+  `fixtures: ${server.repoUrl('small-app')} (also private-app with token quarry-test-token, big-app)`,
+);
 
 let stopping = false;
 const stop = async () => {

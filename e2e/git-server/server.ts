@@ -58,7 +58,8 @@ function corsHeaders(req: IncomingMessage): Record<string, string> {
     'Access-Control-Allow-Origin': '*',
     'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
     'Access-Control-Allow-Headers':
-      (req.headers['access-control-request-headers'] as string | undefined) ?? 'Authorization, Content-Type, Git-Protocol, Accept, User-Agent, X-Authorization',
+      (req.headers['access-control-request-headers'] as string | undefined) ??
+      'Authorization, Content-Type, Git-Protocol, Accept, User-Agent, X-Authorization',
     'Access-Control-Expose-Headers': 'Content-Type, WWW-Authenticate, Git-Protocol',
     'Access-Control-Max-Age': '600',
   };
@@ -144,14 +145,23 @@ export async function startGitServer(opts: GitServerOptions = {}): Promise<GitSe
       res.writeHead(cors ? 204 : 405, baseHeaders).end();
       return;
     }
-    const m = /^\/([A-Za-z0-9._-]+?)(?:\.git)?(\/(?:info\/refs|git-upload-pack|git-receive-pack|HEAD|objects\/.*))$/.exec(path);
+    const m =
+      /^\/([A-Za-z0-9._-]+?)(?:\.git)?(\/(?:info\/refs|git-upload-pack|git-receive-pack|HEAD|objects\/.*))$/.exec(
+        path,
+      );
     const repo = m ? repos.get(m[1]) : undefined;
     if (!m || !repo) {
       res.writeHead(404, { ...baseHeaders, 'Content-Type': 'text/plain' }).end('repository not found\n');
       return;
     }
     if (repo.spec.token && !authorized(req, repo.spec.token)) {
-      res.writeHead(401, { ...baseHeaders, 'Content-Type': 'text/plain', 'WWW-Authenticate': 'Basic realm="quarry-fixtures"' }).end('authentication required\n');
+      res
+        .writeHead(401, {
+          ...baseHeaders,
+          'Content-Type': 'text/plain',
+          'WWW-Authenticate': 'Basic realm="quarry-fixtures"',
+        })
+        .end('authentication required\n');
       return;
     }
     const isPack = req.method === 'POST' && m[2] === '/git-upload-pack';
@@ -167,10 +177,15 @@ export async function startGitServer(opts: GitServerOptions = {}): Promise<GitSe
       CONTENT_TYPE: req.headers['content-type'] ?? '',
       REMOTE_ADDR: req.socket.remoteAddress ?? '127.0.0.1',
       REMOTE_USER: repo.spec.token ? 'token' : '',
-      ...(req.headers['content-encoding'] ? { HTTP_CONTENT_ENCODING: String(req.headers['content-encoding']) } : {}),
+      ...(req.headers['content-encoding']
+        ? { HTTP_CONTENT_ENCODING: String(req.headers['content-encoding']) }
+        : {}),
       ...(req.headers['git-protocol'] ? { GIT_PROTOCOL: String(req.headers['git-protocol']) } : {}),
     };
-    const child = spawn('git', ['http-backend'], { env: env as unknown as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('git', ['http-backend'], {
+      env: env as unknown as NodeJS.ProcessEnv,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     children.add(child);
     child.on('exit', () => children.delete(child));
     child.on('error', () => res.destroy());

@@ -21,7 +21,9 @@ import type { Page } from '@playwright/test';
  * about one run in two here (3 of 3 at 7f9b3a1); a task of 50-120 ms half a second after the
  * search starts remains, not from the rows (4, 8 or all rows a frame alike). Known, in the notes.
  */
-export const PERF_RETRIES = /^\d+$/.test(process.env.PERF_RETRIES ?? '') ? Number(process.env.PERF_RETRIES) : 3;
+export const PERF_RETRIES = /^\d+$/.test(process.env.PERF_RETRIES ?? '')
+  ? Number(process.env.PERF_RETRIES)
+  : 3;
 
 export interface LongTaskReport {
   /** Durations (ms) of the long tasks that started at or after `from`'s mark. */
@@ -42,7 +44,11 @@ export async function recordLongTasks(page: Page): Promise<void> {
       for (const e of list.getEntries()) {
         w.__longTasks.push({ start: e.startTime, duration: Math.round(e.duration) });
         // What the browser says was behind it (script container, or 'unknown' for non-script work).
-        const a = (e as unknown as { attribution?: Array<{ name: string; containerType: string; containerName: string }> }).attribution?.[0];
+        const a = (
+          e as unknown as {
+            attribution?: Array<{ name: string; containerType: string; containerName: string }>;
+          }
+        ).attribution?.[0];
         w.__frames.push(
           `longtask ${Math.round(e.startTime)}: ${Math.round(e.duration)} ms, ${e.name}${a ? ` (${a.name}, ${a.containerType || 'no container'}${a.containerName ? ` ${a.containerName}` : ''})` : ''}`,
         );
@@ -69,11 +75,16 @@ export async function recordLongTasks(page: Page): Promise<void> {
         if (e.blockingDuration <= 0) continue;
         const scripts = e.scripts.map((s) => {
           const file = s.sourceURL ? s.sourceURL.slice(s.sourceURL.lastIndexOf('/') + 1) : '';
-          const layout = s.forcedStyleAndLayoutDuration > 1 ? `, forced layout ${Math.round(s.forcedStyleAndLayoutDuration)}ms` : '';
+          const layout =
+            s.forcedStyleAndLayoutDuration > 1
+              ? `, forced layout ${Math.round(s.forcedStyleAndLayoutDuration)}ms`
+              : '';
           return `${s.invoker}${s.sourceFunctionName ? ` ${s.sourceFunctionName}` : ''} ${file}@${s.sourceCharPosition} ${Math.round(s.duration)}ms${layout}`;
         });
         const render = e.renderStart ? Math.round(e.startTime + e.duration - e.renderStart) : 0;
-        const style = e.styleAndLayoutStart ? Math.round(e.startTime + e.duration - e.styleAndLayoutStart) : 0;
+        const style = e.styleAndLayoutStart
+          ? Math.round(e.startTime + e.duration - e.styleAndLayoutStart)
+          : 0;
         w.__frames.push(
           `frame ${Math.round(e.startTime)}: ${Math.round(e.duration)} ms (blocking ${Math.round(e.blockingDuration)}, render ${render}, style+layout ${style}) ${scripts.join('; ')}`,
         );
@@ -102,7 +113,9 @@ export async function readLongTasks(page: Page, from?: string): Promise<LongTask
       .filter((m) => m.name.startsWith('quarry:') || m.name.startsWith('test:'))
       .map((m) => ({ at: m.startTime, text: `mark ${m.name} at ${Math.round(m.startTime)}` }));
     const at = (line: string) => Number(/(-?\d+)(?=:)/.exec(line)?.[1] ?? 0);
-    const lines = [...marks, ...w.__frames.map((text) => ({ at: at(text), text }))].sort((a, b) => a.at - b.at).map((l) => l.text);
+    const lines = [...marks, ...w.__frames.map((text) => ({ at: at(text), text }))]
+      .sort((a, b) => a.at - b.at)
+      .map((l) => l.text);
     return {
       longTasks: all.filter((t) => t.start >= start).map((t) => t.duration),
       before: all.filter((t) => t.start < start).map((t) => t.duration),
@@ -148,11 +161,19 @@ export async function stopTrace(page: Page, name: string): Promise<void> {
  * every poll (tasks of 25-250 ms on a page of search results, traced), which the recorder counts
  * as the app's. These poll a cheap query with `waitForFunction` (or use `locator.waitFor`).
  */
-export async function until(page: Page, what: string, fn: (arg: string) => boolean, arg = '', timeout = 30_000): Promise<void> {
+export async function until(
+  page: Page,
+  what: string,
+  fn: (arg: string) => boolean,
+  arg = '',
+  timeout = 30_000,
+): Promise<void> {
   try {
     await page.waitForFunction(fn, arg, { timeout, polling: 100 });
   } catch (err) {
-    throw new Error(`waiting for ${what}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    throw new Error(`waiting for ${what}: ${err instanceof Error ? err.message : String(err)}`, {
+      cause: err,
+    });
   }
 }
 
@@ -163,8 +184,11 @@ export const repoOpen = (name: string) =>
   !!document.querySelector('[role="tree"]');
 
 /** (In the page) the code index is built. */
-export const indexReady = () => document.querySelector('[data-testid="index-status"]')?.getAttribute('data-state') === 'ready';
+export const indexReady = () =>
+  document.querySelector('[data-testid="index-status"]')?.getAttribute('data-state') === 'ready';
 
 /** (In the page) a search has finished: "Showing 5,000 of …", "12 matches in 3 files (…)", "No matches in …". */
 export const searchDone = () =>
-  /^(Showing [\d,]+ of|No matches in|[\d,]+ match(es)? in)/.test(document.querySelector('[data-testid="search-summary"]')?.textContent ?? '');
+  /^(Showing [\d,]+ of|No matches in|[\d,]+ match(es)? in)/.test(
+    document.querySelector('[data-testid="search-summary"]')?.textContent ?? '',
+  );

@@ -34,7 +34,9 @@ export async function writeOpfsRepo(page: Page, dir: string, files: FixtureFiles
       for (const [path, text] of entries) {
         const i = path.lastIndexOf('/');
         const parent = await dirOf(i < 0 ? '' : path.slice(0, i));
-        const writable = await (await parent.getFileHandle(path.slice(i + 1), { create: true })).createWritable();
+        const writable = await (
+          await parent.getFileHandle(path.slice(i + 1), { create: true })
+        ).createWritable();
         await writable.write(text);
         await writable.close();
       }
@@ -46,8 +48,9 @@ export async function writeOpfsRepo(page: Page, dir: string, files: FixtureFiles
 /** Make window.showDirectoryPicker resolve with the OPFS directory `dir` (set before the app loads). */
 export async function pickerReturnsOpfs(page: Page, dir: string): Promise<void> {
   await page.addInitScript((d) => {
-    (window as unknown as { showDirectoryPicker: () => Promise<FileSystemDirectoryHandle> }).showDirectoryPicker = async () =>
-      (await navigator.storage.getDirectory()).getDirectoryHandle(d);
+    (
+      window as unknown as { showDirectoryPicker: () => Promise<FileSystemDirectoryHandle> }
+    ).showDirectoryPicker = async () => (await navigator.storage.getDirectory()).getDirectoryHandle(d);
   }, dir);
 }
 
@@ -58,7 +61,9 @@ export async function writeOpfsFile(page: Page, dir: string, path: string, text:
       let h = await (await navigator.storage.getDirectory()).getDirectoryHandle(dir);
       const parts = path.split('/');
       for (const p of parts.slice(0, -1)) h = await h.getDirectoryHandle(p, { create: true });
-      const writable = await (await h.getFileHandle(parts[parts.length - 1], { create: true })).createWritable();
+      const writable = await (
+        await h.getFileHandle(parts[parts.length - 1], { create: true })
+      ).createWritable();
       await writable.write(text);
       await writable.close();
     },
@@ -67,13 +72,20 @@ export async function writeOpfsFile(page: Page, dir: string, path: string, text:
 }
 
 /** Write one binary file (an image) into an OPFS fixture, as bytes (the page receives them as a number array). */
-export async function writeOpfsBytes(page: Page, dir: string, path: string, bytes: Uint8Array): Promise<void> {
+export async function writeOpfsBytes(
+  page: Page,
+  dir: string,
+  path: string,
+  bytes: Uint8Array,
+): Promise<void> {
   await page.evaluate(
     async ({ dir, path, data }) => {
       let h = await (await navigator.storage.getDirectory()).getDirectoryHandle(dir, { create: true });
       const parts = path.split('/');
       for (const p of parts.slice(0, -1)) h = await h.getDirectoryHandle(p, { create: true });
-      const writable = await (await h.getFileHandle(parts[parts.length - 1], { create: true })).createWritable();
+      const writable = await (
+        await h.getFileHandle(parts[parts.length - 1], { create: true })
+      ).createWritable();
       await writable.write(new Uint8Array(data));
       await writable.close();
     },
@@ -86,8 +98,14 @@ export async function writeOpfsBytes(page: Page, dir: string, path: string, byte
  * objects). Bytes cross into the page as base64 in slices of about 4 MB, the first slice
  * replacing the directory.
  */
-export async function writeOpfsTree(page: Page, dir: string, files: Record<string, Uint8Array>): Promise<void> {
-  const entries = Object.entries(files).map(([path, bytes]) => [path, Buffer.from(bytes).toString('base64')] as [string, string]);
+export async function writeOpfsTree(
+  page: Page,
+  dir: string,
+  files: Record<string, Uint8Array>,
+): Promise<void> {
+  const entries = Object.entries(files).map(
+    ([path, bytes]) => [path, Buffer.from(bytes).toString('base64')] as [string, string],
+  );
   const slices: Array<Array<[string, string]>> = [[]];
   let size = 0;
   for (const e of entries) {
@@ -117,7 +135,9 @@ export async function writeOpfsTree(page: Page, dir: string, files: Record<strin
           const bin = atob(b64);
           const bytes = new Uint8Array(bin.length);
           for (let j = 0; j < bin.length; j++) bytes[j] = bin.charCodeAt(j);
-          const writable = await (await h.getFileHandle(parts[parts.length - 1], { create: true })).createWritable();
+          const writable = await (
+            await h.getFileHandle(parts[parts.length - 1], { create: true })
+          ).createWritable();
           await writable.write(bytes);
           await writable.close();
         }
@@ -154,12 +174,16 @@ export async function copyDiskDirToOpfs(page: Page, diskDir: string, dir: string
       } catch {
         // not there yet
       }
-      const dirs = new Map<string, Promise<FileSystemDirectoryHandle>>([['', root.getDirectoryHandle(dir, { create: true })]]);
+      const dirs = new Map<string, Promise<FileSystemDirectoryHandle>>([
+        ['', root.getDirectoryHandle(dir, { create: true })],
+      ]);
       const dirOf = (path: string): Promise<FileSystemDirectoryHandle> => {
         let known = dirs.get(path);
         if (!known) {
           const i = path.lastIndexOf('/');
-          known = dirOf(i < 0 ? '' : path.slice(0, i)).then((parent) => parent.getDirectoryHandle(path.slice(i + 1), { create: true }));
+          known = dirOf(i < 0 ? '' : path.slice(0, i)).then((parent) =>
+            parent.getDirectoryHandle(path.slice(i + 1), { create: true }),
+          );
           dirs.set(path, known);
         }
         return known;
@@ -172,7 +196,9 @@ export async function copyDiskDirToOpfs(page: Page, diskDir: string, dir: string
           const rel = file.webkitRelativePath.slice(file.webkitRelativePath.indexOf('/') + 1);
           const i = rel.lastIndexOf('/');
           const parent = await dirOf(i < 0 ? '' : rel.slice(0, i));
-          const writable = await (await parent.getFileHandle(rel.slice(i + 1), { create: true })).createWritable();
+          const writable = await (
+            await parent.getFileHandle(rel.slice(i + 1), { create: true })
+          ).createWritable();
           await file.stream().pipeTo(writable);
         }
       };

@@ -20,8 +20,10 @@ export const SMALL_APP: FixtureFiles = {
     'export const label = formatMoney(calculateTotal([1, 2, 3]));',
     '',
   ].join('\n'),
-  'src/util/strings.ts': 'export function formatMoney(n: number): string {\n  return `$${n.toFixed(2)}`;\n}\n',
-  'src/components/Button.tsx': 'export function Button({ label }: { label: string }) {\n  return <button>{label}</button>;\n}\n',
+  'src/util/strings.ts':
+    'export function formatMoney(n: number): string {\n  return `$${n.toFixed(2)}`;\n}\n',
+  'src/components/Button.tsx':
+    'export function Button({ label }: { label: string }) {\n  return <button>{label}</button>;\n}\n',
   'dist/bundle.js': 'console.log("built output, ignored");\n',
   'debug.log': 'ignored log line\n',
   'README.md': '# Small app\n\nCalculates totals.\n',
@@ -29,8 +31,10 @@ export const SMALL_APP: FixtureFiles = {
 
 /** File names and lines that would be markup if a page ever rendered them as HTML. */
 export const HOSTILE: FixtureFiles = {
-  '<img src=x onerror=alert(1)>.ts': 'export const evil = "<script>alert(\'xss\')</script>";\n// <img src=x onerror=alert(2)> in a comment\n',
-  'src/<b onmouseover=alert(3)>bold.md': '<script>alert(4)</script>\n<iframe src="javascript:alert(5)"></iframe>\n',
+  '<img src=x onerror=alert(1)>.ts':
+    'export const evil = "<script>alert(\'xss\')</script>";\n// <img src=x onerror=alert(2)> in a comment\n',
+  'src/<b onmouseover=alert(3)>bold.md':
+    '<script>alert(4)</script>\n<iframe src="javascript:alert(5)"></iframe>\n',
   'src/ok.ts': 'export const fine = "<script>";\n',
 };
 
@@ -47,7 +51,8 @@ export function tenThousandFiles(): FixtureFiles {
   const files: FixtureFiles = {};
   for (let d = 0; d < 100; d++) {
     for (let f = 0; f < 100; f++) {
-      files[`pkg${d}/mod${f}.ts`] = `// file ${d}/${f}\nexport const value${d}_${f} = ${d * 100 + f};\nexport function get${f}() { return value${d}_${f}; }\n`;
+      files[`pkg${d}/mod${f}.ts`] =
+        `// file ${d}/${f}\nexport const value${d}_${f} = ${d * 100 + f};\nexport function get${f}() { return value${d}_${f}; }\n`;
     }
   }
   return files;

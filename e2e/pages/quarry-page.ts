@@ -72,7 +72,10 @@ export class QuarryPage {
     await expect(this.tree).toBeVisible();
   }
 
-  async search(text: string, mode: 'Text' | 'Regex' | 'Ranked' | 'Semantic' | 'Hybrid' = 'Text'): Promise<void> {
+  async search(
+    text: string,
+    mode: 'Text' | 'Regex' | 'Ranked' | 'Semantic' | 'Hybrid' = 'Text',
+  ): Promise<void> {
     await this.mode(mode).check();
     await this.searchBox.fill(text);
   }

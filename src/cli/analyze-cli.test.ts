@@ -7,11 +7,15 @@ const BIN = path.resolve(__dirname, '../../bin/quarry.mjs');
 const APPS = path.resolve(__dirname, '../../test/fixtures/apps');
 
 function quarry(args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, QUARRY_ROOT: '' } });
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, QUARRY_ROOT: '' },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-const call = (tool: string, args: unknown, app: string) => quarry(['call', tool, JSON.stringify(args), '--root', path.join(APPS, app), '--no-cache']);
+const call = (tool: string, args: unknown, app: string) =>
+  quarry(['call', tool, JSON.stringify(args), '--root', path.join(APPS, app), '--no-cache']);
 
 describe('quarry call: the analysis tools', () => {
   it('get_routes lists the App Router fixture', () => {
@@ -58,16 +62,34 @@ describe('quarry call: the analysis tools', () => {
     const r = call('feature_status', { featureName: 'notifications', includeInventory: true }, 'flags-app');
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect([out.featureName, out.implemented, out.featureFlagged, out.flagName, out.testCoverage]).toEqual(['notifications', true, true, 'notifications', true]);
+    expect([out.featureName, out.implemented, out.featureFlagged, out.flagName, out.testCoverage]).toEqual([
+      'notifications',
+      true,
+      true,
+      'notifications',
+      true,
+    ]);
     expect(out.references[0]).toMatchObject({ path: 'src/posthog/Notifications.tsx', line: 4 });
     expect(out.inventory.total).toBe(17);
   }, 60_000);
 
   const invalid: Array<[string, string, unknown, string, string]> = [
     ['find_components', 'an invalid namePattern', { namePattern: '([' }, 'react-lib', 'InvalidPattern'],
-    ['find_components', 'a directory escaping the root', { directory: '../..' }, 'react-lib', 'PathOutsideRoot'],
+    [
+      'find_components',
+      'a directory escaping the root',
+      { directory: '../..' },
+      'react-lib',
+      'PathOutsideRoot',
+    ],
     ['get_routes', 'includeApi that is not a boolean', { includeApi: 'no' }, 'next-app', 'InvalidArgument'],
-    ['get_routes', 'an appDirectory path that does not exist', { appDirectory: 'src/nope/app' }, 'next-app', 'NotFound'],
+    [
+      'get_routes',
+      'an appDirectory path that does not exist',
+      { appDirectory: 'src/nope/app' },
+      'next-app',
+      'NotFound',
+    ],
     ['feature_status', 'a missing featureName', {}, 'flags-app', 'InvalidArgument'],
   ];
   it.each(invalid)(

@@ -9,7 +9,11 @@ import { coverageSentence } from '../core/rank/coverage-text';
 import { CodeIndexService } from '../core/rank/service';
 import type { Workspace } from '../core/source/workspace';
 
-export async function chunksCommand(workspace: Workspace, out: (s: string) => void, options: { stats: boolean; json: boolean }): Promise<void> {
+export async function chunksCommand(
+  workspace: Workspace,
+  out: (s: string) => void,
+  options: { stats: boolean; json: boolean },
+): Promise<void> {
   const pool = nodeParsePool();
   try {
     const service = new CodeIndexService(workspace, async () => pool);
@@ -18,13 +22,23 @@ export async function chunksCommand(workspace: Workspace, out: (s: string) => vo
     if (!options.stats) {
       for (const path of index.paths()) {
         for (const c of index.chunksOf(path)) {
-          out(JSON.stringify({ path: c.path, startLine: c.startLine, endLine: c.endLine, symbolName: c.symbolName, chunkType: c.chunkType }) + '\n');
+          out(
+            JSON.stringify({
+              path: c.path,
+              startLine: c.startLine,
+              endLine: c.endLine,
+              symbolName: c.symbolName,
+              chunkType: c.chunkType,
+            }) + '\n',
+          );
         }
       }
       return;
     }
     const coverage = stats.coverage!;
-    const textOnly = stats.skipped.filter((s) => s.reason === 'minified' || s.reason === 'generated' || s.reason === 'parseFailed');
+    const textOnly = stats.skipped.filter(
+      (s) => s.reason === 'minified' || s.reason === 'generated' || s.reason === 'parseFailed',
+    );
     if (options.json) {
       out(JSON.stringify({ coverage, chunks: stats.chunksIndexed, textOnly }, null, 2) + '\n');
       return;
@@ -37,7 +51,8 @@ export async function chunksCommand(workspace: Workspace, out: (s: string) => vo
     }
     if (textOnly.length) {
       out('Text only, per file:\n');
-      for (const s of textOnly) out(`  ${s.path}\t${s.reason === 'parseFailed' ? 'parser failed' : s.reason}\t${s.detail ?? ''}\n`);
+      for (const s of textOnly)
+        out(`  ${s.path}\t${s.reason === 'parseFailed' ? 'parser failed' : s.reason}\t${s.detail ?? ''}\n`);
     }
   } finally {
     pool.dispose();

@@ -10,7 +10,10 @@ const BIN = path.resolve(__dirname, '../../bin/quarry.mjs');
 let root = '';
 
 function quarry(args: string[], env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, QUARRY_ROOT: '', ...env } });
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, QUARRY_ROOT: '', ...env },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -31,17 +34,45 @@ describe('quarry CLI', () => {
       'def parse_csv(text):\n    """Split comma separated text into rows."""\n    return [l.split(",") for l in text.splitlines()]\n',
     );
     const env = { QUARRY_CACHE_DIR: mkdtempSync(path.join(tmpdir(), 'quarry-semantic-cache-')) };
-    const first = quarry(['call', 'semantic_code_search', JSON.stringify({ query: 'renew a login that timed out', type: 'semantic', limit: 1 }), '--root', dir], env);
+    const first = quarry(
+      [
+        'call',
+        'semantic_code_search',
+        JSON.stringify({ query: 'renew a login that timed out', type: 'semantic', limit: 1 }),
+        '--root',
+        dir,
+      ],
+      env,
+    );
     expect(first.code).toBe(0);
     expect(first.stderr).toContain('quarry: embedding 2 chunk views for semantic search');
     expect(JSON.parse(first.stdout)).toMatchObject([
-      { path: 'src/session.ts', symbol: 'refreshExpiredSession', language: 'typescript', why: { similarity: expect.any(Number) } },
+      {
+        path: 'src/session.ts',
+        symbol: 'refreshExpiredSession',
+        language: 'typescript',
+        why: { similarity: expect.any(Number) },
+      },
     ]);
-    const hybrid = quarry(['call', 'semantic_code_search', JSON.stringify({ query: 'parse_csv', language: 'python' }), '--root', dir], env);
+    const hybrid = quarry(
+      [
+        'call',
+        'semantic_code_search',
+        JSON.stringify({ query: 'parse_csv', language: 'python' }),
+        '--root',
+        dir,
+      ],
+      env,
+    );
     expect(hybrid.code).toBe(0);
     expect(hybrid.stderr).not.toContain('embedding'); // the vectors came from the cache
-    expect(JSON.parse(hybrid.stdout)).toMatchObject([{ path: 'src/csv.py', symbol: 'parse_csv', why: { exactIdentifier: true, lexicalRank: 1 } }]);
-    const bad = quarry(['call', 'semantic_code_search', JSON.stringify({ query: 'x', type: 'keyword' }), '--root', dir], env);
+    expect(JSON.parse(hybrid.stdout)).toMatchObject([
+      { path: 'src/csv.py', symbol: 'parse_csv', why: { exactIdentifier: true, lexicalRank: 1 } },
+    ]);
+    const bad = quarry(
+      ['call', 'semantic_code_search', JSON.stringify({ query: 'x', type: 'keyword' }), '--root', dir],
+      env,
+    );
     expect(bad.code).toBe(2);
     expect(JSON.parse(bad.stdout).error.message).toBe('type must be one of "semantic", "hybrid"');
   }, 120_000);
@@ -53,7 +84,10 @@ describe('quarry CLI', () => {
       path.join(dir, 'src/users.ts'),
       'export function getUserById(id: string) {\n  return db.users.find((u) => u.id === id);\n}\n\nexport function getUserByEmail(email: string) {\n  return db.users.find((u) => u.email === email);\n}\n',
     );
-    writeFileSync(path.join(dir, 'scripts/users.py'), 'def load_record(user_id):\n    return user_table[user_id]\n');
+    writeFileSync(
+      path.join(dir, 'scripts/users.py'),
+      'def load_record(user_id):\n    return user_table[user_id]\n',
+    );
     const cache = mkdtempSync(path.join(tmpdir(), 'quarry-ranked-cache-'));
     const env = { QUARRY_CACHE_DIR: cache };
     const r = quarry(['call', 'ranked_search', '{"query":"user by id"}', '--root', dir], env);
@@ -71,21 +105,44 @@ describe('quarry CLI', () => {
     });
     expect(results.map((x: any) => x.path)).toContain('scripts/users.py');
     expect(readdirSync(cache).filter((f) => f.startsWith('index-'))).toHaveLength(1); // the code index, stored for the next call
-    const py = quarry(['call', 'ranked_search', '{"query":"user by id","language":"python"}', '--root', dir], env);
+    const py = quarry(
+      ['call', 'ranked_search', '{"query":"user by id","language":"python"}', '--root', dir],
+      env,
+    );
     expect(JSON.parse(py.stdout).results.map((x: any) => x.symbol)).toEqual(['load_record']);
-    const glob = quarry(['call', 'ranked_search', '{"query":"user by id","path":"src/**"}', '--root', dir], env);
+    const glob = quarry(
+      ['call', 'ranked_search', '{"query":"user by id","path":"src/**"}', '--root', dir],
+      env,
+    );
     expect(JSON.parse(glob.stdout).results.every((x: any) => x.path === 'src/users.ts')).toBe(true);
     const rel = quarry(['call', 'related_code', '{"path":"src/users.ts","line":2}', '--root', dir], env);
     expect(rel.code).toBe(0);
     const related = JSON.parse(rel.stdout);
-    expect(related.seed).toEqual({ path: 'src/users.ts', startLine: 1, endLine: 3, symbol: 'getUserById', kind: 'function' });
-    expect(related.results[0]).toMatchObject({ path: 'src/users.ts', symbol: 'getUserByEmail', reasons: expect.arrayContaining(['same file']) });
+    expect(related.seed).toEqual({
+      path: 'src/users.ts',
+      startLine: 1,
+      endLine: 3,
+      symbol: 'getUserById',
+      kind: 'function',
+    });
+    expect(related.results[0]).toMatchObject({
+      path: 'src/users.ts',
+      symbol: 'getUserByEmail',
+      reasons: expect.arrayContaining(['same file']),
+    });
     const none = quarry(['call', 'related_code', '{"path":"src/users.ts","line":4}', '--root', dir], env);
     expect(none.code).toBe(1);
-    expect(JSON.parse(none.stdout).error).toMatchObject({ code: 'EngineError', message: 'No related chunks found for that location' });
+    expect(JSON.parse(none.stdout).error).toMatchObject({
+      code: 'EngineError',
+      message: 'No related chunks found for that location',
+    });
     const bad = quarry(['call', 'ranked_search', '{"query":"x","limit":101}', '--root', dir], env);
     expect(bad.code).toBe(2);
-    expect(JSON.parse(bad.stdout).error).toEqual({ code: 'InvalidArgument', message: 'limit must be an integer from 1 to 100', data: { field: 'limit', value: 101 } });
+    expect(JSON.parse(bad.stdout).error).toEqual({
+      code: 'InvalidArgument',
+      message: 'limit must be an integer from 1 to 100',
+      data: { field: 'limit', value: 101 },
+    });
   }, 120_000);
   it('chunks --seed004 prints the chunks codebase_search ranks; plain chunks prints Quarry symbol chunks', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'quarry-chunks-'));
@@ -111,7 +168,13 @@ describe('quarry CLI', () => {
       .stdout.trim()
       .split('\n')
       .map((l) => JSON.parse(l));
-    expect(own).toContainEqual({ path: 'src/pool.ts', startLine: 8, endLine: 8, symbolName: 'PoolManager.get', chunkType: 'method' });
+    expect(own).toContainEqual({
+      path: 'src/pool.ts',
+      startLine: 8,
+      endLine: 8,
+      symbolName: 'PoolManager.get',
+      chunkType: 'method',
+    });
   });
   it('chunks --stats says what the index covers, and why each text-only file is text only', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'quarry-stats-'));
@@ -137,7 +200,12 @@ describe('quarry CLI', () => {
       '',
     ]);
     const json = JSON.parse(quarry(['chunks', '--stats', '--json', '--root', dir]).stdout);
-    expect(json.coverage).toMatchObject({ textFiles: 6, symbols: 2, blocks: 2, textOnly: { minified: 1, generated: 1, failed: 0 } });
+    expect(json.coverage).toMatchObject({
+      textFiles: 6,
+      symbols: 2,
+      blocks: 2,
+      textOnly: { minified: 1, generated: 1, failed: 0 },
+    });
   });
   it('tools prints every tool as {name, description, inputSchema}', () => {
     const r = quarry(['tools']);
@@ -167,13 +235,25 @@ describe('quarry CLI', () => {
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.total).toBe(2);
-    expect(out.matches[0]).toEqual({ path: 'src/app.ts', line: 4, content: 'export function calculateTotal(items: number[]): number {' });
+    expect(out.matches[0]).toEqual({
+      path: 'src/app.ts',
+      line: 4,
+      content: 'export function calculateTotal(items: number[]): number {',
+    });
   });
 
   it('search_files prints the seed text format on a real directory', () => {
-    const r = quarry(['call', 'search_files', '{"path":".","regex":"TODO|FIXME","file_pattern":"*.ts"}', '--root', root]);
+    const r = quarry([
+      'call',
+      'search_files',
+      '{"path":".","regex":"TODO|FIXME","file_pattern":"*.ts"}',
+      '--root',
+      root,
+    ]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('# src/auth.ts\n 13 | // Some code here\n 14 | // TODO: Add proper validation\n');
+    expect(r.stdout).toContain(
+      '# src/auth.ts\n 13 | // Some code here\n 14 | // TODO: Add proper validation\n',
+    );
     expect(r.stdout).not.toContain('node_modules');
     expect(r.stdout).not.toContain('generated/out.ts');
   });
@@ -182,7 +262,15 @@ describe('quarry CLI', () => {
     const viaEnv = quarry(['call', 'read_file', '{"filePath":"README.md"}'], { QUARRY_ROOT: root });
     expect(viaEnv.code).toBe(0);
     expect(JSON.parse(viaEnv.stdout).content).toBe('# Fixture repo\n\nTODO: write the docs');
-    const two = quarry(['call', 'list_directory', '{"directoryPath":"."}', '--root', path.join(root, 'src'), '--root', path.join(root, 'lib')]);
+    const two = quarry([
+      'call',
+      'list_directory',
+      '{"directoryPath":"."}',
+      '--root',
+      path.join(root, 'src'),
+      '--root',
+      path.join(root, 'lib'),
+    ]);
     expect(two.code).toBe(0);
     expect(JSON.parse(two.stdout).items.map((i: any) => i.name)).toEqual(['src', 'lib']);
   });
@@ -193,26 +281,44 @@ describe('quarry CLI', () => {
     const ledger = path.join(base, 'ledger');
     mkdirSync(path.join(shop, 'src'), { recursive: true });
     mkdirSync(path.join(ledger, 'lib'), { recursive: true });
-    writeFileSync(path.join(shop, 'src', 'cart.ts'), 'export function cartTotal(prices: number[]) {\n  return formatMoney(prices.length);\n}\n');
-    writeFileSync(path.join(ledger, 'lib', 'money.ts'), 'export function formatMoney(cents: number) {\n  return (cents / 100).toFixed(2);\n}\n');
+    writeFileSync(
+      path.join(shop, 'src', 'cart.ts'),
+      'export function cartTotal(prices: number[]) {\n  return formatMoney(prices.length);\n}\n',
+    );
+    writeFileSync(
+      path.join(ledger, 'lib', 'money.ts'),
+      'export function formatMoney(cents: number) {\n  return (cents / 100).toFixed(2);\n}\n',
+    );
     const env = { QUARRY_CACHE_DIR: path.join(base, 'cache') };
     const roots = ['--root', shop, '--root', ledger];
     const grep = quarry(['call', 'code_search', '{"query":"formatMoney"}', ...roots], env);
     expect(grep.code).toBe(0);
-    expect(JSON.parse(grep.stdout).matches.map((m: any) => `${m.path}:${m.line}`)).toEqual(['shop/src/cart.ts:2', 'ledger/lib/money.ts:1']);
+    expect(JSON.parse(grep.stdout).matches.map((m: any) => `${m.path}:${m.line}`)).toEqual([
+      'shop/src/cart.ts:2',
+      'ledger/lib/money.ts:1',
+    ]);
     const ranked = quarry(['call', 'codebase_search', '{"query":"cents prices"}', ...roots], env);
     expect(
       JSON.parse(ranked.stdout)
         .results.map((r: any) => r.path)
         .sort(),
     ).toEqual(['ledger/lib/money.ts', 'shop/src/cart.ts']);
-    const one = quarry(['call', 'codebase_search', '{"query":"cents prices","root":"ledger"}', ...roots], env);
+    const one = quarry(
+      ['call', 'codebase_search', '{"query":"cents prices","root":"ledger"}', ...roots],
+      env,
+    );
     expect(JSON.parse(one.stdout).results.map((r: any) => r.path)).toEqual(['ledger/lib/money.ts']);
-    const read = quarry(['call', 'read_file', '{"filePath":"ledger/lib/money.ts","lineStart":1,"lineEnd":1}', ...roots], env);
+    const read = quarry(
+      ['call', 'read_file', '{"filePath":"ledger/lib/money.ts","lineStart":1,"lineEnd":1}', ...roots],
+      env,
+    );
     expect(JSON.parse(read.stdout).content).toBe('export function formatMoney(cents: number) {');
     const bad = quarry(['call', 'codebase_search', '{"query":"x","root":"nowhere"}', ...roots], env);
     expect(bad.code).toBe(2);
-    expect(JSON.parse(bad.stdout).error).toMatchObject({ code: 'InvalidArgument', message: 'root is not an open repository: nowhere' });
+    expect(JSON.parse(bad.stdout).error).toMatchObject({
+      code: 'InvalidArgument',
+      message: 'root is not an open repository: nowhere',
+    });
   }, 60_000);
 
   const invalid: Array<[string, string[], string]> = [
@@ -221,7 +327,11 @@ describe('quarry CLI', () => {
     ['an unknown tool', ['call', 'no_such_tool', '{}'], 'InvalidArgument'],
     ['an invalid regex', ['call', 'search_files', '{"path":".","regex":"(a"}'], 'InvalidPattern'],
     ['a path escaping the root', ['call', 'read_file', '{"filePath":"../../etc/passwd"}'], 'PathOutsideRoot'],
-    ['lineStart > lineEnd', ['call', 'read_file', '{"filePath":"README.md","lineStart":3,"lineEnd":1}'], 'InvalidArgument'],
+    [
+      'lineStart > lineEnd',
+      ['call', 'read_file', '{"filePath":"README.md","lineStart":3,"lineEnd":1}'],
+      'InvalidArgument',
+    ],
   ];
   it.each(invalid)('exits 2 with {"error":{code,message}} for %s', (_n, args, code) => {
     const r = quarry([...args, '--root', root]);
@@ -233,19 +343,31 @@ describe('quarry CLI', () => {
 
   it('refuses an unknown field (exit 2) before any index is built, and keeps aliases', () => {
     const cache = mkdtempSync(path.join(tmpdir(), 'quarry-strict-cache-'));
-    const r = quarry(['call', 'codebase_search', '{"query":"auth","maxresults":1}', '--root', root], { QUARRY_CACHE_DIR: cache });
+    const r = quarry(['call', 'codebase_search', '{"query":"auth","maxresults":1}', '--root', root], {
+      QUARRY_CACHE_DIR: cache,
+    });
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout)).toEqual({
       error: {
         code: 'InvalidArgument',
-        message: 'Unknown field: maxresults (allowed: query, root, limit, include_content, file_extensions, path_filter, exclude_paths)',
+        message:
+          'Unknown field: maxresults (allowed: query, root, limit, include_content, file_extensions, path_filter, exclude_paths)',
         data: { field: 'maxresults' },
       },
     });
     expect(readdirSync(cache)).toEqual([]); // no index was refreshed (nor written)
-    const typo = quarry(['call', 'search_files', '{"path":".","regex":"TODO","file_patern":"*.ts"}', '--root', root]);
+    const typo = quarry([
+      'call',
+      'search_files',
+      '{"path":".","regex":"TODO","file_patern":"*.ts"}',
+      '--root',
+      root,
+    ]);
     expect(typo.code).toBe(2);
-    expect(JSON.parse(typo.stdout).error).toMatchObject({ message: 'Unknown field: file_patern (allowed: path, regex, file_pattern)', data: { field: 'file_patern' } });
+    expect(JSON.parse(typo.stdout).error).toMatchObject({
+      message: 'Unknown field: file_patern (allowed: path, regex, file_pattern)',
+      data: { field: 'file_patern' },
+    });
     const alias = quarry(['call', 'search_corpus', '{"corpus_path":"src","query":"TODO"}', '--root', root]);
     expect(alias.code).toBe(0);
     expect(JSON.parse(alias.stdout).result.total).toBeGreaterThan(0);

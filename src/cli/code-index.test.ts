@@ -56,6 +56,10 @@ describe('SharedCodeIndexService', () => {
     writeFileSync(path.join(dir, 'long.ts'), 'export const a = 1;\nexport const b = 2;\n');
     writeFileSync(path.join(dir, 'short.py'), 'x = 1\n');
     const lines = workspaceLinesOwned(new Workspace([new NodeFsSource(dir)]));
-    expect(await Promise.all([lines('long.ts'), lines('short.py'), lines('missing.ts')])).toEqual([['export const a = 1;', 'export const b = 2;'], ['x = 1'], null]);
+    expect(await Promise.all([lines('long.ts'), lines('short.py'), lines('missing.ts')])).toEqual([
+      ['export const a = 1;', 'export const b = 2;'],
+      ['x = 1'],
+      null,
+    ]);
   });
 });

@@ -34,7 +34,11 @@ export class SharedCodeIndexService extends CodeIndexService {
     let entry = this.shared;
     if (!entry) {
       const controller = new AbortController();
-      const created: SharedRefresh = { controller, waiters: 0, done: super.refresh({ ...options, signal: controller.signal }) };
+      const created: SharedRefresh = {
+        controller,
+        waiters: 0,
+        done: super.refresh({ ...options, signal: controller.signal }),
+      };
       created.done
         .catch(() => undefined)
         .finally(() => {
@@ -59,7 +63,11 @@ export class SharedCodeIndexService extends CodeIndexService {
 }
 
 /** The workspace's code index, parsed on a pool of threads, stored under `index-${key}` when there is a store. */
-export function cliCodeIndex(workspace: Workspace, store: IndexStore | undefined, key: string): CodeIndexService {
+export function cliCodeIndex(
+  workspace: Workspace,
+  store: IndexStore | undefined,
+  key: string,
+): CodeIndexService {
   return new SharedCodeIndexService(workspace, async () => nodeParsePool(), store, `index-${key}`);
 }
 

@@ -9,14 +9,22 @@ const BIN = path.resolve(__dirname, '../../bin/quarry.mjs');
 const APPS = path.resolve(__dirname, '../../test/fixtures/apps');
 
 function quarry(args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, QUARRY_ROOT: '' } });
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, QUARRY_ROOT: '' },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
-const explore = (args: unknown, root: string) => quarry(['call', 'explore', JSON.stringify(args), '--root', root, '--no-cache']);
+const explore = (args: unknown, root: string) =>
+  quarry(['call', 'explore', JSON.stringify(args), '--root', root, '--no-cache']);
 
 let repo = '';
 const git = (...args: string[]) => {
-  const r = spawnSync('git', ['-c', 'user.name=Ada', '-c', 'user.email=ada@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd: repo, encoding: 'utf8' });
+  const r = spawnSync(
+    'git',
+    ['-c', 'user.name=Ada', '-c', 'user.email=ada@example.com', '-c', 'commit.gpgsign=false', ...args],
+    { cwd: repo, encoding: 'utf8' },
+  );
   if (r.status !== 0) throw new Error(r.stderr);
 };
 const write = (rel: string, text: string) => {
@@ -27,7 +35,15 @@ const write = (rel: string, text: string) => {
 beforeAll(() => {
   repo = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-explore-'));
   write('README.md', '# Mixed\n\nOne repository in four languages.\n');
-  write('package.json', JSON.stringify({ name: 'mixed', version: '0.3.0', main: 'web/index.ts', dependencies: { zod: '^3.23.0' } }));
+  write(
+    'package.json',
+    JSON.stringify({
+      name: 'mixed',
+      version: '0.3.0',
+      main: 'web/index.ts',
+      dependencies: { zod: '^3.23.0' },
+    }),
+  );
   write('web/index.ts', "import { a } from './a';\nexport const run = () => a();\n");
   write('web/a.ts', "import { b } from './b';\nexport const a = () => b();\n");
   write('web/b.ts', "import { a } from './a';\nexport const b = (): number => (a ? 1 : 0);\n");
@@ -35,7 +51,10 @@ beforeAll(() => {
   write('py/app/main.py', 'from .models import User\n');
   write('py/app/models.py', 'class User:\n    pass\n');
   write('go.mod', 'module example.com/mixed\n\ngo 1.22\n');
-  write('cmd/tool/main.go', 'package main\n\nimport "example.com/mixed/internal/store"\n\nfunc main() { store.Open() }\n');
+  write(
+    'cmd/tool/main.go',
+    'package main\n\nimport "example.com/mixed/internal/store"\n\nfunc main() { store.Open() }\n',
+  );
   write('internal/store/store.go', 'package store\n\nfunc Open() {}\n');
   write('c/main.c', '#include "util.h"\nint main(void) { return util(); }\n');
   write('c/util.h', 'int util(void);\n');
@@ -66,10 +85,21 @@ describe('quarry call explore', () => {
     expect(out.errors).toEqual([]);
     const edges = out.import_graph.edges.map((e: any) => `${e.from} -> ${e.to}`);
     expect(edges).toEqual(
-      expect.arrayContaining(['web/index.ts -> web/a.ts', 'py/app/main.py -> py/app/models.py', 'cmd/tool/main.go -> internal/store/store.go', 'c/main.c -> c/util.h']),
+      expect.arrayContaining([
+        'web/index.ts -> web/a.ts',
+        'py/app/main.py -> py/app/models.py',
+        'cmd/tool/main.go -> internal/store/store.go',
+        'c/main.c -> c/util.h',
+      ]),
     );
-    expect(out.import_graph.cycles).toEqual([{ files: ['web/a.ts', 'web/b.ts'], path: ['web/a.ts', 'web/b.ts', 'web/a.ts'] }]);
-    expect(out.git_history_detail).toMatchObject({ available: true, branch: 'main', uncommitted: [{ path: 'web/a.ts', status: 'modified' }] });
+    expect(out.import_graph.cycles).toEqual([
+      { files: ['web/a.ts', 'web/b.ts'], path: ['web/a.ts', 'web/b.ts', 'web/a.ts'] },
+    ]);
+    expect(out.git_history_detail).toMatchObject({
+      available: true,
+      branch: 'main',
+      uncommitted: [{ path: 'web/a.ts', status: 'modified' }],
+    });
     expect(out.git_history_detail.commits.map((c: any) => c.message)).toEqual(['Change b', 'First commit']);
     expect(out.focus_findings_detail[0].path).toBe('internal/store/store.go');
   }, 60_000);

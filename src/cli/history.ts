@@ -29,9 +29,16 @@ export function cliHistory(rootDirs: readonly string[]): NonNullable<ToolContext
       head: h.head,
       shallow: h.shallow,
       commits: h.commits
-        .map((c) => ({ ...c, changedFiles: c.changedFiles.flatMap((f) => (rel(f.path) === null ? [] : [{ ...f, path: rel(f.path)! }])) }))
+        .map((c) => ({
+          ...c,
+          changedFiles: c.changedFiles.flatMap((f) =>
+            rel(f.path) === null ? [] : [{ ...f, path: rel(f.path)! }],
+          ),
+        }))
         .filter((c) => !below || c.changedFiles.length),
-      uncommitted: (h.uncommitted ?? []).flatMap((u) => (rel(u.path) === null ? [] : [{ ...u, path: rel(u.path)! }])),
+      uncommitted: (h.uncommitted ?? []).flatMap((u) =>
+        rel(u.path) === null ? [] : [{ ...u, path: rel(u.path)! }],
+      ),
     };
   };
 }

@@ -108,7 +108,10 @@ function resolveRoots(roots: string[], env: Record<string, string | undefined>, 
 function toolContext(rootList: string[], io: CliIO, noCache: boolean): ToolContext {
   const workspace = openRoots(rootList);
   const dir = noCache ? null : defaultCacheDir(io.env);
-  if (!noCache && !dir) io.stderr('quarry: no cache directory (no HOME, QUARRY_CACHE_DIR or XDG_CACHE_HOME); the index is kept in memory for this run\n');
+  if (!noCache && !dir)
+    io.stderr(
+      'quarry: no cache directory (no HOME, QUARRY_CACHE_DIR or XDG_CACHE_HOME); the index is kept in memory for this run\n',
+    );
   let warned = false;
   const warnOnce = (message: string) => {
     if (warned) return;
@@ -147,7 +150,8 @@ function openRoots(roots: string[]): Workspace {
     } catch {
       throw new QuarryError('InvalidArgument', `--root ${r}: no such directory`, { field: 'root', value: r });
     }
-    if (!st.isDirectory()) throw new QuarryError('InvalidArgument', `--root ${r}: not a directory`, { field: 'root', value: r });
+    if (!st.isDirectory())
+      throw new QuarryError('InvalidArgument', `--root ${r}: not a directory`, { field: 'root', value: r });
     return new NodeFsSource(abs);
   });
   return new Workspace(sources);
@@ -156,7 +160,15 @@ function openRoots(roots: string[]): Workspace {
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const fail = (err: unknown): number => {
     const qe = toQuarryError(err);
-    io.stdout(JSON.stringify({ error: { code: qe.code, message: qe.message, ...(Object.keys(qe.data).length ? { data: qe.data } : {}) } }) + '\n');
+    io.stdout(
+      JSON.stringify({
+        error: {
+          code: qe.code,
+          message: qe.message,
+          ...(Object.keys(qe.data).length ? { data: qe.data } : {}),
+        },
+      }) + '\n',
+    );
     return isUserError(qe) || qe.code === 'NotFound' ? 2 : 1;
   };
   try {
@@ -172,12 +184,17 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     }
     if (command === 'call') {
       const [tool, rawArgs = '{}'] = rest;
-      if (!tool) throw usageError("quarry call needs a tool name: quarry call <tool> '<json-args>' --root DIR");
+      if (!tool)
+        throw usageError("quarry call needs a tool name: quarry call <tool> '<json-args>' --root DIR");
       let args: unknown;
       try {
         args = JSON.parse(rawArgs);
       } catch (e) {
-        throw new QuarryError('InvalidArgument', `The tool arguments are not valid JSON: ${(e as Error).message}`, { field: '(arguments)' });
+        throw new QuarryError(
+          'InvalidArgument',
+          `The tool arguments are not valid JSON: ${(e as Error).message}`,
+          { field: '(arguments)' },
+        );
       }
       const ctx = toolContext(resolveRoots(roots, io.env, args), io, noCache);
       const result = await callTool(tool, args, ctx);
@@ -185,7 +202,11 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       return 0;
     }
     if (command === 'mcp') {
-      await serveMcp(toolContext(resolveRoots(roots, io.env, undefined), io, noCache), io.stdin ?? process.stdin, io.stdout);
+      await serveMcp(
+        toolContext(resolveRoots(roots, io.env, undefined), io, noCache),
+        io.stdin ?? process.stdin,
+        io.stdout,
+      );
       return 0;
     }
     if (command === 'serve') {
@@ -196,7 +217,15 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       const seed = new SeedIndexService(openRoots(resolveRoots(roots, io.env, undefined)));
       for (const file of (await seed.walk()).keys()) {
         for (const c of (await seed.chunksOf(file)) ?? []) {
-          io.stdout(JSON.stringify({ path: c.path, startLine: c.startLine, endLine: c.endLine, symbolName: c.symbolName, chunkType: c.chunkType }) + '\n');
+          io.stdout(
+            JSON.stringify({
+              path: c.path,
+              startLine: c.startLine,
+              endLine: c.endLine,
+              symbolName: c.symbolName,
+              chunkType: c.chunkType,
+            }) + '\n',
+          );
         }
       }
       return 0;

@@ -9,7 +9,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ErrorCode, LATEST_PROTOCOL_VERSION, McpError, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  LATEST_PROTOCOL_VERSION,
+  McpError,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { writeFixtureDir } from '../../test/fixtures/repo';
 import { describeTools } from '../core/tools';
@@ -49,7 +54,11 @@ afterEach(async () => {
 });
 
 async function connect(dir: string) {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--root', dir, '--no-cache'], stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', '--root', dir, '--no-cache'],
+    stderr: 'pipe',
+  });
   let stderr = '';
   transport.stderr?.on('data', (d) => (stderr += d));
   const client = new Client({ name: 'quarry-test', version: '1.0.0' });
@@ -118,34 +127,50 @@ describe('quarry mcp (SDK client over stdio)', () => {
     expect(client.getServerVersion()).toEqual({ name: PRODUCT, version: PRODUCT_VERSION });
     expect(client.getServerCapabilities()?.tools).toBeDefined();
     const { tools } = await client.listTools();
-    expect(tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }))).toEqual(describeTools());
+    expect(
+      tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
+    ).toEqual(describeTools());
   });
 
   it('calls tools: JSON text plus structuredContent for objects', async () => {
     const { client } = await connect(root);
-    const grep = await client.callTool({ name: 'code_search', arguments: { query: 'calculateTotal', fileType: 'ts' } });
+    const grep = await client.callTool({
+      name: 'code_search',
+      arguments: { query: 'calculateTotal', fileType: 'ts' },
+    });
     expect(grep.isError).toBeFalsy();
     expect((grep.structuredContent as any).total).toBe(2);
     expect(JSON.parse((grep.content as any)[0].text)).toEqual(grep.structuredContent);
-    const ranked = await client.callTool({ name: 'codebase_search', arguments: { query: 'validate user credentials' } });
+    const ranked = await client.callTool({
+      name: 'codebase_search',
+      arguments: { query: 'validate user credentials' },
+    });
     expect((ranked.structuredContent as any).route).toBe('rust-tfidf');
     expect((ranked.structuredContent as any).results.map((h: any) => h.symbolName)).toContain('validateUser');
     // a string result (search_files prints text) is the text as it is, with no structuredContent
-    const text = await client.callTool({ name: 'search_files', arguments: { path: '.', regex: 'FIXME', file_pattern: '*.ts' } });
+    const text = await client.callTool({
+      name: 'search_files',
+      arguments: { path: '.', regex: 'FIXME', file_pattern: '*.ts' },
+    });
     expect((text.content as any)[0].text).toContain('# src/app.ts');
     expect(text.structuredContent).toBeUndefined();
   });
 
   it('answers explore (seed 003) with the report as structuredContent, and refuses a bad depth', async () => {
     const { client } = await connect(root);
-    const res = await client.callTool({ name: 'explore', arguments: { path: '.', depth: 'deep', focus: 'validate user' } });
+    const res = await client.callTool({
+      name: 'explore',
+      arguments: { path: '.', depth: 'deep', focus: 'validate user' },
+    });
     expect(res.isError).toBeFalsy();
     const report = res.structuredContent as any;
     expect(report).toMatchObject({ path: '.', depth: 'deep', focus: 'validate user', errors: [] });
     expect(report.tree).toContain('├── ');
     expect(report.focus_findings_detail.map((h: any) => h.symbol)).toContain('validateUser');
     expect(report.import_graph.files).toBeGreaterThan(0);
-    const bad = await rejection(client.callTool({ name: 'explore', arguments: { path: '.', depth: 'very' } }));
+    const bad = await rejection(
+      client.callTool({ name: 'explore', arguments: { path: '.', depth: 'very' } }),
+    );
     expect(bad.message).toContain('depth must be one of "shallow", "standard", "deep"');
   }, 60_000);
 
@@ -166,13 +191,20 @@ describe('quarry mcp (SDK client over stdio)', () => {
     });
     expect(schema('related_code')).toMatchObject({
       type: 'object',
-      properties: { path: { type: 'string' }, line: { type: 'integer', minimum: 1 }, limit: { type: 'integer', minimum: 1, maximum: 100, default: 10 } },
+      properties: {
+        path: { type: 'string' },
+        line: { type: 'integer', minimum: 1 },
+        limit: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
+      },
       required: ['path', 'line'],
       additionalProperties: false,
     });
     // both at once: one refresh of the shared index serves them
     const [ranked, related] = await Promise.all([
-      client.callTool({ name: 'ranked_search', arguments: { query: 'calculate total', language: 'typescript', limit: 3 } }),
+      client.callTool({
+        name: 'ranked_search',
+        arguments: { query: 'calculate total', language: 'typescript', limit: 3 },
+      }),
       client.callTool({ name: 'related_code', arguments: { path: 'src/app.ts', line: 5 } }),
     ]);
     expect(ranked.isError).toBeFalsy();
@@ -186,27 +218,50 @@ describe('quarry mcp (SDK client over stdio)', () => {
       kind: 'function',
       why: expect.stringContaining('exact symbol match'),
     });
-    expect(results[0].snippet.split('\n').slice(0, 2)).toEqual(['// TODO: support discounts', 'export function calculateTotal(items: number[]): number {']);
+    expect(results[0].snippet.split('\n').slice(0, 2)).toEqual([
+      '// TODO: support discounts',
+      'export function calculateTotal(items: number[]): number {',
+    ]);
     expect(JSON.parse((ranked.content as any)[0].text)).toEqual(ranked.structuredContent);
     expect(related.isError).toBeFalsy();
-    expect((related.structuredContent as any).seed).toEqual({ path: 'src/app.ts', startLine: 3, endLine: 8, symbol: 'calculateTotal', kind: 'function' });
+    expect((related.structuredContent as any).seed).toEqual({
+      path: 'src/app.ts',
+      startLine: 3,
+      endLine: 8,
+      symbol: 'calculateTotal',
+      kind: 'function',
+    });
     expect((related.structuredContent as any).results.map((r: any) => r.symbol)).toContain('calculateTax');
-    const bad = await rejection(client.callTool({ name: 'ranked_search', arguments: { query: 'x', language: 'cobol' } }));
+    const bad = await rejection(
+      client.callTool({ name: 'ranked_search', arguments: { query: 'x', language: 'cobol' } }),
+    );
     expect(bad.code).toBe(ErrorCode.InvalidParams);
     expect(bad.message).toMatch(/^MCP error -32602: language must be one of: typescript, /);
     const none = await client.callTool({ name: 'related_code', arguments: { path: 'src/app.ts', line: 2 } });
-    expect(none).toEqual({ content: [{ type: 'text', text: 'No related chunks found for that location' }], isError: true });
+    expect(none).toEqual({
+      content: [{ type: 'text', text: 'No related chunks found for that location' }],
+      isError: true,
+    });
   }, 60_000);
 
   it('answers semantic_code_search with the bundled model (its array as JSON text)', async () => {
     const { client } = await connect(root);
-    const res = await client.callTool({ name: 'semantic_code_search', arguments: { query: 'check that the user credentials are valid', limit: 3 } });
+    const res = await client.callTool({
+      name: 'semantic_code_search',
+      arguments: { query: 'check that the user credentials are valid', limit: 3 },
+    });
     expect(res.isError).toBeFalsy();
     const results = JSON.parse((res.content as any)[0].text);
     expect(results.length).toBeGreaterThan(0);
     expect(results.map((r: any) => r.symbol)).toContain('validateUser');
-    expect(results[0]).toMatchObject({ path: expect.any(String), startLine: expect.any(Number), why: expect.any(Object) });
-    const bad = await rejection(client.callTool({ name: 'semantic_code_search', arguments: { query: 'x', type: 'keyword' } }));
+    expect(results[0]).toMatchObject({
+      path: expect.any(String),
+      startLine: expect.any(Number),
+      why: expect.any(Object),
+    });
+    const bad = await rejection(
+      client.callTool({ name: 'semantic_code_search', arguments: { query: 'x', type: 'keyword' } }),
+    );
     expect(bad.message).toContain('type must be one of "semantic", "hybrid"');
   }, 60_000);
 
@@ -220,16 +275,23 @@ describe('quarry mcp (SDK client over stdio)', () => {
     // the client prefixes "MCP error <code>: "; the server's message is exactly the engine's
     expect(missing.message).toBe('MCP error -32602: Missing required field: query');
     expect(missing.data).toMatchObject({ code: 'InvalidArgument', field: 'query' });
-    const filter = await rejection(client.callTool({ name: 'codebase_search', arguments: { query: 'x', file_extensions: [] } }));
+    const filter = await rejection(
+      client.callTool({ name: 'codebase_search', arguments: { query: 'x', file_extensions: [] } }),
+    );
     expect(filter.code).toBe(-32602);
-    expect(filter.message).toBe('MCP error -32602: INVALID_FILTER: file_extensions must be a non-empty array of strings');
+    expect(filter.message).toBe(
+      'MCP error -32602: INVALID_FILTER: file_extensions must be a non-empty array of strings',
+    );
     expect(filter.data).toMatchObject({ code: 'InvalidFilter' });
   });
 
   it('returns engine errors as isError results carrying exactly the message', async () => {
     const { client } = await connect(root);
     const res = await client.callTool({ name: 'find_related', arguments: { path: 'src/app.ts', line: 1 } });
-    expect(res).toEqual({ content: [{ type: 'text', text: 'No related chunks found for that location' }], isError: true });
+    expect(res).toEqual({
+      content: [{ type: 'text', text: 'No related chunks found for that location' }],
+      isError: true,
+    });
     // and the server goes on answering
     await expect(client.ping()).resolves.toEqual({});
   });
@@ -238,13 +300,18 @@ describe('quarry mcp (SDK client over stdio)', () => {
     const { client } = await connect(root);
     const query = Array.from({ length: 120_000 }, (_, i) => `word${i % 5000}`).join(' ') + ' validateUser';
     expect(query.length).toBeGreaterThan(1_000_000);
-    const err = await client.callTool({ name: 'codebase_search', arguments: { query, limit: 3, include_content: false } }).catch((e: unknown) => e);
+    const err = await client
+      .callTool({ name: 'codebase_search', arguments: { query, limit: 3, include_content: false } })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(McpError);
     expect(err).toMatchObject({
       code: ErrorCode.InvalidParams,
       message: `MCP error -32602: query is too long: ${query.length} characters (the limit is ${MAX_QUERY_CHARS})`,
     });
-    const next = await client.callTool({ name: 'codebase_search', arguments: { query: query.slice(-5000), limit: 3, include_content: false } });
+    const next = await client.callTool({
+      name: 'codebase_search',
+      arguments: { query: query.slice(-5000), limit: 3, include_content: false },
+    });
     expect(next.isError).toBeFalsy();
     expect((next.structuredContent as any).results.map((h: any) => h.symbolName)).toContain('validateUser');
   });
@@ -253,15 +320,22 @@ describe('quarry mcp (SDK client over stdio)', () => {
     const { client } = await connect(bigRoot);
     const order: string[] = [];
     // the first codebase_search builds the index of BIG_FILES files (--no-cache): the long call
-    const long = client.callTool({ name: 'codebase_search', arguments: { query: 'handler request', limit: 3 } }).then((r) => {
-      order.push('long');
-      return r;
-    });
+    const long = client
+      .callTool({ name: 'codebase_search', arguments: { query: 'handler request', limit: 3 } })
+      .then((r) => {
+        order.push('long');
+        return r;
+      });
     await client.ping();
     order.push('ping');
-    const short = await client.callTool({ name: 'read_file', arguments: { filePath: 'src/m0/file0.ts', lineStart: 1, lineEnd: 1 } });
+    const short = await client.callTool({
+      name: 'read_file',
+      arguments: { filePath: 'src/m0/file0.ts', lineStart: 1, lineEnd: 1 },
+    });
     order.push('short');
-    expect((short.structuredContent as any).content).toBe('export function handler0_0(request: Request, total: number): number {');
+    expect((short.structuredContent as any).content).toBe(
+      'export function handler0_0(request: Request, total: number): number {',
+    );
     const listing = await client.callTool({ name: 'list_directory', arguments: { directoryPath: 'src' } });
     order.push('list');
     expect(listing.isError).toBeFalsy();
@@ -276,7 +350,11 @@ describe('quarry mcp (SDK client over stdio)', () => {
     await client.ping();
     const controller = new AbortController();
     const started = Date.now();
-    const long = client.callTool({ name: 'codebase_search', arguments: { query: 'handler request' } }, undefined, { signal: controller.signal });
+    const long = client.callTool(
+      { name: 'codebase_search', arguments: { query: 'handler request' } },
+      undefined,
+      { signal: controller.signal },
+    );
     await sleep(300);
     controller.abort('cancelled by the test');
     const err = await rejection(long);
@@ -290,9 +368,15 @@ describe('quarry mcp (SDK client over stdio)', () => {
     if (before !== null) {
       await sleep(700);
       const used = cpuTicks(pid)! - before;
-      expect(used, `server CPU ticks in 700 ms after the cancel (${Date.now() - started} ms since the call)`).toBeLessThan(15);
+      expect(
+        used,
+        `server CPU ticks in 700 ms after the cancel (${Date.now() - started} ms since the call)`,
+      ).toBeLessThan(15);
     }
-    const short = await client.callTool({ name: 'read_file', arguments: { filePath: 'src/m1/file1.ts', lineStart: 1, lineEnd: 1 } });
+    const short = await client.callTool({
+      name: 'read_file',
+      arguments: { filePath: 'src/m1/file1.ts', lineStart: 1, lineEnd: 1 },
+    });
     expect((short.structuredContent as any).found).toBe(true);
   }, 60_000);
 });
@@ -345,7 +429,12 @@ describe('quarry mcp (raw lines)', () => {
     const cacheDir = (tag: string) => fs.mkdtempSync(path.join(os.tmpdir(), `quarry-mcp-cache-${tag}-`));
     const quiet = cacheDir('notification');
     const { answers, code } = await rawSession(
-      [initialize(1), initialized, call(undefined, 'codebase_search', { query: 'validate user' }), { jsonrpc: '2.0', id: 2, method: 'ping' }],
+      [
+        initialize(1),
+        initialized,
+        call(undefined, 'codebase_search', { query: 'validate user' }),
+        { jsonrpc: '2.0', id: 2, method: 'ping' },
+      ],
       { args: [], env: { QUARRY_CACHE_DIR: quiet } },
     );
     expect(code).toBe(0);
@@ -353,10 +442,13 @@ describe('quarry mcp (raw lines)', () => {
     expect(fs.readdirSync(quiet)).toEqual([]);
     // the same call as a request runs (and fills the cache), so the check above can fail
     const ran = cacheDir('request');
-    const control = await rawSession([initialize(1), initialized, call(2, 'codebase_search', { query: 'validate user' })], {
-      args: [],
-      env: { QUARRY_CACHE_DIR: ran },
-    });
+    const control = await rawSession(
+      [initialize(1), initialized, call(2, 'codebase_search', { query: 'validate user' })],
+      {
+        args: [],
+        env: { QUARRY_CACHE_DIR: ran },
+      },
+    );
     expect(control.answers.map((a) => a.id)).toEqual([1, 2]);
     expect(fs.readdirSync(ran).length).toBeGreaterThan(0);
   });

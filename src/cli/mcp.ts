@@ -15,7 +15,12 @@
 import { Writable, type Readable } from 'node:stream';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { isUserError, toQuarryError } from '../core/errors';
 import { callTool, describeTools } from '../core/tools';
 import type { ToolContext } from '../core/tools/types';
@@ -36,7 +41,8 @@ export class JsonRpcError extends Error {
   }
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A tool's answer as MCP content: the text (strings as they are, anything else as JSON), and the object itself when it is one. */
 export function toCallToolResult(result: unknown): CallToolResult {
@@ -49,13 +55,19 @@ export function toCallToolResult(result: unknown): CallToolResult {
 }
 
 /** One tools/call: the engine's answer, an isError result, or a thrown -32602 for bad input. */
-export async function runToolCall(ctx: ToolContext, name: string, args: unknown, signal: AbortSignal): Promise<CallToolResult> {
+export async function runToolCall(
+  ctx: ToolContext,
+  name: string,
+  args: unknown,
+  signal: AbortSignal,
+): Promise<CallToolResult> {
   try {
     return toCallToolResult(await callTool(name, args, { ...ctx, signal }));
   } catch (err) {
     const qe = toQuarryError(err);
     // an unknown tool name is an InvalidArgument naming the tool (findTool), so it lands here too
-    if (isUserError(qe)) throw new JsonRpcError(ErrorCode.InvalidParams, qe.message, { code: qe.code, ...qe.data });
+    if (isUserError(qe))
+      throw new JsonRpcError(ErrorCode.InvalidParams, qe.message, { code: qe.code, ...qe.data });
     // cancelled: the SDK sends nothing for an aborted request, whatever is returned
     if (signal.aborted) throw qe;
     return { content: [{ type: 'text', text: qe.message }], isError: true };
@@ -69,7 +81,10 @@ export async function runToolCall(ctx: ToolContext, name: string, args: unknown,
 export function createMcpServer(ctx: ToolContext): { server: Server; idle: () => Promise<void> } {
   // The low-level Server, which the SDK's JSDoc marks deprecated in favour of McpServer "except for
   // advanced use cases": McpServer wants zod schemas, and the tools layer owns each tool's JSON Schema.
-  const server = new Server({ name: PRODUCT, version: PRODUCT_VERSION }, { capabilities: { tools: { listChanged: false } } });
+  const server = new Server(
+    { name: PRODUCT, version: PRODUCT_VERSION },
+    { capabilities: { tools: { listChanged: false } } },
+  );
   const inflight = new Set<Promise<unknown>>();
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: describeTools() }));

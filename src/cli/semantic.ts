@@ -11,7 +11,12 @@ import type { CodeIndexService } from '../core/rank/service';
 import { WorkspaceSemantic } from '../core/semantic/provider';
 import type { ToolContext } from '../core/tools/types';
 
-export function cliSemantic(service: CodeIndexService, store: IndexStore | undefined, key: string, stderr: (s: string) => void): NonNullable<ToolContext['semantic']> {
+export function cliSemantic(
+  service: CodeIndexService,
+  store: IndexStore | undefined,
+  key: string,
+  stderr: (s: string) => void,
+): NonNullable<ToolContext['semantic']> {
   let state: WorkspaceSemantic | null = null;
   return async (signal) => {
     state ??= new WorkspaceSemantic(service, () => nodeThreadEmbeddingModel(), store, `vectors-${key}`);
@@ -21,7 +26,9 @@ export function cliSemantic(service: CodeIndexService, store: IndexStore | undef
       onProgress: (p) => {
         if (told || p.total === 0) return;
         told = true;
-        stderr(`quarry: embedding ${p.total.toLocaleString('en-US')} chunk views for semantic search (once; later searches embed only what changed)\n`);
+        stderr(
+          `quarry: embedding ${p.total.toLocaleString('en-US')} chunk views for semantic search (once; later searches embed only what changed)\n`,
+        );
       },
     });
     return { model, roots: [root] };

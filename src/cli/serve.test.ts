@@ -41,13 +41,29 @@ interface Answer {
 }
 
 /** A request with the path sent exactly as given (fetch would normalize '..' away). */
-function request(server: RunningServer, rawPath: string, options: { method?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+function request(
+  server: RunningServer,
+  rawPath: string,
+  options: { method?: string; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port: server.port, path: rawPath, method: options.method ?? 'GET', headers: options.headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port: server.port,
+        path: rawPath,
+        method: options.method ?? 'GET',
+        headers: options.headers,
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -114,12 +130,16 @@ describe('quarry serve: the app', () => {
       expect(res.headers['cache-control'], p).toMatch(cache);
       expect(res.headers['x-content-type-options']).toBe('nosniff');
     }
-    expect((await request(app, '/assets/tree-sitter-x-Q1w2.wasm')).body).toEqual(Buffer.from([0, 97, 115, 109, 1, 0, 0, 0]));
+    expect((await request(app, '/assets/tree-sitter-x-Q1w2.wasm')).body).toEqual(
+      Buffer.from([0, 97, 115, 109, 1, 0, 0, 0]),
+    );
   });
 
   it('answers a revalidation with 304 when the file has not changed', async () => {
     const first = await request(app, '/icon.svg');
-    const again = await request(app, '/icon.svg', { headers: { 'If-None-Match': String(first.headers.etag) } });
+    const again = await request(app, '/icon.svg', {
+      headers: { 'If-None-Match': String(first.headers.etag) },
+    });
     expect(again.status).toBe(304);
     expect(again.body.length).toBe(0);
   });
@@ -147,7 +167,13 @@ describe('quarry serve: the app', () => {
   });
 
   it('answers 404 for a missing asset instead of the app', async () => {
-    for (const p of ['/assets/missing-123.js', '/missing.png', '/assets/nothing', '/assets/', '/__quarry/other']) {
+    for (const p of [
+      '/assets/missing-123.js',
+      '/missing.png',
+      '/assets/nothing',
+      '/assets/',
+      '/__quarry/other',
+    ]) {
       const res = await request(app, p);
       expect(res.status, p).toBe(404);
       expect(res.body.toString()).not.toContain('<div id="root">');
@@ -194,7 +220,9 @@ describe('quarry serve: the app', () => {
 describe('quarry serve --root: the folder', () => {
   it('names the folder in index.html, HTML-escaped, so the app opens it', async () => {
     const html = (await request(app, '/')).body.toString();
-    expect(html).toContain('<meta name="quarry-served-root" content="proj &#60;&#38;&#34;&#39;&#62; $&#38;" /></head>');
+    expect(html).toContain(
+      '<meta name="quarry-served-root" content="proj &#60;&#38;&#34;&#39;&#62; $&#38;" /></head>',
+    );
     expect(html).not.toContain(FOLDER);
   });
 
@@ -203,10 +231,23 @@ describe('quarry serve --root: the folder', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(res.headers['cache-control']).toBe('no-store');
-    const body = JSON.parse(res.body.toString()) as { name: string; files: Array<{ path: string; size: number; mtimeMs: number }> };
+    const body = JSON.parse(res.body.toString()) as {
+      name: string;
+      files: Array<{ path: string; size: number; mtimeMs: number }>;
+    };
     expect(body.name).toBe(FOLDER);
-    expect(body.files.map((f) => f.path)).toEqual(['.gitignore', 'README.md', 'link-in.ts', 'src/a.ts', 'src/deep/b.ts', 'swapped.ts']);
-    expect(body.files.find((f) => f.path === 'src/a.ts')).toMatchObject({ size: 20, mtimeMs: expect.any(Number) });
+    expect(body.files.map((f) => f.path)).toEqual([
+      '.gitignore',
+      'README.md',
+      'link-in.ts',
+      'src/a.ts',
+      'src/deep/b.ts',
+      'swapped.ts',
+    ]);
+    expect(body.files.find((f) => f.path === 'src/a.ts')).toMatchObject({
+      size: 20,
+      mtimeMs: expect.any(Number),
+    });
   });
 
   it('serves the bytes of a listed file, and nothing else', async () => {
@@ -214,8 +255,18 @@ describe('quarry serve --root: the folder', () => {
     expect(a.status).toBe(200);
     expect(a.headers['content-type']).toBe('application/octet-stream');
     expect(a.body.toString()).toBe('export const a = 1;\n');
-    expect((await request(app, '/__quarry/root/raw/link-in.ts')).body.toString()).toBe('export const a = 1;\n');
-    for (const p of ['ignored.txt', '.git/config', 'node_modules/x/index.js', 'link-out.txt', 'dir-out/secret.txt', 'src', 'missing.ts']) {
+    expect((await request(app, '/__quarry/root/raw/link-in.ts')).body.toString()).toBe(
+      'export const a = 1;\n',
+    );
+    for (const p of [
+      'ignored.txt',
+      '.git/config',
+      'node_modules/x/index.js',
+      'link-out.txt',
+      'dir-out/secret.txt',
+      'src',
+      'missing.ts',
+    ]) {
       const res = await request(app, `/__quarry/root/raw/${p}`);
       expect(res.status, p).toBe(404);
       expect(res.body.toString()).not.toContain('outside the root');
@@ -223,7 +274,11 @@ describe('quarry serve --root: the folder', () => {
   });
 
   it('refuses a climb out of the folder', async () => {
-    for (const p of ['/__quarry/root/raw/../../etc/passwd', '/__quarry/root/raw/%2e%2e/%2e%2e/etc/passwd', '/__quarry/root/raw/src/..%2f..%2foutside%2fsecret.txt']) {
+    for (const p of [
+      '/__quarry/root/raw/../../etc/passwd',
+      '/__quarry/root/raw/%2e%2e/%2e%2e/etc/passwd',
+      '/__quarry/root/raw/src/..%2f..%2foutside%2fsecret.txt',
+    ]) {
       const res = await request(app, p);
       expect(res.status, p).toBe(403);
       expect(res.body.toString()).not.toMatch(/root:|outside the root/);
@@ -246,9 +301,15 @@ describe('quarry serve --root: the folder', () => {
   });
 
   it('answers the folder only to loopback host names (no DNS rebinding)', async () => {
-    expect((await request(app, '/__quarry/root/files', { headers: { Host: 'evil.example:80' } })).status).toBe(403);
-    expect((await request(app, '/__quarry/root/raw/src/a.ts', { headers: { Host: 'evil.example' } })).status).toBe(403);
-    expect((await request(app, '/__quarry/root/files', { headers: { Host: `localhost:${app.port}` } })).status).toBe(200);
+    expect(
+      (await request(app, '/__quarry/root/files', { headers: { Host: 'evil.example:80' } })).status,
+    ).toBe(403);
+    expect(
+      (await request(app, '/__quarry/root/raw/src/a.ts', { headers: { Host: 'evil.example' } })).status,
+    ).toBe(403);
+    expect(
+      (await request(app, '/__quarry/root/files', { headers: { Host: `localhost:${app.port}` } })).status,
+    ).toBe(200);
   });
 
   it('exposes nothing without --root', async () => {
@@ -262,7 +323,11 @@ describe('quarry serve: the command', () => {
     const out: string[] = [];
     let stop = () => {};
     const stopped = new Promise<void>((resolve) => (stop = resolve));
-    const running = serveCommand({ port: '0', roots: [root], distDir: dist }, { stdout: (s) => out.push(s), stderr: (s) => out.push(s) }, () => stopped);
+    const running = serveCommand(
+      { port: '0', roots: [root], distDir: dist },
+      { stdout: (s) => out.push(s), stderr: (s) => out.push(s) },
+      () => stopped,
+    );
     while (!out.length) await new Promise((r) => setTimeout(r, 10));
     const m = /^Quarry at http:\/\/127\.0\.0\.1:(\d+)\/\n$/.exec(out[0]);
     expect(m).not.toBeNull();
@@ -285,7 +350,11 @@ describe('quarry serve: the command', () => {
     const io = { stdout: (s: string) => out.push(s), stderr: () => {}, env: {} };
     expect(await runCli(['serve', '--port', 'abc'], io)).toBe(2);
     expect(JSON.parse(out.join(''))).toEqual({
-      error: { code: 'InvalidArgument', message: expect.stringContaining('--port abc: not a port'), data: { field: 'port', value: 'abc' } },
+      error: {
+        code: 'InvalidArgument',
+        message: expect.stringContaining('--port abc: not a port'),
+        data: { field: 'port', value: 'abc' },
+      },
     });
     out.length = 0;
     expect(await runCli(['serve', '--port=70000'], io)).toBe(2);
@@ -300,7 +369,10 @@ describe('quarry serve: the command', () => {
     const io = { stdout: (s: string) => out.push(s), stderr: () => {}, env: {} };
     const file = path.join(root, 'README.md');
     expect(await runCli(['serve', '--port', '0', '--root', file], io)).toBe(2);
-    expect(JSON.parse(out.join('')).error).toMatchObject({ code: 'InvalidArgument', message: `--root ${file}: not a directory` });
+    expect(JSON.parse(out.join('')).error).toMatchObject({
+      code: 'InvalidArgument',
+      message: `--root ${file}: not a directory`,
+    });
     out.length = 0;
     expect(await runCli(['serve', '--root', path.join(tmp, 'nope')], io)).toBe(2);
     expect(out.join('')).toContain('no such directory');
@@ -311,10 +383,15 @@ describe('quarry serve: the command', () => {
     const err = await startServer({ port: app.port, distDir: dist }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(QuarryError);
     expect((err as QuarryError).code).toBe('InvalidArgument');
-    expect((err as QuarryError).message).toBe(`Port ${app.port} is already in use on 127.0.0.1: pass another --port (--port 0 picks a free one)`);
-    await expect(serveCommand({ port: String(app.port), roots: [], distDir: dist }, { stdout: () => {}, stderr: () => {} })).rejects.toThrow(
-      `Port ${app.port} is already in use`,
+    expect((err as QuarryError).message).toBe(
+      `Port ${app.port} is already in use on 127.0.0.1: pass another --port (--port 0 picks a free one)`,
     );
+    await expect(
+      serveCommand(
+        { port: String(app.port), roots: [], distDir: dist },
+        { stdout: () => {}, stderr: () => {} },
+      ),
+    ).rejects.toThrow(`Port ${app.port} is already in use`);
   });
 
   it('is in the help', async () => {

@@ -90,7 +90,11 @@ export function escapeHtml(text: string): string {
 export function parsePort(value: string | undefined): number {
   if (value === undefined) return DEFAULT_PORT;
   if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) {
-    throw new QuarryError('InvalidArgument', `--port ${value}: not a port (an integer from 0 to 65535; 0 picks a free one)`, { field: 'port', value });
+    throw new QuarryError(
+      'InvalidArgument',
+      `--port ${value}: not a port (an integer from 0 to 65535; 0 picks a free one)`,
+      { field: 'port', value },
+    );
   }
   return Number(value);
 }
@@ -102,9 +106,13 @@ export function checkRoot(dir: string): string {
   try {
     st = fs.statSync(abs);
   } catch {
-    throw new QuarryError('InvalidArgument', `--root ${dir}: no such directory`, { field: 'root', value: dir });
+    throw new QuarryError('InvalidArgument', `--root ${dir}: no such directory`, {
+      field: 'root',
+      value: dir,
+    });
   }
-  if (!st.isDirectory()) throw new QuarryError('InvalidArgument', `--root ${dir}: not a directory`, { field: 'root', value: dir });
+  if (!st.isDirectory())
+    throw new QuarryError('InvalidArgument', `--root ${dir}: not a directory`, { field: 'root', value: dir });
   return abs;
 }
 
@@ -117,7 +125,8 @@ export function packageRoot(from = path.dirname(fileURLToPath(import.meta.url)))
     } catch {
       // no package.json here: go up
     }
-    if (path.dirname(dir) === dir) throw new QuarryError('NotFound', `Cannot find Quarry's package folder above ${from}`);
+    if (path.dirname(dir) === dir)
+      throw new QuarryError('NotFound', `Cannot find Quarry's package folder above ${from}`);
   }
 }
 
@@ -126,15 +135,21 @@ async function ensureBuilt(log: (line: string) => void): Promise<string> {
   const root = packageRoot();
   const dist = path.join(root, 'dist');
   if (fs.existsSync(path.join(dist, 'index.html'))) return dist;
-  log(`quarry: the app is not built yet (no ${path.join(dist, 'index.html')}); building it with Vite, once...`);
+  log(
+    `quarry: the app is not built yet (no ${path.join(dist, 'index.html')}); building it with Vite, once...`,
+  );
   let vite: typeof import('vite');
   try {
     vite = await import('vite');
   } catch (err) {
-    throw new QuarryError('NotFound', `The app is not built and Vite cannot be loaded (${(err as Error).message}): run npm install, then npm run build`);
+    throw new QuarryError(
+      'NotFound',
+      `The app is not built and Vite cannot be loaded (${(err as Error).message}): run npm install, then npm run build`,
+    );
   }
   await vite.build({ root, configFile: path.join(root, 'vite.config.ts'), logLevel: 'warn' });
-  if (!fs.existsSync(path.join(dist, 'index.html'))) throw new QuarryError('Internal', `The build wrote no ${path.join(dist, 'index.html')}`);
+  if (!fs.existsSync(path.join(dist, 'index.html')))
+    throw new QuarryError('Internal', `The build wrote no ${path.join(dist, 'index.html')}`);
   log('quarry: built.');
   return dist;
 }
@@ -161,7 +176,8 @@ class ServedFolder {
   /** Walked afresh on every call, so the app's Refresh sees the folder as it is now. */
   async list(): Promise<ListedFile[]> {
     const files: ListedFile[] = [];
-    for await (const f of walkFiles(this.source)) files.push({ path: f.path, size: f.size, mtimeMs: Math.floor(f.mtimeMs) });
+    for await (const f of walkFiles(this.source))
+      files.push({ path: f.path, size: f.size, mtimeMs: Math.floor(f.mtimeMs) });
     this.listed = Promise.resolve(new Set(files.map((f) => f.path)));
     return files;
   }
@@ -194,9 +210,20 @@ function segmentsOf(rawUrl: string): string[] | 'climb' | 'bad' {
   return out;
 }
 
-function send(req: http.IncomingMessage, res: http.ServerResponse, status: number, body: string | Uint8Array, headers: http.OutgoingHttpHeaders = {}): void {
+function send(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  status: number,
+  body: string | Uint8Array,
+  headers: http.OutgoingHttpHeaders = {},
+): void {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
-  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': bytes.byteLength, 'X-Content-Type-Options': 'nosniff', ...headers });
+  res.writeHead(status, {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Content-Length': bytes.byteLength,
+    'X-Content-Type-Options': 'nosniff',
+    ...headers,
+  });
   res.end(req.method === 'HEAD' ? undefined : bytes);
 }
 
@@ -204,7 +231,9 @@ function send(req: http.IncomingMessage, res: http.ServerResponse, status: numbe
 function hostAllowed(req: http.IncomingMessage, boundHost: string): boolean {
   const header = req.headers.host;
   if (!header) return false;
-  const name = header.startsWith('[') ? header.slice(0, header.indexOf(']') + 1) : header.replace(/:\d+$/, '');
+  const name = header.startsWith('[')
+    ? header.slice(0, header.indexOf(']') + 1)
+    : header.replace(/:\d+$/, '');
   return ['localhost', '127.0.0.1', '[::1]', boundHost, `[${boundHost}]`].includes(name.toLowerCase());
 }
 
@@ -215,15 +244,22 @@ interface Context {
 }
 
 async function handle(req: http.IncomingMessage, res: http.ServerResponse, ctx: Context): Promise<void> {
-  if (req.method !== 'GET' && req.method !== 'HEAD') return send(req, res, 405, 'Only GET and HEAD\n', { Allow: 'GET, HEAD' });
+  if (req.method !== 'GET' && req.method !== 'HEAD')
+    return send(req, res, 405, 'Only GET and HEAD\n', { Allow: 'GET, HEAD' });
   const segments = segmentsOf(req.url ?? '/');
   if (segments === 'bad') return send(req, res, 400, 'Bad path\n');
   if (segments === 'climb') return send(req, res, 403, 'Forbidden: the path climbs out of the app\n');
   if (segments[0] === ROOT_PREFIX) return handleRoot(req, res, ctx, segments.slice(1));
-  if (segments.length === 0 || (segments.length === 1 && segments[0] === 'index.html')) return sendIndex(req, res, ctx);
-  if (segments.length === 1 && segments[0] === 'sw.js') return send(req, res, 200, RETIRING_SERVICE_WORKER, { 'Content-Type': MIME['.js'], 'Cache-Control': 'no-cache' });
+  if (segments.length === 0 || (segments.length === 1 && segments[0] === 'index.html'))
+    return sendIndex(req, res, ctx);
+  if (segments.length === 1 && segments[0] === 'sw.js')
+    return send(req, res, 200, RETIRING_SERVICE_WORKER, {
+      'Content-Type': MIME['.js'],
+      'Cache-Control': 'no-cache',
+    });
   const file = path.join(ctx.dist, ...segments);
-  if (!file.startsWith(ctx.dist + path.sep)) return send(req, res, 403, 'Forbidden: the path climbs out of the app\n'); // a backstop (a drive letter...)
+  if (!file.startsWith(ctx.dist + path.sep))
+    return send(req, res, 403, 'Forbidden: the path climbs out of the app\n'); // a backstop (a drive letter...)
   let st: fs.Stats | null = null;
   try {
     st = fs.statSync(file);
@@ -232,11 +268,18 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse, ctx: 
   }
   if (st?.isFile()) return sendFile(req, res, file, st, segments[0] === 'assets');
   // an asset (a name with an extension, or anything under assets/) that is not there is a 404; any other path is the app
-  if (segments[0] === 'assets' || segments[segments.length - 1].includes('.')) return send(req, res, 404, 'Not found\n');
+  if (segments[0] === 'assets' || segments[segments.length - 1].includes('.'))
+    return send(req, res, 404, 'Not found\n');
   return sendIndex(req, res, ctx);
 }
 
-function sendFile(req: http.IncomingMessage, res: http.ServerResponse, file: string, st: fs.Stats, hashed: boolean): void {
+function sendFile(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  file: string,
+  st: fs.Stats,
+  hashed: boolean,
+): void {
   const etag = `W/"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}"`;
   const headers: http.OutgoingHttpHeaders = {
     'Content-Type': MIME[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
@@ -277,13 +320,22 @@ function sendIndex(req: http.IncomingMessage, res: http.ServerResponse, ctx: Con
   send(req, res, 200, html, { 'Content-Type': MIME['.html'], 'Cache-Control': 'no-cache' });
 }
 
-async function handleRoot(req: http.IncomingMessage, res: http.ServerResponse, ctx: Context, rest: string[]): Promise<void> {
+async function handleRoot(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  ctx: Context,
+  rest: string[],
+): Promise<void> {
   const headers = { 'Cache-Control': 'no-store', 'Cross-Origin-Resource-Policy': 'same-origin' };
-  if (!ctx.folder || rest[0] !== 'root') return send(req, res, 404, 'Not found (no folder is served: quarry serve --root DIR)\n', headers);
+  if (!ctx.folder || rest[0] !== 'root')
+    return send(req, res, 404, 'Not found (no folder is served: quarry serve --root DIR)\n', headers);
   if (!hostAllowed(req, ctx.host)) return send(req, res, 403, 'Forbidden: unexpected Host header\n', headers);
   if (rest.length === 2 && rest[1] === 'files') {
     const files = await ctx.folder.list();
-    return send(req, res, 200, JSON.stringify({ name: ctx.folder.name, files }), { ...headers, 'Content-Type': MIME['.json'] });
+    return send(req, res, 200, JSON.stringify({ name: ctx.folder.name, files }), {
+      ...headers,
+      'Content-Type': MIME['.json'],
+    });
   }
   if (rest[1] !== 'raw' || rest.length < 3) return send(req, res, 404, 'Not found\n', headers);
   const rel = rest.slice(2).join('/');
@@ -292,7 +344,8 @@ async function handleRoot(req: http.IncomingMessage, res: http.ServerResponse, c
     bytes = await ctx.folder.read(rel);
   } catch (err) {
     const code = err instanceof QuarryError ? err.code : '';
-    if (code === 'PathOutsideRoot') return send(req, res, 403, `Forbidden: ${rel} leads outside the folder\n`, headers);
+    if (code === 'PathOutsideRoot')
+      return send(req, res, 403, `Forbidden: ${rel} leads outside the folder\n`, headers);
     if (code === 'NotFound') return send(req, res, 404, `Not found: ${rel}\n`, headers);
     return send(req, res, 500, `Cannot read ${rel}\n`, headers);
   }
@@ -308,11 +361,15 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
   const port = options.port ?? DEFAULT_PORT;
   const folder = options.root === undefined ? null : new ServedFolder(checkRoot(options.root));
   const dist = options.distDir ? path.resolve(options.distDir) : await ensureBuilt(options.log ?? (() => {}));
-  if (!fs.existsSync(path.join(dist, 'index.html'))) throw new QuarryError('NotFound', `No index.html in ${dist}: build the app (npm run build)`, { path: dist });
+  if (!fs.existsSync(path.join(dist, 'index.html')))
+    throw new QuarryError('NotFound', `No index.html in ${dist}: build the app (npm run build)`, {
+      path: dist,
+    });
   const ctx: Context = { dist, folder, host };
   const server = http.createServer((req, res) => {
     handle(req, res, ctx).catch((err: unknown) => {
-      if (!res.headersSent) send(req, res, 500, `Internal error: ${err instanceof Error ? err.message : String(err)}\n`);
+      if (!res.headersSent)
+        send(req, res, 500, `Internal error: ${err instanceof Error ? err.message : String(err)}\n`);
       else res.destroy();
     });
   });
@@ -320,13 +377,23 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     server.once('error', (err: NodeJS.ErrnoException) => {
       if (err.code === 'EADDRINUSE')
         reject(
-          new QuarryError('InvalidArgument', `Port ${port} is already in use on ${host}: pass another --port (--port 0 picks a free one)`, {
-            field: 'port',
-            value: port,
-          }),
+          new QuarryError(
+            'InvalidArgument',
+            `Port ${port} is already in use on ${host}: pass another --port (--port 0 picks a free one)`,
+            {
+              field: 'port',
+              value: port,
+            },
+          ),
         );
       else if (err.code === 'EACCES')
-        reject(new QuarryError('InvalidArgument', `Port ${port} on ${host} is not allowed for this user: pass another --port`, { field: 'port', value: port }));
+        reject(
+          new QuarryError(
+            'InvalidArgument',
+            `Port ${port} on ${host} is not allowed for this user: pass another --port`,
+            { field: 'port', value: port },
+          ),
+        );
       else reject(err);
     });
     server.listen(port, host, () => resolve());
@@ -364,12 +431,19 @@ export async function serveCommand(
   stop: () => Promise<void> = untilSignalled,
 ): Promise<void> {
   const port = parsePort(args.port);
-  if (args.roots.length > 1) throw new QuarryError('InvalidArgument', 'quarry serve takes one --root', { field: 'root' });
+  if (args.roots.length > 1)
+    throw new QuarryError('InvalidArgument', 'quarry serve takes one --root', { field: 'root' });
   const root = args.roots[0];
   if (root !== undefined) checkRoot(root);
-  const server = await startServer({ port, root, distDir: args.distDir, log: (line) => io.stderr(line + '\n') });
+  const server = await startServer({
+    port,
+    root,
+    distDir: args.distDir,
+    log: (line) => io.stderr(line + '\n'),
+  });
   io.stdout(`Quarry at ${server.url}\n`);
-  if (root !== undefined) io.stdout(`Serving ${path.resolve(root)} read-only; the app opens it. Ctrl+C stops.\n`);
+  if (root !== undefined)
+    io.stdout(`Serving ${path.resolve(root)} read-only; the app opens it. Ctrl+C stops.\n`);
   await stop();
   await server.close();
 }

@@ -78,7 +78,11 @@ export class QuarryError extends Error {
 export function isUserError(err: unknown): boolean {
   return (
     err instanceof QuarryError &&
-    (err.code === 'InvalidArgument' || err.code === 'InvalidPattern' || err.code === 'InvalidGlob' || err.code === 'InvalidFilter' || err.code === 'PathOutsideRoot')
+    (err.code === 'InvalidArgument' ||
+      err.code === 'InvalidPattern' ||
+      err.code === 'InvalidGlob' ||
+      err.code === 'InvalidFilter' ||
+      err.code === 'PathOutsideRoot')
   );
 }
 
@@ -88,7 +92,8 @@ export function invalidArgument(field: string, message: string, value?: unknown)
 
 export function toQuarryError(err: unknown): QuarryError {
   if (err instanceof QuarryError) return err;
-  if (err instanceof Error && err.name === 'AbortError') return new QuarryError('Cancelled', 'The operation was cancelled');
+  if (err instanceof Error && err.name === 'AbortError')
+    return new QuarryError('Cancelled', 'The operation was cancelled');
   const message = err instanceof Error ? err.message : String(err);
   return new QuarryError('Internal', message);
 }

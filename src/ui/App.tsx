@@ -82,7 +82,11 @@ function Shell({ engine }: { engine: EngineClient }) {
         const handle = await pickDirectory();
         if (handle) await controller.openHandle(handle, options);
       } catch (err) {
-        controller.setNotice({ kind: 'error', title: 'Could not open the folder', message: toQuarryError(err).message });
+        controller.setNotice({
+          kind: 'error',
+          title: 'Could not open the folder',
+          message: toQuarryError(err).message,
+        });
       }
     },
     [controller],
@@ -150,7 +154,10 @@ function Shell({ engine }: { engine: EngineClient }) {
     libraryShown.current = !!library;
   }, [library]);
 
-  const openFile = useCallback((path: string) => update({ file: path, line: 0, diff: '', blame: false }, { push: true }), [update]);
+  const openFile = useCallback(
+    (path: string) => update({ file: path, line: 0, diff: '', blame: false }, { push: true }),
+    [update],
+  );
   const closeLibrary = () => {
     setLibrary(null);
     libraryButton.current?.focus();
@@ -158,12 +165,18 @@ function Shell({ engine }: { engine: EngineClient }) {
 
   const highlight: FileHighlight | null =
     view.q && view.mode !== 'ranked'
-      ? { pattern: view.q, mode: view.mode === 'regex' ? 'regex' : 'literal', caseMode: view.caseSensitive ? 'sensitive' : 'insensitive', wholeWord: view.wholeWord }
+      ? {
+          pattern: view.q,
+          mode: view.mode === 'regex' ? 'regex' : 'literal',
+          caseMode: view.caseSensitive ? 'sensitive' : 'insensitive',
+          wholeWord: view.wholeWord,
+        }
       : null;
   // the walk's skips, and the files the ranked index leaves to text search (the dialog lists both)
   const coverage = index.last?.coverage;
   const skippedTotal =
-    roots.reduce((n, r) => n + Object.values(r.stats.skippedByReason).reduce((a, b) => a + b, 0), 0) + (coverage ? textOnlyCount(coverage) + coverage.overBudget : 0);
+    roots.reduce((n, r) => n + Object.values(r.stats.skippedByReason).reduce((a, b) => a + b, 0), 0) +
+    (coverage ? textOnlyCount(coverage) + coverage.overBudget : 0);
   const repoKey = open ? `${roots.map((r) => r.key).join('|')}#${ws.generation}` : '';
   const files = roots.reduce((n, r) => n + r.stats.files, 0);
   const readMs = roots.reduce((n, r) => n + r.stats.elapsedMs, 0);
@@ -200,7 +213,8 @@ function Shell({ engine }: { engine: EngineClient }) {
 
       {roots.some((r) => r.spec.kind === 'files') && (
         <p className="snapshot-note" role="note" data-testid="snapshot-note">
-          This folder is a snapshot: the browser gave Quarry a copy of its files once, so changes on disk will not show up. Choose the folder again to refresh
+          This folder is a snapshot: the browser gave Quarry a copy of its files once, so changes on disk will
+          not show up. Choose the folder again to refresh
           {hasDirectoryPicker() ? ', or use “Open folder” for a live folder.' : '.'}
         </p>
       )}
@@ -228,26 +242,53 @@ function Shell({ engine }: { engine: EngineClient }) {
 
       {ws.opening && <OpeningPanel opening={ws.opening} />}
 
-      <main ref={workspaceRef} className={`workspace${ws.opening && !open ? ' hidden' : ''}`} aria-busy={!!ws.opening}>
+      <main
+        ref={workspaceRef}
+        className={`workspace${ws.opening && !open ? ' hidden' : ''}`}
+        aria-busy={!!ws.opening}
+      >
         {open ? (
           <>
             <aside className="sidebar" aria-label="Explorer">
               <div className="sidebar-head">
                 <h2>Files</h2>
                 <label className="check">
-                  <input type="checkbox" checked={skippedInTree} onChange={(e) => setSkippedInTree(e.target.checked)} /> Show skipped
+                  <input
+                    type="checkbox"
+                    checked={skippedInTree}
+                    onChange={(e) => setSkippedInTree(e.target.checked)}
+                  />{' '}
+                  Show skipped
                 </label>
               </div>
               <RootList roots={roots} onRemove={(key) => void controller.closeRoot(key)} />
-              <FileTree repoKey={repoKey} selected={view.file} onOpen={openFile} showSkipped={skippedInTree} />
+              <FileTree
+                repoKey={repoKey}
+                selected={view.file}
+                onOpen={openFile}
+                showSkipped={skippedInTree}
+              />
               {view.file && !view.diff && (
                 <section className="outline-section" aria-label="Outline">
                   <h2 className="sidebar-subhead">
-                    <button type="button" aria-expanded={outlineOpen} onClick={() => setOutlineOpen((o) => !o)} data-testid="outline-toggle">
+                    <button
+                      type="button"
+                      aria-expanded={outlineOpen}
+                      onClick={() => setOutlineOpen((o) => !o)}
+                      data-testid="outline-toggle"
+                    >
                       <span aria-hidden="true">{outlineOpen ? '▾' : '▸'}</span> Outline
                     </button>
                   </h2>
-                  {outlineOpen && <OutlinePanel path={view.file} line={view.line} repoKey={repoKey} indexVersion={index.version} onOpen={(line) => update({ line })} />}
+                  {outlineOpen && (
+                    <OutlinePanel
+                      path={view.file}
+                      line={view.line}
+                      repoKey={repoKey}
+                      indexVersion={index.version}
+                      onOpen={(line) => update({ line })}
+                    />
+                  )}
                 </section>
               )}
             </aside>
@@ -262,7 +303,12 @@ function Shell({ engine }: { engine: EngineClient }) {
                 indexVersion={index.version}
               />
             ) : (
-              <ViewPanel view={view} update={update} repoKey={repoKey} wide={view.view === 'explore' && !view.file} />
+              <ViewPanel
+                view={view}
+                update={update}
+                repoKey={repoKey}
+                wide={view.view === 'explore' && !view.file}
+              />
             )}
             {view.view === 'explore' && !view.file ? null : view.file ? (
               <ViewerColumn
@@ -277,7 +323,10 @@ function Shell({ engine }: { engine: EngineClient }) {
             ) : (
               <OverviewColumn view={view} update={update} repoKey={repoKey} />
             )}
-            <WorkspaceSplitters viewer={!(view.view === 'explore' && !view.file)} middle={view.view === 'search' ? 'search panel' : `${view.view} view`} />
+            <WorkspaceSplitters
+              viewer={!(view.view === 'explore' && !view.file)}
+              middle={view.view === 'search' ? 'search panel' : `${view.view} view`}
+            />
           </>
         ) : (
           !ws.opening &&
@@ -311,7 +360,12 @@ function Shell({ engine }: { engine: EngineClient }) {
               onCancel={() => controller.cancelIndex()}
             />
             {skippedTotal > 0 && (
-              <button type="button" className="link" onClick={() => setShowSkipped(true)} data-testid="show-skipped">
+              <button
+                type="button"
+                className="link"
+                onClick={() => setShowSkipped(true)}
+                data-testid="show-skipped"
+              >
                 {plural(skippedTotal, 'entry', 'entries')} skipped
               </button>
             )}
@@ -324,14 +378,22 @@ function Shell({ engine }: { engine: EngineClient }) {
           Drop a folder to open it
         </div>
       )}
-      {quickOpen && open && <QuickOpen onOpen={openFile} onClose={() => setQuickOpen(false)} onSymbols={() => setSymbols('workspace')} />}
+      {quickOpen && open && (
+        <QuickOpen
+          onOpen={openFile}
+          onClose={() => setQuickOpen(false)}
+          onSymbols={() => setSymbols('workspace')}
+        />
+      )}
       {symbols && open && (
         <SymbolPicker
           mode={symbols}
           path={view.file}
           repoKey={repoKey}
           indexVersion={index.version}
-          onOpen={(file, line) => update({ file, line, diff: '', blame: false }, { push: file !== view.file })}
+          onOpen={(file, line) =>
+            update({ file, line, diff: '', blame: false }, { push: file !== view.file })
+          }
           onClose={() => setSymbols(null)}
         />
       )}
@@ -341,9 +403,11 @@ function Shell({ engine }: { engine: EngineClient }) {
           onClose={closeLibrary}
           cloning={ws.cloning}
           startClone={(request) =>
-            void controller.startClone(request, { announceFailure: () => !libraryShown.current }).then((opened) => {
-              if (opened) setLibrary(null);
-            })
+            void controller
+              .startClone(request, { announceFailure: () => !libraryShown.current })
+              .then((opened) => {
+                if (opened) setLibrary(null);
+              })
           }
           cloneError={ws.cloneError}
           prefill={library.prefill}

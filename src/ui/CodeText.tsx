@@ -34,8 +34,16 @@ export const CodeText = memo(function CodeText({
   let shownHits: readonly HitRange[] = hits ?? [];
   const end = to === undefined ? text.length : cutColumn(text, Math.max(from, to));
   if (from > 0 || end < text.length) {
-    tokens = tokens.filter((t) => t.end > from && t.start < end).map((t) => ({ start: Math.max(t.start, from) - from, end: Math.min(t.end, end) - from, kind: t.kind }));
-    shownHits = shownHits.filter(([s, e]) => (e > from || s >= from) && s < end).map(([s, e]) => [Math.max(s, from) - from, Math.min(e, end) - from] as HitRange);
+    tokens = tokens
+      .filter((t) => t.end > from && t.start < end)
+      .map((t) => ({
+        start: Math.max(t.start, from) - from,
+        end: Math.min(t.end, end) - from,
+        kind: t.kind,
+      }));
+    shownHits = shownHits
+      .filter(([s, e]) => (e > from || s >= from) && s < end)
+      .map(([s, e]) => [Math.max(s, from) - from, Math.min(e, end) - from] as HitRange);
   }
   const pieces = segmentLine(from > 0 || end < text.length ? text.slice(from, end) : text, tokens, shownHits);
   return (

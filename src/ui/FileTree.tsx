@@ -24,7 +24,17 @@ interface Row {
 
 const ROW_HEIGHT = 24;
 
-export function FileTree({ repoKey, selected, onOpen, showSkipped }: { repoKey: string; selected: string; onOpen: (path: string) => void; showSkipped: boolean }) {
+export function FileTree({
+  repoKey,
+  selected,
+  onOpen,
+  showSkipped,
+}: {
+  repoKey: string;
+  selected: string;
+  onOpen: (path: string) => void;
+  showSkipped: boolean;
+}) {
   const engine = useEngine();
   const [children, setChildren] = useState<Map<string, TreeEntry[]>>(new Map());
   const [expanded, setExpanded] = useState<Set<string>>(new Set(['']));
@@ -79,7 +89,8 @@ export function FileTree({ repoKey, selected, onOpen, showSkipped }: { repoKey: 
       const list = (children.get(dir) ?? []).filter((e) => showSkipped || !e.skipped || viewableImage(e));
       list.forEach((entry, i) => {
         out.push({ entry, level, setSize: list.length, posInSet: i + 1 });
-        if (entry.kind === 'directory' && !entry.skipped && expanded.has(entry.path)) visit(entry.path, level + 1);
+        if (entry.kind === 'directory' && !entry.skipped && expanded.has(entry.path))
+          visit(entry.path, level + 1);
       });
     };
     visit('', 1);
@@ -100,7 +111,8 @@ export function FileTree({ repoKey, selected, onOpen, showSkipped }: { repoKey: 
   });
 
   useEffect(() => {
-    if (selectedIndex >= 0 && !inView(virtualizer, selectedIndex, ROW_HEIGHT)) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
+    if (selectedIndex >= 0 && !inView(virtualizer, selectedIndex, ROW_HEIGHT))
+      virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
   }, [selectedIndex, virtualizer]);
 
   const toggle = (entry: TreeEntry, open?: boolean) => {
@@ -124,7 +136,9 @@ export function FileTree({ repoKey, selected, onOpen, showSkipped }: { repoKey: 
     const i = Math.max(0, Math.min(rows.length - 1, index));
     setFocused(i);
     virtualizer.scrollToIndex(i, { align: 'auto' });
-    requestAnimationFrame(() => scrollRef.current?.querySelector<HTMLElement>(`[data-index="${i}"]`)?.focus());
+    requestAnimationFrame(() =>
+      scrollRef.current?.querySelector<HTMLElement>(`[data-index="${i}"]`)?.focus(),
+    );
   };
 
   const onKeyDown = (e: KeyboardEvent) => {
@@ -168,7 +182,13 @@ export function FileTree({ repoKey, selected, onOpen, showSkipped }: { repoKey: 
 
   return (
     <div ref={scrollRef} className="tree-scroll">
-      <div role="tree" aria-label="Files" data-testid="file-tree" onKeyDown={onKeyDown} style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+      <div
+        role="tree"
+        aria-label="Files"
+        data-testid="file-tree"
+        onKeyDown={onKeyDown}
+        style={{ height: virtualizer.getTotalSize(), position: 'relative' }}
+      >
         {virtualizer.getVirtualItems().map((item) => {
           const row = rows[item.index];
           const { entry } = row;
@@ -197,7 +217,11 @@ export function FileTree({ repoKey, selected, onOpen, showSkipped }: { repoKey: 
                     : visibleText(entry.path)
               }
               className={`tree-row${skipped ? ' skipped' : ''}${entry.path === selected ? ' selected' : ''}`}
-              style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT, paddingLeft: 8 + (row.level - 1) * 14 }}
+              style={{
+                transform: `translateY(${item.start}px)`,
+                height: ROW_HEIGHT,
+                paddingLeft: 8 + (row.level - 1) * 14,
+              }}
               onClick={() => {
                 setFocused(item.index);
                 activate(row);
@@ -206,11 +230,17 @@ export function FileTree({ repoKey, selected, onOpen, showSkipped }: { repoKey: 
               <span className="tree-icon" aria-hidden="true">
                 {isDir ? (entry.skipped ? '▫' : isOpen ? '▾' : '▸') : ''}
               </span>
-              <FileIcon path={entry.name} kind={entry.kind === 'directory' ? 'directory' : 'file'} open={isOpen} />
+              <FileIcon
+                path={entry.name}
+                kind={entry.kind === 'directory' ? 'directory' : 'file'}
+                open={isOpen}
+              />
               <span className="tree-name">
                 <VisibleText text={entry.name} />
               </span>
-              {skipped && <span className="tree-reason"> ({skipped === 'noisyPath' ? 'skipped' : skipped})</span>}
+              {skipped && (
+                <span className="tree-reason"> ({skipped === 'noisyPath' ? 'skipped' : skipped})</span>
+              )}
             </div>
           );
         })}
@@ -221,5 +251,9 @@ export function FileTree({ repoKey, selected, onOpen, showSkipped }: { repoKey: 
 
 /** A file skipped as binary (or as too large) that the viewer can still show as a picture. */
 function viewableImage(entry: TreeEntry): boolean {
-  return entry.kind === 'file' && (entry.skipped === 'binary' || entry.skipped === 'tooLarge') && isImagePath(entry.name);
+  return (
+    entry.kind === 'file' &&
+    (entry.skipped === 'binary' || entry.skipped === 'tooLarge') &&
+    isImagePath(entry.name)
+  );
 }

@@ -7,7 +7,16 @@
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { lazyMeasureOptions } from './virtual';
-import { startTransition, useEffect, useEffectEvent, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
+import {
+  startTransition,
+  useEffect,
+  useEffectEvent,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+  type RefObject,
+} from 'react';
 import { QuarryError, toQuarryError } from '../core/errors';
 import type { HitRange } from '../core/grep/types';
 import type { FileContent, FileHighlight } from '../worker/protocol';
@@ -26,7 +35,8 @@ import './nav/nav.css';
 
 const ROW_HEIGHT = 20;
 
-type Loaded = { state: 'loading' } | { state: 'ready'; content: FileContent } | { state: 'error'; error: QuarryError };
+type Loaded =
+  { state: 'loading' } | { state: 'ready'; content: FileContent } | { state: 'error'; error: QuarryError };
 
 export function FileViewer({
   path,
@@ -172,7 +182,14 @@ export function FileViewer({
             setGoto('');
           }}
         >
-          <input type="number" min={1} aria-label="Go to line" placeholder="Line" value={goto} onChange={(e) => setGoto(e.target.value)} />
+          <input
+            type="number"
+            min={1}
+            aria-label="Go to line"
+            placeholder="Line"
+            value={goto}
+            onChange={(e) => setGoto(e.target.value)}
+          />
           <button type="submit">Go</button>
         </form>
         <button
@@ -189,13 +206,25 @@ export function FileViewer({
         </span>
         {hitLines.length > 0 && (
           <span className="match-nav" role="group" aria-label="Matches in this file">
-            <button type="button" aria-label="Previous match (Shift+F3)" title="Previous match (Shift+F3)" onClick={() => stepMatch(hitLines, line, -1, onLine)}>
+            <button
+              type="button"
+              aria-label="Previous match (Shift+F3)"
+              title="Previous match (Shift+F3)"
+              onClick={() => stepMatch(hitLines, line, -1, onLine)}
+            >
               ↑
             </button>
             <span data-testid="match-position">
-              {matchIndex >= 0 ? `${matchIndex + 1} of ${formatCount(hitLines.length)}` : `${formatCount(hitLines.length)} matches`}
+              {matchIndex >= 0
+                ? `${matchIndex + 1} of ${formatCount(hitLines.length)}`
+                : `${formatCount(hitLines.length)} matches`}
             </span>
-            <button type="button" aria-label="Next match (F3)" title="Next match (F3)" onClick={() => stepMatch(hitLines, line, 1, onLine)}>
+            <button
+              type="button"
+              aria-label="Next match (F3)"
+              title="Next match (F3)"
+              onClick={() => stepMatch(hitLines, line, 1, onLine)}
+            >
               ↓
             </button>
           </span>
@@ -334,11 +363,22 @@ function CodeLines({
               aria-current={n === line ? 'true' : undefined}
               style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
             >
-              <button type="button" tabIndex={-1} className="ln" style={{ width: `${width + 2}ch` }} aria-label={`Line ${n}`} onClick={() => onLine(n)}>
+              <button
+                type="button"
+                tabIndex={-1}
+                className="ln"
+                style={{ width: `${width + 2}ch` }}
+                aria-label={`Line ${n}`}
+                onClick={() => onLine(n)}
+              >
                 {n}
               </button>
               <span className="code">
-                {occ && occ.length ? <CodeText text={text} lang={lang} hits={occ} markClass="occ" /> : <CodeText text={text} lang={lang} hits={hits} />}
+                {occ && occ.length ? (
+                  <CodeText text={text} lang={lang} hits={occ} markClass="occ" />
+                ) : (
+                  <CodeText text={text} lang={lang} hits={hits} />
+                )}
               </span>
             </div>
           );

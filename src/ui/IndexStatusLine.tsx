@@ -4,7 +4,12 @@
  * with "Rebuild index" (a full build) and, for folders Quarry can re-read, "Refresh".
  */
 import { INDEX_MAX_TEXT_BYTES } from '../core/limits';
-import { coverageSentence, textOnlyCount, textOnlyReasons, unparsedExtensions } from '../core/rank/coverage-text';
+import {
+  coverageSentence,
+  textOnlyCount,
+  textOnlyReasons,
+  unparsedExtensions,
+} from '../core/rank/coverage-text';
 import type { IndexStats } from '../worker/protocol';
 import { formatCount } from './format';
 import { useProgress, type ProgressSource } from './progress-store';
@@ -44,12 +49,20 @@ export function IndexStatusLine({
   const last = index.last;
   const built = last ? new Date(last.builtAt).toLocaleTimeString() : '';
   return (
-    <div className="index-status" data-testid="index-status" data-state={index.state} data-mode={last?.refreshMode ?? ''}>
+    <div
+      className="index-status"
+      data-testid="index-status"
+      data-state={index.state}
+      data-mode={last?.refreshMode ?? ''}
+    >
       {index.state === 'building' ? (
         <>
           <span>
             Indexing: {p ? (PHASE[p.phase] ?? p.phase) : 'starting'}
-            {p && p.files > 0 ? ` ${formatCount(p.files)}${p.totalFiles ? ` of ${formatCount(p.totalFiles)}` : ''} files` : ''}…
+            {p && p.files > 0
+              ? ` ${formatCount(p.files)}${p.totalFiles ? ` of ${formatCount(p.totalFiles)}` : ''} files`
+              : ''}
+            …
           </span>
           <span
             className="progress index-progress"
@@ -82,7 +95,9 @@ export function IndexStatusLine({
           ) : (
             `${formatCount(last.filesScanned)} files`
           )}{' '}
-          · {formatCount(last.chunksIndexed)} chunks · <span data-testid="refresh-mode">{last.refreshMode}</span> · built {built} in {Math.round(last.elapsedMs)} ms
+          · {formatCount(last.chunksIndexed)} chunks ·{' '}
+          <span data-testid="refresh-mode">{last.refreshMode}</span> · built {built} in{' '}
+          {Math.round(last.elapsedMs)} ms
           {last.saveError ? ` · not saved: ${last.saveError}` : ''}
           {last.overBudget ? (
             <span
@@ -104,7 +119,12 @@ export function IndexStatusLine({
             Rebuild index
           </button>
           {canRefresh && (
-            <button type="button" className="link" onClick={onRefresh} title="Read the folder again and refresh the index with what changed">
+            <button
+              type="button"
+              className="link"
+              onClick={onRefresh}
+              title="Read the folder again and refresh the index with what changed"
+            >
               Refresh
             </button>
           )}

@@ -39,7 +39,15 @@ export function Highlighted({ path, positions }: { path: string; positions: numb
 }
 
 /** `#` typed first switches to "go to symbol in workspace", as in VS Code. */
-export function QuickOpen({ onOpen, onClose, onSymbols }: { onOpen: (path: string) => void; onClose: () => void; onSymbols?: () => void }) {
+export function QuickOpen({
+  onOpen,
+  onClose,
+  onSymbols,
+}: {
+  onOpen: (path: string) => void;
+  onClose: () => void;
+  onSymbols?: () => void;
+}) {
   const engine = useEngine();
   const [query, setQuery] = useState('');
   const [hits, setHits] = useState<QuickOpenHit[]>([]);
@@ -138,10 +146,16 @@ export function QuickOpen({ onOpen, onClose, onSymbols }: { onOpen: (path: strin
                 onMouseMove={() => setActive(i)}
               >
                 <span className="qo-name">
-                  <Highlighted path={h.path.slice(slash + 1)} positions={h.positions.filter((p) => p > slash).map((p) => p - slash - 1)} />
+                  <Highlighted
+                    path={h.path.slice(slash + 1)}
+                    positions={h.positions.filter((p) => p > slash).map((p) => p - slash - 1)}
+                  />
                 </span>
                 <span className="qo-dir">
-                  <Highlighted path={h.path.slice(0, Math.max(0, slash))} positions={h.positions.filter((p) => p < slash)} />
+                  <Highlighted
+                    path={h.path.slice(0, Math.max(0, slash))}
+                    positions={h.positions.filter((p) => p < slash)}
+                  />
                 </span>
               </li>
             );

@@ -20,11 +20,26 @@ import { FileIcon } from './shell/FileIcon';
 /** Ranked hits shown (the engine caps at 200). */
 export const RANKED_LIMIT = 50;
 
-type Status = { state: 'idle' } | { state: 'waiting' } | { state: 'running' } | { state: 'done'; result: RankedResult } | { state: 'error'; error: QuarryError };
+type Status =
+  | { state: 'idle' }
+  | { state: 'waiting' }
+  | { state: 'running' }
+  | { state: 'done'; result: RankedResult }
+  | { state: 'error'; error: QuarryError };
 
 const fmt = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(3));
 
-export function RankedResults({ view, update, indexReady, indexVersion }: { view: ViewState; update: UpdateView; indexReady: boolean; indexVersion: number }) {
+export function RankedResults({
+  view,
+  update,
+  indexReady,
+  indexVersion,
+}: {
+  view: ViewState;
+  update: UpdateView;
+  indexReady: boolean;
+  indexVersion: number;
+}) {
   const engine = useEngine();
   const [status, setStatus] = useState<Status>({ state: 'idle' });
 
@@ -39,10 +54,18 @@ export function RankedResults({ view, update, indexReady, indexVersion }: { view
     }
     let current = true;
     setStatus((s) => (s.state === 'done' ? s : { state: 'running' }));
-    engine.rankedSearch({ query: view.q, limit: RANKED_LIMIT, include: splitList(view.include), exclude: splitList(view.exclude), extensions: splitList(view.ext) }).then(
-      (result) => current && setStatus({ state: 'done', result }),
-      (err) => current && setStatus({ state: 'error', error: toQuarryError(err) }),
-    );
+    engine
+      .rankedSearch({
+        query: view.q,
+        limit: RANKED_LIMIT,
+        include: splitList(view.include),
+        exclude: splitList(view.exclude),
+        extensions: splitList(view.ext),
+      })
+      .then(
+        (result) => current && setStatus({ state: 'done', result }),
+        (err) => current && setStatus({ state: 'error', error: toQuarryError(err) }),
+      );
     return () => {
       current = false;
     };
@@ -63,14 +86,24 @@ export function RankedResults({ view, update, indexReady, indexVersion }: { view
 
   return (
     <>
-      <SearchStatus summary={summary} running={status.state === 'running'} error={status.state === 'error' ? status.error : null} />
+      <SearchStatus
+        summary={summary}
+        running={status.state === 'running'}
+        error={status.state === 'error' ? status.error : null}
+      />
       <div className="results-scroll ranked-scroll" data-testid="search-results">
         {status.state === 'done' && status.result.hits.length > 0 && (
           <HitList
             hits={status.result.hits}
             label="Ranked results"
             item={(hit, rank, why, onWhy) => (
-              <RankedItem hit={hit} rank={rank} why={why} onWhy={onWhy} onOpen={() => update({ file: hit.path, line: hit.startLine }, { push: true })} />
+              <RankedItem
+                hit={hit}
+                rank={rank}
+                why={why}
+                onWhy={onWhy}
+                onOpen={() => update({ file: hit.path, line: hit.startLine }, { push: true })}
+              />
             )}
           />
         )}
@@ -122,7 +155,9 @@ export function HitHead(props: {
   return (
     <div className="ranked-head">
       <button type="button" className="ranked-open" onClick={props.onOpen} data-testid="ranked-open">
-        <span className="ranked-symbol">{hit.symbolName ? <VisibleText text={hit.symbolName} /> : '(anonymous)'}</span>
+        <span className="ranked-symbol">
+          {hit.symbolName ? <VisibleText text={hit.symbolName} /> : '(anonymous)'}
+        </span>
         <span className="ranked-type">{hit.chunkType}</span>
         <span className="ranked-loc">
           <FileIcon path={hit.path} />
@@ -132,7 +167,14 @@ export function HitHead(props: {
       <span className="ranked-score" title={props.scoreTitle}>
         {props.score.toFixed(2)}
       </span>
-      <button type="button" className="toggle ranked-why" aria-expanded={props.why} aria-controls={props.whyId} aria-label={props.whyLabel} onClick={props.onWhy}>
+      <button
+        type="button"
+        className="toggle ranked-why"
+        aria-expanded={props.why}
+        aria-controls={props.whyId}
+        aria-label={props.whyLabel}
+        onClick={props.onWhy}
+      >
         why
       </button>
     </div>
@@ -140,7 +182,13 @@ export function HitHead(props: {
 }
 
 /** A hit's snippet lines (null: a gap), matched words in <mark>. */
-export function SnippetBlock({ lines, lang }: { lines: RankedHitView['lines']; lang: ReturnType<typeof languageOf> }) {
+export function SnippetBlock({
+  lines,
+  lang,
+}: {
+  lines: RankedHitView['lines'];
+  lang: ReturnType<typeof languageOf>;
+}) {
   return (
     <div className="ranked-snippet">
       {lines.map((l, j) =>
@@ -159,7 +207,19 @@ export function SnippetBlock({ lines, lang }: { lines: RankedHitView['lines']; l
   );
 }
 
-function RankedItem({ hit, rank, why, onWhy, onOpen }: { hit: RankedHitView; rank: number; why: boolean; onWhy: () => void; onOpen: () => void }) {
+function RankedItem({
+  hit,
+  rank,
+  why,
+  onWhy,
+  onOpen,
+}: {
+  hit: RankedHitView;
+  rank: number;
+  why: boolean;
+  onWhy: () => void;
+  onOpen: () => void;
+}) {
   const lang = languageOf(hit.path);
   const whyId = `why-${rank}`;
   return (
@@ -177,10 +237,18 @@ function RankedItem({ hit, rank, why, onWhy, onOpen }: { hit: RankedHitView; ran
       <SnippetBlock lines={hit.lines} lang={lang} />
       {why && (
         // focusable: a wide table scrolls sideways, and a keyboard must reach it
-        <div id={whyId} className="ranked-why-panel" data-testid="score-components" tabIndex={0} role="region" aria-label="Score components">
+        <div
+          id={whyId}
+          className="ranked-why-panel"
+          data-testid="score-components"
+          tabIndex={0}
+          role="region"
+          aria-label="Score components"
+        >
           <table>
             <caption>
-              Score {fmt(hit.score)} = sum over query words of bm25 + symbol boost{hit.exactSymbol ? ', ×3 for the exact identifier' : ''}
+              Score {fmt(hit.score)} = sum over query words of bm25 + symbol boost
+              {hit.exactSymbol ? ', ×3 for the exact identifier' : ''}
               {hit.discounts.length ? `, ×${fmt(hit.prior)} as ${hit.discounts.join(', ')}` : ''}
             </caption>
             <thead>

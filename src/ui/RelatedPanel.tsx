@@ -13,7 +13,11 @@ import { VisibleText } from './VisibleText';
 
 const RELATED_LIMIT = 15;
 
-type State = { state: 'idle' } | { state: 'loading' } | { state: 'done'; result: RelatedResult } | { state: 'error'; error: QuarryError };
+type State =
+  | { state: 'idle' }
+  | { state: 'loading' }
+  | { state: 'done'; result: RelatedResult }
+  | { state: 'error'; error: QuarryError };
 
 export function RelatedPanel({
   path,
@@ -59,7 +63,9 @@ export function RelatedPanel({
       {!indexReady ? (
         <p className="panel-note">Waiting for the code index…</p>
       ) : !line ? (
-        <p className="panel-note">Click a line number to see the code most like the symbol around it, its siblings first.</p>
+        <p className="panel-note">
+          Click a line number to see the code most like the symbol around it, its siblings first.
+        </p>
       ) : s.state === 'loading' ? (
         <p className="panel-note">Finding related chunks…</p>
       ) : s.state === 'error' ? (
@@ -70,8 +76,15 @@ export function RelatedPanel({
       ) : s.state === 'done' ? (
         <>
           <p className="related-seed">
-            For <strong>{s.result.seed.symbolName ? <VisibleText text={s.result.seed.symbolName} /> : s.result.seed.chunkType}</strong> (lines {s.result.seed.startLine}–
-            {s.result.seed.endLine})
+            For{' '}
+            <strong>
+              {s.result.seed.symbolName ? (
+                <VisibleText text={s.result.seed.symbolName} />
+              ) : (
+                s.result.seed.chunkType
+              )}
+            </strong>{' '}
+            (lines {s.result.seed.startLine}–{s.result.seed.endLine})
           </p>
           <ul className="related-list">
             {s.result.results.map((r) => (
@@ -83,7 +96,9 @@ export function RelatedPanel({
                   onClick={() => onOpen(r.path, r.startLine)}
                   title={`Shared words: ${visibleText(r.sharedTerms.slice(0, 20).join(', '))}`}
                 >
-                  <span className="related-symbol">{r.symbolName ? <VisibleText text={r.symbolName} /> : '(anonymous)'}</span>{' '}
+                  <span className="related-symbol">
+                    {r.symbolName ? <VisibleText text={r.symbolName} /> : '(anonymous)'}
+                  </span>{' '}
                   <span className="ranked-type">{r.chunkType}</span>
                   <span className="related-loc">
                     <VisibleText text={r.path} />:{r.startLine}–{r.endLine}

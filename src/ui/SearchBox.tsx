@@ -61,7 +61,10 @@ export function SearchBox({
           maxLength={MAX_QUERY_CHARS}
           onPaste={(e) => {
             const box = e.currentTarget;
-            const length = box.value.length - ((box.selectionEnd ?? 0) - (box.selectionStart ?? 0)) + e.clipboardData.getData('text/plain').length;
+            const length =
+              box.value.length -
+              ((box.selectionEnd ?? 0) - (box.selectionStart ?? 0)) +
+              e.clipboardData.getData('text/plain').length;
             if (length > MAX_QUERY_CHARS) setTooLong(length);
           }}
           onChange={(e) => {

@@ -8,7 +8,15 @@
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { lazyMeasureOptions } from './virtual';
-import { startTransition, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import {
+  startTransition,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+} from 'react';
 import { QuarryError, toQuarryError } from '../core/errors';
 import { SearchStatus } from './SearchStatus';
 import { PREVIEW_LINE_CHARS, type GrepFileResult, type GrepRequest } from '../core/grep/types';
@@ -16,7 +24,15 @@ import type { SearchEnd } from '../worker/protocol';
 import { ResultRows, type Row } from './result-stream';
 import { queryWords, rankComparer, type ResultOrder } from '../core/grep/text-relevance';
 import { arrange, holdThrough } from './result-order';
-import { anyCollapsed, ALL_COLLAPSED, isCollapsed, NONE_COLLAPSED, toggleCollapsed, visibleRows, type CollapseState } from './result-rows';
+import {
+  anyCollapsed,
+  ALL_COLLAPSED,
+  isCollapsed,
+  NONE_COLLAPSED,
+  toggleCollapsed,
+  visibleRows,
+  type CollapseState,
+} from './result-rows';
 import { FileIcon } from './shell/FileIcon';
 import { RankedResults } from './RankedResults';
 import { SemanticResults } from './SemanticResults';
@@ -33,7 +49,13 @@ import { SearchBox } from './SearchBox';
 import type { UpdateView } from './use-view-state';
 import { useDebouncedDraft } from './views/use-tool';
 
-const MODE_LABELS: Record<SearchMode, string> = { text: 'Text', regex: 'Regex', ranked: 'Ranked', semantic: 'Semantic', hybrid: 'Hybrid' };
+const MODE_LABELS: Record<SearchMode, string> = {
+  text: 'Text',
+  regex: 'Regex',
+  ranked: 'Ranked',
+  semantic: 'Semantic',
+  hybrid: 'Hybrid',
+};
 const MODE_TITLES: Record<SearchMode, string> = {
   text: 'Exact text, like ripgrep',
   regex: 'A regular expression (RE2 syntax)',
@@ -43,7 +65,8 @@ const MODE_TITLES: Record<SearchMode, string> = {
 };
 
 const ORDER_TITLES: Record<ResultOrder, string> = {
-  relevance: 'Source files first, then tests, docs and changelogs; files named by the query, definitions and more matches first',
+  relevance:
+    'Source files first, then tests, docs and changelogs; files named by the query, definitions and more matches first',
   path: 'By path',
 };
 
@@ -67,7 +90,10 @@ function yieldToMain(): Promise<void> {
 }
 
 /** The view fields a search request is built from. */
-export type RequestFields = Pick<ViewState, 'q' | 'mode' | 'caseSensitive' | 'wholeWord' | 'include' | 'exclude' | 'ext'>;
+export type RequestFields = Pick<
+  ViewState,
+  'q' | 'mode' | 'caseSensitive' | 'wholeWord' | 'include' | 'exclude' | 'ext'
+>;
 
 export function buildRequest(view: RequestFields): GrepRequest {
   return {
@@ -86,7 +112,11 @@ export function buildRequest(view: RequestFields): GrepRequest {
   };
 }
 
-type Status = { state: 'idle' } | { state: 'running'; started: number } | { state: 'done'; end: SearchEnd } | { state: 'error'; error: QuarryError };
+type Status =
+  | { state: 'idle' }
+  | { state: 'running'; started: number }
+  | { state: 'done'; end: SearchEnd }
+  | { state: 'error'; error: QuarryError };
 
 export function SearchPanel({
   view,
@@ -139,7 +169,10 @@ export function SearchPanel({
 
   // A new request (a new search) only when a field it is built from changes, not the open file or line.
   const { q, mode, caseSensitive, wholeWord, include, exclude, ext } = view;
-  const request = useMemo(() => buildRequest({ q, mode, caseSensitive, wholeWord, include, exclude, ext }), [q, mode, caseSensitive, wholeWord, include, exclude, ext]);
+  const request = useMemo(
+    () => buildRequest({ q, mode, caseSensitive, wholeWord, include, exclude, ext }),
+    [q, mode, caseSensitive, wholeWord, include, exclude, ext],
+  );
 
   useEffect(() => {
     results.current = new ResultRows(queryWords(request.pattern, request.mode));
@@ -258,7 +291,8 @@ export function SearchPanel({
    */
   const touch = (scrolled = false) => {
     const built = results.current;
-    if (hold.current.results !== built || hold.current.order !== order) hold.current = { results: built, order, touched: false, files: 0 };
+    if (hold.current.results !== built || hold.current.order !== order)
+      hold.current = { results: built, order, touched: false, files: 0 };
     const h = hold.current;
     if (scrolled && !h.touched) return; // the list scrolled by itself (a new order, a shorter list)
     h.touched = true;
@@ -281,7 +315,9 @@ export function SearchPanel({
     setActive(next);
     reveal(shown.focusable[next]);
     virtualizer.scrollToIndex(shown.focusable[next], { align: 'auto' });
-    requestAnimationFrame(() => scrollRef.current?.querySelector<HTMLElement>(`[data-nav="${next}"]`)?.focus());
+    requestAnimationFrame(() =>
+      scrollRef.current?.querySelector<HTMLElement>(`[data-nav="${next}"]`)?.focus(),
+    );
   };
   /** From the search box: the first hit (past the first file's header). */
   const focusFirstHit = () => focusItem(shown.focusable.findIndex((r) => shown.rows[r]?.kind === 'line'));
@@ -321,11 +357,13 @@ export function SearchPanel({
   const summary = (() => {
     if (status.state === 'idle') return `Type to search ${plural(fileCount, 'file')}.`;
     if (status.state === 'error') return '';
-    if (status.state === 'running') return totalHits ? `Searching… ${plural(totalHits, 'match', 'matches')} so far` : 'Searching…';
+    if (status.state === 'running')
+      return totalHits ? `Searching… ${plural(totalHits, 'match', 'matches')} so far` : 'Searching…';
     const { stats, limitHit } = status.end;
     if (!stats.total) return `No matches in ${plural(stats.filesSearched, 'file')}.`;
     const of = stats.totalIsExact ? formatCount(stats.total) : `at least ${formatCount(stats.total)}`;
-    if (limitHit) return `Showing ${formatCount(stats.delivered)} of ${of} matches in ${plural(stats.filesMatched, 'file')}`;
+    if (limitHit)
+      return `Showing ${formatCount(stats.delivered)} of ${of} matches in ${plural(stats.filesMatched, 'file')}`;
     const via = stats.strategy.includes('+trigram') ? ', indexed' : '';
     return `${plural(stats.total, 'match', 'matches')} in ${plural(stats.filesMatched, 'file')} (${Math.round(stats.elapsedMs)} ms${via})`;
   })();
@@ -337,7 +375,13 @@ export function SearchPanel({
           <div role="radiogroup" aria-label="Search mode" className="segmented">
             {SEARCH_MODES.map((m) => (
               <label key={m} className={view.mode === m ? 'on' : ''} title={MODE_TITLES[m]}>
-                <input type="radio" name="mode" value={m} checked={view.mode === m} onChange={() => update({ mode: m })} />
+                <input
+                  type="radio"
+                  name="mode"
+                  value={m}
+                  checked={view.mode === m}
+                  onChange={() => update({ mode: m })}
+                />
                 {MODE_LABELS[m]}
               </label>
             ))}
@@ -353,37 +397,86 @@ export function SearchPanel({
               >
                 Match case
               </button>
-              <button type="button" className="toggle" aria-pressed={view.wholeWord} onClick={() => update({ wholeWord: !view.wholeWord })} title="Whole word">
+              <button
+                type="button"
+                className="toggle"
+                aria-pressed={view.wholeWord}
+                onClick={() => update({ wholeWord: !view.wholeWord })}
+                title="Whole word"
+              >
                 Whole word
               </button>
             </>
           )}
-          <button type="button" className="toggle" aria-expanded={showFilters} aria-controls="search-filters" onClick={() => setShowFilters((s) => !s)}>
+          <button
+            type="button"
+            className="toggle"
+            aria-expanded={showFilters}
+            aria-controls="search-filters"
+            onClick={() => setShowFilters((s) => !s)}
+          >
             Filters{view.include || view.exclude || view.ext ? ' •' : ''}
           </button>
         </div>
         {showFilters && (
           <div className="search-filters" id="search-filters">
-            <FilterField label="Include" placeholder="src/**, *.ts" value={view.include} onCommit={(v) => update({ include: v })} />
-            <FilterField label="Exclude" placeholder="*.test.ts" value={view.exclude} onCommit={(v) => update({ exclude: v })} />
-            <FilterField label="Extensions" placeholder="ts, tsx" value={view.ext} onCommit={(v) => update({ ext: v })} />
+            <FilterField
+              label="Include"
+              placeholder="src/**, *.ts"
+              value={view.include}
+              onCommit={(v) => update({ include: v })}
+            />
+            <FilterField
+              label="Exclude"
+              placeholder="*.test.ts"
+              value={view.exclude}
+              onCommit={(v) => update({ exclude: v })}
+            />
+            <FilterField
+              label="Extensions"
+              placeholder="ts, tsx"
+              value={view.ext}
+              onCommit={(v) => update({ ext: v })}
+            />
           </div>
         )}
       </SearchBox>
       {view.mode === 'semantic' || view.mode === 'hybrid' ? (
         // Ranked stays lexical once the model is loaded: hybrid scored below it on the labelled set (docs/design.md)
-        <SemanticResults view={view} update={update} indexReady={indexReady} indexVersion={indexVersion} type={view.mode} semantic={semantic} />
+        <SemanticResults
+          view={view}
+          update={update}
+          indexReady={indexReady}
+          indexVersion={indexVersion}
+          type={view.mode}
+          semantic={semantic}
+        />
       ) : ranked ? (
         <RankedResults view={view} update={update} indexReady={indexReady} indexVersion={indexVersion} />
       ) : (
         <>
           <div className="results-head">
-            <SearchStatus summary={summary} running={status.state === 'running'} error={status.state === 'error' ? status.error : null} />
+            <SearchStatus
+              summary={summary}
+              running={status.state === 'running'}
+              error={status.state === 'error' ? status.error : null}
+            />
             <div className="results-tools">
-              <div role="radiogroup" aria-label="Result order" className="segmented results-order" data-testid="result-order">
+              <div
+                role="radiogroup"
+                aria-label="Result order"
+                className="segmented results-order"
+                data-testid="result-order"
+              >
                 {(['relevance', 'path'] as const).map((o) => (
                   <label key={o} className={order === o ? 'on' : ''} title={ORDER_TITLES[o]}>
-                    <input type="radio" name="result-order" value={o} checked={order === o} onChange={() => update({ order: o })} />
+                    <input
+                      type="radio"
+                      name="result-order"
+                      value={o}
+                      checked={order === o}
+                      onChange={() => update({ order: o })}
+                    />
                     {o === 'relevance' ? 'Relevance' : 'Path'}
                   </label>
                 ))}
@@ -393,7 +486,9 @@ export function SearchPanel({
                   type="button"
                   className="results-collapse"
                   data-testid="collapse-all"
-                  onClick={() => setCollapse(shown.collapsed === shown.files ? NONE_COLLAPSED : ALL_COLLAPSED)}
+                  onClick={() =>
+                    setCollapse(shown.collapsed === shown.files ? NONE_COLLAPSED : ALL_COLLAPSED)
+                  }
                 >
                   {shown.collapsed === shown.files ? 'Expand all' : 'Collapse all'}
                 </button>
@@ -430,7 +525,11 @@ export function SearchPanel({
                 const style = { transform: `translateY(${item.start}px)`, height: ROW_HEIGHT };
                 if (!row) return null;
                 const nav = shown.focusIndex[item.index];
-                const focusProps = { 'data-nav': nav, tabIndex: nav === Math.max(active, 0) ? 0 : -1, onFocus: () => setActive(nav) };
+                const focusProps = {
+                  'data-nav': nav,
+                  tabIndex: nav === Math.max(active, 0) ? 0 : -1,
+                  onFocus: () => setActive(nav),
+                };
                 if (row.kind === 'file') {
                   const collapsed = anyCollapsed(collapse) && isCollapsed(collapse, row.path);
                   return (
@@ -446,7 +545,14 @@ export function SearchPanel({
                       {...focusProps}
                       onClick={() => toggleFile(row.path)}
                     >
-                      <svg className="result-chevron" viewBox="0 0 10 10" width="10" height="10" aria-hidden="true" focusable="false">
+                      <svg
+                        className="result-chevron"
+                        viewBox="0 0 10 10"
+                        width="10"
+                        height="10"
+                        aria-hidden="true"
+                        focusable="false"
+                      >
                         <path d={collapsed ? 'M3 1.5l4 3.5-4 3.5z' : 'M1.5 3l3.5 4 3.5-4z'} />
                       </svg>
                       <FileIcon path={row.path} />
@@ -459,7 +565,8 @@ export function SearchPanel({
                     </button>
                   );
                 }
-                if (row.kind === 'gap') return <div key={item.key} className="result-gap" style={style} aria-hidden="true" />;
+                if (row.kind === 'gap')
+                  return <div key={item.key} className="result-gap" style={style} aria-hidden="true" />;
                 const lang = languageOf(row.path);
                 const content = (
                   <>
@@ -474,7 +581,13 @@ export function SearchPanel({
                         </span>
                       ) : null}
                       {row.ranges ? (
-                        <CodeText text={row.text} lang={lang} hits={row.ranges} from={row.shift} to={row.shift + ROW_CHARS} />
+                        <CodeText
+                          text={row.text}
+                          lang={lang}
+                          hits={row.ranges}
+                          from={row.shift}
+                          to={row.shift + ROW_CHARS}
+                        />
                       ) : (
                         row.text.slice(0, cutColumn(row.text, ROW_CHARS))
                       )}
@@ -497,7 +610,12 @@ export function SearchPanel({
                     {content}
                   </button>
                 ) : (
-                  <div key={item.key} className="result-line context" style={style} data-testid="result-context">
+                  <div
+                    key={item.key}
+                    className="result-line context"
+                    style={style}
+                    data-testid="result-context"
+                  >
                     {content}
                   </div>
                 );
@@ -510,12 +628,28 @@ export function SearchPanel({
   );
 }
 
-function FilterField({ label, placeholder, value, onCommit }: { label: string; placeholder: string; value: string; onCommit: (v: string) => void }) {
+function FilterField({
+  label,
+  placeholder,
+  value,
+  onCommit,
+}: {
+  label: string;
+  placeholder: string;
+  value: string;
+  onCommit: (v: string) => void;
+}) {
   const [draft, setDraft] = useDebouncedDraft(value, onCommit, 300);
   return (
     <label className="filter-field">
       <span>{label}</span>
-      <input type="text" value={draft} placeholder={placeholder} spellCheck={false} onChange={(e) => setDraft(e.target.value)} />
+      <input
+        type="text"
+        value={draft}
+        placeholder={placeholder}
+        spellCheck={false}
+        onChange={(e) => setDraft(e.target.value)}
+      />
     </label>
   );
 }

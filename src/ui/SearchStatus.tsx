@@ -3,7 +3,15 @@ import type { ReactNode } from 'react';
 import { isUserError, type QuarryError } from '../core/errors';
 import { VisibleText } from './VisibleText';
 
-export function SearchStatus({ summary, running, error }: { summary: ReactNode; running: boolean; error: QuarryError | null }) {
+export function SearchStatus({
+  summary,
+  running,
+  error,
+}: {
+  summary: ReactNode;
+  running: boolean;
+  error: QuarryError | null;
+}) {
   return (
     <>
       <div className="search-summary" data-testid="search-summary" aria-live="polite">
@@ -12,8 +20,13 @@ export function SearchStatus({ summary, running, error }: { summary: ReactNode; 
       </div>
       {error && (
         <div className="inline-error" role="alert" data-testid="search-error">
-          <VisibleText text={isUserError(error) ? error.message : `The search failed: ${error.message}`} multiline />
-          {error.code === 'EngineRestarted' && <div>The engine restarted; your repository is being reloaded.</div>}
+          <VisibleText
+            text={isUserError(error) ? error.message : `The search failed: ${error.message}`}
+            multiline
+          />
+          {error.code === 'EngineRestarted' && (
+            <div>The engine restarted; your repository is being reloaded.</div>
+          )}
         </div>
       )}
     </>

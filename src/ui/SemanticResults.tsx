@@ -23,7 +23,11 @@ import { visibleText } from './visible-text';
 export const SEMANTIC_LIMIT = 50;
 const MB = (n: number) => (n / 1e6).toFixed(1);
 
-type Status = { state: 'idle' } | { state: 'running' } | { state: 'done'; result: SemanticResult } | { state: 'error'; error: QuarryError };
+type Status =
+  | { state: 'idle' }
+  | { state: 'running' }
+  | { state: 'done'; result: SemanticResult }
+  | { state: 'error'; error: QuarryError };
 
 export function SemanticResults({
   view,
@@ -48,7 +52,8 @@ export function SemanticResults({
 
   // the first semantic search loads the model (a failed load waits for the button: no retry loop)
   useEffect(() => {
-    if (query && indexReady && !ready && !running && !enableError && (state === 'off' || state === undefined)) enable();
+    if (query && indexReady && !ready && !running && !enableError && (state === 'off' || state === undefined))
+      enable();
   }, [query, indexReady, ready, running, enableError, state, enable]);
 
   useEffect(() => {
@@ -59,7 +64,14 @@ export function SemanticResults({
     let current = true;
     setStatus((s) => (s.state === 'done' ? s : { state: 'running' }));
     engine
-      .semanticSearch({ query: view.q, type, limit: SEMANTIC_LIMIT, include: splitList(view.include), exclude: splitList(view.exclude), extensions: splitList(view.ext) })
+      .semanticSearch({
+        query: view.q,
+        type,
+        limit: SEMANTIC_LIMIT,
+        include: splitList(view.include),
+        exclude: splitList(view.exclude),
+        extensions: splitList(view.ext),
+      })
       .then(
         (result) => current && setStatus({ state: 'done', result }),
         (err) => current && setStatus({ state: 'error', error: toQuarryError(err) }),
@@ -70,10 +82,22 @@ export function SemanticResults({
   }, [engine, query, view.q, view.include, view.exclude, view.ext, type, ready, indexReady, indexVersion]);
 
   if (state === 'unavailable') {
-    return <SearchStatus summary="Semantic search is not available in this build (it has no embedding model)." running={false} error={null} />;
+    return (
+      <SearchStatus
+        summary="Semantic search is not available in this build (it has no embedding model)."
+        running={false}
+        error={null}
+      />
+    );
   }
   if (!indexReady) {
-    return <SearchStatus summary="Waiting for the code index… semantic search starts when it is ready (Text and Regex work now)." running={false} error={null} />;
+    return (
+      <SearchStatus
+        summary="Waiting for the code index… semantic search starts when it is ready (Text and Regex work now)."
+        running={false}
+        error={null}
+      />
+    );
   }
   if (!ready) return <EnableCard semantic={semantic} />;
 
@@ -89,14 +113,24 @@ export function SemanticResults({
             : 'No chunk matches that question.';
   return (
     <>
-      <SearchStatus summary={summary} running={status.state === 'running'} error={status.state === 'error' ? status.error : null} />
+      <SearchStatus
+        summary={summary}
+        running={status.state === 'running'}
+        error={status.state === 'error' ? status.error : null}
+      />
       <div className="results-scroll ranked-scroll" data-testid="search-results">
         {status.state === 'done' && status.result.hits.length > 0 && (
           <HitList
             hits={status.result.hits}
             label={type === 'hybrid' ? 'Hybrid results' : 'Semantic results'}
             item={(hit, rank, why, onWhy) => (
-              <SemanticItem hit={hit} rank={rank} why={why} onWhy={onWhy} onOpen={() => update({ file: hit.path, line: hit.startLine }, { push: true })} />
+              <SemanticItem
+                hit={hit}
+                rank={rank}
+                why={why}
+                onWhy={onWhy}
+                onOpen={() => update({ file: hit.path, line: hit.startLine }, { push: true })}
+              />
             )}
           />
         )}
@@ -132,7 +166,10 @@ function EnableCard({ semantic }: { semantic: SemanticState }) {
           aria-valuemax={100}
           aria-valuenow={pct === undefined ? undefined : Math.round(pct)}
         >
-          <div className={`progress-fill${pct === undefined ? ' indeterminate' : ''}`} style={{ transform: pct === undefined ? undefined : `scaleX(${pct / 100})` }} />
+          <div
+            className={`progress-fill${pct === undefined ? ' indeterminate' : ''}`}
+            style={{ transform: pct === undefined ? undefined : `scaleX(${pct / 100})` }}
+          />
         </div>
         <div className="git-progress-line">
           <span>{text}</span>
@@ -146,16 +183,24 @@ function EnableCard({ semantic }: { semantic: SemanticState }) {
   return (
     <div className="semantic-card empty-hint" data-testid="semantic-enable">
       <p>
-        Semantic search finds code by meaning: ask “where do we refresh an expired session” and it finds <code>renewToken</code>. A sentence model runs in this tab;
-        nothing leaves the machine.
+        Semantic search finds code by meaning: ask “where do we refresh an expired session” and it finds{' '}
+        <code>renewToken</code>. A sentence model runs in this tab; nothing leaves the machine.
       </p>
-      <p>Enabling loads the model once (28 MB, kept for offline use) and embeds this repository’s {formatCount(status?.chunks ?? 0)} chunks (kept with its index).</p>
+      <p>
+        Enabling loads the model once (28 MB, kept for offline use) and embeds this repository’s{' '}
+        {formatCount(status?.chunks ?? 0)} chunks (kept with its index).
+      </p>
       {failed && (
         <p className="inline-error" role="alert" data-testid="semantic-error">
           {failed.message}
         </p>
       )}
-      <button type="button" className="primary" onClick={semantic.enable} data-testid="semantic-enable-button">
+      <button
+        type="button"
+        className="primary"
+        onClick={semantic.enable}
+        data-testid="semantic-enable-button"
+      >
         {failed ? 'Try again' : 'Enable semantic search'}
       </button>
     </div>
@@ -166,12 +211,30 @@ function whyText(hit: SemanticHitView): string[] {
   const w = hit.why;
   const out: string[] = [];
   if (w.exactIdentifier) out.push('Exact identifier: its name is spelt in the query.');
-  if (w.similarity !== undefined) out.push(`Similarity ${w.similarity.toFixed(3)} to the question${w.semanticRank ? ` (vector rank ${w.semanticRank})` : ''}.`);
-  if (w.lexicalRank !== undefined) out.push(`Ranked (lexical) rank ${w.lexicalRank}${w.terms.length ? `, matching ${w.terms.join(', ')}` : ''}.`);
+  if (w.similarity !== undefined)
+    out.push(
+      `Similarity ${w.similarity.toFixed(3)} to the question${w.semanticRank ? ` (vector rank ${w.semanticRank})` : ''}.`,
+    );
+  if (w.lexicalRank !== undefined)
+    out.push(
+      `Ranked (lexical) rank ${w.lexicalRank}${w.terms.length ? `, matching ${w.terms.join(', ')}` : ''}.`,
+    );
   return out;
 }
 
-function SemanticItem({ hit, rank, why, onWhy, onOpen }: { hit: SemanticHitView; rank: number; why: boolean; onWhy: () => void; onOpen: () => void }) {
+function SemanticItem({
+  hit,
+  rank,
+  why,
+  onWhy,
+  onOpen,
+}: {
+  hit: SemanticHitView;
+  rank: number;
+  why: boolean;
+  onWhy: () => void;
+  onOpen: () => void;
+}) {
   const whyId = `semantic-why-${rank}`;
   return (
     <li className="ranked-item" data-testid="semantic-hit" data-path={hit.path} data-line={hit.startLine}>

@@ -18,7 +18,14 @@ export function SkippedDialog({ onClose }: { onClose: () => void }) {
   }, [engine]);
   return (
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div ref={dialogRef} role="dialog" aria-modal="true" aria-labelledby="skipped-title" className="skipped-dialog" onKeyDown={(e) => e.key === 'Escape' && onClose()}>
+      <div
+        ref={dialogRef}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="skipped-title"
+        className="skipped-dialog"
+        onKeyDown={(e) => e.key === 'Escape' && onClose()}
+      >
         <header>
           <h2 id="skipped-title">Skipped files</h2>
           <button type="button" ref={closeRef} onClick={onClose}>
@@ -29,8 +36,11 @@ export function SkippedDialog({ onClose }: { onClose: () => void }) {
         {data && (
           <>
             <p>
-              {formatCount(data.total)} entries were left out of search or of the ranked index (text search still reads minified, generated and unparsed files).
-              {data.total > data.items.length ? ` The first ${formatCount(data.items.length)} are listed.` : ''}
+              {formatCount(data.total)} entries were left out of search or of the ranked index (text search
+              still reads minified, generated and unparsed files).
+              {data.total > data.items.length
+                ? ` The first ${formatCount(data.items.length)} are listed.`
+                : ''}
             </p>
             <table>
               <thead>

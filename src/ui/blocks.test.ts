@@ -40,7 +40,15 @@ describe('toBlocks', () => {
 
   it('gives a context line that is itself a match the match text, which may be a preview window', () => {
     const ctx = { ...m(2, [], ['x'.repeat(10)]) };
-    const hit: GrepMatch = { path: 'a.ts', line: 3, text: 'xxneedle', ranges: [[2, 8]], textStart: 40, contextBefore: ['L2'], contextAfter: [] };
+    const hit: GrepMatch = {
+      path: 'a.ts',
+      line: 3,
+      text: 'xxneedle',
+      ranges: [[2, 8]],
+      textStart: 40,
+      contextBefore: ['L2'],
+      contextAfter: [],
+    };
     const [block] = toBlocks([ctx, hit]);
     expect(block[1]).toEqual({ line: 3, text: 'xxneedle', ranges: [[2, 8]], textStart: 40 });
   });
@@ -50,7 +58,11 @@ describe('toBlocks', () => {
     const n = 3000;
     const all = Array.from({ length: n }, (_, i) => {
       const line = i + 1;
-      return m(line, line > 2 ? [`L${line - 2}`, `L${line - 1}`] : line === 2 ? ['L1'] : [], line < n ? [`L${line + 1}`] : []);
+      return m(
+        line,
+        line > 2 ? [`L${line - 2}`, `L${line - 1}`] : line === 2 ? ['L1'] : [],
+        line < n ? [`L${line + 1}`] : [],
+      );
     });
     const blocks = toBlocks(all);
     expect(blocks).toHaveLength(1);

@@ -11,17 +11,23 @@ describe('CodeText window', () => {
   it('renders only the columns from `from` up to `to`, the hits inside it marked and a hit across the end cut there', () => {
     const line = 'var a=1;'.repeat(100) + 'renderWidget(n)' + ';x()'.repeat(300);
     const at = line.indexOf('renderWidget');
-    const html = renderToStaticMarkup(<CodeText text={line} lang="c-like" hits={[[at, at + 12]]} from={at - 24} to={at - 24 + 30} />);
+    const html = renderToStaticMarkup(
+      <CodeText text={line} lang="c-like" hits={[[at, at + 12]]} from={at - 24} to={at - 24 + 30} />,
+    );
     expect(textOf(html)).toBe(line.slice(at - 24, at + 6));
     expect(marksOf(html)).toEqual(['render']);
   });
 
   it('leaves out hits past the window and renders a short line whole', () => {
     const line = 'a'.repeat(ROW_CHARS) + 'hit';
-    const html = renderToStaticMarkup(<CodeText text={line} lang="plain" hits={[[ROW_CHARS, ROW_CHARS + 3]]} to={ROW_CHARS} />);
+    const html = renderToStaticMarkup(
+      <CodeText text={line} lang="plain" hits={[[ROW_CHARS, ROW_CHARS + 3]]} to={ROW_CHARS} />,
+    );
     expect(textOf(html)).toBe('a'.repeat(ROW_CHARS));
     expect(marksOf(html)).toEqual([]);
-    expect(textOf(renderToStaticMarkup(<CodeText text="short hit" lang="plain" hits={[[6, 9]]} to={ROW_CHARS} />))).toBe('short hit');
+    expect(
+      textOf(renderToStaticMarkup(<CodeText text="short hit" lang="plain" hits={[[6, 9]]} to={ROW_CHARS} />)),
+    ).toBe('short hit');
   });
 
   it('never cuts a surrogate pair in two', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { languageOf, segmentLine, tokenizeLine } from './highlight';
 
-const flat = (line: string, lang: Parameters<typeof tokenizeLine>[1]) => tokenizeLine(line, lang).map((t) => [line.slice(t.start, t.end), t.kind]);
+const flat = (line: string, lang: Parameters<typeof tokenizeLine>[1]) =>
+  tokenizeLine(line, lang).map((t) => [line.slice(t.start, t.end), t.kind]);
 
 describe('tokenizer', () => {
   it('colours a TypeScript line', () => {

@@ -43,7 +43,25 @@ const C_LIKE = new Set([
   'gradle',
   'zig',
 ]);
-const HASH = new Set(['py', 'rb', 'sh', 'bash', 'zsh', 'yml', 'yaml', 'toml', 'r', 'pl', 'ex', 'exs', 'mk', 'dockerfile', 'cfg', 'ini', 'conf']);
+const HASH = new Set([
+  'py',
+  'rb',
+  'sh',
+  'bash',
+  'zsh',
+  'yml',
+  'yaml',
+  'toml',
+  'r',
+  'pl',
+  'ex',
+  'exs',
+  'mk',
+  'dockerfile',
+  'cfg',
+  'ini',
+  'conf',
+]);
 
 export function languageOf(path: string): Language {
   const name = path.slice(path.lastIndexOf('/') + 1).toLowerCase();
@@ -71,7 +89,8 @@ const KEYWORDS = new Set(
 /** Lines longer than this are coloured only up to here (the rest stays plain). */
 export const MAX_TOKENIZE_CHARS = 4000;
 
-const isIdentStart = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36 || c > 127;
+const isIdentStart = (c: number) =>
+  (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36 || c > 127;
 const isIdent = (c: number) => isIdentStart(c) || (c >= 48 && c <= 57);
 const isDigit = (c: number) => c >= 48 && c <= 57;
 
@@ -186,7 +205,11 @@ export interface Piece {
 }
 
 /** Merge hit ranges (sorted, possibly overlapping) and tokens into marked/unmarked pieces. */
-export function segmentLine(line: string, tokens: Token[], hits: readonly (readonly [number, number])[] = []): Piece[] {
+export function segmentLine(
+  line: string,
+  tokens: Token[],
+  hits: readonly (readonly [number, number])[] = [],
+): Piece[] {
   const merged: [number, number][] = [];
   for (const [s0, e0] of [...hits].sort((a, b) => a[0] - b[0])) {
     const s = Math.max(0, Math.min(s0, line.length));

@@ -11,13 +11,18 @@ interface F {
 const compare = (a: F, b: F) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 const f = (path: string, score: number): F => ({ path, score });
 /** One header row and `lines` line rows per file, as the list shows them. */
-const rowsOf = (order: string[], lines = 2) => order.flatMap((path) => Array.from({ length: lines + 1 }, () => ({ path })));
+const rowsOf = (order: string[], lines = 2) =>
+  order.flatMap((path) => Array.from({ length: lines + 1 }, () => ({ path })));
 
 describe('arrange', () => {
   it('keeps every file in order while nothing is held: a better file that arrives goes on top', () => {
     const first = arrange([], 0, [f('CHANGELOG.md', 1), f('docs/a.md', 2)], compare);
     expect(first).toEqual(['docs/a.md', 'CHANGELOG.md']);
-    expect(arrange(first, 0, [f('CHANGELOG.md', 1), f('docs/a.md', 2), f('src/a.ts', 9)], compare)).toEqual(['src/a.ts', 'docs/a.md', 'CHANGELOG.md']);
+    expect(arrange(first, 0, [f('CHANGELOG.md', 1), f('docs/a.md', 2), f('src/a.ts', 9)], compare)).toEqual([
+      'src/a.ts',
+      'docs/a.md',
+      'CHANGELOG.md',
+    ]);
   });
 
   it('once touched, holds the files seen and puts arrivals in order below them', () => {
@@ -32,14 +37,9 @@ describe('arrange', () => {
     // scrolling on holds what comes into view; nothing held ever moves
     const held2 = holdThrough(rowsOf(next), 9, next, held);
     expect(held2).toBe(4);
-    expect(arrange(next, held2, [...all, f('src/x.ts', 9), f('src/y.ts', 5), f('src/z.ts', 7)], compare)).toEqual([
-      'a.test.ts',
-      'b.md',
-      'src/x.ts',
-      'src/y.ts',
-      'src/z.ts',
-      'c.md',
-    ]);
+    expect(
+      arrange(next, held2, [...all, f('src/x.ts', 9), f('src/y.ts', 5), f('src/z.ts', 7)], compare),
+    ).toEqual(['a.test.ts', 'b.md', 'src/x.ts', 'src/y.ts', 'src/z.ts', 'c.md']);
   });
 
   it('never holds fewer files than before, nor past the end of the list', () => {
@@ -57,7 +57,10 @@ describe('arrange', () => {
   it('property: the held files stay a prefix, every file shows once, the rest is in order', () => {
     const arb = fc.array(
       fc.record({
-        arrivals: fc.array(fc.record({ path: fc.constantFrom(...'abcdefghijklmnop'), score: fc.integer({ min: 0, max: 5 }) }), { maxLength: 4 }),
+        arrivals: fc.array(
+          fc.record({ path: fc.constantFrom(...'abcdefghijklmnop'), score: fc.integer({ min: 0, max: 5 }) }),
+          { maxLength: 4 },
+        ),
         seen: fc.option(fc.nat(60)),
       }),
       { maxLength: 12 },

@@ -21,7 +21,12 @@ export interface PathRow {
  * The list's files after new arrivals: the first `held` of `shown` (the order on screen) as they
  * are, then every other file of `all` sorted by `compare`. A held file missing from `all` is dropped.
  */
-export function arrange<T extends { path: string }>(shown: readonly string[], held: number, all: readonly T[], compare: (a: T, b: T) => number): string[] {
+export function arrange<T extends { path: string }>(
+  shown: readonly string[],
+  held: number,
+  all: readonly T[],
+  compare: (a: T, b: T) => number,
+): string[] {
   const byPath = new Map(all.map((f) => [f.path, f]));
   const keep: string[] = [];
   for (const path of shown.slice(0, Math.max(0, held))) if (byPath.delete(path)) keep.push(path);
@@ -33,7 +38,12 @@ export function arrange<T extends { path: string }>(shown: readonly string[], he
  * How many files of `order` a touch holds: those through the file of the last row the person can
  * see (`lastSeen`, an index into `rows`, the list as shown), and never fewer than `held` already.
  */
-export function holdThrough(rows: readonly PathRow[], lastSeen: number, order: readonly string[], held: number): number {
+export function holdThrough(
+  rows: readonly PathRow[],
+  lastSeen: number,
+  order: readonly string[],
+  held: number,
+): number {
   const row = rows[Math.min(lastSeen, rows.length - 1)];
   if (!row) return held;
   return Math.max(held, order.indexOf(row.path) + 1);

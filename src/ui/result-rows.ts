@@ -31,7 +31,10 @@ export function anyCollapsed(state: CollapseState): boolean {
 }
 
 /** The rows a results list holds: a file header, a line of a file (a hit or context), or a gap between blocks of a file. */
-export type ResultRowLike = { kind: 'file'; path: string } | { kind: 'line'; path: string; ranges: unknown } | { kind: 'gap'; path: string };
+export type ResultRowLike =
+  | { kind: 'file'; path: string }
+  | { kind: 'line'; path: string; ranges: unknown }
+  | { kind: 'gap'; path: string };
 
 export interface VisibleRows<R> {
   rows: R[];
@@ -49,7 +52,10 @@ export interface VisibleRows<R> {
 }
 
 /** The rows shown under `state`: a collapsed file's header stays, its lines and gaps go. */
-export function visibleRows<R extends ResultRowLike>(all: readonly R[], state: CollapseState): VisibleRows<R> {
+export function visibleRows<R extends ResultRowLike>(
+  all: readonly R[],
+  state: CollapseState,
+): VisibleRows<R> {
   // One pass, arrays sized once: this runs on every render of a list that grows to tens of
   // thousands of rows while a search streams in.
   const collapsedNow = anyCollapsed(state);
@@ -72,5 +78,11 @@ export function visibleRows<R extends ResultRowLike>(all: readonly R[], state: C
       focusable.push(at);
     } else focusIndex[at] = -1;
   }
-  return { rows, focusable, focusIndex: collapsedNow ? focusIndex.slice(0, rows.length) : focusIndex, files, collapsed };
+  return {
+    rows,
+    focusable,
+    focusIndex: collapsedNow ? focusIndex.slice(0, rows.length) : focusIndex,
+    files,
+    collapsed,
+  };
 }

@@ -30,7 +30,16 @@ function wholeRows(files: GrepFileResult[]): { rows: Row[]; hits: number[] } {
         const hit = l.ranges ? hits.length : -1;
         if (l.ranges) hits.push(rows.length);
         const shift = l.ranges ? hitShift(l.text, l.ranges) : 0;
-        rows.push({ kind: 'line', path: f.path, line: l.line, text: l.text, ranges: l.ranges, hit, shift, from: (l.textStart ?? 0) + shift });
+        rows.push({
+          kind: 'line',
+          path: f.path,
+          line: l.line,
+          text: l.text,
+          ranges: l.ranges,
+          hit,
+          shift,
+          from: (l.textStart ?? 0) + shift,
+        });
       }
     });
   }
@@ -92,7 +101,9 @@ describe('ResultRows', () => {
     const hitRows = r.rows.filter((row) => row.kind === 'line' && row.ranges);
     expect(hitRows).toHaveLength(lines.length);
     // hit numbers follow the list order
-    expect(hitIndexes(r.rows).map((i) => (r.rows[i] as Extract<Row, { kind: 'line' }>).hit)).toEqual(lines.map((_, i) => i));
+    expect(hitIndexes(r.rows).map((i) => (r.rows[i] as Extract<Row, { kind: 'line' }>).hit)).toEqual(
+      lines.map((_, i) => i),
+    );
   });
 
   it('continues a file sent in two results: one header counting both, no repeated lines', () => {
@@ -101,12 +112,27 @@ describe('ResultRows', () => {
     const second = { path: 'split.ts', matches: whole.matches.slice(2) };
     const r = build([[first], [second]]);
     expect(r.rows).toEqual(wholeRows([whole]).rows);
-    expect(r.rows.filter((row) => row.kind === 'file')).toEqual([{ kind: 'file', path: 'split.ts', count: 5 }]);
+    expect(r.rows.filter((row) => row.kind === 'file')).toEqual([
+      { kind: 'file', path: 'split.ts', count: 5 },
+    ]);
   });
 
   it('keeps files apart: a new path starts with its header and no gap', () => {
     const r = build([[file('a.ts', [10], 20), file('b.ts', [10], 20)]]);
-    expect(r.rows.map((row) => row.kind)).toEqual(['file', 'line', 'line', 'line', 'line', 'line', 'file', 'line', 'line', 'line', 'line', 'line']);
+    expect(r.rows.map((row) => row.kind)).toEqual([
+      'file',
+      'line',
+      'line',
+      'line',
+      'line',
+      'line',
+      'file',
+      'line',
+      'line',
+      'line',
+      'line',
+      'line',
+    ]);
   });
 
   it('keeps rows per file: any order of files, a file sent in parts apart from its neighbours, ranks from the matches', () => {
@@ -119,7 +145,9 @@ describe('ResultRows', () => {
     while (r.step());
     expect(r.files.map((f) => f.path)).toEqual(['src/split.ts', 'CHANGELOG.md']);
     // hits are numbered as they arrive: the changelog's is the third
-    const want = wholeRows([other, whole]).rows.map((row) => (row.kind === 'line' && row.hit >= 0 ? { ...row, hit: [2, 0, 1, 3][row.hit] } : row));
+    const want = wholeRows([other, whole]).rows.map((row) =>
+      row.kind === 'line' && row.hit >= 0 ? { ...row, hit: [2, 0, 1, 3][row.hit] } : row,
+    );
     expect(r.rowsIn(['CHANGELOG.md', 'src/split.ts'])).toEqual(want);
     expect(r.file('src/split.ts')?.rank).toMatchObject({ matches: 3, name: 2, tier: 0 });
     expect(r.file('CHANGELOG.md')?.rank).toMatchObject({ matches: 1, name: 0, tier: 5 });
@@ -129,7 +157,11 @@ describe('ResultRows', () => {
   it('settles a file once every part queued for it is built (the list shows it from then on)', () => {
     const big = file('gen/big.ts', mixedHits(MATCHES_PER_STEP + 5), 10_000);
     const r = new ResultRows();
-    r.push([{ path: big.path, matches: big.matches.slice(0, 3) }, { path: big.path, matches: big.matches.slice(3) }, file('b.ts', [1], 2)]);
+    r.push([
+      { path: big.path, matches: big.matches.slice(0, 3) },
+      { path: big.path, matches: big.matches.slice(3) },
+      file('b.ts', [1], 2),
+    ]);
     r.step(); // the first part: the second is queued
     expect(r.file('gen/big.ts')?.settled).toBe(false);
     r.step(); // MATCHES_PER_STEP of the second part

@@ -17,7 +17,16 @@ export type Row =
    * shift: where the row starts showing `text` (a hit row may start near its first hit); from:
    * that column in the whole line (`text` itself may be a window of a long line)
    */
-  | { kind: 'line'; path: string; line: number; text: string; ranges: HitRange[] | null; hit: number; shift: number; from: number }
+  | {
+      kind: 'line';
+      path: string;
+      line: number;
+      text: string;
+      ranges: HitRange[] | null;
+      hit: number;
+      shift: number;
+      from: number;
+    }
   | { kind: 'gap'; path: string };
 
 /** Matches of one file turned into rows in one step. */
@@ -101,7 +110,14 @@ export class ResultRows {
   private add(path: string, fileMatches: number, matches: GrepMatch[], firstPart: boolean): void {
     let t = this.byPath.get(path);
     if (!t) {
-      t = { path, rows: [{ kind: 'file', path, count: fileMatches }], rank: pathRank(path, this.words), line: -Infinity, row: -1, settled: false };
+      t = {
+        path,
+        rows: [{ kind: 'file', path, count: fileMatches }],
+        rank: pathRank(path, this.words),
+        line: -Infinity,
+        row: -1,
+        settled: false,
+      };
       this.files.push(t);
       this.byPath.set(path, t);
     } else if (firstPart) {
@@ -119,7 +135,8 @@ export class ResultRows {
           if (l.line > t.line) break;
           const at = t.row - (t.line - l.line);
           const row = rows[at];
-          if (l.ranges && row?.kind === 'line' && row.line === l.line && !row.ranges) rows[at] = this.lineRow(path, l);
+          if (l.ranges && row?.kind === 'line' && row.line === l.line && !row.ranges)
+            rows[at] = this.lineRow(path, l);
         }
         lines = block.filter((l) => l.line > t.line);
       } else if (t.row >= 0) rows.push({ kind: 'gap', path });
@@ -134,6 +151,15 @@ export class ResultRows {
   private lineRow(path: string, l: BlockLine): Row {
     const hit = l.ranges ? this.hitCount++ : -1;
     const shift = l.ranges ? hitShift(l.text, l.ranges) : 0;
-    return { kind: 'line', path, line: l.line, text: l.text, ranges: l.ranges, hit, shift, from: (l.textStart ?? 0) + shift };
+    return {
+      kind: 'line',
+      path,
+      line: l.line,
+      text: l.text,
+      ranges: l.ranges,
+      hit,
+      shift,
+      from: (l.textStart ?? 0) + shift,
+    };
   }
 }

@@ -38,17 +38,39 @@ describe('view state in the URL', () => {
     },
     {
       name: 'a clone with its URL and ref (a shared link can offer to clone it)',
-      state: { ...DEFAULT_VIEW, repos: ['git:host-app@v1'], clone: 'http://host/app.git', cref: 'v1', view: 'history' },
+      state: {
+        ...DEFAULT_VIEW,
+        repos: ['git:host-app@v1'],
+        clone: 'http://host/app.git',
+        cref: 'v1',
+        view: 'history',
+      },
       url: '?repo=git%3Ahost-app%40v1&clone=http%3A%2F%2Fhost%2Fapp.git&cref=v1&view=history',
     },
     {
       name: 'several roots, in order (one repo= each)',
-      state: { ...DEFAULT_VIEW, repos: ['demo', 'git:lib-1', 'recent:ab12'], clone: 'http://host/lib.git', file: 'lib/src/a.ts' },
+      state: {
+        ...DEFAULT_VIEW,
+        repos: ['demo', 'git:lib-1', 'recent:ab12'],
+        clone: 'http://host/lib.git',
+        file: 'lib/src/a.ts',
+      },
       url: '?repo=demo&repo=git%3Alib-1&repo=recent%3Aab12&clone=http%3A%2F%2Fhost%2Flib.git&file=lib%2Fsrc%2Fa.ts',
     },
     {
       name: 'navigation, a diff, blame and file history',
-      state: { ...DEFAULT_VIEW, file: 'src/a.ts', line: 7, sym: 'parseQuery', nav: 'refs', diff: 'worktree', dview: 'inline', blame: true, fhist: true, md: 'source' },
+      state: {
+        ...DEFAULT_VIEW,
+        file: 'src/a.ts',
+        line: 7,
+        sym: 'parseQuery',
+        nav: 'refs',
+        diff: 'worktree',
+        dview: 'inline',
+        blame: true,
+        fhist: true,
+        md: 'source',
+      },
       url: '?file=src%2Fa.ts&line=7&sym=parseQuery&nav=refs&diff=worktree&dview=inline&blame=1&fhist=1&md=source',
     },
   ];
@@ -73,10 +95,14 @@ describe('view state in the URL', () => {
     expect(serializeViewState({ ...DEFAULT_VIEW, q: 'x', order: 'relevance' })).toBe('?q=x');
     expect(serializeViewState({ ...DEFAULT_VIEW, line: 5 })).toBe(''); // a line needs a file
     // a diff, blame, file history and a Markdown mode belong to an open file
-    expect(serializeViewState({ ...DEFAULT_VIEW, diff: 'abc', blame: true, fhist: true, md: 'source' })).toBe('');
+    expect(serializeViewState({ ...DEFAULT_VIEW, diff: 'abc', blame: true, fhist: true, md: 'source' })).toBe(
+      '',
+    );
     expect(parseViewState('?nav=sideways&dview=up&blame=yes')).toEqual(DEFAULT_VIEW);
     // a clone URL only travels with a git: repository
-    expect(serializeViewState({ ...DEFAULT_VIEW, repos: ['demo'], clone: 'http://host/app.git', cref: 'v1' })).toBe('?repo=demo');
+    expect(
+      serializeViewState({ ...DEFAULT_VIEW, repos: ['demo'], clone: 'http://host/app.git', cref: 'v1' }),
+    ).toBe('?repo=demo');
   });
 
   it('reads every kind of repository key, and junk as unknown', () => {
@@ -95,7 +121,9 @@ describe('view state in the URL', () => {
 
   it('cuts a text field over MAX_QUERY_CHARS to the cap and says so with the engine message', () => {
     const q = 'x'.repeat(300_000);
-    const { state, overlong } = readViewState(`?repo=demo&q=${q}&cq=ok&fq=${'y'.repeat(MAX_QUERY_CHARS + 1)}`);
+    const { state, overlong } = readViewState(
+      `?repo=demo&q=${q}&cq=ok&fq=${'y'.repeat(MAX_QUERY_CHARS + 1)}`,
+    );
     expect(state.q).toBe(q.slice(0, MAX_QUERY_CHARS));
     expect(state.cq).toBe('ok');
     expect(state.fq).toHaveLength(MAX_QUERY_CHARS);
@@ -103,8 +131,12 @@ describe('view state in the URL', () => {
       ['q', 300_000],
       ['fq', MAX_QUERY_CHARS + 1],
     ]);
-    expect(overlong[0].message).toBe(`${queryTooLongMessage('The search query', 300_000)}; only its first 10,000 characters are used.`);
-    expect(overlong[0].message).toBe('The search query is too long: 300000 characters (the limit is 10000); only its first 10,000 characters are used.');
+    expect(overlong[0].message).toBe(
+      `${queryTooLongMessage('The search query', 300_000)}; only its first 10,000 characters are used.`,
+    );
+    expect(overlong[0].message).toBe(
+      'The search query is too long: 300000 characters (the limit is 10000); only its first 10,000 characters are used.',
+    );
     // the cut state is what the address then holds
     expect(serializeViewState(state).length).toBeLessThan(2 * MAX_QUERY_CHARS + 100);
     expect(parseViewState(serializeViewState(state))).toEqual(state);
@@ -120,7 +152,11 @@ describe('view state in the URL', () => {
     expect(state.file).toBe('');
     expect(state.line).toBe(3);
     expect(overlong).toEqual([
-      { field: 'file', length: 2 * MAX_PATH_CHARS, message: expect.stringContaining('The file path is too long: 8192 characters (the limit is 4096)') },
+      {
+        field: 'file',
+        length: 2 * MAX_PATH_CHARS,
+        message: expect.stringContaining('The file path is too long: 8192 characters (the limit is 4096)'),
+      },
     ]);
   });
 
@@ -130,16 +166,29 @@ describe('view state in the URL', () => {
       for (const [k, v] of new URLSearchParams(search)) out.set(k, [...(out.get(k) ?? []), v]);
       return out;
     };
-    const values = (search: string) => new Map([...readAddressParams(search)].map(([k, list]) => [k, list.map((e) => e.value)]));
-    for (const search of ['', '?', '?a=1&b=2&a=3', '?q=a+b%26c&x', '?q=%E2%80%AEx&bad=%zz%e2%80&=v&k=', '?q=%F0%9F%98%80', 'q=no-question-mark']) {
+    const values = (search: string) =>
+      new Map([...readAddressParams(search)].map(([k, list]) => [k, list.map((e) => e.value)]));
+    for (const search of [
+      '',
+      '?',
+      '?a=1&b=2&a=3',
+      '?q=a+b%26c&x',
+      '?q=%E2%80%AEx&bad=%zz%e2%80&=v&k=',
+      '?q=%F0%9F%98%80',
+      'q=no-question-mark',
+    ]) {
       expect(values(search), search).toEqual(grouped(search));
     }
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.constantFrom('q', 'repo', 'file', 'x y', '%71'), fc.string({ unit: 'binary' }))), (pairs) => {
-        const search = `?${new URLSearchParams(pairs).toString()}`;
-        expect(values(search)).toEqual(grouped(search));
-        for (const list of readAddressParams(search).values()) for (const e of list) expect(e.length).toBe(e.value.length);
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom('q', 'repo', 'file', 'x y', '%71'), fc.string({ unit: 'binary' }))),
+        (pairs) => {
+          const search = `?${new URLSearchParams(pairs).toString()}`;
+          expect(values(search)).toEqual(grouped(search));
+          for (const list of readAddressParams(search).values())
+            for (const e of list) expect(e.length).toBe(e.value.length);
+        },
+      ),
     );
   });
 

@@ -114,7 +114,8 @@ export function parseRepoKey(key: string): RepoKeyRef {
   if (scheme === 'git' && rest) return { kind: 'git', id: rest };
   if (scheme === 'recent' && rest) return { kind: 'folder', id: key };
   if (scheme === 'served' && rest) return { kind: 'served', name: rest };
-  if ((scheme === 'snapshot' || scheme === 'memory' || scheme === 'handle') && rest) return { kind: 'snapshot', name: rest };
+  if ((scheme === 'snapshot' || scheme === 'memory' || scheme === 'handle') && rest)
+    return { kind: 'snapshot', name: rest };
   return { kind: 'unknown', key };
 }
 
@@ -231,7 +232,10 @@ export function readAddressParams(search: string): Map<string, AddressValue[]> {
 export function readViewState(search: string): { state: ViewState; overlong: Overlong[] } {
   const params = readAddressParams(search);
   const entry = (name: string): AddressValue | undefined => params.get(name)?.[0];
-  const p = { get: (name: string) => entry(name)?.value ?? null, getAll: (name: string) => (params.get(name) ?? []).map((e) => clipText(e.value)) };
+  const p = {
+    get: (name: string) => entry(name)?.value ?? null,
+    getAll: (name: string) => (params.get(name) ?? []).map((e) => clipText(e.value)),
+  };
   const overlong: Overlong[] = [];
   const text = (field: keyof typeof TEXT_FIELDS): string => {
     const e = entry(field);

@@ -9,7 +9,15 @@ export type UpdateView = (patch: Partial<ViewState>, options?: { push?: boolean 
  * or React would put the old choice back until the render is done.
  */
 /** Fields that controlled form inputs show (radios, selects, filter boxes): React needs them set at once, not in a transition. */
-const URGENT_FIELDS: ReadonlySet<keyof ViewState> = new Set(['mode', 'rshow', 'rtype', 'xdepth', 'include', 'exclude', 'ext']);
+const URGENT_FIELDS: ReadonlySet<keyof ViewState> = new Set([
+  'mode',
+  'rshow',
+  'rtype',
+  'xdepth',
+  'include',
+  'exclude',
+  'ext',
+]);
 
 /** Read the address; a field over its cap is cut, and the cut said (`overlong`). */
 function readAddress(): { state: ViewState; overlong: Overlong[] } {
@@ -23,7 +31,8 @@ function readAddress(): { state: ViewState; overlong: Overlong[] } {
  */
 function writeCutAddress(overlong: Overlong[], state: ViewState): void {
   const search = serializeViewState(state);
-  if (overlong.length && location.search !== search) history.replaceState(history.state, '', `${location.pathname}${search}${location.hash}`);
+  if (overlong.length && location.search !== search)
+    history.replaceState(history.state, '', `${location.pathname}${search}${location.hash}`);
 }
 
 /**

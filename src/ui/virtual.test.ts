@@ -11,7 +11,12 @@ type Fake = {
 };
 
 function fake(scrollOffset: number | null, height = 200): Fake {
-  return { scrollOffset, scrollRect: { width: 300, height }, options: { paddingStart: 0, horizontal: false }, scrollElement: { scrollTo: vi.fn() } };
+  return {
+    scrollOffset,
+    scrollRect: { width: 300, height },
+    options: { paddingStart: 0, horizontal: false },
+    scrollElement: { scrollTo: vi.fn() },
+  };
 }
 const asVirtualizer = (f: Fake) => f as unknown as Virtualizer<Element, Element>;
 
@@ -91,7 +96,10 @@ describe('measureAfterLayout', () => {
   it("takes the ResizeObserver's border box (rounded), over anything known", () => {
     const v = instance(new Map([['k3', 61]]));
     const { el, reads } = row(3);
-    const entry = { borderBoxSize: [{ blockSize: 72.4, inlineSize: 300 }], contentRect: { height: 70, width: 300 } } as unknown as ResizeObserverEntry;
+    const entry = {
+      borderBoxSize: [{ blockSize: 72.4, inlineSize: 300 }],
+      contentRect: { height: 70, width: 300 },
+    } as unknown as ResizeObserverEntry;
     expect(measureAfterLayout(el, entry, v)).toBe(72);
     // a browser without borderBoxSize: the content rect
     const old = { contentRect: { height: 70.6, width: 300 } } as unknown as ResizeObserverEntry;

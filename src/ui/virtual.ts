@@ -12,7 +12,10 @@ import { elementScroll, type Virtualizer } from '@tanstack/react-virtual';
 
 type Rect = { width: number; height: number };
 
-export function observeRectAfterLayout<S extends Element, I extends Element>(instance: Virtualizer<S, I>, cb: (rect: Rect) => void): void | (() => void) {
+export function observeRectAfterLayout<S extends Element, I extends Element>(
+  instance: Virtualizer<S, I>,
+  cb: (rect: Rect) => void,
+): void | (() => void) {
   const element = instance.scrollElement;
   const win = element?.ownerDocument.defaultView;
   if (!element || !win) return;
@@ -53,12 +56,18 @@ export function scrollUnlessThere<S extends Element, I extends Element>(
  * size already known (measured before, or the estimate); the ResizeObserver the library puts on
  * every row reports the real size after the browser's own layout, in a task of its own.
  */
-export function measureAfterLayout<S extends Element, I extends Element>(element: I, entry: ResizeObserverEntry | undefined, instance: Virtualizer<S, I>): number {
+export function measureAfterLayout<S extends Element, I extends Element>(
+  element: I,
+  entry: ResizeObserverEntry | undefined,
+  instance: Virtualizer<S, I>,
+): number {
   const box = entry?.borderBoxSize?.[0];
   if (box) return Math.round(instance.options.horizontal ? box.inlineSize : box.blockSize);
   if (entry) return Math.round(entry.contentRect[instance.options.horizontal ? 'width' : 'height']);
   const index = instance.indexFromElement(element);
-  return instance.itemSizeCache.get(instance.options.getItemKey(index)) ?? instance.options.estimateSize(index);
+  return (
+    instance.itemSizeCache.get(instance.options.getItemKey(index)) ?? instance.options.estimateSize(index)
+  );
 }
 
 /**
@@ -84,7 +93,11 @@ export function lazyMeasureOptions() {
  * virtualizer knows (no layout read). Scrolling to an item reads the list's scroll height,
  * which lays out the page at once: skipped when there is nothing to scroll.
  */
-export function inView<S extends Element, I extends Element>(virtualizer: Virtualizer<S, I>, index: number, rowHeight: number): boolean {
+export function inView<S extends Element, I extends Element>(
+  virtualizer: Virtualizer<S, I>,
+  index: number,
+  rowHeight: number,
+): boolean {
   const top = virtualizer.scrollOffset ?? 0;
   const height = virtualizer.scrollRect?.height ?? 0;
   const start = virtualizer.options.paddingStart + index * rowHeight;

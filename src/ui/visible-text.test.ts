@@ -13,7 +13,10 @@ describe('visibleText', () => {
     { input: 'tab\there\r', want: 'tab<U+0009>here<U+000D>' },
     { input: '\u0000\u001b[31m\u007f\u0085', want: '<U+0000><U+001B>[31m<U+007F><U+0085>' },
     // invisible characters
-    { input: 'zero\u200Bwidth\uFEFF\u00AD\u2060\u2028\u2029', want: 'zero<U+200B>width<U+FEFF><U+00AD><U+2060><U+2028><U+2029>' },
+    {
+      input: 'zero\u200Bwidth\uFEFF\u00AD\u2060\u2028\u2029',
+      want: 'zero<U+200B>width<U+FEFF><U+00AD><U+2060><U+2028><U+2029>',
+    },
     { input: 'tag\u{E0041}\u{E007F}', want: 'tag<U+E0041><U+E007F>' },
     // left alone: ordinary names, markup-looking names (React renders them as text), quotes,
     // emoji with their joiners and variation selectors, right-to-left letters
@@ -44,7 +47,11 @@ describe('visibleText', () => {
   });
 
   it('cuts text into runs and names each hidden character', () => {
-    expect(visibleParts('rtl\u202Etxt.exe')).toEqual([{ text: 'rtl' }, { text: '<U+202E>', hidden: 'U+202E right-to-left override (bidi)' }, { text: 'txt.exe' }]);
+    expect(visibleParts('rtl\u202Etxt.exe')).toEqual([
+      { text: 'rtl' },
+      { text: '<U+202E>', hidden: 'U+202E right-to-left override (bidi)' },
+      { text: 'txt.exe' },
+    ]);
     expect(visibleParts('\n\n')).toEqual([
       { text: '<U+000A>', hidden: 'U+000A line feed (newline)' },
       { text: '<U+000A>', hidden: 'U+000A line feed (newline)' },
@@ -55,7 +62,10 @@ describe('visibleText', () => {
   });
 
   it('keeps line breaks of multiline text when asked', () => {
-    expect(visibleParts('one\ntwo\u202E', { multiline: true })).toEqual([{ text: 'one\ntwo' }, { text: '<U+202E>', hidden: 'U+202E right-to-left override (bidi)' }]);
+    expect(visibleParts('one\ntwo\u202E', { multiline: true })).toEqual([
+      { text: 'one\ntwo' },
+      { text: '<U+202E>', hidden: 'U+202E right-to-left override (bidi)' },
+    ]);
     expect(visibleParts('one\ntwo', { multiline: true })).toEqual([{ text: 'one\ntwo' }]);
   });
 });

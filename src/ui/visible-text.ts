@@ -16,7 +16,8 @@
  * emoji and several scripts need.
  */
 
-const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b\u200e\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb\u{e0000}-\u{e007f}]/u;
+const HIDDEN =
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b\u200e\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb\u{e0000}-\u{e007f}]/u;
 const HIDDEN_ALL = new RegExp(HIDDEN.source, 'gu');
 
 const NAMES: Record<number, string> = {
@@ -54,7 +55,13 @@ export function codePointLabel(ch: string): string {
 /** What a hidden character is, in words (for a tooltip). */
 export function hiddenCharName(ch: string): string {
   const cp = ch.codePointAt(0)!;
-  const name = NAMES[cp] ?? (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) ? 'control character' : cp >= 0xe0000 ? 'tag character (invisible)' : 'invisible character');
+  const name =
+    NAMES[cp] ??
+    (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f)
+      ? 'control character'
+      : cp >= 0xe0000
+        ? 'tag character (invisible)'
+        : 'invisible character');
   return `${codePointLabel(ch)} ${name}`;
 }
 

@@ -11,7 +11,10 @@ import type { EngineApi } from './protocol';
 export const WORKER_START_TIMEOUT_MS = 10_000;
 
 export async function startWorkerTransport(timeoutMs = WORKER_START_TIMEOUT_MS): Promise<EngineTransport> {
-  const worker = new Worker(new URL('./engine.worker.ts', import.meta.url), { type: 'module', name: 'quarry-engine' });
+  const worker = new Worker(new URL('./engine.worker.ts', import.meta.url), {
+    type: 'module',
+    name: 'quarry-engine',
+  });
   const api = Comlink.wrap<EngineApi>(worker);
   const transport: EngineTransport = {
     api: api as unknown as EngineApi,
@@ -32,10 +35,13 @@ export async function startWorkerTransport(timeoutMs = WORKER_START_TIMEOUT_MS):
     await Promise.race([
       api.ping(),
       new Promise((_, reject) => {
-        onError = (e: Event) => reject(new Error(`the worker failed to load: ${(e as ErrorEvent).message ?? 'error event'}`));
+        onError = (e: Event) =>
+          reject(new Error(`the worker failed to load: ${(e as ErrorEvent).message ?? 'error event'}`));
         worker.addEventListener('error', onError);
       }),
-      new Promise((_, reject) => setTimeout(() => reject(new Error(`the worker did not answer within ${timeoutMs} ms`)), timeoutMs)),
+      new Promise((_, reject) =>
+        setTimeout(() => reject(new Error(`the worker did not answer within ${timeoutMs} ms`)), timeoutMs),
+      ),
     ]);
   } catch (err) {
     worker.terminate();
@@ -47,7 +53,13 @@ export async function startWorkerTransport(timeoutMs = WORKER_START_TIMEOUT_MS):
 }
 
 export async function startMainThreadTransport(): Promise<EngineTransport> {
-  const [{ createEngineApi }, { loadDemoFiles }, { inThreadTransport }, { browserGrammarLoader }, { browserIndexStore }] = await Promise.all([
+  const [
+    { createEngineApi },
+    { loadDemoFiles },
+    { inThreadTransport },
+    { browserGrammarLoader },
+    { browserIndexStore },
+  ] = await Promise.all([
     import('./engine'),
     import('../adapters/browser/demo-bundle'),
     import('./client'),
@@ -55,18 +67,27 @@ export async function startMainThreadTransport(): Promise<EngineTransport> {
     import('./browser-index-store'),
   ]);
   return inThreadTransport(
-    createEngineApi({ host: 'main-thread', loadDemo: loadDemoFiles, grammarLoader: browserGrammarLoader, indexStore: browserIndexStore() }),
+    createEngineApi({
+      host: 'main-thread',
+      loadDemo: loadDemoFiles,
+      grammarLoader: browserGrammarLoader,
+      indexStore: browserIndexStore(),
+    }),
     'main-thread',
   );
 }
 
 /** The app's transport factory: a worker when possible, else the main thread. */
-export async function startBrowserTransport(options: { forceMainThread?: boolean } = {}): Promise<EngineTransport> {
+export async function startBrowserTransport(
+  options: { forceMainThread?: boolean } = {},
+): Promise<EngineTransport> {
   if (!options.forceMainThread && typeof Worker !== 'undefined') {
     try {
       return await startWorkerTransport();
     } catch (err) {
-      console.warn(`Quarry: running the engine on the main thread because ${err instanceof Error ? err.message : String(err)}`);
+      console.warn(
+        `Quarry: running the engine on the main thread because ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
   }
   return startMainThreadTransport();

@@ -19,7 +19,8 @@ function fixture(): Record<string, string> {
   const files: Record<string, string> = {};
   for (let i = 0; i < 120; i++) {
     const n = String(i).padStart(3, '0');
-    files[`src/mod${n}.ts`] = `// module ${n}\nexport const value${n} = 'needle';\nexport function f${n}() { return ${i}; }\n`;
+    files[`src/mod${n}.ts`] =
+      `// module ${n}\nexport const value${n} = 'needle';\nexport function f${n}() { return ${i}; }\n`;
   }
   files['README.md'] = '# Fixture\n\nSearch for the needle.\n';
   files['.gitignore'] = 'generated/\n';
@@ -36,14 +37,23 @@ function bigFixture(): Record<string, string> {
   return files;
 }
 
-type Host = { name: string; make: (opts?: ConstructorParameters<typeof EngineClient>[1]) => EngineClient; worker: boolean };
+type Host = {
+  name: string;
+  make: (opts?: ConstructorParameters<typeof EngineClient>[1]) => EngineClient;
+  worker: boolean;
+};
 
 const hosts: Host[] = [
-  { name: 'createEngineApi (same thread)', worker: false, make: (o) => new EngineClient(() => inThreadTransport(createEngineApi()), o) },
+  {
+    name: 'createEngineApi (same thread)',
+    worker: false,
+    make: (o) => new EngineClient(() => inThreadTransport(createEngineApi()), o),
+  },
   {
     name: 'Comlink over a worker_threads Worker',
     worker: true,
-    make: (o) => new EngineClient(() => startNodeWorkerTransport(Worker as unknown as NodeWorkerConstructor), o),
+    make: (o) =>
+      new EngineClient(() => startNodeWorkerTransport(Worker as unknown as NodeWorkerConstructor), o),
   },
 ];
 
@@ -92,22 +102,36 @@ for (const host of hosts) {
 
     it('streams search results in batches of about 50 and delivers each once, in order', async () => {
       const batches: GrepFileResult[][] = [];
-      const end = await client.search({ pattern: 'needle', mode: 'literal', contextBefore: 1, contextAfter: 1 }, (b) => batches.push(b)).done;
+      const end = await client.search(
+        { pattern: 'needle', mode: 'literal', contextBefore: 1, contextAfter: 1 },
+        (b) => batches.push(b),
+      ).done;
       const files = batches.flat();
       expect(end.stats.ending).toBe('complete');
       expect(end.stats.total).toBe(121);
-      expect(files.map((f) => f.path)).toEqual(['README.md', ...Array.from({ length: 120 }, (_, i) => `src/mod${String(i).padStart(3, '0')}.ts`)]);
+      expect(files.map((f) => f.path)).toEqual([
+        'README.md',
+        ...Array.from({ length: 120 }, (_, i) => `src/mod${String(i).padStart(3, '0')}.ts`),
+      ]);
       expect(batches.length).toBeGreaterThanOrEqual(3);
-      for (const b of batches.slice(0, -1)) expect(b.reduce((n, f) => n + f.matches.length, 0)).toBeLessThanOrEqual(50);
+      for (const b of batches.slice(0, -1))
+        expect(b.reduce((n, f) => n + f.matches.length, 0)).toBeLessThanOrEqual(50);
       const m = files[1].matches[0];
-      expect(m).toMatchObject({ line: 2, ranges: [[25, 31]], contextBefore: ['// module 000'], contextAfter: ['export function f000() { return 0; }'] });
+      expect(m).toMatchObject({
+        line: 2,
+        ranges: [[25, 31]],
+        contextBefore: ['// module 000'],
+        contextAfter: ['export function f000() { return 0; }'],
+      });
       expect(end).toHaveProperty('limitHit', false);
       expect(Array.isArray(end.skipped)).toBe(true);
     });
 
     it('caps results and says so', async () => {
       const got: GrepFileResult[] = [];
-      const end = await client.search({ pattern: 'needle', mode: 'literal', maxResults: 10 }, (b) => got.push(...b)).done;
+      const end = await client.search({ pattern: 'needle', mode: 'literal', maxResults: 10 }, (b) =>
+        got.push(...b),
+      ).done;
       expect(got.flatMap((f) => f.matches)).toHaveLength(10);
       expect(end.limitHit).toBe(true);
       expect(end.stats.total).toBe(121);
@@ -176,10 +200,16 @@ for (const host of hosts) {
 describe('restart when a job ignores cancel', () => {
   it('terminates the worker, rejects every pending call, starts a fresh engine', async () => {
     const restarts: QuarryError[] = [];
-    const client = new TestEngineClient(() => startNodeWorkerTransport(Worker as unknown as NodeWorkerConstructor, { wrapModule: TEST_HOOKS_MODULE }), {
-      graceMs: 300,
-      onRestart: (e) => restarts.push(e),
-    });
+    const client = new TestEngineClient(
+      () =>
+        startNodeWorkerTransport(Worker as unknown as NodeWorkerConstructor, {
+          wrapModule: TEST_HOOKS_MODULE,
+        }),
+      {
+        graceMs: 300,
+        onRestart: (e) => restarts.push(e),
+      },
+    );
     try {
       await client.openRepo({ kind: 'memory', name: 'fixture', files: fixture() }).done;
       const stuck = client.spin(20_000);

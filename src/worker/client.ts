@@ -197,7 +197,11 @@ export class EngineClient {
   }
 
   /** Open a repository as the workspace, or with `{add: true}` as one more root. */
-  openRepo(spec: OpenSpec, onProgress?: (p: Progress) => void, open: OpenOptions = {}): Job<JobEnd<never, RepoStats>> {
+  openRepo(
+    spec: OpenSpec,
+    onProgress?: (p: Progress) => void,
+    open: OpenOptions = {},
+  ): Job<JobEnd<never, RepoStats>> {
     return this.job<never, JobEnd<never, RepoStats>>(
       'open',
       async (api, id, cb, t) => {
@@ -211,19 +215,28 @@ export class EngineClient {
           return t.transfer ? t.transfer(files, buffers) : files;
         };
         const paths = spec.files.map((f) => f.path);
-        if (paths.length <= STAGE_SLICE_PATHS) return api.openRepo(id, { kind: 'files', name: spec.name, paths }, cb, t.proxy(pull), open);
+        if (paths.length <= STAGE_SLICE_PATHS)
+          return api.openRepo(id, { kind: 'files', name: spec.name, paths }, cb, t.proxy(pull), open);
         for (let i = 0; i < paths.length; i += STAGE_SLICE_PATHS) {
           const staged = await api.stagePaths(id, paths.slice(i, i + STAGE_SLICE_PATHS));
           if (!staged.ok) return staged;
         }
-        return api.openRepo(id, { kind: 'files', name: spec.name, paths: [], stageId: id }, cb, t.proxy(pull), open);
+        return api.openRepo(
+          id,
+          { kind: 'files', name: spec.name, paths: [], stageId: id },
+          cb,
+          t.proxy(pull),
+          open,
+        );
       },
       { onProgress },
     );
   }
 
   search(request: GrepRequest, onBatch?: (files: GrepFileResult[]) => void): Job<SearchEnd> {
-    return this.job<GrepFileResult, SearchEnd>('search', (api, id, cb) => api.search(id, request, cb), { onBatch });
+    return this.job<GrepFileResult, SearchEnd>('search', (api, id, cb) => api.search(id, request, cb), {
+      onBatch,
+    });
   }
 
   /** Remove one root of the workspace (by key); the others stay open with their indexes. */
@@ -236,7 +249,11 @@ export class EngineClient {
 
   /** Build or refresh the code index of one root (request.root) or every root; progress phases stream to `onProgress`. */
   indexRepo(request: IndexRequest, onProgress?: (p: Progress) => void): Job<JobEnd<never, IndexStats>> {
-    return this.job<never, JobEnd<never, IndexStats>>('index', (api, id, cb) => api.indexRepo(id, request, cb), { onProgress });
+    return this.job<never, JobEnd<never, IndexStats>>(
+      'index',
+      (api, id, cb) => api.indexRepo(id, request, cb),
+      { onProgress },
+    );
   }
   indexStatus(): Promise<IndexStatus> {
     return this.call((api) => api.indexStatus());
@@ -247,16 +264,27 @@ export class EngineClient {
   }
   /** Load the embedding model and embed the open roots' chunks; phases 'model' (bytes) then 'embedding' (views). */
   enableSemantic(onProgress?: (p: Progress) => void): Job<JobEnd<never, SemanticStats>> {
-    return this.job<never, JobEnd<never, SemanticStats>>('semantic', (api, id, cb) => api.enableSemantic(id, cb), { onProgress });
+    return this.job<never, JobEnd<never, SemanticStats>>(
+      'semantic',
+      (api, id, cb) => api.enableSemantic(id, cb),
+      { onProgress },
+    );
   }
   semanticStatus(): Promise<SemanticStatus> {
     return this.call((api) => api.semanticStatus());
   }
   /** The Explore view's report: `onUpdate` gets the report so far each time an analyzer finishes. */
-  explore(args: Record<string, unknown>, onUpdate?: (report: ExploreResult) => void): Job<JobEnd<ExploreResult>> {
-    return this.job<ExploreResult, JobEnd<ExploreResult>>('explore', (api, id, cb) => api.explore(id, args, cb), {
-      onBatch: (items) => items.forEach((r) => onUpdate?.(r)),
-    });
+  explore(
+    args: Record<string, unknown>,
+    onUpdate?: (report: ExploreResult) => void,
+  ): Job<JobEnd<ExploreResult>> {
+    return this.job<ExploreResult, JobEnd<ExploreResult>>(
+      'explore',
+      (api, id, cb) => api.explore(id, args, cb),
+      {
+        onBatch: (items) => items.forEach((r) => onUpdate?.(r)),
+      },
+    );
   }
   /** Semantic mode (type 'semantic') and Ranked once the model is loaded (type 'hybrid'): the engine's `semantic_search` tool. */
   semanticSearch(request: SemanticRequest): Promise<SemanticResult> {
@@ -269,15 +297,39 @@ export class EngineClient {
 
   /** Clone into the library; isomorphic-git's phases stream to `onProgress` (phase 'git', label = its phase). */
   cloneRepo(request: CloneRequest, onProgress?: (p: Progress) => void): Job<JobEnd<never, GitJobStats>> {
-    return this.job<never, JobEnd<never, GitJobStats>>('clone', (api, id, cb) => api.cloneRepo(id, request, cb), { onProgress }, GIT_JOB_GRACE);
+    return this.job<never, JobEnd<never, GitJobStats>>(
+      'clone',
+      (api, id, cb) => api.cloneRepo(id, request, cb),
+      { onProgress },
+      GIT_JOB_GRACE,
+    );
   }
   /** Fetch updates for a cloned repository (fetch + fast checkout). */
-  fetchRepo(libraryId: string, auth: GitAuth = {}, onProgress?: (p: Progress) => void): Job<JobEnd<never, GitJobStats>> {
-    return this.job<never, JobEnd<never, GitJobStats>>('fetch', (api, id, cb) => api.fetchRepo(id, libraryId, auth, cb), { onProgress }, GIT_JOB_GRACE);
+  fetchRepo(
+    libraryId: string,
+    auth: GitAuth = {},
+    onProgress?: (p: Progress) => void,
+  ): Job<JobEnd<never, GitJobStats>> {
+    return this.job<never, JobEnd<never, GitJobStats>>(
+      'fetch',
+      (api, id, cb) => api.fetchRepo(id, libraryId, auth, cb),
+      { onProgress },
+      GIT_JOB_GRACE,
+    );
   }
   /** Fetch `by` more commits of a shallow clone's history. */
-  deepenRepo(libraryId: string, by = 50, auth: GitAuth = {}, onProgress?: (p: Progress) => void): Job<JobEnd<never, GitJobStats>> {
-    return this.job<never, JobEnd<never, GitJobStats>>('deepen', (api, id, cb) => api.deepenRepo(id, libraryId, by, auth, cb), { onProgress }, GIT_JOB_GRACE);
+  deepenRepo(
+    libraryId: string,
+    by = 50,
+    auth: GitAuth = {},
+    onProgress?: (p: Progress) => void,
+  ): Job<JobEnd<never, GitJobStats>> {
+    return this.job<never, JobEnd<never, GitJobStats>>(
+      'deepen',
+      (api, id, cb) => api.deepenRepo(id, libraryId, by, auth, cb),
+      { onProgress },
+      GIT_JOB_GRACE,
+    );
   }
   library(): Promise<LibraryInfo> {
     return this.call((api) => api.library());
@@ -293,11 +345,19 @@ export class EngineClient {
     return this.call((api) => api.history(request));
   }
   /** History's log, streamed: the stored log at once, then what is new; an opened folder's uncommitted changes follow. */
-  historyLog(request: HistoryLogRequest = {}, onPart?: (part: HistoryJobPart) => void, onProgress?: (p: Progress) => void): Job<JobEnd<HistoryJobPart, HistoryLogStats>> {
-    return this.job<HistoryJobPart, JobEnd<HistoryJobPart, HistoryLogStats>>('history', (api, id, cb) => api.historyLog(id, request, cb), {
-      onBatch: (parts) => parts.forEach((p) => onPart?.(p)),
-      onProgress,
-    });
+  historyLog(
+    request: HistoryLogRequest = {},
+    onPart?: (part: HistoryJobPart) => void,
+    onProgress?: (p: Progress) => void,
+  ): Job<JobEnd<HistoryJobPart, HistoryLogStats>> {
+    return this.job<HistoryJobPart, JobEnd<HistoryJobPart, HistoryLogStats>>(
+      'history',
+      (api, id, cb) => api.historyLog(id, request, cb),
+      {
+        onBatch: (parts) => parts.forEach((p) => onPart?.(p)),
+        onProgress,
+      },
+    );
   }
   /** One commit's changed files (History's expanded commit). */
   commitChanges(request: CommitChangesRequest): Promise<CommitChangesView> {
@@ -312,15 +372,27 @@ export class EngineClient {
     return this.call((api) => api.fileDiff(request));
   }
   /** The commits that changed a file, newest first, streamed to `onBatch`; progress counts the commits read. */
-  fileHistory(path: string, onBatch?: (entries: FileHistoryEntry[]) => void, onProgress?: (p: Progress) => void): Job<JobEnd<FileHistoryEntry, FileHistoryStats>> {
-    return this.job<FileHistoryEntry, JobEnd<FileHistoryEntry, FileHistoryStats>>('file-history', (api, id, cb) => api.fileHistory(id, path, cb), {
-      onBatch,
-      onProgress,
-    });
+  fileHistory(
+    path: string,
+    onBatch?: (entries: FileHistoryEntry[]) => void,
+    onProgress?: (p: Progress) => void,
+  ): Job<JobEnd<FileHistoryEntry, FileHistoryStats>> {
+    return this.job<FileHistoryEntry, JobEnd<FileHistoryEntry, FileHistoryStats>>(
+      'file-history',
+      (api, id, cb) => api.fileHistory(id, path, cb),
+      {
+        onBatch,
+        onProgress,
+      },
+    );
   }
   /** Blame of a file at HEAD; the job's one result is the BlameResult. */
   blame(path: string, onProgress?: (p: Progress) => void): Job<JobEnd<BlameResult, BlameStats>> {
-    return this.job<BlameResult, JobEnd<BlameResult, BlameStats>>('blame', (api, id, cb) => api.blame(id, path, cb), { onProgress });
+    return this.job<BlameResult, JobEnd<BlameResult, BlameStats>>(
+      'blame',
+      (api, id, cb) => api.blame(id, path, cb),
+      { onProgress },
+    );
   }
 
   /**
@@ -342,7 +414,10 @@ export class EngineClient {
 
   /** Terminate the engine, reject every pending call, start a fresh engine. */
   async restart(why: string): Promise<void> {
-    const err = new QuarryError('EngineRestarted', `The search engine was restarted: ${why}. Pending requests were stopped; try again.`);
+    const err = new QuarryError(
+      'EngineRestarted',
+      `The search engine was restarted: ${why}. Pending requests were stopped; try again.`,
+    );
     this.generation++;
     const old = this.current;
     this.current = null;
@@ -388,8 +463,15 @@ export class EngineClient {
     return this.call((api) => api.definitions(request));
   }
   /** A name's references, file by file as the search finds them (`onBatch`); the end says how many. */
-  references(request: NavRequest, onBatch?: (files: ReferenceFile[]) => void): Job<JobEnd<ReferenceFile, ReferencesStats>> {
-    return this.job<ReferenceFile, JobEnd<ReferenceFile, ReferencesStats>>('references', (api, id, cb) => api.references(id, request, cb), { onBatch });
+  references(
+    request: NavRequest,
+    onBatch?: (files: ReferenceFile[]) => void,
+  ): Job<JobEnd<ReferenceFile, ReferencesStats>> {
+    return this.job<ReferenceFile, JobEnd<ReferenceFile, ReferencesStats>>(
+      'references',
+      (api, id, cb) => api.references(id, request, cb),
+      { onBatch },
+    );
   }
   outline(path: string): Promise<OutlineNode[]> {
     return this.call((api) => api.outline(path));

@@ -9,7 +9,14 @@
  */
 import { QuarryError, toQuarryError, type QuarryErrorJSON } from '../core/errors';
 import { Foreground, now } from '../core/jobs/yielder';
-import { BATCH_MAX_ITEMS, BATCH_MAX_MS, type JobCallback, type JobEvent, type JobId, type Outcome } from './protocol';
+import {
+  BATCH_MAX_ITEMS,
+  BATCH_MAX_MS,
+  type JobCallback,
+  type JobEvent,
+  type JobId,
+  type Outcome,
+} from './protocol';
 
 /** Error data must survive structured clone: keep only plain values. */
 export function plainData(data: Record<string, unknown> | undefined): Record<string, unknown> {
@@ -133,7 +140,12 @@ export class JobEdge {
    * A long call under a job id: `body` gets the job's signal and event channel; the id is free
    * again, and every event sent has settled, before the Outcome resolves.
    */
-  job<R, T>(jobId: JobId, onEvent: JobCallback<R> | undefined, body: (scope: JobScope<R>) => Promise<T>, options: { foreground?: boolean } = {}): Promise<Outcome<T>> {
+  job<R, T>(
+    jobId: JobId,
+    onEvent: JobCallback<R> | undefined,
+    body: (scope: JobScope<R>) => Promise<T>,
+    options: { foreground?: boolean } = {},
+  ): Promise<Outcome<T>> {
     const run = async (): Promise<T> => {
       const controller = this.start(jobId);
       const events = eventChannel<R>(onEvent ?? (() => {}));
@@ -155,8 +167,13 @@ export class JobEdge {
   }
 
   private start(jobId: JobId): AbortController {
-    if (typeof jobId !== 'string' || !jobId) throw new QuarryError('InvalidArgument', 'jobId must be a non-empty string', { field: 'jobId' });
-    if (this.jobs.has(jobId)) throw new QuarryError('InvalidArgument', `Job "${jobId}" is already running`, { field: 'jobId', value: jobId });
+    if (typeof jobId !== 'string' || !jobId)
+      throw new QuarryError('InvalidArgument', 'jobId must be a non-empty string', { field: 'jobId' });
+    if (this.jobs.has(jobId))
+      throw new QuarryError('InvalidArgument', `Job "${jobId}" is already running`, {
+        field: 'jobId',
+        value: jobId,
+      });
     const controller = new AbortController();
     this.jobs.set(jobId, controller);
     return controller;

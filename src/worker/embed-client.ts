@@ -10,10 +10,17 @@ import type { EmbedReply, EmbedRequest } from './embed.worker';
 /** A request before the connection numbers it. */
 type Unnumbered<T> = T extends unknown ? Omit<T, 'id'> : never;
 
-type Pending = { resolve: (reply: EmbedReply) => void; reject: (err: Error) => void; onProgress?: (loaded: number, total: number) => void };
+type Pending = {
+  resolve: (reply: EmbedReply) => void;
+  reject: (err: Error) => void;
+  onProgress?: (loaded: number, total: number) => void;
+};
 
 function spawnWorker(): Worker {
-  return new Worker(new URL('./embed.worker.ts', import.meta.url), { type: 'module', name: 'quarry-embedder' });
+  return new Worker(new URL('./embed.worker.ts', import.meta.url), {
+    type: 'module',
+    name: 'quarry-embedder',
+  });
 }
 
 /** One embedding thread and its requests in flight. */
@@ -31,7 +38,9 @@ class Connection {
     const fail = (e: Event) => {
       e.preventDefault?.();
       const detail = (e as ErrorEvent).message;
-      this.stop(`The embedding worker stopped${detail ? `: ${detail}` : ' (it could not start, or it crashed)'}`);
+      this.stop(
+        `The embedding worker stopped${detail ? `: ${detail}` : ' (it could not start, or it crashed)'}`,
+      );
     };
     worker.addEventListener('error', fail);
     worker.addEventListener('messageerror', fail);
@@ -130,7 +139,11 @@ export class BrowserEmbedder {
     try {
       conn = new Connection(this.spawn(), (c) => this.forget(c));
     } catch (err) {
-      return Promise.reject(new Error(`The embedding worker could not start: ${err instanceof Error ? err.message : String(err)}`));
+      return Promise.reject(
+        new Error(
+          `The embedding worker could not start: ${err instanceof Error ? err.message : String(err)}`,
+        ),
+      );
     }
     this.conn = conn;
     const progress = (loaded: number, total: number) => {
@@ -163,7 +176,9 @@ export class BrowserEmbedder {
         const reply = await conn.request({ type: 'embed', texts: [...texts] });
         if (reply.type !== 'vectors') throw new Error(`The embedding worker answered ${reply.type} to embed`);
         if (reply.vectors.length !== texts.length * dims)
-          throw new Error(`The embedding worker sent ${reply.vectors.length} numbers for ${texts.length} texts of ${dims}`);
+          throw new Error(
+            `The embedding worker sent ${reply.vectors.length} numbers for ${texts.length} texts of ${dims}`,
+          );
         return reply.vectors;
       },
       dispose: () => {

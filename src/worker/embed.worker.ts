@@ -30,7 +30,8 @@ const reply = (msg: EmbedReply, transfer: Transferable[] = []) => postMessage(ms
 function messageOf(err: unknown): string {
   if (err instanceof Error) return err.message;
   // tfjs's wasm loader rejects with a plain { message } object
-  if (err && typeof err === 'object' && typeof (err as { message?: unknown }).message === 'string') return (err as { message: string }).message;
+  if (err && typeof err === 'object' && typeof (err as { message?: unknown }).message === 'string')
+    return (err as { message: string }).message;
   return String(err);
 }
 
@@ -38,10 +39,12 @@ let model: Promise<EmbeddingModel> | null = null;
 let queue: Promise<unknown> = Promise.resolve();
 
 function loadModel(onProgress?: (loaded: number, total: number) => void): Promise<EmbeddingModel> {
-  model ??= loadUseLite(browserUseLiteFiles, useLiteWasmUrls, (p) => onProgress?.(p.loaded, p.total)).catch((err: unknown) => {
-    model = null;
-    throw err;
-  });
+  model ??= loadUseLite(browserUseLiteFiles, useLiteWasmUrls, (p) => onProgress?.(p.loaded, p.total)).catch(
+    (err: unknown) => {
+      model = null;
+      throw err;
+    },
+  );
   return model;
 }
 
@@ -62,7 +65,12 @@ async function embed(id: number, texts: string[]): Promise<void> {
   queue = run.catch(() => undefined);
   let vectors = await run;
   // a view into a larger buffer (or into wasm memory) is copied: only a whole buffer of its own is transferred
-  if (vectors.byteOffset !== 0 || vectors.byteLength !== vectors.buffer.byteLength || !(vectors.buffer instanceof ArrayBuffer)) vectors = vectors.slice();
+  if (
+    vectors.byteOffset !== 0 ||
+    vectors.byteLength !== vectors.buffer.byteLength ||
+    !(vectors.buffer instanceof ArrayBuffer)
+  )
+    vectors = vectors.slice();
   reply({ id, type: 'vectors', vectors }, [vectors.buffer as ArrayBuffer]);
 }
 

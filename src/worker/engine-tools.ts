@@ -24,9 +24,23 @@ import type { RankedFocusHit, ToolContext } from '../core/tools/types';
 import { exploreTool, parseExploreArgs } from '../core/tools/explore';
 import { runExplore } from '../core/explore/run';
 import type { ExploreResult } from '../core/explore/types';
-import { ensureObject, optionalEnum, optionalInt, rejectUnknownFields, requiredString } from '../core/tools/validate';
+import {
+  ensureObject,
+  optionalEnum,
+  optionalInt,
+  rejectUnknownFields,
+  requiredString,
+} from '../core/tools/validate';
 import { compilePathFilter } from '../core/walk/glob';
-import type { ChunkRef, RankedHitView, RankedResult, RelatedResult, SemanticHitView, SemanticResult, SnippetLine } from './protocol';
+import type {
+  ChunkRef,
+  RankedHitView,
+  RankedResult,
+  RelatedResult,
+  SemanticHitView,
+  SemanticResult,
+  SnippetLine,
+} from './protocol';
 import { semanticSearch, type SemanticType } from '../core/semantic/search';
 import type { SemanticService } from './semantic';
 import type { RepoSession } from './session';
@@ -51,13 +65,20 @@ const ENGINE_TOOL_FIELDS: Record<(typeof ENGINE_TOOLS)[number], readonly string[
 
 /** Only a chunk's location crosses the boundary (index chunks carry more). */
 function chunkRef(c: ChunkRef, prefix: string): ChunkRef {
-  return { path: prefix + c.path, startLine: c.startLine, endLine: c.endLine, symbolName: c.symbolName, chunkType: c.chunkType };
+  return {
+    path: prefix + c.path,
+    startLine: c.startLine,
+    endLine: c.endLine,
+    symbolName: c.symbolName,
+    chunkType: c.chunkType,
+  };
 }
 
 function optionalStrings(args: Record<string, unknown>, field: string): string[] | undefined {
   const v = args[field];
   if (v === undefined || v === null) return undefined;
-  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw new QuarryError('InvalidArgument', `${field} must be an array of strings`, { field, value: v });
+  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string'))
+    throw new QuarryError('InvalidArgument', `${field} must be an array of strings`, { field, value: v });
   return v as string[];
 }
 
@@ -155,7 +176,12 @@ async function snippetLines(
  * the index first), with the UI's path filters, snippets and each hit's why. The words marked
  * in a snippet are the lexical terms that matched, else the query's own words.
  */
-async function semanticSearchTool(roots: Roots, raw: unknown, semantic: SemanticService, signal?: AbortSignal): Promise<SemanticResult> {
+async function semanticSearchTool(
+  roots: Roots,
+  raw: unknown,
+  semantic: SemanticService,
+  signal?: AbortSignal,
+): Promise<SemanticResult> {
   const t0 = now();
   const args = ensureObject(raw);
   const { query, limit, pathTest } = listArgs(args);
@@ -166,13 +192,29 @@ async function semanticSearchTool(roots: Roots, raw: unknown, semantic: Semantic
   const { model, roots: semanticRoots } = await semantic.sync(roots, { signal });
   // a question's little words ("where do we...") are not what a hit is about: not marked
   const questionWords = words.filter((w) => w.length > 2 && !QUESTION_WORDS.has(w));
-  const results = await semanticSearch(semanticRoots, model, { query, type, limit, ...(pathTest ? { pathTest } : {}) });
+  const results = await semanticSearch(semanticRoots, model, {
+    query,
+    type,
+    limit,
+    ...(pathTest ? { pathTest } : {}),
+  });
   const caches = new Map<unknown, Map<string, string[] | null>>();
   const hits: SemanticHitView[] = [];
   for (const r of results) {
     const { session, rel, prefix } = roots.route(r.path, 'path');
-    const ref: ChunkRef = { path: rel, startLine: r.startLine, endLine: r.endLine, symbolName: r.symbol, chunkType: r.chunkType as ChunkRef['chunkType'] };
-    const lines = await snippetLines(session, ref, new Set(r.why.terms.length ? r.why.terms : questionWords), caches);
+    const ref: ChunkRef = {
+      path: rel,
+      startLine: r.startLine,
+      endLine: r.endLine,
+      symbolName: r.symbol,
+      chunkType: r.chunkType as ChunkRef['chunkType'],
+    };
+    const lines = await snippetLines(
+      session,
+      ref,
+      new Set(r.why.terms.length ? r.why.terms : questionWords),
+      caches,
+    );
     hits.push({ ...chunkRef(ref, prefix), score: r.score, why: r.why, lines });
   }
   return { hits, type, words, elapsedMs: elapsedSince(t0) };
@@ -186,25 +228,44 @@ async function semanticSearchTool(roots: Roots, raw: unknown, semantic: Semantic
 async function relatedView(roots: Roots, raw: unknown): Promise<RelatedResult> {
   const args = parseFindRelatedArgs(raw);
   // `root` (a root's name or key) makes `path` relative to that root, as in find_related
-  const named = args.root === undefined ? undefined : roots.sessions.find((s) => s.key === args.root || roots.prefixOf(s) === `${args.root}/` || s.name === args.root);
-  if (args.root !== undefined && !named) throw new QuarryError('InvalidArgument', `root is not an open repository: ${args.root}`, { field: 'root', value: args.root });
+  const named =
+    args.root === undefined
+      ? undefined
+      : roots.sessions.find(
+          (s) => s.key === args.root || roots.prefixOf(s) === `${args.root}/` || s.name === args.root,
+        );
+  if (args.root !== undefined && !named)
+    throw new QuarryError('InvalidArgument', `root is not an open repository: ${args.root}`, {
+      field: 'root',
+      value: args.root,
+    });
   let routed: ReturnType<Roots['route']>;
   try {
     routed = roots.route(named ? roots.prefixOf(named) + args.path : args.path, 'path');
   } catch (err) {
     // a path in no open root has no chunk: find_related's answer
     if (err instanceof QuarryError && err.reason === 'noSuchRoot')
-      throw new QuarryError('EngineError', NO_RELATED, { path: args.path, line: args.line, reason: 'noChunk' });
+      throw new QuarryError('EngineError', NO_RELATED, {
+        path: args.path,
+        line: args.line,
+        reason: 'noChunk',
+      });
     throw err;
   }
   const { session, rel, prefix } = routed;
   const { index } = session.readyIndex();
   checkRelatedLine(args.line);
   const at = await relatedAtLine(index, rel, args.line, () => session.fileLines(rel), args.limit);
-  if (!at) throw new QuarryError('EngineError', NO_RELATED, { path: args.path, line: args.line, reason: 'noChunk' });
+  if (!at)
+    throw new QuarryError('EngineError', NO_RELATED, { path: args.path, line: args.line, reason: 'noChunk' });
   return {
     seed: chunkRef(at.seed, prefix),
-    results: at.related.map((r) => ({ ...chunkRef(r.chunk, prefix), score: r.score, sharedTerms: r.sharedTerms, reasons: r.reasons })),
+    results: at.related.map((r) => ({
+      ...chunkRef(r.chunk, prefix),
+      score: r.score,
+      sharedTerms: r.sharedTerms,
+      reasons: r.reasons,
+    })),
   };
 }
 
@@ -247,7 +308,9 @@ function toolContext(roots: Roots, options: DispatchOptions): ToolContext {
     parsers,
     signal,
     // Ranked mode's ranking once every index is built (explore's focus; before that, codebase_search's engine)
-    ...(roots.sessions.every((s) => s.indexReady) ? { rankedSearch: (query: string, limit: number) => focusSearch(roots, query, limit) } : {}),
+    ...(roots.sessions.every((s) => s.indexReady)
+      ? { rankedSearch: (query: string, limit: number) => focusSearch(roots, query, limit) }
+      : {}),
     ...(options.history ? { history: options.history } : {}),
     // ranked_search and related_code: every session's complete index (NotFound 'indexNotReady' while one is building)
     codeIndexes: async () =>
@@ -269,42 +332,67 @@ function toolContext(roots: Roots, options: DispatchOptions): ToolContext {
         Promise.all(
           roots.sessions
             .filter((session) => !only || roots.prefixOf(session) === only)
-            .map(async (session) => ({ prefix: roots.prefixOf(session), ...(await session.seedIndexForTools(s)) })),
+            .map(async (session) => ({
+              prefix: roots.prefixOf(session),
+              ...(await session.seedIndexForTools(s)),
+            })),
         ),
       ),
   };
 }
 
 /** The Explore view: explore's report streamed, the report so far sent each time an analyzer finishes. */
-export function exploreForView(roots: Roots, args: unknown, options: DispatchOptions, onUpdate: (report: ExploreResult) => void): Promise<ExploreResult> {
+export function exploreForView(
+  roots: Roots,
+  args: unknown,
+  options: DispatchOptions,
+  onUpdate: (report: ExploreResult) => void,
+): Promise<ExploreResult> {
   rejectUnknownFields(args, toolFields(exploreTool));
   return runExplore(toolContext(roots, options), parseExploreArgs(args), { onUpdate });
 }
 
-export async function dispatchTool(roots: Roots, name: string, args: unknown, options: DispatchOptions = {}): Promise<unknown> {
+export async function dispatchTool(
+  roots: Roots,
+  name: string,
+  args: unknown,
+  options: DispatchOptions = {},
+): Promise<unknown> {
   const { grammarLoader, signal } = options;
   const parsers = grammarLoader ? () => sharedSourceParsers(grammarLoader) : undefined;
   // the contracts are checked by core's callTool below, the engine's own tools here, with the same check
-  if (Object.hasOwn(ENGINE_TOOL_FIELDS, name)) rejectUnknownFields(args, ENGINE_TOOL_FIELDS[name as keyof typeof ENGINE_TOOL_FIELDS]);
+  if (Object.hasOwn(ENGINE_TOOL_FIELDS, name))
+    rejectUnknownFields(args, ENGINE_TOOL_FIELDS[name as keyof typeof ENGINE_TOOL_FIELDS]);
   switch (name) {
     case 'ranked_view':
       return rankedView(roots, args);
     case 'semantic_search':
-      if (!options.semantic) throw new QuarryError('EngineError', 'semantic search needs the embedding model, and this host provides none');
+      if (!options.semantic)
+        throw new QuarryError(
+          'EngineError',
+          'semantic search needs the embedding model, and this host provides none',
+        );
       return semanticSearchTool(roots, args, options.semantic, signal);
     case 'related_view':
       return relatedView(roots, args);
     case 'flag_inventory': {
       // A view helper, not a contract: the Features view lists every flag before a feature name is typed.
       ensureObject(args);
-      if (!parsers) throw new QuarryError('EngineError', 'flag_inventory needs the JavaScript/TypeScript parsers, and this host provides none');
+      if (!parsers)
+        throw new QuarryError(
+          'EngineError',
+          'flag_inventory needs the JavaScript/TypeScript parsers, and this host provides none',
+        );
       const r = await flagInventory(roots.workspace(), await parsers());
       return { ...r.inventory, filesScanned: r.filesScanned, skipped: r.skipped };
     }
   }
   const ctx = toolContext(roots, options);
   if (!TOOLS.some((t) => t.name === name)) {
-    throw new QuarryError('InvalidArgument', `Unknown tool "${name}". Tools: ${toolNames().join(', ')}`, { field: 'tool', value: name });
+    throw new QuarryError('InvalidArgument', `Unknown tool "${name}". Tools: ${toolNames().join(', ')}`, {
+      field: 'tool',
+      value: name,
+    });
   }
   return callCoreTool(name, args, ctx);
 }

@@ -42,7 +42,19 @@ import { repoKey, RepoSession, SKIPPED_IN_END, type RepoOrigin, type SessionDeps
 import { SemanticService, type SemanticModelLoader } from './semantic';
 import { READ_BYTES_MAX_BYTES } from './protocol';
 import type { ReferenceFile } from '../core/nav/types';
-import type { EngineApi, EngineInfo, IndexRequest, IndexStats, IndexStatus, JobEnd, OpenOptions, Progress, RepoSpec, RepoStats, SearchEnd } from './protocol';
+import type {
+  EngineApi,
+  EngineInfo,
+  IndexRequest,
+  IndexStats,
+  IndexStatus,
+  JobEnd,
+  OpenOptions,
+  Progress,
+  RepoSpec,
+  RepoStats,
+  SearchEnd,
+} from './protocol';
 
 export interface EngineApiOptions {
   host?: EngineInfo['host'];
@@ -136,10 +148,18 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
   const edge = new JobEdge({ foregroundGraceMs: options.foregroundGraceMs });
   const git = new GitService(options.indexStore, options.folderHandles);
   const fileGit = new FileGitService(git);
-  const histories = new HistoryService(git, { store: options.indexStore, foreground: edge.foreground, yieldBudgetMs: options.yieldBudgetMs });
+  const histories = new HistoryService(git, {
+    store: options.indexStore,
+    foreground: edge.foreground,
+    yieldBudgetMs: options.yieldBudgetMs,
+  });
   /** The root a history request names (default: the first). */
   const historyRoot = (root: unknown) => {
-    if (root !== undefined && typeof root !== 'string') throw new QuarryError('InvalidArgument', 'root must be a repository key', { field: 'root', value: root });
+    if (root !== undefined && typeof root !== 'string')
+      throw new QuarryError('InvalidArgument', 'root must be a repository key', {
+        field: 'root',
+        value: root,
+      });
     const session = root ? (roots.find(root) ?? notOpen(root)) : roots.sessions[0];
     if (!session) throw noRepository();
     return session;
@@ -156,16 +176,20 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
   let chunker: Promise<FileChunker> | null = null;
   let searchPool: SearchPool | null | undefined;
   /** The search threads, started by the first search that needs them (none: this thread). */
-  const searchThreads = () => (searchPool === undefined ? (searchPool = options.searchPool?.() ?? null) : searchPool) ?? undefined;
+  const searchThreads = () =>
+    (searchPool === undefined ? (searchPool = options.searchPool?.() ?? null) : searchPool) ?? undefined;
   const getChunker = (): Promise<FileChunker> => {
     const loader = options.grammarLoader;
-    if (!loader) return Promise.reject(new QuarryError('NotFound', 'This build has no grammar loader: the code index is unavailable'));
-    chunker ??= (async () => options.parsePool?.(() => edge.foreground.waitMs()) ?? (await inThreadChunker(loader, { maxParseMs: MAX_PARSE_MS })))().catch(
-      (err: unknown) => {
-        chunker = null;
-        throw err;
-      },
-    );
+    if (!loader)
+      return Promise.reject(
+        new QuarryError('NotFound', 'This build has no grammar loader: the code index is unavailable'),
+      );
+    chunker ??= (async () =>
+      options.parsePool?.(() => edge.foreground.waitMs()) ??
+      (await inThreadChunker(loader, { maxParseMs: MAX_PARSE_MS })))().catch((err: unknown) => {
+      chunker = null;
+      throw err;
+    });
     return chunker;
   };
   const sessionDeps: SessionDeps = {
@@ -181,10 +205,14 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
   };
 
   /** Where a spec's files come from, the session's origin and its key. */
-  async function resolve(spec: RepoSpec, pull: PullFiles | undefined): Promise<{ raw: FileSource; origin: RepoOrigin; key: string }> {
+  async function resolve(
+    spec: RepoSpec,
+    pull: PullFiles | undefined,
+  ): Promise<{ raw: FileSource; origin: RepoOrigin; key: string }> {
     switch (spec?.kind) {
       case 'demo':
-        if (!options.loadDemo) throw new QuarryError('NotFound', 'The demo repository is not bundled with this build');
+        if (!options.loadDemo)
+          throw new QuarryError('NotFound', 'The demo repository is not bundled with this build');
         return { raw: demoSource(await options.loadDemo()), origin: { kind: 'other' }, key: repoKey(spec) };
       case 'handle': {
         const id = await git.folderId(spec.handle);
@@ -197,17 +225,41 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
       case 'files': {
         const paths = spec.stageId ? [...(staged.get(spec.stageId) ?? []), ...spec.paths] : spec.paths;
         if (spec.stageId) staged.delete(spec.stageId);
-        if (!pull) throw new QuarryError('InvalidArgument', 'A folder snapshot needs a pull callback to read its files', { field: 'pull' });
-        return { raw: new PulledSnapshotSource(paths, pull, { name: spec.name, maxFileBytes: DEFAULT_MAX_FILE_BYTES }), origin: { kind: 'other' }, key: repoKey(spec) };
+        if (!pull)
+          throw new QuarryError(
+            'InvalidArgument',
+            'A folder snapshot needs a pull callback to read its files',
+            { field: 'pull' },
+          );
+        return {
+          raw: new PulledSnapshotSource(paths, pull, {
+            name: spec.name,
+            maxFileBytes: DEFAULT_MAX_FILE_BYTES,
+          }),
+          origin: { kind: 'other' },
+          key: repoKey(spec),
+        };
       }
       case 'memory':
-        return { raw: new MemorySource(spec.files, { name: spec.name, absoluteRoot: `/${spec.name}` }), origin: { kind: 'other' }, key: repoKey(spec) };
+        return {
+          raw: new MemorySource(spec.files, { name: spec.name, absoluteRoot: `/${spec.name}` }),
+          origin: { kind: 'other' },
+          key: repoKey(spec),
+        };
       case 'git':
-        return { raw: await git.cloneSource(spec.id, spec.name), origin: { kind: 'git', id: spec.id }, key: repoKey(spec) };
+        return {
+          raw: await git.cloneSource(spec.id, spec.name),
+          origin: { kind: 'git', id: spec.id },
+          key: repoKey(spec),
+        };
       case 'served':
         return { raw: new ServedSource(spec.name), origin: { kind: 'other' }, key: repoKey(spec) };
       default:
-        throw new QuarryError('InvalidArgument', `Unknown repository kind "${(spec as { kind?: string })?.kind}"`, { field: 'kind' });
+        throw new QuarryError(
+          'InvalidArgument',
+          `Unknown repository kind "${(spec as { kind?: string })?.kind}"`,
+          { field: 'kind' },
+        );
     }
   }
 
@@ -215,7 +267,12 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
    * Open a root: read it into a snapshot aside, then swap it in (replacing the workspace, or
    * added to it with `add`). A cancelled or failed open keeps what was open.
    */
-  async function openRoot(scope: JobScope<never>, spec: RepoSpec, pull: PullFiles | undefined, open: OpenOptions): Promise<JobEnd<never, RepoStats>> {
+  async function openRoot(
+    scope: JobScope<never>,
+    spec: RepoSpec,
+    pull: PullFiles | undefined,
+    open: OpenOptions,
+  ): Promise<JobEnd<never, RepoStats>> {
     const t0 = now();
     const { raw, origin, key } = await resolve(spec, pull);
     const snap = await readSnapshot(raw, spec.kind, {
@@ -225,14 +282,31 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
       readConcurrency: options.readConcurrency,
     });
     if (!snap) {
-      const stats: RepoStats = { elapsedMs: elapsedSince(t0), ending: 'cancelled', name: '', kind: spec.kind, files: 0, bytes: 0, skippedByReason: {}, key, root: '' };
+      const stats: RepoStats = {
+        elapsedMs: elapsedSince(t0),
+        ending: 'cancelled',
+        name: '',
+        kind: spec.kind,
+        files: 0,
+        bytes: 0,
+        skippedByReason: {},
+        key,
+        root: '',
+      };
       return { results: [], limitHit: false, skipped: [], stats };
     }
     const session = RepoSession.fromSnapshot(key, origin, snap, sessionDeps);
     if (open.add) roots.add(session);
     else roots.replaceAll(session);
     // In the background: the open is done without loading the git adapter; library() waits for it.
-    if (origin.kind === 'handle' && origin.libraryId) git.registerFolder(origin.handle, origin.libraryId, snap.stats.name, snap.stats.files, snap.stats.bytes);
+    if (origin.kind === 'handle' && origin.libraryId)
+      git.registerFolder(
+        origin.handle,
+        origin.libraryId,
+        snap.stats.name,
+        snap.stats.files,
+        snap.stats.bytes,
+      );
     const prefix = roots.prefixOf(session);
     return {
       results: [],
@@ -247,13 +321,27 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
     if (!roots.size) throw noRepository();
     const t0 = now();
     const { maxResults, countLimit } = compileRequest(request); // bad input fails before any file is read
-    const batcher = new Batcher<GrepFileResult>((items) => scope.events.send({ type: 'batch', data: items }), fileWeight);
-    let targets = roots.sessions.map((session) => ({ session, prefix: roots.prefixOf(session), directory: request.directory }));
+    const batcher = new Batcher<GrepFileResult>(
+      (items) => scope.events.send({ type: 'batch', data: items }),
+      fileWeight,
+    );
+    let targets = roots.sessions.map((session) => ({
+      session,
+      prefix: roots.prefixOf(session),
+      directory: request.directory,
+    }));
     if (roots.multiRoot && request.directory) {
       const r = roots.route(request.directory, 'directory');
       targets = [{ session: r.session, prefix: r.prefix, directory: r.rel }];
     }
-    const stats = { total: 0, delivered: 0, filesSearched: 0, filesMatched: 0, totalIsExact: true, limitHit: false };
+    const stats = {
+      total: 0,
+      delivered: 0,
+      filesSearched: 0,
+      filesMatched: 0,
+      totalIsExact: true,
+      limitHit: false,
+    };
     const skipped: Skipped[] = [];
     let ending: SearchEnd['stats']['ending'] = 'complete';
     const strategies = new Set<string>();
@@ -265,13 +353,25 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
       }
       const summary = await searchWorkspace(
         session.workspace,
-        { ...request, directory, maxResults: Math.max(0, maxResults - stats.delivered), countLimit: remainingCount },
+        {
+          ...request,
+          directory,
+          maxResults: Math.max(0, maxResults - stats.delivered),
+          countLimit: remainingCount,
+        },
         (r) => {
-          const file = prefix ? { path: prefix + r.path, matches: r.matches.map((m) => ({ ...m, path: prefix + m.path })) } : r;
+          const file = prefix
+            ? { path: prefix + r.path, matches: r.matches.map((m) => ({ ...m, path: prefix + m.path })) }
+            : r;
           // a file with many hits, or hits on long lines, goes in slices: no one message the page takes long to receive
           for (const slice of fileSlices(file)) batcher.push(slice);
         },
-        { signal: scope.signal, yielder: createYielder(options.yieldBudgetMs), prefilter: session.prefilter(), pool: searchThreads() },
+        {
+          signal: scope.signal,
+          yielder: createYielder(options.yieldBudgetMs),
+          prefilter: session.prefilter(),
+          pool: searchThreads(),
+        },
       );
       stats.total += summary.total;
       stats.delivered += summary.delivered;
@@ -302,17 +402,28 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
   }
 
   /** Build or refresh the code index of one root (by key) or of every root, one after the other. */
-  async function indexRoots(scope: JobScope<never>, request: IndexRequest): Promise<JobEnd<never, IndexStats>> {
+  async function indexRoots(
+    scope: JobScope<never>,
+    request: IndexRequest,
+  ): Promise<JobEnd<never, IndexStats>> {
     if (!roots.size) throw noRepository();
     const root = request?.root;
-    if (root !== undefined && typeof root !== 'string') throw new QuarryError('InvalidArgument', 'root must be a repository key', { field: 'root', value: root });
+    if (root !== undefined && typeof root !== 'string')
+      throw new QuarryError('InvalidArgument', 'root must be a repository key', {
+        field: 'root',
+        value: root,
+      });
     const targets = root ? [roots.find(root) ?? notOpen(root)] : [...roots.sessions];
     const ends: JobEnd<never, IndexStats>[] = [];
     for (const session of targets) {
       // a root closed (removed, or replaced by a reopen) meanwhile is no longer this job's
       if (!roots.sessions.includes(session)) continue;
       const prefix = roots.prefixOf(session);
-      const end = await session.buildIndex({ signal: scope.signal, force: !!request?.force, onProgress: (p) => scope.events.send({ type: 'progress', data: p }) });
+      const end = await session.buildIndex({
+        signal: scope.signal,
+        force: !!request?.force,
+        onProgress: (p) => scope.events.send({ type: 'progress', data: p }),
+      });
       if (end.stats.ending !== 'complete' && !roots.sessions.includes(session)) continue;
       ends.push({ ...end, skipped: end.skipped.map(withPrefix(prefix)) });
       if (scope.signal.aborted) break;
@@ -340,7 +451,11 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
   }
 
   const notOpen = (key: string): never => {
-    throw new QuarryError('NotFound', `No open root has the key "${key}"`, { field: 'root', value: key, reason: 'noSuchRoot' });
+    throw new QuarryError('NotFound', `No open root has the key "${key}"`, {
+      field: 'root',
+      value: key,
+      reason: 'noSuchRoot',
+    });
   };
 
   /** explore's git agent: a root's history, paths root-relative. */
@@ -349,16 +464,25 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
     if (!session) throw noRepository();
     const h = await git.history(session, limit);
     return h.available
-      ? { available: true, branch: h.branch ?? null, head: h.head ?? null, shallow: !!h.shallow, commits: h.commits ?? [], uncommitted: h.uncommitted }
+      ? {
+          available: true,
+          branch: h.branch ?? null,
+          head: h.head ?? null,
+          shallow: !!h.shallow,
+          commits: h.commits ?? [],
+          uncommitted: h.uncommitted,
+        }
       : { available: false, reason: h.reason ?? 'No git history.' };
   };
   const nav = new NavService(roots, getChunker);
   const api: EngineApi = {
     ping: () => edge.call(() => ({ host, repo: roots.sessions[0]?.stats ?? null, roots: roots.info() })),
-    openRepo: (jobId, spec, onEvent, pull, open) => edge.job(jobId, onEvent, (scope) => openRoot(scope, spec, pull, open ?? {})),
+    openRepo: (jobId, spec, onEvent, pull, open) =>
+      edge.job(jobId, onEvent, (scope) => openRoot(scope, spec, pull, open ?? {})),
     closeRoot: (key) => edge.call(() => roots.remove(String(key))),
     roots: () => edge.call(() => roots.info()),
-    search: (jobId, request, onEvent) => edge.job(jobId, onEvent, (scope) => search(scope, request), { foreground: true }),
+    search: (jobId, request, onEvent) =>
+      edge.job(jobId, onEvent, (scope) => search(scope, request), { foreground: true }),
     cancel: (jobId) => edge.call(() => edge.cancel(jobId)),
     stagePaths: (stageId, paths) =>
       edge.call(() => {
@@ -372,7 +496,13 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
         if (roots.multiRoot && !String(path ?? '').replace(/^\/+|\/+$/g, '')) {
           // The workspace's top level: one directory per root.
           const names = roots.names();
-          return roots.sessions.map((s, i) => ({ name: names[i], path: names[i], kind: 'directory' as const, childCount: s.listDir('').length, root: s.key }));
+          return roots.sessions.map((s, i) => ({
+            name: names[i],
+            path: names[i],
+            kind: 'directory' as const,
+            childCount: s.listDir('').length,
+            root: s.key,
+          }));
         }
         const { session, rel, prefix } = roots.route(String(path ?? ''), 'path');
         const entries = session.listDir(rel);
@@ -386,29 +516,46 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
         const hits = roots.sessions.flatMap((s) => {
           const prefix = roots.prefixOf(s);
           // positions index into the path the UI shows, so they shift by the prefix
-          return fuzzyRank(s.quick, String(query ?? ''), max).map((h) => ({ ...h, path: prefix + h.path, positions: h.positions.map((p) => p + prefix.length) }));
+          return fuzzyRank(s.quick, String(query ?? ''), max).map((h) => ({
+            ...h,
+            path: prefix + h.path,
+            positions: h.positions.map((p) => p + prefix.length),
+          }));
         });
         return hits.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1)).slice(0, max);
       }),
     readFile: (path, highlight) =>
       edge.foregroundCall(async () => {
-        if (typeof path !== 'string' || !path) throw new QuarryError('InvalidArgument', 'path must be a non-empty string', { field: 'path' });
+        if (typeof path !== 'string' || !path)
+          throw new QuarryError('InvalidArgument', 'path must be a non-empty string', { field: 'path' });
         const { session, rel, prefix } = roots.route(path);
         const content = await session.readFile(rel, highlight);
         return prefix ? { ...content, path: prefix + content.path } : content;
       }),
     readBytes: (path, maxBytes) =>
       edge.foregroundCall(async () => {
-        if (typeof path !== 'string' || !path) throw new QuarryError('InvalidArgument', 'path must be a non-empty string', { field: 'path' });
-        if (maxBytes !== undefined && !(typeof maxBytes === 'number' && Number.isFinite(maxBytes) && maxBytes > 0))
-          throw new QuarryError('InvalidArgument', `maxBytes must be a positive number, not ${String(maxBytes)}`, { field: 'maxBytes' });
+        if (typeof path !== 'string' || !path)
+          throw new QuarryError('InvalidArgument', 'path must be a non-empty string', { field: 'path' });
+        if (
+          maxBytes !== undefined &&
+          !(typeof maxBytes === 'number' && Number.isFinite(maxBytes) && maxBytes > 0)
+        )
+          throw new QuarryError(
+            'InvalidArgument',
+            `maxBytes must be a positive number, not ${String(maxBytes)}`,
+            { field: 'maxBytes' },
+          );
         const { session, rel } = roots.route(path);
-        const bytes = await session.readBytes(rel, Math.min(maxBytes ?? READ_BYTES_MAX_BYTES, READ_BYTES_MAX_BYTES));
+        const bytes = await session.readBytes(
+          rel,
+          Math.min(maxBytes ?? READ_BYTES_MAX_BYTES, READ_BYTES_MAX_BYTES),
+        );
         return { path, bytes };
       }),
     readMarkdown: (path) =>
       edge.foregroundCall(async () => {
-        if (typeof path !== 'string' || !path) throw new QuarryError('InvalidArgument', 'path must be a non-empty string', { field: 'path' });
+        if (typeof path !== 'string' || !path)
+          throw new QuarryError('InvalidArgument', 'path must be a non-empty string', { field: 'path' });
         const { session, rel, prefix } = roots.route(path);
         const content = await session.readFile(rel);
         // the lexer is loaded on the first Markdown file, not with the worker
@@ -431,7 +578,9 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
       edge.call(() => {
         if (!roots.size) throw noRepository();
         // the walk's skips, then what the index keeps out of the ranked index (text search still has those)
-        const all = roots.sessions.flatMap((s) => [...s.skipped, ...s.indexSkipped].map(withPrefix(roots.prefixOf(s))));
+        const all = roots.sessions.flatMap((s) =>
+          [...s.skipped, ...s.indexSkipped].map(withPrefix(roots.prefixOf(s))),
+        );
         return { total: all.length, items: all.slice(offset, offset + limit) };
       }),
     callTool: (name, args) =>
@@ -463,13 +612,30 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
       edge.job(jobId, onEvent, async (scope) => {
         if (!roots.size) throw noRepository();
         const t0 = now();
-        const dispatch = { grammarLoader: options.grammarLoader, semantic, signal: scope.signal, history: rootHistory };
+        const dispatch = {
+          grammarLoader: options.grammarLoader,
+          semantic,
+          signal: scope.signal,
+          history: rootHistory,
+        };
         try {
-          const report = await exploreForView(roots, args, dispatch, (r) => scope.events.send({ type: 'batch', data: [r] }));
-          return { results: [report], limitHit: false, skipped: [], stats: { elapsedMs: elapsedSince(t0), ending: 'complete' as const } };
+          const report = await exploreForView(roots, args, dispatch, (r) =>
+            scope.events.send({ type: 'batch', data: [r] }),
+          );
+          return {
+            results: [report],
+            limitHit: false,
+            skipped: [],
+            stats: { elapsedMs: elapsedSince(t0), ending: 'complete' as const },
+          };
         } catch (err) {
           if (!scope.signal.aborted) throw err;
-          return { results: [], limitHit: false, skipped: [], stats: { elapsedMs: elapsedSince(t0), ending: 'cancelled' as const } };
+          return {
+            results: [],
+            limitHit: false,
+            skipped: [],
+            stats: { elapsedMs: elapsedSince(t0), ending: 'cancelled' as const },
+          };
         }
       }),
     definitions: (request) => edge.foregroundCall(() => nav.definitions(request)),
@@ -485,7 +651,12 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
           );
           const r = await nav.references(request, { signal: scope.signal, onFile: (f) => batcher.push(f) });
           const ending = scope.signal.aborted ? ('cancelled' as const) : ('complete' as const);
-          return { results: batcher.drain(), limitHit: r.limitHit, skipped: [], stats: { elapsedMs: elapsedSince(t0), ending, total: r.total, limitHit: r.limitHit } };
+          return {
+            results: batcher.drain(),
+            limitHit: r.limitHit,
+            skipped: [],
+            stats: { elapsedMs: elapsedSince(t0), ending, total: r.total, limitHit: r.limitHit },
+          };
         },
         { foreground: true },
       ),
@@ -493,7 +664,8 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
     workspaceSymbols: (query, limit) => edge.foregroundCall(() => nav.workspaceSymbols(query, limit)),
     cloneRepo: (jobId, request, onEvent) => edge.job(jobId, onEvent, (scope) => git.clone(scope, request)),
     fetchRepo: (jobId, id, auth, onEvent) => edge.job(jobId, onEvent, (scope) => git.fetch(scope, id, auth)),
-    deepenRepo: (jobId, id, by, auth, onEvent) => edge.job(jobId, onEvent, (scope) => git.deepen(scope, id, by, auth)),
+    deepenRepo: (jobId, id, by, auth, onEvent) =>
+      edge.job(jobId, onEvent, (scope) => git.deepen(scope, id, by, auth)),
     library: () => edge.call(() => git.library()),
     recentFolders: () => edge.call(() => git.recentFolders()),
     deleteRepo: (id) => edge.call(() => git.delete(id)),
@@ -520,7 +692,9 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
     history: (request) =>
       edge.foregroundCall(() => {
         const limit = Math.max(1, Math.min(500, Math.floor(Number(request?.limit ?? 50)) || 50));
-        const session = request?.root ? (roots.find(request.root) ?? notOpen(request.root)) : roots.sessions[0];
+        const session = request?.root
+          ? (roots.find(request.root) ?? notOpen(request.root))
+          : roots.sessions[0];
         if (!session) throw noRepository();
         return git.history(session, limit, roots.prefixOf(session));
       }),

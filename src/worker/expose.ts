@@ -25,7 +25,8 @@ export function withReleasedCallbacks(api: EngineApi): EngineApi {
         release(pull);
       }),
     search: (jobId, request, onEvent) => api.search(jobId, request, onEvent).finally(() => release(onEvent)),
-    indexRepo: (jobId, request, onEvent) => api.indexRepo(jobId, request, onEvent).finally(() => release(onEvent)),
+    indexRepo: (jobId, request, onEvent) =>
+      api.indexRepo(jobId, request, onEvent).finally(() => release(onEvent)),
   };
 }
 

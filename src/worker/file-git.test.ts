@@ -19,7 +19,9 @@ function memoryFolders() {
   const recent: RecentRepo[] = [];
   return {
     remember: async (h: FileSystemDirectoryHandle) =>
-      recent.find((r) => r.handle === h) ?? (recent.push({ id: `folder-${recent.length + 1}`, name: h.name, handle: h, openedAt: Date.now() }), recent.at(-1)!),
+      recent.find((r) => r.handle === h) ??
+      (recent.push({ id: `folder-${recent.length + 1}`, name: h.name, handle: h, openedAt: Date.now() }),
+      recent.at(-1)!),
     list: async () => recent,
     forget: async () => {},
   };
@@ -32,9 +34,29 @@ describe('file diff, history and blame through the engine', { timeout: 90_000 },
   let client: EngineClient;
   const c: Record<string, string> = {};
   beforeAll(async () => {
-    c.add = repo.commit({ 'src/calc.ts': lines('export function total(items: number[]) {', '  let sum = 0;', '  return sum;', '}') }, 'Add calc', ADA);
+    c.add = repo.commit(
+      {
+        'src/calc.ts': lines(
+          'export function total(items: number[]) {',
+          '  let sum = 0;',
+          '  return sum;',
+          '}',
+        ),
+      },
+      'Add calc',
+      ADA,
+    );
     c.edit = repo.commit(
-      { 'src/calc.ts': lines('export function total(values: number[]) {', '  let sum = 0;', '  return sum;', '}', '', 'export const unit = 1;') },
+      {
+        'src/calc.ts': lines(
+          'export function total(values: number[]) {',
+          '  let sum = 0;',
+          '  return sum;',
+          '}',
+          '',
+          'export const unit = 1;',
+        ),
+      },
       'Rename items',
       GRACE,
     );
@@ -42,10 +64,23 @@ describe('file diff, history and blame through the engine', { timeout: 90_000 },
     repo.fastImport(
       Array.from({ length: 60 }, (_, i) => ({
         message: `Step ${i}`,
-        files: { 'src/steps.ts': Array.from({ length: i + 1 }, (_, k) => `export const step${k} = ${k};`).join('\n') + '\n' },
+        files: {
+          'src/steps.ts':
+            Array.from({ length: i + 1 }, (_, k) => `export const step${k} = ${k};`).join('\n') + '\n',
+        },
       })),
     );
-    repo.write('src/calc.ts', lines('export function total(values: number[]) {', '  let sum = 0;', '  return sum + 0;', '}', '', 'export const unit = 1;'));
+    repo.write(
+      'src/calc.ts',
+      lines(
+        'export function total(values: number[]) {',
+        '  let sum = 0;',
+        '  return sum + 0;',
+        '}',
+        '',
+        'export const unit = 1;',
+      ),
+    );
     client = new EngineClient(() => inThreadTransport(createEngineApi({ folderHandles: memoryFolders() })));
     const handle = nodeHandle(repo.dir, 'calc-app') as unknown as FileSystemDirectoryHandle;
     await client.openRepo({ kind: 'handle', name: 'calc-app', handle }).done;
@@ -60,10 +95,24 @@ describe('file diff, history and blame through the engine', { timeout: 90_000 },
 
   it("a commit's diff and the uncommitted diff of a file", async () => {
     const d = await client.fileDiff({ path: 'src/calc.ts', commit: c.edit });
-    expect(d).toMatchObject({ path: 'src/calc.ts', status: 'modified', commit: { oid: c.edit, author: 'Grace Hopper' }, base: { oid: c.add } });
-    expect(d.diff).toMatchObject({ added: 3, removed: 1, words: [{ a: 0, b: 0, aRanges: [[22, 27]], bRanges: [[22, 28]] }] });
+    expect(d).toMatchObject({
+      path: 'src/calc.ts',
+      status: 'modified',
+      commit: { oid: c.edit, author: 'Grace Hopper' },
+      base: { oid: c.add },
+    });
+    expect(d.diff).toMatchObject({
+      added: 3,
+      removed: 1,
+      words: [{ a: 0, b: 0, aRanges: [[22, 27]], bRanges: [[22, 28]] }],
+    });
     const w = await client.fileDiff({ path: 'src/calc.ts', commit: 'worktree' });
-    expect(w).toMatchObject({ target: 'worktree', commit: null, status: 'modified', diff: { added: 1, removed: 1 } });
+    expect(w).toMatchObject({
+      target: 'worktree',
+      commit: null,
+      status: 'modified',
+      diff: { added: 1, removed: 1 },
+    });
   });
 
   it('file history streams the commits that changed the file; a second ask comes from memory', async () => {
@@ -84,7 +133,9 @@ describe('file diff, history and blame through the engine', { timeout: 90_000 },
     const b = end.results[0];
     expect(b).toMatchObject({ path: 'src/steps.ts', lineCount: 60, versions: 60 });
     // line k was added by "Step k"
-    expect(b.runs.map((r) => b.commits[r.commit].summary)).toEqual(Array.from({ length: 60 }, (_, i) => `Step ${i}`));
+    expect(b.runs.map((r) => b.commits[r.commit].summary)).toEqual(
+      Array.from({ length: 60 }, (_, i) => `Step ${i}`),
+    );
     expect(progress.length).toBeGreaterThan(0);
     expect(progress.every((p) => p.phase === 'git')).toBe(true);
     expect(new Set(progress.map((p) => p.label))).toContain('Blaming');
@@ -103,7 +154,9 @@ describe('file diff, history and blame through the engine', { timeout: 90_000 },
   });
 
   it('with several roots, paths carry the root name; a root without git says why', async () => {
-    await client.openRepo({ kind: 'memory', name: 'notes', files: { 'a.md': '# a\n' } }, undefined, { add: true }).done;
+    await client.openRepo({ kind: 'memory', name: 'notes', files: { 'a.md': '# a\n' } }, undefined, {
+      add: true,
+    }).done;
     const d = await client.fileDiff({ path: 'calc-app/src/calc.ts', commit: c.edit });
     expect(d.path).toBe('calc-app/src/calc.ts');
     expect((await client.blame('calc-app/src/calc.ts').done).results[0].path).toBe('calc-app/src/calc.ts');
@@ -112,12 +165,19 @@ describe('file diff, history and blame through the engine', { timeout: 90_000 },
       reason: 'notes has no git history. Clone a repository to see its commits.',
     });
     const none = await rejectionOf(client.blame('notes/a.md').done);
-    expect(none).toMatchObject({ code: 'NotFound', message: 'notes has no git history. Clone a repository to see its commits.' });
+    expect(none).toMatchObject({
+      code: 'NotFound',
+      message: 'notes has no git history. Clone a repository to see its commits.',
+    });
     const elsewhere = await rejectionOf(client.fileDiff({ path: 'other/x.ts', commit: c.edit }));
     expect(elsewhere.data.reason).toBe('noSuchRoot');
-    const unknown = await rejectionOf(client.fileDiff({ path: 'calc-app/src/calc.ts', commit: '0123456789' }));
+    const unknown = await rejectionOf(
+      client.fileDiff({ path: 'calc-app/src/calc.ts', commit: '0123456789' }),
+    );
     expect(unknown).toMatchObject({ code: 'NotFound', message: 'No commit "0123456789" in calc-app' });
-    const bad = await rejectionOf(client.fileDiff({ path: 'calc-app/src/calc.ts', commit: 42 as unknown as string }));
+    const bad = await rejectionOf(
+      client.fileDiff({ path: 'calc-app/src/calc.ts', commit: 42 as unknown as string }),
+    );
     expect(bad.code).toBe('InvalidArgument');
   });
 });
@@ -142,11 +202,17 @@ describe('file views of a clone (lightning-fs)', { timeout: 90_000 }, () => {
   });
 
   it('diff, history and blame of a cloned file', async () => {
-    const client = new EngineClient(() => inThreadTransport(createEngineApi({ folderHandles: memoryFolders() })));
+    const client = new EngineClient(() =>
+      inThreadTransport(createEngineApi({ folderHandles: memoryFolders() })),
+    );
     const end = await client.cloneRepo({ url: server.repoUrl('blame-app'), depth: 0 }).done;
     const lib = end.stats.repo!;
     await client.openRepo({ kind: 'git', id: lib.id, name: lib.name }).done;
-    expect(await client.fileGitStatus('a.ts')).toMatchObject({ available: true, source: 'clone', head: lib.commit });
+    expect(await client.fileGitStatus('a.ts')).toMatchObject({
+      available: true,
+      source: 'clone',
+      head: lib.commit,
+    });
     const entries: FileHistoryEntry[] = [];
     await client.fileHistory('a.ts', (items) => entries.push(...items)).done;
     expect(entries.map((e) => e.summary)).toEqual(['Change b', 'Add a']);

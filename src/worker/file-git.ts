@@ -76,7 +76,8 @@ export class FileGitService {
 
   private async access(session: RepoSession): Promise<Access> {
     const r = await this.git.repoFor(session);
-    if ('reason' in r) throw new QuarryError('NotFound', r.reason, { reason: 'noRepository', root: session.name });
+    if ('reason' in r)
+      throw new QuarryError('NotFound', r.reason, { reason: 'noRepository', root: session.name });
     return { ...r, key: session.key };
   }
 
@@ -103,7 +104,11 @@ export class FileGitService {
   }
 
   async diff(session: RepoSession, rel: string, prefix: string, target: string): Promise<FileDiffResult> {
-    if (typeof target !== 'string' || !target) throw new QuarryError('InvalidArgument', 'commit must be a commit oid or "worktree"', { field: 'commit', value: target });
+    if (typeof target !== 'string' || !target)
+      throw new QuarryError('InvalidArgument', 'commit must be a commit oid or "worktree"', {
+        field: 'commit',
+        value: target,
+      });
     const a = await this.access(session);
     const g = await gitModule();
     const trees = await this.treesOf(a);
@@ -116,12 +121,20 @@ export class FileGitService {
     return prefix ? { ...result, path: prefix + result.path } : result;
   }
 
-  async history(scope: JobScope<FileHistoryEntry>, session: RepoSession, rel: string): Promise<JobEnd<FileHistoryEntry, FileHistoryStats>> {
+  async history(
+    scope: JobScope<FileHistoryEntry>,
+    session: RepoSession,
+    rel: string,
+  ): Promise<JobEnd<FileHistoryEntry, FileHistoryStats>> {
     const t0 = now();
     const a = await this.access(session);
     const g = await gitModule();
     const head = await this.head(a);
-    const stats = (h: FileHistory | null, ending: FileHistoryStats['ending'], cached: boolean): FileHistoryStats => ({
+    const stats = (
+      h: FileHistory | null,
+      ending: FileHistoryStats['ending'],
+      cached: boolean,
+    ): FileHistoryStats => ({
       elapsedMs: elapsedSince(t0),
       ending,
       head,
@@ -132,8 +145,11 @@ export class FileGitService {
     if (!head) return { results: [], limitHit: false, skipped: [], stats: stats(null, 'complete', false) };
     const key = `${a.key}\0${head}\0${rel}`;
     const hit = this.histories.get(key);
-    if (hit) return { results: hit.entries, limitHit: false, skipped: [], stats: stats(hit, 'complete', true) };
-    const batcher = new Batcher<FileHistoryEntry>((items) => scope.events.send({ type: 'batch', data: items }));
+    if (hit)
+      return { results: hit.entries, limitHit: false, skipped: [], stats: stats(hit, 'complete', true) };
+    const batcher = new Batcher<FileHistoryEntry>((items) =>
+      scope.events.send({ type: 'batch', data: items }),
+    );
     const progress = throttled(scope, "Reading the file's history");
     try {
       const h = await g.fileHistory(a.repo, rel, {
@@ -147,18 +163,28 @@ export class FileGitService {
       return { results: batcher.drain(), limitHit: false, skipped: [], stats: stats(h, 'complete', false) };
     } catch (err) {
       batcher.drain();
-      if (toQuarryError(err).code === 'Cancelled' && scope.signal.aborted) return { results: [], limitHit: false, skipped: [], stats: stats(null, 'cancelled', false) };
+      if (toQuarryError(err).code === 'Cancelled' && scope.signal.aborted)
+        return { results: [], limitHit: false, skipped: [], stats: stats(null, 'cancelled', false) };
       throw err;
     }
   }
 
-  async blame(scope: JobScope<BlameResult>, session: RepoSession, rel: string, prefix: string): Promise<JobEnd<BlameResult, BlameStats>> {
+  async blame(
+    scope: JobScope<BlameResult>,
+    session: RepoSession,
+    rel: string,
+    prefix: string,
+  ): Promise<JobEnd<BlameResult, BlameStats>> {
     const t0 = now();
     const a = await this.access(session);
     const g = await gitModule();
     const head = await g.resolveCommit(a.repo, 'HEAD');
     const key = `${a.key}\0${head.oid}\0${rel}`;
-    const end = (result: BlameResult | null, ending: BlameStats['ending'], cached: boolean): JobEnd<BlameResult, BlameStats> => ({
+    const end = (
+      result: BlameResult | null,
+      ending: BlameStats['ending'],
+      cached: boolean,
+    ): JobEnd<BlameResult, BlameStats> => ({
       results: result ? [prefix ? { ...result, path: prefix + result.path } : result] : [],
       limitHit: false,
       skipped: [],
@@ -174,12 +200,16 @@ export class FileGitService {
         trees: await this.treesOf(a),
         // a history walked for the File history panel already reaches the add: no second walk
         history: this.histories.get(key),
-        onProgress: (p) => (p.phase === 'history' ? walkProgress(p.done, 0) : blameProgress(p.done, p.total, p.done === p.total)),
+        onProgress: (p) =>
+          p.phase === 'history'
+            ? walkProgress(p.done, 0)
+            : blameProgress(p.done, p.total, p.done === p.total),
       });
       this.blames.set(key, result);
       return end(result, 'complete', false);
     } catch (err) {
-      if (toQuarryError(err).code === 'Cancelled' && scope.signal.aborted) return end(null, 'cancelled', false);
+      if (toQuarryError(err).code === 'Cancelled' && scope.signal.aborted)
+        return end(null, 'cancelled', false);
       throw err;
     }
   }

@@ -108,6 +108,9 @@ export function fuzzyRank(paths: PreparedPath[], query: string, limit: number): 
     const hit = fuzzyScore(p, query);
     if (hit) hits.push(hit);
   }
-  hits.sort((a, b) => b.score - a.score || a.path.length - b.path.length || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  hits.sort(
+    (a, b) =>
+      b.score - a.score || a.path.length - b.path.length || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0),
+  );
   return hits.slice(0, limit);
 }

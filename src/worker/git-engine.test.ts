@@ -44,14 +44,24 @@ async function searchAll(client: EngineClient, pattern: string): Promise<string[
 
 describe('engine git surface', { timeout: 120_000 }, () => {
   const store = memoryStore();
-  const client = new EngineClient(() => inThreadTransport(createEngineApi({ grammarLoader: nodeGrammarLoader, indexStore: store })));
+  const client = new EngineClient(() =>
+    inThreadTransport(createEngineApi({ grammarLoader: nodeGrammarLoader, indexStore: store })),
+  );
 
   it('clones with git progress, lists it in the library, opens it, searches and shows history', async () => {
     const progress: Progress[] = [];
-    const end = await client.cloneRepo({ url: server.repoUrl('engine-app'), depth: 0 }, (p) => progress.push(p)).done;
+    const end = await client.cloneRepo({ url: server.repoUrl('engine-app'), depth: 0 }, (p) =>
+      progress.push(p),
+    ).done;
     expect(end.stats.ending).toBe('complete');
     const repo = end.stats.repo!;
-    expect(repo).toMatchObject({ name: 'engine-app', branch: 'main', source: 'clone', depth: 0, fileCount: 6 });
+    expect(repo).toMatchObject({
+      name: 'engine-app',
+      branch: 'main',
+      source: 'clone',
+      depth: 0,
+      fileCount: 6,
+    });
     expect(progress.length).toBeGreaterThan(0);
     expect(progress.every((p) => p.phase === 'git' && typeof p.label === 'string')).toBe(true);
 
@@ -61,25 +71,46 @@ describe('engine git surface', { timeout: 120_000 }, () => {
 
     const open = await client.openRepo({ kind: 'git', id: repo.id, name: repo.name }).done;
     // The engine makes the key (the UI never does): the clone's library id, under which its index is stored.
-    expect(open.stats).toMatchObject({ ending: 'complete', kind: 'git', name: 'engine-app', files: 6, key: `git:${repo.id}` });
+    expect(open.stats).toMatchObject({
+      ending: 'complete',
+      kind: 'git',
+      name: 'engine-app',
+      files: 6,
+      key: `git:${repo.id}`,
+    });
     expect(lib.repos.find((r) => r.id === repo.id)!.key).toBe(`git:${repo.id}`);
     expect(await searchAll(client, 'formatMoney')).toEqual(['src/app.ts', 'src/util/strings.ts']);
 
     const h = await client.history({ limit: 10 });
     expect(h).toMatchObject({ available: true, source: 'clone', branch: 'main', shallow: false });
-    expect(h.commits!.map((c) => c.message)).toEqual(['Describe usage and drop the old helper note', 'Add a Button component', 'Initial commit']);
+    expect(h.commits!.map((c) => c.message)).toEqual([
+      'Describe usage and drop the old helper note',
+      'Add a Button component',
+      'Initial commit',
+    ]);
 
     // The index build stamps the library entry.
     const idx = await client.indexRepo({}).done;
     expect(idx.stats.refreshMode).toBe('full');
-    expect((await client.library()).repos.find((r) => r.id === repo.id)!.lastIndexedAt).toBe(idx.stats.builtAt);
+    expect((await client.library()).repos.find((r) => r.id === repo.id)!.lastIndexedAt).toBe(
+      idx.stats.builtAt,
+    );
   });
 
   it('fetch updates: changed paths come back, a reopen finds the new code, the index refresh is incremental', async () => {
     const repo = (await client.library()).repos.find((r) => r.name === 'engine-app')!;
-    const oid = server.commitToFixture('engine-app', { 'src/fresh.ts': 'export const freshlyFetchedCode = 1;\n', 'docs/usage.md': null }, 'Fresh code');
+    const oid = server.commitToFixture(
+      'engine-app',
+      { 'src/fresh.ts': 'export const freshlyFetchedCode = 1;\n', 'docs/usage.md': null },
+      'Fresh code',
+    );
     const end = await client.fetchRepo(repo.id).done;
-    expect(end.stats).toMatchObject({ ending: 'complete', changedPaths: ['src/fresh.ts'], removedPaths: ['docs/usage.md'], previousCommit: repo.commit });
+    expect(end.stats).toMatchObject({
+      ending: 'complete',
+      changedPaths: ['src/fresh.ts'],
+      removedPaths: ['docs/usage.md'],
+      previousCommit: repo.commit,
+    });
     expect(end.stats.repo!.commit).toBe(oid);
     await client.openRepo({ kind: 'git', id: repo.id, name: repo.name }).done;
     expect(await searchAll(client, 'freshlyFetchedCode')).toEqual(['src/fresh.ts']);
@@ -104,12 +135,15 @@ describe('engine git surface', { timeout: 120_000 }, () => {
     expect(auth.data.needsToken).toBe(true);
     const bad = await rejectionOf(client.cloneRepo({ url: 'not a url' }).done);
     expect(bad.code).toBe('InvalidArgument');
-    const branch = await rejectionOf(client.cloneRepo({ url: server.repoUrl('small-app'), ref: 'nope' }).done);
+    const branch = await rejectionOf(
+      client.cloneRepo({ url: server.repoUrl('small-app'), ref: 'nope' }).done,
+    );
     expect(branch.message).toContain('Its branches: dev, main');
     expect(branch.data.branches).toEqual(['dev', 'main']);
     expect((await client.library()).repos.length).toBe(before);
     // With the token the private repository clones.
-    const ok = await client.cloneRepo({ url: server.repoUrl('private-app'), token: 'quarry-test-token' }).done;
+    const ok = await client.cloneRepo({ url: server.repoUrl('private-app'), token: 'quarry-test-token' })
+      .done;
     expect(ok.stats.repo!.name).toBe('private-app');
   });
 
@@ -156,7 +190,12 @@ describe('engine git surface', { timeout: 120_000 }, () => {
     expect(deeper.stats.repo!.depth).toBe(51);
     const full = await client.history();
     expect(full.shallow).toBe(false);
-    expect(full.commits!.map((c) => c.message)).toEqual(['A later commit', 'Describe usage and drop the old helper note', 'Add a Button component', 'Initial commit']);
+    expect(full.commits!.map((c) => c.message)).toEqual([
+      'A later commit',
+      'Describe usage and drop the old helper note',
+      'Add a Button component',
+      'Initial commit',
+    ]);
     expect(full.commits![0].changedFiles).toEqual([{ path: 'src/later.ts', type: 'add' }]);
     const bad = await rejectionOf(client.deepenRepo(repo.id, 0).done);
     expect(bad.code).toBe('InvalidArgument');
@@ -186,7 +225,9 @@ describe('history of an opened folder that contains .git', { timeout: 60_000 }, 
       const recent: RecentRepo[] = [];
       const folderHandles = {
         remember: async (h: FileSystemDirectoryHandle) =>
-          recent.find((r) => r.handle === h) ?? (recent.push({ id: `folder-${recent.length + 1}`, name: h.name, handle: h, openedAt: Date.now() }), recent.at(-1)!),
+          recent.find((r) => r.handle === h) ??
+          (recent.push({ id: `folder-${recent.length + 1}`, name: h.name, handle: h, openedAt: Date.now() }),
+          recent.at(-1)!),
         list: async () => recent,
         forget: async (id: string) =>
           void recent.splice(
@@ -200,23 +241,46 @@ describe('history of an opened folder that contains .git', { timeout: 60_000 }, 
       expect(open.stats).toMatchObject({ ending: 'complete', key: 'recent:folder-1' });
       const h = await client.history();
       expect(h).toMatchObject({ available: true, source: 'folder', branch: 'main' });
-      expect(h.commits!.map((c) => c.message)).toEqual(['Describe usage and drop the old helper note', 'Add a Button component', 'Initial commit']);
+      expect(h.commits!.map((c) => c.message)).toEqual([
+        'Describe usage and drop the old helper note',
+        'Add a Button component',
+        'Initial commit',
+      ]);
       expect(h.uncommitted).toEqual([{ path: 'scratch.ts', status: 'untracked' }]);
       const entry = (await client.library()).repos.find((r) => r.id === 'recent:folder-1');
-      expect(entry).toMatchObject({ source: 'folder', name: 'small-app', branch: 'main', fileCount: open.stats.files });
+      expect(entry).toMatchObject({
+        source: 'folder',
+        name: 'small-app',
+        branch: 'main',
+        fileCount: open.stats.files,
+      });
       expect(entry!.commit).toBe(h.head);
       expect(entry).toMatchObject({ key: 'recent:folder-1', handle });
       // Opening the same folder again keeps its key (and so its stored index).
-      expect((await client.openRepo({ kind: 'handle', name: 'small-app', handle }).done).stats.key).toBe('recent:folder-1');
+      expect((await client.openRepo({ kind: 'handle', name: 'small-app', handle }).done).stats.key).toBe(
+        'recent:folder-1',
+      );
       // With a second root, History's file paths carry their root's name (so they open the right file).
-      await client.openRepo({ kind: 'memory', name: 'other', files: { 'x.ts': 'export const x = 1;\n' } }, undefined, { add: true }).done;
+      await client.openRepo(
+        { kind: 'memory', name: 'other', files: { 'x.ts': 'export const x = 1;\n' } },
+        undefined,
+        { add: true },
+      ).done;
       const both = await client.history();
-      expect(both.commits![1].changedFiles.map((f) => f.path)).toEqual(['small-app/NOTES.md', 'small-app/src/components/Button.tsx']);
+      expect(both.commits![1].changedFiles.map((f) => f.path)).toEqual([
+        'small-app/NOTES.md',
+        'small-app/src/components/Button.tsx',
+      ]);
       expect(both.uncommitted).toEqual([{ path: 'small-app/scratch.ts', status: 'untracked' }]);
       expect((await client.readFile('small-app/src/components/Button.tsx')).text).toContain('Button');
       // History of another root, by key
-      expect(await client.history({ root: 'memory:other' })).toMatchObject({ available: false, reason: expect.stringMatching(/no git history/) });
-      expect((await rejectionOf(client.history({ root: 'memory:none' }))).data).toMatchObject({ reason: 'noSuchRoot' });
+      expect(await client.history({ root: 'memory:other' })).toMatchObject({
+        available: false,
+        reason: expect.stringMatching(/no git history/),
+      });
+      expect((await rejectionOf(client.history({ root: 'memory:none' }))).data).toMatchObject({
+        reason: 'noSuchRoot',
+      });
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

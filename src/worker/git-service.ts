@@ -13,7 +13,17 @@ import { forgetRecent, listRecent, rememberRecent, type RecentRepo } from '../ad
 import * as registry from '../adapters/git/registry';
 import type { RepoRecord } from '../adapters/git/registry';
 import type { JobScope } from './edge';
-import type { CloneRequest, GitAuth, GitJobStats, History, HistoryView, JobEnd, LibraryEntry, LibraryInfo, Progress } from './protocol';
+import type {
+  CloneRequest,
+  GitAuth,
+  GitJobStats,
+  History,
+  HistoryView,
+  JobEnd,
+  LibraryEntry,
+  LibraryInfo,
+  Progress,
+} from './protocol';
 import { indexStoreKey, libraryEntryKey, seedIndexStoreKey, type RepoSession } from './session';
 import { vectorStoreKey } from './semantic';
 import { historyStoreKey } from './history-store-key';
@@ -53,7 +63,11 @@ export interface FolderHandles {
   forget(id: string): Promise<void>;
 }
 
-export const idbFolderHandles: FolderHandles = { remember: (h) => rememberRecent(h), list: listRecent, forget: forgetRecent };
+export const idbFolderHandles: FolderHandles = {
+  remember: (h) => rememberRecent(h),
+  list: listRecent,
+  forget: forgetRecent,
+};
 
 export class GitService {
   /** The last opened folder's library registration (runs after its open completes). */
@@ -69,7 +83,11 @@ export class GitService {
     const g = await gitModule();
     const record = await g.getRepo(String(id));
     if (!record || record.source !== 'clone') {
-      throw new QuarryError('NotFound', `"${id}" is not in the repository library (it may have been deleted): clone it again`, { id, reason: 'notInLibrary' });
+      throw new QuarryError(
+        'NotFound',
+        `"${id}" is not in the repository library (it may have been deleted): clone it again`,
+        { id, reason: 'notInLibrary' },
+      );
     }
     return g.gitFileSource(record.id, { name: record.name || name });
   }
@@ -84,13 +102,21 @@ export class GitService {
   }
 
   /** An opened folder joins the library (with its branch when it holds .git), in the background. */
-  registerFolder(handle: FileSystemDirectoryHandle, id: string, name: string, fileCount: number, sizeBytes: number): void {
+  registerFolder(
+    handle: FileSystemDirectoryHandle,
+    id: string,
+    name: string,
+    fileCount: number,
+    sizeBytes: number,
+  ): void {
     this.registration = (async () => {
       let branch = '';
       let commit = '';
       if (await hasGitDir(handle)) {
         const g = await gitModule(); // only a folder with .git pays for isomorphic-git
-        ({ branch, commit } = await g.folderGitInfo(handle as unknown as Parameters<typeof g.folderGitInfo>[0]));
+        ({ branch, commit } = await g.folderGitInfo(
+          handle as unknown as Parameters<typeof g.folderGitInfo>[0],
+        ));
       }
       await registry.registerFolder({ id, name, fileCount, sizeBytes, branch, commit });
     })().catch(() => undefined);
@@ -106,7 +132,14 @@ export class GitService {
       const t = now();
       if (t - last < GIT_PROGRESS_MS) return;
       last = t;
-      const data: Progress = { phase: 'git', label: p.phase, files: p.loaded, totalFiles: p.total, bytes: 0, totalBytes: 0 };
+      const data: Progress = {
+        phase: 'git',
+        label: p.phase,
+        files: p.loaded,
+        totalFiles: p.total,
+        bytes: 0,
+        totalBytes: 0,
+      };
       scope.events.send({ type: 'progress', data });
     };
   }
@@ -114,10 +147,17 @@ export class GitService {
   /** A git job: a cancel ends it normally (ending 'cancelled', nothing registered); any other failure is thrown. */
   private async run(
     scope: JobScope<never>,
-    body: (g: GitModule, signal: AbortSignal, onProgress: ReturnType<GitService['progress']>) => Promise<Partial<GitJobStats>>,
+    body: (
+      g: GitModule,
+      signal: AbortSignal,
+      onProgress: ReturnType<GitService['progress']>,
+    ) => Promise<Partial<GitJobStats>>,
   ): Promise<JobEnd<never, GitJobStats>> {
     const t0 = now();
-    const end = (ending: GitJobStats['ending'], stats: Partial<GitJobStats> = {}): JobEnd<never, GitJobStats> => ({
+    const end = (
+      ending: GitJobStats['ending'],
+      stats: Partial<GitJobStats> = {},
+    ): JobEnd<never, GitJobStats> => ({
       results: [],
       limitHit: false,
       skipped: [],
@@ -133,9 +173,17 @@ export class GitService {
 
   clone(scope: JobScope<never>, request: CloneRequest): Promise<JobEnd<never, GitJobStats>> {
     return this.run(scope, async (g, signal, onProgress) => {
-      const depth = request?.depth === undefined || request?.depth === null ? undefined : Number(request.depth);
+      const depth =
+        request?.depth === undefined || request?.depth === null ? undefined : Number(request.depth);
       const ref = typeof request?.ref === 'string' && request.ref.trim() ? request.ref.trim() : undefined;
-      const repo = await g.cloneRepo({ url: String(request?.url ?? '').trim(), ref, depth, ...authOf(request), signal, onProgress });
+      const repo = await g.cloneRepo({
+        url: String(request?.url ?? '').trim(),
+        ref,
+        depth,
+        ...authOf(request),
+        signal,
+        onProgress,
+      });
       return { repo: entryOf(repo) };
     });
   }
@@ -143,13 +191,25 @@ export class GitService {
   fetch(scope: JobScope<never>, id: string, auth: GitAuth): Promise<JobEnd<never, GitJobStats>> {
     return this.run(scope, async (g, signal, onProgress) => {
       const r = await g.fetchUpdates(String(id), { ...authOf(auth), signal, onProgress });
-      return { repo: entryOf(r.record), changedPaths: r.changedPaths, removedPaths: r.removedPaths, previousCommit: r.previousCommit };
+      return {
+        repo: entryOf(r.record),
+        changedPaths: r.changedPaths,
+        removedPaths: r.removedPaths,
+        previousCommit: r.previousCommit,
+      };
     });
   }
 
   deepen(scope: JobScope<never>, id: string, by: number, auth: GitAuth): Promise<JobEnd<never, GitJobStats>> {
     return this.run(scope, async (g, signal, onProgress) => ({
-      repo: entryOf(await g.deepenHistory(String(id), { by: Math.floor(Number(by)), ...authOf(auth), signal, onProgress })),
+      repo: entryOf(
+        await g.deepenHistory(String(id), {
+          by: Math.floor(Number(by)),
+          ...authOf(auth),
+          signal,
+          onProgress,
+        }),
+      ),
     }));
   }
 
@@ -163,7 +223,9 @@ export class GitService {
   /** Opened folders whose handles Recent still has, most recently opened first (no git code is loaded). */
   async recentFolders(): Promise<LibraryEntry[]> {
     const all = await this.entries();
-    return all.filter((e) => e.source === 'folder' && e.handle).sort((a, b) => (b.openedAt ?? 0) - (a.openedAt ?? 0));
+    return all
+      .filter((e) => e.source === 'folder' && e.handle)
+      .sort((a, b) => (b.openedAt ?? 0) - (a.openedAt ?? 0));
   }
 
   /** Clones and opened folders, newest first; an opened folder carries its handle while Recent still has it. */
@@ -200,10 +262,12 @@ export class GitService {
 
   /** Remove a library entry: a clone's files, a folder's handle, and its stored code index. */
   async delete(id: string): Promise<boolean> {
-    if (typeof id !== 'string' || !id) throw new QuarryError('InvalidArgument', 'id must be a non-empty string', { field: 'id' });
+    if (typeof id !== 'string' || !id)
+      throw new QuarryError('InvalidArgument', 'id must be a non-empty string', { field: 'id' });
     const g = await gitModule();
     const record = await g.getRepo(id);
-    if (id.startsWith('recent:')) await this.folders.forget(id.slice('recent:'.length)).catch(() => undefined);
+    if (id.startsWith('recent:'))
+      await this.folders.forget(id.slice('recent:'.length)).catch(() => undefined);
     if (!record) return id.startsWith('recent:');
     await g.deleteRepo(id);
     await this.indexStore?.remove?.(indexStoreKey(libraryEntryKey(record))).catch(() => undefined);
@@ -214,17 +278,36 @@ export class GitService {
   }
 
   /** Git access to a root for one file's diff, history and blame (file-git.ts); the reason when it has no git data. */
-  async repoFor(session: RepoSession): Promise<{ repo: GitRepo; source: 'clone' | 'folder' } | { reason: string }> {
+  async repoFor(
+    session: RepoSession,
+  ): Promise<{ repo: GitRepo; source: 'clone' | 'folder' } | { reason: string }> {
     const origin = session.origin;
     if (origin.kind === 'git') {
       const g = await gitModule();
-      return { source: 'clone', repo: { fs: g.gitStorage().fs, dir: g.repoDir(origin.id), cache: g.gitCache(origin.id), name: session.name } };
+      return {
+        source: 'clone',
+        repo: {
+          fs: g.gitStorage().fs,
+          dir: g.repoDir(origin.id),
+          cache: g.gitCache(origin.id),
+          name: session.name,
+        },
+      };
     }
     if (origin.kind === 'handle' && (await hasGitDir(origin.handle))) {
       const g = await gitModule();
       // one fs (its directory handles) and one isomorphic-git cache per folder, kept across calls
       let repo = folderRepos.get(origin.handle);
-      if (!repo) folderRepos.set(origin.handle, (repo = { fs: g.fsAccessGitFs(origin.handle as unknown as DirHandleLike), dir: '/', cache: {}, name: session.name }));
+      if (!repo)
+        folderRepos.set(
+          origin.handle,
+          (repo = {
+            fs: g.fsAccessGitFs(origin.handle as unknown as DirHandleLike),
+            dir: '/',
+            cache: {},
+            name: session.name,
+          }),
+        );
       return { source: 'folder', repo };
     }
     return { reason: noHistoryReason(session) };
@@ -237,19 +320,31 @@ export class GitService {
       prefix
         ? {
             ...h,
-            commits: h.commits.map((c) => ({ ...c, changedFiles: c.changedFiles?.map((f) => ({ ...f, path: prefix + f.path })) })),
+            commits: h.commits.map((c) => ({
+              ...c,
+              changedFiles: c.changedFiles?.map((f) => ({ ...f, path: prefix + f.path })),
+            })),
             uncommitted: h.uncommitted?.map((u) => ({ ...u, path: prefix + u.path })),
           }
         : h;
     if (origin.kind === 'git') {
       const g = await gitModule();
-      return { available: true, source: 'clone', libraryId: origin.id, ...withPrefix(await g.repoHistory(origin.id, { depth: limit })) };
+      return {
+        available: true,
+        source: 'clone',
+        libraryId: origin.id,
+        ...withPrefix(await g.repoHistory(origin.id, { depth: limit })),
+      };
     }
     if (origin.kind === 'handle') {
       if (!(await hasGitDir(origin.handle))) return { available: false, reason: noHistoryReason(session) };
       const g = await gitModule();
       const fs = g.fsAccessGitFs(origin.handle as unknown as Parameters<typeof g.fsAccessGitFs>[0]);
-      return { available: true, source: 'folder', ...withPrefix(await g.history(fs, '/', { depth: limit, includeUncommitted: true })) };
+      return {
+        available: true,
+        source: 'folder',
+        ...withPrefix(await g.history(fs, '/', { depth: limit, includeUncommitted: true })),
+      };
     }
     return { available: false, reason: noHistoryReason(session) };
   }
@@ -257,7 +352,8 @@ export class GitService {
 
 /** Why a root has no history to show (History's empty state). */
 export function noHistoryReason(session: RepoSession): string {
-  if (session.origin.kind === 'handle') return `${session.name} has no .git folder, so it has no history to show.`;
+  if (session.origin.kind === 'handle')
+    return `${session.name} has no .git folder, so it has no history to show.`;
   return session.stats.kind === 'files'
     ? 'A folder chosen as a snapshot has no readable git data. Open it with "Open folder" (File System Access) to see its history.'
     : `${session.stats.kind === 'demo' ? 'The demo' : session.name} has no git history. Clone a repository to see its commits.`;

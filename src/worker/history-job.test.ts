@@ -24,7 +24,9 @@ function folderHandles() {
   const recent: RecentRepo[] = [];
   return {
     remember: async (h: FileSystemDirectoryHandle) =>
-      recent.find((r) => r.handle === h) ?? (recent.push({ id: `folder-${recent.length + 1}`, name: h.name, handle: h, openedAt: Date.now() }), recent.at(-1)!),
+      recent.find((r) => r.handle === h) ??
+      (recent.push({ id: `folder-${recent.length + 1}`, name: h.name, handle: h, openedAt: Date.now() }),
+      recent.at(-1)!),
     list: async () => recent,
     forget: async () => undefined,
   };
@@ -35,9 +37,14 @@ function setup() {
   repos.push(repo);
   repo.commit('Add the app', { 'src/app.ts': 'export const app = 1;\n', 'README.md': '# app\n' });
   repo.commit('Add a helper', { 'src/helper.ts': 'export const helper = 1;\n' });
-  repo.commit('Edit the app, drop the readme', { 'src/app.ts': 'export const app = 2;\n', 'README.md': null });
+  repo.commit('Edit the app, drop the readme', {
+    'src/app.ts': 'export const app = 2;\n',
+    'README.md': null,
+  });
   const store = new MemoryIndexStore();
-  const client = new EngineClient(() => inThreadTransport(createEngineApi({ indexStore: store, folderHandles: folderHandles() })));
+  const client = new EngineClient(() =>
+    inThreadTransport(createEngineApi({ indexStore: store, folderHandles: folderHandles() })),
+  );
   const handle = nodeHandle(repo.dir, 'app') as unknown as FileSystemDirectoryHandle;
   return { repo, store, client, handle };
 }
@@ -75,7 +82,11 @@ describe('the history job on an opened folder', { timeout: 60_000 }, () => {
       read: 3,
       refresh: 'full',
     });
-    expect(first.list.map((c) => c.message)).toEqual(['Edit the app, drop the readme', 'Add a helper', 'Add the app']);
+    expect(first.list.map((c) => c.message)).toEqual([
+      'Edit the app, drop the readme',
+      'Add a helper',
+      'Add the app',
+    ]);
     expect(first.parts[0]).toEqual({ kind: 'repo', source: 'folder' });
     expect(first.parts[1]).toMatchObject({ kind: 'head', head: repo.head(), branch: 'main' });
     const kinds = first.parts.map((p) => p.kind);
@@ -112,21 +123,36 @@ describe('the history job on an opened folder', { timeout: 60_000 }, () => {
         { path: 'src/app.ts', type: 'modify' },
       ],
     });
-    expect((await client.commitChanges({ oid: helper })).files).toEqual([{ path: 'src/helper.ts', type: 'add' }]);
+    expect((await client.commitChanges({ oid: helper })).files).toEqual([
+      { path: 'src/helper.ts', type: 'add' },
+    ]);
     expect((await client.commitChanges({ oid: root })).files.map((f) => f.type)).toEqual(['add', 'add']);
     expect((await rejectionOf(client.commitChanges({ oid: 'HEAD' }))).code).toBe('InvalidArgument');
     expect((await rejectionOf(client.commitChanges({ oid: 'e'.repeat(40) }))).code).toBe('NotFound');
 
-    await client.openRepo({ kind: 'memory', name: 'other', files: { 'x.ts': 'x\n' } }, undefined, { add: true }).done;
-    expect((await client.commitChanges({ oid: helper })).files).toEqual([{ path: 'app/src/helper.ts', type: 'add' }]);
+    await client.openRepo({ kind: 'memory', name: 'other', files: { 'x.ts': 'x\n' } }, undefined, {
+      add: true,
+    }).done;
+    expect((await client.commitChanges({ oid: helper })).files).toEqual([
+      { path: 'app/src/helper.ts', type: 'add' },
+    ]);
     repo.write('new.ts', 'n\n');
     const both = await readLog(client);
-    expect(both.parts.find((p) => p.kind === 'uncommitted')).toMatchObject({ files: [{ path: 'app/new.ts', status: 'untracked' }] });
+    expect(both.parts.find((p) => p.kind === 'uncommitted')).toMatchObject({
+      files: [{ path: 'app/new.ts', status: 'untracked' }],
+    });
     const other = await readLog(client, { root: 'memory:other' });
-    expect(other.end.stats).toMatchObject({ available: false, reason: expect.stringMatching(/has no git history/) });
+    expect(other.end.stats).toMatchObject({
+      available: false,
+      reason: expect.stringMatching(/has no git history/),
+    });
     expect(other.parts).toEqual([]);
-    expect((await rejectionOf(client.commitChanges({ oid: helper, root: 'memory:other' }))).code).toBe('NotFound');
-    expect((await rejectionOf(client.historyLog({ root: 'memory:none' }).done)).data).toMatchObject({ reason: 'noSuchRoot' });
+    expect((await rejectionOf(client.commitChanges({ oid: helper, root: 'memory:other' }))).code).toBe(
+      'NotFound',
+    );
+    expect((await rejectionOf(client.historyLog({ root: 'memory:none' }).done)).data).toMatchObject({
+      reason: 'noSuchRoot',
+    });
   });
 
   it('a long read reports progress and stops on cancel, storing nothing', async () => {
@@ -149,6 +175,8 @@ describe('the history job on an opened folder', { timeout: 60_000 }, () => {
     expect(store.data.has('history:recent:folder-1')).toBe(false);
     const whole = await readLog(client);
     expect(whole.end.stats).toMatchObject({ ending: 'complete', commits: 3003 });
-    expect(whole.progress.some((p) => p.phase === 'git' && p.label === 'Reading commits' && p.files > 0)).toBe(true);
+    expect(
+      whole.progress.some((p) => p.phase === 'git' && p.label === 'Reading commits' && p.files > 0),
+    ).toBe(true);
   });
 });

@@ -57,19 +57,32 @@ export class HistoryService {
     const fs = found.repo.fs as unknown as GitFs;
     const gitdir = found.repo.gitdir ?? (await g.findGitdir(fs, found.repo.dir));
     if (!gitdir) return { reason: noHistoryReason(session) };
-    return { fs, dir: found.repo.dir, gitdir, source: found.source, ...(session.origin.kind === 'git' ? { libraryId: session.origin.id } : {}) };
+    return {
+      fs,
+      dir: found.repo.dir,
+      gitdir,
+      source: found.source,
+      ...(session.origin.kind === 'git' ? { libraryId: session.origin.id } : {}),
+    };
   }
 
   private async state(session: RepoSession, loc: Located, fresh: boolean): Promise<RootState> {
     const g = await gitModule();
     const known = this.roots.get(session);
     // a new job takes a new store (packs may have been rewritten); expanded commits stay valid
-    const state = { objects: fresh || !known ? new g.GitObjectStore(loc.fs, loc.gitdir) : known.objects, changes: known?.changes ?? new Map() };
+    const state = {
+      objects: fresh || !known ? new g.GitObjectStore(loc.fs, loc.gitdir) : known.objects,
+      changes: known?.changes ?? new Map(),
+    };
     this.roots.set(session, state);
     return state;
   }
 
-  async log(scope: JobScope<HistoryJobPart>, session: RepoSession, prefix: string): Promise<JobEnd<HistoryJobPart, HistoryLogStats>> {
+  async log(
+    scope: JobScope<HistoryJobPart>,
+    session: RepoSession,
+    prefix: string,
+  ): Promise<JobEnd<HistoryJobPart, HistoryLogStats>> {
     const t0 = now();
     const stats = (s: Partial<HistoryLogStats>): HistoryLogStats => ({
       elapsedMs: elapsedSince(t0),
@@ -83,7 +96,12 @@ export class HistoryService {
       refresh: null,
       ...s,
     });
-    const end = (s: Partial<HistoryLogStats>): JobEnd<HistoryJobPart, HistoryLogStats> => ({ results: [], limitHit: false, skipped: [], stats: stats(s) });
+    const end = (s: Partial<HistoryLogStats>): JobEnd<HistoryJobPart, HistoryLogStats> => ({
+      results: [],
+      limitHit: false,
+      skipped: [],
+      stats: stats(s),
+    });
     const loc = await this.locate(session);
     if ('reason' in loc) return end({ available: false, reason: loc.reason });
     const g = await gitModule();
@@ -107,7 +125,13 @@ export class HistoryService {
             maybeYield: () => yielder.maybeYield(),
           });
           const files = prefix ? status.files.map((f) => ({ ...f, path: prefix + f.path })) : status.files;
-          send({ kind: 'uncommitted', files, tracked: status.tracked, hashed: status.hashed, elapsedMs: elapsedSince(t) });
+          send({
+            kind: 'uncommitted',
+            files,
+            tracked: status.tracked,
+            hashed: status.hashed,
+            elapsedMs: elapsedSince(t),
+          });
         } catch (err) {
           if (!scope.signal.aborted) send({ kind: 'uncommittedError', error: errorJSON(err) });
         }
@@ -129,7 +153,14 @@ export class HistoryService {
         signal: scope.signal,
         maybeYield: () => yielder.maybeYield(),
         onProgress: (p) => {
-          const data: Progress = { phase: 'git', label: 'Reading commits', files: p.read, totalFiles: p.estimate, bytes: 0, totalBytes: 0 };
+          const data: Progress = {
+            phase: 'git',
+            label: 'Reading commits',
+            files: p.read,
+            totalFiles: p.estimate,
+            bytes: 0,
+            totalBytes: 0,
+          };
           scope.events.send({ type: 'progress', data });
         },
         onPart: (part) => {
@@ -144,11 +175,22 @@ export class HistoryService {
       startUncommitted();
       await uncommitted;
       const { head, branch, shallow, commits, read, refresh, cacheIgnored, saveError } = result;
-      return end({ ...base, head, branch, shallow, commits, read, refresh, ...(cacheIgnored ? { cacheIgnored } : {}), ...(saveError ? { saveError } : {}) });
+      return end({
+        ...base,
+        head,
+        branch,
+        shallow,
+        commits,
+        read,
+        refresh,
+        ...(cacheIgnored ? { cacheIgnored } : {}),
+        ...(saveError ? { saveError } : {}),
+      });
     } catch (err) {
       background();
       await uncommitted;
-      if (toQuarryError(err).code === 'Cancelled' && scope.signal.aborted) return end({ ...base, ending: 'cancelled' });
+      if (toQuarryError(err).code === 'Cancelled' && scope.signal.aborted)
+        return end({ ...base, ending: 'cancelled' });
       throw err;
     }
   }
@@ -156,7 +198,11 @@ export class HistoryService {
   /** A commit's changed files, paths with the root's prefix; read once per root and kept. */
   async changes(session: RepoSession, prefix: string, oid: string): Promise<CommitChangesView> {
     if (typeof oid !== 'string' || !/^[0-9a-f]{40}$/.test(oid)) {
-      throw new QuarryError('InvalidArgument', `oid must be a 40-character commit id, not ${JSON.stringify(oid)}`, { field: 'oid', value: oid });
+      throw new QuarryError(
+        'InvalidArgument',
+        `oid must be a 40-character commit id, not ${JSON.stringify(oid)}`,
+        { field: 'oid', value: oid },
+      );
     }
     const loc = await this.locate(session);
     if ('reason' in loc) throw new QuarryError('NotFound', loc.reason, { field: 'root' });

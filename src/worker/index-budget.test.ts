@@ -11,24 +11,36 @@ import { createEngineApi } from './engine';
 
 function files(): Record<string, string> {
   const out: Record<string, string> = {};
-  for (let i = 0; i < 30; i++) out[`src/f${String(i).padStart(2, '0')}.ts`] = `export function handler${i}(request: string) {\n  return request + 'marker${i}';\n}\n`;
+  for (let i = 0; i < 30; i++)
+    out[`src/f${String(i).padStart(2, '0')}.ts`] =
+      `export function handler${i}(request: string) {\n  return request + 'marker${i}';\n}\n`;
   return out;
 }
 
 describe('the index text budget in the engine', () => {
   it('indexes up to the budget, counts the rest, and text search still finds them', async () => {
-    const client = new EngineClient(() => inThreadTransport(createEngineApi({ grammarLoader: nodeGrammarLoader, indexMaxTextBytes: 800 })));
+    const client = new EngineClient(() =>
+      inThreadTransport(createEngineApi({ grammarLoader: nodeGrammarLoader, indexMaxTextBytes: 800 })),
+    );
     try {
       await client.openRepo({ kind: 'memory', name: 'budget', files: files() }).done;
       const end = await client.indexRepo({}).done;
       expect(end.stats.overBudget).toBeGreaterThanOrEqual(15);
       expect(end.stats.filesScanned).toBe(30 - end.stats.overBudget!);
-      expect(end.skipped.filter((s) => s.reason === 'indexBudget').map((s) => s.path)).toContain('src/f29.ts');
+      expect(end.skipped.filter((s) => s.reason === 'indexBudget').map((s) => s.path)).toContain(
+        'src/f29.ts',
+      );
       const found: GrepFileResult[] = [];
-      await client.search({ pattern: 'marker29', mode: 'literal', caseMode: 'sensitive', maxResults: 10 }, (batch) => found.push(...batch)).done;
+      await client.search(
+        { pattern: 'marker29', mode: 'literal', caseMode: 'sensitive', maxResults: 10 },
+        (batch) => found.push(...batch),
+      ).done;
       expect(found.map((f) => f.path)).toEqual(['src/f29.ts']);
       const early: GrepFileResult[] = [];
-      await client.search({ pattern: "'marker1'", mode: 'literal', caseMode: 'sensitive', maxResults: 10 }, (batch) => early.push(...batch)).done;
+      await client.search(
+        { pattern: "'marker1'", mode: 'literal', caseMode: 'sensitive', maxResults: 10 },
+        (batch) => early.push(...batch),
+      ).done;
       expect(early.map((f) => f.path)).toEqual(['src/f01.ts']);
     } finally {
       client.dispose();

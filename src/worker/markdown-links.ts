@@ -70,12 +70,15 @@ const NAMED: Record<string, string> = {
  */
 export function decodeEntities(text: string): string {
   if (!text.includes('&')) return text;
-  return text.replace(/&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([A-Za-z][A-Za-z0-9]{1,31}));/g, (whole, dec: string, hex: string, name: string) => {
-    if (name) return NAMED[name] ?? whole;
-    const cp = dec ? Number.parseInt(dec, 10) : Number.parseInt(hex, 16);
-    if (cp === 0 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return '\ufffd';
-    return String.fromCodePoint(cp);
-  });
+  return text.replace(
+    /&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([A-Za-z][A-Za-z0-9]{1,31}));/g,
+    (whole, dec: string, hex: string, name: string) => {
+      if (name) return NAMED[name] ?? whole;
+      const cp = dec ? Number.parseInt(dec, 10) : Number.parseInt(hex, 16);
+      if (cp === 0 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return '\ufffd';
+      return String.fromCodePoint(cp);
+    },
+  );
 }
 
 /** A heading's id as GitHub makes it: lower case, punctuation dropped, spaces to '-'. */
@@ -105,8 +108,12 @@ function safeDecodeURI(part: string): string {
  * at `root` (a workspace root's prefix, '' for a single root). null when it climbs above it.
  */
 export function resolveRepoPath(from: string, target: string, root = ''): string | null {
-  const base = target.startsWith('/') ? root.replace(/\/+$/, '') : from.slice(0, Math.max(0, from.lastIndexOf('/')));
-  const floor = target.startsWith('/') ? base.split('/').filter(Boolean).length : root.replace(/\/+$/, '').split('/').filter(Boolean).length;
+  const base = target.startsWith('/')
+    ? root.replace(/\/+$/, '')
+    : from.slice(0, Math.max(0, from.lastIndexOf('/')));
+  const floor = target.startsWith('/')
+    ? base.split('/').filter(Boolean).length
+    : root.replace(/\/+$/, '').split('/').filter(Boolean).length;
   const parts = base.split('/').filter(Boolean);
   for (const seg of target.split('/')) {
     if (seg === '' || seg === '.') continue;
@@ -133,7 +140,8 @@ export function linkTarget(rawHref: string, from: string, root = ''): LinkTarget
       return { kind: 'blocked', href };
     }
   }
-  if (scheme === 'mailto') return /^mailto:[^\s<>"]+$/i.test(href) ? { kind: 'mailto', href } : { kind: 'blocked', href };
+  if (scheme === 'mailto')
+    return /^mailto:[^\s<>"]+$/i.test(href) ? { kind: 'mailto', href } : { kind: 'blocked', href };
   if (scheme || /^[/\\]{2}/.test(href) || href.includes('\\')) return { kind: 'blocked', href };
   // a path of the repository, with an optional ?query (dropped) and #fragment (#L12: a line)
   const hash = href.indexOf('#');
@@ -141,7 +149,8 @@ export function linkTarget(rawHref: string, from: string, root = ''): LinkTarget
   const beforeHash = hash < 0 ? href : href.slice(0, hash);
   const q = beforeHash.indexOf('?');
   const pathPart = safeDecodeURI(q < 0 ? beforeHash : beforeHash.slice(0, q));
-  if (!pathPart) return fragment ? { kind: 'anchor', id: slugify(safeDecodeURI(fragment)) } : { kind: 'blocked', href };
+  if (!pathPart)
+    return fragment ? { kind: 'anchor', id: slugify(safeDecodeURI(fragment)) } : { kind: 'blocked', href };
   const path = resolveRepoPath(from, pathPart, root);
   if (path === null || path === '') return { kind: 'blocked', href };
   const line = /^L(\d{1,9})(?:-L?\d+)?$/.exec(fragment)?.[1];

@@ -6,9 +6,26 @@
 import { describe, expect, it } from 'vitest';
 import { QuarryError } from '../core/errors';
 import { decodeEntities, linkTarget, resolveRepoPath, slugify } from './markdown-links';
-import { MARKDOWN_MAX_BYTES, MAX_MARKDOWN_DEPTH, markdownDocument, markdownTree, type MdBlock, type MdInline } from './markdown-tree';
+import {
+  MARKDOWN_MAX_BYTES,
+  MAX_MARKDOWN_DEPTH,
+  markdownDocument,
+  markdownTree,
+  type MdBlock,
+  type MdInline,
+} from './markdown-tree';
 
-const BLOCK_TYPES = new Set(['heading', 'paragraph', 'plain', 'code', 'quote', 'list', 'table', 'hr', 'html']);
+const BLOCK_TYPES = new Set([
+  'heading',
+  'paragraph',
+  'plain',
+  'code',
+  'quote',
+  'list',
+  'table',
+  'hr',
+  'html',
+]);
 const INLINE_TYPES = new Set(['text', 'strong', 'em', 'del', 'code', 'br', 'html', 'link', 'image']);
 
 /** Every node of a tree, with its depth; fails on a node type outside the fixed sets. */
@@ -59,8 +76,22 @@ describe('markdownTree', () => {
       ].join('\n'),
       'README.md',
     );
-    expect(tree.map((b) => b.t)).toEqual(['heading', 'paragraph', 'list', 'list', 'table', 'quote', 'code', 'hr']);
-    expect(tree[0]).toEqual({ t: 'heading', level: 1, id: 'title', children: [{ t: 'text', text: 'Title' }] });
+    expect(tree.map((b) => b.t)).toEqual([
+      'heading',
+      'paragraph',
+      'list',
+      'list',
+      'table',
+      'quote',
+      'code',
+      'hr',
+    ]);
+    expect(tree[0]).toEqual({
+      t: 'heading',
+      level: 1,
+      id: 'title',
+      children: [{ t: 'text', text: 'Title' }],
+    });
     expect(tree[1]).toEqual({
       t: 'paragraph',
       children: [
@@ -77,7 +108,12 @@ describe('markdownTree', () => {
         { t: 'text', text: 'next line' },
       ],
     });
-    expect(tree[2]).toMatchObject({ t: 'list', ordered: true, start: 3, items: [{ checked: null }, { checked: null }] });
+    expect(tree[2]).toMatchObject({
+      t: 'list',
+      ordered: true,
+      start: 3,
+      items: [{ checked: null }, { checked: null }],
+    });
     expect(tree[3]).toEqual({
       t: 'list',
       ordered: false,
@@ -96,8 +132,15 @@ describe('markdownTree', () => {
   });
 
   it('gives headings GitHub-style ids, repeated ones numbered', () => {
-    const tree = markdownTree('## Getting started!\n\n## Getting started!\n\n### API: `open()` & more', 'a.md');
-    expect(tree.map((b) => (b.t === 'heading' ? b.id : ''))).toEqual(['getting-started', 'getting-started-1', 'api-open--more']);
+    const tree = markdownTree(
+      '## Getting started!\n\n## Getting started!\n\n### API: `open()` & more',
+      'a.md',
+    );
+    expect(tree.map((b) => (b.t === 'heading' ? b.id : ''))).toEqual([
+      'getting-started',
+      'getting-started-1',
+      'api-open--more',
+    ]);
   });
 
   it('keeps raw HTML as text: no element, attribute or handler from the content', () => {
@@ -234,7 +277,11 @@ describe('markdown links', () => {
     // several roots: a path stays in its own root, '/' starts at it
     expect(resolveRepoPath('app/docs/a.md', '/src/x.ts', 'app/')).toBe('app/src/x.ts');
     expect(resolveRepoPath('app/a.md', '../lib/x.ts', 'app/')).toBeNull();
-    expect(linkTarget('my%20file.md?raw=1#L3-L9', 'a.md')).toEqual({ kind: 'repo', path: 'my file.md', line: 3 });
+    expect(linkTarget('my%20file.md?raw=1#L3-L9', 'a.md')).toEqual({
+      kind: 'repo',
+      path: 'my file.md',
+      line: 3,
+    });
   });
 
   it('decodes references and slugs headings', () => {

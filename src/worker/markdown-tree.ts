@@ -76,7 +76,9 @@ function inline(token: Token, ctx: Context, depth: number): MdInline[] {
   switch (token.type) {
     case 'text': {
       const t = token as Tokens.Text;
-      return t.tokens?.length ? inlines(t.tokens, ctx, depth + 1) : [{ t: 'text', text: decodeEntities(t.text) }];
+      return t.tokens?.length
+        ? inlines(t.tokens, ctx, depth + 1)
+        : [{ t: 'text', text: decodeEntities(t.text) }];
     }
     case 'escape':
       return [{ t: 'text', text: (token as Tokens.Escape).text }];
@@ -92,11 +94,25 @@ function inline(token: Token, ctx: Context, depth: number): MdInline[] {
       return [{ t: 'html', text: (token as Tokens.HTML).text }];
     case 'link': {
       const l = token as Tokens.Link;
-      return [{ t: 'link', target: linkTarget(l.href, ctx.from, ctx.root), title: decodeEntities(l.title ?? ''), children: inlines(l.tokens, ctx, depth + 1) }];
+      return [
+        {
+          t: 'link',
+          target: linkTarget(l.href, ctx.from, ctx.root),
+          title: decodeEntities(l.title ?? ''),
+          children: inlines(l.tokens, ctx, depth + 1),
+        },
+      ];
     }
     case 'image': {
       const i = token as Tokens.Image;
-      return [{ t: 'image', target: linkTarget(i.href, ctx.from, ctx.root), alt: decodeEntities(i.text), title: decodeEntities(i.title ?? '') }];
+      return [
+        {
+          t: 'image',
+          target: linkTarget(i.href, ctx.from, ctx.root),
+          alt: decodeEntities(i.text),
+          title: decodeEntities(i.title ?? ''),
+        },
+      ];
     }
     case 'checkbox':
       return [];
@@ -134,7 +150,8 @@ function blocks(tokens: Token[] | undefined, ctx: Context, depth: number): MdBlo
 }
 
 function block(token: Token, ctx: Context, depth: number): MdBlock | null {
-  if (depth > MAX_MARKDOWN_DEPTH) return token.raw?.trim() ? { t: 'paragraph', children: textOf(token.raw) } : null;
+  if (depth > MAX_MARKDOWN_DEPTH)
+    return token.raw?.trim() ? { t: 'paragraph', children: textOf(token.raw) } : null;
   switch (token.type) {
     case 'space':
     case 'def':
@@ -143,13 +160,23 @@ function block(token: Token, ctx: Context, depth: number): MdBlock | null {
     case 'heading': {
       const h = token as Tokens.Heading;
       const children = inlines(h.tokens, ctx, depth + 1);
-      return { t: 'heading', level: Math.min(6, Math.max(1, h.depth)) as 1 | 2 | 3 | 4 | 5 | 6, id: headingId(children, ctx), children };
+      return {
+        t: 'heading',
+        level: Math.min(6, Math.max(1, h.depth)) as 1 | 2 | 3 | 4 | 5 | 6,
+        id: headingId(children, ctx),
+        children,
+      };
     }
     case 'paragraph':
       return { t: 'paragraph', children: inlines((token as Tokens.Paragraph).tokens, ctx, depth + 1) };
     case 'text': {
       const t = token as Tokens.Text;
-      return { t: 'plain', children: t.tokens?.length ? inlines(t.tokens, ctx, depth + 1) : [{ t: 'text', text: decodeEntities(t.text) }] };
+      return {
+        t: 'plain',
+        children: t.tokens?.length
+          ? inlines(t.tokens, ctx, depth + 1)
+          : [{ t: 'text', text: decodeEntities(t.text) }],
+      };
     }
     case 'code': {
       const c = token as Tokens.Code;
@@ -164,7 +191,10 @@ function block(token: Token, ctx: Context, depth: number): MdBlock | null {
         t: 'list',
         ordered: l.ordered,
         start,
-        items: l.items.map((item) => ({ checked: item.task ? !!item.checked : null, children: blocks(item.tokens, ctx, depth + 1) })),
+        items: l.items.map((item) => ({
+          checked: item.task ? !!item.checked : null,
+          children: blocks(item.tokens, ctx, depth + 1),
+        })),
       };
     }
     case 'table': {
@@ -195,7 +225,8 @@ export function markdownTree(text: string, path: string, root = ''): MdBlock[] {
     // GitHub-flavoured: tables, task lists, strikethrough, autolinks
     tokens = new Lexer({ gfm: true, breaks: false }).lex(text);
   } catch (err) {
-    if (err instanceof RangeError) throw new QuarryError('Unreadable', `"${path}" nests too deeply to be shown rendered`, { path });
+    if (err instanceof RangeError)
+      throw new QuarryError('Unreadable', `"${path}" nests too deeply to be shown rendered`, { path });
     throw err;
   }
   return blocks(tokens, { from: path, root, slugs: new Map() }, 0);
@@ -204,12 +235,16 @@ export function markdownTree(text: string, path: string, root = ''): MdBlock[] {
 /** The whole document, refused (with the reason) over MARKDOWN_MAX_BYTES. */
 export function markdownDocument(text: string, bytes: number, path: string, root = ''): MarkdownDocument {
   if (bytes > MARKDOWN_MAX_BYTES) {
-    throw new QuarryError('Unreadable', `"${path}" is ${Math.round(bytes / 1024)} KB: Markdown over ${MARKDOWN_MAX_BYTES / 1024} KB is shown as its source`, {
-      path,
-      reason: 'tooLarge',
-      bytes,
-      limit: MARKDOWN_MAX_BYTES,
-    });
+    throw new QuarryError(
+      'Unreadable',
+      `"${path}" is ${Math.round(bytes / 1024)} KB: Markdown over ${MARKDOWN_MAX_BYTES / 1024} KB is shown as its source`,
+      {
+        path,
+        reason: 'tooLarge',
+        bytes,
+        limit: MARKDOWN_MAX_BYTES,
+      },
+    );
   }
   return { path, bytes, blocks: markdownTree(text, path, root) };
 }

@@ -28,20 +28,34 @@ async function refs(c: EngineClient, name: string, path: string) {
     (r) => definitionRanks(r.definitions),
     () => undefined,
   );
-  return { files: orderReferenceFiles(files, path, rank), total: end.stats.total, limitHit: end.stats.limitHit, ending: end.stats.ending };
+  return {
+    files: orderReferenceFiles(files, path, rank),
+    total: end.stats.total,
+    limitHit: end.stats.limitHit,
+    ending: end.stats.ending,
+  };
 }
 
-const defs = async (name: string, path: string) => (await client.definitions({ name, path })).definitions.map((d) => `${d.path}:${d.line}:${d.rank}`);
+const defs = async (name: string, path: string) =>
+  (await client.definitions({ name, path })).definitions.map((d) => `${d.path}:${d.line}:${d.rank}`);
 
 describe('go to definition', () => {
   it('TypeScript: the imported definition before a decoy of the same name', async () => {
-    expect(await defs('formatMoney', 'ts/src/app.ts')).toEqual(['ts/src/money.ts:2:imported', 'ts/legacy/format.ts:2:workspace']);
+    expect(await defs('formatMoney', 'ts/src/app.ts')).toEqual([
+      'ts/src/money.ts:2:imported',
+      'ts/legacy/format.ts:2:workspace',
+    ]);
     expect(await defs('Ledger', 'ts/src/app.ts')).toEqual(['ts/src/money.ts:6:imported']);
     // a method by its short name, from the class's own file
-    expect(await defs('total', 'ts/src/money.ts')).toEqual(expect.arrayContaining(['ts/src/money.ts:11:same file']));
+    expect(await defs('total', 'ts/src/money.ts')).toEqual(
+      expect.arrayContaining(['ts/src/money.ts:11:same file']),
+    );
   });
   it('Python: a relative import ranks its module first', async () => {
-    expect(await defs('apply_discount', 'py/shop/checkout.py')).toEqual(['py/shop/pricing.py:1:imported', 'py/tools/apply.py:1:workspace']);
+    expect(await defs('apply_discount', 'py/shop/checkout.py')).toEqual([
+      'py/shop/pricing.py:1:imported',
+      'py/tools/apply.py:1:workspace',
+    ]);
     expect(await defs('Cart', 'py/shop/checkout.py')).toEqual(['py/shop/pricing.py:6:imported']);
   });
   it('Go: a package import through go.mod', async () => {
@@ -60,7 +74,9 @@ describe('go to definition', () => {
       code: 'InvalidArgument',
       message: '"a.b" is not an identifier: click a name in the code',
     });
-    await expect(client.definitions({ name: '', path: '' })).rejects.toMatchObject({ code: 'InvalidArgument' });
+    await expect(client.definitions({ name: '', path: '' })).rejects.toMatchObject({
+      code: 'InvalidArgument',
+    });
   });
 });
 
@@ -79,13 +95,18 @@ describe('find references', () => {
   });
   it('streams files as they are found and can be cancelled', async () => {
     const many: Record<string, string> = {};
-    for (let i = 0; i < 400; i++) many[`src/f${String(i).padStart(3, '0')}.ts`] = `import { shared } from './lib';\nexport const v${i} = shared(${i});\n`;
+    for (let i = 0; i < 400; i++)
+      many[`src/f${String(i).padStart(3, '0')}.ts`] =
+        `import { shared } from './lib';\nexport const v${i} = shared(${i});\n`;
     many['src/lib.ts'] = 'export function shared(n: number) {\n  return n;\n}\n';
-    const c = new EngineClient(() => inThreadTransport(createEngineApi({ grammarLoader: nodeGrammarLoader })));
+    const c = new EngineClient(() =>
+      inThreadTransport(createEngineApi({ grammarLoader: nodeGrammarLoader })),
+    );
     try {
       await c.openRepo({ kind: 'memory', name: 'many', files: many }).done;
       const batches: number[] = [];
-      const end = await c.references({ name: 'shared', path: 'src/f000.ts' }, (b) => batches.push(b.length)).done;
+      const end = await c.references({ name: 'shared', path: 'src/f000.ts' }, (b) => batches.push(b.length))
+        .done;
       expect(batches.length).toBeGreaterThan(1);
       expect(end.stats.total).toBe(801);
       let seen = 0;
@@ -120,17 +141,27 @@ describe('symbols', () => {
     expect(hits.map((h) => `${h.path}:${h.line}`)).toEqual(['ts/legacy/format.ts:2', 'ts/src/money.ts:2']);
     expect(hits[0].positions.length).toBe(6);
     const exact = await client.workspaceSymbols('Wallet', 5);
-    expect(exact[0]).toMatchObject({ name: 'Wallet', chunkType: 'struct', path: 'go/money/money.go', line: 8 });
+    expect(exact[0]).toMatchObject({
+      name: 'Wallet',
+      chunkType: 'struct',
+      path: 'go/money/money.go',
+      line: 8,
+    });
   });
 });
 
 describe('before the index is built', () => {
   it('outlines by parsing the file, and says definitions wait for the index', async () => {
-    const c = new EngineClient(() => inThreadTransport(createEngineApi({ grammarLoader: nodeGrammarLoader })));
+    const c = new EngineClient(() =>
+      inThreadTransport(createEngineApi({ grammarLoader: nodeGrammarLoader })),
+    );
     try {
       await c.openRepo({ kind: 'memory', name: 'early', files: POLYGLOT }).done;
       expect((await c.outline('py/shop/pricing.py')).map((n) => n.name)).toEqual(['apply_discount', 'Cart']);
-      await expect(c.definitions({ name: 'Cart', path: '' })).rejects.toMatchObject({ code: 'NotFound', data: { reason: 'indexNotReady' } });
+      await expect(c.definitions({ name: 'Cart', path: '' })).rejects.toMatchObject({
+        code: 'NotFound',
+        data: { reason: 'indexNotReady' },
+      });
       // references need only the text search
       const early = await refs(c, 'Cart', '');
       expect(early.files.map((f) => f.path).sort()).toEqual(['py/shop/checkout.py', 'py/shop/pricing.py']);

@@ -15,7 +15,14 @@ import { isIdentifier, shortName } from '../core/nav/identifier';
 import { outlineOf } from '../core/nav/outline';
 import { definitionLines, definitionRanks, orderReferenceFiles, referenceFile } from '../core/nav/references';
 import { SymbolTable } from '../core/nav/symbol-table';
-import type { DefinitionsResult, OutlineNode, ReferenceFile, ReferencesResult, SymbolDefinition, WorkspaceSymbolHit } from '../core/nav/types';
+import type {
+  DefinitionsResult,
+  OutlineNode,
+  ReferenceFile,
+  ReferencesResult,
+  SymbolDefinition,
+  WorkspaceSymbolHit,
+} from '../core/nav/types';
 import type { ChunkIndex } from '../core/rank/bm25';
 import { fuzzyScore, preparePath, type PreparedPath } from './fuzzy';
 import type { Roots } from './roots';
@@ -42,7 +49,11 @@ interface Table {
 
 function checkName(name: unknown): string {
   if (typeof name !== 'string' || !isIdentifier(name)) {
-    throw new QuarryError('InvalidArgument', `"${String(name).slice(0, 80)}" is not an identifier: click a name in the code`, { field: 'name' });
+    throw new QuarryError(
+      'InvalidArgument',
+      `"${String(name).slice(0, 80)}" is not an identifier: click a name in the code`,
+      { field: 'name' },
+    );
   }
   return name;
 }
@@ -63,7 +74,13 @@ export class NavService {
     if (!session.indexReady) return null;
     const { index } = session.readyIndex();
     const cached = this.tables.get(session);
-    if (cached && cached.index === index && cached.idSpan === index.idSpan && cached.chunkCount === index.chunkCount) return cached;
+    if (
+      cached &&
+      cached.index === index &&
+      cached.idSpan === index.idSpan &&
+      cached.chunkCount === index.chunkCount
+    )
+      return cached;
     const table = new SymbolTable();
     for (let id = 0; id < index.idSpan; id++) {
       const c = index.chunkById(id);
@@ -76,9 +93,17 @@ export class NavService {
   }
 
   private readyTables(): { session: RepoSession; prefix: string; table: Table }[] {
-    const out = this.roots.sessions.map((session) => ({ session, prefix: this.roots.prefixOf(session), table: this.tableOf(session) }));
+    const out = this.roots.sessions.map((session) => ({
+      session,
+      prefix: this.roots.prefixOf(session),
+      table: this.tableOf(session),
+    }));
     if (out.every((t) => !t.table)) {
-      throw new QuarryError('NotFound', 'The code index is not ready yet: definitions and symbols are found once it is built', { reason: 'indexNotReady' });
+      throw new QuarryError(
+        'NotFound',
+        'The code index is not ready yet: definitions and symbols are found once it is built',
+        { reason: 'indexNotReady' },
+      );
     }
     return out.filter((t): t is { session: RepoSession; prefix: string; table: Table } => !!t.table);
   }
@@ -93,7 +118,11 @@ export class NavService {
   }
 
   /** The go.mod nearest above a Go file (a repository may hold several modules). */
-  private async goModuleFor(session: RepoSession, files: Set<string>, rel: string): Promise<{ path: string; dir: string } | undefined> {
+  private async goModuleFor(
+    session: RepoSession,
+    files: Set<string>,
+    rel: string,
+  ): Promise<{ path: string; dir: string } | undefined> {
     if (!rel.endsWith('.go')) return undefined;
     for (let dir = rel; dir.includes('/');) {
       dir = dir.slice(0, dir.lastIndexOf('/'));
@@ -116,7 +145,10 @@ export class NavService {
     if (!lines) return empty;
     const files = this.fileSet(session);
     const found = importsOfFile(rel, lines.join('\n'), files, await this.goModuleFor(session, files, rel));
-    return { files: new Set([...found.files].map((f) => prefix + f)), dirs: new Set([...found.dirs].map((d) => (prefix + d).replace(/\/$/, ''))) };
+    return {
+      files: new Set([...found.files].map((f) => prefix + f)),
+      dirs: new Set([...found.dirs].map((d) => (prefix + d).replace(/\/$/, ''))),
+    };
   }
 
   private async linesMap(paths: Iterable<string>): Promise<Map<string, string[] | null>> {
@@ -129,7 +161,8 @@ export class NavService {
       let lines = this.recentLines.get(key);
       if (lines === undefined) {
         lines = await session.fileLines(rel);
-        if (this.recentLines.size >= RECENT_FILES) this.recentLines.delete(this.recentLines.keys().next().value!);
+        if (this.recentLines.size >= RECENT_FILES)
+          this.recentLines.delete(this.recentLines.keys().next().value!);
       } else this.recentLines.delete(key);
       if (!lines || lines.length <= RECENT_MAX_LINES) this.recentLines.set(key, lines);
       out.set(p, lines);
@@ -142,18 +175,26 @@ export class NavService {
     const from = typeof request?.path === 'string' ? request.path : '';
     const tables = this.readyTables();
     const candidates: Chunk[] = [];
-    for (const { prefix, table } of tables) for (const c of table.table.lookup(name)) candidates.push(prefix ? { ...c, path: prefix + c.path } : c);
+    for (const { prefix, table } of tables)
+      for (const c of table.table.lookup(name)) candidates.push(prefix ? { ...c, path: prefix + c.path } : c);
     const query: DefinitionQuery = { name, from, imports: await this.importsOf(from) };
     const kept = byTier(query, candidates).slice(0, MAX_DEFINITIONS);
     const lines = await this.linesMap(kept.map((c) => c.path));
-    return { name, definitions: rankDefinitions(query, kept, (p) => lines.get(p) ?? null), searchBased: true };
+    return {
+      name,
+      definitions: rankDefinitions(query, kept, (p) => lines.get(p) ?? null),
+      searchBased: true,
+    };
   }
 
   /**
    * The name's references, each file sent to `onFile` as the search finds it (definition
    * lines marked); the summary counts them. Without `onFile` the files come back grouped.
    */
-  async references(request: { path?: string; name: string }, options: { signal?: AbortSignal; onFile?: (file: ReferenceFile) => void } = {}): Promise<ReferencesResult> {
+  async references(
+    request: { path?: string; name: string },
+    options: { signal?: AbortSignal; onFile?: (file: ReferenceFile) => void } = {},
+  ): Promise<ReferencesResult> {
     const name = checkName(request?.name);
     const from = typeof request?.path === 'string' ? request.path : '';
     let definitions: SymbolDefinition[] = [];
@@ -191,14 +232,22 @@ export class NavService {
       limitHit ||= summary.limitHit || !summary.totalIsExact;
       if (summary.ending !== 'complete') break;
     }
-    return { name, files: orderReferenceFiles(kept, from, definitionRanks(definitions)), total, limitHit, searchBased: true };
+    return {
+      name,
+      files: orderReferenceFiles(kept, from, definitionRanks(definitions)),
+      total,
+      limitHit,
+      searchBased: true,
+    };
   }
 
   /** A file's outline: from the index when it holds the file, else the file parsed now. */
   async outline(path: string): Promise<OutlineNode[]> {
-    if (typeof path !== 'string' || !path) throw new QuarryError('InvalidArgument', 'path must be a non-empty string', { field: 'path' });
+    if (typeof path !== 'string' || !path)
+      throw new QuarryError('InvalidArgument', 'path must be a non-empty string', { field: 'path' });
     const { session, rel } = this.roots.route(path);
-    if (!(await session.source.stat(rel))) throw new QuarryError('NotFound', `No such file: ${path}`, { path });
+    if (!(await session.source.stat(rel)))
+      throw new QuarryError('NotFound', `No such file: ${path}`, { path });
     const lines = await session.fileLines(rel);
     if (!lines) throw new QuarryError('Unreadable', `"${path}" cannot be read as text`, { path });
     const table = this.tableOf(session);
@@ -235,9 +284,18 @@ export class NavService {
         });
       }
     }
-    hits.sort((a, b) => b.score - a.score || a.name.length - b.name.length || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.line - b.line);
+    hits.sort(
+      (a, b) =>
+        b.score - a.score ||
+        a.name.length - b.name.length ||
+        (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) ||
+        a.line - b.line,
+    );
     const top = hits.slice(0, max);
     const lines = await this.linesMap(top.map((h) => h.path));
-    return top.map(({ chunk, prefix: _prefix, ...h }) => ({ ...h, line: nameLine(chunk, shortName(chunk.symbolName), lines.get(h.path) ?? null).line }));
+    return top.map(({ chunk, prefix: _prefix, ...h }) => ({
+      ...h,
+      line: nameLine(chunk, shortName(chunk.symbolName), lines.get(h.path) ?? null).line,
+    }));
   }
 }

@@ -8,7 +8,11 @@ import { createEngineApi, type EngineApiOptions } from './engine';
 import { exposeEngine } from './expose';
 import type { EngineApi } from './protocol';
 
-export function exposeOnNodePort(port: Parameters<typeof nodeEndpoint>[0], options: EngineApiOptions = {}, wrapApi?: (api: EngineApi) => EngineApi): void {
+export function exposeOnNodePort(
+  port: Parameters<typeof nodeEndpoint>[0],
+  options: EngineApiOptions = {},
+  wrapApi?: (api: EngineApi) => EngineApi,
+): void {
   const api = createEngineApi({ host: 'node-worker', ...options });
   exposeEngine(wrapApi ? wrapApi(api) : api, nodeEndpoint(port));
 }

@@ -23,10 +23,20 @@ export interface NodeWorkerLike {
   terminate(): unknown;
 }
 
-export type NodeWorkerConstructor = new (code: string, options: { eval: true; execArgv?: string[]; workerData?: unknown }) => NodeWorkerLike;
+export type NodeWorkerConstructor = new (
+  code: string,
+  options: { eval: true; execArgv?: string[]; workerData?: unknown },
+) => NodeWorkerLike;
 
 /** The bootstrap evaluated in the worker: import worker_threads there, then expose the engine. */
-export function nodeWorkerBootstrap(options: { yieldBudgetMs?: number; nodeGrammars?: boolean; searchThreads?: boolean; wrapModule?: string } = {}): string {
+export function nodeWorkerBootstrap(
+  options: {
+    yieldBudgetMs?: number;
+    nodeGrammars?: boolean;
+    searchThreads?: boolean;
+    wrapModule?: string;
+  } = {},
+): string {
   const entry = new URL('./node-expose.ts', import.meta.url).href;
   // With nodeGrammars the worker reads tree-sitter's wasm from node_modules (benchmarks: the
   // code index in a Node worker); the browser build fetches them as assets instead.
@@ -50,7 +60,13 @@ export async function startNodeWorkerTransport(
    * `engineOptions()` adds engine options that cannot cross as JSON (an index store): test hooks
    * and benchmark set-ups stay out of the production API.
    */
-  options: { yieldBudgetMs?: number; startTimeoutMs?: number; nodeGrammars?: boolean; searchThreads?: boolean; wrapModule?: string } = {},
+  options: {
+    yieldBudgetMs?: number;
+    startTimeoutMs?: number;
+    nodeGrammars?: boolean;
+    searchThreads?: boolean;
+    wrapModule?: string;
+  } = {},
 ): Promise<EngineTransport> {
   const { startTimeoutMs: _t, ...boot } = options;
   const worker = new WorkerCtor(nodeWorkerBootstrap(boot), {
@@ -63,11 +79,19 @@ export async function startNodeWorkerTransport(
     await Promise.race([
       api.ping(),
       new Promise((_, reject) => {
-        onFail = (e: unknown) => reject(new Error(`the engine worker failed to start: ${e instanceof Error ? e.message : String(e)}`));
+        onFail = (e: unknown) =>
+          reject(
+            new Error(`the engine worker failed to start: ${e instanceof Error ? e.message : String(e)}`),
+          );
         worker.on('error', onFail);
         worker.on('exit', onFail);
       }),
-      new Promise((_, reject) => setTimeout(() => reject(new Error(`the engine worker did not answer within ${timeoutMs} ms`)), timeoutMs).unref?.()),
+      new Promise((_, reject) =>
+        setTimeout(
+          () => reject(new Error(`the engine worker did not answer within ${timeoutMs} ms`)),
+          timeoutMs,
+        ).unref?.(),
+      ),
     ]);
   } catch (err) {
     void worker.terminate();

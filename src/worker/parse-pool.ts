@@ -10,7 +10,10 @@ import { poolSize, ThreadPool, type ChunkReply, type ChunkThread } from '../core
 import { MAX_PARSE_MS } from '../core/limits';
 
 function spawnWorker(): ChunkThread {
-  const worker = new Worker(new URL('./parse.worker.ts', import.meta.url), { type: 'module', name: 'quarry-parser' });
+  const worker = new Worker(new URL('./parse.worker.ts', import.meta.url), {
+    type: 'module',
+    name: 'quarry-parser',
+  });
   return {
     post: (req) => worker.postMessage(req),
     listen(onReply, onExit) {
@@ -35,7 +38,9 @@ export function browserParsePool(hold?: () => number): ThreadPool | null {
   if (typeof Worker === 'undefined') return null;
   const cores = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency : undefined;
   // workers that cannot start (a browser without nested workers, a script that fails to load): parse in the engine worker
-  const pool = new ThreadPool(spawnWorker, poolSize(cores), () => inThreadChunker(browserGrammarLoader, { maxParseMs: MAX_PARSE_MS }));
+  const pool = new ThreadPool(spawnWorker, poolSize(cores), () =>
+    inThreadChunker(browserGrammarLoader, { maxParseMs: MAX_PARSE_MS }),
+  );
   pool.holdWhile(hold ?? null);
   return pool;
 }

@@ -24,7 +24,18 @@ export interface Progress {
    * (the text index), parsing (the symbol chunks, after the text index is in use), saving.
    * Semantic search: model (its bytes), embedding (chunks' views: files/totalFiles count views).
    */
-  phase: 'listing' | 'reading' | 'indexing' | 'searching' | 'grammars' | 'scanning' | 'parsing' | 'saving' | 'git' | 'model' | 'embedding';
+  phase:
+    | 'listing'
+    | 'reading'
+    | 'indexing'
+    | 'searching'
+    | 'grammars'
+    | 'scanning'
+    | 'parsing'
+    | 'saving'
+    | 'git'
+    | 'model'
+    | 'embedding';
   /** For phase 'git': isomorphic-git's own phase ('Receiving objects', 'Resolving deltas', 'Updating workdir'...); files/totalFiles are its loaded/total. */
   label?: string;
   /** Files handled so far in this phase. */
@@ -74,7 +85,12 @@ export type RepoSpec =
    * paths cross; the worker pulls the bytes it needs through openRepo's `pull` callback (see
    * adapters/browser/files.ts for why File objects never cross).
    */
-  | { kind: 'files'; name: string; paths: string[]; /** Paths sent ahead with stagePaths() (large folders). */ stageId?: string }
+  | {
+      kind: 'files';
+      name: string;
+      paths: string[];
+      /** Paths sent ahead with stagePaths() (large folders). */ stageId?: string;
+    }
   /** Plain text files (tests, the main-thread fallback, Node benchmarks). */
   | { kind: 'memory'; name: string; files: Record<string, string> }
   /** A repository cloned into the library (lightning-fs in IndexedDB): readable offline. */
@@ -86,7 +102,8 @@ export type { PulledFile, PullFiles, SnapshotFile } from '../adapters/browser/fi
 import type { PullFiles, SnapshotFile } from '../adapters/browser/files';
 
 /** What the UI opens: like RepoSpec, but a snapshot keeps its File objects (on the main thread). */
-export type OpenSpec = Exclude<RepoSpec, { kind: 'files' }> | { kind: 'files'; name: string; files: SnapshotFile[] };
+export type OpenSpec =
+  Exclude<RepoSpec, { kind: 'files' }> | { kind: 'files'; name: string; files: SnapshotFile[] };
 
 /** A snapshot's path list crosses in slices of this many paths (strings clone fast: ~1 ms per 5,000). */
 export const STAGE_SLICE_PATHS = 5000;
@@ -383,7 +400,14 @@ export interface HistoryRequest {
 
 export type { ExploreResult };
 
-export type { DefinitionsResult, OutlineNode, ReferenceFile, ReferencesResult, SymbolDefinition, WorkspaceSymbolHit } from '../core/nav/types';
+export type {
+  DefinitionsResult,
+  OutlineNode,
+  ReferenceFile,
+  ReferencesResult,
+  SymbolDefinition,
+  WorkspaceSymbolHit,
+} from '../core/nav/types';
 import type { DefinitionsResult, OutlineNode, ReferenceFile, WorkspaceSymbolHit } from '../core/nav/types';
 
 /** How a references job ended: lines counted (a lower bound when limitHit). */
@@ -515,11 +539,21 @@ export interface EngineApi {
    * Open a repository as the workspace, or (open.add) as one more root. `pull` is required for a
    * `files` snapshot: the worker asks the main thread for bytes through it.
    */
-  openRepo(jobId: JobId, spec: RepoSpec, onEvent: JobCallback<never>, pull?: PullFiles, open?: OpenOptions): Promise<Outcome<JobEnd<never, RepoStats>>>;
+  openRepo(
+    jobId: JobId,
+    spec: RepoSpec,
+    onEvent: JobCallback<never>,
+    pull?: PullFiles,
+    open?: OpenOptions,
+  ): Promise<Outcome<JobEnd<never, RepoStats>>>;
   /** Remove one root (by key); the others and their indexes stay. */
   closeRoot(key: string): Promise<Outcome<boolean>>;
   roots(): Promise<Outcome<RootInfo[]>>;
-  search(jobId: JobId, request: GrepRequest, onEvent: JobCallback<GrepFileResult>): Promise<Outcome<SearchEnd>>;
+  search(
+    jobId: JobId,
+    request: GrepRequest,
+    onEvent: JobCallback<GrepFileResult>,
+  ): Promise<Outcome<SearchEnd>>;
   cancel(jobId: JobId): Promise<Outcome<boolean>>;
   /** Send part of a snapshot's path list ahead of openRepo({kind:'files', stageId}); returns the staged count. */
   stagePaths(stageId: string, paths: string[]): Promise<Outcome<number>>;
@@ -537,17 +571,36 @@ export interface EngineApi {
    */
   callTool(name: string, args: unknown): Promise<Outcome<unknown>>;
   /** Build or refresh the code index of one root or of all (each stored under its root's key); progress phases stream as events. */
-  indexRepo(jobId: JobId, request: IndexRequest, onEvent: JobCallback<never>): Promise<Outcome<JobEnd<never, IndexStats>>>;
+  indexRepo(
+    jobId: JobId,
+    request: IndexRequest,
+    onEvent: JobCallback<never>,
+  ): Promise<Outcome<JobEnd<never, IndexStats>>>;
   indexStatus(): Promise<Outcome<IndexStatus>>;
   /** Load the embedding model and embed every open root's chunks (only what is not stored yet); progress phases 'model' then 'embedding'. */
   enableSemantic(jobId: JobId, onEvent: JobCallback<never>): Promise<Outcome<JobEnd<never, SemanticStats>>>;
   semanticStatus(): Promise<Outcome<SemanticStatus>>;
   /** Clone into the library (progress streams isomorphic-git's phases); nothing is registered unless it completes. */
-  cloneRepo(jobId: JobId, request: CloneRequest, onEvent: JobCallback<never>): Promise<Outcome<JobEnd<never, GitJobStats>>>;
+  cloneRepo(
+    jobId: JobId,
+    request: CloneRequest,
+    onEvent: JobCallback<never>,
+  ): Promise<Outcome<JobEnd<never, GitJobStats>>>;
   /** Fetch + fast checkout of a cloned repository; changed paths come back for the incremental re-index. */
-  fetchRepo(jobId: JobId, id: string, auth: GitAuth, onEvent: JobCallback<never>): Promise<Outcome<JobEnd<never, GitJobStats>>>;
+  fetchRepo(
+    jobId: JobId,
+    id: string,
+    auth: GitAuth,
+    onEvent: JobCallback<never>,
+  ): Promise<Outcome<JobEnd<never, GitJobStats>>>;
   /** Fetch `by` more commits of a shallow clone's history (History's "fetch more"). */
-  deepenRepo(jobId: JobId, id: string, by: number, auth: GitAuth, onEvent: JobCallback<never>): Promise<Outcome<JobEnd<never, GitJobStats>>>;
+  deepenRepo(
+    jobId: JobId,
+    id: string,
+    by: number,
+    auth: GitAuth,
+    onEvent: JobCallback<never>,
+  ): Promise<Outcome<JobEnd<never, GitJobStats>>>;
   /** The one registry: clones and opened folders (folders with their handles), newest first. */
   library(): Promise<Outcome<LibraryInfo>>;
   /** Recent: opened folders with their handles, most recently opened first (loads no git code). */
@@ -557,23 +610,43 @@ export interface EngineApi {
   /** History of a root (a clone, or an opened folder that contains .git). */
   history(request: HistoryRequest): Promise<Outcome<HistoryView>>;
   /** History's log, streamed (HistoryJobPart); paints from the stored log, then reads only what is new; progress phase 'git'. */
-  historyLog(jobId: JobId, request: HistoryLogRequest, onEvent: JobCallback<HistoryJobPart>): Promise<Outcome<JobEnd<HistoryJobPart, HistoryLogStats>>>;
+  historyLog(
+    jobId: JobId,
+    request: HistoryLogRequest,
+    onEvent: JobCallback<HistoryJobPart>,
+  ): Promise<Outcome<JobEnd<HistoryJobPart, HistoryLogStats>>>;
   /** One commit's changed files (read when it is expanded, then kept). */
   commitChanges(request: CommitChangesRequest): Promise<Outcome<CommitChangesView>>;
   /** The Explore view: explore's report (its tool arguments), each batch the report so far as an analyzer finishes; the last result is the whole report. */
-  explore(jobId: JobId, args: Record<string, unknown>, onEvent: JobCallback<ExploreResult>): Promise<Outcome<JobEnd<ExploreResult>>>;
+  explore(
+    jobId: JobId,
+    args: Record<string, unknown>,
+    onEvent: JobCallback<ExploreResult>,
+  ): Promise<Outcome<JobEnd<ExploreResult>>>;
   /** Whether the file's root has git data (blame, file history), and its HEAD. */
   fileGitStatus(path: string): Promise<Outcome<FileGitStatus>>;
   /** A file's diff in a commit against its first parent, or of the working tree against HEAD: both sides and the line and word diff. */
   fileDiff(request: FileDiffRequest): Promise<Outcome<FileDiffResult>>;
   /** The commits that changed a file (first parents from HEAD), streamed newest first; kept per HEAD and path. */
-  fileHistory(jobId: JobId, path: string, onEvent: JobCallback<FileHistoryEntry>): Promise<Outcome<JobEnd<FileHistoryEntry, FileHistoryStats>>>;
+  fileHistory(
+    jobId: JobId,
+    path: string,
+    onEvent: JobCallback<FileHistoryEntry>,
+  ): Promise<Outcome<JobEnd<FileHistoryEntry, FileHistoryStats>>>;
   /** Blame of the file at HEAD (progress phase 'git'); the one result is the BlameResult; kept per HEAD and path. */
-  blame(jobId: JobId, path: string, onEvent: JobCallback<BlameResult>): Promise<Outcome<JobEnd<BlameResult, BlameStats>>>;
+  blame(
+    jobId: JobId,
+    path: string,
+    onEvent: JobCallback<BlameResult>,
+  ): Promise<Outcome<JobEnd<BlameResult, BlameStats>>>;
   /** Navigation (search-based): a name's definitions ranked for the file it was clicked in, its references, a file's outline, workspace symbols. */
   definitions(request: NavRequest): Promise<Outcome<DefinitionsResult>>;
   /** References stream file by file (definition files are not sent first: the panel orders them). */
-  references(jobId: JobId, request: NavRequest, onEvent: JobCallback<ReferenceFile>): Promise<Outcome<JobEnd<ReferenceFile, ReferencesStats>>>;
+  references(
+    jobId: JobId,
+    request: NavRequest,
+    onEvent: JobCallback<ReferenceFile>,
+  ): Promise<Outcome<JobEnd<ReferenceFile, ReferencesStats>>>;
   outline(path: string): Promise<Outcome<OutlineNode[]>>;
   workspaceSymbols(query: string, limit: number): Promise<Outcome<WorkspaceSymbolHit[]>>;
 }

@@ -82,7 +82,11 @@ describe('readBytes', () => {
 
   it('routes a path of a workspace of several roots to its root', async () => {
     const c = await open();
-    await c.openRepo({ kind: 'memory', name: 'lib', files: { 'pic.png': PNG, 'a.ts': 'export const a = 1;\n' } }, undefined, { add: true }).done;
+    await c.openRepo(
+      { kind: 'memory', name: 'lib', files: { 'pic.png': PNG, 'a.ts': 'export const a = 1;\n' } },
+      undefined,
+      { add: true },
+    ).done;
     const png = await c.readBytes('lib/pic.png');
     expect(png.path).toBe('lib/pic.png');
     expect([...png.bytes]).toEqual([...utf8(PNG)]);

@@ -19,7 +19,10 @@ describe('search result slices', () => {
   });
 
   it('hands a light file back whole', () => {
-    const file = { path: 'a.js', matches: Array.from({ length: BATCH_MAX_ITEMS }, (_, i) => match(i + 1, 0, 0)) };
+    const file = {
+      path: 'a.js',
+      matches: Array.from({ length: BATCH_MAX_ITEMS }, (_, i) => match(i + 1, 0, 0)),
+    };
     expect(fileSlices(file)).toEqual([file]);
   });
 
@@ -39,7 +42,10 @@ describe('search result slices', () => {
   });
 
   it('gives a match heavier than a batch a slice of its own', () => {
-    const file = { path: 'a.js', matches: [match(1, 10, 0), match(2, 60 * BATCH_CHARS_PER_ITEM, 0), match(3, 10, 0)] };
+    const file = {
+      path: 'a.js',
+      matches: [match(1, 10, 0), match(2, 60 * BATCH_CHARS_PER_ITEM, 0), match(3, 10, 0)],
+    };
     expect(fileSlices(file).map((s) => s.matches.map((m) => m.line))).toEqual([[1], [2], [3]]);
   });
 });

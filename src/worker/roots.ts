@@ -87,23 +87,35 @@ export class Roots {
   /** The session a workspace path belongs to, and the path inside it. */
   route(path: string, field = 'path'): Routed {
     if (!this.list.length) throw noRepository();
-    if (typeof path !== 'string') throw new QuarryError('InvalidArgument', `${field} must be a string`, { field, value: path });
+    if (typeof path !== 'string')
+      throw new QuarryError('InvalidArgument', `${field} must be a string`, { field, value: path });
     const clean = path.replace(/^\/+|\/+$/g, '');
     if (!this.multiRoot) return { session: this.list[0], rel: clean, prefix: '' };
     const names = this.names();
     const slash = clean.indexOf('/');
     const first = slash < 0 ? clean : clean.slice(0, slash);
     const i = names.indexOf(first);
-    if (i < 0) throw new QuarryError('NotFound', `"${path}" is not under any open root (${names.join(', ')})`, { path, reason: 'noSuchRoot' });
+    if (i < 0)
+      throw new QuarryError('NotFound', `"${path}" is not under any open root (${names.join(', ')})`, {
+        path,
+        reason: 'noSuchRoot',
+      });
     return { session: this.list[i], rel: slash < 0 ? '' : clean.slice(slash + 1), prefix: names[i] + '/' };
   }
 
   info(): RootInfo[] {
     const names = this.names();
-    return this.list.map((s, i) => ({ key: s.key, name: names[i], stats: s.stats, indexStatus: s.indexStatus }));
+    return this.list.map((s, i) => ({
+      key: s.key,
+      name: names[i],
+      stats: s.stats,
+      indexStatus: s.indexStatus,
+    }));
   }
 }
 
 export function noRepository(): QuarryError {
-  return new QuarryError('NotFound', 'No repository is open: open a folder or the demo first', { reason: 'noRepository' });
+  return new QuarryError('NotFound', 'No repository is open: open a folder or the demo first', {
+    reason: 'noRepository',
+  });
 }

@@ -8,7 +8,10 @@ import type { LaneReply } from '../core/grep/lane';
 import { LanePool, searchLaneCount, type LaneThread } from '../core/grep/lane-pool';
 
 function spawnWorker(): LaneThread {
-  const worker = new Worker(new URL('./search.worker.ts', import.meta.url), { type: 'module', name: 'quarry-search' });
+  const worker = new Worker(new URL('./search.worker.ts', import.meta.url), {
+    type: 'module',
+    name: 'quarry-search',
+  });
   return {
     post: (m, transfer) => worker.postMessage(m, transfer),
     listen(onReply, onExit) {

@@ -21,7 +21,10 @@ import type { RepoSession } from './session';
 export const vectorStoreKey = (key: string): string => `vectors:${key}`;
 
 /** Loads the model (the host's embedding worker, or the Node model in tests). */
-export type SemanticModelLoader = (onProgress?: (p: ModelLoadProgress) => void, signal?: AbortSignal) => Promise<EmbeddingModel>;
+export type SemanticModelLoader = (
+  onProgress?: (p: ModelLoadProgress) => void,
+  signal?: AbortSignal,
+) => Promise<EmbeddingModel>;
 
 export interface SemanticDeps {
   loadModel?: SemanticModelLoader;
@@ -51,14 +54,29 @@ export class SemanticService {
       if (v) vectors += v.vectorCount;
       if (s.indexReady) chunks += s.readyIndex().index.chunkCount;
     }
-    return { state: this.state, vectors, chunks, ...(this.last ? { last: this.last } : {}), ...(this.error ? { error: this.error } : {}) };
+    return {
+      state: this.state,
+      vectors,
+      chunks,
+      ...(this.last ? { last: this.last } : {}),
+      ...(this.error ? { error: this.error } : {}),
+    };
   }
 
-  private async loadModel(signal: AbortSignal | undefined, progress: (p: Progress) => void): Promise<EmbeddingModel> {
+  private async loadModel(
+    signal: AbortSignal | undefined,
+    progress: (p: Progress) => void,
+  ): Promise<EmbeddingModel> {
     if (this.model) return this.model;
-    if (!this.deps.loadModel) throw new QuarryError('NotFound', 'This build has no embedding model: semantic search is unavailable', { reason: 'semanticUnavailable' });
+    if (!this.deps.loadModel)
+      throw new QuarryError('NotFound', 'This build has no embedding model: semantic search is unavailable', {
+        reason: 'semanticUnavailable',
+      });
     this.state = 'loading';
-    this.model = await this.deps.loadModel((p) => progress({ phase: 'model', files: 0, totalFiles: 0, bytes: p.loaded, totalBytes: p.total }), signal);
+    this.model = await this.deps.loadModel(
+      (p) => progress({ phase: 'model', files: 0, totalFiles: 0, bytes: p.loaded, totalBytes: p.total }),
+      signal,
+    );
     return this.model;
   }
 
@@ -80,21 +98,41 @@ export class SemanticService {
       this.state = 'embedding';
       this.error = undefined;
       const out: SemanticRoot[] = [];
-      const stats: SemanticStats = { elapsedMs: 0, ending: 'complete', embedded: 0, chunks: 0, vectors: 0, bytes: 0 };
+      const stats: SemanticStats = {
+        elapsedMs: 0,
+        ending: 'complete',
+        embedded: 0,
+        chunks: 0,
+        vectors: 0,
+        bytes: 0,
+      };
       for (const session of roots.sessions) {
         const { index } = session.readyIndex();
         const store = this.deps.store ? forgivingStore(this.deps.store, () => undefined) : undefined;
         let vectors = this.vectors.get(session);
-        if (!vectors && store) vectors = (await SemanticIndex.load(store, vectorStoreKey(session.key), model.id, model.dims)) ?? undefined;
+        if (!vectors && store)
+          vectors =
+            (await SemanticIndex.load(store, vectorStoreKey(session.key), model.id, model.dims)) ?? undefined;
         vectors ??= new SemanticIndex(model.id, model.dims);
         this.vectors.set(session, vectors);
-        const yielder = createBackgroundYielder(this.deps.foreground, { yieldBudgetMs: this.deps.yieldBudgetMs, signal: options.signal });
+        const yielder = createBackgroundYielder(this.deps.foreground, {
+          yieldBudgetMs: this.deps.yieldBudgetMs,
+          signal: options.signal,
+        });
         let s;
         try {
           s = await vectors.sync(index, (p) => session.fileLines(p), model, {
             signal: options.signal,
             yielder,
-            onProgress: (p) => progress({ phase: 'embedding', label: session.name, files: p.loaded, totalFiles: p.total, bytes: 0, totalBytes: 0 }),
+            onProgress: (p) =>
+              progress({
+                phase: 'embedding',
+                label: session.name,
+                files: p.loaded,
+                totalFiles: p.total,
+                bytes: 0,
+                totalBytes: 0,
+              }),
           });
         } finally {
           // what was embedded is kept, a cancelled run too (the next one embeds only the rest); an unchanged index is not written again
@@ -120,14 +158,30 @@ export class SemanticService {
   }
 
   /** The enable job: model, then vectors, with progress; cancelled is a normal ending. */
-  async enable(roots: Roots, signal: AbortSignal, onProgress: (p: Progress) => void): Promise<JobEnd<never, SemanticStats>> {
+  async enable(
+    roots: Roots,
+    signal: AbortSignal,
+    onProgress: (p: Progress) => void,
+  ): Promise<JobEnd<never, SemanticStats>> {
     const t0 = now();
     try {
       const { stats } = await this.sync(roots, { signal, onProgress });
       return { results: [], limitHit: false, skipped: [], stats };
     } catch (err) {
       if (!signal.aborted) throw err;
-      return { results: [], limitHit: false, skipped: [], stats: { elapsedMs: elapsedSince(t0), ending: 'cancelled', embedded: 0, chunks: 0, vectors: 0, bytes: 0 } };
+      return {
+        results: [],
+        limitHit: false,
+        skipped: [],
+        stats: {
+          elapsedMs: elapsedSince(t0),
+          ending: 'cancelled',
+          embedded: 0,
+          chunks: 0,
+          vectors: 0,
+          bytes: 0,
+        },
+      };
     }
   }
 }

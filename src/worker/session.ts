@@ -22,11 +22,24 @@ import { decodeBytes } from '../core/walk/decode';
 import type { Skipped } from '../core/walk/policy';
 import { errorJSON } from './edge';
 import { preparePath, type PreparedPath } from './fuzzy';
-import type { FileContent, FileHighlight, IndexStats, IndexStatus, JobEnd, Progress, RepoSpec, RepoStats, TreeEntry } from './protocol';
+import type {
+  FileContent,
+  FileHighlight,
+  IndexStats,
+  IndexStatus,
+  JobEnd,
+  Progress,
+  RepoSpec,
+  RepoStats,
+  TreeEntry,
+} from './protocol';
 import { FileTree, type Snapshot } from './snapshot';
 
 /** Where an open repository came from, for history and the library. */
-export type RepoOrigin = { kind: 'git'; id: string } | { kind: 'handle'; handle: FileSystemDirectoryHandle; libraryId?: string } | { kind: 'other' };
+export type RepoOrigin =
+  | { kind: 'git'; id: string }
+  | { kind: 'handle'; handle: FileSystemDirectoryHandle; libraryId?: string }
+  | { kind: 'other' };
 
 /**
  * The one place a repository key is made. It names the repository in the address (`?repo=`)
@@ -65,7 +78,12 @@ export const seedIndexStoreKey = (key: string): string => `seed004:${key}`;
 /** Per-file hit lines returned to the viewer. */
 const MAX_VIEWER_HIT_LINES = 100_000;
 /** The reasons a build gives for files it keeps out of the ranked index (the walk's own skips are the snapshot's). */
-const INDEX_SKIP_REASONS: ReadonlySet<string> = new Set(['minified', 'generated', 'parseFailed', 'indexBudget']);
+const INDEX_SKIP_REASONS: ReadonlySet<string> = new Set([
+  'minified',
+  'generated',
+  'parseFailed',
+  'indexBudget',
+]);
 
 /** Skipped entries returned with a job's end; the rest are paged with skipped(). */
 export const SKIPPED_IN_END = 200;
@@ -115,7 +133,15 @@ export class RepoSession {
   }
 
   static fromSnapshot(key: string, origin: RepoOrigin, snap: Snapshot, deps: SessionDeps): RepoSession {
-    const session = new RepoSession(key, origin, snap.source, snap.skipped, { ...snap.stats, key, root: snap.stats.name }, snap.textFiles, deps);
+    const session = new RepoSession(
+      key,
+      origin,
+      snap.source,
+      snap.skipped,
+      { ...snap.stats, key, root: snap.stats.name },
+      snap.textFiles,
+      deps,
+    );
     session.raw = snap.raw ?? null;
     return session;
   }
@@ -129,7 +155,11 @@ export class RepoSession {
 
   /** The library id of this repository, if it has an entry. */
   get libraryId(): string | undefined {
-    return this.origin.kind === 'git' ? this.origin.id : this.origin.kind === 'handle' ? this.origin.libraryId : undefined;
+    return this.origin.kind === 'git'
+      ? this.origin.id
+      : this.origin.kind === 'handle'
+        ? this.origin.libraryId
+        : undefined;
   }
 
   /**
@@ -145,21 +175,38 @@ export class RepoSession {
   async readFile(path: string, highlight?: FileHighlight): Promise<FileContent> {
     const skip = this.skipped.find((s) => s.path === path);
     if (skip) {
-      throw new QuarryError('Unreadable', `"${path}" was not loaded: ${skip.reason}${skip.detail ? ` (${skip.detail})` : ''}`, { path, reason: skip.reason });
+      throw new QuarryError(
+        'Unreadable',
+        `"${path}" was not loaded: ${skip.reason}${skip.detail ? ` (${skip.detail})` : ''}`,
+        { path, reason: skip.reason },
+      );
     }
     const stat = await this.source.stat(path);
     if (!stat || stat.kind !== 'file') throw new QuarryError('NotFound', `No such file: ${path}`, { path });
     const bytes = await this.source.read(path);
     const decoded = decodeBytes(bytes);
-    if (decoded.binary) throw new QuarryError('Unreadable', `"${path}" is a binary file`, { path, reason: 'binary' });
+    if (decoded.binary)
+      throw new QuarryError('Unreadable', `"${path}" is a binary file`, { path, reason: 'binary' });
     const text = decoded.text;
     let lineCount = 1;
     for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineCount++;
     if (text.endsWith('\n')) lineCount--;
-    const content: FileContent = { path, text, lineCount: Math.max(lineCount, 1), encoding: decoded.encoding, bytes: bytes.byteLength, hits: [] };
+    const content: FileContent = {
+      path,
+      text,
+      lineCount: Math.max(lineCount, 1),
+      encoding: decoded.encoding,
+      bytes: bytes.byteLength,
+      hits: [],
+    };
     if (highlight && highlight.pattern) {
       try {
-        const { matcher } = compileRequest({ pattern: highlight.pattern, mode: highlight.mode, caseMode: highlight.caseMode, wholeWord: highlight.wholeWord });
+        const { matcher } = compileRequest({
+          pattern: highlight.pattern,
+          mode: highlight.mode,
+          caseMode: highlight.caseMode,
+          wholeWord: highlight.wholeWord,
+        });
         scanLines(text, matcher, (h) => {
           content.hits.push([h.line, h.ranges as HitRange[]]);
           return content.hits.length < MAX_VIEWER_HIT_LINES;
@@ -179,17 +226,29 @@ export class RepoSession {
   async readBytes(path: string, maxBytes: number): Promise<Uint8Array> {
     const skip = this.skipped.find((s) => s.path === path);
     if (skip && skip.reason !== 'binary' && skip.reason !== 'tooLarge') {
-      throw new QuarryError('Unreadable', `"${path}" was not loaded: ${skip.reason}${skip.detail ? ` (${skip.detail})` : ''}`, { path, reason: skip.reason });
+      throw new QuarryError(
+        'Unreadable',
+        `"${path}" was not loaded: ${skip.reason}${skip.detail ? ` (${skip.detail})` : ''}`,
+        { path, reason: skip.reason },
+      );
     }
     const source: FileSource | null = skip ? this.raw : this.source;
-    if (!source) throw new QuarryError('Unreadable', `"${path}" cannot be read: its folder is no longer available`, { path, reason: 'unreadable' });
-    const tooLarge = (size: number) =>
-      new QuarryError('Unreadable', `"${path}" is ${formatMiB(size)}: files over ${formatMiB(maxBytes)} are not shown`, {
+    if (!source)
+      throw new QuarryError('Unreadable', `"${path}" cannot be read: its folder is no longer available`, {
         path,
-        reason: 'tooLarge',
-        bytes: size,
-        limit: maxBytes,
+        reason: 'unreadable',
       });
+    const tooLarge = (size: number) =>
+      new QuarryError(
+        'Unreadable',
+        `"${path}" is ${formatMiB(size)}: files over ${formatMiB(maxBytes)} are not shown`,
+        {
+          path,
+          reason: 'tooLarge',
+          bytes: size,
+          limit: maxBytes,
+        },
+      );
     const stat = await source.stat(path);
     if (!stat || stat.kind !== 'file') throw new QuarryError('NotFound', `No such file: ${path}`, { path });
     if (stat.size > maxBytes) throw tooLarge(stat.size);
@@ -226,7 +285,11 @@ export class RepoSession {
   readyIndex(): { service: CodeIndexService; index: ChunkIndex } {
     const state = this.index;
     if (!state || !state.ready || !state.service.index) {
-      throw new QuarryError('NotFound', 'The code index is not ready yet: it is being built in the background', { reason: 'indexNotReady' });
+      throw new QuarryError(
+        'NotFound',
+        'The code index is not ready yet: it is being built in the background',
+        { reason: 'indexNotReady' },
+      );
     }
     return { service: state.service, index: state.service.index };
   }
@@ -242,7 +305,10 @@ export class RepoSession {
     // a failed save (storage full) leaves the index working for this session, as for Quarry's own
     const store = this.deps.indexStore ? forgivingStore(this.deps.indexStore, () => undefined) : undefined;
     this.seed ??= new SeedIndexService(this.workspace, store, seedIndexStoreKey(this.key));
-    const yielder = createBackgroundYielder(this.deps.foreground, { yieldBudgetMs: this.deps.yieldBudgetMs, signal });
+    const yielder = createBackgroundYielder(this.deps.foreground, {
+      yieldBudgetMs: this.deps.yieldBudgetMs,
+      signal,
+    });
     return { service: this.seed, stats: await this.seed.refresh({ signal, yielder }) };
   }
 
@@ -251,14 +317,24 @@ export class RepoSession {
    * running for this session is cancelled first; closing the session cancels it too. A
    * cancelled or failed build leaves the previous index.
    */
-  async buildIndex(options: { signal?: AbortSignal; force?: boolean; onProgress?: (p: Progress) => void } = {}): Promise<JobEnd<never, IndexStats>> {
+  async buildIndex(
+    options: { signal?: AbortSignal; force?: boolean; onProgress?: (p: Progress) => void } = {},
+  ): Promise<JobEnd<never, IndexStats>> {
     if (this.closed) throw new QuarryError('Cancelled', `${this.name} was closed`);
     this.build?.controller.abort();
     const controller = new AbortController();
     const signal = options.signal ? anySignal([options.signal, controller.signal]) : controller.signal;
-    const entry: { controller: AbortController; done: Promise<JobEnd<never, IndexStats>> } = { controller, done: Promise.resolve(null as never) };
+    const entry: { controller: AbortController; done: Promise<JobEnd<never, IndexStats>> } = {
+      controller,
+      done: Promise.resolve(null as never),
+    };
     this.build = entry;
-    const done = this.runBuild(signal, !!options.force, options.onProgress ?? (() => {}), () => this.build === entry);
+    const done = this.runBuild(
+      signal,
+      !!options.force,
+      options.onProgress ?? (() => {}),
+      () => this.build === entry,
+    );
     entry.done = done;
     try {
       return await done;
@@ -273,7 +349,9 @@ export class RepoSession {
   private holder(): IndexHolder {
     if (this.index) return this.index;
     const holder = { ready: false, textReady: false } as IndexHolder;
-    const store = this.deps.indexStore ? forgivingStore(this.deps.indexStore, (m) => (holder.saveError = m)) : undefined;
+    const store = this.deps.indexStore
+      ? forgivingStore(this.deps.indexStore, (m) => (holder.saveError = m))
+      : undefined;
     holder.service = new CodeIndexService(
       this.workspace,
       async () => {
@@ -289,7 +367,12 @@ export class RepoSession {
   }
 
   /** `current`: whether this build is still the session's latest (a superseded one leaves the status alone). */
-  private async runBuild(signal: AbortSignal, force: boolean, onProgress: (p: Progress) => void, current: () => boolean): Promise<JobEnd<never, IndexStats>> {
+  private async runBuild(
+    signal: AbortSignal,
+    force: boolean,
+    onProgress: (p: Progress) => void,
+    current: () => boolean,
+  ): Promise<JobEnd<never, IndexStats>> {
     const t0 = now();
     if (current()) this.buildProgress = onProgress;
     const state = this.holder();
@@ -299,7 +382,10 @@ export class RepoSession {
       let lastSent = 0;
       const stats = await state.service.refresh({
         signal,
-        yielder: createBackgroundYielder(this.deps.foreground, { yieldBudgetMs: this.deps.yieldBudgetMs, signal }),
+        yielder: createBackgroundYielder(this.deps.foreground, {
+          yieldBudgetMs: this.deps.yieldBudgetMs,
+          signal,
+        }),
         force,
         onTextReady: () => {
           state.textReady = true;
@@ -330,11 +416,17 @@ export class RepoSession {
       this.indexSkipped = stats.skipped.filter((k) => INDEX_SKIP_REASONS.has(k.reason));
       this.indexStatus = { state: 'ready', last: end };
       await this.deps.onIndexed?.(this, end.builtAt).catch(() => undefined);
-      return { results: [], limitHit: stats.skipped.length > SKIPPED_IN_END, skipped: stats.skipped.slice(0, SKIPPED_IN_END), stats: end };
+      return {
+        results: [],
+        limitHit: stats.skipped.length > SKIPPED_IN_END,
+        skipped: stats.skipped.slice(0, SKIPPED_IN_END),
+        stats: end,
+      };
     } catch (err) {
       const e = toQuarryError(err);
       if (e.code === 'Cancelled' || signal.aborted) {
-        if (current()) this.indexStatus = { ...this.indexStatus, state: this.index?.ready ? 'ready' : 'none' };
+        if (current())
+          this.indexStatus = { ...this.indexStatus, state: this.index?.ready ? 'ready' : 'none' };
         const last = this.indexStatus.last;
         const stats: IndexStats = {
           elapsedMs: elapsedSince(t0),
@@ -348,7 +440,11 @@ export class RepoSession {
         };
         return { results: [], limitHit: false, skipped: [], stats };
       }
-      this.indexStatus = { ...this.indexStatus, state: this.index?.ready ? 'ready' : 'failed', error: errorJSON(e) };
+      this.indexStatus = {
+        ...this.indexStatus,
+        state: this.index?.ready ? 'ready' : 'failed',
+        error: errorJSON(e),
+      };
       throw e;
     }
   }

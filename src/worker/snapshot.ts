@@ -34,7 +34,11 @@ export interface ReadOptions {
 }
 
 /** Every file of `raw` read into memory; null when cancelled. */
-export async function readSnapshot(raw: FileSource, kind: RepoSpec['kind'], options: ReadOptions): Promise<Snapshot | null> {
+export async function readSnapshot(
+  raw: FileSource,
+  kind: RepoSpec['kind'],
+  options: ReadOptions,
+): Promise<Snapshot | null> {
   const { signal, onProgress: progress } = options;
   const t0 = now();
   const y = createYielder(options.yieldBudgetMs);
@@ -71,7 +75,11 @@ export async function readSnapshot(raw: FileSource, kind: RepoSpec['kind'], opti
       try {
         bytes = await raw.read(f.path);
       } catch (err) {
-        skipped.push({ path: f.path, reason: 'unreadable', detail: err instanceof Error ? err.message : String(err) });
+        skipped.push({
+          path: f.path,
+          reason: 'unreadable',
+          detail: err instanceof Error ? err.message : String(err),
+        });
         readFiles++;
         continue;
       }
@@ -82,20 +90,43 @@ export async function readSnapshot(raw: FileSource, kind: RepoSpec['kind'], opti
         source.write(f.path, bytes, stampByContent ? contentStamp(bytes) : f.mtimeMs);
         textFiles.push(f.path);
       }
-      progress({ phase: 'reading', files: readFiles, totalFiles: found.length, bytes: readBytes, totalBytes: foundBytes });
+      progress({
+        phase: 'reading',
+        files: readFiles,
+        totalFiles: found.length,
+        bytes: readBytes,
+        totalBytes: foundBytes,
+      });
       const w = y.maybeYield();
       if (w) await w;
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, options.readConcurrency ?? 8) }, reader));
   if (signal.aborted) return null;
-  progress({ phase: 'indexing', files: readFiles, totalFiles: found.length, bytes: readBytes, totalBytes: foundBytes }, true);
+  progress(
+    {
+      phase: 'indexing',
+      files: readFiles,
+      totalFiles: found.length,
+      bytes: readBytes,
+      totalBytes: foundBytes,
+    },
+    true,
+  );
 
   textFiles.sort();
   skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const skippedByReason: Record<string, number> = {};
   for (const s of skipped) skippedByReason[s.reason] = (skippedByReason[s.reason] ?? 0) + 1;
-  const stats: Snapshot['stats'] = { elapsedMs: elapsedSince(t0), ending: 'complete', name: raw.name, kind, files: textFiles.length, bytes: readBytes, skippedByReason };
+  const stats: Snapshot['stats'] = {
+    elapsedMs: elapsedSince(t0),
+    ending: 'complete',
+    name: raw.name,
+    kind,
+    files: textFiles.length,
+    bytes: readBytes,
+    skippedByReason,
+  };
   return { source, textFiles, skipped, stats, raw };
 }
 

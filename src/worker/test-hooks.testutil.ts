@@ -21,7 +21,12 @@ export function wrapApi(api: EngineApi): TestEngineApi {
         while (now() < t0 + ms) {
           // Deliberately ignores cancel: a stand-in for a job that never yields.
         }
-        return { results: [], limitHit: false, skipped: [], stats: { elapsedMs: elapsedSince(t0), ending: 'complete' as const } };
+        return {
+          results: [],
+          limitHit: false,
+          skipped: [],
+          stats: { elapsedMs: elapsedSince(t0), ending: 'complete' as const },
+        };
       }),
   };
 }

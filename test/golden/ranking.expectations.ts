@@ -75,7 +75,8 @@ export const GOLDEN_CASES: GoldenCase[] = [
     alsoTop: [{ path: 'caching-shared.js', symbol: 'makeWeakCacheSync' }],
     knownMiss: {
       bm25: "the contract tokenizer keeps identifiers whole: 'weak' occurs only inside makeWeakCache/WeakMap, so 'cache' alone ranks chunks that repeat it",
-      people: "makeWeakCacheSync's body names makeWeakCache again, so the wrapper edges out the function it wraps (22.7 vs 21.7)",
+      people:
+        "makeWeakCacheSync's body names makeWeakCache again, so the wrapper edges out the function it wraps (22.7 vs 21.7)",
     },
   },
   {
@@ -134,7 +135,8 @@ export const GOLDEN_CASES: GoldenCase[] = [
     alsoTop: [{ path: 'index-shared.js', symbol: 'PluginPass.buildCodeFrameError' }],
     knownMiss: {
       bm25: "the contract tokenizer keeps identifiers whole: 'frame' never stands alone (buildCodeFrameError, codeFrameColumns)",
-      people: 'length normalisation: the 11-token delegating PluginPass method and the index.d.ts declarations outscore the 91-token implementation',
+      people:
+        'length normalisation: the 11-token delegating PluginPass method and the index.d.ts declarations outscore the 91-token implementation',
     },
   },
   {
@@ -145,7 +147,9 @@ export const GOLDEN_CASES: GoldenCase[] = [
   },
   {
     query: 'block hoist',
-    why: 'loadBlockHoistPlugin creates the internal.blockHoist plugin; performHoisting reorders a body by priority(), ' + 'which reads node._blockHoist',
+    why:
+      'loadBlockHoistPlugin creates the internal.blockHoist plugin; performHoisting reorders a body by priority(), ' +
+      'which reads node._blockHoist',
     first: { path: 'index-shared.js', symbol: 'loadBlockHoistPlugin' },
     alsoTop: [
       { path: 'index-shared.js', symbol: 'performHoisting' },
@@ -168,7 +172,8 @@ export const GOLDEN_CASES: GoldenCase[] = [
     ],
     knownMiss: {
       bm25: "the contract tokenizer keeps identifiers whole: only the browser stub's error message has the words; the real reader has them inside identifiers",
-      people: 'normalizeFile (156 tokens) is outscored by short chunks named after input source maps (index.d.ts InputSourceMap types, assertInputSourceMap)',
+      people:
+        'normalizeFile (156 tokens) is outscored by short chunks named after input source maps (index.d.ts InputSourceMap types, assertInputSourceMap)',
     },
   },
   {
@@ -207,7 +212,8 @@ export const GOLDEN_CASES: GoldenCase[] = [
     ],
     knownMiss: {
       bm25: "the contract tokenizer keeps identifiers whole: the 6-token index.d.ts RootMode type has 'root' and 'upward' (string literals) and wins on length; findConfigUpwards says 'upwards'",
-      people: "the 6-token index.d.ts RootMode type edges out resolveRootMode (26.4 vs 26.3); no stemming: findConfigUpwards says 'upwards', not 'upward'",
+      people:
+        "the 6-token index.d.ts RootMode type edges out resolveRootMode (26.4 vs 26.3); no stemming: findConfigUpwards says 'upwards', not 'upward'",
     },
   },
   {
@@ -255,7 +261,8 @@ export const GOLDEN_CASES: GoldenCase[] = [
     alsoTop: [{ path: 'index-shared.js', symbol: 'PartialConfig' }],
     knownMiss: {
       bm25: 'the contract tokenizer keeps identifiers whole: findRelativeConfig names BABELIGNORE_FILENAME (one token); PartialConfig has this.babelignore',
-      people: "findRelativeConfig reaches 'babelignore' only as a part of BABELIGNORE_FILENAME (weight 0.7) while PartialConfig has the word twice",
+      people:
+        "findRelativeConfig reaches 'babelignore' only as a part of BABELIGNORE_FILENAME (weight 0.7) while PartialConfig has the word twice",
     },
   },
   {
@@ -280,12 +287,15 @@ export const GOLDEN_CASES: GoldenCase[] = [
     alsoTop: [{ path: 'index-shared.js', symbol: 'dedupDescriptors' }],
     knownMiss: {
       bm25: "dedupDescriptors says neither 'duplicate' nor 'plugin' (it says dedup)",
-      people: "no stemming: assertNoDuplicates splits into 'duplicates', so the name boost goes to assertNoDuplicateSourcemap; dedupDescriptors says neither word",
+      people:
+        "no stemming: assertNoDuplicates splits into 'duplicates', so the name boost goes to assertNoDuplicateSourcemap; dedupDescriptors says neither word",
     },
   },
   {
     query: 'load config file',
-    why: 'config/files/index.js loads config files: loadConfig resolves a named config and reads it, readConfig ' + 'dispatches on the extension (code or JSON5)',
+    why:
+      'config/files/index.js loads config files: loadConfig resolves a named config and reads it, readConfig ' +
+      'dispatches on the extension (code or JSON5)',
     first: { path: 'config/files/index.js' },
     alsoTop: [
       { path: 'config/files/index.js', symbol: 'loadConfig' },
@@ -322,7 +332,8 @@ export const GOLDEN_CASES: GoldenCase[] = [
     ],
     knownMiss: {
       bm25: 'length normalisation: the one-line PluginPass delegate and the index.d.ts declarations outscore the 91-token implementation',
-      people: 'length normalisation: the one-line PluginPass delegate and the index.d.ts declarations outscore the 91-token implementation',
+      people:
+        'length normalisation: the one-line PluginPass delegate and the index.d.ts declarations outscore the 91-token implementation',
     },
   },
   {

@@ -24,7 +24,8 @@ const MRR_DEPTH = 10;
 
 type Hit = Pick<IndexedChunk, 'path' | 'symbolName' | 'startLine'>;
 
-const matches = (h: Hit, w: Want) => h.path === w.path && (w.symbol === undefined || h.symbolName === w.symbol);
+const matches = (h: Hit, w: Want) =>
+  h.path === w.path && (w.symbol === undefined || h.symbolName === w.symbol);
 const show = (w: Want) => (w.symbol ? `${w.path}#${w.symbol}` : `${w.path} (any chunk)`);
 const showHit = (h: Hit | undefined) => (h ? `${h.path}#${h.symbolName}` : '(nothing)');
 
@@ -49,8 +50,17 @@ function judge(c: GoldenCase, hits: Hit[]): CaseResult {
     if (top.some((h) => matches(h, w))) foundInTopK++;
     else missing.push(`${show(w)} not in top ${TOP_K}`);
   }
-  if (firstRank !== 1) missing.unshift(`first should be ${show(c.first)}, got ${showHit(hits[0])}${firstRank ? ` (expected at ${firstRank})` : ''}`);
-  return { firstRank, foundInTopK, wanted: wants.length, pass: firstRank === 1 && missing.length === 0, missing };
+  if (firstRank !== 1)
+    missing.unshift(
+      `first should be ${show(c.first)}, got ${showHit(hits[0])}${firstRank ? ` (expected at ${firstRank})` : ''}`,
+    );
+  return {
+    firstRank,
+    foundInTopK,
+    wanted: wants.length,
+    pass: firstRank === 1 && missing.length === 0,
+    missing,
+  };
 }
 
 describe('golden ranking over @babel/core (hand-written expectations)', () => {
@@ -62,7 +72,9 @@ describe('golden ranking over @babel/core (hand-written expectations)', () => {
 
     // an expectation naming a chunk that does not exist is a mistake in the expectations
     const allChunks = index.paths().flatMap((p) => index.chunksOf(p));
-    const unknown = GOLDEN_CASES.flatMap((c) => [c.first, ...(c.alsoTop ?? [])]).filter((w) => !allChunks.some((h) => matches(h, w)));
+    const unknown = GOLDEN_CASES.flatMap((c) => [c.first, ...(c.alsoTop ?? [])]).filter(
+      (w) => !allChunks.some((h) => matches(h, w)),
+    );
     expect(unknown.map(show), 'expectations that name no chunk of @babel/core/lib').toEqual([]);
 
     const rankers: Record<RankerId, (q: string) => Hit[]> = {
@@ -71,7 +83,8 @@ describe('golden ranking over @babel/core (hand-written expectations)', () => {
     };
     const problems: string[] = [];
     const lines: string[] = [];
-    const summary: Record<RankerId, { recall: number; mrr: number; pass: number; knownMiss: number }> = {} as never;
+    const summary: Record<RankerId, { recall: number; mrr: number; pass: number; knownMiss: number }> =
+      {} as never;
     for (const id of Object.keys(rankers) as RankerId[]) {
       let recall = 0;
       let mrr = 0;
@@ -84,9 +97,14 @@ describe('golden ranking over @babel/core (hand-written expectations)', () => {
         const miss = c.knownMiss?.[id];
         if (r.pass) pass++;
         if (miss !== undefined) knownMiss++;
-        if (miss !== undefined && r.pass) problems.push(`${id} "${c.query}": marked as a known miss (${miss}) but passes now: remove the mark`);
+        if (miss !== undefined && r.pass)
+          problems.push(
+            `${id} "${c.query}": marked as a known miss (${miss}) but passes now: remove the mark`,
+          );
         if (miss === undefined && !r.pass) problems.push(`${id} "${c.query}": ${r.missing.join('; ')}`);
-        lines.push(`  ${id.padEnd(6)} ${r.pass ? 'pass' : miss !== undefined ? 'MISS' : 'FAIL'}  "${c.query}"${r.pass ? '' : `: ${r.missing.join('; ')}`}`);
+        lines.push(
+          `  ${id.padEnd(6)} ${r.pass ? 'pass' : miss !== undefined ? 'MISS' : 'FAIL'}  "${c.query}"${r.pass ? '' : `: ${r.missing.join('; ')}`}`,
+        );
       }
       const n = GOLDEN_CASES.length;
       summary[id] = { recall: recall / n, mrr: mrr / n, pass, knownMiss };
@@ -120,8 +138,21 @@ describe('judge', () => {
 
   it('passes only when the first is first and every alsoTop is in the top K', () => {
     expect(judge(c, [hit('a.js', 'f'), hit('b.js', 'g')]).pass).toBe(true);
-    expect(judge(c, [hit('b.js', 'g'), hit('a.js', 'f')])).toMatchObject({ pass: false, firstRank: 2, foundInTopK: 2 });
-    expect(judge(c, [hit('a.js', 'f'), hit('x', '1'), hit('x', '2'), hit('x', '3'), hit('x', '4'), hit('b.js', 'g')])).toMatchObject({
+    expect(judge(c, [hit('b.js', 'g'), hit('a.js', 'f')])).toMatchObject({
+      pass: false,
+      firstRank: 2,
+      foundInTopK: 2,
+    });
+    expect(
+      judge(c, [
+        hit('a.js', 'f'),
+        hit('x', '1'),
+        hit('x', '2'),
+        hit('x', '3'),
+        hit('x', '4'),
+        hit('b.js', 'g'),
+      ]),
+    ).toMatchObject({
       pass: false,
       firstRank: 1,
       foundInTopK: 1,

@@ -10,7 +10,14 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-export const HOSTILE_NAMES = ['<img src=x onerror=alert(1)>.ts', `quote"'.ts`, 'new\nline.ts', 'emoji😀.ts', 'rtl\u202Etxt.exe', 'back\\slash.ts'];
+export const HOSTILE_NAMES = [
+  '<img src=x onerror=alert(1)>.ts',
+  `quote"'.ts`,
+  'new\nline.ts',
+  'emoji😀.ts',
+  'rtl\u202Etxt.exe',
+  'back\\slash.ts',
+];
 export const WIDE_FILES = 20_000;
 export const DEEP_LEVELS = 20;
 export const BIG_LOG_LINES = 1_000_000; // "line 0000001 of the big log" x 1e6: about 30 MB... see bigLogLine
@@ -62,7 +69,10 @@ export function buildHostileRepo(opts: { wide?: boolean; big?: boolean } = {}): 
   fs.chmodSync(path.join(root, 'locked'), 0o000);
 
   // 20 levels deep
-  w(Array.from({ length: DEEP_LEVELS }, (_, i) => `d${i}`).join('/') + '/deep.ts', 'export const deepest = true;\n');
+  w(
+    Array.from({ length: DEEP_LEVELS }, (_, i) => `d${i}`).join('/') + '/deep.ts',
+    'export const deepest = true;\n',
+  );
 
   // a 5 MB minified bundle on one line
   const parts: string[] = [];
@@ -83,7 +93,8 @@ export function buildHostileRepo(opts: { wide?: boolean; big?: boolean } = {}): 
   if (opts.wide !== false) {
     const wide = path.join(root, 'wide');
     fs.mkdirSync(wide);
-    for (let i = 0; i < WIDE_FILES; i++) fs.writeFileSync(path.join(wide, `f${String(i).padStart(5, '0')}.txt`), 'w\n');
+    for (let i = 0; i < WIDE_FILES; i++)
+      fs.writeFileSync(path.join(wide, `f${String(i).padStart(5, '0')}.txt`), 'w\n');
   }
   const all = (p: string) => {
     // readable by others (the locked directory stays locked)

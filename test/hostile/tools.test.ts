@@ -16,7 +16,15 @@ import { Workspace } from '../../src/core/source/workspace';
 import { callTool } from '../../src/core/tools';
 import type { ToolContext } from '../../src/core/tools/types';
 import { rejectionOf } from '../rejection';
-import { BIG_LOG_LINES, bigLogLine, buildHostileRepo, HOSTILE_NAMES, SECRET, WIDE_FILES, type HostileRepo } from './fixture.testutil';
+import {
+  BIG_LOG_LINES,
+  bigLogLine,
+  buildHostileRepo,
+  HOSTILE_NAMES,
+  SECRET,
+  WIDE_FILES,
+  type HostileRepo,
+} from './fixture.testutil';
 
 const BIN = nodePath.resolve(__dirname, '../../bin/quarry.mjs');
 const HAS_MKFIFO = spawnSync('mkfifo', ['--version']).status === 0;
@@ -36,24 +44,33 @@ beforeAll(() => {
   repo = buildHostileRepo();
   source = new CountingSource(repo.root);
   const workspace = new Workspace([source]);
-  ctx = { workspace, seedIndex: new SeedIndexService(workspace, new MemoryIndexStore()), parsers: () => sharedSourceParsers(nodeGrammarLoader) };
+  ctx = {
+    workspace,
+    seedIndex: new SeedIndexService(workspace, new MemoryIndexStore()),
+    parsers: () => sharedSourceParsers(nodeGrammarLoader),
+  };
 }, 120_000);
 afterAll(() => repo?.cleanup());
 
 const call = (tool: string, args: unknown) => callTool(tool, args, ctx) as Promise<any>;
 
 describe('row 1: nothing outside the root is read or listed', () => {
-  it.each([['outside_link/secret.ts'], ['secret_link.ts'], ['src/relative_secret.ts'], ['root_link/etc/passwd'], ['inside_link/../outside_link/secret.ts']])(
-    'read_file %s is refused (PathOutsideRoot)',
-    async (filePath) => {
-      const err = await rejectionOf(call('read_file', { filePath }));
-      expect(err.code).toBe('PathOutsideRoot');
-      expect(err.message).not.toContain(SECRET);
-    },
-  );
+  it.each([
+    ['outside_link/secret.ts'],
+    ['secret_link.ts'],
+    ['src/relative_secret.ts'],
+    ['root_link/etc/passwd'],
+    ['inside_link/../outside_link/secret.ts'],
+  ])('read_file %s is refused (PathOutsideRoot)', async (filePath) => {
+    const err = await rejectionOf(call('read_file', { filePath }));
+    expect(err.code).toBe('PathOutsideRoot');
+    expect(err.message).not.toContain(SECRET);
+  });
 
   it('links that stay inside are followed', async () => {
-    expect((await call('read_file', { filePath: 'inside_link/app.ts', lineStart: 1, lineEnd: 1 })).content).toBe('export function validateUser(name: string) {');
+    expect(
+      (await call('read_file', { filePath: 'inside_link/app.ts', lineStart: 1, lineEnd: 1 })).content,
+    ).toBe('export function validateUser(name: string) {');
     expect((await call('read_file', { filePath: 'src/app_alias.ts' })).found).toBe(true);
   });
 
@@ -61,15 +78,34 @@ describe('row 1: nothing outside the root is read or listed', () => {
     const listing = await call('list_directory', { directoryPath: '', recursive: true });
     const paths: string[] = listing.items.map((i: any) => i.path);
     expect(paths).toContain('inside_link/app.ts');
-    expect(paths.some((p) => p.startsWith('root_link') || p.startsWith('outside_link') || p === 'secret_link.ts' || p === 'zero_link')).toBe(false);
+    expect(
+      paths.some(
+        (p) =>
+          p.startsWith('root_link') ||
+          p.startsWith('outside_link') ||
+          p === 'secret_link.ts' ||
+          p === 'zero_link',
+      ),
+    ).toBe(false);
     const outside = listing.skipped.filter((s: any) => s.reason === 'outsideRoot').map((s: any) => s.path);
-    expect(outside.sort()).toEqual(['inside_link/relative_secret.ts', 'outside_link', 'root_link', 'secret_link.ts', 'src/relative_secret.ts', 'zero_link']);
-    expect((await rejectionOf(call('list_directory', { directoryPath: 'root_link/etc' }))).code).toBe('PathOutsideRoot');
+    expect(outside.sort()).toEqual([
+      'inside_link/relative_secret.ts',
+      'outside_link',
+      'root_link',
+      'secret_link.ts',
+      'src/relative_secret.ts',
+      'zero_link',
+    ]);
+    expect((await rejectionOf(call('list_directory', { directoryPath: 'root_link/etc' }))).code).toBe(
+      'PathOutsideRoot',
+    );
   });
 
   it('no search finds text that lives outside the root', async () => {
     expect((await call('code_search', { query: SECRET })).total).toBe(0);
-    expect((await call('search_files', { path: '.', regex: SECRET })).toString()).toContain('No results found');
+    expect((await call('search_files', { path: '.', regex: SECRET })).toString()).toContain(
+      'No results found',
+    );
     const corpus = await call('search_corpus', { path: '.', pattern: SECRET });
     expect(corpus.result.total).toBe(0);
     expect(corpus.result.files_skipped).toBeGreaterThanOrEqual(3); // the outside links, counted
@@ -81,13 +117,19 @@ describe('row 1: nothing outside the root is read or listed', () => {
 describe('the analyzers over the hostile repository', () => {
   it('find_components, get_routes and feature_status answer, and nothing of theirs comes from outside the root', async () => {
     const outside = ['outside_link', 'root_link', 'secret_link.ts', 'relative_secret.ts', 'zero_link'];
-    const answers = [await call('find_components', {}), await call('get_routes', {}), await call('feature_status', { featureName: 'marker', includeInventory: true })];
+    const answers = [
+      await call('find_components', {}),
+      await call('get_routes', {}),
+      await call('feature_status', { featureName: 'marker', includeInventory: true }),
+    ];
     for (const a of answers) {
       const text = JSON.stringify(a);
       expect(text).not.toContain(SECRET);
       for (const o of outside) expect(text).not.toContain(`"${o}`);
     }
-    await expect(rejectionOf(call('find_components', { directory: 'root_link/etc' }))).resolves.toMatchObject({ code: 'PathOutsideRoot' });
+    await expect(rejectionOf(call('find_components', { directory: 'root_link/etc' }))).resolves.toMatchObject(
+      { code: 'PathOutsideRoot' },
+    );
   });
 });
 
@@ -136,10 +178,14 @@ describe('row 2: a FIFO is refused at once', () => {
   it.skipIf(!HAS_MKFIFO)(
     'read_file on a FIFO answers with a reason (and does not hang)',
     () => {
-      const r = spawnSync(process.execPath, [BIN, 'call', 'read_file', '{"filePath":"pipe.ts"}', '--root', repo.root, '--no-cache'], {
-        encoding: 'utf8',
-        timeout: 20_000,
-      });
+      const r = spawnSync(
+        process.execPath,
+        [BIN, 'call', 'read_file', '{"filePath":"pipe.ts"}', '--root', repo.root, '--no-cache'],
+        {
+          encoding: 'utf8',
+          timeout: 20_000,
+        },
+      );
       expect(r.signal, 'the read hung').toBeNull();
       expect(r.status).toBe(2);
       const err = JSON.parse(r.stdout).error;
@@ -170,7 +216,10 @@ describe('row 4: read_file on a large file', () => {
     const tail = await call('read_file', { filePath: 'logs/big.log', lineStart: BIG_LOG_LINES });
     expect(tail.content).toBe(bigLogLine(BIG_LOG_LINES));
     expect(source.wholeReads).not.toContain('logs/big.log');
-    expect((await rejectionOf(call('read_file', { filePath: 'logs/big.log', lineStart: BIG_LOG_LINES + 1 }))).message).toContain('past the end');
+    expect(
+      (await rejectionOf(call('read_file', { filePath: 'logs/big.log', lineStart: BIG_LOG_LINES + 1 })))
+        .message,
+    ).toContain('past the end');
   });
 
   it('a whole read over the cap is refused with a message that suggests a line range', async () => {
@@ -194,13 +243,21 @@ describe('row 6: a folder of 20,000 files', () => {
 
 describe('row 7: every listed path can be passed back to every tool', () => {
   it('each hostile name reads, searches and relates under the path it is listed as', async () => {
-    const listed: string[] = (await call('list_directory', { directoryPath: 'names' })).items.map((i: any) => i.path);
+    const listed: string[] = (await call('list_directory', { directoryPath: 'names' })).items.map(
+      (i: any) => i.path,
+    );
     expect(listed.sort()).toEqual(HOSTILE_NAMES.map((n) => `names/${n}`).sort());
-    const found: string[] = (await call('code_search', { query: 'hostile-name-marker', maxResults: 50 })).matches.map((m: any) => m.path);
+    const found: string[] = (
+      await call('code_search', { query: 'hostile-name-marker', maxResults: 50 })
+    ).matches.map((m: any) => m.path);
     expect(found.sort()).toEqual(listed.sort());
     for (const p of listed) {
       const r = await call('read_file', { filePath: p });
-      expect(r, p).toMatchObject({ found: true, filePath: p, content: "export const marker = 'hostile-name-marker';" });
+      expect(r, p).toMatchObject({
+        found: true,
+        filePath: p,
+        content: "export const marker = 'hostile-name-marker';",
+      });
       expect((await call('read_file', { filePath: r.absolutePath })).found, r.absolutePath).toBe(true);
       if (!p.endsWith('.ts')) continue; // seed 004 indexes code extensions only (not .exe)
       const related = await call('find_related', { path: p, line: 1 }).catch((e) => e);
@@ -215,20 +272,37 @@ describe('row 7: every listed path can be passed back to every tool', () => {
 describe('row 13: user mistakes get short, specific messages', () => {
   it.each([
     ['a NUL in filePath', { filePath: 'src/app.ts\u0000.png' }, 'filePath must not contain a NUL character'],
-    ['a 5,000-character path', { filePath: 'a/'.repeat(2500) }, `filePath is too long: 5000 characters (the limit is ${MAX_PATH_CHARS})`],
-    ['a 100 KB path', { filePath: 'x'.repeat(100_000) }, `filePath is too long: 100000 characters (the limit is ${MAX_QUERY_CHARS})`],
+    [
+      'a 5,000-character path',
+      { filePath: 'a/'.repeat(2500) },
+      `filePath is too long: 5000 characters (the limit is ${MAX_PATH_CHARS})`,
+    ],
+    [
+      'a 100 KB path',
+      { filePath: 'x'.repeat(100_000) },
+      `filePath is too long: 100000 characters (the limit is ${MAX_QUERY_CHARS})`,
+    ],
   ])('%s', async (_name, args, message) => {
     const err = await rejectionOf(call('read_file', args));
     expect(err).toMatchObject({ code: 'InvalidArgument', message });
   });
 
   it('a 40,000-character case-insensitive literal', async () => {
-    const err = await rejectionOf(call('search_corpus', { path: '.', pattern: 'a'.repeat(40_000), case_sensitive: false }));
-    expect(err).toMatchObject({ code: 'InvalidArgument', message: `pattern is too long: 40000 characters (the limit is ${MAX_QUERY_CHARS})` });
+    const err = await rejectionOf(
+      call('search_corpus', { path: '.', pattern: 'a'.repeat(40_000), case_sensitive: false }),
+    );
+    expect(err).toMatchObject({
+      code: 'InvalidArgument',
+      message: `pattern is too long: 40000 characters (the limit is ${MAX_QUERY_CHARS})`,
+    });
   });
 
   it('a query at the cap is still answered', async () => {
-    const r = await call('search_corpus', { path: '.', pattern: 'a'.repeat(MAX_QUERY_CHARS), case_sensitive: false });
+    const r = await call('search_corpus', {
+      path: '.',
+      pattern: 'a'.repeat(MAX_QUERY_CHARS),
+      case_sensitive: false,
+    });
     expect(r.result.total).toBe(0);
   });
 });
@@ -237,15 +311,25 @@ describe('the deep tree and the minified bundle', () => {
   it('a 20-level deep file is found; the 5 MB bundle is skipped as too large and counted', async () => {
     const found = await call('code_search', { query: 'deepest' });
     expect(found.matches[0].path).toBe(Array.from({ length: 20 }, (_, i) => `d${i}`).join('/') + '/deep.ts');
-    const corpus = await call('search_corpus', { path: 'vendor', pattern: 'function m12345(', max_file_size: 1_000_000 });
+    const corpus = await call('search_corpus', {
+      path: 'vendor',
+      pattern: 'function m12345(',
+      max_file_size: 1_000_000,
+    });
     expect(corpus.result).toMatchObject({ total: 1, files_skipped: 1 }); // small.js found, bundle.min.js too large
-    expect((await call('code_search', { query: 'function m12345(' })).matches.map((m: any) => m.path)).toEqual(['vendor/small.js']);
+    expect(
+      (await call('code_search', { query: 'function m12345(' })).matches.map((m: any) => m.path),
+    ).toEqual(['vendor/small.js']);
   });
 
   it('row 9: the 900 KB minified file is text only: no chunks, reported, never related', async () => {
     const stats = await ctx.seedIndex!.refresh();
-    expect(stats.skipped).toContainEqual(expect.objectContaining({ path: 'vendor/small.js', reason: 'minified' }));
-    const related = await call('find_related', { path: 'src/app.ts', line: 1, limit: 50 }).catch(() => ({ results: [] }));
+    expect(stats.skipped).toContainEqual(
+      expect.objectContaining({ path: 'vendor/small.js', reason: 'minified' }),
+    );
+    const related = await call('find_related', { path: 'src/app.ts', line: 1, limit: 50 }).catch(() => ({
+      results: [],
+    }));
     expect(JSON.stringify(related.results)).not.toContain('vendor/small.js');
     const ranked = await call('codebase_search', { query: 'function return m12345', limit: 50 });
     expect(JSON.stringify(ranked.results)).not.toContain('vendor/small.js');

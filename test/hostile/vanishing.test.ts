@@ -24,7 +24,10 @@ function repo(files = 40): string {
   dirs.push(dir);
   fs.mkdirSync(path.join(dir, 'src'));
   for (let i = 0; i < files; i++)
-    fs.writeFileSync(path.join(dir, 'src', `f${String(i).padStart(2, '0')}.ts`), `export function shared${i}() {\n  return 'needle ${i}';\n}\n`);
+    fs.writeFileSync(
+      path.join(dir, 'src', `f${String(i).padStart(2, '0')}.ts`),
+      `export function shared${i}() {\n  return 'needle ${i}';\n}\n`,
+    );
   return dir;
 }
 
@@ -84,11 +87,18 @@ describe('files deleted while being read', () => {
     const second = await svc.refresh();
     expect(victims.size).toBe(0);
     const ctx = { workspace: stable, seedIndex: svc };
-    const hits = (await callTool('codebase_search', { query: 'shared7 changed5 shared5', limit: 50 }, ctx)) as any;
+    const hits = (await callTool(
+      'codebase_search',
+      { query: 'shared7 changed5 shared5', limit: 50 },
+      ctx,
+    )) as any;
     const paths = hits.results.map((h: any) => h.path);
     expect(paths).toContain('src/f07.ts');
     expect(paths).not.toContain('src/f05.ts');
-    expect(second.skipped.some((s) => s.path === 'src/f05.ts') || second.filesRemoved === 1, JSON.stringify(second)).toBe(true);
+    expect(
+      second.skipped.some((s) => s.path === 'src/f05.ts') || second.filesRemoved === 1,
+      JSON.stringify(second),
+    ).toBe(true);
     // the next refresh over the real disk agrees with a fresh build
     const third = await new SeedIndexService(stable, store).refresh();
     expect(third.filesScanned).toBe(39);
@@ -99,13 +109,21 @@ describe('files deleted while being read', () => {
     const chunker = await Chunker.create(nodeGrammarLoader);
     const store = new MemoryIndexStore();
     const victims = new Set(['src/f11.ts', 'src/f12.ts']);
-    const svc = new CodeIndexService(new Workspace([new VanishingSource(dir, victims, 'read')]), async () => chunker, store);
+    const svc = new CodeIndexService(
+      new Workspace([new VanishingSource(dir, victims, 'read')]),
+      async () => chunker,
+      store,
+    );
     const stats = await svc.refresh();
     expect(victims.size).toBe(0);
     expect(stats.skipped.map((s) => s.path).sort()).toEqual(['src/f11.ts', 'src/f12.ts']);
     expect(svc.index!.search('shared11', 5).map((h) => h.chunk.path)).not.toContain('src/f11.ts');
     expect(svc.index!.search('shared10', 5).map((h) => h.chunk.path)).toContain('src/f10.ts');
-    const again = await new CodeIndexService(new Workspace([new NodeFsSource(dir)]), async () => chunker, store).refresh();
+    const again = await new CodeIndexService(
+      new Workspace([new NodeFsSource(dir)]),
+      async () => chunker,
+      store,
+    ).refresh();
     expect(again.refreshMode).not.toBe('full');
     expect(again.skipped).toEqual([]);
   });

@@ -20,7 +20,8 @@ function files(generation: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (let i = 0; i < 400; i++) {
     let text = '';
-    for (let f = 0; f < 20; f++) text += `export function handler${i}x${f}(request: string): string {\n  return request + ${f};\n}\n\n`;
+    for (let f = 0; f < 20; f++)
+      text += `export function handler${i}x${f}(request: string): string {\n  return request + ${f};\n}\n\n`;
     out[`src/m${i % 10}/file${i}.ts`] = text;
   }
   out['src/m7/file7.ts'] += `export function ${generation}Marker() {\n  return 1;\n}\n`;
@@ -30,7 +31,10 @@ function files(generation: string): Record<string, string> {
 function engine(): { client: EngineClient; kill: () => void } {
   let transport: EngineTransport | null = null;
   const client = new EngineClient(async () => {
-    transport = await startNodeWorkerTransport(Worker as unknown as NodeWorkerConstructor, { nodeGrammars: true, wrapModule: WORKER_STORE_MODULE });
+    transport = await startNodeWorkerTransport(Worker as unknown as NodeWorkerConstructor, {
+      nodeGrammars: true,
+      wrapModule: WORKER_STORE_MODULE,
+    });
     return transport;
   });
   return { client, kill: () => transport?.terminate() };
@@ -66,7 +70,8 @@ describe('the worker killed mid-build', () => {
     second.client.dispose();
     // nothing half-written: the stored files are the first build's, byte for byte, and no temp file
     expect(fs.readdirSync(storeDir).sort()).toEqual(stored.map(([n]) => n).sort());
-    for (const [n, bytes] of stored) expect(fs.readFileSync(path.join(storeDir, n)).equals(bytes), n).toBe(true);
+    for (const [n, bytes] of stored)
+      expect(fs.readFileSync(path.join(storeDir, n)).equals(bytes), n).toBe(true);
 
     const third = engine();
     try {
@@ -75,8 +80,10 @@ describe('the worker killed mid-build', () => {
       expect(stats.refreshMode).toBe('incremental');
       expect(stats.filesChanged).toBe(1);
       const hits: string[] = [];
-      await third.client.search({ pattern: 'secondMarker', mode: 'literal', caseMode: 'sensitive', maxResults: 10 }, (batch) => batch.forEach((f) => hits.push(f.path)))
-        .done;
+      await third.client.search(
+        { pattern: 'secondMarker', mode: 'literal', caseMode: 'sensitive', maxResults: 10 },
+        (batch) => batch.forEach((f) => hits.push(f.path)),
+      ).done;
       expect(hits).toEqual(['src/m7/file7.ts']);
     } finally {
       third.client.dispose();

@@ -41,7 +41,8 @@ export function tempDir(name: string): string {
  */
 export function threeCorpus(): Corpus {
   const dir = tempDir('three');
-  for (const sub of ['math', 'core', 'objects', 'cameras', 'lights', 'animation']) copyTree(path.resolve('node_modules/three/src', sub), path.join(dir, 'src', sub));
+  for (const sub of ['math', 'core', 'objects', 'cameras', 'lights', 'animation'])
+    copyTree(path.resolve('node_modules/three/src', sub), path.join(dir, 'src', sub));
   fs.copyFileSync(path.resolve('node_modules/three/README.md'), path.join(dir, 'README.md'));
   return { name: 'three', dir };
 }
@@ -49,7 +50,9 @@ export function threeCorpus(): Corpus {
 /** TypeScript's ES lib declarations, the DOM's (over 1 MiB: both skip it) and Babel's compiled core. */
 export function declarationsCorpus(): Corpus {
   const dir = tempDir('decl');
-  copyTree(path.resolve('node_modules/typescript/lib'), path.join(dir, 'typescript/lib'), (n) => /^lib\.(es.*|decorators.*|dom)\.d\.ts$/.test(n));
+  copyTree(path.resolve('node_modules/typescript/lib'), path.join(dir, 'typescript/lib'), (n) =>
+    /^lib\.(es.*|decorators.*|dom)\.d\.ts$/.test(n),
+  );
   copyTree(path.resolve('node_modules/@babel/core'), path.join(dir, 'babel-core'));
   return { name: 'typescript lib + @babel/core', dir };
 }
@@ -65,8 +68,14 @@ export function edgeCorpus(): Corpus {
     'src/db/pool.ts',
     "import { Pool } from 'pg';\nimport type { Config } from './config';\n\nexport function createPool(config: Config) {\n  return new Pool(config);\n}\n\nexport class PoolManager {\n  pools = new Map();\n  get(name: string) { return this.pools.get(name); }\n}\n",
   );
-  w('src/db/connection.ts', 'export const connect = async (url: string) => {\n  return url;\n};\nfunction helper() { return 1 }\n');
-  w('src/db/README.md', '# Database\nThe connection pool keeps connections open.\n\n## Pool size\nTen by default.\n');
+  w(
+    'src/db/connection.ts',
+    'export const connect = async (url: string) => {\n  return url;\n};\nfunction helper() { return 1 }\n',
+  );
+  w(
+    'src/db/README.md',
+    '# Database\nThe connection pool keeps connections open.\n\n## Pool size\nTen by default.\n',
+  );
   w(
     'src/forms.ts',
     [
@@ -113,8 +122,16 @@ export function edgeCorpus(): Corpus {
   w('src/empty.ts', '');
   w('src/blank.ts', '\n\n');
   w('src/latin1.ts', Buffer.from([0x65, 0x78, 0x70, 0x6f, 0x72, 0x74, 0x20, 0xe9, 0x0a]));
-  w('src/binary.js', Buffer.from([0x00, 0x01, 0x66, 0x75, 0x6e, 0x63, 0x74, 0x69, 0x6f, 0x6e, 0x20, 0x62, 0x69, 0x6e, 0x28, 0x29, 0x0a]));
-  w('src/wide.ts', `import z from "q";\nexport function wide() {\n  // ${'é'.repeat(50)}${'😀'.repeat(50)}${'x'.repeat(400)} session token\n}\n`);
+  w(
+    'src/binary.js',
+    Buffer.from([
+      0x00, 0x01, 0x66, 0x75, 0x6e, 0x63, 0x74, 0x69, 0x6f, 0x6e, 0x20, 0x62, 0x69, 0x6e, 0x28, 0x29, 0x0a,
+    ]),
+  );
+  w(
+    'src/wide.ts',
+    `import z from "q";\nexport function wide() {\n  // ${'é'.repeat(50)}${'😀'.repeat(50)}${'x'.repeat(400)} session token\n}\n`,
+  );
   w(
     'src/long.ts',
     `import { alpha } from "./alpha";\nexport function longOne() {\n${Array.from({ length: 60 }, (_, i) => `  const v${i} = compute${i}(alpha, beta, gamma);\n`).join('')}}\nexport function after() { return alpha; }\n`,

@@ -31,7 +31,11 @@ function canonical(hits: EngineHit[]): EngineHit[] {
   for (let i = 0; i < byScore.length;) {
     let j = i + 1;
     while (j < byScore.length && byScore[j - 1].score - byScore[j].score <= EPS) j++;
-    out.push(...byScore.slice(i, j).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.startLine - b.startLine)));
+    out.push(
+      ...byScore
+        .slice(i, j)
+        .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.startLine - b.startLine)),
+    );
     i = j;
   }
   return out;
@@ -42,12 +46,16 @@ function canonical(hits: EngineHit[]): EngineHit[] {
  * the last bit, so an idf or a component can differ by 1e-16 while everything else is the same.
  */
 function same(a: unknown, b: unknown): boolean {
-  if (typeof a === 'number' && typeof b === 'number') return Math.abs(a - b) <= EPS * Math.max(1, Math.abs(a));
+  if (typeof a === 'number' && typeof b === 'number')
+    return Math.abs(a - b) <= EPS * Math.max(1, Math.abs(a));
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => same(x, b[i]));
   if (a && b && typeof a === 'object' && typeof b === 'object') {
     const ka = Object.keys(a).sort();
     const kb = Object.keys(b).sort();
-    return same(ka, kb) && ka.every((k) => same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+    return (
+      same(ka, kb) &&
+      ka.every((k) => same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+    );
   }
   return a === b;
 }
@@ -60,19 +68,36 @@ function differences(ours: EngineAnswer, theirs: EngineAnswer, limit: number): s
     return a === b ? [] : [`quarry: ${a}; engine: ${b}`];
   }
   const out: string[] = [];
-  if (ours.results.length !== theirs.results.length) out.push(`quarry ${ours.results.length} results, engine ${theirs.results.length}`);
+  if (ours.results.length !== theirs.results.length)
+    out.push(`quarry ${ours.results.length} results, engine ${theirs.results.length}`);
   const a = canonical(ours.results);
   const b = canonical(theirs.results);
   // the last group of equal scores, when the limit may have cut it, is compared by score only
-  const cutAt = b.length === limit && b.length ? b.findIndex((h) => Math.abs(h.score - b[b.length - 1].score) <= EPS) : b.length;
+  const cutAt =
+    b.length === limit && b.length
+      ? b.findIndex((h) => Math.abs(h.score - b[b.length - 1].score) <= EPS)
+      : b.length;
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
     const [x, y] = [a[i], b[i]];
-    if (Math.abs(x.score - y.score) > EPS) out.push(`#${i + 1}: score ${x.score} vs ${y.score} (${x.path}:${x.startLine} vs ${y.path}:${y.startLine})`);
+    if (Math.abs(x.score - y.score) > EPS)
+      out.push(
+        `#${i + 1}: score ${x.score} vs ${y.score} (${x.path}:${x.startLine} vs ${y.path}:${y.startLine})`,
+      );
     if (i >= cutAt) continue;
     // the engine writes object keys in alphabetical order, Quarry in the seed's; it leaves out
     // find_related's scoreComponents, which the seed calls empty
-    const fields = (h: EngineHit) => [h.path, h.startLine, h.endLine, h.symbolName ?? null, h.chunkType, h.matchedTerms, sortedKeys(h.scoreComponents ?? []), h.snippet];
-    if (!same(fields(x), fields(y))) out.push(`#${i + 1}: quarry ${firstDifference(JSON.stringify(fields(x)), JSON.stringify(fields(y)))}`);
+    const fields = (h: EngineHit) => [
+      h.path,
+      h.startLine,
+      h.endLine,
+      h.symbolName ?? null,
+      h.chunkType,
+      h.matchedTerms,
+      sortedKeys(h.scoreComponents ?? []),
+      h.snippet,
+    ];
+    if (!same(fields(x), fields(y)))
+      out.push(`#${i + 1}: quarry ${firstDifference(JSON.stringify(fields(x)), JSON.stringify(fields(y)))}`);
   }
   return out;
 }
@@ -154,9 +179,15 @@ const PLANS: Plan[] = [
       ['codebase_search', { query: 'export function', limit: 100 }],
     ],
     change: (dir) => {
-      fs.appendFileSync(path.join(dir, 'src/db/pool.ts'), 'export function drainPool(pool: Pool) {\n  return pool.end();\n}\n');
+      fs.appendFileSync(
+        path.join(dir, 'src/db/pool.ts'),
+        'export function drainPool(pool: Pool) {\n  return pool.end();\n}\n',
+      );
       fs.rmSync(path.join(dir, 'src/crlf.ts'));
-      fs.writeFileSync(path.join(dir, 'src/added.ts'), 'import { createPool } from "./db/pool";\nexport const pool = createPool();\n');
+      fs.writeFileSync(
+        path.join(dir, 'src/added.ts'),
+        'import { createPool } from "./db/pool";\nexport const pool = createPool();\n',
+      );
     },
   },
   { corpus: threeCorpus, identifiers: 20, related: 8 },
@@ -190,12 +221,25 @@ describe.skipIf('skip' in locus)('seed-004 parity with the engine (Locus 0.6.2 o
         .sort()
         .flatMap((p) => index.chunksOf(p));
       const named = [...new Set(chunks.filter((c) => c.symbolName).map((c) => c.symbolName!))];
-      const every = <T>(xs: T[], n: number) => Array.from({ length: Math.min(n, xs.length) }, (_, i) => xs[Math.floor((i * xs.length) / Math.min(n, xs.length))]);
+      const every = <T>(xs: T[], n: number) =>
+        Array.from(
+          { length: Math.min(n, xs.length) },
+          (_, i) => xs[Math.floor((i * xs.length) / Math.min(n, xs.length))],
+        );
       const calls: Array<['codebase_search' | 'find_related', Record<string, unknown>]> = [
-        ...NATURAL.map((query) => ['codebase_search', { query }] as ['codebase_search', Record<string, unknown>]),
-        ...every(named, plan.identifiers).map((query) => ['codebase_search', { query, limit: 20 }] as ['codebase_search', Record<string, unknown>]),
+        ...NATURAL.map(
+          (query) => ['codebase_search', { query }] as ['codebase_search', Record<string, unknown>],
+        ),
+        ...every(named, plan.identifiers).map(
+          (query) =>
+            ['codebase_search', { query, limit: 20 }] as ['codebase_search', Record<string, unknown>],
+        ),
         ...every(chunks, plan.related).map(
-          (c) => ['find_related', { path: c.path, line: Math.floor((c.startLine + c.endLine) / 2) }] as ['find_related', Record<string, unknown>],
+          (c) =>
+            ['find_related', { path: c.path, line: Math.floor((c.startLine + c.endLine) / 2) }] as [
+              'find_related',
+              Record<string, unknown>,
+            ],
         ),
         ...(plan.extra ?? []),
       ];
@@ -203,9 +247,13 @@ describe.skipIf('skip' in locus)('seed-004 parity with the engine (Locus 0.6.2 o
       for (const [name, args] of calls) {
         const mine = await ours(ctx, name, args);
         const theirs = await engine.call(name, { ...args, root: corpus.dir });
-        const limit = name === 'find_related' ? Math.max(1, (args.limit as number | undefined) ?? 10) : ((args.limit as number | undefined) ?? 10);
+        const limit =
+          name === 'find_related'
+            ? Math.max(1, (args.limit as number | undefined) ?? 10)
+            : ((args.limit as number | undefined) ?? 10);
         const diff = differences(mine, theirs, limit);
-        if (process.env.PARITY_LOG) console.log(name, JSON.stringify(args), theirs.ok ? theirs.results.length : theirs.message);
+        if (process.env.PARITY_LOG)
+          console.log(name, JSON.stringify(args), theirs.ok ? theirs.results.length : theirs.message);
         if (diff.length) failures.push(`${name} ${JSON.stringify(args)}:\n  ${diff.join('\n  ')}`);
         if (name === 'codebase_search') compared.search++;
         else compared.related++;
@@ -226,7 +274,8 @@ describe.skipIf('skip' in locus)('seed-004 parity with the engine (Locus 0.6.2 o
           modes.push(seedIndex.lastStats!.refreshMode);
           const theirs = await engine.call(name, { ...args, root: corpus.dir });
           const diff = differences(mine, theirs, (args.limit as number | undefined) ?? 10);
-          if (diff.length) failures.push(`after the change, ${name} ${JSON.stringify(args)}:\n  ${diff.join('\n  ')}`);
+          if (diff.length)
+            failures.push(`after the change, ${name} ${JSON.stringify(args)}:\n  ${diff.join('\n  ')}`);
         }
         expect(modes).toEqual(['incremental', 'cache_hit', 'cache_hit', 'cache_hit', 'cache_hit']);
       }

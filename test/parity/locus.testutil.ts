@@ -18,14 +18,18 @@ export function findLocus(): { bin: string } | { skip: string } {
   try {
     dir = path.dirname(createRequire(import.meta.url).resolve(`${LOCUS_PACKAGE}/package.json`));
   } catch {
-    return { skip: `${LOCUS_PACKAGE} is not installed (it installs only on linux x64 with glibc; this is ${process.platform} ${process.arch})` };
+    return {
+      skip: `${LOCUS_PACKAGE} is not installed (it installs only on linux x64 with glibc; this is ${process.platform} ${process.arch})`,
+    };
   }
   const bin = path.join(dir, 'locus-mcp-server');
   if (!fs.existsSync(bin)) return { skip: `${bin} is missing` };
   // with stdin closed at once the server stops, complaining that no initialize request came
   const probe = spawnSync(bin, [], { input: '', timeout: 10_000 });
   if (probe.error || !String(probe.stderr).includes('initialize')) {
-    return { skip: `${bin} does not run here: ${probe.error?.message ?? String(probe.stderr).split('\n')[0]}` };
+    return {
+      skip: `${bin} does not run here: ${probe.error?.message ?? String(probe.stderr).split('\n')[0]}`,
+    };
   }
   return { bin };
 }

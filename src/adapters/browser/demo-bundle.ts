@@ -22,7 +22,9 @@ export async function gunzipped(bytes: Uint8Array): Promise<Uint8Array | null> {
   if (bytes.length < 2 || bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;
   if (typeof DecompressionStream === 'undefined') return null;
   try {
-    const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('gzip'));
+    const stream = new Blob([bytes as Uint8Array<ArrayBuffer>])
+      .stream()
+      .pipeThrough(new DecompressionStream('gzip'));
     return new Uint8Array(await new Response(stream).arrayBuffer());
   } catch {
     return null;

@@ -14,8 +14,18 @@ describe('snapshotPuller', () => {
       { path: 'media/clip.mp4', file: new Blob([big]) },
       { path: 'empty.txt', file: new Blob([]) },
     ]);
-    const out = await pull(['src/a.ts', 'dist/bundle.js', 'media/clip.mp4', 'empty.txt', 'missing.ts', 'logs/huge.log'], MB);
-    expect(out.map((f) => f.path)).toEqual(['src/a.ts', 'dist/bundle.js', 'media/clip.mp4', 'empty.txt', 'missing.ts', 'logs/huge.log']);
+    const out = await pull(
+      ['src/a.ts', 'dist/bundle.js', 'media/clip.mp4', 'empty.txt', 'missing.ts', 'logs/huge.log'],
+      MB,
+    );
+    expect(out.map((f) => f.path)).toEqual([
+      'src/a.ts',
+      'dist/bundle.js',
+      'media/clip.mp4',
+      'empty.txt',
+      'missing.ts',
+      'logs/huge.log',
+    ]);
     expect(new TextDecoder().decode(out[0].bytes!)).toBe('export const a = 1;\n');
     expect(out[0].size).toBe(20);
     // Over the limit: no bytes come back, only the size.

@@ -37,7 +37,8 @@ function buildPathTree<F>(entries: Iterable<[path: string, file: F]>): DirNode {
       dir = next;
     }
     if (!dir) continue;
-    if (parts.length) dir.children.set(parts[parts.length - 1], { kind: 'file', ...(file as object) } as Node);
+    if (parts.length)
+      dir.children.set(parts[parts.length - 1], { kind: 'file', ...(file as object) } as Node);
   }
   return root;
 }
@@ -63,13 +64,16 @@ export class SnapshotSource implements FileSource {
   constructor(files: SnapshotFile[], options: { name: string }) {
     this.name = options.name;
     this.absoluteRoot = `/${options.name}`;
-    this.root = buildPathTree(files.map((f) => [f.path, { file: f.file }] as [string, { file: SnapshotFile['file'] }]));
+    this.root = buildPathTree(
+      files.map((f) => [f.path, { file: f.file }] as [string, { file: SnapshotFile['file'] }]),
+    );
   }
 
   async list(dir: string): Promise<DirEntry[]> {
     const node = lookupNode(this.root, dir);
     if (!node) throw new QuarryError('NotFound', `No such directory: ${dir || '.'}`, { path: dir });
-    if (node.kind !== 'directory') throw new QuarryError('InvalidArgument', `Not a directory: ${dir}`, { path: dir });
+    if (node.kind !== 'directory')
+      throw new QuarryError('InvalidArgument', `Not a directory: ${dir}`, { path: dir });
     return [...node.children].map(([name, child]) => ({ name, kind: child.kind }));
   }
 
@@ -87,7 +91,11 @@ export class SnapshotSource implements FileSource {
     try {
       return new Uint8Array(await node.file.arrayBuffer());
     } catch (err) {
-      throw new QuarryError('Unreadable', `Could not read "${path}": ${err instanceof Error ? err.message : String(err)}`, { path });
+      throw new QuarryError(
+        'Unreadable',
+        `Could not read "${path}": ${err instanceof Error ? err.message : String(err)}`,
+        { path },
+      );
     }
   }
 }
@@ -150,7 +158,11 @@ function createSlicer(budgetMs: number) {
  * stream: no task over 50 ms). Telling a big file apart beforehand would need its size, a
  * synchronous IPC per file.
  */
-async function readCapped(blob: Blob, maxBytes: number, slice: () => Promise<void>): Promise<{ bytes?: ArrayBuffer; size: number }> {
+async function readCapped(
+  blob: Blob,
+  maxBytes: number,
+  slice: () => Promise<void>,
+): Promise<{ bytes?: ArrayBuffer; size: number }> {
   const reader = blob.stream().getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -162,7 +174,11 @@ async function readCapped(blob: Blob, maxBytes: number, slice: () => Promise<voi
     if (size > maxBytes) return { size: await countRest(reader, size, slice, blob) };
     chunks.push(value);
   }
-  if (chunks.length === 1 && chunks[0].byteOffset === 0 && chunks[0].byteLength === chunks[0].buffer.byteLength) {
+  if (
+    chunks.length === 1 &&
+    chunks[0].byteOffset === 0 &&
+    chunks[0].byteLength === chunks[0].buffer.byteLength
+  ) {
     return { bytes: chunks[0].buffer as ArrayBuffer, size };
   }
   const out = new Uint8Array(size);
@@ -182,7 +198,12 @@ const COUNT_MAX_BYTES = 16 * 1024 * 1024;
  * `blob.size` (a synchronous IPC, and the browser is busy serving the very reads of the open:
  * traced at 150-450 ms on the main thread); only a file past COUNT_MAX_BYTES asks it.
  */
-async function countRest(reader: ReadableStreamDefaultReader<Uint8Array>, counted: number, slice: () => Promise<void>, blob: Blob): Promise<number> {
+async function countRest(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  counted: number,
+  slice: () => Promise<void>,
+  blob: Blob,
+): Promise<number> {
   let size = counted;
   for (;;) {
     if (size > COUNT_MAX_BYTES) {
@@ -238,7 +259,13 @@ export function contentStamp(bytes: Uint8Array): number {
   return h >>> 0;
 }
 
-type PulledState = { state?: Promise<void>; bytes?: Uint8Array; size?: number; stamp?: number; error?: string };
+type PulledState = {
+  state?: Promise<void>;
+  bytes?: Uint8Array;
+  size?: number;
+  stamp?: number;
+  error?: string;
+};
 
 /**
  * The worker side: a FileSource over a snapshot's path list whose bytes are pulled from the
@@ -268,7 +295,8 @@ export class PulledSnapshotSource implements FileSource {
   async list(dir: string): Promise<DirEntry[]> {
     const node = lookupNode(this.root, dir);
     if (!node) throw new QuarryError('NotFound', `No such directory: ${dir || '.'}`, { path: dir });
-    if (node.kind !== 'directory') throw new QuarryError('InvalidArgument', `Not a directory: ${dir}`, { path: dir });
+    if (node.kind !== 'directory')
+      throw new QuarryError('InvalidArgument', `Not a directory: ${dir}`, { path: dir });
     return [...node.children].map(([name, child]) => ({ name, kind: child.kind }));
   }
 
@@ -289,7 +317,8 @@ export class PulledSnapshotSource implements FileSource {
       .map(([name]) => name)
       .sort();
     const from = Math.max(0, siblings.indexOf(path.slice(slash + 1)));
-    const take = (start: number) => siblings.slice(start, start + this.batchFiles).map((name) => (dir ? `${dir}/${name}` : name));
+    const take = (start: number) =>
+      siblings.slice(start, start + this.batchFiles).map((name) => (dir ? `${dir}/${name}` : name));
     const batch = take(from);
     const nextBatch = take(from + this.batchFiles);
     const run = (paths: string[]): Promise<void> => {
@@ -337,7 +366,12 @@ export class PulledSnapshotSource implements FileSource {
     if (node.kind !== 'file') throw new QuarryError('InvalidArgument', `Not a file: ${path}`, { path });
     await this.ensure(path);
     if (node.error) throw new QuarryError('Unreadable', `Could not read "${path}": ${node.error}`, { path });
-    if (!node.bytes) throw new QuarryError('Unreadable', `"${path}" is larger than ${this.maxBytes} bytes (${node.size} bytes)`, { path, reason: 'tooLarge' });
+    if (!node.bytes)
+      throw new QuarryError(
+        'Unreadable',
+        `"${path}" is larger than ${this.maxBytes} bytes (${node.size} bytes)`,
+        { path, reason: 'tooLarge' },
+      );
     return node.bytes;
   }
 }
@@ -370,7 +404,8 @@ export async function filesFromInput(list: FileList | File[], sliceMs = 4): Prom
 }
 
 /** What a drop gave us: a real directory handle (Chromium) or a snapshot of files. */
-export type DroppedFolder = { kind: 'handle'; handle: FileSystemDirectoryHandle } | ({ kind: 'files' } & CollectedFolder);
+export type DroppedFolder =
+  { kind: 'handle'; handle: FileSystemDirectoryHandle } | ({ kind: 'files' } & CollectedFolder);
 
 type Entry = {
   isFile: boolean;
@@ -387,13 +422,18 @@ type Entry = {
 export async function folderFromDrop(data: DataTransfer): Promise<DroppedFolder | null> {
   const items = [...data.items].filter((i) => i.kind === 'file');
   if (!items.length) return null;
-  const first = items[0] as DataTransferItem & { getAsFileSystemHandle?: () => Promise<FileSystemHandle | null> };
+  const first = items[0] as DataTransferItem & {
+    getAsFileSystemHandle?: () => Promise<FileSystemHandle | null>;
+  };
   // Both calls must happen synchronously inside the drop event, before any await.
   const handlePromise = first.getAsFileSystemHandle?.();
-  const entries = items.map((i) => (i as DataTransferItem & { webkitGetAsEntry?: () => Entry | null }).webkitGetAsEntry?.() ?? null);
+  const entries = items.map(
+    (i) => (i as DataTransferItem & { webkitGetAsEntry?: () => Entry | null }).webkitGetAsEntry?.() ?? null,
+  );
   if (handlePromise) {
     const handle = await handlePromise.catch(() => null);
-    if (handle && handle.kind === 'directory') return { kind: 'handle', handle: handle as FileSystemDirectoryHandle };
+    if (handle && handle.kind === 'directory')
+      return { kind: 'handle', handle: handle as FileSystemDirectoryHandle };
   }
   const root = entries.find((e) => e?.isDirectory) ?? null;
   if (!root) return null;
@@ -410,7 +450,8 @@ async function readEntryTree(dir: Entry, prefix: string, out: SnapshotFile[]): P
     for (const entry of batch) {
       const path = prefix ? `${prefix}/${entry.name}` : entry.name;
       if (entry.isDirectory) await readEntryTree(entry, path, out);
-      else if (entry.isFile) out.push({ path, file: await new Promise<File>((ok, fail) => entry.file!(ok, fail)) });
+      else if (entry.isFile)
+        out.push({ path, file: await new Promise<File>((ok, fail) => entry.file!(ok, fail)) });
     }
   }
 }

@@ -50,7 +50,8 @@ export class DirectoryHandleSource implements FileSource {
     if (cached) return cached;
     const handle = await this.resolve(dir);
     if (!handle) throw new QuarryError('NotFound', `No such directory: ${dir || '.'}`, { path: dir });
-    if (handle.kind !== 'directory') throw new QuarryError('InvalidArgument', `Not a directory: ${dir}`, { path: dir });
+    if (handle.kind !== 'directory')
+      throw new QuarryError('InvalidArgument', `Not a directory: ${dir}`, { path: dir });
     const entries: DirEntry[] = [];
     try {
       for await (const child of (handle as IterableDirectoryHandle).values()) {
@@ -93,17 +94,26 @@ export class DirectoryHandleSource implements FileSource {
 }
 
 function permissionAware(err: unknown, path: string): QuarryError {
-  const name = err instanceof Error || (typeof DOMException !== 'undefined' && err instanceof DOMException) ? (err as Error).name : '';
+  const name =
+    err instanceof Error || (typeof DOMException !== 'undefined' && err instanceof DOMException)
+      ? (err as Error).name
+      : '';
   const message = err instanceof Error ? err.message : String(err);
   if (name === 'NotAllowedError' || name === 'SecurityError') {
-    return new QuarryError('Unreadable', `Permission to read "${path || '.'}" was not granted: ${message}`, { path, reason: 'permission' });
+    return new QuarryError('Unreadable', `Permission to read "${path || '.'}" was not granted: ${message}`, {
+      path,
+      reason: 'permission',
+    });
   }
   if (name === 'NotFoundError') return new QuarryError('NotFound', `No such entry: ${path}`, { path });
   return new QuarryError('Unreadable', `Could not read "${path || '.'}": ${message}`, { path });
 }
 
 /** Ask for read permission (must run in a user gesture when the answer is 'prompt'). */
-export async function ensureReadPermission(handle: FileSystemDirectoryHandle, request: boolean): Promise<boolean> {
+export async function ensureReadPermission(
+  handle: FileSystemDirectoryHandle,
+  request: boolean,
+): Promise<boolean> {
   const h = handle as FileSystemDirectoryHandle & {
     queryPermission?: (d: { mode: 'read' }) => Promise<PermissionState>;
     requestPermission?: (d: { mode: 'read' }) => Promise<PermissionState>;
@@ -115,13 +125,22 @@ export async function ensureReadPermission(handle: FileSystemDirectoryHandle, re
 }
 
 export function hasDirectoryPicker(): boolean {
-  return typeof window !== 'undefined' && typeof (window as { showDirectoryPicker?: unknown }).showDirectoryPicker === 'function';
+  return (
+    typeof window !== 'undefined' &&
+    typeof (window as { showDirectoryPicker?: unknown }).showDirectoryPicker === 'function'
+  );
 }
 
 /** showDirectoryPicker; resolves null when the user closes the picker. */
 export async function pickDirectory(): Promise<FileSystemDirectoryHandle | null> {
-  const picker = (window as unknown as { showDirectoryPicker: (o?: { mode?: 'read' | 'readwrite'; id?: string }) => Promise<FileSystemDirectoryHandle> })
-    .showDirectoryPicker;
+  const picker = (
+    window as unknown as {
+      showDirectoryPicker: (o?: {
+        mode?: 'read' | 'readwrite';
+        id?: string;
+      }) => Promise<FileSystemDirectoryHandle>;
+    }
+  ).showDirectoryPicker;
   try {
     return await picker({ mode: 'read', id: 'quarry' });
   } catch (err) {

@@ -6,7 +6,15 @@ import { CodeIndexService } from '../../core/rank/service';
 import { IdbIndexStore } from './idb-index-store';
 
 const chunker = async () => ({
-  chunkFile: (path: string, text: string) => [{ path, startLine: 1, endLine: text.split('\n').length, symbolName: 'all', chunkType: 'function' as const }],
+  chunkFile: (path: string, text: string) => [
+    {
+      path,
+      startLine: 1,
+      endLine: text.split('\n').length,
+      symbolName: 'all',
+      chunkType: 'function' as const,
+    },
+  ],
 });
 
 describe('IdbIndexStore', () => {
@@ -20,9 +28,19 @@ describe('IdbIndexStore', () => {
   });
   it('lets a reopened service start with cache_hit', async () => {
     const source = new MemorySource({ 'a.ts': 'export const x = 1;\n', 'b.md': '# Title\ntext\n' });
-    const first = new CodeIndexService(new Workspace([source]), chunker, new IdbIndexStore('test-db-2'), 'repo');
+    const first = new CodeIndexService(
+      new Workspace([source]),
+      chunker,
+      new IdbIndexStore('test-db-2'),
+      'repo',
+    );
     expect((await first.refresh()).refreshMode).toBe('full');
-    const again = new CodeIndexService(new Workspace([source]), chunker, new IdbIndexStore('test-db-2'), 'repo');
+    const again = new CodeIndexService(
+      new Workspace([source]),
+      chunker,
+      new IdbIndexStore('test-db-2'),
+      'repo',
+    );
     expect((await again.refresh()).refreshMode).toBe('cache_hit');
     expect(again.index!.search('title', 5)).toEqual(first.index!.search('title', 5));
   });

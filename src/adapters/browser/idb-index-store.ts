@@ -35,7 +35,11 @@ export class IdbIndexStore implements IndexStore {
     } catch (err) {
       if (err instanceof DOMException && err.name === 'QuotaExceededError') {
         const { QuarryError } = await import('../../core/errors');
-        throw new QuarryError('EngineError', 'Browser storage is full: the index could not be saved (the previous one is kept)', { key });
+        throw new QuarryError(
+          'EngineError',
+          'Browser storage is full: the index could not be saved (the previous one is kept)',
+          { key },
+        );
       }
       throw err;
     }

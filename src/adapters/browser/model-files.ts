@@ -27,7 +27,11 @@ function failure(name: string, why: string, cause?: unknown): Error {
 function networkFailure(name: string, err: unknown): Error {
   const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
   const detail = err instanceof Error ? err.message : String(err);
-  return failure(name, offline ? 'the browser is offline and the model is not cached yet' : `network error (${detail})`, err);
+  return failure(
+    name,
+    offline ? 'the browser is offline and the model is not cached yet' : `network error (${detail})`,
+    err,
+  );
 }
 
 async function request(name: string, url: string): Promise<Response> {
@@ -57,7 +61,14 @@ async function json(name: string, url: string): Promise<unknown> {
 }
 
 /** Reads one shard into out at `at` (exactly `bytes` of it), reporting each chunk. */
-async function readInto(name: string, res: Response, out: Uint8Array, at: number, bytes: number, onChunk: (n: number) => void): Promise<void> {
+async function readInto(
+  name: string,
+  res: Response,
+  out: Uint8Array,
+  at: number,
+  bytes: number,
+  onChunk: (n: number) => void,
+): Promise<void> {
   const wrongSize = () => failure(name, `not the expected size (${bytes} bytes)`);
   if (!res.body) {
     let data: Uint8Array;

@@ -38,7 +38,10 @@ export async function getRecent(id: string): Promise<RecentRepo | undefined> {
 }
 
 /** Store a handle; the same folder opened again (isSameEntry) keeps its id and moves to the top. */
-export async function rememberRecent(handle: FileSystemDirectoryHandle, now = Date.now()): Promise<RecentRepo> {
+export async function rememberRecent(
+  handle: FileSystemDirectoryHandle,
+  now = Date.now(),
+): Promise<RecentRepo> {
   const existing = await listRecent();
   let match: RecentRepo | undefined;
   for (const r of existing) {
@@ -60,5 +63,7 @@ export async function forgetRecent(id: string): Promise<void> {
 }
 
 function newId(): string {
-  return typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID().slice(0, 8) : Math.random().toString(36).slice(2, 10);
+  return typeof crypto !== 'undefined' && 'randomUUID' in crypto
+    ? crypto.randomUUID().slice(0, 8)
+    : Math.random().toString(36).slice(2, 10);
 }

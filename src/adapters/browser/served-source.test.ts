@@ -24,7 +24,8 @@ function fakeFetch(files: unknown, raw: Record<string, string | number> = {}) {
     const url = String(input);
     calls.push({ url, init });
     const rest = url.replace('http://127.0.0.1:4173/__quarry/root/', '');
-    if (rest === 'files') return typeof files === 'function' ? (files as () => Response)() : Response.json(files);
+    if (rest === 'files')
+      return typeof files === 'function' ? (files as () => Response)() : Response.json(files);
     const answer = raw[decodeURIComponent(rest.replace(/^raw\//, ''))];
     if (typeof answer === 'number') return new Response('no', { status: answer });
     return answer === undefined ? new Response('not found', { status: 404 }) : new Response(answer);
@@ -100,7 +101,10 @@ describe('ServedSource', () => {
     const source = new ServedSource('app', { base: BASE, fetch });
     const err = await source.list('').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(QuarryError);
-    expect(err).toMatchObject({ code: 'NetworkError', message: expect.stringContaining('Is it still running?') });
+    expect(err).toMatchObject({
+      code: 'NetworkError',
+      message: expect.stringContaining('Is it still running?'),
+    });
     answer = () => new Response('no folder', { status: 404 });
     await expect(source.list('')).rejects.toMatchObject({ code: 'NotFound' });
     answer = () => Response.json({ files: 'nope' });
@@ -119,7 +123,9 @@ describe('servedRootName', () => {
   const doc = (content: string | null) =>
     ({
       querySelector: (selector: string) =>
-        selector === 'meta[name="quarry-served-root"]' && content !== null ? { getAttribute: (n: string) => (n === 'content' ? content : null) } : null,
+        selector === 'meta[name="quarry-served-root"]' && content !== null
+          ? { getAttribute: (n: string) => (n === 'content' ? content : null) }
+          : null,
     }) as unknown as Document;
 
   it('reads the folder name from the page, or null without the tag', () => {
@@ -142,7 +148,10 @@ describe('a served folder in the app', () => {
     fs.writeFileSync(path.join(tmp, 'dist/index.html'), '<html><head></head><body></body></html>');
     fs.mkdirSync(path.join(tmp, 'shop/src'), { recursive: true });
     fs.mkdirSync(path.join(tmp, 'shop/node_modules/dep'), { recursive: true });
-    fs.writeFileSync(path.join(tmp, 'shop/src/cart.ts'), 'export function addToCart(item: string) {\n  return item;\n}\n');
+    fs.writeFileSync(
+      path.join(tmp, 'shop/src/cart.ts'),
+      'export function addToCart(item: string) {\n  return item;\n}\n',
+    );
     fs.writeFileSync(path.join(tmp, 'shop/README.md'), '# shop\n');
     fs.writeFileSync(path.join(tmp, 'shop/node_modules/dep/index.js'), 'module.exports = 1;\n');
     server = await startServer({ port: 0, distDir: path.join(tmp, 'dist'), root: path.join(tmp, 'shop') });
@@ -164,7 +173,9 @@ describe('a served folder in the app', () => {
   });
 
   function setup(url: Partial<ViewState>, servedRoot: string | null) {
-    const client = new EngineClient(() => inThreadTransport(createEngineApi({ loadDemo: async () => ({ 'README.md': '# demo\n' }) })));
+    const client = new EngineClient(() =>
+      inThreadTransport(createEngineApi({ loadDemo: async () => ({ 'README.md': '# demo\n' }) })),
+    );
     let view: ViewState = { ...DEFAULT_VIEW, ...url };
     const engine: WorkspaceDeps['engine'] = {
       openRepo: (...a) => client.openRepo(...a),
@@ -176,7 +187,12 @@ describe('a served folder in the app', () => {
       recentFolders: async () => [],
       library: async (): Promise<LibraryInfo> => ({
         repos: [],
-        storage: { usageBytes: null, quotaBytes: null, reposBytes: 0, persisted: false } as LibraryInfo['storage'],
+        storage: {
+          usageBytes: null,
+          quotaBytes: null,
+          reposBytes: 0,
+          persisted: false,
+        } as LibraryInfo['storage'],
       }),
     };
     const controller = new WorkspaceController({
@@ -192,7 +208,9 @@ describe('a served folder in the app', () => {
     const { controller, client, view } = setup({}, 'shop');
     await controller.restore();
     expect(controller.state.notice).toBeNull();
-    expect(controller.state.roots.map((r) => [r.key, r.stats.kind, r.stats.files])).toEqual([['served:shop', 'served', 2]]);
+    expect(controller.state.roots.map((r) => [r.key, r.stats.kind, r.stats.files])).toEqual([
+      ['served:shop', 'served', 2],
+    ]);
     expect(view().repos).toEqual(['served:shop']);
     expect(await client.listDir('src')).toMatchObject([{ name: 'cart.ts', kind: 'file' }]);
     expect(requests.filter((u) => u.endsWith('/files'))).toHaveLength(1);

@@ -15,7 +15,9 @@ export const SERVED_ROOT_META = 'quarry-served-root';
 export const SERVED_ROOT_PATH = '/__quarry/root/';
 
 /** The served folder's name when the page names one (`quarry serve --root`), else null. */
-export function servedRootName(doc: Pick<Document, 'querySelector'> | undefined = globalThis.document): string | null {
+export function servedRootName(
+  doc: Pick<Document, 'querySelector'> | undefined = globalThis.document,
+): string | null {
   const content = doc?.querySelector(`meta[name="${SERVED_ROOT_META}"]`)?.getAttribute('content');
   return content ? content : null;
 }
@@ -34,7 +36,13 @@ function isDir(node: unknown): node is Dir {
 
 /** A listed path the tree accepts: relative, '/'-separated, no empty, '.' or '..' segment. */
 function validPath(path: unknown): path is string {
-  return typeof path === 'string' && path !== '' && path.split('/').every((s) => s !== '' && s !== '.' && s !== '..' && !s.includes('\\') && !s.includes('\0'));
+  return (
+    typeof path === 'string' &&
+    path !== '' &&
+    path
+      .split('/')
+      .every((s) => s !== '' && s !== '.' && s !== '..' && !s.includes('\\') && !s.includes('\0'))
+  );
 }
 
 export class ServedSource implements FileSource {
@@ -48,7 +56,12 @@ export class ServedSource implements FileSource {
     this.name = name;
     this.absoluteRoot = `/${name}`;
     const base = options.base ?? (globalThis as { location?: { href: string } }).location?.href;
-    if (!base) throw new QuarryError('InvalidArgument', 'A served folder is read from the address the app was served from, and there is none here', { field: 'base' });
+    if (!base)
+      throw new QuarryError(
+        'InvalidArgument',
+        'A served folder is read from the address the app was served from, and there is none here',
+        { field: 'base' },
+      );
     this.base = base;
     this.fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
   }
@@ -61,24 +74,50 @@ export class ServedSource implements FileSource {
     let res: Response;
     try {
       // same origin only, never redirected elsewhere, never a cached copy of another run's folder
-      res = await this.fetchFn(this.url(rest), { credentials: 'same-origin', cache: 'no-store', redirect: 'error' });
-    } catch (err) {
-      throw new QuarryError('NetworkError', `Could not reach quarry serve for ${what}: ${err instanceof Error ? err.message : String(err)}. Is it still running?`, {
-        path: what,
+      res = await this.fetchFn(this.url(rest), {
+        credentials: 'same-origin',
+        cache: 'no-store',
+        redirect: 'error',
       });
+    } catch (err) {
+      throw new QuarryError(
+        'NetworkError',
+        `Could not reach quarry serve for ${what}: ${err instanceof Error ? err.message : String(err)}. Is it still running?`,
+        {
+          path: what,
+        },
+      );
     }
     if (res.status === 404)
-      throw new QuarryError('NotFound', `${what} is not served (quarry serve stopped, or runs without --root or on another folder)`, { path: what });
-    if (res.status === 403) throw new QuarryError('PathOutsideRoot', `quarry serve refused ${what}`, { path: what, reason: 'outsideRoot' });
-    if (!res.ok) throw new QuarryError('Unreadable', `quarry serve answered ${res.status} for ${what}`, { path: what, status: res.status });
+      throw new QuarryError(
+        'NotFound',
+        `${what} is not served (quarry serve stopped, or runs without --root or on another folder)`,
+        { path: what },
+      );
+    if (res.status === 403)
+      throw new QuarryError('PathOutsideRoot', `quarry serve refused ${what}`, {
+        path: what,
+        reason: 'outsideRoot',
+      });
+    if (!res.ok)
+      throw new QuarryError('Unreadable', `quarry serve answered ${res.status} for ${what}`, {
+        path: what,
+        status: res.status,
+      });
     return res;
   }
 
   /** The listing, fetched once, as a directory tree (entries that are not valid paths are dropped). */
   private load(): Promise<Dir> {
     this.tree ??= (async () => {
-      const body = (await (await this.get('files', `the listing of ${this.name}`)).json()) as { files?: unknown };
-      if (!body || !Array.isArray(body.files)) throw new QuarryError('Unreadable', `The listing of ${this.name} from quarry serve is not a file list`);
+      const body = (await (await this.get('files', `the listing of ${this.name}`)).json()) as {
+        files?: unknown;
+      };
+      if (!body || !Array.isArray(body.files))
+        throw new QuarryError(
+          'Unreadable',
+          `The listing of ${this.name} from quarry serve is not a file list`,
+        );
       const root: Dir = new Map();
       for (const f of body.files as Array<{ path?: unknown; size?: unknown; mtimeMs?: unknown }>) {
         if (!f || !validPath(f.path) || typeof f.size !== 'number' || !(f.size >= 0)) continue;
@@ -93,7 +132,11 @@ export class ServedSource implements FileSource {
           dir.set(part, next);
           dir = next;
         }
-        if (dir && !isDir(dir.get(parts[parts.length - 1]))) dir.set(parts[parts.length - 1], { size: f.size, mtimeMs: typeof f.mtimeMs === 'number' ? f.mtimeMs : 0 });
+        if (dir && !isDir(dir.get(parts[parts.length - 1])))
+          dir.set(parts[parts.length - 1], {
+            size: f.size,
+            mtimeMs: typeof f.mtimeMs === 'number' ? f.mtimeMs : 0,
+          });
       }
       return root;
     })();
@@ -123,7 +166,9 @@ export class ServedSource implements FileSource {
   async stat(path: string): Promise<FileStat | null> {
     const node = await this.lookup(path);
     if (!node) return null;
-    return isDir(node) ? { kind: 'directory', size: 0, mtimeMs: 0 } : { kind: 'file', size: node.size, mtimeMs: node.mtimeMs };
+    return isDir(node)
+      ? { kind: 'directory', size: 0, mtimeMs: 0 }
+      : { kind: 'file', size: node.size, mtimeMs: node.mtimeMs };
   }
 
   async read(path: string): Promise<Uint8Array> {
@@ -134,7 +179,11 @@ export class ServedSource implements FileSource {
     try {
       return new Uint8Array(await res.arrayBuffer());
     } catch (err) {
-      throw new QuarryError('Unreadable', `Could not read "${path}" from quarry serve: ${err instanceof Error ? err.message : String(err)}`, { path });
+      throw new QuarryError(
+        'Unreadable',
+        `Could not read "${path}" from quarry serve: ${err instanceof Error ? err.message : String(err)}`,
+        { path },
+      );
     }
   }
 }

@@ -28,7 +28,8 @@ function readyBackend(wasm: WasmLocation): Promise<void> {
   backendReady ??= (async () => {
     tf.env().set('PROD', true);
     setWasmPaths(wasm as never);
-    if (!(await tf.setBackend('wasm'))) throw new Error('The wasm backend for the embedding model did not start');
+    if (!(await tf.setBackend('wasm')))
+      throw new Error('The wasm backend for the embedding model did not start');
     await tf.ready();
   })().catch((err: unknown) => {
     backendReady = null;
@@ -39,17 +40,39 @@ function readyBackend(wasm: WasmLocation): Promise<void> {
 
 function checkModelJson(raw: unknown): ModelJson {
   const m = raw as ModelJson;
-  if (!m || typeof m !== 'object' || !m.modelTopology || !Array.isArray(m.weightsManifest) || m.weightsManifest.length !== 1) {
+  if (
+    !m ||
+    typeof m !== 'object' ||
+    !m.modelTopology ||
+    !Array.isArray(m.weightsManifest) ||
+    m.weightsManifest.length !== 1
+  ) {
     throw new Error('model.json is not the USE-lite graph model');
   }
   return m;
 }
 
-export async function loadUseLite(files: UseLiteFiles, wasm: WasmLocation, onProgress?: (p: ModelLoadProgress) => void): Promise<EmbeddingModel> {
-  const [json, vocab] = await Promise.all([files.modelJson().then(checkModelJson), files.vocabulary(), readyBackend(wasm)]);
+export async function loadUseLite(
+  files: UseLiteFiles,
+  wasm: WasmLocation,
+  onProgress?: (p: ModelLoadProgress) => void,
+): Promise<EmbeddingModel> {
+  const [json, vocab] = await Promise.all([
+    files.modelJson().then(checkModelJson),
+    files.vocabulary(),
+    readyBackend(wasm),
+  ]);
   const manifest = json.weightsManifest[0];
-  const weightData = await files.weights(manifest.paths, (loaded, total) => onProgress?.({ phase: 'model', loaded, total }));
-  const graph: GraphModel = await loadGraphModel(tf.io.fromMemory({ modelTopology: json.modelTopology as never, weightSpecs: manifest.weights, weightData }));
+  const weightData = await files.weights(manifest.paths, (loaded, total) =>
+    onProgress?.({ phase: 'model', loaded, total }),
+  );
+  const graph: GraphModel = await loadGraphModel(
+    tf.io.fromMemory({
+      modelTopology: json.modelTopology as never,
+      weightSpecs: manifest.weights,
+      weightData,
+    }),
+  );
   const tokenizer = new UseTokenizer(vocab as Vocabulary);
   return {
     id: USE_LITE_ID,

@@ -15,7 +15,8 @@ import { nodeHandle } from './node-handle.testutil';
 /** Per line of HEAD: [commit oid, 1-based line in that commit's version]. */
 function perLine(b: BlameResult): Array<{ oid: string; orig: number }> {
   const out: Array<{ oid: string; orig: number }> = [];
-  for (const r of b.runs) for (let i = 0; i < r.count; i++) out.push({ oid: b.commits[r.commit].oid, orig: r.origStart + i + 1 });
+  for (const r of b.runs)
+    for (let i = 0; i < r.count; i++) out.push({ oid: b.commits[r.commit].oid, orig: r.origStart + i + 1 });
   return out;
 }
 
@@ -96,7 +97,11 @@ describe('blame and file history against git', { timeout: 60_000 }, () => {
     expect(perLine(b)[0].oid).toBe(oids.move);
     expect(perLine(b)[3].oid).toBe(oids.add);
     expect(perLine(b)[2].oid).toBe(oids.edit);
-    expect(b.commits.find((c) => c.oid === oids.edit)).toMatchObject({ author: 'Grace Hopper', email: 'grace@example.test', summary: 'Type total, add average' });
+    expect(b.commits.find((c) => c.oid === oids.edit)).toMatchObject({
+      author: 'Grace Hopper',
+      email: 'grace@example.test',
+      summary: 'Type total, add average',
+    });
     expect(b.text.split('\n')[0]).toBe('export const unit = "EUR";');
     expect(b.versions).toBe(3);
     expect(structuredClone(b)).toEqual(b);
@@ -109,7 +114,10 @@ describe('blame and file history against git', { timeout: 60_000 }, () => {
     expect(h.entries.map((e) => e.oid)).toEqual(theirs);
     expect(seen).toEqual(theirs);
     expect(h.entries.map((e) => e.change)).toEqual(['modify', 'modify', 'add']);
-    expect(h.entries[0]).toMatchObject({ summary: 'Move unit up; rename items in average', author: 'Ada Lovelace' });
+    expect(h.entries[0]).toMatchObject({
+      summary: 'Move unit up; rename items in average',
+      author: 'Ada Lovelace',
+    });
     expect(h).toMatchObject({ walked: 5, shallow: false, complete: true });
     expect(h.headBlob).toBe(h.entries[0].blob);
   });
@@ -153,7 +161,9 @@ describe('blame and file history against git', { timeout: 60_000 }, () => {
               at,
               0,
               ...Array.from({ length: 1 + Math.floor(rand() * 3) }, () =>
-                rand() < 0.5 ? pool[Math.floor(rand() * pool.length)] : `c${c} e${e} ${rand().toString(36).slice(2, 6)}`,
+                rand() < 0.5
+                  ? pool[Math.floor(rand() * pool.length)]
+                  : `c${c} e${e} ${rand().toString(36).slice(2, 6)}`,
               ),
             );
           else if (k < 0.8) file[at] = `edited ${c} ${e}`;
@@ -192,13 +202,19 @@ describe('blame and file history against git', { timeout: 60_000 }, () => {
     try {
       r.commit({ 'logo.png': new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 1, 2]) }, 'logo');
       const bin = await rejectionOf(blameFile(r.repo(), 'logo.png'));
-      expect(bin).toMatchObject({ code: 'InvalidArgument', message: 'logo.png is a binary file: blame needs text' });
+      expect(bin).toMatchObject({
+        code: 'InvalidArgument',
+        message: 'logo.png is a binary file: blame needs text',
+      });
       expect(bin.data.reason).toBe('binary');
     } finally {
       r.remove();
     }
     const bad = await rejectionOf(fileHistory(repo.repo(), '../etc/passwd'));
-    expect(bad).toMatchObject({ code: 'InvalidArgument', message: '"../etc/passwd" is not a path inside the repository' });
+    expect(bad).toMatchObject({
+      code: 'InvalidArgument',
+      message: '"../etc/passwd" is not a path inside the repository',
+    });
     const fs = await import('node:fs');
     const plain = fs.mkdtempSync(`${(await import('node:os')).tmpdir()}/quarry-nogit-`);
     try {

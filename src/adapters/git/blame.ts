@@ -12,7 +12,14 @@ import { createYielder } from '../../core/jobs/yielder';
 import { diffLineIds } from '../../core/diff/ops';
 import { gitTrimmedTailLines } from '../../core/diff/tail';
 import { decodeBytes, hasNulByte } from '../../core/walk/decode';
-import { ByteLineInterner, commonSuffix, deriveVersion, fullVersion, indentOf, lineCount } from '../../core/diff/versions';
+import {
+  ByteLineInterner,
+  commonSuffix,
+  deriveVersion,
+  fullVersion,
+  indentOf,
+  lineCount,
+} from '../../core/diff/versions';
 import { MAX_DIFF_BYTES } from '../../core/diff/text-diff';
 import { checkRepoPath, shortOid, TreeCache, type GitRepo } from './blob-at';
 import { readBlobCapped } from './blob-read';
@@ -69,21 +76,34 @@ export interface BlameOptions {
 export const MAX_BLAME_BYTES = MAX_DIFF_BYTES;
 
 /** A version's bytes; a version over the limit is an error naming it (its size is learnt before it is read where it can be). */
-async function readForBlame(repo: GitRepo, path: string, oid: string, commit: string | null): Promise<Uint8Array> {
+async function readForBlame(
+  repo: GitRepo,
+  path: string,
+  oid: string,
+  commit: string | null,
+): Promise<Uint8Array> {
   const { size, bytes } = await readBlobCapped(repo, oid, MAX_BLAME_BYTES);
   if (bytes) return bytes;
   const mb = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MB`;
   const which = commit ? `${path} before commit ${shortOid(commit)}` : path;
-  throw new QuarryError('InvalidArgument', `${which} is ${mb(size)}: blame reads files up to ${mb(MAX_BLAME_BYTES)}`, {
-    reason: 'tooLarge',
-    path,
-    size,
-    limit: MAX_BLAME_BYTES,
-    ...(commit ? { commit } : {}),
-  });
+  throw new QuarryError(
+    'InvalidArgument',
+    `${which} is ${mb(size)}: blame reads files up to ${mb(MAX_BLAME_BYTES)}`,
+    {
+      reason: 'tooLarge',
+      path,
+      size,
+      limit: MAX_BLAME_BYTES,
+      ...(commit ? { commit } : {}),
+    },
+  );
 }
 
-export async function blameFile(repo: GitRepo, path: string, options: BlameOptions = {}): Promise<BlameResult> {
+export async function blameFile(
+  repo: GitRepo,
+  path: string,
+  options: BlameOptions = {},
+): Promise<BlameResult> {
   repo = forObjectReads(repo);
   const segments = checkRepoPath(path);
   const trees = options.trees ?? new TreeCache();
@@ -97,15 +117,23 @@ export async function blameFile(repo: GitRepo, path: string, options: BlameOptio
       onProgress: (done) => options.onProgress?.({ phase: 'history', done, total: 0 }),
     }));
   if (!history.headBlob) {
-    throw new QuarryError('NotFound', `"${segments.join('/')}" is not in HEAD (${shortOid(history.head)}) of ${repo.name ?? 'this repository'}`, {
-      path,
-      commit: history.head,
-    });
+    throw new QuarryError(
+      'NotFound',
+      `"${segments.join('/')}" is not in HEAD (${shortOid(history.head)}) of ${repo.name ?? 'this repository'}`,
+      {
+        path,
+        commit: history.head,
+      },
+    );
   }
   const yielder = createYielder(options.yieldBudgetMs);
   const headBytes = await readForBlame(repo, path, history.headBlob, null);
   const headDecoded = decodeBytes(headBytes);
-  if (headDecoded.binary) throw new QuarryError('InvalidArgument', `${path} is a binary file: blame needs text`, { reason: 'binary', path });
+  if (headDecoded.binary)
+    throw new QuarryError('InvalidArgument', `${path} is a binary file: blame needs text`, {
+      reason: 'binary',
+      path,
+    });
   // Lines are split and compared as bytes (as git does); UTF-16 text is turned into UTF-8 first so '\n' is one byte.
   const utf16 = headDecoded.encoding.startsWith('utf-16');
   const lineBytes = (bytes: Uint8Array): Uint8Array | null => {
@@ -141,7 +169,14 @@ export async function blameFile(repo: GitRepo, path: string, options: BlameOptio
       }
       if (index < 0) {
         index = commits.length;
-        commits.push({ oid: e.oid, author: e.author, email: e.email, date: e.date, summary: e.summary, ...(boundary ? { boundary } : {}) });
+        commits.push({
+          oid: e.oid,
+          author: e.author,
+          email: e.email,
+          date: e.date,
+          summary: e.summary,
+          ...(boundary ? { boundary } : {}),
+        });
       }
       owner[pendingHead[i]] = index;
       orig[pendingHead[i]] = pendingCur[i];
@@ -156,7 +191,10 @@ export async function blameFile(repo: GitRepo, path: string, options: BlameOptio
     if (options.signal?.aborted) throw cancelled();
     options.onProgress?.({ phase: 'blame', done: k, total: chain.length });
     const e = chain[k];
-    const bytes = e.change === 'add' || !e.previousBlob ? null : lineBytes(await readForBlame(repo, path, e.previousBlob, e.oid));
+    const bytes =
+      e.change === 'add' || !e.previousBlob
+        ? null
+        : lineBytes(await readForBlame(repo, path, e.previousBlob, e.oid));
     if (!bytes) {
       // added here (or a binary version before it): every line left is this commit's
       assign(e, !!e.boundary, () => false);
@@ -170,7 +208,10 @@ export async function blameFile(repo: GitRepo, path: string, options: BlameOptio
     const na = lineCount(parent);
     const nb = lineCount(current);
     const cur = current;
-    const d = diffLineIds(parent.ids.subarray(0, na - tail), cur.ids.subarray(0, nb - tail), { a: (i) => indentOf(parent, i), b: (i) => indentOf(cur, i) });
+    const d = diffLineIds(parent.ids.subarray(0, na - tail), cur.ids.subarray(0, nb - tail), {
+      a: (i) => indentOf(parent, i),
+      b: (i) => indentOf(cur, i),
+    });
     // bToA[j]: the parent's line that line j of the current version was (-1: this commit wrote it)
     const bToA = new Int32Array(nb).fill(-1);
     for (const op of d.ops) if (op.op === 'equal') for (let i = 0; i < op.n; i++) bToA[op.b + i] = op.a + i;
@@ -188,7 +229,16 @@ export async function blameFile(repo: GitRepo, path: string, options: BlameOptio
     assign(last, true, () => false);
   }
   options.onProgress?.({ phase: 'blame', done: chain.length, total: chain.length });
-  return { path, head: history.head, text: headDecoded.text, lineCount: n, commits, runs: runsOf(owner, orig), versions, shallow: history.shallow };
+  return {
+    path,
+    head: history.head,
+    text: headDecoded.text,
+    lineCount: n,
+    commits,
+    runs: runsOf(owner, orig),
+    versions,
+    shallow: history.shallow,
+  };
 }
 
 /** Consecutive lines from the same commit and consecutive original lines form one run. */
@@ -196,7 +246,13 @@ function runsOf(owner: Int32Array, orig: Int32Array): BlameRun[] {
   const runs: BlameRun[] = [];
   for (let i = 0; i < owner.length; i++) {
     const last = runs[runs.length - 1];
-    if (last && last.commit === owner[i] && last.origStart + last.count === orig[i] && last.start + last.count === i) last.count++;
+    if (
+      last &&
+      last.commit === owner[i] &&
+      last.origStart + last.count === orig[i] &&
+      last.start + last.count === i
+    )
+      last.count++;
     else runs.push({ start: i, count: 1, commit: owner[i], origStart: orig[i] });
   }
   return runs;

@@ -41,10 +41,17 @@ const args = (repo: GitRepo) => ({ fs: repo.fs, dir: repo.dir, gitdir: repo.gitd
 
 /** A path inside the repository: '/'-separated, no empty, '.' or '..' segments. */
 export function checkRepoPath(path: unknown): string[] {
-  if (typeof path !== 'string' || !path) throw new QuarryError('InvalidArgument', 'path must be a non-empty string', { field: 'path', value: path });
+  if (typeof path !== 'string' || !path)
+    throw new QuarryError('InvalidArgument', 'path must be a non-empty string', {
+      field: 'path',
+      value: path,
+    });
   const segments = path.split('/');
   if (segments.some((s) => s === '' || s === '.' || s === '..')) {
-    throw new QuarryError('InvalidArgument', `"${path}" is not a path inside the repository`, { field: 'path', value: path });
+    throw new QuarryError('InvalidArgument', `"${path}" is not a path inside the repository`, {
+      field: 'path',
+      value: path,
+    });
   }
   return segments;
 }
@@ -64,7 +71,11 @@ async function readCommitInfo(repo: GitRepo, oid: string): Promise<CommitInfo> {
 
 /** A commit by ref ('HEAD', a branch) or by (abbreviated) oid. */
 export async function resolveCommit(repo: GitRepo, ref: string): Promise<CommitInfo> {
-  if (typeof ref !== 'string' || !ref.trim()) throw new QuarryError('InvalidArgument', 'commit must be a non-empty string', { field: 'commit', value: ref });
+  if (typeof ref !== 'string' || !ref.trim())
+    throw new QuarryError('InvalidArgument', 'commit must be a non-empty string', {
+      field: 'commit',
+      value: ref,
+    });
   const where = repo.name ? ` in ${repo.name}` : '';
   let oid: string;
   try {
@@ -74,13 +85,25 @@ export async function resolveCommit(repo: GitRepo, ref: string): Promise<CommitI
   } catch (err) {
     const code = (err as { code?: string }).code;
     if (code === 'AmbiguousError')
-      throw new QuarryError('InvalidArgument', `"${ref}" names more than one commit${where}: give more of its digits`, { field: 'commit', value: ref });
-    throw new QuarryError('NotFound', ref === 'HEAD' ? `The repository${where} has no commits yet` : `No commit "${ref}"${where}`, { commit: ref });
+      throw new QuarryError(
+        'InvalidArgument',
+        `"${ref}" names more than one commit${where}: give more of its digits`,
+        { field: 'commit', value: ref },
+      );
+    throw new QuarryError(
+      'NotFound',
+      ref === 'HEAD' ? `The repository${where} has no commits yet` : `No commit "${ref}"${where}`,
+      { commit: ref },
+    );
   }
   try {
     return await readCommitInfo(repo, oid);
   } catch {
-    throw new QuarryError('NotFound', `No commit "${ref}"${where} (the object ${shortOid(oid)} is missing or not a commit)`, { commit: ref });
+    throw new QuarryError(
+      'NotFound',
+      `No commit "${ref}"${where} (the object ${shortOid(oid)} is missing or not a commit)`,
+      { commit: ref },
+    );
   }
 }
 
@@ -121,7 +144,12 @@ export class TreeCache {
 }
 
 /** The blob oid of `segments` under a root tree, or null when the path is absent (or a directory or submodule). */
-export async function blobAt(repo: GitRepo, treeOid: string, segments: readonly string[], trees: TreeCache): Promise<string | null> {
+export async function blobAt(
+  repo: GitRepo,
+  treeOid: string,
+  segments: readonly string[],
+  trees: TreeCache,
+): Promise<string | null> {
   let tree = treeOid;
   for (let i = 0; i < segments.length; i++) {
     const item = (await trees.get(repo, tree)).get(segments[i]);
@@ -138,7 +166,10 @@ export async function readBlobBytes(repo: GitRepo, oid: string): Promise<Uint8Ar
 }
 
 /** The working tree's copy of a file (an opened folder's current bytes), or null when it is not there. */
-export async function readWorktreeFile(repo: GitRepo, segments: readonly string[]): Promise<Uint8Array | null> {
+export async function readWorktreeFile(
+  repo: GitRepo,
+  segments: readonly string[],
+): Promise<Uint8Array | null> {
   const full = `${repo.dir.replace(/\/+$/, '')}/${segments.join('/')}`;
   try {
     const data = await (repo.fs as git.PromiseFsClient).promises.readFile(full);

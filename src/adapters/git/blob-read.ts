@@ -18,11 +18,19 @@ export interface CappedRead {
   bytes: Uint8Array | null;
 }
 
-const notABlob = (oid: string, type: string) => new QuarryError('Unreadable', `git object ${oid} is a ${type}, not a blob`, { oid, type });
+const notABlob = (oid: string, type: string) =>
+  new QuarryError('Unreadable', `git object ${oid} is a ${type}, not a blob`, { oid, type });
 
 /** A blob's bytes, or only its size when it is over `maxBytes`. */
 export async function readBlobCapped(repo: GitRepo, oid: string, maxBytes: number): Promise<CappedRead> {
-  const obj = await git.readObject({ fs: repo.fs, dir: repo.dir, gitdir: repo.gitdir, cache: repo.cache, oid, format: 'deflated' });
+  const obj = await git.readObject({
+    fs: repo.fs,
+    dir: repo.dir,
+    gitdir: repo.gitdir,
+    cache: repo.cache,
+    oid,
+    format: 'deflated',
+  });
   const data = obj.object as Uint8Array;
   if (obj.format === 'deflated') {
     // a loose object: its header says the size before anything else is inflated
@@ -30,7 +38,12 @@ export async function readBlobCapped(repo: GitRepo, oid: string, maxBytes: numbe
     if (type !== 'blob') throw notABlob(oid, type);
     if (size > maxBytes) return { size, bytes: null };
     const { bytes } = parseLoose(oid, data);
-    if ((await blobOid(bytes)) !== oid) throw new QuarryError('Unreadable', `The git object store is damaged: loose object ${oid} does not hash to its id`, { oid });
+    if ((await blobOid(bytes)) !== oid)
+      throw new QuarryError(
+        'Unreadable',
+        `The git object store is damaged: loose object ${oid} does not hash to its id`,
+        { oid },
+      );
     return { size, bytes };
   }
   if (obj.type !== 'blob') throw notABlob(oid, String(obj.type));
@@ -38,16 +51,29 @@ export async function readBlobCapped(repo: GitRepo, oid: string, maxBytes: numbe
 }
 
 /** Whether a file is a blob's content: sizes first, the bytes hashed only when those agree. */
-export async function sameAsBlob(read: CappedRead, blob: { oid: string; size: number }, readWhole: () => Promise<Uint8Array | null>): Promise<boolean> {
+export async function sameAsBlob(
+  read: CappedRead,
+  blob: { oid: string; size: number },
+  readWhole: () => Promise<Uint8Array | null>,
+): Promise<boolean> {
   if (read.size !== blob.size) return false;
   const bytes = read.bytes ?? (await readWhole());
   return !!bytes && (await blobOid(bytes)) === blob.oid;
 }
 
-type StatFs = { promises: { stat(path: string): Promise<{ size: number; isFile(): boolean }>; readFile(path: string): Promise<Uint8Array | string> } };
+type StatFs = {
+  promises: {
+    stat(path: string): Promise<{ size: number; isFile(): boolean }>;
+    readFile(path: string): Promise<Uint8Array | string>;
+  };
+};
 
 /** The working tree's copy of a file (null when it is not there), its bytes only when not over `maxBytes`. */
-export async function readWorktreeCapped(repo: GitRepo, segments: readonly string[], maxBytes: number): Promise<CappedRead | null> {
+export async function readWorktreeCapped(
+  repo: GitRepo,
+  segments: readonly string[],
+  maxBytes: number,
+): Promise<CappedRead | null> {
   const fs = repo.fs as unknown as StatFs;
   const full = `${repo.dir.replace(/\/+$/, '')}/${segments.join('/')}`;
   let size: number;

@@ -68,7 +68,9 @@ export class CliRepo {
    * Many commits at once through `git fast-import` (a thousand commits of a 5,000-line file in
    * seconds, where `git commit` would take minutes); the working tree is checked out after.
    */
-  fastImport(commits: Array<{ files: Record<string, string | null>; message: string; author?: Author }>): void {
+  fastImport(
+    commits: Array<{ files: Record<string, string | null>; message: string; author?: Author }>,
+  ): void {
     const parts: Buffer[] = [];
     const data = (text: string | Buffer) => {
       const buf = typeof text === 'string' ? Buffer.from(text) : text;
@@ -83,7 +85,11 @@ export class CliRepo {
     commits.forEach((c, i) => {
       const who = c.author ?? ADA;
       const when = `${BASE + 3600 * ++this.commits} +0000`;
-      parts.push(Buffer.from(`commit refs/heads/main\nmark :${i + 1}\nauthor ${who.name} <${who.email}> ${when}\ncommitter ${who.name} <${who.email}> ${when}\n`));
+      parts.push(
+        Buffer.from(
+          `commit refs/heads/main\nmark :${i + 1}\nauthor ${who.name} <${who.email}> ${when}\ncommitter ${who.name} <${who.email}> ${when}\n`,
+        ),
+      );
       data(c.message);
       if (i > 0) parts.push(Buffer.from(`from :${i}\n`));
       else if (hasHead) parts.push(Buffer.from(`from ${hasHead}\n`));
@@ -109,7 +115,8 @@ export class CliRepo {
   blame(path: string): Array<{ oid: string; orig: number }> {
     const out = this.git(['blame', '--porcelain', '--first-parent', 'HEAD', '--', path]);
     const lines: Array<{ oid: string; orig: number }> = [];
-    for (const m of out.matchAll(/^([0-9a-f]{40}) (\d+) (\d+)(?: \d+)?$/gm)) lines.push({ oid: m[1], orig: Number(m[2]) });
+    for (const m of out.matchAll(/^([0-9a-f]{40}) (\d+) (\d+)(?: \d+)?$/gm))
+      lines.push({ oid: m[1], orig: Number(m[2]) });
     return lines;
   }
 

@@ -54,37 +54,65 @@ export function toGitError(raw: unknown, ctx: ErrorContext): QuarryError {
         );
       }
       if (status === 404) {
-        return new QuarryError('NotFound', `repository not found: ${url} (HTTP 404). Check the URL; a private repository may also answer 404 without a token.`, {
+        return new QuarryError(
+          'NotFound',
+          `repository not found: ${url} (HTTP 404). Check the URL; a private repository may also answer 404 without a token.`,
+          {
+            url,
+            status,
+          },
+        );
+      }
+      return new QuarryError(
+        'CloneFailed',
+        `${ctx.what} failed: the server answered HTTP ${status} ${String(e.data?.statusMessage ?? '')}`.trim(),
+        {
           url,
           status,
-        });
-      }
-      return new QuarryError('CloneFailed', `${ctx.what} failed: the server answered HTTP ${status} ${String(e.data?.statusMessage ?? '')}`.trim(), {
-        url,
-        status,
-      });
+        },
+      );
     }
     case 'UserCanceledError':
       // onAuthFailure cancels when the server refuses the token we sent.
-      return new QuarryError('AuthRequired', `authentication required: the server refused the token for ${url}. Check the token and its access to this repository.`, {
-        url,
-        status: 401,
-        needsToken: true,
-        tokenRejected: true,
-      });
+      return new QuarryError(
+        'AuthRequired',
+        `authentication required: the server refused the token for ${url}. Check the token and its access to this repository.`,
+        {
+          url,
+          status: 401,
+          needsToken: true,
+          tokenRejected: true,
+        },
+      );
     case 'UrlParseError':
     case 'UnknownTransportError':
-      return new QuarryError('InvalidArgument', `Not a git URL Quarry can clone: ${url} (use an http:// or https:// URL)`, { field: 'url', value: url });
+      return new QuarryError(
+        'InvalidArgument',
+        `Not a git URL Quarry can clone: ${url} (use an http:// or https:// URL)`,
+        { field: 'url', value: url },
+      );
     case 'SmartHttpError':
     case 'ParseError':
     case 'EmptyServerResponseError':
-      return new QuarryError('CloneFailed', `${ctx.what} failed: ${url} did not answer like a git server (${message})`, { url, detail: message });
+      return new QuarryError(
+        'CloneFailed',
+        `${ctx.what} failed: ${url} did not answer like a git server (${message})`,
+        { url, detail: message },
+      );
     case 'RemoteCapabilityError':
-      return new QuarryError('CloneFailed', `${ctx.what} failed: the server does not support this request (${message}). Try a full clone (depth 0).`, {
+      return new QuarryError(
+        'CloneFailed',
+        `${ctx.what} failed: the server does not support this request (${message}). Try a full clone (depth 0).`,
+        {
+          url,
+          detail: message,
+        },
+      );
+    default:
+      return new QuarryError('CloneFailed', `${ctx.what} failed: ${message}`, {
         url,
         detail: message,
+        gitCode: e.code ?? null,
       });
-    default:
-      return new QuarryError('CloneFailed', `${ctx.what} failed: ${message}`, { url, detail: message, gitCode: e.code ?? null });
   }
 }

@@ -4,8 +4,24 @@
  * rest of Quarry decides text, and diffed by core/diff (lines, then words inside changed pairs).
  */
 import { QuarryError } from '../../core/errors';
-import { decodeSide, diffTexts, MAX_DIFF_BYTES, type DiffSide, type TextDiff } from '../../core/diff/text-diff';
-import { blobAt, checkRepoPath, readParent, readWorktreeFile, resolveCommit, shortOid, TreeCache, type CommitInfo, type GitRepo } from './blob-at';
+import {
+  decodeSide,
+  diffTexts,
+  MAX_DIFF_BYTES,
+  type DiffSide,
+  type TextDiff,
+} from '../../core/diff/text-diff';
+import {
+  blobAt,
+  checkRepoPath,
+  readParent,
+  readWorktreeFile,
+  resolveCommit,
+  shortOid,
+  TreeCache,
+  type CommitInfo,
+  type GitRepo,
+} from './blob-at';
 import { readBlobCapped, readWorktreeCapped, sameAsBlob, type CappedRead } from './blob-read';
 import { MAX_OBJECT_BYTES } from './object-codec';
 import { forObjectReads } from './object-fs';
@@ -33,10 +49,19 @@ const info = (c: CommitInfo | null) => {
   return rest;
 };
 
-export async function fileDiff(repo: GitRepo, path: string, target: string, trees = new TreeCache()): Promise<FileDiffResult> {
+export async function fileDiff(
+  repo: GitRepo,
+  path: string,
+  target: string,
+  trees = new TreeCache(),
+): Promise<FileDiffResult> {
   repo = forObjectReads(repo);
   const segments = checkRepoPath(path);
-  if (typeof target !== 'string' || !target) throw new QuarryError('InvalidArgument', 'commit must be a commit oid or "worktree"', { field: 'commit', value: target });
+  if (typeof target !== 'string' || !target)
+    throw new QuarryError('InvalidArgument', 'commit must be a commit oid or "worktree"', {
+      field: 'commit',
+      value: target,
+    });
   let commit: CommitInfo | null = null;
   let base: CommitInfo | null;
   let before: CappedRead | null;
@@ -53,7 +78,8 @@ export async function fileDiff(repo: GitRepo, path: string, target: string, tree
     const headBlob = base ? await blobAt(repo, base.tree, segments, trees) : null;
     const head = headBlob ? await readBlobCapped(repo, headBlob, MAX_DIFF_BYTES) : null;
     const work = await readWorktreeCapped(repo, segments, MAX_DIFF_BYTES);
-    if (!head && !work) throw new QuarryError('NotFound', `"${path}" is neither in the working tree nor in HEAD`, { path });
+    if (!head && !work)
+      throw new QuarryError('NotFound', `"${path}" is neither in the working tree nor in HEAD`, { path });
     if (!head || !work) same = false;
     else if (head.bytes && work.bytes) same = sameBytes(head.bytes, work.bytes);
     else {
@@ -71,7 +97,11 @@ export async function fileDiff(repo: GitRepo, path: string, target: string, tree
     parentMissing = !!parentOid && !base;
     const beforeBlob = base ? await blobAt(repo, base.tree, segments, trees) : null;
     if (!afterBlob && !beforeBlob && !parentMissing) {
-      throw new QuarryError('NotFound', `"${path}" is not in commit ${shortOid(commit.oid)} nor in its parent`, { path, commit: commit.oid });
+      throw new QuarryError(
+        'NotFound',
+        `"${path}" is not in commit ${shortOid(commit.oid)} nor in its parent`,
+        { path, commit: commit.oid },
+      );
     }
     after = afterBlob ? await readBlobCapped(repo, afterBlob, MAX_DIFF_BYTES) : null;
     before = beforeBlob ? await readBlobCapped(repo, beforeBlob, MAX_DIFF_BYTES) : null;
@@ -79,7 +109,15 @@ export async function fileDiff(repo: GitRepo, path: string, target: string, tree
   }
   const beforeSide = sideOf(before);
   const afterSide = sideOf(after);
-  const status: FileDiffStatus = parentMissing ? 'parentMissing' : !before ? 'added' : !after ? 'deleted' : same ? 'unchanged' : 'modified';
+  const status: FileDiffStatus = parentMissing
+    ? 'parentMissing'
+    : !before
+      ? 'added'
+      : !after
+        ? 'deleted'
+        : same
+          ? 'unchanged'
+          : 'modified';
   const textOf = (s: DiffSide) => (s.kind === 'text' ? s.text : s.kind === 'absent' ? '' : null);
   const a = parentMissing ? null : textOf(beforeSide);
   const b = textOf(afterSide);

@@ -7,7 +7,15 @@
  */
 import { QuarryError } from '../../core/errors';
 import { createYielder } from '../../core/jobs/yielder';
-import { blobAt, checkRepoPath, readParent, resolveCommit, TreeCache, type CommitInfo, type GitRepo } from './blob-at';
+import {
+  blobAt,
+  checkRepoPath,
+  readParent,
+  resolveCommit,
+  TreeCache,
+  type CommitInfo,
+  type GitRepo,
+} from './blob-at';
 import { forObjectReads } from './object-fs';
 
 export type FileChange = 'add' | 'modify' | 'delete';
@@ -55,13 +63,22 @@ export function cancelled(): QuarryError {
   return new QuarryError('Cancelled', 'Cancelled');
 }
 
-function entryOf(c: CommitInfo, blob: string | null, previousBlob: string | null, boundary = false): FileHistoryEntry {
+function entryOf(
+  c: CommitInfo,
+  blob: string | null,
+  previousBlob: string | null,
+  boundary = false,
+): FileHistoryEntry {
   const { tree: _tree, ...info } = c;
   const change: FileChange = boundary || !previousBlob ? 'add' : !blob ? 'delete' : 'modify';
   return { ...info, change, blob, previousBlob, ...(boundary ? { boundary } : {}) };
 }
 
-export async function fileHistory(repo: GitRepo, path: string, options: FileHistoryOptions = {}): Promise<FileHistory> {
+export async function fileHistory(
+  repo: GitRepo,
+  path: string,
+  options: FileHistoryOptions = {},
+): Promise<FileHistory> {
   repo = forObjectReads(repo);
   const segments = checkRepoPath(path);
   const trees = options.trees ?? new TreeCache();

@@ -20,7 +20,11 @@ describe('history over a File System Access folder with .git', () => {
     const fs = fsAccessGitFs(nodeHandle(repo.work));
     const h = await history(fs, '/', { includeUncommitted: true });
     expect(h.branch).toBe('main');
-    expect(h.commits.map((c) => c.message)).toEqual(['Describe usage and drop the old helper note', 'Add a Button component', 'Initial commit']);
+    expect(h.commits.map((c) => c.message)).toEqual([
+      'Describe usage and drop the old helper note',
+      'Add a Button component',
+      'Initial commit',
+    ]);
     expect(h.commits[1].changedFiles).toEqual([
       { path: 'NOTES.md', type: 'add' },
       { path: 'src/components/Button.tsx', type: 'add' },

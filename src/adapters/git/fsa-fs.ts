@@ -83,7 +83,12 @@ export function fsAccessGitFs(root: DirHandleLike) {
     try {
       return await parent.getFileHandle(name);
     } catch (err) {
-      if ((err as Error).name !== 'TypeMismatchError' && (err as Error).name !== 'NotFoundError' && !(err instanceof TypeError)) throw err;
+      if (
+        (err as Error).name !== 'TypeMismatchError' &&
+        (err as Error).name !== 'NotFoundError' &&
+        !(err instanceof TypeError)
+      )
+        throw err;
     }
     try {
       return await parent.getDirectoryHandle(name);

@@ -3,7 +3,17 @@ import { openDB } from 'idb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultFixtures, startGitServer, type GitServer } from '../../../e2e/git-server/server';
 import { QuarryError } from '../../core/errors';
-import { cloneRepo, deleteRepo, fetchUpdates, gitFileSource, gitStorage, listRepos, repoDir, repoHistory, storageEstimate } from './index';
+import {
+  cloneRepo,
+  deleteRepo,
+  fetchUpdates,
+  gitFileSource,
+  gitStorage,
+  listRepos,
+  repoDir,
+  repoHistory,
+  storageEstimate,
+} from './index';
 import { rejectionOf } from '../../../test/rejection';
 
 let server: GitServer;
@@ -11,7 +21,9 @@ let server: GitServer;
 beforeAll(async () => {
   const fixtures = defaultFixtures();
   const app = fixtures.find((f) => f.name === 'small-app')!;
-  server = await startGitServer({ fixtures: [...fixtures, { ...app, name: 'update-app' }, { ...app, name: 'history-app' }] });
+  server = await startGitServer({
+    fixtures: [...fixtures, { ...app, name: 'update-app' }, { ...app, name: 'history-app' }],
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -39,8 +51,17 @@ const text = (b: Uint8Array) => new TextDecoder().decode(b);
 describe('git adapter over a local git http-backend', { timeout: 120_000 }, () => {
   it('clones a fixture: files readable through gitFileSource, a library entry, progress phases', async () => {
     const phases = new Set<string>();
-    const record = await cloneRepo({ url: server.repoUrl('small-app'), onProgress: (p) => phases.add(p.phase) });
-    expect(record).toMatchObject({ name: 'small-app', branch: 'main', source: 'clone', depth: 1, fileCount: 6 });
+    const record = await cloneRepo({
+      url: server.repoUrl('small-app'),
+      onProgress: (p) => phases.add(p.phase),
+    });
+    expect(record).toMatchObject({
+      name: 'small-app',
+      branch: 'main',
+      source: 'clone',
+      depth: 1,
+      fileCount: 6,
+    });
     expect(record.commit).toMatch(/^[0-9a-f]{40}$/);
     expect(record.sizeBytes).toBeGreaterThan(0);
     expect(phases.has('Updating workdir')).toBe(true);
@@ -48,7 +69,13 @@ describe('git adapter over a local git http-backend', { timeout: 120_000 }, () =
     expect(structuredClone(record)).toEqual(record);
 
     const source = gitFileSource(record.id);
-    expect((await source.list('')).map((e) => e.name)).toEqual(['.git', 'README.md', 'docs', 'package.json', 'src']);
+    expect((await source.list('')).map((e) => e.name)).toEqual([
+      '.git',
+      'README.md',
+      'docs',
+      'package.json',
+      'src',
+    ]);
     expect(text(await source.read('src/util/strings.ts'))).toContain('formatMoney');
     const st = await source.stat('README.md');
     expect(st).toMatchObject({ kind: 'file' });
@@ -63,7 +90,11 @@ describe('git adapter over a local git http-backend', { timeout: 120_000 }, () =
     const before = await source.stat('package.json');
     const newOid = server.commitToFixture(
       'update-app',
-      { 'src/feature.ts': 'export const brandNewFeature = 42;\n', 'README.md': '# Changed\n', 'docs/usage.md': null },
+      {
+        'src/feature.ts': 'export const brandNewFeature = 42;\n',
+        'README.md': '# Changed\n',
+        'docs/usage.md': null,
+      },
       'Add feature',
     );
     const res = await fetchUpdates(record.id);
@@ -141,7 +172,11 @@ describe('git adapter over a local git http-backend', { timeout: 120_000 }, () =
 
   it('cancel during the download stops the transfer', async () => {
     const ac = new AbortController();
-    const p = cloneRepo({ url: server.repoUrl('big-app', { slowMs: 50 }), signal: ac.signal, onProgress: () => undefined });
+    const p = cloneRepo({
+      url: server.repoUrl('big-app', { slowMs: 50 }),
+      signal: ac.signal,
+      onProgress: () => undefined,
+    });
     setTimeout(() => ac.abort(), 300);
     const err = await rejectionOf(p);
     expect(err.code).toBe('Cancelled');
@@ -163,7 +198,11 @@ describe('git adapter over a local git http-backend', { timeout: 120_000 }, () =
     const h = await repoHistory(record.id);
     expect(h.branch).toBe('main');
     expect(h.shallow).toBe(false);
-    expect(h.commits.map((c) => c.message)).toEqual(['Describe usage and drop the old helper note', 'Add a Button component', 'Initial commit']);
+    expect(h.commits.map((c) => c.message)).toEqual([
+      'Describe usage and drop the old helper note',
+      'Add a Button component',
+      'Initial commit',
+    ]);
     expect(h.commits[0].changedFiles).toEqual([
       { path: 'NOTES.md', type: 'delete' },
       { path: 'README.md', type: 'modify' },
@@ -174,7 +213,9 @@ describe('git adapter over a local git http-backend', { timeout: 120_000 }, () =
     expect(h.commits[2].date).toBe(1_767_225_600_000);
     expect(structuredClone(h)).toEqual(h);
     // A shallow clone marks where its history stops.
-    const shallow = await repoHistory((await listRepos()).find((r) => r.name === 'small-app' && r.branch === 'main')!.id);
+    const shallow = await repoHistory(
+      (await listRepos()).find((r) => r.name === 'small-app' && r.branch === 'main')!.id,
+    );
     expect(shallow.commits).toHaveLength(1);
     expect(shallow.commits[0].parentMissing).toBe(true);
     expect(shallow.shallow).toBe(true);
@@ -183,10 +224,13 @@ describe('git adapter over a local git http-backend', { timeout: 120_000 }, () =
   it('running out of quota is a clear error and keeps what was already stored', async () => {
     const before = await listRepos();
     const kept = before.find((r) => r.name === 'small-app' && r.branch === 'main')!;
-    const proto = (globalThis as unknown as { IDBObjectStore: { prototype: { put: (...a: unknown[]) => unknown } } }).IDBObjectStore.prototype;
+    const proto = (
+      globalThis as unknown as { IDBObjectStore: { prototype: { put: (...a: unknown[]) => unknown } } }
+    ).IDBObjectStore.prototype;
     const put = proto.put;
     proto.put = function (this: { name: string }, ...args: unknown[]) {
-      if (this.name === 'quarry-git_files') throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      if (this.name === 'quarry-git_files')
+        throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
       return put.apply(this, args);
     };
     let err: QuarryError;

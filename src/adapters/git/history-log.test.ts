@@ -8,7 +8,14 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { rejectionOf } from '../../../test/rejection';
 import { encodeIndex, MemoryIndexStore } from '../../core/rank/persist';
-import { commitLoader, decodeLog, encodeLog, readHistoryLog, type HistoryLogPart, type HistoryLogResult } from './history-log';
+import {
+  commitLoader,
+  decodeLog,
+  encodeLog,
+  readHistoryLog,
+  type HistoryLogPart,
+  type HistoryLogResult,
+} from './history-log';
 import { walkLog, type LogCommit } from './log-walk';
 import { GitObjectStore } from './objects';
 import { bytes, looseFile, memoryFs, oidOf } from './pack-builder.testutil';
@@ -44,7 +51,9 @@ function branchy(repo: ScratchRepo): void {
 }
 
 /** git's view of each commit's fields. */
-function gitCommits(repo: ScratchRepo): Array<Pick<LogCommit, 'oid' | 'parents' | 'author' | 'email' | 'date' | 'message'>> {
+function gitCommits(
+  repo: ScratchRepo,
+): Array<Pick<LogCommit, 'oid' | 'parents' | 'author' | 'email' | 'date' | 'message'>> {
   return repo
     .git(['log', '--format=%H%x00%P%x00%an%x00%ae%x00%at%x00%B%x01'])
     .split('\x01')
@@ -52,7 +61,14 @@ function gitCommits(repo: ScratchRepo): Array<Pick<LogCommit, 'oid' | 'parents' 
     .filter(Boolean)
     .map((s) => {
       const [oid, parents, author, email, at, message] = s.split('\x00');
-      return { oid, parents: parents ? parents.split(' ') : [], author, email, date: Number(at) * 1000, message: message.trimEnd() };
+      return {
+        oid,
+        parents: parents ? parents.split(' ') : [],
+        author,
+        email,
+        date: Number(at) * 1000,
+        message: message.trimEnd(),
+      };
     });
 }
 
@@ -88,7 +104,16 @@ describe('walkLog', () => {
     const got: LogCommit[] = [];
     for await (const c of walkLog(repo.head(), load)) got.push(c);
     expect(oids(got)).toEqual(oids(repo.log()));
-    expect(got.map(({ oid, parents, author, email, date, message }) => ({ oid, parents, author, email, date, message }))).toEqual(gitCommits(repo));
+    expect(
+      got.map(({ oid, parents, author, email, date, message }) => ({
+        oid,
+        parents,
+        author,
+        email,
+        date,
+        message,
+      })),
+    ).toEqual(gitCommits(repo));
     // from another start: the side branch
     const side: LogCommit[] = [];
     for await (const c of walkLog(repo.git(['rev-parse', 'side']).trim(), load)) side.push(c);
@@ -97,7 +122,9 @@ describe('walkLog', () => {
 
   it('a parent line that is no object id counts as a missing parent: the log goes on', async () => {
     const emptyTree = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
-    const files: Record<string, Uint8Array> = { [`/r/.git/objects/4b/${emptyTree.slice(2)}`]: looseFile('tree', new Uint8Array()) };
+    const files: Record<string, Uint8Array> = {
+      [`/r/.git/objects/4b/${emptyTree.slice(2)}`]: looseFile('tree', new Uint8Array()),
+    };
     const commit = (n: number, parents: string[], t: number) => {
       const oid = oidOf(n);
       const text = `tree ${emptyTree}\n${parents.map((p) => `parent ${p}\n`).join('')}author A <a@x> ${t} +0000\ncommitter A <a@x> ${t} +0000\n\nc${n}\n`;
@@ -145,7 +172,14 @@ describe('readHistoryLog', { timeout: 60_000 }, () => {
     repo.fastImport(120);
     const store = new MemoryIndexStore();
     const { end, parts, list } = await run(repo, store);
-    expect(end).toMatchObject({ refresh: 'full', commits: 120, read: 120, head: repo.head(), branch: 'main', shallow: false });
+    expect(end).toMatchObject({
+      refresh: 'full',
+      commits: 120,
+      read: 120,
+      head: repo.head(),
+      branch: 'main',
+      shallow: false,
+    });
     const commitParts = parts.filter((p) => p.kind === 'commits');
     expect(commitParts.length).toBeGreaterThan(1);
     expect(commitParts[0]).toMatchObject({ reset: true, from: 'read' });
@@ -186,7 +220,14 @@ describe('readHistoryLog', { timeout: 60_000 }, () => {
     expect(merged.end).toMatchObject({ refresh: 'incremental', read: 3, commits: 6 });
     expect(oids(merged.list)).toEqual(oids(repo.log()));
     // git puts 'topic later' (date 300) between 'main new' (400) and 'main middle' (200): not simply on top
-    expect(merged.list.map((c) => c.message)).toEqual(['merge topic', 'main new', 'topic later', 'main middle', 'topic early', 'root']);
+    expect(merged.list.map((c) => c.message)).toEqual([
+      'merge topic',
+      'main new',
+      'topic later',
+      'main middle',
+      'topic early',
+      'root',
+    ]);
   });
 
   it('a rewritten head (amend, reset) reuses what is still reachable; a history rewritten to its root is read in full', async () => {
@@ -211,7 +252,9 @@ describe('readHistoryLog', { timeout: 60_000 }, () => {
     const rewritten = await run(repo, store);
     expect(rewritten.end).toMatchObject({ refresh: 'rewritten', read: 2, commits: 2 });
     expect(oids(rewritten.list)).toEqual(oids(repo.log()));
-    expect(rewritten.parts.find((p) => p.kind === 'commits' && p.from === 'read')).toMatchObject({ reset: true });
+    expect(rewritten.parts.find((p) => p.kind === 'commits' && p.from === 'read')).toMatchObject({
+      reset: true,
+    });
   });
 
   it('a damaged, foreign or outdated stored log is ignored and the log read again', async () => {
@@ -226,7 +269,11 @@ describe('readHistoryLog', { timeout: 60_000 }, () => {
       ['a flipped byte', flipped, /not readable/],
       ['cut short', good.slice(0, good.length - 8), /not readable/],
       ['not a log', encodeIndex({ json: { something: 'else' }, sections: [] }), /not a history log/],
-      ['a future version', encodeIndex({ json: { format: 'quarry-history-log', version: 99 }, sections: [] }), /format version 99/],
+      [
+        'a future version',
+        encodeIndex({ json: { format: 'quarry-history-log', version: 99 }, sections: [] }),
+        /format version 99/,
+      ],
       ['garbage', new Uint8Array([1, 2, 3]), /not readable/],
     ];
     for (const [what, bytes, why] of damaged) {
@@ -250,9 +297,15 @@ describe('readHistoryLog', { timeout: 60_000 }, () => {
       message: 'm\n\nbody',
       parentMissing: true,
     };
-    expect(decodeLog(encodeLog({ head: c.oid, branch: 'main', shallow: [], commits: [c] })).commits).toEqual([c]);
-    expect(() => decodeLog(encodeLog({ head: c.oid, branch: null, shallow: [], commits: [{ ...c, oid: 'nope' }] }))).toThrow(/malformed/);
-    expect(() => decodeLog(encodeLog({ head: 'b'.repeat(40), branch: null, shallow: [], commits: [c] }))).toThrow(/first commit is not its head/);
+    expect(decodeLog(encodeLog({ head: c.oid, branch: 'main', shallow: [], commits: [c] })).commits).toEqual([
+      c,
+    ]);
+    expect(() =>
+      decodeLog(encodeLog({ head: c.oid, branch: null, shallow: [], commits: [{ ...c, oid: 'nope' }] })),
+    ).toThrow(/malformed/);
+    expect(() =>
+      decodeLog(encodeLog({ head: 'b'.repeat(40), branch: null, shallow: [], commits: [c] })),
+    ).toThrow(/first commit is not its head/);
   });
 
   it('a deepened shallow clone is read in full; its boundary is marked', async () => {

@@ -29,7 +29,8 @@ export type LogRefresh = 'cache_hit' | 'incremental' | 'rewritten' | 'full';
 
 /** What a history job streams: commits (a `reset` part replaces what came before) and the head. */
 export type HistoryLogPart =
-  { kind: 'commits'; commits: LogCommit[]; reset: boolean; from: 'cache' | 'read' } | { kind: 'head'; head: string | null; branch: string | null; shallow: boolean };
+  | { kind: 'commits'; commits: LogCommit[]; reset: boolean; from: 'cache' | 'read' }
+  | { kind: 'head'; head: string | null; branch: string | null; shallow: boolean };
 
 export interface HistoryLogProgress {
   read: number;
@@ -74,7 +75,16 @@ const BATCH_MS = 100;
 /** A stored log goes out in parts of this many commits (each part is one structured clone). */
 const SNAPSHOT_PART = 2000;
 
-type Row = [oid: string, parents: string, author: string, email: string, dateSec: number, committed: number, message: string, parentMissing: 0 | 1];
+type Row = [
+  oid: string,
+  parents: string,
+  author: string,
+  email: string,
+  dateSec: number,
+  committed: number,
+  message: string,
+  parentMissing: 0 | 1,
+];
 
 interface StoredLog {
   head: string;
@@ -84,21 +94,46 @@ interface StoredLog {
 }
 
 export function encodeLog(log: StoredLog): Uint8Array {
-  const rows: Row[] = log.commits.map((c) => [c.oid, c.parents.join(' '), c.author, c.email, c.date / 1000, c.committed, c.message, c.parentMissing ? 1 : 0]);
+  const rows: Row[] = log.commits.map((c) => [
+    c.oid,
+    c.parents.join(' '),
+    c.author,
+    c.email,
+    c.date / 1000,
+    c.committed,
+    c.message,
+    c.parentMissing ? 1 : 0,
+  ]);
   return encodeIndex({
-    json: { format: LOG_FORMAT, version: LOG_VERSION, head: log.head, branch: log.branch, shallow: log.shallow, count: rows.length },
+    json: {
+      format: LOG_FORMAT,
+      version: LOG_VERSION,
+      head: log.head,
+      branch: log.branch,
+      shallow: log.shallow,
+      count: rows.length,
+    },
     sections: jsonParts(rows),
   });
 }
 
 /** A stored log, or an IndexVersionMismatch saying why it cannot be used. */
 export function decodeLog(data: Uint8Array): StoredLog {
-  const bad = (why: string) => new QuarryError('IndexVersionMismatch', `The stored history is not usable: ${why}`, {});
+  const bad = (why: string) =>
+    new QuarryError('IndexVersionMismatch', `The stored history is not usable: ${why}`, {});
   const { json, sections } = decodeIndex(data);
-  const meta = json as { format?: unknown; version?: unknown; head?: unknown; branch?: unknown; shallow?: unknown; count?: unknown };
+  const meta = json as {
+    format?: unknown;
+    version?: unknown;
+    head?: unknown;
+    branch?: unknown;
+    shallow?: unknown;
+    count?: unknown;
+  };
   if (meta?.format !== LOG_FORMAT) throw bad('not a history log');
   if (meta.version !== LOG_VERSION) throw bad(`format version ${String(meta.version)} != ${LOG_VERSION}`);
-  if (!isOid(meta.head) || !Array.isArray(meta.shallow) || !meta.shallow.every(isOid)) throw bad('its head is not an object id');
+  if (!isOid(meta.head) || !Array.isArray(meta.shallow) || !meta.shallow.every(isOid))
+    throw bad('its head is not an object id');
   const rows = fromJsonParts<Row>(sections);
   if (rows.length !== meta.count) throw bad(`${rows.length} commits where ${String(meta.count)} were stored`);
   const commits = rows.map((r): LogCommit => {
@@ -126,7 +161,12 @@ export function decodeLog(data: Uint8Array): StoredLog {
     return c;
   });
   if (commits[0]?.oid !== meta.head) throw bad('its first commit is not its head');
-  return { head: meta.head, branch: typeof meta.branch === 'string' ? meta.branch : null, shallow: meta.shallow as string[], commits };
+  return {
+    head: meta.head,
+    branch: typeof meta.branch === 'string' ? meta.branch : null,
+    shallow: meta.shallow as string[],
+    commits,
+  };
 }
 
 async function readShallow(fs: GitFs, gitdir: string): Promise<string[]> {
@@ -166,8 +206,13 @@ export async function commitGraphCount(fs: GitFs, gitdir: string): Promise<numbe
   const single = await countOf(`${gitdir}/objects/info/commit-graph`);
   if (single) return single;
   try {
-    const chain = await fs.promises.readFile(`${gitdir}/objects/info/commit-graphs/commit-graph-chain`, 'utf8');
-    const hashes = (typeof chain === 'string' ? chain : new TextDecoder().decode(chain)).split('\n').filter(isOid);
+    const chain = await fs.promises.readFile(
+      `${gitdir}/objects/info/commit-graphs/commit-graph-chain`,
+      'utf8',
+    );
+    const hashes = (typeof chain === 'string' ? chain : new TextDecoder().decode(chain))
+      .split('\n')
+      .filter(isOid);
     let total = 0;
     for (const h of hashes) total += await countOf(`${gitdir}/objects/info/commit-graphs/graph-${h}.graph`);
     return total;
@@ -180,15 +225,21 @@ export function commitLoader(objects: GitObjectStore): CommitLoader {
   return async (oid) => {
     const obj = await objects.read(oid);
     if (!obj) return null;
-    if (obj.type !== 'commit') throw new QuarryError('Unreadable', `git object ${oid} is a ${obj.type}, not a commit`, { oid });
+    if (obj.type !== 'commit')
+      throw new QuarryError('Unreadable', `git object ${oid} is a ${obj.type}, not a commit`, { oid });
     return parseCommit(oid, obj.bytes);
   };
 }
 
 /** HEAD's commit and branch; null head for a repository without commits. */
-export async function readHead(fs: GitFs, dir: string, gitdir: string): Promise<{ head: string | null; branch: string | null }> {
+export async function readHead(
+  fs: GitFs,
+  dir: string,
+  gitdir: string,
+): Promise<{ head: string | null; branch: string | null }> {
   const gfs = fs as unknown as git.PromiseFsClient;
-  const branch = (await git.currentBranch({ fs: gfs, dir, gitdir, fullname: false }).catch(() => undefined)) ?? null;
+  const branch =
+    (await git.currentBranch({ fs: gfs, dir, gitdir, fullname: false }).catch(() => undefined)) ?? null;
   try {
     return { head: await git.resolveRef({ fs: gfs, dir, gitdir, ref: 'HEAD' }), branch };
   } catch (err) {
@@ -198,7 +249,11 @@ export async function readHead(fs: GitFs, dir: string, gitdir: string): Promise<
 }
 
 /** Read (or refresh) the log, streaming parts; resolves when the log is complete and stored. */
-export async function readHistoryLog(fs: GitFs, objects: GitObjectStore, options: HistoryLogOptions): Promise<HistoryLogResult> {
+export async function readHistoryLog(
+  fs: GitFs,
+  objects: GitObjectStore,
+  options: HistoryLogOptions,
+): Promise<HistoryLogResult> {
   const { dir, gitdir, store, storeKey, signal, onPart } = options;
   const batchCommits = Math.max(1, options.batchCommits ?? BATCH);
 
@@ -213,14 +268,23 @@ export async function readHistoryLog(fs: GitFs, objects: GitObjectStore, options
     }
   }
   if (cached) {
-    onPart({ kind: 'head', head: cached.head, branch: cached.branch, shallow: cached.shallow.length > 0 || cached.commits.some((c) => c.parentMissing) });
+    onPart({
+      kind: 'head',
+      head: cached.head,
+      branch: cached.branch,
+      shallow: cached.shallow.length > 0 || cached.commits.some((c) => c.parentMissing),
+    });
     sendAll(onPart, cached.commits, 'cache');
   }
 
   const { head, branch } = await readHead(fs, dir, gitdir);
   const shallowList = await readShallow(fs, gitdir);
   const shallowSet = new Set(shallowList);
-  const finish = async (commits: LogCommit[], refresh: LogRefresh, read: number): Promise<HistoryLogResult> => {
+  const finish = async (
+    commits: LogCommit[],
+    refresh: LogRefresh,
+    read: number,
+  ): Promise<HistoryLogResult> => {
     const shallow = commits.some((c) => c.parentMissing);
     let saveError: string | undefined;
     if (store && storeKey && head && refresh !== 'cache_hit') {
@@ -230,19 +294,37 @@ export async function readHistoryLog(fs: GitFs, objects: GitObjectStore, options
         saveError = toQuarryError(err).message;
       }
     }
-    return { head, branch, shallow, commits: commits.length, refresh, read, ...(cacheIgnored ? { cacheIgnored } : {}), ...(saveError ? { saveError } : {}) };
+    return {
+      head,
+      branch,
+      shallow,
+      commits: commits.length,
+      refresh,
+      read,
+      ...(cacheIgnored ? { cacheIgnored } : {}),
+      ...(saveError ? { saveError } : {}),
+    };
   };
 
   if (!head) {
     onPart({ kind: 'head', head: null, branch, shallow: false });
     if (cached) onPart({ kind: 'commits', commits: [], reset: true, from: 'read' });
     if (store && storeKey && cached) await store.remove?.(storeKey).catch(() => undefined);
-    return { head, branch, shallow: false, commits: 0, refresh: 'full', read: 0, ...(cacheIgnored ? { cacheIgnored } : {}) };
+    return {
+      head,
+      branch,
+      shallow: false,
+      commits: 0,
+      refresh: 'full',
+      read: 0,
+      ...(cacheIgnored ? { cacheIgnored } : {}),
+    };
   }
 
   const sameShallow = cached && cached.shallow.join(' ') === shallowList.join(' ');
   if (cached && sameShallow && cached.head === head) {
-    if (cached.branch !== branch) onPart({ kind: 'head', head, branch, shallow: cached.commits.some((c) => c.parentMissing) });
+    if (cached.branch !== branch)
+      onPart({ kind: 'head', head, branch, shallow: cached.commits.some((c) => c.parentMissing) });
     return finish(cached.commits, 'cache_hit', 0);
   }
 
@@ -270,16 +352,32 @@ export async function readHistoryLog(fs: GitFs, objects: GitObjectStore, options
     const known = new Map(cached.commits.map((c) => [c.oid, c]));
     const reached = new Set<string>();
     const fresh = new Map<string, LogCommit>();
-    for await (const c of walkLog(head, counted, { shallow: shallowSet, stopAt: known, reached, signal, maybeYield: options.maybeYield })) fresh.set(c.oid, c);
+    for await (const c of walkLog(head, counted, {
+      shallow: shallowSet,
+      stopAt: known,
+      reached,
+      signal,
+      maybeYield: options.maybeYield,
+    }))
+      fresh.set(c.oid, c);
     let merged: LogCommit[] = [];
     const headDate = cached.commits[0].committed;
-    if (reached.size === 1 && reached.has(cached.head) && [...fresh.values()].every((c) => c.committed > headDate)) {
+    if (
+      reached.size === 1 &&
+      reached.has(cached.head) &&
+      [...fresh.values()].every((c) => c.committed > headDate)
+    ) {
       // The usual case (commits on top of the stored head, all newer): the walk would pop every
       // new commit before the old head and then go on exactly as the stored log did.
       merged = [...fresh.values(), ...cached.commits];
     } else {
       const inMemory: CommitLoader = (oid) => fresh.get(oid) ?? known.get(oid) ?? null;
-      for await (const c of walkLog(head, inMemory, { shallow: shallowSet, signal, maybeYield: options.maybeYield })) merged.push(c);
+      for await (const c of walkLog(head, inMemory, {
+        shallow: shallowSet,
+        signal,
+        maybeYield: options.maybeYield,
+      }))
+        merged.push(c);
     }
     progress(true);
     onPart({ kind: 'head', head, branch, shallow: merged.some((c) => c.parentMissing) });
@@ -300,10 +398,19 @@ export async function readHistoryLog(fs: GitFs, objects: GitObjectStore, options
     pending = [];
     lastSend = Date.now();
   };
-  for await (const c of walkLog(head, counted, { shallow: shallowSet, signal, maybeYield: options.maybeYield })) {
+  for await (const c of walkLog(head, counted, {
+    shallow: shallowSet,
+    signal,
+    maybeYield: options.maybeYield,
+  })) {
     all.push(c);
     pending.push(c);
-    if (first ? pending.length >= FIRST_BATCH || Date.now() - lastSend >= BATCH_MS : pending.length >= batchCommits || Date.now() - lastSend >= BATCH_MS) flush();
+    if (
+      first
+        ? pending.length >= FIRST_BATCH || Date.now() - lastSend >= BATCH_MS
+        : pending.length >= batchCommits || Date.now() - lastSend >= BATCH_MS
+    )
+      flush();
   }
   flush();
   progress(true);
@@ -314,5 +421,6 @@ export async function readHistoryLog(fs: GitFs, objects: GitObjectStore, options
 
 function sendAll(onPart: HistoryLogOptions['onPart'], commits: LogCommit[], from: 'cache' | 'read'): void {
   if (!commits.length) onPart({ kind: 'commits', commits: [], reset: true, from });
-  for (let i = 0; i < commits.length; i += SNAPSHOT_PART) onPart({ kind: 'commits', commits: commits.slice(i, i + SNAPSHOT_PART), reset: i === 0, from });
+  for (let i = 0; i < commits.length; i += SNAPSHOT_PART)
+    onPart({ kind: 'commits', commits: commits.slice(i, i + SNAPSHOT_PART), reset: i === 0, from });
 }

@@ -123,7 +123,10 @@ export async function history(fs: Fs, dir: string, options: HistoryOptions = {})
   const gitdir = options.gitdir ?? (await findGitdir(gfs, dir)) ?? `${dir === '/' ? '' : dir}/.git`;
   const objects = new GitObjectStore(gfs, gitdir);
   const { head, branch } = await readHead(gfs, dir, gitdir);
-  const uncommitted = async () => (includeUncommitted ? { uncommitted: (await worktreeStatus(gfs, objects, { dir, gitdir, head })).files } : {});
+  const uncommitted = async () =>
+    includeUncommitted
+      ? { uncommitted: (await worktreeStatus(gfs, objects, { dir, gitdir, head })).files }
+      : {};
   if (!head) return { branch, head: null, commits: [], shallow: false, ...(await uncommitted()) };
   const shallowList = await gfs.promises.readFile(`${gitdir}/shallow`, 'utf8').then(
     (t) => String(t).split('\n').filter(Boolean),

@@ -40,12 +40,16 @@ export function networkError(url: string, cause: unknown, proxied: boolean): Qua
   const hint = proxied
     ? `Check that the CORS proxy is running and can reach ${host}.`
     : `Browsers can only clone from servers that allow cross-origin requests; most git hosts do not. Set a CORS proxy in the clone settings and try again.`;
-  return new QuarryError('NetworkError', `Could not reach ${host}: the request failed before the server answered (${reason}). ${hint}`, {
-    url: displayUrl(url),
-    host,
-    detail: reason,
-    suggestCorsProxy: !proxied,
-  });
+  return new QuarryError(
+    'NetworkError',
+    `Could not reach ${host}: the request failed before the server answered (${reason}). ${hint}`,
+    {
+      url: displayUrl(url),
+      host,
+      detail: reason,
+      suggestCorsProxy: !proxied,
+    },
+  );
 }
 
 export function makeHttp(what: string, signal: AbortSignal | undefined, proxied: boolean): HttpClient {

@@ -31,7 +31,8 @@ export interface GitIndex {
   entries: IndexEntry[];
 }
 
-const unreadable = (why: string) => new QuarryError('Unreadable', `The git index (.git/index) is not readable: ${why}`, { what: 'index' });
+const unreadable = (why: string) =>
+  new QuarryError('Unreadable', `The git index (.git/index) is not readable: ${why}`, { what: 'index' });
 
 /** Parse the bytes of an index file (the checksum is verified by readIndexFile). */
 export function parseIndex(data: Uint8Array): GitIndex {
@@ -65,13 +66,15 @@ export function parseIndex(data: Uint8Array): GitIndex {
       let b: number;
       let first = true;
       do {
-        if (p >= end || strip > previous.length) throw unreadable(`entry ${i + 1}'s path is malformed (its prefix length does not end)`);
+        if (p >= end || strip > previous.length)
+          throw unreadable(`entry ${i + 1}'s path is malformed (its prefix length does not end)`);
         b = data[p++];
         strip = first ? b & 0x7f : (strip + 1) * 128 + (b & 0x7f);
         first = false;
       } while (b & 0x80);
       const nul = data.indexOf(0, p);
-      if (nul < 0 || nul > end || strip < 0 || strip > previous.length) throw unreadable(`entry ${i + 1}'s path is malformed`);
+      if (nul < 0 || nul > end || strip < 0 || strip > previous.length)
+        throw unreadable(`entry ${i + 1}'s path is malformed`);
       const suffix = data.subarray(p, nul);
       pathBytes = new Uint8Array(previous.length - strip + suffix.length);
       pathBytes.set(previous.subarray(0, previous.length - strip));

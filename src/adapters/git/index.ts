@@ -12,17 +12,44 @@ import { requireRepo } from './registry';
 import { gitStorage, repoDir } from './storage';
 import { fsAccessGitFs as fsaFs, type DirHandleLike } from './fsa-fs';
 
-export { cloneRepo, fetchUpdates, deepenHistory, deleteRepo, storageEstimate, sweepOrphans, repoIdFor, gitCache } from './repos';
-export type { CloneOptions, DeepenOptions, FetchUpdatesOptions, FetchUpdatesResult, GitProgress, StorageEstimate, AuthOptions } from './repos';
+export {
+  cloneRepo,
+  fetchUpdates,
+  deepenHistory,
+  deleteRepo,
+  storageEstimate,
+  sweepOrphans,
+  repoIdFor,
+  gitCache,
+} from './repos';
+export type {
+  CloneOptions,
+  DeepenOptions,
+  FetchUpdatesOptions,
+  FetchUpdatesResult,
+  GitProgress,
+  StorageEstimate,
+  AuthOptions,
+} from './repos';
 export { listRepos, getRepo, updateRepo, registerFolder } from './registry';
 export type { RepoRecord } from './registry';
 export { gitFileSource, GitFileSource } from './source';
 export { history, diffTrees } from './history';
-export type { History, HistoryCommit, HistoryOptions, ChangedFile, ChangeType, UncommittedStatus } from './history';
+export type {
+  History,
+  HistoryCommit,
+  HistoryOptions,
+  ChangedFile,
+  ChangeType,
+  UncommittedStatus,
+} from './history';
 export { gitStorage, repoDir, GIT_FS_NAME } from './storage';
 
 /** History of a cloned repository in the library (lightning-fs, shared cache). */
-export async function repoHistory(id: string, options: Omit<HistoryOptions, 'cache' | 'gitdir'> = {}): Promise<History> {
+export async function repoHistory(
+  id: string,
+  options: Omit<HistoryOptions, 'cache' | 'gitdir'> = {},
+): Promise<History> {
   await requireRepo(id);
   return historyOver(gitStorage().fs, repoDir(id), { ...options, cache: gitCache(id) });
 }

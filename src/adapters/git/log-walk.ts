@@ -59,7 +59,8 @@ export function parseCommit(oid: string, bytes: Uint8Array): LogCommit {
     } else if (key === 'author') author = value;
     else if (key === 'committer') committer = value;
   }
-  if (!tree || !committer) throw new QuarryError('Unreadable', `git object ${oid} is not a readable commit`, { oid });
+  if (!tree || !committer)
+    throw new QuarryError('Unreadable', `git object ${oid} is not a readable commit`, { oid });
   const a = person(author || committer);
   const c = person(committer);
   return {
@@ -132,7 +133,11 @@ class CommitQueue {
 }
 
 /** The log from `head`, one commit at a time, in `git log` order. */
-export async function* walkLog(head: string, load: CommitLoader, options: WalkOptions = {}): AsyncGenerator<LogCommit> {
+export async function* walkLog(
+  head: string,
+  load: CommitLoader,
+  options: WalkOptions = {},
+): AsyncGenerator<LogCommit> {
   const { shallow, stopAt, reached, signal } = options;
   const cancelled = () => new QuarryError('Cancelled', 'Reading the history was cancelled');
   if (stopAt?.has(head)) {
@@ -140,7 +145,8 @@ export async function* walkLog(head: string, load: CommitLoader, options: WalkOp
     return;
   }
   const first = await load(head);
-  if (!first) throw new QuarryError('NotFound', `The commit ${head} is not in this repository`, { oid: head });
+  if (!first)
+    throw new QuarryError('NotFound', `The commit ${head} is not in this repository`, { oid: head });
   const queue = new CommitQueue();
   const seen = new Set<string>([head]);
   queue.push(first);

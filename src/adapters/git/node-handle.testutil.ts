@@ -3,7 +3,10 @@ import { join } from 'node:path';
 import type { DirHandleLike, FileHandleLike } from './fsa-fs';
 
 /** A File System Access directory handle over a real directory (what the browser hands the UI). */
-export function nodeHandle(path: string, name = 'root'): DirHandleLike & { values(): AsyncIterable<DirHandleLike | FileHandleLike> } {
+export function nodeHandle(
+  path: string,
+  name = 'root',
+): DirHandleLike & { values(): AsyncIterable<DirHandleLike | FileHandleLike> } {
   const fail = (n: string) => Object.assign(new Error(n), { name: n });
   const fileHandle = (p: string, n: string): FileHandleLike => ({
     kind: 'file',
@@ -36,7 +39,10 @@ export function nodeHandle(path: string, name = 'root'): DirHandleLike & { value
     async *entries() {
       for (const n of readdirSync(path)) {
         const p = join(path, n);
-        yield [n, statSync(p).isDirectory() ? nodeHandle(p, n) : fileHandle(p, n)] as [string, DirHandleLike | FileHandleLike];
+        yield [n, statSync(p).isDirectory() ? nodeHandle(p, n) : fileHandle(p, n)] as [
+          string,
+          DirHandleLike | FileHandleLike,
+        ];
       }
     },
     // what DirectoryHandleSource lists with

@@ -24,29 +24,43 @@ const STREAM_CHUNK = 64 * 1024;
 /** `commit 1234\0`: a loose header longer than this is not one. */
 const MAX_LOOSE_HEADER = 64;
 
-export const corrupt = (what: string, detail: string) => new QuarryError('Unreadable', `The git object store is damaged: ${what} ${detail}`, { what });
+export const corrupt = (what: string, detail: string) =>
+  new QuarryError('Unreadable', `The git object store is damaged: ${what} ${detail}`, { what });
 export const corruptPack = (path: string, detail: string) =>
-  new QuarryError('Unreadable', `The git object store is damaged: corrupt pack ${path}: ${detail}`, { what: path, reason: 'unreadable' });
+  new QuarryError('Unreadable', `The git object store is damaged: corrupt pack ${path}: ${detail}`, {
+    what: path,
+    reason: 'unreadable',
+  });
 
 const mib = (n: number) => `${Math.round(n / (1024 * 1024))} MiB`;
 
 export function tooLarge(what: string, size: number, max: number): QuarryError {
-  return new QuarryError('Unreadable', `The git object store is damaged or the object is too large: ${what} declares ${size} bytes, over the ${mib(max)} limit`, {
-    what,
-    reason: 'tooLarge',
-    size,
-  });
+  return new QuarryError(
+    'Unreadable',
+    `The git object store is damaged or the object is too large: ${what} declares ${size} bytes, over the ${mib(max)} limit`,
+    {
+      what,
+      reason: 'tooLarge',
+      size,
+    },
+  );
 }
 
 /** A pack entry's header: type code, declared (inflated or delta) size, where its data starts. */
-export function entryHeader(data: Uint8Array, offset: number, path: string, max: number): { code: number; size: number; p: number } {
+export function entryHeader(
+  data: Uint8Array,
+  offset: number,
+  path: string,
+  max: number,
+): { code: number; size: number; p: number } {
   let p = offset;
   let byte = data[p++];
   const code = (byte >> 4) & 7;
   let size = byte & 15;
   let shift = 4;
   while (byte & 0x80) {
-    if (p >= data.length || shift > 53) throw corruptPack(path, `the entry header at offset ${offset} does not end`);
+    if (p >= data.length || shift > 53)
+      throw corruptPack(path, `the entry header at offset ${offset} does not end`);
     byte = data[p++];
     size += (byte & 0x7f) * 2 ** shift;
     shift += 7;
@@ -56,15 +70,25 @@ export function entryHeader(data: Uint8Array, offset: number, path: string, max:
 }
 
 /** An OFS_DELTA's negative offset (git's varint with the +1 per continuation byte). */
-export function ofsBack(data: Uint8Array, p: number, path: string, offset: number): { back: number; p: number } {
+export function ofsBack(
+  data: Uint8Array,
+  p: number,
+  path: string,
+  offset: number,
+): { back: number; p: number } {
   let byte = data[p++];
   let back = byte & 0x7f;
   while (byte & 0x80) {
-    if (p >= data.length || back > Number.MAX_SAFE_INTEGER / 256) throw corruptPack(path, `the delta base offset at ${offset} does not end`);
+    if (p >= data.length || back > Number.MAX_SAFE_INTEGER / 256)
+      throw corruptPack(path, `the delta base offset at ${offset} does not end`);
     byte = data[p++];
     back = (back + 1) * 128 + (byte & 0x7f);
   }
-  if (back === 0 || back > offset) throw corruptPack(path, `the delta at offset ${offset} names a base ${back} bytes back, which is not an earlier entry`);
+  if (back === 0 || back > offset)
+    throw corruptPack(
+      path,
+      `the delta at offset ${offset} names a base ${back} bytes back, which is not an earlier entry`,
+    );
   return { back, p };
 }
 
@@ -79,11 +103,16 @@ export function inflateEntry(data: Uint8Array, size: number, where: string, offs
     throw corrupt(where, `does not inflate at offset ${offset}: ${(err as Error).message}`);
   }
   if (out.length > size) throw corrupt(where, `inflates past its declared ${size} bytes at offset ${offset}`);
-  if (out.length !== size) throw corrupt(where, `inflates to ${out.length} bytes at offset ${offset}, not ${size}`);
+  if (out.length !== size)
+    throw corrupt(where, `inflates to ${out.length} bytes at offset ${offset}, not ${size}`);
   return out;
 }
 
-function parseLooseHeader(raw: Uint8Array, oid: string, max: number): { type: ObjectType; size: number; start: number } | null {
+function parseLooseHeader(
+  raw: Uint8Array,
+  oid: string,
+  max: number,
+): { type: ObjectType; size: number; start: number } | null {
   const nul = raw.indexOf(0);
   if (nul < 0) {
     if (raw.length > MAX_LOOSE_HEADER) throw corrupt(`loose object ${oid}`, 'has no header');
@@ -101,7 +130,11 @@ function parseLooseHeader(raw: Uint8Array, oid: string, max: number): { type: Ob
  * A loose object file's type and declared size, inflating no more than needed to see the
  * header (chunks are pushed as not final: a stream cut short after the header still says it).
  */
-export function looseHeader(oid: string, file: Uint8Array, max = MAX_OBJECT_BYTES): { type: ObjectType; size: number } {
+export function looseHeader(
+  oid: string,
+  file: Uint8Array,
+  max = MAX_OBJECT_BYTES,
+): { type: ObjectType; size: number } {
   let head = new Uint8Array(0);
   let found: { type: ObjectType; size: number } | null = null;
   const z = new Unzlib((chunk) => {
@@ -130,7 +163,8 @@ export function parseLoose(oid: string, file: Uint8Array, max = MAX_OBJECT_BYTES
       // small enough that its inflated size is bounded by the limit: one call
       const raw = inflateSmall(file);
       const h = parseLooseHeader(raw, oid, max);
-      if (!h || h.size !== raw.length - h.start) throw corrupt(where, `has a bad header "${new TextDecoder().decode(raw.subarray(0, 40))}"`);
+      if (!h || h.size !== raw.length - h.start)
+        throw corrupt(where, `has a bad header "${new TextDecoder().decode(raw.subarray(0, 40))}"`);
       return { type: h.type, bytes: raw.subarray(h.start) };
     }
     return inflateLooseStream(oid, file, max);
@@ -179,7 +213,8 @@ function inflateLooseStream(oid: string, file: Uint8Array, max: number): GitObje
     out = new Uint8Array(h.size);
     put(head.subarray(h.start));
   });
-  for (let i = 0; i < file.length; i += STREAM_CHUNK) z.push(file.subarray(i, i + STREAM_CHUNK), i + STREAM_CHUNK >= file.length);
+  for (let i = 0; i < file.length; i += STREAM_CHUNK)
+    z.push(file.subarray(i, i + STREAM_CHUNK), i + STREAM_CHUNK >= file.length);
   const got = h as { type: ObjectType; size: number } | null;
   if (!got) throw corrupt(where, 'has no header');
   if (o !== got.size) throw corrupt(where, `inflates to ${o} bytes, not the ${got.size} its header declares`);
@@ -187,7 +222,12 @@ function inflateLooseStream(oid: string, file: Uint8Array, max: number): GitObje
 }
 
 /** git's delta format: two varint sizes, then copy (from the base) and insert instructions. */
-export function applyDelta(base: Uint8Array, delta: Uint8Array, where = 'a delta', max = MAX_OBJECT_BYTES): Uint8Array {
+export function applyDelta(
+  base: Uint8Array,
+  delta: Uint8Array,
+  where = 'a delta',
+  max = MAX_OBJECT_BYTES,
+): Uint8Array {
   let p = 0;
   const varint = () => {
     let v = 0;
@@ -201,7 +241,8 @@ export function applyDelta(base: Uint8Array, delta: Uint8Array, where = 'a delta
     return v;
   };
   const baseSize = varint();
-  if (baseSize !== base.length) throw corrupt(where, `has a delta for a ${baseSize}-byte base applied to ${base.length} bytes`);
+  if (baseSize !== base.length)
+    throw corrupt(where, `has a delta for a ${baseSize}-byte base applied to ${base.length} bytes`);
   const size = varint();
   if (size > max) throw tooLarge(`a delta in ${where}`, size, max);
   const out = new Uint8Array(size);

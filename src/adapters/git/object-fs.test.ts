@@ -9,9 +9,26 @@ import type { GitFs } from './blob-at';
 function countingFs() {
   const calls: Record<string, number> = {};
   const promises: Record<string, (...a: any[]) => Promise<unknown>> = {};
-  for (const name of ['readFile', 'writeFile', 'unlink', 'readdir', 'mkdir', 'rmdir', 'stat', 'lstat', 'readlink', 'symlink', 'chmod']) {
+  for (const name of [
+    'readFile',
+    'writeFile',
+    'unlink',
+    'readdir',
+    'mkdir',
+    'rmdir',
+    'stat',
+    'lstat',
+    'readlink',
+    'symlink',
+    'chmod',
+  ]) {
     promises[name] = (...a: any[]) => {
-      const what = typeof a[0] !== 'string' ? 'probe' : /\/objects\/[0-9a-f]{2}\/[0-9a-f]{38}$/.test(a[0]) ? 'loose object' : a[0].replace(/^.*\/\.git/, '.git');
+      const what =
+        typeof a[0] !== 'string'
+          ? 'probe'
+          : /\/objects\/[0-9a-f]{2}\/[0-9a-f]{38}$/.test(a[0])
+            ? 'loose object'
+            : a[0].replace(/^.*\/\.git/, '.git');
       const key = `${name} ${what}`;
       calls[key] = (calls[key] ?? 0) + 1;
       return (nodeFs.promises as unknown as Record<string, (...a: any[]) => Promise<unknown>>)[name](...a);
@@ -22,7 +39,12 @@ function countingFs() {
 
 describe('object-reading fs', { timeout: 60_000 }, () => {
   const packed = new CliRepo('quarry-objfs-packed-');
-  packed.fastImport(Array.from({ length: 40 }, (_, i) => ({ message: `c${i}`, files: { 'src/a.ts': `export const a = ${i};\n`, 'b.txt': `${i % 3}\n` } })));
+  packed.fastImport(
+    Array.from({ length: 40 }, (_, i) => ({
+      message: `c${i}`,
+      files: { 'src/a.ts': `export const a = ${i};\n`, 'b.txt': `${i % 3}\n` },
+    })),
+  );
   packed.git(['repack', '-a', '-d', '-q']);
   const loose = new CliRepo('quarry-objfs-loose-');
   for (let i = 0; i < 5; i++) loose.commit({ 'src/a.ts': `export const a = ${i};\n` }, `c${i}`);

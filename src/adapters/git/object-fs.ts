@@ -38,7 +38,19 @@ export function objectReadingFs(fs: GitFs): GitFs {
   // one error object for every miss: isomorphic-git only asks whether the read failed, and an Error's stack costs more than the lookup
   const missing = enoent('(a loose object that is not there, or a probe)');
   const promises: Promises = {};
-  for (const name of ['readFile', 'writeFile', 'unlink', 'readdir', 'mkdir', 'rmdir', 'stat', 'lstat', 'readlink', 'symlink', 'chmod']) {
+  for (const name of [
+    'readFile',
+    'writeFile',
+    'unlink',
+    'readdir',
+    'mkdir',
+    'rmdir',
+    'stat',
+    'lstat',
+    'readlink',
+    'symlink',
+    'chmod',
+  ]) {
     if (typeof inner[name] === 'function') promises[name] = inner[name].bind(inner);
   }
   promises.readFile = async (path: string, ...rest: unknown[]) => {

@@ -12,7 +12,10 @@ import { ScratchRepo } from './scratch-repo.testutil';
 
 /** Every object as git prints it: oid -> {type, bytes}. */
 function catAll(repo: ScratchRepo): Map<string, { type: string; bytes: Buffer }> {
-  const oids = repo.git(['cat-file', '--batch-all-objects', '--batch-check=%(objectname)']).trim().split('\n');
+  const oids = repo
+    .git(['cat-file', '--batch-all-objects', '--batch-check=%(objectname)'])
+    .trim()
+    .split('\n');
   const out = execBytes(repo, oids.join('\n') + '\n');
   const objects = new Map<string, { type: string; bytes: Buffer }>();
   let p = 0;
@@ -35,7 +38,11 @@ function buildHistory(repo: ScratchRepo): void {
   let text = '';
   for (let i = 0; i < 40; i++) {
     text += `line ${i}: ${'x'.repeat(i % 7)} the quick brown fox\n`;
-    repo.commit(`Commit ${i}`, { 'src/grow.ts': text, [`src/dir${i % 4}/f${i % 5}.ts`]: `export const v = ${i};\n`, 'empty.txt': '' });
+    repo.commit(`Commit ${i}`, {
+      'src/grow.ts': text,
+      [`src/dir${i % 4}/f${i % 5}.ts`]: `export const v = ${i};\n`,
+      'empty.txt': '',
+    });
   }
 }
 
@@ -114,7 +121,10 @@ describe('damaged object stores', () => {
     try {
       packed.commit('Two', { 'b.txt': 'b\n' });
       fs.mkdirSync(join(packed.dir, '.git/objects/pack'), { recursive: true });
-      fs.writeFileSync(join(packed.dir, '.git/objects/pack/pack-bad.idx'), Buffer.from('\xfftOc\0\0\0\x01 cut short'));
+      fs.writeFileSync(
+        join(packed.dir, '.git/objects/pack/pack-bad.idx'),
+        Buffer.from('\xfftOc\0\0\0\x01 cut short'),
+      );
       const store = new GitObjectStore(fs, join(packed.dir, '.git'));
       expect((await store.read(packed.head()))?.type).toBe('commit'); // still read (loose)
       expect(store.skippedPacks).toHaveLength(1);
@@ -126,9 +136,15 @@ describe('damaged object stores', () => {
 
   it('a delta that does not fit its base is refused', () => {
     // base size 3, result size 2, copy 5 bytes from offset 0
-    expect(() => applyDelta(new Uint8Array([1, 2, 3]), new Uint8Array([3, 2, 0x90, 5]))).toThrow(/copies outside its base/);
-    expect(() => applyDelta(new Uint8Array([1, 2]), new Uint8Array([3, 2]))).toThrow(/3-byte base applied to 2 bytes/);
-    expect(Array.from(applyDelta(new Uint8Array([7, 8, 9]), new Uint8Array([3, 3, 0x91, 1, 2, 1, 42])))).toEqual([8, 9, 42]);
+    expect(() => applyDelta(new Uint8Array([1, 2, 3]), new Uint8Array([3, 2, 0x90, 5]))).toThrow(
+      /copies outside its base/,
+    );
+    expect(() => applyDelta(new Uint8Array([1, 2]), new Uint8Array([3, 2]))).toThrow(
+      /3-byte base applied to 2 bytes/,
+    );
+    expect(
+      Array.from(applyDelta(new Uint8Array([7, 8, 9]), new Uint8Array([3, 3, 0x91, 1, 2, 1, 42]))),
+    ).toEqual([8, 9, 42]);
   });
 });
 

@@ -10,7 +10,18 @@
  * an object is a binary search plus one inflate, and nothing is stat'ed per object.
  */
 import { QuarryError } from '../../core/errors';
-import { applyDelta, corrupt, corruptPack, entryHeader, inflateEntry, MAX_OBJECT_BYTES, ofsBack, parseLoose, type GitObject, type ObjectType } from './object-codec';
+import {
+  applyDelta,
+  corrupt,
+  corruptPack,
+  entryHeader,
+  inflateEntry,
+  MAX_OBJECT_BYTES,
+  ofsBack,
+  parseLoose,
+  type GitObject,
+  type ObjectType,
+} from './object-codec';
 
 export { applyDelta, MAX_OBJECT_BYTES } from './object-codec';
 export type { GitObject, ObjectType } from './object-codec';
@@ -21,12 +32,27 @@ export interface GitFs {
     readFile(path: string, opts?: unknown): Promise<Uint8Array | string>;
     readdir(path: string): Promise<string[]>;
     stat(path: string): Promise<{ size: number; mtimeMs: number; isFile(): boolean; isDirectory(): boolean }>;
-    lstat?(path: string): Promise<{ size: number; mtimeMs: number; isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }>;
+    lstat?(
+      path: string,
+    ): Promise<{
+      size: number;
+      mtimeMs: number;
+      isFile(): boolean;
+      isDirectory(): boolean;
+      isSymbolicLink(): boolean;
+    }>;
     readlink?(path: string): Promise<string>;
   };
 }
 
-const TYPE_BY_CODE: Record<number, ObjectType | 'ofs' | 'ref'> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag', 6: 'ofs', 7: 'ref' };
+const TYPE_BY_CODE: Record<number, ObjectType | 'ofs' | 'ref'> = {
+  1: 'commit',
+  2: 'tree',
+  3: 'blob',
+  4: 'tag',
+  6: 'ofs',
+  7: 'ref',
+};
 /** Resolved delta bases kept per store (a tree walk revisits the same bases). */
 const BASE_CACHE_BYTES = 16 * 1024 * 1024;
 /** Deltas of deltas at most (git's own default limit is 50; `--depth` allows 4095). */
@@ -72,8 +98,10 @@ class Pack {
   static parse(fs: GitFs, packPath: string, idx: Uint8Array): Pack {
     const idxPath = packPath.replace(/\.pack$/, '.idx');
     const view = new DataView(idx.buffer, idx.byteOffset, idx.byteLength);
-    if (idx.length < 8 + 1024 || view.getUint32(0) !== 0xff744f63) throw corrupt(idxPath, 'is not a version 2 pack index');
-    if (view.getUint32(4) !== 2) throw corrupt(idxPath, `has index version ${view.getUint32(4)} (only 2 is read)`);
+    if (idx.length < 8 + 1024 || view.getUint32(0) !== 0xff744f63)
+      throw corrupt(idxPath, 'is not a version 2 pack index');
+    if (view.getUint32(4) !== 2)
+      throw corrupt(idxPath, `has index version ${view.getUint32(4)} (only 2 is read)`);
     const count = view.getUint32(8 + 255 * 4);
     if (idx.length < 8 + 1024 + count * 28 + 40) throw corrupt(idxPath, 'is cut short');
     // the fan-out counts must grow: a binary search over a shrinking one reads outside the names
@@ -108,13 +136,18 @@ class Pack {
     const small = this.view.getUint32(offsets + i * 4);
     if (!(small & 0x80000000)) return small;
     const large = offsets + this.count * 4 + (small & 0x7fffffff) * 8;
-    if (large + 8 > this.idx.length - 40) throw corrupt(this.path.replace(/\.pack$/, '.idx'), `names a large offset outside the index for entry ${i}`);
+    if (large + 8 > this.idx.length - 40)
+      throw corrupt(
+        this.path.replace(/\.pack$/, '.idx'),
+        `names a large offset outside the index for entry ${i}`,
+      );
     return this.view.getUint32(large) * 2 ** 32 + this.view.getUint32(large + 4);
   }
 
   bytes(): Promise<Uint8Array> {
     this.data ??= readBytes(this.fs, this.path).then((d) => {
-      if (!d || d.length < 32 || d[0] !== 0x50 || d[1] !== 0x41 || d[2] !== 0x43 || d[3] !== 0x4b) throw corrupt(this.path, 'is missing or not a pack file');
+      if (!d || d.length < 32 || d[0] !== 0x50 || d[1] !== 0x41 || d[2] !== 0x43 || d[3] !== 0x4b)
+        throw corrupt(this.path, 'is missing or not a pack file');
       return d;
     });
     this.data.catch(() => (this.data = null));
@@ -179,7 +212,9 @@ export class GitObjectStore {
   private relist(): Promise<void> {
     this.listing ??= (async () => {
       const dir = `${this.gitdir}/objects/pack`;
-      const names = (await this.fs.promises.readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.idx')).sort(); // none: only loose objects
+      const names = (await this.fs.promises.readdir(dir).catch(() => [] as string[]))
+        .filter((n) => n.endsWith('.idx'))
+        .sort(); // none: only loose objects
       const key = names.join('\n');
       if (key === this.listed) return;
       const packs: Pack[] = [];
@@ -210,7 +245,10 @@ export class GitObjectStore {
   }
 
   /** The pack holding `raw` and its offset there; a pack whose data cannot be read is skipped. */
-  private async findPacked(raw: Uint8Array, packs: readonly Pack[]): Promise<{ pack: Pack; at: number } | null> {
+  private async findPacked(
+    raw: Uint8Array,
+    packs: readonly Pack[],
+  ): Promise<{ pack: Pack; at: number } | null> {
     for (const pack of packs) {
       const at = pack.find(raw);
       if (at < 0) continue;
@@ -227,7 +265,11 @@ export class GitObjectStore {
 
   /** The object, or null when the repository does not have it (a shallow clone's boundary). */
   async read(oid: string): Promise<GitObject | null> {
-    if (!isOid(oid)) throw new QuarryError('InvalidArgument', `"${String(oid)}" is not a 40-character object id`, { field: 'oid', value: oid });
+    if (!isOid(oid))
+      throw new QuarryError('InvalidArgument', `"${String(oid)}" is not a 40-character object id`, {
+        field: 'oid',
+        value: oid,
+      });
     return this.readAt(oid, 0, new Set());
   }
 
@@ -261,17 +303,28 @@ export class GitObjectStore {
   async readAs(oid: string, type: ObjectType): Promise<Uint8Array> {
     const obj = await this.read(oid);
     if (!obj) throw new QuarryError('NotFound', `git object ${oid} is not in this repository`, { oid });
-    if (obj.type !== type) throw new QuarryError('Unreadable', `git object ${oid} is a ${obj.type}, not a ${type}`, { oid, type: obj.type });
+    if (obj.type !== type)
+      throw new QuarryError('Unreadable', `git object ${oid} is a ${obj.type}, not a ${type}`, {
+        oid,
+        type: obj.type,
+      });
     return obj.bytes;
   }
 
-  private async readPacked(pack: Pack, offset: number, depth: number, resolving: Set<string>): Promise<GitObject> {
-    if (depth > MAX_DELTA_DEPTH) throw corruptPack(pack.path, `has a delta chain deeper than ${MAX_DELTA_DEPTH}`);
+  private async readPacked(
+    pack: Pack,
+    offset: number,
+    depth: number,
+    resolving: Set<string>,
+  ): Promise<GitObject> {
+    if (depth > MAX_DELTA_DEPTH)
+      throw corruptPack(pack.path, `has a delta chain deeper than ${MAX_DELTA_DEPTH}`);
     const cacheKey = `${pack.path}:${offset}`;
     const cached = this.baseCache.get(cacheKey);
     if (cached) return cached;
     const data = await pack.bytes();
-    if (offset < 12 || offset >= data.length - 20) throw corruptPack(pack.path, `has no object at offset ${offset}`);
+    if (offset < 12 || offset >= data.length - 20)
+      throw corruptPack(pack.path, `has no object at offset ${offset}`);
     const { code, size, p: start } = entryHeader(data, offset, pack.path, this.maxObjectBytes);
     let p = start;
     const kind = TYPE_BY_CODE[code];
@@ -282,16 +335,22 @@ export class GitObjectStore {
       p = ofs.p;
       base = await this.readPacked(pack, offset - ofs.back, depth + 1, resolving);
     } else if (kind === 'ref') {
-      if (p + 20 > data.length - 20) throw corruptPack(pack.path, `has a delta at offset ${offset} cut short`);
+      if (p + 20 > data.length - 20)
+        throw corruptPack(pack.path, `has a delta at offset ${offset} cut short`);
       const baseOid = bytesToHex(data, p, p + 20);
       p += 20;
       if (resolving.has(baseOid))
-        throw corruptPack(pack.path, `the delta at offset ${offset} has ${baseOid} as its base, which is itself or one of its own deltas (a delta cycle)`);
+        throw corruptPack(
+          pack.path,
+          `the delta at offset ${offset} has ${baseOid} as its base, which is itself or one of its own deltas (a delta cycle)`,
+        );
       base = await this.readAt(baseOid, depth + 1, resolving);
       if (!base) throw corrupt(pack.path, `has a delta against ${baseOid}, which is missing`);
     }
     const body = inflateEntry(data.subarray(p, data.length - 20), size, pack.path, offset);
-    const obj: GitObject = base ? { type: base.type, bytes: applyDelta(base.bytes, body, pack.path, this.maxObjectBytes) } : { type: kind as ObjectType, bytes: body };
+    const obj: GitObject = base
+      ? { type: base.type, bytes: applyDelta(base.bytes, body, pack.path, this.maxObjectBytes) }
+      : { type: kind as ObjectType, bytes: body };
     // Bases of deltas are what gets read again: remember objects that were one (or are trees).
     if (depth > 0 || obj.type === 'tree') this.remember(cacheKey, obj);
     return obj;

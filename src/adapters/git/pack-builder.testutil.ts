@@ -99,7 +99,11 @@ export function buildPack(entries: PackEntry[]): { pack: Uint8Array; idx: Uint8A
     offset += part.length;
   }
   parts.push(new Uint8Array(20)); // the checksum (not checked)
-  return { pack: concat(parts), idx: buildIdx(entries.map((e, i) => ({ oid: e.oid, offset: offsets[i] }))), offsets };
+  return {
+    pack: concat(parts),
+    idx: buildIdx(entries.map((e, i) => ({ oid: e.oid, offset: offsets[i] }))),
+    offsets,
+  };
 }
 
 function hex(oid: string): number[] {
@@ -113,7 +117,8 @@ function buildIdx(items: Array<{ oid: string; offset: number }>): Uint8Array {
   const view = new DataView(out.buffer);
   view.setUint32(0, 0xff744f63);
   view.setUint32(4, 2);
-  for (let b = 0; b < 256; b++) view.setUint32(8 + b * 4, sorted.filter((s) => parseInt(s.oid.slice(0, 2), 16) <= b).length);
+  for (let b = 0; b < 256; b++)
+    view.setUint32(8 + b * 4, sorted.filter((s) => parseInt(s.oid.slice(0, 2), 16) <= b).length);
   sorted.forEach((s, i) => {
     out.set(hex(s.oid), 8 + 1024 + i * 20);
     view.setUint32(8 + 1024 + n * 24 + i * 4, s.offset);
@@ -143,7 +148,13 @@ export function memoryFs(files: Record<string, Uint8Array> = {}): MemoryFs {
   const stat = async (path: string) => {
     const file = map.get(path);
     if (!file && !isDir(path)) throw enoent(path);
-    return { size: file?.length ?? 0, mtimeMs: 0, isFile: () => !!file, isDirectory: () => !file, isSymbolicLink: () => false };
+    return {
+      size: file?.length ?? 0,
+      mtimeMs: 0,
+      isFile: () => !!file,
+      isDirectory: () => !file,
+      isSymbolicLink: () => false,
+    };
   };
   return {
     files: map,
@@ -160,7 +171,8 @@ export function memoryFs(files: Record<string, Uint8Array> = {}): MemoryFs {
         listings.push(path);
         if (!isDir(path)) throw enoent(path);
         const names = new Set<string>();
-        for (const k of map.keys()) if (k.startsWith(`${path}/`)) names.add(k.slice(path.length + 1).split('/')[0]);
+        for (const k of map.keys())
+          if (k.startsWith(`${path}/`)) names.add(k.slice(path.length + 1).split('/')[0]);
         return [...names];
       },
       stat,

@@ -66,7 +66,11 @@ export async function putRepo(record: RepoRecord): Promise<void> {
     await (await open()).put(STORE, record);
   } catch (err) {
     if ((err as { name?: string }).name === 'QuotaExceededError') {
-      throw new QuarryError('QuotaExceeded', `Browser storage is full: the library entry for ${record.url} could not be saved`, { id: record.id });
+      throw new QuarryError(
+        'QuotaExceeded',
+        `Browser storage is full: the library entry for ${record.url} could not be saved`,
+        { id: record.id },
+      );
     }
     throw err;
   }

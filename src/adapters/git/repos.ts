@@ -92,10 +92,18 @@ function checkUrl(url: string): void {
   try {
     u = new URL(url);
   } catch {
-    throw invalidArgument('url', `Not a valid repository URL: "${url}" (expected https://host/owner/repo.git)`, url);
+    throw invalidArgument(
+      'url',
+      `Not a valid repository URL: "${url}" (expected https://host/owner/repo.git)`,
+      url,
+    );
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') {
-    throw invalidArgument('url', `Only http(s) git URLs can be cloned in the browser, got ${u.protocol}//`, url);
+    throw invalidArgument(
+      'url',
+      `Only http(s) git URLs can be cloned in the browser, got ${u.protocol}//`,
+      url,
+    );
   }
 }
 
@@ -111,7 +119,12 @@ function authCallbacks(opts: AuthOptions) {
 
 const REMOTE_PHASES = /^(Counting|Compressing|Enumerating|Receiving|Total|remote)/i;
 
-function progressHandler(what: string, signal: AbortSignal | undefined, onProgress?: (p: GitProgress) => void, abortable = () => true) {
+function progressHandler(
+  what: string,
+  signal: AbortSignal | undefined,
+  onProgress?: (p: GitProgress) => void,
+  abortable = () => true,
+) {
   let thrown = false;
   return (p: git.GitProgressEvent) => {
     // Throw once: checkout reports progress from hundreds of concurrent tasks, and
@@ -160,20 +173,34 @@ async function ensureRoot(): Promise<void> {
 export async function cloneRepo(opts: CloneOptions): Promise<RepoRecord> {
   checkUrl(opts.url);
   const depth = opts.depth ?? 1;
-  if (!Number.isInteger(depth) || depth < 0) throw invalidArgument('depth', `depth must be 0 (full history) or a positive integer, got ${depth}`, depth);
+  if (!Number.isInteger(depth) || depth < 0)
+    throw invalidArgument(
+      'depth',
+      `depth must be 0 (full history) or a positive integer, got ${depth}`,
+      depth,
+    );
   const url = opts.url.trim();
   const id = repoIdFor(url, opts.ref);
   const what = `Cloning ${displayUrl(url)}`;
   if (opts.signal?.aborted) throw cancelledError(what);
   const existing = await getRepo(id);
   if (existing) {
-    throw new QuarryError('InvalidArgument', `${displayUrl(url)} is already in the library (as "${id}"); use "fetch updates" or delete it first`, {
+    throw new QuarryError(
+      'InvalidArgument',
+      `${displayUrl(url)} is already in the library (as "${id}"); use "fetch updates" or delete it first`,
+      {
+        field: 'url',
+        value: url,
+        id,
+      },
+    );
+  }
+  if (inProgress.has(id))
+    throw new QuarryError('InvalidArgument', `${displayUrl(url)} is already being cloned`, {
       field: 'url',
       value: url,
       id,
     });
-  }
-  if (inProgress.has(id)) throw new QuarryError('InvalidArgument', `${displayUrl(url)} is already being cloned`, { field: 'url', value: url, id });
   inProgress.add(id);
   const { fs, db } = gitStorage();
   const dir = repoDir(id);
@@ -257,12 +284,16 @@ async function unknownRefError(url: string, opts: CloneOptions, fallback: Quarry
       .map((r) => r.ref)
       .filter((r) => r.startsWith('refs/tags/') && !r.endsWith('^{}'))
       .map((r) => r.slice('refs/tags/'.length));
-    return new QuarryError('NotFound', `Branch or tag "${opts.ref}" not found in ${displayUrl(url)}. Its branches: ${branches.join(', ') || '(none)'}`, {
-      url: displayUrl(url),
-      ref: opts.ref,
-      branches,
-      tags,
-    });
+    return new QuarryError(
+      'NotFound',
+      `Branch or tag "${opts.ref}" not found in ${displayUrl(url)}. Its branches: ${branches.join(', ') || '(none)'}`,
+      {
+        url: displayUrl(url),
+        ref: opts.ref,
+        branches,
+        tags,
+      },
+    );
   } catch {
     return fallback;
   }
@@ -270,8 +301,10 @@ async function unknownRefError(url: string, opts: CloneOptions, fallback: Quarry
 
 export async function fetchUpdates(id: string, opts: FetchUpdatesOptions = {}): Promise<FetchUpdatesResult> {
   const record = await requireRepo(id);
-  if (record.source !== 'clone') throw invalidArgument('id', `"${id}" is an opened folder, not a clone: there is nothing to fetch`, id);
-  if (inProgress.has(id)) throw new QuarryError('InvalidArgument', `${record.url} is busy (a clone or fetch is running)`, { id });
+  if (record.source !== 'clone')
+    throw invalidArgument('id', `"${id}" is an opened folder, not a clone: there is nothing to fetch`, id);
+  if (inProgress.has(id))
+    throw new QuarryError('InvalidArgument', `${record.url} is busy (a clone or fetch is running)`, { id });
   inProgress.add(id);
   const { fs, db } = gitStorage();
   const dir = repoDir(id);
@@ -311,10 +344,24 @@ export async function fetchUpdates(id: string, opts: FetchUpdatesOptions = {}): 
       // The remote branch is the truth (Quarry never commits here): move the local branch to
       // it, then let checkout rewrite only the files whose blobs changed.
       if (detached) {
-        await git.checkout({ fs, dir, ref: commit, force: true, cache, onProgress: progressHandler(what, undefined, opts.onProgress) });
+        await git.checkout({
+          fs,
+          dir,
+          ref: commit,
+          force: true,
+          cache,
+          onProgress: progressHandler(what, undefined, opts.onProgress),
+        });
       } else {
         await git.writeRef({ fs, dir, ref: `refs/heads/${record.branch}`, value: commit, force: true });
-        await git.checkout({ fs, dir, ref: record.branch, force: true, cache, onProgress: progressHandler(what, undefined, opts.onProgress) });
+        await git.checkout({
+          fs,
+          dir,
+          ref: record.branch,
+          force: true,
+          cache,
+          onProgress: progressHandler(what, undefined, opts.onProgress),
+        });
       }
     }
     const { fileCount, sizeBytes } = await measureRepo(dir);
@@ -352,11 +399,18 @@ export interface DeepenOptions extends AuthOptions {
  */
 export async function deepenHistory(id: string, opts: DeepenOptions = {}): Promise<RepoRecord> {
   const record = await requireRepo(id);
-  if (record.source !== 'clone') throw invalidArgument('id', `"${id}" is an opened folder, not a clone: its history is already all there`, id);
+  if (record.source !== 'clone')
+    throw invalidArgument(
+      'id',
+      `"${id}" is an opened folder, not a clone: its history is already all there`,
+      id,
+    );
   const by = opts.by ?? 50;
-  if (!Number.isInteger(by) || by < 1) throw invalidArgument('by', `by must be a positive integer, got ${by}`, by);
+  if (!Number.isInteger(by) || by < 1)
+    throw invalidArgument('by', `by must be a positive integer, got ${by}`, by);
   if (!record.depth) return record; // a full clone has nothing more to fetch
-  if (inProgress.has(id)) throw new QuarryError('InvalidArgument', `${record.url} is busy (a clone or fetch is running)`, { id });
+  if (inProgress.has(id))
+    throw new QuarryError('InvalidArgument', `${record.url} is busy (a clone or fetch is running)`, { id });
   inProgress.add(id);
   const { fs, db } = gitStorage();
   const dir = repoDir(id);
@@ -398,7 +452,8 @@ export async function deepenHistory(id: string, opts: DeepenOptions = {}): Promi
 /** Remove a repository from the library and free its stored files. */
 export async function deleteRepo(id: string): Promise<void> {
   const record = await getRepo(id);
-  if (inProgress.has(id)) throw new QuarryError('InvalidArgument', `"${id}" is busy (a clone or fetch is running)`, { id });
+  if (inProgress.has(id))
+    throw new QuarryError('InvalidArgument', `"${id}" is busy (a clone or fetch is running)`, { id });
   // Record first: if freeing storage is interrupted, sweepOrphans() finishes it later,
   // and the library never shows an entry whose files are half gone.
   if (record) await removeRepoRecord(id);

@@ -70,7 +70,9 @@ export class ScratchRepo {
     } catch {
       // an empty repository: the first commit is a root
     }
-    this.git(['fast-import', '--quiet'], { input: fastImportStream(count, { start: this.clock + 60, parent, ...options }) });
+    this.git(['fast-import', '--quiet'], {
+      input: fastImportStream(count, { start: this.clock + 60, parent, ...options }),
+    });
     this.clock += 60 * count;
     this.git(['checkout', '-q', '-f', 'main']);
   }
@@ -100,7 +102,10 @@ export class ScratchRepo {
  * A fast-import stream of `count` linear commits on refs/heads/main (after `parent` when given), one minute apart, each
  * changing one of `files` small files (default 50), authors taking turns.
  */
-export function fastImportStream(count: number, options: { start?: number; files?: number; parent?: string } = {}): Buffer {
+export function fastImportStream(
+  count: number,
+  options: { start?: number; files?: number; parent?: string } = {},
+): Buffer {
   const start = options.start ?? BASE_DATE;
   const files = Math.max(1, options.files ?? 50);
   const parts: Buffer[] = [];

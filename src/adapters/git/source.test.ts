@@ -67,8 +67,12 @@ describe('GitFileSource keeps every read inside its clone', () => {
         .sort(),
     ).toEqual(['secret_link.txt', 'sneaky', 'to_other', 'to_root']);
     const ws = new Workspace([source]);
-    const hits = (await callTool('code_search', { query: 'other repository secret' }, { workspace: ws })) as { total: number };
+    const hits = (await callTool('code_search', { query: 'other repository secret' }, { workspace: ws })) as {
+      total: number;
+    };
     expect(hits.total).toBe(0);
-    await expect(rejectionOf(callTool('read_file', { filePath: 'to_other/secret.txt' }, { workspace: ws }))).resolves.toMatchObject({ code: 'PathOutsideRoot' });
+    await expect(
+      rejectionOf(callTool('read_file', { filePath: 'to_other/secret.txt' }, { workspace: ws })),
+    ).resolves.toMatchObject({ code: 'PathOutsideRoot' });
   });
 });

@@ -35,7 +35,8 @@ export class GitFileSource implements FileSource {
   }
 
   private full(path: string): string {
-    if (path.split('/').includes('..')) throw new QuarryError('PathOutsideRoot', `Path leaves the repository: ${path}`, { path });
+    if (path.split('/').includes('..'))
+      throw new QuarryError('PathOutsideRoot', `Path leaves the repository: ${path}`, { path });
     return path ? `${this.root}/${path}` : this.root;
   }
 
@@ -66,19 +67,28 @@ export class GitFileSource implements FileSource {
       } catch {
         st = null;
       }
-      if (!st) throw new QuarryError('NotFound', `No such file or directory: ${path} in ${this.id}`, { path });
+      if (!st)
+        throw new QuarryError('NotFound', `No such file or directory: ${path} in ${this.id}`, { path });
       if (st.type !== 'symlink') {
         done.push(seg);
         continue;
       }
-      if (++hops > 40) throw new QuarryError('Unreadable', `Too many levels of symbolic links: ${path}`, { path, reason: 'symlinkLoop' });
+      if (++hops > 40)
+        throw new QuarryError('Unreadable', `Too many levels of symbolic links: ${path}`, {
+          path,
+          reason: 'symlinkLoop',
+        });
       const target = String(await fs.promises.readlink(at));
       if (target.startsWith('/')) done.length = 0;
       pending.unshift(...target.split('/'));
     }
     const real = '/' + done.join('/');
     if (real !== this.root && !real.startsWith(this.root + '/')) {
-      throw new QuarryError('PathOutsideRoot', `${path} leads outside the repository through a symbolic link`, { path, reason: 'outsideRoot' });
+      throw new QuarryError(
+        'PathOutsideRoot',
+        `${path} leads outside the repository through a symbolic link`,
+        { path, reason: 'outsideRoot' },
+      );
     }
     return real;
   }
@@ -86,14 +96,16 @@ export class GitFileSource implements FileSource {
   async list(dir: string): Promise<DirEntry[]> {
     const { fs } = gitStorage();
     const base = await this.inside(dir).catch((err: unknown) => {
-      if (err instanceof QuarryError && err.code === 'NotFound') throw new QuarryError('NotFound', `No directory ${dir || '/'} in ${this.id}`, { path: dir });
+      if (err instanceof QuarryError && err.code === 'NotFound')
+        throw new QuarryError('NotFound', `No directory ${dir || '/'} in ${this.id}`, { path: dir });
       throw err;
     });
     let names: string[];
     try {
       names = (await fs.promises.readdir(base)) as string[];
     } catch (err) {
-      if (isMissing(err)) throw new QuarryError('NotFound', `No directory ${dir || '/'} in ${this.id}`, { path: dir });
+      if (isMissing(err))
+        throw new QuarryError('NotFound', `No directory ${dir || '/'} in ${this.id}`, { path: dir });
       throw err;
     }
     const out: DirEntry[] = [];
@@ -115,7 +127,12 @@ export class GitFileSource implements FileSource {
     }
     try {
       const st = (await fs.promises.stat(at)) as unknown as LfsStat;
-      return { kind: st.type === 'dir' ? 'directory' : 'file', size: st.size, mtimeMs: st.mtimeMs, id: `${this.id}:${st.ino}` };
+      return {
+        kind: st.type === 'dir' ? 'directory' : 'file',
+        size: st.size,
+        mtimeMs: st.mtimeMs,
+        id: `${this.id}:${st.ino}`,
+      };
     } catch (err) {
       if (isMissing(err)) return null;
       throw err;

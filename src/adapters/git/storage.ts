@@ -80,7 +80,8 @@ export class BatchedFileDb {
     if (old) this.pendingBytes -= old.byteLength;
     this.pending.set(key, value);
     if (value) this.pendingBytes += value.byteLength;
-    if (this.pending.size >= MAX_PENDING_WRITES || this.pendingBytes >= MAX_PENDING_BYTES) return this.commit();
+    if (this.pending.size >= MAX_PENDING_WRITES || this.pendingBytes >= MAX_PENDING_BYTES)
+      return this.commit();
     this.schedule();
   }
 
@@ -101,7 +102,15 @@ export class BatchedFileDb {
             if (value === null) void store.delete(key).catch(() => undefined);
             // Store an exact-size copy: structured clone of a view clones its whole ArrayBuffer
             // (Node's Buffer pool would store 8 KiB per small file).
-            else void store.put(value.byteOffset === 0 && value.byteLength === value.buffer.byteLength ? value : new Uint8Array(value), key).catch(() => undefined);
+            else
+              void store
+                .put(
+                  value.byteOffset === 0 && value.byteLength === value.buffer.byteLength
+                    ? value
+                    : new Uint8Array(value),
+                  key,
+                )
+                .catch(() => undefined);
           }
           if (superblock !== undefined) void store.put(superblock, '!root').catch(() => undefined);
         } catch (err) {
@@ -128,7 +137,8 @@ export class BatchedFileDb {
 
   private lookupQueued(key: Key): PendingValue | undefined {
     if (this.pending.has(key)) return this.pending.get(key)!;
-    for (let i = this.inflight.length - 1; i >= 0; i--) if (this.inflight[i].has(key)) return this.inflight[i].get(key)!;
+    for (let i = this.inflight.length - 1; i >= 0; i--)
+      if (this.inflight[i].has(key)) return this.inflight[i].get(key)!;
     return undefined;
   }
 
@@ -149,7 +159,9 @@ export class BatchedFileDb {
     if (queued !== undefined) {
       // A fresh view: lightning-fs assigns `toString` on what it returns, and the queued
       // object is the caller's own buffer.
-      return queued === null ? undefined : new Uint8Array(queued.buffer, queued.byteOffset, queued.byteLength);
+      return queued === null
+        ? undefined
+        : new Uint8Array(queued.buffer, queued.byteOffset, queued.byteLength);
     }
     const value = await (await this.open()).get(this.storeName, inode);
     return value instanceof Uint8Array ? value : value ? new Uint8Array(value as ArrayBuffer) : undefined;

@@ -29,7 +29,11 @@ describe('commitChanges against git diff-tree', { timeout: 60_000 }, () => {
     repo = new ScratchRepo();
     repo.commit('root', { 'a.txt': 'a\n', 'dir/b.txt': 'b\n', 'dir/sub/c.txt': 'c\n', 'x-y.txt': 'x\n' });
     repo.commit('edit, add, delete', { 'a.txt': 'a2\n', 'dir/new.txt': 'n\n', 'dir/sub/c.txt': null });
-    repo.commit('a file becomes a directory', { 'x-y.txt': null, 'dir/b.txt': null, 'dir/b.txt/inner.txt': 'i\n' });
+    repo.commit('a file becomes a directory', {
+      'x-y.txt': null,
+      'dir/b.txt': null,
+      'dir/b.txt/inner.txt': 'i\n',
+    });
     fs.chmodSync(join(repo.dir, 'a.txt'), 0o755);
     repo.commit('mode change');
     repo.git(['checkout', '-q', '-b', 'side', 'HEAD~2']);
@@ -45,9 +49,15 @@ describe('commitChanges against git diff-tree', { timeout: 60_000 }, () => {
     const objects = new GitObjectStore(fs, join(repo.dir, '.git'));
     const commits = repo.log().map((c) => c.oid);
     expect(commits.length).toBe(7);
-    for (const oid of commits) expect((await commitChanges(objects, oid)).files, oid).toEqual(peer(repo, oid));
+    for (const oid of commits)
+      expect((await commitChanges(objects, oid)).files, oid).toEqual(peer(repo, oid));
     const root = commits[commits.length - 1];
-    expect((await commitChanges(objects, root)).files.map((f) => f.type)).toEqual(['add', 'add', 'add', 'add']);
+    expect((await commitChanges(objects, root)).files.map((f) => f.type)).toEqual([
+      'add',
+      'add',
+      'add',
+      'add',
+    ]);
   });
 
   it('flattens a tree to what git ls-tree lists', async () => {
@@ -86,8 +96,10 @@ describe('commitChanges against git diff-tree', { timeout: 60_000 }, () => {
  */
 function gitBomb(levels = 8): { store: GitObjectStore; commit: string; root: string } {
   const files: Record<string, Uint8Array> = {};
-  const put = (oid: string, type: string, content: Uint8Array) => (files[`/bomb/.git/objects/${oid.slice(0, 2)}/${oid.slice(2)}`] = looseFile(type, content));
-  const raw = (oid: string) => Uint8Array.from({ length: 20 }, (_, i) => parseInt(oid.slice(i * 2, i * 2 + 2), 16));
+  const put = (oid: string, type: string, content: Uint8Array) =>
+    (files[`/bomb/.git/objects/${oid.slice(0, 2)}/${oid.slice(2)}`] = looseFile(type, content));
+  const raw = (oid: string) =>
+    Uint8Array.from({ length: 20 }, (_, i) => parseInt(oid.slice(i * 2, i * 2 + 2), 16));
   const tree = (mode: string, prefix: string, child: string) => {
     const parts: number[] = [];
     for (let i = 0; i < 10; i++) parts.push(...bytes(`${mode} ${prefix}${i}\0`), ...raw(child));
@@ -101,7 +113,11 @@ function gitBomb(levels = 8): { store: GitObjectStore; commit: string; root: str
     child = oid;
   }
   const commit = oidOf(999);
-  put(commit, 'commit', bytes(`tree ${child}\nauthor A <a@x> 1700000000 +0000\ncommitter A <a@x> 1700000000 +0000\n\nbomb\n`));
+  put(
+    commit,
+    'commit',
+    bytes(`tree ${child}\nauthor A <a@x> 1700000000 +0000\ncommitter A <a@x> 1700000000 +0000\n\nbomb\n`),
+  );
   return { store: new GitObjectStore(memoryFs(files), '/bomb/.git'), commit, root: child };
 }
 
@@ -114,7 +130,9 @@ describe('trees that expand without end (a git bomb)', { timeout: 60_000 }, () =
     expect(small.message).toMatch(/has more than 500 entries/);
     const controller = new AbortController();
     controller.abort();
-    expect((await rejectionOf(flattenCommitTree(store, commit, { signal: controller.signal }))).code).toBe('Cancelled');
+    expect((await rejectionOf(flattenCommitTree(store, commit, { signal: controller.signal }))).code).toBe(
+      'Cancelled',
+    );
     // a modest tree is read whole
     expect((await flattenCommitTree(gitBomb(2).store, gitBomb(2).commit)).size).toBe(1000);
   });
@@ -124,7 +142,9 @@ describe('trees that expand without end (a git bomb)', { timeout: 60_000 }, () =
     const err = await rejectionOf(commitChanges(store, commit, undefined, { maxEntries: 500 }));
     expect(err.reason).toBe('tooLarge');
     // the default limit (MAX_TREE_ENTRIES) applies without options
-    expect((await rejectionOf(diffTreeIds(store, null, root))).message).toMatch(/Reading the changed files stopped: .*more than 1,000,000 entries/);
+    expect((await rejectionOf(diffTreeIds(store, null, root))).message).toMatch(
+      /Reading the changed files stopped: .*more than 1,000,000 entries/,
+    );
     expect((await diffTreeIds(gitBomb(2).store, null, gitBomb(2).root)).length).toBe(1000);
   });
 });

@@ -32,8 +32,13 @@ export function parseTree(bytes: Uint8Array): TreeEntry[] {
   while (p < bytes.length) {
     const sp = bytes.indexOf(0x20, p);
     const nul = bytes.indexOf(0, sp);
-    if (sp < 0 || nul < 0 || nul + 21 > bytes.length) throw new QuarryError('Unreadable', 'A git tree object is malformed', {});
-    out.push({ mode: parseInt(decoder.decode(bytes.subarray(p, sp)), 8), name: decoder.decode(bytes.subarray(sp + 1, nul)), oid: bytesToHex(bytes, nul + 1, nul + 21) });
+    if (sp < 0 || nul < 0 || nul + 21 > bytes.length)
+      throw new QuarryError('Unreadable', 'A git tree object is malformed', {});
+    out.push({
+      mode: parseInt(decoder.decode(bytes.subarray(p, sp)), 8),
+      name: decoder.decode(bytes.subarray(sp + 1, nul)),
+      oid: bytesToHex(bytes, nul + 1, nul + 21),
+    });
     p = nul + 21;
   }
   return out;
@@ -96,7 +101,8 @@ export async function diffTreeIds(
         if (isFile(l)) out.push({ path, type: 'delete' });
         if (isFile(r)) out.push({ path, type: 'add' });
       }
-      if (isTree(l) || isTree(r)) await visit(isTree(l) ? l!.oid : null, isTree(r) ? r!.oid : null, `${path}/`);
+      if (isTree(l) || isTree(r))
+        await visit(isTree(l) ? l!.oid : null, isTree(r) ? r!.oid : null, `${path}/`);
     }
   };
   await visit(before, after, '');
@@ -110,7 +116,12 @@ export interface CommitChanges {
 }
 
 /** A commit's changed files against its first parent (every file is an add for a root commit). */
-export async function commitChanges(objects: GitObjectStore, oid: string, signal?: AbortSignal, options: Omit<TreeWalkOptions, 'signal'> = {}): Promise<CommitChanges> {
+export async function commitChanges(
+  objects: GitObjectStore,
+  oid: string,
+  signal?: AbortSignal,
+  options: Omit<TreeWalkOptions, 'signal'> = {},
+): Promise<CommitChanges> {
   const commit = await objects.readAs(oid, 'commit');
   const tree = treeLine(commit);
   const parsed = parseCommit(oid, commit);
@@ -120,7 +131,10 @@ export async function commitChanges(objects: GitObjectStore, oid: string, signal
   if (!parent) return { files: await diffTreeIds(objects, null, tree, signal, options) };
   const parentObj = await objects.read(parent);
   if (!parentObj) return { files: [], parentMissing: true };
-  if (parentObj.type !== 'commit') throw new QuarryError('Unreadable', `git object ${parent} is a ${parentObj.type}, not a commit`, { oid: parent });
+  if (parentObj.type !== 'commit')
+    throw new QuarryError('Unreadable', `git object ${parent} is a ${parentObj.type}, not a commit`, {
+      oid: parent,
+    });
   return { files: await diffTreeIds(objects, treeLine(parentObj.bytes), tree, signal, options) };
 }
 
@@ -134,7 +148,11 @@ function treeLine(commit: Uint8Array): string {
 const FLATTEN_WIDTH = 16;
 
 /** Every file of a commit's tree: path -> {oid, mode}. */
-export async function flattenCommitTree(objects: GitObjectStore, commitOid: string, options: TreeWalkOptions = {}): Promise<Map<string, { oid: string; mode: number }>> {
+export async function flattenCommitTree(
+  objects: GitObjectStore,
+  commitOid: string,
+  options: TreeWalkOptions = {},
+): Promise<Map<string, { oid: string; mode: number }>> {
   const out = new Map<string, { oid: string; mode: number }>();
   const root = treeLine(await objects.readAs(commitOid, 'commit'));
   const count = entryCounter(`Reading the files of commit ${commitOid}`, root, options);

@@ -51,7 +51,8 @@ async function ours(repo: ScratchRepo) {
 /** Every tracked file an hour old, and the index refreshed to say so: nothing is racily clean. */
 function settle(repo: ScratchRepo): void {
   const old = Date.now() / 1000 - 3600;
-  for (const p of repo.git(['ls-files', '-z']).split('\0').filter(Boolean)) fs.utimesSync(join(repo.dir, p), old, old);
+  for (const p of repo.git(['ls-files', '-z']).split('\0').filter(Boolean))
+    fs.utimesSync(join(repo.dir, p), old, old);
   repo.git(['update-index', '-q', '--really-refresh']);
 }
 
@@ -155,7 +156,11 @@ describe('worktreeStatus against git status --porcelain', { timeout: 60_000 }, (
 describe('what is read', () => {
   it("a tracked file whose size differs from the index (HEAD's blob) is modified unread; a staged new file is added unread", async () => {
     const repo = scratch();
-    repo.commit('base', { 'big.txt': `${'x'.repeat(1000)}\n`, 'same-size.txt': 'aaaa\n', 'staged-edit.txt': 'one\n' });
+    repo.commit('base', {
+      'big.txt': `${'x'.repeat(1000)}\n`,
+      'same-size.txt': 'aaaa\n',
+      'staged-edit.txt': 'one\n',
+    });
     settle(repo);
     repo.write('big.txt', `${'y'.repeat(5000)}\n`);
     repo.write('same-size.txt', 'bbbb\n', Date.now() / 1000 - 60); // same size, new mtime: only its bytes can tell
@@ -178,7 +183,11 @@ describe('what is read', () => {
       },
     } as unknown as GitFs;
     const gitdir = join(repo.dir, '.git');
-    const got = await worktreeStatus(counting, new GitObjectStore(counting, gitdir), { dir: repo.dir, gitdir, head: repo.head() });
+    const got = await worktreeStatus(counting, new GitObjectStore(counting, gitdir), {
+      dir: repo.dir,
+      gitdir,
+      head: repo.head(),
+    });
     expect(got.files).toEqual([
       { path: 'big.txt', status: 'modified' },
       { path: 'new.txt', status: 'added' },
@@ -203,7 +212,9 @@ describe('the index file', () => {
     repo.commit('one', { 'a.txt': 'a\n' });
     const good = fs.readFileSync(join(repo.dir, '.git/index'));
     expect(() => parseIndex(new Uint8Array(10))).toThrow(/too short/);
-    expect(() => parseIndex(new Uint8Array(Buffer.concat([Buffer.from('XXXX'), good.subarray(4)])))).toThrow(/DIRC/);
+    expect(() => parseIndex(new Uint8Array(Buffer.concat([Buffer.from('XXXX'), good.subarray(4)])))).toThrow(
+      /DIRC/,
+    );
     const v9 = Buffer.from(good);
     v9.writeUInt32BE(9, 4);
     expect(() => parseIndex(new Uint8Array(v9))).toThrow(/version 9/);
@@ -229,10 +240,15 @@ describe('the index file', () => {
     // entry 1: 62 bytes, prefix length 0 (one byte), "a/one.txt\0"; entry 2's prefix length follows its 62 bytes
     const at = 12 + 62 + 1 + 10 + 62;
     expect(good[at]).toBe(7); // "a/two.txt" keeps "a/" of "a/one.txt": strip 7
-    const withStrip = (varint: number[]) => new Uint8Array([...good.subarray(0, at), ...varint, ...good.subarray(at + 1)]);
+    const withStrip = (varint: number[]) =>
+      new Uint8Array([...good.subarray(0, at), ...varint, ...good.subarray(at + 1)]);
     // 32-bit shifts make this -1 (a path with a stray byte); it is a huge count
-    expect(() => parseIndex(withStrip([0x8e, 0xfe, 0xfe, 0xfe, 0x7f]))).toThrow(/not readable: entry 2's path is malformed/);
-    expect(() => parseIndex(withStrip([0x86, 0xfe, 0xff, 0xff, 0x00]))).toThrow(/not readable: entry 2's path is malformed/);
+    expect(() => parseIndex(withStrip([0x8e, 0xfe, 0xfe, 0xfe, 0x7f]))).toThrow(
+      /not readable: entry 2's path is malformed/,
+    );
+    expect(() => parseIndex(withStrip([0x86, 0xfe, 0xff, 0xff, 0x00]))).toThrow(
+      /not readable: entry 2's path is malformed/,
+    );
     // a prefix length that runs to the end of the file
     const endless = new Uint8Array([...good.subarray(0, at), ...new Uint8Array(good.length - at).fill(0xff)]);
     expect(() => parseIndex(endless)).toThrow(/not readable: entry 2's path is malformed/);

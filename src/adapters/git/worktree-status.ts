@@ -39,7 +39,13 @@ export interface WorktreeStatusOptions {
   concurrency?: number;
 }
 
-type Stat = { size: number; mtimeMs: number; isFile(): boolean; isDirectory(): boolean; isSymbolicLink?(): boolean };
+type Stat = {
+  size: number;
+  mtimeMs: number;
+  isFile(): boolean;
+  isDirectory(): boolean;
+  isSymbolicLink?(): boolean;
+};
 
 interface IgnoreLevel {
   base: string;
@@ -62,11 +68,18 @@ function ignoredBy(levels: IgnoreLevel[], path: string, isDir: boolean): boolean
 }
 
 /** Does the working file still hold the index's blob, by stat alone? */
-export function statMatches(entry: IndexEntry, st: { size: number; mtimeMs: number }, indexMtimeMs: number): boolean {
+export function statMatches(
+  entry: IndexEntry,
+  st: { size: number; mtimeMs: number },
+  indexMtimeMs: number,
+): boolean {
   if (sizeDiffers(entry, st.size)) return false;
   const entryMs = entry.mtimeSec * 1000 + Math.floor(entry.mtimeNsec / 1e6);
   // nanoseconds of 0: written by a git without them, compare whole seconds
-  const same = entry.mtimeNsec === 0 ? Math.floor(st.mtimeMs / 1000) === entry.mtimeSec : Math.floor(st.mtimeMs) === entryMs;
+  const same =
+    entry.mtimeNsec === 0
+      ? Math.floor(st.mtimeMs / 1000) === entry.mtimeSec
+      : Math.floor(st.mtimeMs) === entryMs;
   // racily clean: changed in the instant the index was written, so the stat proves nothing
   return same && entryMs < Math.floor(indexMtimeMs);
 }
@@ -79,7 +92,11 @@ async function pool<T>(items: T[], width: number, fn: (item: T) => Promise<void>
   await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
 }
 
-export async function worktreeStatus(fs: GitFs, objects: GitObjectStore, options: WorktreeStatusOptions): Promise<WorktreeStatus> {
+export async function worktreeStatus(
+  fs: GitFs,
+  objects: GitObjectStore,
+  options: WorktreeStatusOptions,
+): Promise<WorktreeStatus> {
   const { dir, gitdir, head, signal } = options;
   const width = Math.max(1, options.concurrency ?? 16);
   const root = dir === '/' ? '' : dir.replace(/\/$/, '');
@@ -97,7 +114,8 @@ export async function worktreeStatus(fs: GitFs, objects: GitObjectStore, options
   };
   const hashFile = async (rel: string, st: Stat): Promise<string | null> => {
     try {
-      if (st.isSymbolicLink?.() && fs.promises.readlink) return await blobOid(new TextEncoder().encode(await fs.promises.readlink(abs(rel))));
+      if (st.isSymbolicLink?.() && fs.promises.readlink)
+        return await blobOid(new TextEncoder().encode(await fs.promises.readlink(abs(rel))));
       const data = await fs.promises.readFile(abs(rel));
       return await blobOid(typeof data === 'string' ? new TextEncoder().encode(data) : data);
     } catch {
@@ -106,12 +124,15 @@ export async function worktreeStatus(fs: GitFs, objects: GitObjectStore, options
   };
 
   const index = await readIndexFile(fs, gitdir);
-  const headFiles = head ? await flattenCommitTree(objects, head, { signal }) : new Map<string, { oid: string; mode: number }>();
+  const headFiles = head
+    ? await flattenCommitTree(objects, head, { signal })
+    : new Map<string, { oid: string; mode: number }>();
   await check();
 
   // One entry per path (a conflicted path has stages 1-3 and no stage 0).
   const tracked = new Map<string, IndexEntry>();
-  for (const e of index.entries) if (e.mode !== GITLINK && (!tracked.has(e.path) || e.stage === 0)) tracked.set(e.path, e);
+  for (const e of index.entries)
+    if (e.mode !== GITLINK && (!tracked.has(e.path) || e.stage === 0)) tracked.set(e.path, e);
 
   const files: UncommittedFile[] = [];
   let hashed = 0;
@@ -142,7 +163,10 @@ export async function worktreeStatus(fs: GitFs, objects: GitObjectStore, options
     }
     if (inHead) {
       if (oid === null) files.push({ path: rel, status: 'deleted' });
-      else if (oid !== inHead.oid || (entry && entry.stage === 0 && (entry.mode === SYMLINK) !== (inHead.mode === SYMLINK)))
+      else if (
+        oid !== inHead.oid ||
+        (entry && entry.stage === 0 && (entry.mode === SYMLINK) !== (inHead.mode === SYMLINK))
+      )
         files.push({ path: rel, status: 'modified' });
     } else if (entry) {
       files.push({ path: rel, status: oid === null ? 'deleted' : 'added' });

@@ -17,7 +17,9 @@ describe('the embedding thread', () => {
 
   it('a request held by a thread that stops fails with a clear message, and the next call starts a new thread', async () => {
     const first = await nodeThreadEmbeddingModel();
-    const held = first.embed(Array.from({ length: 64 }, (_, i) => `request ${i} is in flight when the thread stops`));
+    const held = first.embed(
+      Array.from({ length: 64 }, (_, i) => `request ${i} is in flight when the thread stops`),
+    );
     first.dispose!();
     await expect(held).rejects.toThrow(/The embedding thread stopped/);
     const second = await nodeThreadEmbeddingModel();

@@ -13,7 +13,9 @@ import type { EmbedThreadReply } from './embed-thread';
 function spawn(): Worker {
   const here = import.meta.url;
   return here.endsWith('.ts')
-    ? new Worker(new URL('./embed-thread-boot.mjs', here), { workerData: { entry: new URL('./embed-thread.ts', here).href } })
+    ? new Worker(new URL('./embed-thread-boot.mjs', here), {
+        workerData: { entry: new URL('./embed-thread.ts', here).href },
+      })
     : new Worker(new URL('./embed-thread.mjs', here));
 }
 

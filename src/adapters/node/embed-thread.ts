@@ -7,7 +7,8 @@ import { parentPort } from 'node:worker_threads';
 import { nodeEmbeddingModel } from './model-files';
 
 export type EmbedThreadRequest = { id: number; texts: string[] };
-export type EmbedThreadReply = { id: number; modelId: string; dims: number; vectors: Float32Array } | { id: number; error: string };
+export type EmbedThreadReply =
+  { id: number; modelId: string; dims: number; vectors: Float32Array } | { id: number; error: string };
 
 const port = parentPort;
 if (!port) throw new Error('embed-thread runs as a worker thread');
@@ -17,9 +18,15 @@ port.on('message', (req: EmbedThreadRequest) => {
     try {
       const model = await nodeEmbeddingModel();
       const vectors = await model.embed(req.texts);
-      port.postMessage({ id: req.id, modelId: model.id, dims: model.dims, vectors } satisfies EmbedThreadReply, [vectors.buffer as ArrayBuffer]);
+      port.postMessage(
+        { id: req.id, modelId: model.id, dims: model.dims, vectors } satisfies EmbedThreadReply,
+        [vectors.buffer as ArrayBuffer],
+      );
     } catch (err) {
-      port.postMessage({ id: req.id, error: err instanceof Error ? err.message : String(err) } satisfies EmbedThreadReply);
+      port.postMessage({
+        id: req.id,
+        error: err instanceof Error ? err.message : String(err),
+      } satisfies EmbedThreadReply);
     }
   });
 });

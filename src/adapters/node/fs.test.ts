@@ -17,7 +17,23 @@ describe('NodeFsSource.decode', () => {
     const byte = fc.oneof(
       fc.integer({ min: 0x20, max: 0x7e }),
       fc.integer({ min: 0, max: 255 }),
-      fc.constantFrom(0xc3, 0xa9, 0xe2, 0x82, 0xac, 0xf0, 0x9f, 0x98, 0x80, 0xef, 0xbb, 0xbf, 0xff, 0xfe, 0x0a),
+      fc.constantFrom(
+        0xc3,
+        0xa9,
+        0xe2,
+        0x82,
+        0xac,
+        0xf0,
+        0x9f,
+        0x98,
+        0x80,
+        0xef,
+        0xbb,
+        0xbf,
+        0xff,
+        0xfe,
+        0x0a,
+      ),
     );
     fc.assert(
       fc.property(fc.array(byte, { maxLength: 64 }), (arr) => {
@@ -44,7 +60,25 @@ describe('NodeFsSource.decodeUtf8', () => {
     const byte = fc.oneof(
       fc.integer({ min: 0x20, max: 0x7e }),
       fc.integer({ min: 0, max: 255 }),
-      fc.constantFrom(0xc3, 0xa9, 0xe2, 0x82, 0xac, 0xf0, 0x9f, 0x98, 0x80, 0xed, 0xa0, 0xef, 0xbb, 0xbf, 0xff, 0x0a, 0x00),
+      fc.constantFrom(
+        0xc3,
+        0xa9,
+        0xe2,
+        0x82,
+        0xac,
+        0xf0,
+        0x9f,
+        0x98,
+        0x80,
+        0xed,
+        0xa0,
+        0xef,
+        0xbb,
+        0xbf,
+        0xff,
+        0x0a,
+        0x00,
+      ),
     );
     fc.assert(
       fc.property(fc.array(byte, { maxLength: 64 }), fc.nat(), fc.nat(), fc.boolean(), (arr, x, y, plain) => {
@@ -54,15 +88,22 @@ describe('NodeFsSource.decodeUtf8', () => {
         const backing = new Uint8Array(arr.length + 7).fill(0x41);
         backing.set(arr, 3);
         const view = plain ? backing.subarray(3, 3 + arr.length) : Buffer.from(backing.buffer, 3, arr.length);
-        expect(source.decodeUtf8(view, start, end)).toBe(reference.decode(new Uint8Array(arr).subarray(start, end)));
+        expect(source.decodeUtf8(view, start, end)).toBe(
+          reference.decode(new Uint8Array(arr).subarray(start, end)),
+        );
       }),
       { numRuns: 3000 },
     );
   });
 
   it('decodes long ranges (ASCII or with one other byte anywhere) exactly as TextDecoder does (property)', () => {
-    const ascii = fc.array(fc.integer({ min: 0, max: 0x7f }), { minLength: ASCII_CHECK_BYTES - 2, maxLength: 4 * ASCII_CHECK_BYTES });
-    const other = fc.option(fc.tuple(fc.nat(), fc.constantFrom(0x80, 0xc3, 0xa9, 0xe2, 0xef, 0xf0, 0xff)), { nil: undefined });
+    const ascii = fc.array(fc.integer({ min: 0, max: 0x7f }), {
+      minLength: ASCII_CHECK_BYTES - 2,
+      maxLength: 4 * ASCII_CHECK_BYTES,
+    });
+    const other = fc.option(fc.tuple(fc.nat(), fc.constantFrom(0x80, 0xc3, 0xa9, 0xe2, 0xef, 0xf0, 0xff)), {
+      nil: undefined,
+    });
     fc.assert(
       fc.property(ascii, other, fc.nat(8), fc.nat(8), fc.boolean(), (arr, put, cutStart, cutEnd, plain) => {
         if (put) arr[put[0] % arr.length] = put[1];
@@ -71,7 +112,9 @@ describe('NodeFsSource.decodeUtf8', () => {
         const backing = new Uint8Array(arr.length + 7).fill(0xe9); // not ASCII around the view: the check must stay inside it
         backing.set(arr, 3);
         const view = plain ? backing.subarray(3, 3 + arr.length) : Buffer.from(backing.buffer, 3, arr.length);
-        expect(source.decodeUtf8(view, start, end)).toBe(reference.decode(new Uint8Array(arr).subarray(start, end)));
+        expect(source.decodeUtf8(view, start, end)).toBe(
+          reference.decode(new Uint8Array(arr).subarray(start, end)),
+        );
       }),
       { numRuns: 2000 },
     );
@@ -82,7 +125,9 @@ describe('NodeFsSource.readRanges and the segmented index on disk', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-ranges-'));
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
   const lines = Array.from({ length: 3000 }, (_, i) =>
-    i % 997 === 500 ? `  const needle${i} = find(haystack) // line ${i + 1}` : `  filler line ${i + 1} with some words`,
+    i % 997 === 500
+      ? `  const needle${i} = find(haystack) // line ${i + 1}`
+      : `  filler line ${i + 1} with some words`,
   );
   const text = lines.join('\n') + '\n';
   fs.writeFileSync(path.join(dir, 'big.ts'), text);
@@ -111,7 +156,10 @@ describe('NodeFsSource.readRanges and the segmented index on disk', () => {
     expect(await source.readRanges('big.ts', [[0, 4]], text.length, mtimeMs + 1000)).toBeNull();
     expect(await source.statFile('big.ts')).toMatchObject({ size: text.length });
     expect(await source.readRanges('big.ts', [[0, 4]], text.length, mtimeMs)).not.toBeNull();
-    await expect(source.readRanges('missing.ts', [[0, 4]], 4)).rejects.toMatchObject({ code: 'NotFound', message: 'No such file or directory: missing.ts' });
+    await expect(source.readRanges('missing.ts', [[0, 4]], 4)).rejects.toMatchObject({
+      code: 'NotFound',
+      message: 'No such file or directory: missing.ts',
+    });
   });
 
   it('reads only candidate segments and finds the same lines, numbers and context as the scan', async () => {
@@ -125,7 +173,9 @@ describe('NodeFsSource.readRanges and the segmented index on disk', () => {
       return readRanges(p, r, size);
     };
     const ws = new Workspace([source]);
-    const svc = new CodeIndexService(ws, async () => ({ chunkFile: () => [] }), undefined, 'index', { segmentChars: 2048 });
+    const svc = new CodeIndexService(ws, async () => ({ chunkFile: () => [] }), undefined, 'index', {
+      segmentChars: 2048,
+    });
     await svc.refresh({ yielder: NEVER_YIELD });
     for (const req of [
       { pattern: 'needle\\d+ = find', mode: 'regex' as const, contextBefore: 2, contextAfter: 2 },
@@ -173,8 +223,19 @@ describe('NodeFsSource.statFile (the search opens each file once for its stat an
 
   it('answers exactly what stat answers for files, links in and out of the root, broken links, FIFOs, directories and missing paths', async () => {
     const source = new NodeFsSource(dir);
-    if (fs.existsSync(path.join(dir, 'pipe.ts'))) expect((await source.statFile('pipe.ts'))?.special).toBe('FIFO');
-    for (const rel of ['a.ts', 'sub/b.ts', 'link.ts', 'out.ts', 'broken.ts', 'pipe.ts', 'sub', 'nope.ts', 'sub/nope/x.ts']) {
+    if (fs.existsSync(path.join(dir, 'pipe.ts')))
+      expect((await source.statFile('pipe.ts'))?.special).toBe('FIFO');
+    for (const rel of [
+      'a.ts',
+      'sub/b.ts',
+      'link.ts',
+      'out.ts',
+      'broken.ts',
+      'pipe.ts',
+      'sub',
+      'nope.ts',
+      'sub/nope/x.ts',
+    ]) {
       const viaStat = await source.stat(rel).then(
         (s) => s,
         (e: Error) => e.message,

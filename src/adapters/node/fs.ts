@@ -67,20 +67,27 @@ export class NodeFsSource implements FileSource {
   private abs(rel: string): string {
     if (rel === '') return this.absoluteRoot;
     // a plain relative path (what the walk makes): path.join's answer, without its cost per file
-    if (path.sep === '/' && !NOT_PLAIN.test(rel)) return (this.absoluteRoot.endsWith('/') ? this.absoluteRoot : this.absoluteRoot + '/') + rel;
+    if (path.sep === '/' && !NOT_PLAIN.test(rel))
+      return (this.absoluteRoot.endsWith('/') ? this.absoluteRoot : this.absoluteRoot + '/') + rel;
     const abs = path.join(this.absoluteRoot, ...rel.split('/'));
     // a backstop (the workspace refuses climbs first): on Windows a segment like '..\\x' climbs
     if (path.sep !== '/' || rel.includes('..')) {
       const back = path.relative(this.absoluteRoot, abs);
       if (back === '..' || back.startsWith('..' + path.sep) || path.isAbsolute(back)) {
-        throw new QuarryError('PathOutsideRoot', `${rel} is outside the root`, { path: rel, reason: 'outsideRoot' });
+        throw new QuarryError('PathOutsideRoot', `${rel} is outside the root`, {
+          path: rel,
+          reason: 'outsideRoot',
+        });
       }
     }
     return abs;
   }
 
   private isInside(real: string): boolean {
-    return real === this.realRoot || real.startsWith(this.realRoot.endsWith(path.sep) ? this.realRoot : this.realRoot + path.sep);
+    return (
+      real === this.realRoot ||
+      real.startsWith(this.realRoot.endsWith(path.sep) ? this.realRoot : this.realRoot + path.sep)
+    );
   }
 
   /** Throws PathOutsideRoot when `dir` resolves (through symlinks) outside the root. */
@@ -113,7 +120,9 @@ export class NodeFsSource implements FileSource {
     this.insideDirs.delete(dir); // a listing always resolves its directory afresh
     this.checkDir(dir);
     try {
-      return fs.readdirSync(this.abs(dir), { withFileTypes: true }).map((d) => ({ name: d.name, kind: kindOf(d) }));
+      return fs
+        .readdirSync(this.abs(dir), { withFileTypes: true })
+        .map((d) => ({ name: d.name, kind: kindOf(d) }));
     } catch (err) {
       throw fsError(err, dir);
     }
@@ -189,7 +198,12 @@ export class NodeFsSource implements FileSource {
         st = fs.statSync(abs);
       }
       const kind = kindOf(st);
-      const out: FileStat = { kind: kind === 'symlink' ? 'other' : kind, size: st.size, mtimeMs: st.mtimeMs, id: `${st.dev}:${st.ino}` };
+      const out: FileStat = {
+        kind: kind === 'symlink' ? 'other' : kind,
+        size: st.size,
+        mtimeMs: st.mtimeMs,
+        id: `${st.dev}:${st.ino}`,
+      };
       const special = kind === 'other' ? specialOf(st) : undefined;
       if (special) out.special = special;
       return out;
@@ -241,7 +255,10 @@ export class NodeFsSource implements FileSource {
       const st = fs.fstatSync(fd);
       if (!st.isFile()) {
         const what = st.isDirectory() ? 'a directory' : `a ${specialOf(st) ?? 'special file'}`;
-        throw new QuarryError('Unreadable', `Not a regular file: ${rel} is ${what}`, { path: rel, reason: 'notRegular' });
+        throw new QuarryError('Unreadable', `Not a regular file: ${rel} is ${what}`, {
+          path: rel,
+          reason: 'notRegular',
+        });
       }
       return { fd, size: st.size, mtimeMs: st.mtimeMs };
     } catch (err) {
@@ -259,7 +276,11 @@ export class NodeFsSource implements FileSource {
    */
   decode(bytes: Uint8Array): Decoded {
     const b = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const bomOrUtf16 = b.length >= 2 && ((b[0] === 0xef && b[1] === 0xbb) || (b[0] === 0xff && b[1] === 0xfe) || (b[0] === 0xfe && b[1] === 0xff));
+    const bomOrUtf16 =
+      b.length >= 2 &&
+      ((b[0] === 0xef && b[1] === 0xbb) ||
+        (b[0] === 0xff && b[1] === 0xfe) ||
+        (b[0] === 0xfe && b[1] === 0xff));
     if (bomOrUtf16) return decodeBytes(bytes);
     if (hasNulByte(b)) return { binary: true };
     const text = isAscii(b) ? b.toString('latin1') : b.toString('utf8');
@@ -281,12 +302,16 @@ export class NodeFsSource implements FileSource {
       this.lastBuffer = b;
     }
     // (utf8Slice: toString('utf8', start, end) without its argument checks, a third of a short line's cost)
-    const fast = b as Buffer & { utf8Slice?(start: number, end: number): string; latin1Slice?(start: number, end: number): string };
+    const fast = b as Buffer & {
+      utf8Slice?(start: number, end: number): string;
+      latin1Slice?(start: number, end: number): string;
+    };
     // Node 20's UTF-8 decoder runs at ~250 MB/s even on ASCII; a long ASCII run is the same text
     // as Latin-1, copied far faster (the bench's `return`, 15 MB of long ASCII lines: ~35 ms less).
     // (A mostly-ASCII line decoded block by block was tried: V8 then flattens the rope of blocks
     // on the first search of it, slower than decoding it whole.)
-    if (end - start >= ASCII_CHECK_BYTES && fast.latin1Slice && isAscii(b.subarray(start, end))) return fast.latin1Slice(start, end);
+    if (end - start >= ASCII_CHECK_BYTES && fast.latin1Slice && isAscii(b.subarray(start, end)))
+      return fast.latin1Slice(start, end);
     return fast.utf8Slice ? fast.utf8Slice(start, end) : b.toString('utf8', start, end);
   }
 
@@ -306,7 +331,8 @@ export class NodeFsSource implements FileSource {
     return this.withFile(
       rel,
       (fd, atOpen) => {
-        if (this.scratch.length < atOpen) this.scratch = Buffer.allocUnsafe(Math.max(atOpen, this.scratch.length * 2));
+        if (this.scratch.length < atOpen)
+          this.scratch = Buffer.allocUnsafe(Math.max(atOpen, this.scratch.length * 2));
         const size = readUpTo(fd, this.scratch, atOpen);
         return this.scratch.subarray(0, size);
       },
@@ -314,13 +340,19 @@ export class NodeFsSource implements FileSource {
     );
   }
 
-  async readRanges(rel: string, ranges: ReadonlyArray<readonly [number, number]>, size: number, mtimeMs?: number): Promise<Uint8Array | null> {
+  async readRanges(
+    rel: string,
+    ranges: ReadonlyArray<readonly [number, number]>,
+    size: number,
+    mtimeMs?: number,
+  ): Promise<Uint8Array | null> {
     return this.withFile(
       rel,
       (fd, atOpen, mtimeAtOpen) => {
         // (the size and time the open's fstat saw: no second fstat)
         if (atOpen !== size || (mtimeMs !== undefined && mtimeAtOpen !== mtimeMs)) return null;
-        if (this.scratch.length < size) this.scratch = Buffer.allocUnsafe(Math.max(size, this.scratch.length * 2));
+        if (this.scratch.length < size)
+          this.scratch = Buffer.allocUnsafe(Math.max(size, this.scratch.length * 2));
         for (const [start, end] of ranges) {
           for (let at = start; at < end;) {
             const n = fs.readSync(fd, this.scratch, at, end - at, at);
@@ -390,7 +422,10 @@ function realPathOf(fd: number, abs: string): string {
 }
 
 function outsideRoot(rel: string): QuarryError {
-  return new QuarryError('PathOutsideRoot', `${rel} leads outside the root through a symbolic link`, { path: rel, reason: 'outsideRoot' });
+  return new QuarryError('PathOutsideRoot', `${rel} leads outside the root through a symbolic link`, {
+    path: rel,
+    reason: 'outsideRoot',
+  });
 }
 
 function fsError(err: unknown, rel: string): QuarryError {
@@ -400,7 +435,19 @@ function fsError(err: unknown, rel: string): QuarryError {
     return new QuarryError('NotFound', `No such file or directory: ${rel || '.'}`, { path: rel });
   }
   if (e.code === 'EACCES' || e.code === 'EPERM')
-    return new QuarryError('Unreadable', `Permission denied: ${rel || '.'}`, { path: rel, reason: 'unreadable', cause: e.code });
-  if (e.code === 'ELOOP') return new QuarryError('Unreadable', `Too many levels of symbolic links: ${rel || '.'}`, { path: rel, reason: 'symlinkLoop', cause: e.code });
-  return new QuarryError('Unreadable', `Cannot read ${rel || '.'}: ${e.code ?? e.message}`, { path: rel, cause: e.code });
+    return new QuarryError('Unreadable', `Permission denied: ${rel || '.'}`, {
+      path: rel,
+      reason: 'unreadable',
+      cause: e.code,
+    });
+  if (e.code === 'ELOOP')
+    return new QuarryError('Unreadable', `Too many levels of symbolic links: ${rel || '.'}`, {
+      path: rel,
+      reason: 'symlinkLoop',
+      cause: e.code,
+    });
+  return new QuarryError('Unreadable', `Cannot read ${rel || '.'}: ${e.code ?? e.message}`, {
+    path: rel,
+    cause: e.code,
+  });
 }

@@ -16,12 +16,14 @@ describe('nodeGrammarLoader', () => {
   it('loads the runtime and every grammar as wasm bytes', async () => {
     const magic = [0x00, 0x61, 0x73, 0x6d]; // "\0asm"
     expect([...(await nodeGrammarLoader.runtimeWasm()).subarray(0, 4)]).toEqual(magic);
-    for (const lang of GRAMMAR_LANGUAGES) expect([...(await nodeGrammarLoader.grammarWasm(lang)).subarray(0, 4)]).toEqual(magic);
+    for (const lang of GRAMMAR_LANGUAGES)
+      expect([...(await nodeGrammarLoader.grammarWasm(lang)).subarray(0, 4)]).toEqual(magic);
   });
 
   it("reads the packages' tags.scm for the languages that ship one", async () => {
     const withTags = [];
-    for (const lang of GRAMMAR_LANGUAGES) if ((await nodeGrammarLoader.tagsQuery(lang)) !== null) withTags.push(lang);
+    for (const lang of GRAMMAR_LANGUAGES)
+      if ((await nodeGrammarLoader.tagsQuery(lang)) !== null) withTags.push(lang);
     expect(withTags).toEqual(['c', 'cpp', 'java', 'csharp', 'ruby', 'php']);
     expect(await nodeGrammarLoader.tagsQuery('c')).toContain('@definition.function');
   });
@@ -48,7 +50,8 @@ describe('nodeGrammarLoader', () => {
       ['a.css', '.u { }\n', '.u'],
       ['a.html', '<p id="v"></p>\n', '#v'],
     ];
-    for (const [path, text, name] of cases) expect((await chunker.chunk(path, text)).map((c) => c.symbolName)).toEqual([name]);
+    for (const [path, text, name] of cases)
+      expect((await chunker.chunk(path, text)).map((c) => c.symbolName)).toEqual([name]);
     expect([...chunker.loadedLanguages].sort()).toEqual([...GRAMMAR_LANGUAGES].sort());
   });
 });
@@ -58,10 +61,14 @@ describe.skipIf(!process.env.QUARRY_CHUNK_BENCH)('chunkFile throughput (QUARRY_C
     const chunker = await Chunker.create(nodeGrammarLoader, { languages: ['typescript', 'tsx', 'python'] });
     const tsLib = (f: string) => require.resolve(`typescript/lib/${f}`);
     const py = '/root/.pyenv/versions/3.13.0/lib/python3.13';
-    const component = readFileSync(new URL('../core/chunk/fixtures/component.tsx.txt', import.meta.url), 'utf8');
+    const component = readFileSync(
+      new URL('../core/chunk/fixtures/component.tsx.txt', import.meta.url),
+      'utf8',
+    );
     const files: { label: string; path: string; text: string }[] = [];
     const add = (label: string, file: string, as = file) => {
-      if (existsSync(file) && statSync(file).isFile()) files.push({ label, path: as, text: readFileSync(file, 'utf8') });
+      if (existsSync(file) && statSync(file).isFile())
+        files.push({ label, path: as, text: readFileSync(file, 'utf8') });
     };
     add('typescript.js', tsLib('typescript.js'));
     add('typescript.js 1 MiB slice', tsLib('typescript.js'));
@@ -69,7 +76,11 @@ describe.skipIf(!process.env.QUARRY_CHUNK_BENCH)('chunkFile throughput (QUARRY_C
     add('lib.dom.d.ts', tsLib('lib.dom.d.ts'));
     add('typescript.d.ts', tsLib('typescript.d.ts'));
     add('lib.dom.d.ts as .tsx', tsLib('lib.dom.d.ts'), 'lib.dom.d.tsx');
-    files.push({ label: 'synthetic components .tsx', path: 'big.tsx', text: component.repeat(Math.ceil((1 << 20) / component.length)) });
+    files.push({
+      label: 'synthetic components .tsx',
+      path: 'big.tsx',
+      text: component.repeat(Math.ceil((1 << 20) / component.length)),
+    });
     add('_pydecimal.py', `${py}/_pydecimal.py`);
     add('pydoc.py', `${py}/pydoc.py`);
     add('typing_extensions.py', `${py}/site-packages/pip/_vendor/typing_extensions.py`);

@@ -16,7 +16,9 @@ export function useLiteDir(): string {
 }
 
 function wasmDir(): string {
-  return path.join(path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json')), 'dist') + path.sep;
+  return (
+    path.join(path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json')), 'dist') + path.sep
+  );
 }
 
 export function nodeUseLiteFiles(dir = useLiteDir()): UseLiteFiles {
@@ -50,20 +52,24 @@ const PROCESS_EVENTS: ProcessEvent[] = ['uncaughtException', 'unhandledRejection
  * would without the model.
  */
 async function withoutAddedProcessHandlers<T>(fn: () => Promise<T>): Promise<T> {
-  const listeners = (e: ProcessEvent): Array<(...args: unknown[]) => void> => process.listeners(e as 'uncaughtException') as never;
+  const listeners = (e: ProcessEvent): Array<(...args: unknown[]) => void> =>
+    process.listeners(e as 'uncaughtException') as never;
   const before = new Map(PROCESS_EVENTS.map((e) => [e, new Set(listeners(e))]));
   try {
     return await fn();
   } finally {
-    for (const e of PROCESS_EVENTS) for (const l of listeners(e)) if (!before.get(e)!.has(l)) process.removeListener(e, l);
+    for (const e of PROCESS_EVENTS)
+      for (const l of listeners(e)) if (!before.get(e)!.has(l)) process.removeListener(e, l);
   }
 }
 
 /** The model, loaded once per process. */
 export function nodeEmbeddingModel(onProgress?: (p: ModelLoadProgress) => void): Promise<EmbeddingModel> {
-  shared ??= withoutAddedProcessHandlers(() => loadUseLite(nodeUseLiteFiles(), wasmDir(), onProgress)).catch((err: unknown) => {
-    shared = null;
-    throw err;
-  });
+  shared ??= withoutAddedProcessHandlers(() => loadUseLite(nodeUseLiteFiles(), wasmDir(), onProgress)).catch(
+    (err: unknown) => {
+      shared = null;
+      throw err;
+    },
+  );
   return shared;
 }

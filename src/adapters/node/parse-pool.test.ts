@@ -26,39 +26,56 @@ function repository(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-pool-'));
   dirs.push(dir);
   fs.cpSync(path.resolve('node_modules/three/src/math'), path.join(dir, 'math'), { recursive: true });
-  for (const name of fs.readdirSync(FIXTURES)) if (name.endsWith('.txt')) fs.copyFileSync(path.join(FIXTURES, name), path.join(dir, name.slice(0, -4)));
-  fs.writeFileSync(path.join(dir, 'report.pl'), 'sub total {\n  return 1;\n}\n\nsub average {\n  return 2;\n}\n');
+  for (const name of fs.readdirSync(FIXTURES))
+    if (name.endsWith('.txt')) fs.copyFileSync(path.join(FIXTURES, name), path.join(dir, name.slice(0, -4)));
+  fs.writeFileSync(
+    path.join(dir, 'report.pl'),
+    'sub total {\n  return 1;\n}\n\nsub average {\n  return 2;\n}\n',
+  );
   return dir;
 }
 
 async function build(dir: string, chunker: FileChunker) {
   const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-pool-store-'));
   dirs.push(storeDir);
-  const svc = new CodeIndexService(new Workspace([new NodeFsSource(dir)]), async () => chunker, new FileIndexStore(storeDir), 'pool');
+  const svc = new CodeIndexService(
+    new Workspace([new NodeFsSource(dir)]),
+    async () => chunker,
+    new FileIndexStore(storeDir),
+    'pool',
+  );
   const stats = await svc.refresh();
   return { stats, stored: fs.readFileSync(path.join(storeDir, 'pool.json')) };
 }
 
 describe('the Node parsing pool', () => {
-  it('lets the process exit once its threads are idle, a grammar preload included (no dispose needed)', { timeout: 120_000 }, () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-pool-exit-'));
-    dirs.push(dir);
-    const script = path.join(dir, 'run.mts'); // .mts: an ES module wherever it is
-    fs.writeFileSync(
-      script,
-      [
-        `import { nodeParsePool } from ${JSON.stringify(path.resolve('src/adapters/node/parse-pool.ts'))};`,
-        'const pool = nodeParsePool(2);',
-        "pool.prepare(['typescript', 'python']);",
-        "const chunks = await pool.chunk('a.ts', 'export function ok() {}\\n');",
-        "console.log(chunks.map((c) => c.symbolName).join(','));",
-      ].join('\n'),
-    );
-    const r = spawnSync(process.execPath, ['--import', 'tsx', script], { cwd: path.resolve('.'), encoding: 'utf8', timeout: 30_000 });
-    expect(r.signal, 'still running after 30 s: a thread kept it alive').toBeNull();
-    expect(r.stdout.trim(), r.stderr).toBe('ok');
-    expect(r.status).toBe(0);
-  });
+  it(
+    'lets the process exit once its threads are idle, a grammar preload included (no dispose needed)',
+    { timeout: 120_000 },
+    () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-pool-exit-'));
+      dirs.push(dir);
+      const script = path.join(dir, 'run.mts'); // .mts: an ES module wherever it is
+      fs.writeFileSync(
+        script,
+        [
+          `import { nodeParsePool } from ${JSON.stringify(path.resolve('src/adapters/node/parse-pool.ts'))};`,
+          'const pool = nodeParsePool(2);',
+          "pool.prepare(['typescript', 'python']);",
+          "const chunks = await pool.chunk('a.ts', 'export function ok() {}\\n');",
+          "console.log(chunks.map((c) => c.symbolName).join(','));",
+        ].join('\n'),
+      );
+      const r = spawnSync(process.execPath, ['--import', 'tsx', script], {
+        cwd: path.resolve('.'),
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(r.signal, 'still running after 30 s: a thread kept it alive').toBeNull();
+      expect(r.stdout.trim(), r.stderr).toBe('ok');
+      expect(r.status).toBe(0);
+    },
+  );
 
   it('builds the same index as one thread, on threads of its own', { timeout: 120_000 }, async () => {
     const dir = repository();
@@ -77,16 +94,20 @@ describe('the Node parsing pool', () => {
     }
   });
 
-  it('chunks any file on its threads: symbols where a grammar knows the language, blocks elsewhere', { timeout: 60_000 }, async () => {
-    const pool = nodeParsePool(2);
-    try {
-      const chunks = await pool.chunk('a.ts', 'export function ok() {}\n');
-      expect(chunks.map((c) => c.symbolName)).toEqual(['ok']);
-      const blocks = await pool.chunk('notes.txt', 'alpha beta\n\ngamma\n');
-      expect(blocks.length).toBeGreaterThan(0);
-      expect(blocks.every((c) => c.chunkType === 'block')).toBe(true);
-    } finally {
-      pool.dispose();
-    }
-  });
+  it(
+    'chunks any file on its threads: symbols where a grammar knows the language, blocks elsewhere',
+    { timeout: 60_000 },
+    async () => {
+      const pool = nodeParsePool(2);
+      try {
+        const chunks = await pool.chunk('a.ts', 'export function ok() {}\n');
+        expect(chunks.map((c) => c.symbolName)).toEqual(['ok']);
+        const blocks = await pool.chunk('notes.txt', 'alpha beta\n\ngamma\n');
+        expect(blocks.length).toBeGreaterThan(0);
+        expect(blocks.every((c) => c.chunkType === 'block')).toBe(true);
+      } finally {
+        pool.dispose();
+      }
+    },
+  );
 });

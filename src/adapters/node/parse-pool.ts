@@ -21,5 +21,7 @@ function spawnThread(): ChunkThread {
 /** A pool of `size` parsing threads (default: one per core beyond the caller's, at least two). */
 export function nodeParsePool(size = poolSize(availableParallelism())): ThreadPool {
   // threads that cannot start (a bundle without parse-thread.mjs, say): parse on the calling thread
-  return new ThreadPool(spawnThread, size, () => inThreadChunker(nodeGrammarLoader, { maxParseMs: MAX_PARSE_MS }));
+  return new ThreadPool(spawnThread, size, () =>
+    inThreadChunker(nodeGrammarLoader, { maxParseMs: MAX_PARSE_MS }),
+  );
 }

@@ -11,7 +11,9 @@ import { nodeSearchPool } from './search-pool';
 
 let dir: string;
 const files: Record<string, string> = {};
-for (let i = 0; i < 60; i++) files[`d${i % 4}/f${String(i).padStart(2, '0')}.ts`] = `// file ${i}\n${'const x = 1;\n'.repeat(i)}return ${i}; // the end\n`;
+for (let i = 0; i < 60; i++)
+  files[`d${i % 4}/f${String(i).padStart(2, '0')}.ts`] =
+    `// file ${i}\n${'const x = 1;\n'.repeat(i)}return ${i}; // the end\n`;
 files['big.txt'] = 'return\n'.repeat(2000);
 files['bin.dat'] = 'return\u0000';
 
@@ -26,7 +28,10 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe('the Node search pool', () => {
   it('answers as one thread does, from roots the threads open and from shipped bytes', async () => {
-    const pool = Object.assign(nodeSearchPool(2), { chunking: { firstBytes: 64, maxBytes: 512, maxFiles: 4, localBytes: 0 }, coordinatorSearches: 'first' as const });
+    const pool = Object.assign(nodeSearchPool(2), {
+      chunking: { firstBytes: 64, maxBytes: 512, maxFiles: 4, localBytes: 0 },
+      coordinatorSearches: 'first' as const,
+    });
     try {
       for (const ws of [new Workspace([new NodeFsSource(dir)]), new Workspace([new MemorySource(files)])]) {
         for (const req of [

@@ -30,13 +30,19 @@ describe('USE lite in Node', () => {
     const got = await ours.embed(nonEmpty);
     expect(got.length).toBe(nonEmpty.length * ours.dims);
     for (let i = 0; i < nonEmpty.length; i++) {
-      for (let j = 0; j < ours.dims; j++) expect(Math.abs(got[i * ours.dims + j] - expected[i][j])).toBeLessThan(1e-5);
+      for (let j = 0; j < ours.dims; j++)
+        expect(Math.abs(got[i * ours.dims + j] - expected[i][j])).toBeLessThan(1e-5);
     }
   }, 60_000);
 
   it('gives unit vectors, similar texts closer than unrelated ones, and a vector for an empty text', async () => {
     const m = await nodeEmbeddingModel();
-    const v = await m.embed(['refresh an expired session token', 'renew the login session when it times out', 'parse a CSV file into rows', '']);
+    const v = await m.embed([
+      'refresh an expired session token',
+      'renew the login session when it times out',
+      'parse a CSV file into rows',
+      '',
+    ]);
     const row = (i: number) => v.subarray(i * m.dims, (i + 1) * m.dims);
     const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, k) => s + x * b[k], 0);
     for (let i = 0; i < 4; i++) expect(dot(row(i), row(i))).toBeCloseTo(1, 4);

@@ -17,7 +17,9 @@ export function startPoolThread<M, R>(name: string, isWork: (message: M) => bool
   const here = import.meta.url;
   const fromSources = here.endsWith('.ts');
   const worker = fromSources
-    ? new Worker(new URL('./parse-thread-boot.mjs', here), { workerData: { entry: new URL(`./${name}.ts`, here).href } })
+    ? new Worker(new URL('./parse-thread-boot.mjs', here), {
+        workerData: { entry: new URL(`./${name}.ts`, here).href },
+      })
     : new Worker(new URL(`./${name}.mjs`, here));
   // referenced only while it has work: an idle pool never keeps the process alive
   let pending = 0;

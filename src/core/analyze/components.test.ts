@@ -12,13 +12,25 @@ import type { ToolContext } from '../tools/types';
 import { sharedSourceParsers } from './parsers';
 
 const parsers = () => sharedSourceParsers(nodeGrammarLoader);
-const ctx = (tree: MemoryTree): ToolContext => ({ workspace: new Workspace([new MemorySource(tree, { name: 'lib' })]), parsers });
+const ctx = (tree: MemoryTree): ToolContext => ({
+  workspace: new Workspace([new MemorySource(tree, { name: 'lib' })]),
+  parsers,
+});
 
 beforeAll(async () => {
   await parsers();
 }, 60_000);
 
-type Want = { name: string; type: 'function' | 'arrow'; kind: string; exported: boolean; default: boolean; line?: number; wrappers?: string[]; anonymous?: boolean };
+type Want = {
+  name: string;
+  type: 'function' | 'arrow';
+  kind: string;
+  exported: boolean;
+  default: boolean;
+  line?: number;
+  wrappers?: string[];
+  anonymous?: boolean;
+};
 
 async function components(tree: MemoryTree, args: Record<string, unknown> = {}) {
   return (await callTool('find_components', args, ctx(tree))) as any;
@@ -72,7 +84,16 @@ describe('find_components: every form', () => {
       'anonymous default function, named after its file',
       'user-menu.jsx',
       'export default function () { return <nav />; }\n',
-      [{ name: 'UserMenu', type: 'function', kind: 'function', exported: true, default: true, anonymous: true }],
+      [
+        {
+          name: 'UserMenu',
+          type: 'function',
+          kind: 'function',
+          exported: true,
+          default: true,
+          anonymous: true,
+        },
+      ],
     ],
     [
       'default export of a local',
@@ -92,7 +113,12 @@ describe('find_components: every form', () => {
       'function Tag() { return <i />; }\nexport { Tag };\n',
       [{ name: 'Tag', type: 'function', kind: 'function', exported: true, default: false }],
     ],
-    ['not exported', 'Local.tsx', 'function Local() { return <i />; }\n', [{ name: 'Local', type: 'function', kind: 'function', exported: false, default: false }]],
+    [
+      'not exported',
+      'Local.tsx',
+      'function Local() { return <i />; }\n',
+      [{ name: 'Local', type: 'function', kind: 'function', exported: false, default: false }],
+    ],
     [
       'memo(arrow)',
       'M.tsx',
@@ -109,13 +135,31 @@ describe('find_components: every form', () => {
       'forwardRef',
       'In.tsx',
       'export const In = forwardRef<HTMLInputElement, P>((p, ref) => <input ref={ref} />);\n',
-      [{ name: 'In', type: 'arrow', kind: 'forwardRef', exported: true, default: false, wrappers: ['forwardRef'] }],
+      [
+        {
+          name: 'In',
+          type: 'arrow',
+          kind: 'forwardRef',
+          exported: true,
+          default: false,
+          wrappers: ['forwardRef'],
+        },
+      ],
     ],
     [
       'memo(forwardRef(...))',
       'In.tsx',
       'export const In = memo(React.forwardRef(function In(p, ref) { return <input ref={ref} />; }));\n',
-      [{ name: 'In', type: 'function', kind: 'memo', exported: true, default: false, wrappers: ['memo', 'forwardRef'] }],
+      [
+        {
+          name: 'In',
+          type: 'function',
+          kind: 'memo',
+          exported: true,
+          default: false,
+          wrappers: ['memo', 'forwardRef'],
+        },
+      ],
     ],
     [
       'export default memo(local)',
@@ -151,7 +195,16 @@ describe('find_components: every form', () => {
       'anonymous default class',
       'legacy-panel.jsx',
       'export default class extends Component { render() { return <div />; } }\n',
-      [{ name: 'LegacyPanel', type: 'function', kind: 'class', exported: true, default: true, anonymous: true }],
+      [
+        {
+          name: 'LegacyPanel',
+          type: 'function',
+          kind: 'class',
+          exported: true,
+          default: true,
+          anonymous: true,
+        },
+      ],
     ],
     [
       'const X = class extends Component',
@@ -189,7 +242,12 @@ describe('find_components: every form', () => {
       'export const P = () => createPortal(<div />, document.body);\n',
       [{ name: 'P', type: 'arrow', kind: 'arrow', exported: true, default: false }],
     ],
-    ['a fragment', 'Fr.tsx', 'export const Fr = () => <>x</>;\n', [{ name: 'Fr', type: 'arrow', kind: 'arrow', exported: true, default: false }]],
+    [
+      'a fragment',
+      'Fr.tsx',
+      'export const Fr = () => <>x</>;\n',
+      [{ name: 'Fr', type: 'arrow', kind: 'arrow', exported: true, default: false }],
+    ],
     [
       'CommonJS module.exports',
       'Cjs.js',
@@ -206,8 +264,18 @@ describe('find_components: every form', () => {
         { name: 'C', type: 'arrow', kind: 'arrow', exported: false, default: false },
       ],
     ],
-    ['CommonJS exports.X = X', 'cjs2.js', 'const X = () => <a />;\nexports.X = X;\n', [{ name: 'X', type: 'arrow', kind: 'arrow', exported: true, default: false }]],
-    ['.mjs', 'Esm.mjs', 'export function Esm() { return <div />; }\n', [{ name: 'Esm', type: 'function', kind: 'function', exported: true, default: false }]],
+    [
+      'CommonJS exports.X = X',
+      'cjs2.js',
+      'const X = () => <a />;\nexports.X = X;\n',
+      [{ name: 'X', type: 'arrow', kind: 'arrow', exported: true, default: false }],
+    ],
+    [
+      '.mjs',
+      'Esm.mjs',
+      'export function Esm() { return <div />; }\n',
+      [{ name: 'Esm', type: 'function', kind: 'function', exported: true, default: false }],
+    ],
     [
       'several declarators',
       'Multi.tsx',
@@ -220,29 +288,63 @@ describe('find_components: every form', () => {
     // look-alikes: none of these is a component
     ['a capitalised constant', 'api.ts', 'export const API_URL = "https://api.example.com";\n', []],
     ['a config object', 'cfg.tsx', 'export const Config = { render: () => <div /> };\n', []],
-    ['a capitalised non-JSX function', 'fmt.tsx', 'export function FormatDate(d: Date) { return d.toISOString(); }\n', []],
+    [
+      'a capitalised non-JSX function',
+      'fmt.tsx',
+      'export function FormatDate(d: Date) { return d.toISOString(); }\n',
+      [],
+    ],
     ['a capitalised non-JSX arrow', 'sum.tsx', 'export const Sum = (a: number, b: number) => a + b;\n', []],
     ['a hook returning JSX', 'hook.tsx', 'export function useThing() { return <div />; }\n', []],
     ['a render helper', 'row.tsx', 'export const renderRow = () => <tr />;\n', []],
-    ['JSX only in a nested callback of a returned object', 'cols.tsx', 'export function Columns() {\n  return [{ render: () => <td /> }];\n}\n', []],
-    ['JSX only in a nested function', 'wrap.tsx', 'export function Wrap() {\n  function inner() { return <div />; }\n  return inner;\n}\n', []],
+    [
+      'JSX only in a nested callback of a returned object',
+      'cols.tsx',
+      'export function Columns() {\n  return [{ render: () => <td /> }];\n}\n',
+      [],
+    ],
+    [
+      'JSX only in a nested function',
+      'wrap.tsx',
+      'export function Wrap() {\n  function inner() { return <div />; }\n  return inner;\n}\n',
+      [],
+    ],
     ['a plain class', 'store.tsx', 'export class Store { render() { return <div />; } }\n', []],
-    ['a class extending something else', 'w.tsx', 'export class Widget extends Base { render() { return <div />; } }\n', []],
+    [
+      'a class extending something else',
+      'w.tsx',
+      'export class Widget extends Base { render() { return <div />; } }\n',
+      [],
+    ],
     ['memo of a non-function', 'mm.tsx', 'export const Cached = memo(Other);\n', []],
-    ['a type and an interface', 't.ts', 'export type Props = { a: string };\nexport interface ButtonProps { b: number }\n', []],
-    ['a component nested in a function (not module level)', 'n.tsx', 'export function makeThing() {\n  const Inner = () => <div />;\n  return Inner;\n}\n', []],
+    [
+      'a type and an interface',
+      't.ts',
+      'export type Props = { a: string };\nexport interface ButtonProps { b: number }\n',
+      [],
+    ],
+    [
+      'a component nested in a function (not module level)',
+      'n.tsx',
+      'export function makeThing() {\n  const Inner = () => <div />;\n  return Inner;\n}\n',
+      [],
+    ],
     ['a file that is not a script', 'Button.md', '# export function Button() { return <button /> }\n', []],
     ['an empty file', 'Empty.tsx', '', []],
   ];
   it.each(cases)('%s', async (_n, path, source, want) => {
     const r = await components({ [path]: source });
-    expect(r.components.map((c: any, i: number) => pick(c, want[i] ?? ({ name: '?' } as Want)))).toEqual(want);
+    expect(r.components.map((c: any, i: number) => pick(c, want[i] ?? ({ name: '?' } as Want)))).toEqual(
+      want,
+    );
     expect(r.total).toBe(want.length);
     for (const c of r.components) expect(c.path).toBe(path);
   });
 
   it('keeps what tree-sitter recovers from a file with a syntax error', async () => {
-    const r = await components({ 'Broken.tsx': 'export function Good() { return <div />; }\nexport const Bad = ( => {;\n' });
+    const r = await components({
+      'Broken.tsx': 'export function Good() { return <div />; }\nexport const Bad = ( => {;\n',
+    });
     expect(r.components.map((c: any) => c.name)).toContain('Good');
   });
 
@@ -254,7 +356,8 @@ describe('find_components: every form', () => {
 
 describe('find_components: uses', () => {
   const tree: MemoryTree = {
-    'ui/Button.tsx': "export function Button() { return <button />; }\nButton.displayName = 'Button';\nexport default memo(Button);\n",
+    'ui/Button.tsx':
+      "export function Button() { return <button />; }\nButton.displayName = 'Button';\nexport default memo(Button);\n",
     'ui/index.ts': "export { Button } from './Button';\nimport * as UI from './Button';\n",
     'app/Page.tsx': [
       "import { Button } from '../ui/Button';",
@@ -296,38 +399,87 @@ describe('find_components: arguments', () => {
   const tree: MemoryTree = {
     'src/forms/LoginForm.tsx': 'export const LoginForm = () => <form />;\n',
     'src/forms/SignupForm.tsx': 'export const SignupForm = () => <form />;\n',
-    'src/Button.tsx': 'export const Button = () => <button />;\nexport const IconButton = () => <Button />;\n',
+    'src/Button.tsx':
+      'export const Button = () => <button />;\nexport const IconButton = () => <Button />;\n',
   };
-  const names = async (args: Record<string, unknown>) => (await components(tree, args)).components.map((c: any) => c.name);
+  const names = async (args: Record<string, unknown>) =>
+    (await components(tree, args)).components.map((c: any) => c.name);
   const cases: Array<[string, Record<string, unknown>, string[]]> = [
     ['no arguments: everything, in walk order', {}, ['Button', 'IconButton', 'LoginForm', 'SignupForm']],
     ['namePattern is unanchored', { namePattern: 'Button' }, ['Button', 'IconButton']],
     ["the seed's example", { namePattern: '.*Form' }, ['LoginForm', 'SignupForm']],
     ['namePattern is case-sensitive', { namePattern: 'button' }, []],
     ['anchored', { namePattern: '^Button$' }, ['Button']],
-    ['an empty namePattern matches all', { namePattern: '' }, ['Button', 'IconButton', 'LoginForm', 'SignupForm']],
+    [
+      'an empty namePattern matches all',
+      { namePattern: '' },
+      ['Button', 'IconButton', 'LoginForm', 'SignupForm'],
+    ],
     ['directory', { directory: 'src/forms' }, ['LoginForm', 'SignupForm']],
     ['directory with ./ and a trailing slash', { directory: './src/forms/' }, ['LoginForm', 'SignupForm']],
     ['directory naming a file', { directory: 'src/Button.tsx' }, ['Button', 'IconButton']],
     ['directory and namePattern', { directory: 'src/forms', namePattern: '^Login' }, ['LoginForm']],
-    ['null arguments are absent', { namePattern: null, directory: null }, ['Button', 'IconButton', 'LoginForm', 'SignupForm']],
+    [
+      'null arguments are absent',
+      { namePattern: null, directory: null },
+      ['Button', 'IconButton', 'LoginForm', 'SignupForm'],
+    ],
   ];
   it.each(cases)('%s', async (_n, args, want) => {
     expect(await names(args)).toEqual(want);
   });
 
   const bad: Array<[string, unknown, string, string, RegExp]> = [
-    ['an invalid regex', { namePattern: '(' }, 'InvalidPattern', 'namePattern', /^namePattern is not a valid regex: regex parse error/],
+    [
+      'an invalid regex',
+      { namePattern: '(' },
+      'InvalidPattern',
+      'namePattern',
+      /^namePattern is not a valid regex: regex parse error/,
+    ],
     ['a regex with a bad escape', { namePattern: '\\q' }, 'InvalidPattern', 'namePattern', /namePattern/],
-    ['a namePattern that is not a string', { namePattern: 3 }, 'InvalidArgument', 'namePattern', /namePattern must be a string/],
-    ['a directory that is not a string', { directory: ['src'] }, 'InvalidArgument', 'directory', /directory must be a string/],
-    ['a directory escaping the root', { directory: '../outside' }, 'PathOutsideRoot', 'directory', /directory escapes the root/],
-    ['an absolute directory outside the root', { directory: '/etc' }, 'PathOutsideRoot', 'directory', /directory is outside every root/],
-    ['a directory that does not exist', { directory: 'src/nope' }, 'NotFound', 'directory', /directory not found: "src\/nope"/],
+    [
+      'a namePattern that is not a string',
+      { namePattern: 3 },
+      'InvalidArgument',
+      'namePattern',
+      /namePattern must be a string/,
+    ],
+    [
+      'a directory that is not a string',
+      { directory: ['src'] },
+      'InvalidArgument',
+      'directory',
+      /directory must be a string/,
+    ],
+    [
+      'a directory escaping the root',
+      { directory: '../outside' },
+      'PathOutsideRoot',
+      'directory',
+      /directory escapes the root/,
+    ],
+    [
+      'an absolute directory outside the root',
+      { directory: '/etc' },
+      'PathOutsideRoot',
+      'directory',
+      /directory is outside every root/,
+    ],
+    [
+      'a directory that does not exist',
+      { directory: 'src/nope' },
+      'NotFound',
+      'directory',
+      /directory not found: "src\/nope"/,
+    ],
     ['arguments that are not an object', [1], 'InvalidArgument', '(arguments)', /JSON object/],
   ];
   it.each(bad)('refuses %s', async (_n, args, code, field, message) => {
-    const err = await callTool('find_components', args, ctx(tree)).then(noError, (e: unknown) => e as QuarryError);
+    const err = await callTool('find_components', args, ctx(tree)).then(
+      noError,
+      (e: unknown) => e as QuarryError,
+    );
     expect(err).toBeInstanceOf(QuarryError);
     expect(err.code).toBe(code);
     expect(err.data.field).toBe(field);
@@ -335,17 +487,22 @@ describe('find_components: arguments', () => {
   });
 
   it('says so when the host provides no parsers', async () => {
-    const err = await callTool('find_components', {}, { workspace: new Workspace([new MemorySource(tree)]) }).then(noError, (e: unknown) => e as QuarryError);
+    const err = await callTool(
+      'find_components',
+      {},
+      { workspace: new Workspace([new MemorySource(tree)]) },
+    ).then(noError, (e: unknown) => e as QuarryError);
     expect(err).toBeInstanceOf(QuarryError);
     expect(err.code).toBe('EngineError');
     expect(err.message).toMatch(/find_components needs the JavaScript\/TypeScript parsers/);
   });
 
   it('validates before it needs parsers', async () => {
-    const err = await callTool('find_components', { namePattern: '(' }, { workspace: new Workspace([new MemorySource(tree)]) }).then(
-      noError,
-      (e: unknown) => e as QuarryError,
-    );
+    const err = await callTool(
+      'find_components',
+      { namePattern: '(' },
+      { workspace: new Workspace([new MemorySource(tree)]) },
+    ).then(noError, (e: unknown) => e as QuarryError);
     expect(err.code).toBe('InvalidPattern');
   });
 
@@ -359,15 +516,23 @@ describe('find_components: arguments', () => {
       ['A', 'one/A.tsx', [{ path: 'two/B.jsx', line: 1 }]],
       ['B', 'two/B.jsx', []],
     ]);
-    const scoped = (await callTool('find_components', { directory: 'two' }, { workspace: ws, parsers })) as any;
+    const scoped = (await callTool(
+      'find_components',
+      { directory: 'two' },
+      { workspace: ws, parsers },
+    )) as any;
     expect(scoped.components.map((c: any) => c.name)).toEqual(['B']);
   });
 
   it('re-parses a file only when its text changes', async () => {
     const source = new MemorySource({ 'X.tsx': 'export const X = () => <div />;\n' });
     const c: ToolContext = { workspace: new Workspace([source]), parsers };
-    expect(((await callTool('find_components', {}, c)) as any).components.map((x: any) => x.name)).toEqual(['X']);
+    expect(((await callTool('find_components', {}, c)) as any).components.map((x: any) => x.name)).toEqual([
+      'X',
+    ]);
     source.write('X.tsx', 'export const Y = () => <div />;\n');
-    expect(((await callTool('find_components', {}, c)) as any).components.map((x: any) => x.name)).toEqual(['Y']);
+    expect(((await callTool('find_components', {}, c)) as any).components.map((x: any) => x.name)).toEqual([
+      'Y',
+    ]);
   });
 });

@@ -34,7 +34,19 @@ import type { Workspace } from '../source/workspace';
 import type { Skipped } from '../walk/policy';
 import { scriptLanguageOf, type SourceParsers } from './parsers';
 import { memoByContent, scanFiles } from './scan';
-import { callArguments, calleeName, CLASS_VALUES, FUNCTION_TYPES, isCapitalised, isDefaultExport, JSX_TYPES, lineOf, SCOPE_TYPES, unwrap, visit } from './syntax';
+import {
+  callArguments,
+  calleeName,
+  CLASS_VALUES,
+  FUNCTION_TYPES,
+  isCapitalised,
+  isDefaultExport,
+  JSX_TYPES,
+  lineOf,
+  SCOPE_TYPES,
+  unwrap,
+  visit,
+} from './syntax';
 
 export type ComponentKind = 'function' | 'arrow' | 'class' | 'memo' | 'forwardRef';
 
@@ -62,7 +74,14 @@ export interface FileComponents {
 const WRAPPERS = new Set(['memo', 'forwardRef']);
 const ELEMENT_FACTORIES = new Set(['createElement', 'cloneElement']);
 const CLASS_BASES = new Set(['Component', 'PureComponent']);
-const STATICS = new Set(['displayName', 'propTypes', 'defaultProps', 'contextType', 'contextTypes', 'childContextTypes']);
+const STATICS = new Set([
+  'displayName',
+  'propTypes',
+  'defaultProps',
+  'contextType',
+  'contextTypes',
+  'childContextTypes',
+]);
 
 interface Candidate {
   name: string;
@@ -80,7 +99,13 @@ export function componentsInTree(root: Node, path: string): FileComponents {
   const exportedNames = new Set<string>();
   let defaultName: string | null = null;
 
-  const fromValue = (value: Node, name: string | null, outer: Node, exported: boolean, isDefault: boolean) => {
+  const fromValue = (
+    value: Node,
+    name: string | null,
+    outer: Node,
+    exported: boolean,
+    isDefault: boolean,
+  ) => {
     const { fn, wrappers } = functionOf(value);
     const target = fn ?? unwrap(value);
     if (!fn && !CLASS_VALUES.has(target.type)) {
@@ -93,7 +118,15 @@ export function componentsInTree(root: Node, path: string): FileComponents {
     }
     const own = target.childForFieldName('name')?.text ?? null;
     const resolved = name ?? own;
-    candidates.push({ name: resolved ?? fileComponentName(path), anonymous: resolved === null, node: target, outer, wrappers, exported, isDefault });
+    candidates.push({
+      name: resolved ?? fileComponentName(path),
+      anonymous: resolved === null,
+      node: target,
+      outer,
+      wrappers,
+      exported,
+      isDefault,
+    });
   };
 
   const statement = (node: Node, outer: Node, exported: boolean, isDefault: boolean): void => {
@@ -124,7 +157,15 @@ export function componentsInTree(root: Node, path: string): FileComponents {
       case 'class_declaration':
       case 'abstract_class_declaration': {
         const name = node.childForFieldName('name')?.text ?? null;
-        candidates.push({ name: name ?? fileComponentName(path), anonymous: name === null, node, outer, wrappers: [], exported, isDefault });
+        candidates.push({
+          name: name ?? fileComponentName(path),
+          anonymous: name === null,
+          node,
+          outer,
+          wrappers: [],
+          exported,
+          isDefault,
+        });
         return;
       }
       case 'lexical_declaration':
@@ -133,7 +174,8 @@ export function componentsInTree(root: Node, path: string): FileComponents {
           if (d.type !== 'variable_declarator') continue;
           const nameNode = d.childForFieldName('name');
           const value = d.childForFieldName('value');
-          if (nameNode?.type === 'identifier' && value) fromValue(value, nameNode.text, outer, exported, false);
+          if (nameNode?.type === 'identifier' && value)
+            fromValue(value, nameNode.text, outer, exported, false);
         }
         return;
       case 'expression_statement': {
@@ -154,10 +196,15 @@ export function componentsInTree(root: Node, path: string): FileComponents {
               if (id) exportedNames.add(id);
             }
           }
-        } else if (left === 'module.exports' || left === 'exports.default' || left === 'module.exports.default') {
+        } else if (
+          left === 'module.exports' ||
+          left === 'exports.default' ||
+          left === 'module.exports.default'
+        ) {
           if (local) defaultName = local;
           else fromValue(right, null, outer, true, true);
-        } else if (left && /^(module\.)?exports\.[A-Za-z_$][\w$]*$/.test(left) && local) exportedNames.add(local);
+        } else if (left && /^(module\.)?exports\.[A-Za-z_$][\w$]*$/.test(left) && local)
+          exportedNames.add(local);
         return;
       }
       case 'ERROR':
@@ -173,7 +220,11 @@ export function componentsInTree(root: Node, path: string): FileComponents {
     if (!c.anonymous && !isCapitalised(c.name)) continue;
     let kind: ComponentKind;
     let type: 'function' | 'arrow';
-    if (CLASS_VALUES.has(c.node.type) || c.node.type === 'class_declaration' || c.node.type === 'abstract_class_declaration') {
+    if (
+      CLASS_VALUES.has(c.node.type) ||
+      c.node.type === 'class_declaration' ||
+      c.node.type === 'abstract_class_declaration'
+    ) {
       if (!extendsReactComponent(c.node)) continue;
       kind = 'class';
       type = 'function';
@@ -272,9 +323,13 @@ function jsxish(expr: Node, fn: Node, depth: number): boolean {
   if (JSX_TYPES.has(e.type)) return true;
   switch (e.type) {
     case 'ternary_expression':
-      return [e.childForFieldName('consequence'), e.childForFieldName('alternative')].some((b) => b !== null && jsxish(b, fn, depth + 1));
+      return [e.childForFieldName('consequence'), e.childForFieldName('alternative')].some(
+        (b) => b !== null && jsxish(b, fn, depth + 1),
+      );
     case 'binary_expression':
-      return [e.childForFieldName('left'), e.childForFieldName('right')].some((b) => b !== null && jsxish(b, fn, depth + 1));
+      return [e.childForFieldName('left'), e.childForFieldName('right')].some(
+        (b) => b !== null && jsxish(b, fn, depth + 1),
+      );
     case 'array':
       return e.namedChildren.some((el) => jsxish(el, fn, depth + 1));
     case 'call_expression': {
@@ -353,7 +408,10 @@ function usesInTree(root: Node): Record<string, number[]> {
     }
     if (t === 'expression_statement' && parent?.type === 'program') {
       // CommonJS exports are not uses either
-      const left = node.firstNamedChild?.type === 'assignment_expression' ? node.firstNamedChild.childForFieldName('left')?.text : undefined;
+      const left =
+        node.firstNamedChild?.type === 'assignment_expression'
+          ? node.firstNamedChild.childForFieldName('left')?.text
+          : undefined;
       if (left && /^(module\.)?exports(\.|$)/.test(left)) return false;
       return true;
     }
@@ -369,7 +427,12 @@ function usesInTree(root: Node): Record<string, number[]> {
     const pt = parent.type;
     if (DECLARING_PARENTS.has(pt)) return true;
     if (JSX_TAGS.has(pt)) return true; // the tag itself, counted above (or a closing tag)
-    if ((pt === 'member_expression' || pt === 'nested_identifier') && parent.parent && JSX_TAGS.has(parent.parent.type)) return true;
+    if (
+      (pt === 'member_expression' || pt === 'nested_identifier') &&
+      parent.parent &&
+      JSX_TAGS.has(parent.parent.type)
+    )
+      return true;
     if (field === 'name') return true; // the declaration itself
     if (pt === 'member_expression' && field === 'object') {
       const prop = parent.childForFieldName('property')?.text;
@@ -412,21 +475,35 @@ export interface FindComponentsResult {
 }
 
 /** Every component of the workspace (or under `starts`), with its uses, in walk order then line. */
-export async function findComponents(workspace: Workspace, parsers: SourceParsers, options: FindComponentsOptions = {}): Promise<FindComponentsResult> {
+export async function findComponents(
+  workspace: Workspace,
+  parsers: SourceParsers,
+  options: FindComponentsOptions = {},
+): Promise<FindComponentsResult> {
   const maxPlaces = options.maxPlaces ?? 100;
   const skipped: Skipped[] = [];
   const defs: Array<{ path: string; def: ComponentDef }> = [];
   const usesByName = new Map<string, ComponentUse[]>();
   const inScope = (rootIndex: number, rel: string) =>
-    !options.starts || options.starts.some((s) => s.rootIndex === rootIndex && (s.rel === '' || rel === s.rel || rel.startsWith(s.rel + '/')));
+    !options.starts ||
+    options.starts.some(
+      (s) => s.rootIndex === rootIndex && (s.rel === '' || rel === s.rel || rel.startsWith(s.rel + '/')),
+    );
 
   const filesScanned = await scanFiles(
     workspace,
-    { acceptFile: (rel) => scriptLanguageOf(rel) !== null, signal: options.signal, yielder: options.yielder, onSkip: (s) => skipped.push(s) },
+    {
+      acceptFile: (rel) => scriptLanguageOf(rel) !== null,
+      signal: options.signal,
+      yielder: options.yielder,
+      onSkip: (s) => skipped.push(s),
+    },
     (file) => {
       let result: FileComponents;
       try {
-        result = memoByContent('components', file.source, file.rel, file.text, () => parsers.withTree(file.rel, file.text, (root) => componentsInTree(root, file.rel)));
+        result = memoByContent('components', file.source, file.rel, file.text, () =>
+          parsers.withTree(file.rel, file.text, (root) => componentsInTree(root, file.rel)),
+        );
       } catch (err) {
         const qe = toQuarryError(err);
         if (qe.code === 'Cancelled') throw qe;
@@ -434,7 +511,8 @@ export async function findComponents(workspace: Workspace, parsers: SourceParser
         return;
       }
       if (inScope(file.rootIndex, file.rel)) {
-        for (const def of result.components) if (!options.acceptName || options.acceptName(def.name)) defs.push({ path: file.path, def });
+        for (const def of result.components)
+          if (!options.acceptName || options.acceptName(def.name)) defs.push({ path: file.path, def });
       }
       for (const [name, lines] of Object.entries(result.uses)) {
         let list = usesByName.get(name);

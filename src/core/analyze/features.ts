@@ -22,7 +22,16 @@ import type { Yielder } from '../jobs/yielder';
 import type { Workspace } from '../source/workspace';
 import type { Skipped } from '../walk/policy';
 import { categoryOf, type FileCategory, inRanges, lexicalComments } from './files';
-import { envFileFlags, flagsInTree, isEnvFile, SDK_LABELS, SDK_ORDER, type FileFlags, type FlagRef, type FlagSdk } from './flags';
+import {
+  envFileFlags,
+  flagsInTree,
+  isEnvFile,
+  SDK_LABELS,
+  SDK_ORDER,
+  type FileFlags,
+  type FlagRef,
+  type FlagSdk,
+} from './flags';
 import { compileNameMatcher, featureWords, nameVariants, type NameMatcher } from './names';
 import { scriptLanguageOf, type SourceParsers } from './parsers';
 import { memoByContent, scanFiles } from './scan';
@@ -101,7 +110,9 @@ function lineText(text: string, starts: number[], i: number): string {
   if (e > s && text.charCodeAt(e - 1) === 10) e--;
   if (e > s && text.charCodeAt(e - 1) === 13) e--;
   const line = text.slice(s, e);
-  return line.length > MAX_CONTEXT_LINE_CHARS ? line.slice(0, MAX_CONTEXT_LINE_CHARS) + ' [truncated...]' : line;
+  return line.length > MAX_CONTEXT_LINE_CHARS
+    ? line.slice(0, MAX_CONTEXT_LINE_CHARS) + ' [truncated...]'
+    : line;
 }
 
 export interface ScanFlagsResult {
@@ -113,7 +124,11 @@ export interface ScanFlagsResult {
 class FlagCollector {
   private readonly refs: Array<FlagRef & { path: string }> = [];
   private readonly vercelVars = new Map<string, string>();
-  private readonly callsByFile: Array<{ path: string; calls: Record<string, number[]>; declared: Set<string> }> = [];
+  private readonly callsByFile: Array<{
+    path: string;
+    calls: Record<string, number[]>;
+    declared: Set<string>;
+  }> = [];
 
   addFile(path: string, facts: FileFlags): void {
     for (const r of facts.refs) this.refs.push({ ...r, path });
@@ -140,7 +155,17 @@ class FlagCollector {
       const k = `${r.sdk}\u0000${r.name}`;
       let info = byKey.get(k);
       if (!info) {
-        info = { name: r.name, sdk: r.sdk, sdkLabel: SDK_LABELS[r.sdk], references: 0, definitions: 0, files: 0, places: [], fileSet: new Set(), seen: new Set() };
+        info = {
+          name: r.name,
+          sdk: r.sdk,
+          sdkLabel: SDK_LABELS[r.sdk],
+          references: 0,
+          definitions: 0,
+          files: 0,
+          places: [],
+          fileSet: new Set(),
+          seen: new Set(),
+        };
         byKey.set(k, info);
       }
       const placeKey = `${r.path}:${r.line}:${r.kind}`;
@@ -149,17 +174,31 @@ class FlagCollector {
       if (r.kind === 'definition') info.definitions++;
       else info.references++;
       info.fileSet.add(r.path);
-      if (info.places.length < MAX_FLAG_PLACES) info.places.push({ path: r.path, line: r.line, kind: r.kind });
+      if (info.places.length < MAX_FLAG_PLACES)
+        info.places.push({ path: r.path, line: r.line, kind: r.kind });
     }
-    const flags = [...byKey.values()].map(({ fileSet, seen: _seen, ...rest }) => ({ ...rest, files: fileSet.size }));
-    flags.sort((a, b) => SDK_ORDER.indexOf(a.sdk) - SDK_ORDER.indexOf(b.sdk) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const flags = [...byKey.values()].map(({ fileSet, seen: _seen, ...rest }) => ({
+      ...rest,
+      files: fileSet.size,
+    }));
+    flags.sort(
+      (a, b) =>
+        SDK_ORDER.indexOf(a.sdk) - SDK_ORDER.indexOf(b.sdk) ||
+        (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+    );
     return { flags, total: flags.length };
   }
 }
 
-function scriptFacts(parsers: SourceParsers, file: { source: import('../source/types').FileSource; rel: string; text: string }): ScriptFacts {
+function scriptFacts(
+  parsers: SourceParsers,
+  file: { source: import('../source/types').FileSource; rel: string; text: string },
+): ScriptFacts {
   return memoByContent('script-facts', file.source, file.rel, file.text, () =>
-    parsers.withTree(file.rel, file.text, (root) => ({ flags: flagsInTree(root), comments: commentRanges(root) })),
+    parsers.withTree(file.rel, file.text, (root) => ({
+      flags: flagsInTree(root),
+      comments: commentRanges(root),
+    })),
   );
 }
 
@@ -169,7 +208,11 @@ export interface FlagInventoryOptions {
 }
 
 /** Every feature flag of the workspace (test files excluded), with its SDK and reference counts. */
-export async function flagInventory(workspace: Workspace, parsers: SourceParsers, options: FlagInventoryOptions = {}): Promise<ScanFlagsResult & { skipped: Skipped[] }> {
+export async function flagInventory(
+  workspace: Workspace,
+  parsers: SourceParsers,
+  options: FlagInventoryOptions = {},
+): Promise<ScanFlagsResult & { skipped: Skipped[] }> {
   const collector = new FlagCollector();
   const skipped: Skipped[] = [];
   const filesScanned = await scanFiles(
@@ -226,9 +269,20 @@ export interface FeatureStatus {
   inventory: FlagInventory;
 }
 
-const CATEGORY_RANK: Readonly<Record<FileCategory, number>> = { code: 0, config: 1, test: 2, docs: 3, other: 4 };
+const CATEGORY_RANK: Readonly<Record<FileCategory, number>> = {
+  code: 0,
+  config: 1,
+  test: 2,
+  docs: 3,
+  other: 4,
+};
 
-export async function featureStatus(workspace: Workspace, parsers: SourceParsers, featureName: string, options: FeatureStatusOptions = {}): Promise<FeatureStatus> {
+export async function featureStatus(
+  workspace: Workspace,
+  parsers: SourceParsers,
+  featureName: string,
+  options: FeatureStatusOptions = {},
+): Promise<FeatureStatus> {
   const words = featureWords(featureName);
   const matcher: NameMatcher = compileNameMatcher(words);
   const maxReferences = options.maxReferences ?? 50;
@@ -238,65 +292,75 @@ export async function featureStatus(workspace: Workspace, parsers: SourceParsers
   const testFiles = new Set<string>();
   const codeFiles = new Set<string>();
 
-  const filesScanned = await scanFiles(workspace, { signal: options.signal, yielder: options.yielder, onSkip: (s) => skipped.push(s) }, (file) => {
-    const category = categoryOf(file.rel);
-    const script = scriptLanguageOf(file.rel) !== null;
-    const hits = matcher.findAll(file.text);
-    if (category === 'test' && matcher.test(file.rel)) testFiles.add(file.path);
-    let comments: number[] | null = null;
-    if (script && category !== 'test') {
-      try {
-        const facts = scriptFacts(parsers, file);
-        collector.addFile(file.path, facts.flags);
-        comments = facts.comments;
-      } catch (err) {
-        const qe = toQuarryError(err);
-        if (qe.code === 'Cancelled') throw qe;
-        skipped.push({ path: file.path, reason: 'unreadable', detail: qe.message });
-      }
-    } else if (category !== 'test' && isEnvFile(file.rel)) {
-      collector.addRefs(file.path, envFileFlags(file.text));
-    }
-    if (!hits.length) return;
-    if (comments === null) {
-      if (script) {
+  const filesScanned = await scanFiles(
+    workspace,
+    { signal: options.signal, yielder: options.yielder, onSkip: (s) => skipped.push(s) },
+    (file) => {
+      const category = categoryOf(file.rel);
+      const script = scriptLanguageOf(file.rel) !== null;
+      const hits = matcher.findAll(file.text);
+      if (category === 'test' && matcher.test(file.rel)) testFiles.add(file.path);
+      let comments: number[] | null = null;
+      if (script && category !== 'test') {
         try {
-          comments = memoByContent('comments', file.source, file.rel, file.text, () => parsers.withTree(file.rel, file.text, commentRanges));
-        } catch {
-          comments = lexicalComments(file.rel, file.text);
+          const facts = scriptFacts(parsers, file);
+          collector.addFile(file.path, facts.flags);
+          comments = facts.comments;
+        } catch (err) {
+          const qe = toQuarryError(err);
+          if (qe.code === 'Cancelled') throw qe;
+          skipped.push({ path: file.path, reason: 'unreadable', detail: qe.message });
         }
-      } else comments = category === 'code' || category === 'test' ? lexicalComments(file.rel, file.text) : [];
-    }
-    const starts = lineStarts(file.text);
-    let lastLine = -1;
-    for (const [s, e] of hits) {
-      const li = lineAtOffset(starts, s);
-      if (li === lastLine) continue; // one reference per line: its first hit
-      lastLine = li;
-      const comment = inRanges(comments, s);
-      const first = Math.max(0, li - CONTEXT_LINES);
-      const last = Math.min(starts.length - 1, li + CONTEXT_LINES);
-      const context: string[] = [];
-      for (let k = first; k <= last; k++) context.push(lineText(file.text, starts, k));
-      refs.push({
-        path: file.path,
-        context: context.join('\n'),
-        line: li + 1,
-        column: s - starts[li] + 1,
-        match: file.text.slice(s, e),
-        contextStartLine: first + 1,
-        category,
-        comment,
-      });
-      if (!comment && category === 'test') testFiles.add(file.path);
-      if (!comment && category === 'code') codeFiles.add(file.path);
-    }
-  });
+      } else if (category !== 'test' && isEnvFile(file.rel)) {
+        collector.addRefs(file.path, envFileFlags(file.text));
+      }
+      if (!hits.length) return;
+      if (comments === null) {
+        if (script) {
+          try {
+            comments = memoByContent('comments', file.source, file.rel, file.text, () =>
+              parsers.withTree(file.rel, file.text, commentRanges),
+            );
+          } catch {
+            comments = lexicalComments(file.rel, file.text);
+          }
+        } else
+          comments = category === 'code' || category === 'test' ? lexicalComments(file.rel, file.text) : [];
+      }
+      const starts = lineStarts(file.text);
+      let lastLine = -1;
+      for (const [s, e] of hits) {
+        const li = lineAtOffset(starts, s);
+        if (li === lastLine) continue; // one reference per line: its first hit
+        lastLine = li;
+        const comment = inRanges(comments, s);
+        const first = Math.max(0, li - CONTEXT_LINES);
+        const last = Math.min(starts.length - 1, li + CONTEXT_LINES);
+        const context: string[] = [];
+        for (let k = first; k <= last; k++) context.push(lineText(file.text, starts, k));
+        refs.push({
+          path: file.path,
+          context: context.join('\n'),
+          line: li + 1,
+          column: s - starts[li] + 1,
+          match: file.text.slice(s, e),
+          contextStartLine: first + 1,
+          category,
+          comment,
+        });
+        if (!comment && category === 'test') testFiles.add(file.path);
+        if (!comment && category === 'code') codeFiles.add(file.path);
+      }
+    },
+  );
 
   const inventory = collector.inventory();
   const flags = inventory.flags.filter((f) => matcher.test(f.name));
   const best = [...flags].sort(
-    (a, b) => flagClass(a.sdk) - flagClass(b.sdk) || b.references + b.definitions - (a.references + a.definitions) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+    (a, b) =>
+      flagClass(a.sdk) - flagClass(b.sdk) ||
+      b.references + b.definitions - (a.references + a.definitions) ||
+      (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
   )[0];
 
   const counts = { code: 0, test: 0, docs: 0, config: 0, other: 0, comments: 0 };
@@ -357,7 +421,9 @@ export function summarize(s: FeatureStatus, best: FlagInfo | undefined): string 
     return `No references to ${name} were found in ${plural(s.filesScanned, 'file')} (searched as ${s.variants.slice(0, 5).join(', ')}). It does not appear to be implemented, feature-flagged or tested.`;
   }
   if (s.implemented) {
-    parts.push(`${name} is implemented: ${plural(s.counts.code, 'code reference')} in ${plural(s.codeFiles.length, 'source file')} (${listFiles(s.codeFiles)}).`);
+    parts.push(
+      `${name} is implemented: ${plural(s.counts.code, 'code reference')} in ${plural(s.codeFiles.length, 'source file')} (${listFiles(s.codeFiles)}).`,
+    );
   } else {
     const where: string[] = [];
     if (s.counts.comments) where.push(plural(s.counts.comments, 'comment'));
@@ -385,7 +451,11 @@ export function summarize(s: FeatureStatus, best: FlagInfo | undefined): string 
           : '.'),
     );
   } else parts.push('No feature flag for it was found.');
-  parts.push(s.testCoverage ? `Tests cover it: ${plural(s.testFiles.length, 'test file')} (${listFiles(s.testFiles)}).` : 'No test references it.');
+  parts.push(
+    s.testCoverage
+      ? `Tests cover it: ${plural(s.testFiles.length, 'test file')} (${listFiles(s.testFiles)}).`
+      : 'No test references it.',
+  );
   if (s.implemented && s.counts.docs) parts.push(`It is documented in ${plural(s.counts.docs, 'place')}.`);
   return parts.join(' ');
 }

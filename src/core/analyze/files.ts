@@ -47,7 +47,17 @@ const CODE_EXTENSIONS = new Set([
   'lua',
 ]);
 const DOC_EXTENSIONS = new Set(['md', 'mdx', 'markdown', 'txt', 'rst', 'adoc']);
-const CONFIG_EXTENSIONS = new Set(['json', 'jsonc', 'json5', 'yaml', 'yml', 'toml', 'ini', 'properties', 'env']);
+const CONFIG_EXTENSIONS = new Set([
+  'json',
+  'jsonc',
+  'json5',
+  'yaml',
+  'yml',
+  'toml',
+  'ini',
+  'properties',
+  'env',
+]);
 
 /**
  * A test by the shared file-role rule (source/file-role.ts): a test file, or a snapshot or a

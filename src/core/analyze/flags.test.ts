@@ -19,7 +19,9 @@ beforeAll(async () => {
 /** [sdk, name, references, definitions] per flag, in inventory order, through the tool contract. */
 async function flags(tree: MemoryTree): Promise<Array<[string, string, number, number]>> {
   const ctx = { workspace: new Workspace([new MemorySource(tree)]), parsers: () => Promise.resolve(parsers) };
-  const r = (await callTool('feature_status', { featureName: 'zz', includeInventory: true }, ctx)) as { inventory: FlagInventory };
+  const r = (await callTool('feature_status', { featureName: 'zz', includeInventory: true }, ctx)) as {
+    inventory: FlagInventory;
+  };
   // the function the Features view calls gives the same list
   const direct = await flagInventory(ctx.workspace, parsers);
   expect(direct.inventory).toEqual(r.inventory);
@@ -63,7 +65,11 @@ describe('flag SDKs', () => {
         ['launchdarkly', 'pricing-v2', 1, 0],
       ],
     ],
-    ['LaunchDarkly method name without an import', { 'x.ts': "export const on = (c: any) => c.variation('solo-flag', false);" }, [['launchdarkly', 'solo-flag', 1, 0]]],
+    [
+      'LaunchDarkly method name without an import',
+      { 'x.ts': "export const on = (c: any) => c.variation('solo-flag', false);" },
+      [['launchdarkly', 'solo-flag', 1, 0]],
+    ],
     [
       'Unleash: server client, receiver name, React hooks',
       {
@@ -109,7 +115,8 @@ describe('flag SDKs', () => {
           "export const a = posthog.isFeatureEnabled('notifications') && posthog.getFeatureFlag('theme');",
           "export const P = () => (useFeatureFlagEnabled('notifications') ? useFeatureFlagVariantKey('cta') : <PostHogFeature flag=\"promo\" match={true}><i /></PostHogFeature>);",
         ].join('\n'),
-        'n.ts': "import { PostHog } from 'posthog-node';\nconst ph = new PostHog('k');\nexport const b = ph.isFeatureEnabled('server-side', 'u1');",
+        'n.ts':
+          "import { PostHog } from 'posthog-node';\nconst ph = new PostHog('k');\nexport const b = ph.isFeatureEnabled('server-side', 'u1');",
       },
       [
         ['posthog', 'cta', 1, 0],
@@ -171,8 +178,10 @@ describe('flag SDKs', () => {
       {
         'flags.ts':
           "import { flag } from 'flags/next';\nexport const summerSale = flag<boolean>({ key: 'summer-sale', decide: () => false });\nexport const other = flag({ key: `no-subst`, decide: () => true });",
-        'page.tsx': "import { summerSale } from './flags';\nexport default async function Page() { return (await summerSale()) ? <i /> : null; }",
-        'legacy.ts': "import { flag } from '@vercel/flags/next';\nexport const v3 = flag({ key: 'old-package', decide: () => true });",
+        'page.tsx':
+          "import { summerSale } from './flags';\nexport default async function Page() { return (await summerSale()) ? <i /> : null; }",
+        'legacy.ts':
+          "import { flag } from '@vercel/flags/next';\nexport const v3 = flag({ key: 'old-package', decide: () => true });",
       },
       [
         ['vercel', 'no-subst', 0, 1],
@@ -191,7 +200,8 @@ describe('flag SDKs', () => {
           'const { DISABLE_SIGNUP, DATABASE_URL } = process.env;',
           'export const e = process.env.API_URL + process.env.NODE_ENV + String(DISABLE_SIGNUP) + DATABASE_URL;',
         ].join('\n'),
-        '.env.local': 'NEXT_PUBLIC_FEATURE_DARK_MODE=true\nexport ENABLE_SEARCH=1\nDATABASE_URL=postgres://x\n# FEATURE_COMMENTED=1\n',
+        '.env.local':
+          'NEXT_PUBLIC_FEATURE_DARK_MODE=true\nexport ENABLE_SEARCH=1\nDATABASE_URL=postgres://x\n# FEATURE_COMMENTED=1\n',
       },
       [
         ['env', 'DISABLE_SIGNUP', 1, 0],
@@ -222,27 +232,42 @@ describe('flag SDKs', () => {
     ],
     [
       'ambiguous calls with no evidence are not flags',
-      { 'x.ts': "export const a = thing.isEnabled('x') && useFlag('y') && client.getValue('z') && obj.feature('w');" },
+      {
+        'x.ts':
+          "export const a = thing.isEnabled('x') && useFlag('y') && client.getValue('z') && obj.feature('w');",
+      },
       [],
     ],
     [
       'an ambiguous call follows the one SDK the file imports',
-      { 'x.tsx': "import { OpenFeatureProvider } from '@openfeature/react-sdk';\nexport const a = useFlag('from-import', false);" },
+      {
+        'x.tsx':
+          "import { OpenFeatureProvider } from '@openfeature/react-sdk';\nexport const a = useFlag('from-import', false);",
+      },
       [['openfeature', 'from-import', 1, 0]],
     ],
     [
       'CommonJS require of an SDK',
-      { 'x.js': "const { initialize } = require('unleash-client');\nconst client = initialize({});\nmodule.exports = () => client.isEnabled('cjs-flag');" },
+      {
+        'x.js':
+          "const { initialize } = require('unleash-client');\nconst client = initialize({});\nmodule.exports = () => client.isEnabled('cjs-flag');",
+      },
       [['unleash', 'cjs-flag', 1, 0]],
     ],
     [
       'test files are not in the inventory',
-      { 'a.test.ts': "import posthog from 'posthog-js';\nposthog.isFeatureEnabled('only-in-tests');", '__tests__/b.tsx': "useFeatureIsOn('only-in-tests');" },
+      {
+        'a.test.ts': "import posthog from 'posthog-js';\nposthog.isFeatureEnabled('only-in-tests');",
+        '__tests__/b.tsx': "useFeatureIsOn('only-in-tests');",
+      },
       [],
     ],
     [
       'a key built at run time is not a flag name',
-      { 'x.ts': "import posthog from 'posthog-js';\nexport const a = (k: string) => posthog.isFeatureEnabled(`flag-${k}`) || posthog.isFeatureEnabled(k);" },
+      {
+        'x.ts':
+          "import posthog from 'posthog-js';\nexport const a = (k: string) => posthog.isFeatureEnabled(`flag-${k}`) || posthog.isFeatureEnabled(k);",
+      },
       [],
     ],
   ];
@@ -254,7 +279,8 @@ describe('flag SDKs', () => {
     const r = await flagInventory(
       new Workspace([
         new MemorySource({
-          'a.ts': "import { flag } from 'flags/next';\nexport const x = flag({ key: 'x', decide: () => true });",
+          'a.ts':
+            "import { flag } from 'flags/next';\nexport const x = flag({ key: 'x', decide: () => true });",
           'b.ts': "import { x } from './a';\nx();\nx();",
         }),
       ]),

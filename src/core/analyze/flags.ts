@@ -39,9 +39,28 @@
  *           and the keys of such an object literal or `features: {...}` property (definitions).
  */
 import type { Node } from 'web-tree-sitter';
-import { callArguments, calleeName, calleeObject, lineOf, rootIdentifier, stringValue, unwrap, visit } from './syntax';
+import {
+  callArguments,
+  calleeName,
+  calleeObject,
+  lineOf,
+  rootIdentifier,
+  stringValue,
+  unwrap,
+  visit,
+} from './syntax';
 
-export type FlagSdk = 'launchdarkly' | 'unleash' | 'growthbook' | 'posthog' | 'statsig' | 'flagsmith' | 'openfeature' | 'vercel' | 'env' | 'config';
+export type FlagSdk =
+  | 'launchdarkly'
+  | 'unleash'
+  | 'growthbook'
+  | 'posthog'
+  | 'statsig'
+  | 'flagsmith'
+  | 'openfeature'
+  | 'vercel'
+  | 'env'
+  | 'config';
 
 export const SDK_LABELS: Readonly<Record<FlagSdk, string>> = {
   launchdarkly: 'LaunchDarkly',
@@ -57,7 +76,18 @@ export const SDK_LABELS: Readonly<Record<FlagSdk, string>> = {
 };
 
 /** Display order: the SDKs, then plain env and config flags. */
-export const SDK_ORDER: readonly FlagSdk[] = ['launchdarkly', 'unleash', 'growthbook', 'posthog', 'statsig', 'flagsmith', 'openfeature', 'vercel', 'env', 'config'];
+export const SDK_ORDER: readonly FlagSdk[] = [
+  'launchdarkly',
+  'unleash',
+  'growthbook',
+  'posthog',
+  'statsig',
+  'flagsmith',
+  'openfeature',
+  'vercel',
+  'env',
+  'config',
+];
 
 export interface FlagRef {
   name: string;
@@ -97,14 +127,35 @@ const variations = ['', 'bool', 'string', 'number', 'json'].flatMap((t) => {
   const base = t ? `${t}Variation` : 'variation';
   return [base, `${base}Detail`];
 });
-const openFeature = ['Boolean', 'String', 'Number', 'Object'].flatMap((t) => [`get${t}Value`, `get${t}Details`, `use${t}FlagValue`, `use${t}FlagDetails`]);
+const openFeature = ['Boolean', 'String', 'Number', 'Object'].flatMap((t) => [
+  `get${t}Value`,
+  `get${t}Details`,
+  `use${t}FlagValue`,
+  `use${t}FlagDetails`,
+]);
 
 /** Calls that evaluate a flag, per SDK. */
 const SDK_METHODS: Readonly<Record<SdkId, readonly string[]>> = {
   launchdarkly: variations,
   unleash: ['isEnabled', 'getVariant', 'useFlag', 'useVariant'],
-  growthbook: ['isOn', 'isOff', 'getFeatureValue', 'evalFeature', 'feature', 'useFeatureIsOn', 'useFeatureValue', 'useFeature'],
-  posthog: ['isFeatureEnabled', 'getFeatureFlag', 'getFeatureFlagPayload', 'useFeatureFlagEnabled', 'useFeatureFlagVariantKey', 'useFeatureFlagPayload'],
+  growthbook: [
+    'isOn',
+    'isOff',
+    'getFeatureValue',
+    'evalFeature',
+    'feature',
+    'useFeatureIsOn',
+    'useFeatureValue',
+    'useFeature',
+  ],
+  posthog: [
+    'isFeatureEnabled',
+    'getFeatureFlag',
+    'getFeatureFlagPayload',
+    'useFeatureFlagEnabled',
+    'useFeatureFlagVariantKey',
+    'useFeatureFlagPayload',
+  ],
   statsig: [
     'checkGate',
     'checkGateSync',
@@ -149,7 +200,8 @@ const UNIQUE_METHODS = new Map<string, SdkId>();
   for (const [sdk, names] of Object.entries(SDK_METHODS) as Array<[SdkId, readonly string[]]>) {
     for (const n of names) seen.set(n, [...(seen.get(n) ?? []), sdk]);
   }
-  for (const [n, sdks] of seen) if (sdks.length === 1 && !GENERIC_METHODS.has(n)) UNIQUE_METHODS.set(n, sdks[0]);
+  for (const [n, sdks] of seen)
+    if (sdks.length === 1 && !GENERIC_METHODS.has(n)) UNIQUE_METHODS.set(n, sdks[0]);
 }
 
 const RECEIVER_NAMES: ReadonlyArray<[RegExp, SdkId]> = [
@@ -168,7 +220,20 @@ const JSX_FLAG_COMPONENTS: Readonly<Record<string, [SdkId, string]>> = {
   PostHogFeature: ['posthog', 'flag'],
 };
 
-const ENV_FLAG_WORDS = new Set(['FEATURE', 'FEATURES', 'FLAG', 'FLAGS', 'FF', 'ENABLE', 'ENABLED', 'DISABLE', 'DISABLED', 'TOGGLE', 'EXPERIMENT', 'EXPERIMENTAL']);
+const ENV_FLAG_WORDS = new Set([
+  'FEATURE',
+  'FEATURES',
+  'FLAG',
+  'FLAGS',
+  'FF',
+  'ENABLE',
+  'ENABLED',
+  'DISABLE',
+  'DISABLED',
+  'TOGGLE',
+  'EXPERIMENT',
+  'EXPERIMENTAL',
+]);
 
 /** Is an environment variable name a flag (NEXT_PUBLIC_FEATURE_X, ENABLE_X, X_ENABLED...)? */
 export function isFlagEnvName(name: string): boolean {
@@ -260,7 +325,8 @@ export function flagsInTree(root: Node): FileFlags {
           n.type === 'identifier' &&
           (parent?.type === 'import_clause' ||
             parent?.type === 'namespace_import' ||
-            (parent?.type === 'import_specifier' && (field === 'alias' || !parent.childForFieldName('alias'))))
+            (parent?.type === 'import_specifier' &&
+              (field === 'alias' || !parent.childForFieldName('alias'))))
         ) {
           bound.set(n.text, sdk);
         }
@@ -294,7 +360,9 @@ export function flagsInTree(root: Node): FileFlags {
     const unique = UNIQUE_METHODS.get(method);
     if (unique) return unique;
     if (!SDK_METHODS_ANY.has(method)) return null;
-    if (rootName) for (const [re, sdk] of RECEIVER_NAMES) if (re.test(rootName) && SDK_METHODS[sdk].includes(method)) return sdk;
+    if (rootName)
+      for (const [re, sdk] of RECEIVER_NAMES)
+        if (re.test(rootName) && SDK_METHODS[sdk].includes(method)) return sdk;
     if (importedSdks.size === 1) {
       const only = [...importedSdks][0];
       if (SDK_METHODS[only].includes(method)) return only;
@@ -315,7 +383,9 @@ export function flagsInTree(root: Node): FileFlags {
     const call = inner.type === 'call_expression' ? inner : null;
     const method = call ? calleeName(call) : null;
     if (method === 'useFlags' && call) {
-      const owner = sdk ?? (importedSdks.has('flagsmith') && !importedSdks.has('launchdarkly') ? 'flagsmith' : 'launchdarkly');
+      const owner =
+        sdk ??
+        (importedSdks.has('flagsmith') && !importedSdks.has('launchdarkly') ? 'flagsmith' : 'launchdarkly');
       if (name.type === 'identifier') flagObjects.set(name.text, owner);
       return true;
     }
@@ -355,7 +425,11 @@ export function flagsInTree(root: Node): FileFlags {
           if (parent?.type === 'variable_declarator' && field === 'value') {
             const pattern = parent.childForFieldName('name');
             if (pattern?.type === 'object_pattern') {
-              const sdk = bound.get('useFlags') ?? (importedSdks.has('flagsmith') && !importedSdks.has('launchdarkly') ? 'flagsmith' : 'launchdarkly');
+              const sdk =
+                bound.get('useFlags') ??
+                (importedSdks.has('flagsmith') && !importedSdks.has('launchdarkly')
+                  ? 'flagsmith'
+                  : 'launchdarkly');
               for (const key of patternKeys(pattern)) addRef(key.name, sdk, key.node);
             }
           }
@@ -363,7 +437,10 @@ export function flagsInTree(root: Node): FileFlags {
         }
         if (
           method === 'flag' &&
-          (bound.get('flag') === 'vercel' || (callee.type === 'member_expression' && rootIdentifier(callee) && bound.get(rootIdentifier(callee)!) === 'vercel'))
+          (bound.get('flag') === 'vercel' ||
+            (callee.type === 'member_expression' &&
+              rootIdentifier(callee) &&
+              bound.get(rootIdentifier(callee)!) === 'vercel'))
         ) {
           const obj = args[0] ? unwrap(args[0]) : null;
           const key = obj?.type === 'object' ? objectStringProp(obj, 'key') : null;
@@ -376,7 +453,11 @@ export function flagsInTree(root: Node): FileFlags {
           }
           return true;
         }
-        if (method === 'get' && callee.type === 'member_expression' && callee.childForFieldName('object')?.text === 'Deno.env') {
+        if (
+          method === 'get' &&
+          callee.type === 'member_expression' &&
+          callee.childForFieldName('object')?.text === 'Deno.env'
+        ) {
           const key = stringValue(args[0] ?? null);
           if (key && isFlagEnvName(key)) addRef(key, 'env', node);
           return true;
@@ -394,13 +475,18 @@ export function flagsInTree(root: Node): FileFlags {
       case 'jsx_opening_element':
       case 'jsx_self_closing_element': {
         const tag = node.childForFieldName('name')?.text ?? '';
-        const spec = Object.prototype.hasOwnProperty.call(JSX_FLAG_COMPONENTS, tag) ? JSX_FLAG_COMPONENTS[tag] : null;
+        const spec = Object.prototype.hasOwnProperty.call(JSX_FLAG_COMPONENTS, tag)
+          ? JSX_FLAG_COMPONENTS[tag]
+          : null;
         if (spec) {
           for (const attr of node.namedChildren) {
             if (attr.type !== 'jsx_attribute') continue;
             const [nameNode, valueNode] = attr.namedChildren;
             if (nameNode?.text !== spec[1] || !valueNode) continue;
-            const key = valueNode.type === 'jsx_expression' ? stringValue(valueNode.firstNamedChild) : stringValue(valueNode);
+            const key =
+              valueNode.type === 'jsx_expression'
+                ? stringValue(valueNode.firstNamedChild)
+                : stringValue(valueNode);
             if (key) addRef(key, bound.get(tag) ?? spec[0], attr);
           }
         }
@@ -410,7 +496,10 @@ export function flagsInTree(root: Node): FileFlags {
       case 'subscript_expression': {
         const obj = node.childForFieldName('object');
         if (!obj) return true;
-        const key = node.type === 'member_expression' ? (node.childForFieldName('property')?.text ?? null) : stringValue(node.childForFieldName('index'));
+        const key =
+          node.type === 'member_expression'
+            ? (node.childForFieldName('property')?.text ?? null)
+            : stringValue(node.childForFieldName('index'));
         if (!key) return true;
         const objText = unwrap(obj).text;
         // env reads
@@ -421,12 +510,22 @@ export function flagsInTree(root: Node): FileFlags {
         // a method call on the object is an SDK call, not a flag read
         if (parent?.type === 'call_expression' && field === 'function') return true;
         const o = unwrap(obj);
-        const objName = o.type === 'identifier' ? o.text : o.type === 'member_expression' ? (o.childForFieldName('property')?.text ?? '') : '';
+        const objName =
+          o.type === 'identifier'
+            ? o.text
+            : o.type === 'member_expression'
+              ? (o.childForFieldName('property')?.text ?? '')
+              : '';
         if (o.type === 'identifier' && flagObjects.has(objName)) {
           addRef(key, flagObjects.get(objName)!, node);
           return true;
         }
-        if (CONFIG_OBJECT.test(objName) && !bound.has(objName) && !NOT_FLAG_KEYS.has(key) && /^[A-Za-z_$][\w$-]*$/.test(key)) {
+        if (
+          CONFIG_OBJECT.test(objName) &&
+          !bound.has(objName) &&
+          !NOT_FLAG_KEYS.has(key) &&
+          /^[A-Za-z_$][\w$-]*$/.test(key)
+        ) {
           // assignment targets (`features.x = true`) define the flag
           const isTarget = parent?.type === 'assignment_expression' && field === 'left';
           addRef(key, 'config', node, isTarget ? 'definition' : 'check');
@@ -439,7 +538,10 @@ export function flagsInTree(root: Node): FileFlags {
         if (!name || !value) return true;
         const v = unwrap(value);
         // const { FEATURE_X } = process.env
-        if (name.type === 'object_pattern' && (v.text === 'process.env' || v.text === 'import.meta.env' || v.text === 'Bun.env')) {
+        if (
+          name.type === 'object_pattern' &&
+          (v.text === 'process.env' || v.text === 'import.meta.env' || v.text === 'Bun.env')
+        ) {
           for (const key of patternKeys(name)) if (isFlagEnvName(key.name)) addRef(key.name, 'env', key.node);
           return true;
         }
@@ -481,12 +583,18 @@ function bindPattern(pattern: Node, sdk: SdkId, bound: Map<string, SdkId>): void
 function patternKeys(pattern: Node): Array<{ name: string; local: string; node: Node }> {
   const out: Array<{ name: string; local: string; node: Node }> = [];
   for (const p of pattern.namedChildren) {
-    if (p.type === 'shorthand_property_identifier_pattern') out.push({ name: p.text, local: p.text, node: p });
+    if (p.type === 'shorthand_property_identifier_pattern')
+      out.push({ name: p.text, local: p.text, node: p });
     else if (p.type === 'pair_pattern') {
       const key = p.childForFieldName('key');
       const value = p.childForFieldName('value');
       const name = key ? (stringValue(key) ?? key.text) : '';
-      const local = value?.type === 'identifier' ? value.text : value?.type === 'assignment_pattern' ? (value.childForFieldName('left')?.text ?? name) : name;
+      const local =
+        value?.type === 'identifier'
+          ? value.text
+          : value?.type === 'assignment_pattern'
+            ? (value.childForFieldName('left')?.text ?? name)
+            : name;
       if (name) out.push({ name, local, node: p });
     } else if (p.type === 'object_assignment_pattern') {
       const left = p.childForFieldName('left');

@@ -29,7 +29,9 @@ describe('import graph analysis', () => {
   });
 
   it('a file importing itself is a cycle of one; a file nothing imports is an orphan unless it is an entry point', () => {
-    const r = analyzeGraph(['self.ts', 'lonely.ts', 'index.ts'], [e('self.ts', 'self.ts')], { entryPoints: ['index.ts'] });
+    const r = analyzeGraph(['self.ts', 'lonely.ts', 'index.ts'], [e('self.ts', 'self.ts')], {
+      entryPoints: ['index.ts'],
+    });
     expect(r.cycles).toEqual([{ files: ['self.ts'], path: ['self.ts', 'self.ts'] }]);
     expect(r.orphans).toEqual(['lonely.ts', 'self.ts']);
   });
@@ -46,40 +48,46 @@ describe('import graph analysis', () => {
 
   it('cyclic components are exactly the sets of mutually reachable files (property, against brute force)', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 7 }), fc.integer({ min: 0, max: 7 })), { maxLength: 20 }), (pairs) => {
-        const nodes = Array.from({ length: 8 }, (_, i) => `n${i}`);
-        const edges = pairs.map(([a, b]) => ({ from: nodes[a], to: nodes[b] }));
-        const reach = nodes.map(() => new Set<number>());
-        for (let s = 0; s < 8; s++) {
-          const todo = [s];
-          while (todo.length) {
-            const v = todo.pop()!;
-            for (const [a, b] of pairs) {
-              if (a !== v || reach[s].has(b)) continue;
-              reach[s].add(b);
-              todo.push(b);
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 7 }), fc.integer({ min: 0, max: 7 })), { maxLength: 20 }),
+        (pairs) => {
+          const nodes = Array.from({ length: 8 }, (_, i) => `n${i}`);
+          const edges = pairs.map(([a, b]) => ({ from: nodes[a], to: nodes[b] }));
+          const reach = nodes.map(() => new Set<number>());
+          for (let s = 0; s < 8; s++) {
+            const todo = [s];
+            while (todo.length) {
+              const v = todo.pop()!;
+              for (const [a, b] of pairs) {
+                if (a !== v || reach[s].has(b)) continue;
+                reach[s].add(b);
+                todo.push(b);
+              }
             }
           }
-        }
-        const expected: string[][] = [];
-        const placed = new Set<number>();
-        for (let s = 0; s < 8; s++) {
-          if (placed.has(s)) continue;
-          const comp = nodes.map((_, t) => t).filter((t) => t === s || (reach[s].has(t) && reach[t].has(s)));
-          comp.forEach((t) => placed.add(t));
-          if (comp.length > 1 || reach[s].has(s)) expected.push(comp.map((t) => nodes[t]).sort());
-        }
-        const got = cyclicComponents(nodes, edges);
-        expect(new Set(got.map((c) => c.join()))).toEqual(new Set(expected.map((c) => c.join())));
-        // every reported cycle path is made of real edges and returns to its start
-        for (const c of analyzeGraph(
-          nodes,
-          pairs.map(([a, b]) => e(nodes[a], nodes[b])),
-        ).cycles) {
-          expect(c.path[0]).toBe(c.path[c.path.length - 1]);
-          for (let i = 0; i + 1 < c.path.length; i++) expect(edges.some((x) => x.from === c.path[i] && x.to === c.path[i + 1])).toBe(true);
-        }
-      }),
+          const expected: string[][] = [];
+          const placed = new Set<number>();
+          for (let s = 0; s < 8; s++) {
+            if (placed.has(s)) continue;
+            const comp = nodes
+              .map((_, t) => t)
+              .filter((t) => t === s || (reach[s].has(t) && reach[t].has(s)));
+            comp.forEach((t) => placed.add(t));
+            if (comp.length > 1 || reach[s].has(s)) expected.push(comp.map((t) => nodes[t]).sort());
+          }
+          const got = cyclicComponents(nodes, edges);
+          expect(new Set(got.map((c) => c.join()))).toEqual(new Set(expected.map((c) => c.join())));
+          // every reported cycle path is made of real edges and returns to its start
+          for (const c of analyzeGraph(
+            nodes,
+            pairs.map(([a, b]) => e(nodes[a], nodes[b])),
+          ).cycles) {
+            expect(c.path[0]).toBe(c.path[c.path.length - 1]);
+            for (let i = 0; i + 1 < c.path.length; i++)
+              expect(edges.some((x) => x.from === c.path[i] && x.to === c.path[i + 1])).toBe(true);
+          }
+        },
+      ),
     );
   });
 });

@@ -36,7 +36,10 @@ export interface GraphReport {
 }
 
 /** Strongly connected components with more than one node, or a node with an edge to itself. */
-export function cyclicComponents(nodes: readonly string[], edges: ReadonlyArray<{ from: string; to: string }>): string[][] {
+export function cyclicComponents(
+  nodes: readonly string[],
+  edges: ReadonlyArray<{ from: string; to: string }>,
+): string[][] {
   const index = new Map<string, number>();
   nodes.forEach((n) => index.set(n, index.size));
   for (const e of edges) {
@@ -101,7 +104,11 @@ export function cyclicComponents(nodes: readonly string[], edges: ReadonlyArray<
 }
 
 /** A shortest cycle through `start` using only edges inside `within` (breadth-first). */
-function shortestCycle(start: string, within: ReadonlySet<string>, adj: ReadonlyMap<string, readonly string[]>): string[] {
+function shortestCycle(
+  start: string,
+  within: ReadonlySet<string>,
+  adj: ReadonlyMap<string, readonly string[]>,
+): string[] {
   const prev = new Map<string, string>();
   const queue = [start];
   for (let q = 0; q < queue.length; q++) {
@@ -110,7 +117,8 @@ function shortestCycle(start: string, within: ReadonlySet<string>, adj: Readonly
       if (!within.has(w)) continue;
       if (w === start) {
         const path = [start];
-        for (let at: string | undefined = v; at !== undefined && at !== start; at = prev.get(at)) path.push(at);
+        for (let at: string | undefined = v; at !== undefined && at !== start; at = prev.get(at))
+          path.push(at);
         path.push(start);
         return path.reverse();
       }
@@ -131,12 +139,19 @@ function cyclesOf(nodes: readonly string[], edges: readonly GraphEdge[]): Cycle[
     list.push(e.to);
   }
   for (const list of adj.values()) list.sort();
-  return cyclicComponents(nodes, edges).map((files) => ({ files, path: shortestCycle(files[0], new Set(files), adj) }));
+  return cyclicComponents(nodes, edges).map((files) => ({
+    files,
+    path: shortestCycle(files[0], new Set(files), adj),
+  }));
 }
 
 const key = (files: readonly string[]) => files.join('\0');
 
-export function analyzeGraph(nodes: readonly string[], edges: readonly GraphEdge[], options: { entryPoints?: readonly string[]; hubs?: number } = {}): GraphReport {
+export function analyzeGraph(
+  nodes: readonly string[],
+  edges: readonly GraphEdge[],
+  options: { entryPoints?: readonly string[]; hubs?: number } = {},
+): GraphReport {
   const runtime = edges.filter((e) => e.kind === 'static');
   const cycles = cyclesOf(nodes, runtime);
   const seen = new Set(cycles.map((c) => key(c.files)));

@@ -52,7 +52,11 @@ describe('resolveJsImport', () => {
   ]);
   const ctx: JsResolveContext = {
     files,
-    tsconfig: { dir: '', baseUrl: '.', paths: { '@/*': ['src/*'], '@components/*': ['src/components/*'], 'exact-alias': ['src/util.ts'] } },
+    tsconfig: {
+      dir: '',
+      baseUrl: '.',
+      paths: { '@/*': ['src/*'], '@components/*': ['src/components/*'], 'exact-alias': ['src/util.ts'] },
+    },
     packages: new Map([['@acme/core', 'packages/core']]),
   };
   it.each([

@@ -42,7 +42,8 @@ function blankComments(text: string): string {
       // a string: to its closing quote (an unescaped one; a line end closes a '' or "" string)
       const q = m[0];
       end = i + 1;
-      while (end < n && text[end] !== q && !(q !== '`' && text[end] === '\n')) end += text[end] === '\\' ? 2 : 1;
+      while (end < n && text[end] !== q && !(q !== '`' && text[end] === '\n'))
+        end += text[end] === '\\' ? 2 : 1;
       end = Math.min(n, end + 1);
       special.lastIndex = end;
       continue;
@@ -67,10 +68,14 @@ export function extractJsImports(text: string): ImportRef[] {
   const code = blankComments(text);
   const out: ImportRef[] = [];
   const lineAt = lineIndex(text);
-  const push = (specifier: string, kind: ImportKind, offset: number) => out.push({ specifier, kind, line: lineAt(offset) });
+  const push = (specifier: string, kind: ImportKind, offset: number) =>
+    out.push({ specifier, kind, line: lineAt(offset) });
   const patterns: Array<[RegExp, (m: RegExpExecArray) => ImportKind]> = [
     // import x from 'y' / import { a } from 'y' / import type { T } from 'y' / export { a } from 'y' / export * from 'y'
-    [/(?:^|[;\n}])\s*(import|export)\s+(type\s+)?(?:[\w$*{}\s,]+?\s+from\s+)?(['"])([^'"\n]+)\3/g, (m) => (m[2] ? 'type' : 'static')],
+    [
+      /(?:^|[;\n}])\s*(import|export)\s+(type\s+)?(?:[\w$*{}\s,]+?\s+from\s+)?(['"])([^'"\n]+)\3/g,
+      (m) => (m[2] ? 'type' : 'static'),
+    ],
     // require('y')
     [/(?<![\w$.])require\s*\(\s*(['"])([^'"\n]+)\1\s*\)/g, () => 'static'],
     // import('y')
@@ -104,7 +109,8 @@ export interface JsResolveContext {
   packages?: ReadonlyMap<string, string>;
 }
 
-export type Resolution = { file: string } | { external: string } | { builtin: string } | { unresolved: string };
+export type Resolution =
+  { file: string } | { external: string } | { builtin: string } | { unresolved: string };
 
 const EXTENSIONS = ['.ts', '.tsx', '.d.ts', '.js', '.jsx', '.mjs', '.cjs', '.mts', '.cts', '.json'];
 const NODE_BUILTINS = new Set(
@@ -136,7 +142,8 @@ function asFile(base: string | null, files: ReadonlySet<string>): string | null 
   const js = /\.(m|c)?jsx?$/.exec(base);
   if (js) {
     const stem = base.slice(0, -js[0].length);
-    for (const ext of js[1] === 'm' ? ['.mts'] : js[1] === 'c' ? ['.cts'] : ['.ts', '.tsx']) if (files.has(stem + ext)) return stem + ext;
+    for (const ext of js[1] === 'm' ? ['.mts'] : js[1] === 'c' ? ['.cts'] : ['.ts', '.tsx'])
+      if (files.has(stem + ext)) return stem + ext;
   }
   for (const ext of EXTENSIONS) if (files.has(base + ext)) return base + ext;
   for (const ext of EXTENSIONS) if (files.has(`${base}/index${ext}`)) return `${base}/index${ext}`;
@@ -150,20 +157,30 @@ function packageName(spec: string): string {
 
 export function resolveJsImport(specifier: string, fromFile: string, ctx: JsResolveContext): Resolution {
   if (specifier.startsWith('.') || specifier.startsWith('/')) {
-    const file = asFile(specifier.startsWith('/') ? normalize(specifier) : join(dirOf(fromFile), specifier), ctx.files);
+    const file = asFile(
+      specifier.startsWith('/') ? normalize(specifier) : join(dirOf(fromFile), specifier),
+      ctx.files,
+    );
     return file ? { file } : { unresolved: specifier };
   }
-  if (specifier.startsWith('node:') || NODE_BUILTINS.has(specifier.split('/')[0])) return { builtin: specifier.replace(/^node:/, '') };
+  if (specifier.startsWith('node:') || NODE_BUILTINS.has(specifier.split('/')[0]))
+    return { builtin: specifier.replace(/^node:/, '') };
   const ts = ctx.tsconfig;
   if (ts?.paths) {
     const base = join(ts.dir, ts.baseUrl ?? '.') ?? '';
     // the most specific pattern first: the longest prefix before '*'
-    const patterns = Object.keys(ts.paths).sort((a, b) => b.indexOf('*') - a.indexOf('*') || b.length - a.length);
+    const patterns = Object.keys(ts.paths).sort(
+      (a, b) => b.indexOf('*') - a.indexOf('*') || b.length - a.length,
+    );
     for (const pattern of patterns) {
       const star = pattern.indexOf('*');
       let captured: string | null = null;
       if (star < 0) captured = pattern === specifier ? '' : null;
-      else if (specifier.startsWith(pattern.slice(0, star)) && specifier.endsWith(pattern.slice(star + 1)) && specifier.length >= pattern.length - 1)
+      else if (
+        specifier.startsWith(pattern.slice(0, star)) &&
+        specifier.endsWith(pattern.slice(star + 1)) &&
+        specifier.length >= pattern.length - 1
+      )
         captured = specifier.slice(star, specifier.length - (pattern.length - star - 1));
       if (captured === null) continue;
       for (const target of ts.paths[pattern]) {

@@ -54,16 +54,21 @@ export function extractImports(lang: OtherLanguage, text: string): PlainImport[]
       let m = /^\s*from\s+([.\w]+)\s+import\s+(.+)$/.exec(line);
       if (m) {
         // `from . import a, b`: each name may be a module of the package
-        if (/^\.+$/.test(m[1])) for (const name of m[2].replace(/[()]/g, '').split(',')) out.push({ specifier: m[1] + name.trim().split(/\s+/)[0], line: at });
+        if (/^\.+$/.test(m[1]))
+          for (const name of m[2].replace(/[()]/g, '').split(','))
+            out.push({ specifier: m[1] + name.trim().split(/\s+/)[0], line: at });
         else out.push({ specifier: m[1], line: at });
         return;
       }
       m = /^\s*import\s+(.+)$/.exec(line);
-      if (m) for (const part of m[1].split(',')) out.push({ specifier: part.trim().split(/\s+/)[0], line: at });
+      if (m)
+        for (const part of m[1].split(',')) out.push({ specifier: part.trim().split(/\s+/)[0], line: at });
     } else if (lang === 'go') {
       if (/^\s*import\s*\(\s*$/.test(line)) inGoBlock = true;
       else if (inGoBlock && /^\s*\)/.test(line)) inGoBlock = false;
-      const m = inGoBlock ? /^\s*(?:[\w.]+\s+)?"([^"]+)"/.exec(line) : /^\s*import\s+(?:[\w.]+\s+)?"([^"]+)"/.exec(line);
+      const m = inGoBlock
+        ? /^\s*(?:[\w.]+\s+)?"([^"]+)"/.exec(line)
+        : /^\s*import\s+(?:[\w.]+\s+)?"([^"]+)"/.exec(line);
       if (m) out.push({ specifier: m[1], line: at });
     } else if (lang === 'rust') {
       let m = /^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;/.exec(line);
@@ -104,7 +109,12 @@ function pythonModule(base: string, ctx: OtherResolveContext): string | null {
   return null;
 }
 
-export function resolveImport(lang: OtherLanguage, spec: string, fromFile: string, ctx: OtherResolveContext): Resolution {
+export function resolveImport(
+  lang: OtherLanguage,
+  spec: string,
+  fromFile: string,
+  ctx: OtherResolveContext,
+): Resolution {
   if (lang === 'python') {
     const dots = /^\.*/.exec(spec)![0].length;
     const rest = spec.slice(dots).split('.').filter(Boolean).join('/');
@@ -128,7 +138,9 @@ export function resolveImport(lang: OtherLanguage, spec: string, fromFile: strin
     const mod = ctx.goModule;
     if (mod && (spec === mod.path || spec.startsWith(mod.path + '/'))) {
       const dir = join(mod.dir, spec.slice(mod.path.length + 1));
-      const first = [...ctx.files].filter((f) => dirOf(f) === dir && f.endsWith('.go') && !f.endsWith('_test.go')).sort()[0];
+      const first = [...ctx.files]
+        .filter((f) => dirOf(f) === dir && f.endsWith('.go') && !f.endsWith('_test.go'))
+        .sort()[0];
       return first ? { file: first } : { unresolved: spec };
     }
     return spec.includes('.') ? { external: spec.split('/').slice(0, 3).join('/') } : { builtin: spec };
@@ -139,7 +151,8 @@ export function resolveImport(lang: OtherLanguage, spec: string, fromFile: strin
     const modDir = /(^|\/)(main|lib|mod)\.rs$/.test(fromFile) ? here : base;
     if (spec.startsWith('mod:')) {
       const name = spec.slice(4);
-      for (const f of [join(modDir, `${name}.rs`), join(modDir, name, 'mod.rs')]) if (ctx.files.has(f)) return { file: f };
+      for (const f of [join(modDir, `${name}.rs`), join(modDir, name, 'mod.rs')])
+        if (ctx.files.has(f)) return { file: f };
       return { unresolved: name };
     }
     const [head, ...path] = spec.split('::');

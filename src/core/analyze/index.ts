@@ -19,8 +19,23 @@
  * call feature_status with `includeInventory: true`.
  */
 export { findComponents, type FoundComponent, type ComponentDef, type ComponentKind } from './components';
-export { discoverNextApps, routesOfApp, appRouteOf, pagesRouteOf, type RouteEntry, type RouteType, type NextApp } from './routes';
-export { featureStatus, flagInventory, type FeatureStatus, type FeatureReference, type FlagInfo, type FlagInventory } from './features';
+export {
+  discoverNextApps,
+  routesOfApp,
+  appRouteOf,
+  pagesRouteOf,
+  type RouteEntry,
+  type RouteType,
+  type NextApp,
+} from './routes';
+export {
+  featureStatus,
+  flagInventory,
+  type FeatureStatus,
+  type FeatureReference,
+  type FlagInfo,
+  type FlagInventory,
+} from './features';
 export { SDK_LABELS, SDK_ORDER, type FlagSdk } from './flags';
 export { featureWords, nameVariants, compileNameMatcher } from './names';
 export { createSourceParsers, sharedSourceParsers, scriptLanguageOf, type SourceParsers } from './parsers';

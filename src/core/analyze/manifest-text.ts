@@ -73,7 +73,8 @@ export interface XmlElement {
   text: string;
 }
 
-const XML_TOKEN = /<!--[\s\S]*?(?:-->|$)|<!\[CDATA\[([\s\S]*?)(?:\]\]>|$)|<[?!][^>]*>?|<(\/?)([A-Za-z_][\w.:-]*)[^>]*?(\/?)>|([^<]+)|</g;
+const XML_TOKEN =
+  /<!--[\s\S]*?(?:-->|$)|<!\[CDATA\[([\s\S]*?)(?:\]\]>|$)|<[?!][^>]*>?|<(\/?)([A-Za-z_][\w.:-]*)[^>]*?(\/?)>|([^<]+)|</g;
 const XML_ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
 /** Just enough XML for a pom: elements, their text (entities decoded), comments and CDATA; mismatched tags are errors, not throws. */
@@ -83,7 +84,8 @@ export function readXml(text: string, errors: string[]): XmlElement {
   for (const token of text.matchAll(XML_TOKEN)) {
     const [all, cdata, closing, tag, selfClosing, chars] = token;
     const top = open[open.length - 1];
-    if (chars !== undefined) top.text += chars.replace(/&(lt|gt|amp|quot|apos);/g, (_, e: string) => XML_ENTITIES[e]);
+    if (chars !== undefined)
+      top.text += chars.replace(/&(lt|gt|amp|quot|apos);/g, (_, e: string) => XML_ENTITIES[e]);
     else if (cdata !== undefined) top.text += cdata;
     else if (tag === undefined) continue;
     else if (closing) {
@@ -101,5 +103,6 @@ export function readXml(text: string, errors: string[]): XmlElement {
 }
 
 export const child = (e: XmlElement | undefined, name: string) => e?.children.find((c) => c.name === name);
-export const children = (e: XmlElement | undefined, name: string) => e?.children.filter((c) => c.name === name) ?? [];
+export const children = (e: XmlElement | undefined, name: string) =>
+  e?.children.filter((c) => c.name === name) ?? [];
 export const textOf = (e: XmlElement | undefined, name: string) => child(e, name)?.text.trim() || null;

@@ -8,7 +8,11 @@ function read(path: string, text: string): Manifest {
   return m;
 }
 
-const dep = (name: string, version: string | null, scope: Dependency['scope'] = 'runtime'): Dependency => ({ name, version, scope });
+const dep = (name: string, version: string | null, scope: Dependency['scope'] = 'runtime'): Dependency => ({
+  name,
+  version,
+  scope,
+});
 
 describe('cargo', () => {
   const text = `# the server crate
@@ -86,10 +90,16 @@ log = "0.4"
     });
   });
   it('a line the TOML reader cannot read is an error; the rest is still read', () => {
-    const m = read('Cargo.toml', '[package]\nname = "x"\nversion = 1.2.3.4\n\n[dependencies]\nserde = "1"\nbroken = { version = "1"\nrand = "0.8"\n');
+    const m = read(
+      'Cargo.toml',
+      '[package]\nname = "x"\nversion = 1.2.3.4\n\n[dependencies]\nserde = "1"\nbroken = { version = "1"\nrand = "0.8"\n',
+    );
     expect(m.name).toBe('x');
     expect(m.version).toBeNull();
-    expect(m.errors).toEqual(['line 3: cannot read the value "1.2.3.4"', 'line 7: unterminated inline table']);
+    expect(m.errors).toEqual([
+      'line 3: cannot read the value "1.2.3.4"',
+      'line 7: unterminated inline table',
+    ]);
     expect(m.dependencies).toEqual([dep('serde', '1'), dep('rand', '0.8')]);
   });
 });
@@ -134,7 +144,10 @@ exclude (
   it('a require line it cannot read, and an unterminated block', () => {
     const m = read('go.mod', 'module x\nrequire (\n  a.com/b v1 extra\n  c.com/d v2\n');
     expect(m.dependencies).toEqual([dep('c.com/d', 'v2')]);
-    expect(m.errors).toEqual(['line 3: cannot read the requirement "a.com/b v1 extra"', 'unterminated require ( block']);
+    expect(m.errors).toEqual([
+      'line 3: cannot read the requirement "a.com/b v1 extra"',
+      'unterminated require ( block',
+    ]);
   });
 });
 
@@ -210,7 +223,12 @@ bot = "acme_bot.main:run"
 `;
   it('pyproject.toml [tool.poetry]: dependencies, optional ones, groups, scripts', () => {
     const m = read('services/bot/pyproject.toml', poetry);
-    expect(m).toMatchObject({ name: 'acme-bot', version: '0.2.0', scripts: { bot: 'acme_bot.main:run' }, errors: [] });
+    expect(m).toMatchObject({
+      name: 'acme-bot',
+      version: '0.2.0',
+      scripts: { bot: 'acme_bot.main:run' },
+      errors: [],
+    });
     expect(m.dependencies).toEqual([
       dep('python', '^3.11'),
       dep('httpx', '^0.27'),
@@ -277,13 +295,20 @@ console_scripts =
     expect(read('setup.cfg', text)).toMatchObject({
       name: 'acme-cli',
       version: null,
-      dependencies: [dep('click', '>=8'), dep('rich', null), dep('pytest', null, 'test'), dep('setuptools_scm', null, 'build'), dep('pyyaml', '>=6', 'optional')],
+      dependencies: [
+        dep('click', '>=8'),
+        dep('rich', null),
+        dep('pytest', null, 'test'),
+        dep('setuptools_scm', null, 'build'),
+        dep('pyyaml', '>=6', 'optional'),
+      ],
       scripts: { acme: 'acme_cli.main:cli' },
       errors: [],
     });
   });
   it('a broken multi-line array (CRLF lines): the error, then the tables after it', () => {
-    const text = '[project]\r\nname = "p"\r\ndependencies = [\r\n  "attrs",\r\n  oops,\r\n  "idna",\r\n\r\n[project.optional-dependencies]\r\ndocs = ["sphinx"]\r\n';
+    const text =
+      '[project]\r\nname = "p"\r\ndependencies = [\r\n  "attrs",\r\n  oops,\r\n  "idna",\r\n\r\n[project.optional-dependencies]\r\ndocs = ["sphinx"]\r\n';
     const m = read('pyproject.toml', text);
     expect(m.errors).toEqual(['line 5: cannot read the value "oops"']);
     expect(m.name).toBe('p');
@@ -449,7 +474,10 @@ describe('pom.xml', () => {
     });
   });
   it('a broken pom: errors, and the dependencies before the break', () => {
-    const m = read('pom.xml', '<project><artifactId>x</artifactId><dependencies><dependency><groupId>a</groupId><artifactId>b</artifactId></dependency></oops>');
+    const m = read(
+      'pom.xml',
+      '<project><artifactId>x</artifactId><dependencies><dependency><groupId>a</groupId><artifactId>b</artifactId></dependency></oops>',
+    );
     expect(m.name).toBe('x');
     expect(m.dependencies).toEqual([dep('a:b', null)]);
     expect(m.errors).toEqual([expect.stringMatching(/^unexpected <\/oops>/), 'unclosed <dependencies>']);

@@ -2,7 +2,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { blankComments, stripJsonc } from './manifest-text';
-import { manifestKindOf, parseManifest, type Dependency, type Manifest, type ManifestKind } from './manifests';
+import {
+  manifestKindOf,
+  parseManifest,
+  type Dependency,
+  type Manifest,
+  type ManifestKind,
+} from './manifests';
 
 function read(path: string, text: string): Manifest {
   const m = parseManifest(path, text);
@@ -10,7 +16,11 @@ function read(path: string, text: string): Manifest {
   return m;
 }
 
-const dep = (name: string, version: string | null, scope: Dependency['scope'] = 'runtime'): Dependency => ({ name, version, scope });
+const dep = (name: string, version: string | null, scope: Dependency['scope'] = 'runtime'): Dependency => ({
+  name,
+  version,
+  scope,
+});
 
 describe('manifestKindOf', () => {
   const cases: Array<[string, ManifestKind | null]> = [
@@ -82,13 +92,23 @@ describe('npm', () => {
         dep('fsevents', '2.3.3', 'optional'),
       ],
       scripts: { build: 'tsc -b', test: 'vitest run' },
-      entryPoints: ['dist/index.cjs', 'dist/index.mjs', 'dist/index.d.ts', 'dist/server.mjs', 'package.json', 'bin/acme.js'],
+      entryPoints: [
+        'dist/index.cjs',
+        'dist/index.mjs',
+        'dist/index.d.ts',
+        'dist/server.mjs',
+        'package.json',
+        'bin/acme.js',
+      ],
       workspaces: ['packages/*', 'apps/*'],
       errors: [],
     });
   });
   it('takes yarn workspaces.packages, a string bin and a string exports', () => {
-    const m = read('package.json', '{"name":"x","bin":"cli.js","exports":"./index.js","workspaces":{"packages":["libs/*"],"nohoist":["**/rn"]}}');
+    const m = read(
+      'package.json',
+      '{"name":"x","bin":"cli.js","exports":"./index.js","workspaces":{"packages":["libs/*"],"nohoist":["**/rn"]}}',
+    );
     expect(m.entryPoints).toEqual(['index.js', 'cli.js']);
     expect(m.workspaces).toEqual(['libs/*']);
     expect(m.scripts).toBeUndefined();
@@ -105,9 +125,13 @@ describe('npm', () => {
     expect(m.errors[0]).toMatch(/^invalid JSON: /);
     expect(m.dependencies).toEqual([]);
   });
-  it('a JSON value that is not an object', () => expect(read('package.json', '[1, 2]').errors).toEqual(['expected a JSON object']));
+  it('a JSON value that is not an object', () =>
+    expect(read('package.json', '[1, 2]').errors).toEqual(['expected a JSON object']));
   it('keys named like Object.prototype members are data', () => {
-    const m = read('package.json', '{"scripts":{"__proto__":"evil","constructor":"c"},"dependencies":{"__proto__":"1"}}');
+    const m = read(
+      'package.json',
+      '{"scripts":{"__proto__":"evil","constructor":"c"},"dependencies":{"__proto__":"1"}}',
+    );
     expect(Object.getPrototypeOf(m.scripts)).toBe(Object.prototype);
     expect(Object.keys(m.scripts ?? {})).toEqual(['__proto__', 'constructor']);
     expect(m.dependencies).toEqual([dep('__proto__', '1')]);
@@ -132,12 +156,27 @@ describe('tsconfig / jsconfig', () => {
 }`;
   it('reads baseUrl, paths and extends through comments and trailing commas', () => {
     const m = read('tsconfig.json', text);
-    expect(m).toMatchObject({ kind: 'tsconfig', name: null, version: null, dependencies: [], errors: [], baseUrl: '.', extends: ['./tsconfig.base.json'] });
-    expect(m.paths).toEqual({ '@/*': ['src/*'], '~lib': ['lib/index.ts', 'lib/fallback.ts'], 'http://not-a-comment/*': ['x/*'] });
+    expect(m).toMatchObject({
+      kind: 'tsconfig',
+      name: null,
+      version: null,
+      dependencies: [],
+      errors: [],
+      baseUrl: '.',
+      extends: ['./tsconfig.base.json'],
+    });
+    expect(m.paths).toEqual({
+      '@/*': ['src/*'],
+      '~lib': ['lib/index.ts', 'lib/fallback.ts'],
+      'http://not-a-comment/*': ['x/*'],
+    });
   });
   it('jsconfig and tsconfig.*.json, extends as an array', () => {
     expect(read('jsconfig.json', '{"compilerOptions":{"baseUrl":"src"}}').baseUrl).toBe('src');
-    expect(read('tsconfig.app.json', '{"extends":["@tsconfig/node20","./base.json"]}').extends).toEqual(['@tsconfig/node20', './base.json']);
+    expect(read('tsconfig.app.json', '{"extends":["@tsconfig/node20","./base.json"]}').extends).toEqual([
+      '@tsconfig/node20',
+      './base.json',
+    ]);
   });
   it('unreadable JSON gives the error and no fields', () => {
     const m = read('tsconfig.json', '{ "compilerOptions": { "baseUrl": "." ');
@@ -153,8 +192,10 @@ describe('stripJsonc and blankComments', () => {
     expect(stripped).toHaveLength(text.length);
     expect(JSON.parse(stripped)).toEqual({ a: 'x // y', b: [1] });
   });
-  it('blank an unterminated block comment to the end, keeping newlines', () => expect(blankComments('a /* b\nc', '"')).toBe('a     \n '));
-  it('respect single quotes when asked (Gradle)', () => expect(blankComments("url 'http://x' // y", `"'`)).toBe("url 'http://x'     "));
+  it('blank an unterminated block comment to the end, keeping newlines', () =>
+    expect(blankComments('a /* b\nc', '"')).toBe('a     \n '));
+  it('respect single quotes when asked (Gradle)', () =>
+    expect(blankComments("url 'http://x' // y", `"'`)).toBe("url 'http://x'     "));
 });
 
 describe('deno', () => {
@@ -180,7 +221,12 @@ describe('deno', () => {
       kind: 'deno',
       name: '@acme/tools',
       version: '0.4.1',
-      dependencies: [dep('@std/assert', '^1.0.0'), dep('chalk', '5'), dep('deno.land/x/oak', 'v12.6.1'), dep('esm.sh/@preact/signals', '1.2.0')],
+      dependencies: [
+        dep('@std/assert', '^1.0.0'),
+        dep('chalk', '5'),
+        dep('deno.land/x/oak', 'v12.6.1'),
+        dep('esm.sh/@preact/signals', '1.2.0'),
+      ],
       paths: {
         '@std/assert': ['jsr:@std/assert@^1.0.0'],
         '@std/assert/': ['jsr:/@std/assert@^1.0.0/'],
@@ -213,7 +259,12 @@ describe('composer', () => {
       kind: 'composer',
       name: 'acme/shop',
       version: null,
-      dependencies: [dep('php', '^8.2'), dep('laravel/framework', '^11.0'), dep('ext-json', '*'), dep('phpunit/phpunit', '^11.0', 'dev')],
+      dependencies: [
+        dep('php', '^8.2'),
+        dep('laravel/framework', '^11.0'),
+        dep('ext-json', '*'),
+        dep('phpunit/phpunit', '^11.0', 'dev'),
+      ],
       scripts: { test: 'phpunit', 'post-install-cmd': '@php artisan key:generate && @php artisan migrate' },
       entryPoints: ['bin/shop'],
       paths: { 'App\\': ['app/'], 'Database\\Factories\\': ['database/factories/'], 'Tests\\': ['tests/'] },

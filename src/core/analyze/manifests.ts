@@ -17,10 +17,19 @@
  * Paths in entryPoints, workspaces and paths are as the manifest writes them (a leading "./"
  * dropped from entry points), relative to the manifest's folder.
  */
-import { blankComments, child, children, readXml, stripJsonc, textOf, withoutRubyComment } from './manifest-text';
+import {
+  blankComments,
+  child,
+  children,
+  readXml,
+  stripJsonc,
+  textOf,
+  withoutRubyComment,
+} from './manifest-text';
 import { parseToml } from './toml';
 
-export type ManifestKind = 'npm' | 'tsconfig' | 'deno' | 'cargo' | 'go' | 'python' | 'composer' | 'gem' | 'maven' | 'gradle';
+export type ManifestKind =
+  'npm' | 'tsconfig' | 'deno' | 'cargo' | 'go' | 'python' | 'composer' | 'gem' | 'maven' | 'gradle';
 export type DependencyScope = 'runtime' | 'dev' | 'peer' | 'optional' | 'build' | 'test';
 
 export interface Dependency {
@@ -79,7 +88,11 @@ export function manifestKindOf(path: string): ManifestKind | null {
   const kind = KIND_BY_NAME.get(name);
   if (kind) return kind;
   if (/^[tj]sconfig\..+\.json$/.test(name)) return 'tsconfig';
-  if (/^requirements.*\.txt$/i.test(name) || (parts[parts.length - 2] === 'requirements' && name.endsWith('.txt'))) return 'python';
+  if (
+    /^requirements.*\.txt$/i.test(name) ||
+    (parts[parts.length - 2] === 'requirements' && name.endsWith('.txt'))
+  )
+    return 'python';
   return null;
 }
 
@@ -144,7 +157,9 @@ function addDep(m: Manifest, name: string, version: string | null, scope: Depend
 }
 
 function setList(m: Manifest, key: 'entryPoints' | 'workspaces' | 'extends', list: string[]): void {
-  const unique = [...new Set(list.map((p) => (key === 'entryPoints' ? p.replace(/^\.\/(?=.)/, '') : p)).filter(Boolean))];
+  const unique = [
+    ...new Set(list.map((p) => (key === 'entryPoints' ? p.replace(/^\.\/(?=.)/, '') : p)).filter(Boolean)),
+  ];
   if (unique.length > 0) m[key] = unique;
 }
 
@@ -203,10 +218,20 @@ function readNpm(m: Manifest, text: string): void {
     m,
     Object.entries(obj(get(o, 'scripts'))).filter((e): e is [string, string] => typeof e[1] === 'string'),
   );
-  const entries = [get(o, 'main'), get(o, 'module'), str(get(o, 'browser')), get(o, 'exports'), get(o, 'bin')].flatMap((v) => leaves(v));
+  const entries = [
+    get(o, 'main'),
+    get(o, 'module'),
+    str(get(o, 'browser')),
+    get(o, 'exports'),
+    get(o, 'bin'),
+  ].flatMap((v) => leaves(v));
   setList(m, 'entryPoints', entries);
   const workspaces = get(o, 'workspaces');
-  setList(m, 'workspaces', strings(Array.isArray(workspaces) ? workspaces : get(obj(workspaces), 'packages')));
+  setList(
+    m,
+    'workspaces',
+    strings(Array.isArray(workspaces) ? workspaces : get(obj(workspaces), 'packages')),
+  );
 }
 
 function readTsconfig(m: Manifest, text: string): void {
@@ -216,7 +241,10 @@ function readTsconfig(m: Manifest, text: string): void {
   if (baseUrl !== null) m.baseUrl = baseUrl;
   setPaths(
     m,
-    Object.entries(obj(get(options, 'paths'))).map(([alias, targets]): [string, string[]] => [alias, strings(targets)]),
+    Object.entries(obj(get(options, 'paths'))).map(([alias, targets]): [string, string[]] => [
+      alias,
+      strings(targets),
+    ]),
   );
   setList(m, 'extends', strings(get(o, 'extends')));
 }
@@ -234,7 +262,9 @@ function readDeno(m: Manifest, text: string): void {
   const o = readJson(m, text, true);
   m.name = str(get(o, 'name'));
   m.version = str(get(o, 'version'));
-  const imports = Object.entries(obj(get(o, 'imports'))).filter((e): e is [string, string] => typeof e[1] === 'string');
+  const imports = Object.entries(obj(get(o, 'imports'))).filter(
+    (e): e is [string, string] => typeof e[1] === 'string',
+  );
   setPaths(
     m,
     imports.map(([alias, target]) => [alias, [target]]),
@@ -243,7 +273,10 @@ function readDeno(m: Manifest, text: string): void {
     const pkg = denoPackage(target);
     if (pkg) addDep(m, pkg.name, pkg.version, 'runtime');
   }
-  const tasks = Object.entries(obj(get(o, 'tasks'))).map(([name, task]): [string, string | null] => [name, str(task) ?? str(get(obj(task), 'command'))]);
+  const tasks = Object.entries(obj(get(o, 'tasks'))).map(([name, task]): [string, string | null] => [
+    name,
+    str(task) ?? str(get(obj(task), 'command')),
+  ]);
   setScripts(
     m,
     tasks.filter((e): e is [string, string] => e[1] !== null),
@@ -259,7 +292,10 @@ function readComposer(m: Manifest, text: string): void {
   m.version = str(get(o, 'version'));
   addDepMap(m, get(o, 'require'), 'runtime');
   addDepMap(m, get(o, 'require-dev'), 'dev');
-  const scripts = Object.entries(obj(get(o, 'scripts'))).map(([name, run]): [string, string] => [name, strings(run).join(' && ')]);
+  const scripts = Object.entries(obj(get(o, 'scripts'))).map(([name, run]): [string, string] => [
+    name,
+    strings(run).join(' && '),
+  ]);
   setScripts(
     m,
     scripts.filter(([, run]) => run !== ''),
@@ -268,7 +304,8 @@ function readComposer(m: Manifest, text: string): void {
   const namespaces = new Map<string, string[]>();
   for (const autoload of [get(o, 'autoload'), get(o, 'autoload-dev')])
     for (const standard of ['psr-4', 'psr-0'])
-      for (const [ns, dirs] of Object.entries(obj(get(obj(autoload), standard)))) namespaces.set(ns, [...(namespaces.get(ns) ?? []), ...strings(dirs)]);
+      for (const [ns, dirs] of Object.entries(obj(get(obj(autoload), standard))))
+        namespaces.set(ns, [...(namespaces.get(ns) ?? []), ...strings(dirs)]);
   setPaths(m, [...namespaces]);
 }
 
@@ -293,7 +330,12 @@ function addCargoDeps(m: Manifest, owner: Obj): void {
   for (const [table, scope] of CARGO_TABLES)
     for (const [name, spec] of Object.entries(obj(get(owner, table)))) {
       const detail = obj(spec);
-      addDep(m, name, str(spec) ?? str(get(detail, 'version')), scope === 'runtime' && get(detail, 'optional') === true ? 'optional' : scope);
+      addDep(
+        m,
+        name,
+        str(spec) ?? str(get(detail, 'version')),
+        scope === 'runtime' && get(detail, 'optional') === true ? 'optional' : scope,
+      );
     }
 }
 
@@ -309,7 +351,11 @@ function readCargo(m: Manifest, text: string): void {
   addCargoDeps(m, workspace);
   setList(m, 'workspaces', strings(get(workspace, 'members')));
   const bins = Array.isArray(get(doc, 'bin')) ? (get(doc, 'bin') as unknown[]) : [];
-  setList(m, 'entryPoints', [get(obj(get(doc, 'lib')), 'path'), ...bins.map((bin) => get(obj(bin), 'path'))].flatMap(strings));
+  setList(
+    m,
+    'entryPoints',
+    [get(obj(get(doc, 'lib')), 'path'), ...bins.map((bin) => get(obj(bin), 'path'))].flatMap(strings),
+  );
 }
 
 /** A PEP 508 requirement (`requests[socks]>=2.8,<3 ; python_version<"3.8"`, `pkg @ https://…`) as name and version. */
@@ -342,19 +388,30 @@ function readPyproject(m: Manifest, text: string): void {
   addRequirements(m, get(project, 'dependencies'), 'runtime', '[project] dependencies');
   for (const [group, list] of Object.entries(obj(get(project, 'optional-dependencies'))))
     addRequirements(m, list, groupScope(group, 'optional'), `[project.optional-dependencies] ${group}`);
-  for (const [group, list] of Object.entries(obj(get(doc, 'dependency-groups')))) addRequirements(m, list, groupScope(group, 'dev'), `[dependency-groups] ${group}`);
+  for (const [group, list] of Object.entries(obj(get(doc, 'dependency-groups'))))
+    addRequirements(m, list, groupScope(group, 'dev'), `[dependency-groups] ${group}`);
   addRequirements(m, get(obj(get(doc, 'build-system')), 'requires'), 'build', '[build-system] requires');
   const poetryDeps = (table: unknown, scope: DependencyScope) => {
     for (const [name, spec] of Object.entries(obj(table))) {
       const detail = obj(Array.isArray(spec) ? spec[0] : spec);
-      addDep(m, name, str(spec) ?? str(get(detail, 'version')), get(detail, 'optional') === true ? 'optional' : scope);
+      addDep(
+        m,
+        name,
+        str(spec) ?? str(get(detail, 'version')),
+        get(detail, 'optional') === true ? 'optional' : scope,
+      );
     }
   };
   poetryDeps(get(poetry, 'dependencies'), 'runtime');
   poetryDeps(get(poetry, 'dev-dependencies'), 'dev');
-  for (const [group, table] of Object.entries(obj(get(poetry, 'group')))) poetryDeps(get(obj(table), 'dependencies'), groupScope(group, 'dev'));
-  const scripts = [get(project, 'scripts'), get(project, 'gui-scripts'), get(poetry, 'scripts')].flatMap((table) =>
-    Object.entries(obj(table)).map(([name, target]): [string, string | null] => [name, str(target) ?? str(get(obj(target), 'callable'))]),
+  for (const [group, table] of Object.entries(obj(get(poetry, 'group'))))
+    poetryDeps(get(obj(table), 'dependencies'), groupScope(group, 'dev'));
+  const scripts = [get(project, 'scripts'), get(project, 'gui-scripts'), get(poetry, 'scripts')].flatMap(
+    (table) =>
+      Object.entries(obj(table)).map(([name, target]): [string, string | null] => [
+        name,
+        str(target) ?? str(get(obj(target), 'callable')),
+      ]),
   );
   setScripts(
     m,
@@ -374,7 +431,11 @@ function readPython(m: Manifest, text: string): void {
 /** requirements*.txt: one requirement a line; options (-r, -c, -e, --index-url) and local paths skipped, VCS URLs by their #egg= name. */
 function readRequirements(m: Manifest, text: string): void {
   const file = (m.path.split(/[\\/]/).pop() ?? '').toLowerCase();
-  const scope: DependencyScope = /(^|[^a-z])tests?([^a-z]|$)/.test(file) ? 'test' : /(^|[^a-z])(dev|develop|development|lint)([^a-z]|$)/.test(file) ? 'dev' : 'runtime';
+  const scope: DependencyScope = /(^|[^a-z])tests?([^a-z]|$)/.test(file)
+    ? 'test'
+    : /(^|[^a-z])(dev|develop|development|lint)([^a-z]|$)/.test(file)
+      ? 'dev'
+      : 'runtime';
   const lines = text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
     const number = i + 1;
@@ -408,7 +469,8 @@ function readSetupCfg(m: Manifest, text: string): void {
       section = sections.get(header[1].trim()) ?? new Map<string, string>();
       sections.set(header[1].trim(), section);
       key = null;
-    } else if (/^\s/.test(raw) && section && key !== null) section.set(key, `${section.get(key)}\n${raw.trim()}`);
+    } else if (/^\s/.test(raw) && section && key !== null)
+      section.set(key, `${section.get(key)}\n${raw.trim()}`);
     else {
       const entry = /^([^=:]+?)\s*[=:]\s*(.*)$/.exec(raw);
       if (entry && section) section.set((key = entry[1].trim()), entry[2].trim());
@@ -424,12 +486,24 @@ function readSetupCfg(m: Manifest, text: string): void {
   m.name = value('metadata', 'name');
   const version = value('metadata', 'version');
   m.version = version && !/^(attr|file):/.test(version) ? version : null;
-  addRequirements(m, requirements(value('options', 'install_requires')), 'runtime', '[options] install_requires');
+  addRequirements(
+    m,
+    requirements(value('options', 'install_requires')),
+    'runtime',
+    '[options] install_requires',
+  );
   addRequirements(m, requirements(value('options', 'tests_require')), 'test', '[options] tests_require');
   addRequirements(m, requirements(value('options', 'setup_requires')), 'build', '[options] setup_requires');
   for (const [group, list] of sections.get('options.extras_require') ?? [])
-    addRequirements(m, requirements(list), groupScope(group, 'optional'), `[options.extras_require] ${group}`);
-  const scripts = requirements(value('options.entry_points', 'console_scripts')).map((l) => /^([^=\s]+)\s*=\s*(.+)$/.exec(l));
+    addRequirements(
+      m,
+      requirements(list),
+      groupScope(group, 'optional'),
+      `[options.extras_require] ${group}`,
+    );
+  const scripts = requirements(value('options.entry_points', 'console_scripts')).map((l) =>
+    /^([^=\s]+)\s*=\s*(.+)$/.exec(l),
+  );
   setScripts(
     m,
     scripts.filter((s) => s !== null).map((s): [string, string] => [s[1], s[2]]),
@@ -494,13 +568,23 @@ function readGemfile(m: Manifest, text: string): void {
     }
     const group = /^group\s*\(?(.*?)\)?\s*do\s*(\|[^|]*\|)?$/.exec(code);
     if (group) blocks.push(gemGroupScope(group[1]));
-    else if (/\bdo\s*(\|[^|]*\|)?$/.test(code) || /^(if|unless|case|while|until|begin|def|class|module)\b/.test(code)) blocks.push(null);
+    else if (
+      /\bdo\s*(\|[^|]*\|)?$/.test(code) ||
+      /^(if|unless|case|while|until|begin|def|class|module)\b/.test(code)
+    )
+      blocks.push(null);
   }
 }
 
 // ---- JVM manifests
 
-const MAVEN_SCOPES: Record<string, DependencyScope> = { compile: 'runtime', runtime: 'runtime', system: 'runtime', provided: 'build', test: 'test' };
+const MAVEN_SCOPES: Record<string, DependencyScope> = {
+  compile: 'runtime',
+  runtime: 'runtime',
+  system: 'runtime',
+  provided: 'build',
+  test: 'test',
+};
 
 function readPom(m: Manifest, text: string): void {
   const project = child(readXml(text, m.errors), 'project');
@@ -512,17 +596,23 @@ function readPom(m: Manifest, text: string): void {
   const groupId = textOf(project, 'groupId') ?? textOf(parent, 'groupId');
   const artifactId = textOf(project, 'artifactId');
   const version = textOf(project, 'version') ?? textOf(parent, 'version');
-  const properties = new Map((child(project, 'properties')?.children ?? []).map((p) => [p.name, p.text.trim()]));
+  const properties = new Map(
+    (child(project, 'properties')?.children ?? []).map((p) => [p.name, p.text.trim()]),
+  );
   for (const [k, v] of [
     ['project.groupId', groupId],
     ['project.artifactId', artifactId],
     ['project.version', version],
   ])
     if (k && v) properties.set(k, v);
-  const resolve = (v: string | null) => v?.replace(/\$\{([^}]+)\}/g, (ref, k: string) => properties.get(k) ?? ref) ?? null;
+  const resolve = (v: string | null) =>
+    v?.replace(/\$\{([^}]+)\}/g, (ref, k: string) => properties.get(k) ?? ref) ?? null;
   m.name = artifactId ? (groupId ? `${groupId}:${artifactId}` : artifactId) : null;
   m.version = resolve(version);
-  const lists = [child(project, 'dependencies'), ...children(child(project, 'profiles'), 'profile').map((p) => child(p, 'dependencies'))];
+  const lists = [
+    child(project, 'dependencies'),
+    ...children(child(project, 'profiles'), 'profile').map((p) => child(p, 'dependencies')),
+  ];
   for (const dep of lists.flatMap((list) => children(list, 'dependency'))) {
     const [g, a] = [resolve(textOf(dep, 'groupId')), resolve(textOf(dep, 'artifactId'))];
     if (!a) {
@@ -530,7 +620,12 @@ function readPom(m: Manifest, text: string): void {
       continue;
     }
     const scope = MAVEN_SCOPES[textOf(dep, 'scope') ?? 'compile'] ?? 'runtime';
-    addDep(m, g ? `${g}:${a}` : a, resolve(textOf(dep, 'version')), textOf(dep, 'optional') === 'true' && scope === 'runtime' ? 'optional' : scope);
+    addDep(
+      m,
+      g ? `${g}:${a}` : a,
+      resolve(textOf(dep, 'version')),
+      textOf(dep, 'optional') === 'true' && scope === 'runtime' ? 'optional' : scope,
+    );
   }
   setList(
     m,
@@ -551,7 +646,12 @@ const GRADLE_DEPENDENCY = new RegExp(
 
 function gradleScope(configuration: string): DependencyScope {
   if (/^(test|androidTest)/.test(configuration)) return 'test';
-  if (/^(compileOnly|compileOnlyApi|providedCompile|annotationProcessor|kapt|ksp|classpath)$/.test(configuration)) return 'build';
+  if (
+    /^(compileOnly|compileOnlyApi|providedCompile|annotationProcessor|kapt|ksp|classpath)$/.test(
+      configuration,
+    )
+  )
+    return 'build';
   return configuration === 'developmentOnly' ? 'dev' : 'runtime';
 }
 

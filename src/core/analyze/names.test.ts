@@ -22,7 +22,8 @@ describe('featureWords', () => {
     ['---', []],
   ];
   it.each(cases)('%s', (name, want) => expect(featureWords(name)).toEqual(want));
-  it('splits acronyms and digits', () => expect(splitWords('parseHTMLDoc2Go')).toEqual(['parse', 'html', 'doc2', 'go']));
+  it('splits acronyms and digits', () =>
+    expect(splitWords('parseHTMLDoc2Go')).toEqual(['parse', 'html', 'doc2', 'go']));
 });
 
 describe('nameVariants', () => {
@@ -53,7 +54,12 @@ describe('compileNameMatcher', () => {
     ['PascalCase inside an identifier', checkout, '<NewCheckoutPage />', ['NewCheckout']],
     ['snake_case', checkout, 'new_checkout', ['new_checkout']],
     ['kebab-case in a string', checkout, "variation('new-checkout')", ['new-checkout']],
-    ['SCREAMING_CASE with prefix', checkout, 'process.env.NEXT_PUBLIC_FEATURE_NEW_CHECKOUT', ['NEW_CHECKOUT']],
+    [
+      'SCREAMING_CASE with prefix',
+      checkout,
+      'process.env.NEXT_PUBLIC_FEATURE_NEW_CHECKOUT',
+      ['NEW_CHECKOUT'],
+    ],
     ['enable prefix', checkout, 'enableNewCheckout()', ['NewCheckout']],
     ['words in prose', checkout, 'The new checkout flow', ['new checkout']],
     ['plural', checkout, 'NEW_CHECKOUTS', ['NEW_CHECKOUTS']],
@@ -122,6 +128,15 @@ describe('lexicalComments', () => {
   it('unknown languages have none', () => expect(lexicalComments('a.css', '/* x */')).toEqual([]));
   it('inRanges', () => {
     const r = [2, 5, 10, 12];
-    expect([0, 2, 4, 5, 9, 10, 11, 12].map((o) => inRanges(r, o))).toEqual([false, true, true, false, false, true, true, false]);
+    expect([0, 2, 4, 5, 9, 10, 11, 12].map((o) => inRanges(r, o))).toEqual([
+      false,
+      true,
+      true,
+      false,
+      false,
+      true,
+      true,
+      false,
+    ]);
   });
 });

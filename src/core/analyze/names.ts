@@ -9,7 +9,22 @@
  * one: "notifications" also finds `NotificationBell`).
  */
 
-const LEADING_NOISE = new Set(['enable', 'enabled', 'disable', 'feature', 'features', 'flag', 'flags', 'ff', 'is', 'use', 'show', 'has', 'can', 'toggle']);
+const LEADING_NOISE = new Set([
+  'enable',
+  'enabled',
+  'disable',
+  'feature',
+  'features',
+  'flag',
+  'flags',
+  'ff',
+  'is',
+  'use',
+  'show',
+  'has',
+  'can',
+  'toggle',
+]);
 const TRAILING_NOISE = new Set(['enabled', 'enable', 'disabled', 'flag', 'flags', 'feature', 'toggle', 'on']);
 
 /** Words of an identifier or phrase, lower-cased: `enableNewCheckout` -> [enable, new, checkout]. */
@@ -77,7 +92,8 @@ export function compileNameMatcher(words: string[]): NameMatcher {
   const parts = words.map(escape);
   const last = words[words.length - 1];
   // "notifications" also finds the singular; the plural is tried after each match.
-  if (last.length > 3 && last.endsWith('s') && !last.endsWith('ss')) parts[parts.length - 1] = escape(last.slice(0, -1));
+  if (last.length > 3 && last.endsWith('s') && !last.endsWith('ss'))
+    parts[parts.length - 1] = escape(last.slice(0, -1));
   // Literal words with optional one-character separators: linear-time in V8.
   const source = parts.join('[-_. ]?');
   const startOk = (text: string, s: number) => {

@@ -32,7 +32,9 @@ export const SCRIPT_LANGUAGE_BY_EXTENSION: Readonly<Record<string, ScriptLanguag
 export function scriptLanguageOf(path: string): ScriptLanguage | null {
   if (path.endsWith('.d.ts') || path.endsWith('.d.mts') || path.endsWith('.d.cts')) return null;
   const ext = extensionOf(path);
-  return Object.prototype.hasOwnProperty.call(SCRIPT_LANGUAGE_BY_EXTENSION, ext) ? SCRIPT_LANGUAGE_BY_EXTENSION[ext] : null;
+  return Object.prototype.hasOwnProperty.call(SCRIPT_LANGUAGE_BY_EXTENSION, ext)
+    ? SCRIPT_LANGUAGE_BY_EXTENSION[ext]
+    : null;
 }
 
 export interface SourceParsers {
@@ -84,7 +86,11 @@ class TreeSitterParsers implements SourceParsers {
         /* already unusable */
       }
       this.parsers.delete(lang);
-      throw new QuarryError('Unreadable', `Could not parse ${path}: ${err instanceof Error ? err.message : String(err)}`, { path, language: lang });
+      throw new QuarryError(
+        'Unreadable',
+        `Could not parse ${path}: ${err instanceof Error ? err.message : String(err)}`,
+        { path, language: lang },
+      );
     }
     if (!tree) {
       throw new QuarryError(
@@ -102,14 +108,21 @@ class TreeSitterParsers implements SourceParsers {
 }
 
 /** Load the runtime (shared with the chunker) and the three script grammars. */
-export async function createSourceParsers(loader: GrammarLoader, options: SourceParsersOptions = {}): Promise<SourceParsers> {
+export async function createSourceParsers(
+  loader: GrammarLoader,
+  options: SourceParsersOptions = {},
+): Promise<SourceParsers> {
   await initRuntime(loader);
   const loaded = await Promise.all(
     LANGUAGES.map(async (id): Promise<[ScriptLanguage, Language]> => {
       try {
         return [id, await Language.load(await loader.grammarWasm(id))];
       } catch (err) {
-        throw new QuarryError('Internal', `Could not load the ${id} grammar: ${err instanceof Error ? err.message : String(err)}`, { language: id });
+        throw new QuarryError(
+          'Internal',
+          `Could not load the ${id} grammar: ${err instanceof Error ? err.message : String(err)}`,
+          { language: id },
+        );
       }
     }),
   );
@@ -130,9 +143,16 @@ export function sharedSourceParsers(loader: GrammarLoader): Promise<SourceParser
 }
 
 /** The parsers from a tool context, or a clear error when the host gave none. */
-export async function requireParsers(provider: (() => Promise<SourceParsers>) | undefined, tool: string): Promise<SourceParsers> {
+export async function requireParsers(
+  provider: (() => Promise<SourceParsers>) | undefined,
+  tool: string,
+): Promise<SourceParsers> {
   if (!provider) {
-    throw new QuarryError('EngineError', `${tool} needs the JavaScript/TypeScript parsers, and this host provides none`, { tool });
+    throw new QuarryError(
+      'EngineError',
+      `${tool} needs the JavaScript/TypeScript parsers, and this host provides none`,
+      { tool },
+    );
   }
   return provider();
 }

@@ -31,15 +31,32 @@ describe('appRouteOf (App Router)', () => {
     ['dashboard/@team/settings/page.tsx', { path: '/dashboard/settings', type: 'page', slot: 'team' }],
     ['dashboard/@team/layout.tsx', { path: '/dashboard', type: 'layout', slot: 'team' }],
     // intercepting routes: the URL intercepted, and where from
-    ['feed/(.)photo/[id]/page.tsx', { path: '/feed/photo/[id]', type: 'page', intercept: { marker: '(.)', from: '/feed' } }],
-    ['feed/(..)photo/[id]/page.tsx', { path: '/photo/[id]', type: 'page', intercept: { marker: '(..)', from: '/feed' } }],
+    [
+      'feed/(.)photo/[id]/page.tsx',
+      { path: '/feed/photo/[id]', type: 'page', intercept: { marker: '(.)', from: '/feed' } },
+    ],
+    [
+      'feed/(..)photo/[id]/page.tsx',
+      { path: '/photo/[id]', type: 'page', intercept: { marker: '(..)', from: '/feed' } },
+    ],
     ['a/b/(..)(..)c/page.tsx', { path: '/c', type: 'page', intercept: { marker: '(..)(..)', from: '/a/b' } }],
     ['a/b/(...)c/page.tsx', { path: '/c', type: 'page', intercept: { marker: '(...)', from: '/a/b' } }],
-    ['@modal/(.)login/page.tsx', { path: '/login', type: 'page', slot: 'modal', intercept: { marker: '(.)', from: '/' } }],
-    ['(group)/feed/(..)photo/page.tsx', { path: '/photo', type: 'page', intercept: { marker: '(..)', from: '/feed' } }],
+    [
+      '@modal/(.)login/page.tsx',
+      { path: '/login', type: 'page', slot: 'modal', intercept: { marker: '(.)', from: '/' } },
+    ],
+    [
+      '(group)/feed/(..)photo/page.tsx',
+      { path: '/photo', type: 'page', intercept: { marker: '(..)', from: '/feed' } },
+    ],
     [
       '(..)photo/page.tsx',
-      { path: '/photo', type: 'page', intercept: { marker: '(..)', from: '/' }, warning: 'Invalid interception route (..)photo/page.tsx: (..) climbs above the root' },
+      {
+        path: '/photo',
+        type: 'page',
+        intercept: { marker: '(..)', from: '/' },
+        warning: 'Invalid interception route (..)photo/page.tsx: (..) climbs above the root',
+      },
     ],
     // metadata files
     ['sitemap.ts', { path: '/sitemap.xml', type: 'metadata' }],
@@ -95,7 +112,10 @@ describe('pagesRouteOf (Pages Router)', () => {
 describe('routeHandlerMethods', () => {
   const cases: Array<[string, string[]]> = [
     ['export async function GET() {}\nexport function POST() {}', ['GET', 'POST']],
-    ['export const DELETE = handler;\nexport { handler as PATCH, other as OPTIONS };', ['DELETE', 'PATCH', 'OPTIONS']],
+    [
+      'export const DELETE = handler;\nexport { handler as PATCH, other as OPTIONS };',
+      ['DELETE', 'PATCH', 'OPTIONS'],
+    ],
     ['export { HEAD } from "./x"', ['HEAD']],
     ['function GET() {}\nexport default GET;', []],
     ['export const GETTER = 1;', []],

@@ -110,7 +110,8 @@ function splitName(file: string): { name: string; ext: string } {
 }
 
 const isGroup = (seg: string) => seg.startsWith('(') && seg.endsWith(')');
-const decodeSegment = (seg: string) => (seg.startsWith('%5F') || seg.startsWith('%5f') ? '_' + seg.slice(3) : seg);
+const decodeSegment = (seg: string) =>
+  seg.startsWith('%5F') || seg.startsWith('%5f') ? '_' + seg.slice(3) : seg;
 
 export interface AppRouteInfo {
   path: string;
@@ -192,7 +193,8 @@ export function pagesRouteOf(relInPagesDir: string): { path: string; type: Route
   const parts = relInPagesDir.split('/').filter(Boolean);
   if (!parts.length) return null;
   const file = parts[parts.length - 1];
-  if (/\.d\.[cm]?ts$/.test(file) || /\.(test|spec)\.[^.]+$/.test(file) || parts.includes('__tests__')) return null;
+  if (/\.d\.[cm]?ts$/.test(file) || /\.(test|spec)\.[^.]+$/.test(file) || parts.includes('__tests__'))
+    return null;
   const { name, ext } = splitName(file);
   if (!PAGE_EXTENSIONS.includes(ext)) return null;
   const segs = [...parts.slice(0, -1), name];
@@ -206,7 +208,8 @@ export function pagesRouteOf(relInPagesDir: string): { path: string; type: Route
 }
 
 const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
-const METHOD_DECL = /\bexport\s+(?:async\s+)?(?:function\s*\*?\s*|const\s+|let\s+|var\s+)(GET|HEAD|POST|PUT|DELETE|PATCH|OPTIONS)\b/g;
+const METHOD_DECL =
+  /\bexport\s+(?:async\s+)?(?:function\s*\*?\s*|const\s+|let\s+|var\s+)(GET|HEAD|POST|PUT|DELETE|PATCH|OPTIONS)\b/g;
 const EXPORT_CLAUSE = /\bexport\s*\{([^}]*)\}/g;
 
 /** HTTP methods a route handler exports (`export async function GET`, `export const POST =`, `export { x as PUT }`). */
@@ -244,7 +247,9 @@ export interface NextApp {
 const NEXT_CONFIG = /^next\.config\.(js|mjs|cjs|ts|mts|cts)$/;
 
 /** Names a route folder may have that the walk policy otherwise skips (`app/build/page.tsx`). */
-const ROUTE_WALK_NOISY = NOISY_PATH_SEGMENTS.filter((s) => !['env', 'build', 'dist', 'out', 'target', 'venv'].includes(s));
+const ROUTE_WALK_NOISY = NOISY_PATH_SEGMENTS.filter(
+  (s) => !['env', 'build', 'dist', 'out', 'target', 'venv'].includes(s),
+);
 
 interface RootLayout {
   dirs: Set<string>;
@@ -289,7 +294,10 @@ async function surveyRoot(source: FileSource, signal?: AbortSignal): Promise<Roo
       const deps = json[k];
       return !!deps && typeof deps === 'object' && Object.prototype.hasOwnProperty.call(deps, 'next');
     });
-    packages.set(dirName(p), { name: typeof json.name === 'string' && json.name ? json.name : undefined, next: hasNext });
+    packages.set(dirName(p), {
+      name: typeof json.name === 'string' && json.name ? json.name : undefined,
+      next: hasNext,
+    });
   }
   return { dirs, configs, packages };
 }
@@ -301,7 +309,10 @@ export interface DiscoverOptions {
 }
 
 /** Every Next.js app of the workspace, in root order then folder order. */
-export async function discoverNextApps(workspace: Workspace, options: DiscoverOptions = {}): Promise<NextApp[]> {
+export async function discoverNextApps(
+  workspace: Workspace,
+  options: DiscoverOptions = {},
+): Promise<NextApp[]> {
   const appName = options.appDirName ?? 'app';
   const apps: NextApp[] = [];
   for (let r = 0; r < workspace.roots.length; r++) {
@@ -311,11 +322,16 @@ export async function discoverNextApps(workspace: Workspace, options: DiscoverOp
       const has = (rel: string) => layout.dirs.has(joinPath(dir, rel));
       const rootHasRouter = (appName !== 'pages' && has(appName)) || has('pages');
       const base = rootHasRouter ? '' : 'src';
-      const appDir = appName !== 'pages' && has(joinPath(base, appName)) ? joinPath(dir, base, appName) : undefined;
+      const appDir =
+        appName !== 'pages' && has(joinPath(base, appName)) ? joinPath(dir, base, appName) : undefined;
       const pagesDir = has(joinPath(base, 'pages')) ? joinPath(dir, base, 'pages') : undefined;
       if (!appDir && !pagesDir) continue;
       const pkg = layout.packages.get(dir);
-      const via: NextApp['via'] = layout.configs.has(dir) ? 'next.config' : pkg?.next ? 'package.json' : 'directory';
+      const via: NextApp['via'] = layout.configs.has(dir)
+        ? 'next.config'
+        : pkg?.next
+          ? 'package.json'
+          : 'directory';
       const name = pkg?.name ?? (dir ? baseName(dir) : workspace.names[r]);
       apps.push({ rootIndex: r, dir, name, appDir, pagesDir, via });
     }
@@ -323,7 +339,8 @@ export async function discoverNextApps(workspace: Workspace, options: DiscoverOp
   // Names must tell apps apart: fall back to the folder when two share one.
   const count = new Map<string, number>();
   for (const a of apps) count.set(a.name, (count.get(a.name) ?? 0) + 1);
-  for (const a of apps) if ((count.get(a.name) ?? 0) > 1) a.name = workspace.displayPath(a.rootIndex, a.dir) || '.';
+  for (const a of apps)
+    if ((count.get(a.name) ?? 0) > 1) a.name = workspace.displayPath(a.rootIndex, a.dir) || '.';
   return apps;
 }
 
@@ -335,9 +352,16 @@ function compareFolders(a: string, b: string): number {
 }
 
 /** The app a directory given by path belongs to: the nearest app folder above it, else its parent. */
-export async function appForDirectory(workspace: Workspace, rootIndex: number, rel: string, signal?: AbortSignal): Promise<NextApp> {
+export async function appForDirectory(
+  workspace: Workspace,
+  rootIndex: number,
+  rel: string,
+  signal?: AbortSignal,
+): Promise<NextApp> {
   const apps = (await discoverNextApps(workspace, { signal })).filter((a) => a.rootIndex === rootIndex);
-  const owner = apps.filter((a) => a.dir === '' || rel === a.dir || rel.startsWith(a.dir + '/')).sort((a, b) => b.dir.length - a.dir.length)[0];
+  const owner = apps
+    .filter((a) => a.dir === '' || rel === a.dir || rel.startsWith(a.dir + '/'))
+    .sort((a, b) => b.dir.length - a.dir.length)[0];
   const pagesRouter = baseName(rel) === 'pages';
   let dir = owner?.dir ?? dirName(rel);
   if (!owner && baseName(dir) === 'src') dir = dirName(dir);
@@ -376,7 +400,11 @@ const TYPE_ORDER: readonly RouteType[] = [
   'metadata',
 ];
 
-export async function routesOfApp(workspace: Workspace, app: NextApp, options: { includeApi: boolean; signal?: AbortSignal }): Promise<AppRoutes> {
+export async function routesOfApp(
+  workspace: Workspace,
+  app: NextApp,
+  options: { includeApi: boolean; signal?: AbortSignal },
+): Promise<AppRoutes> {
   const source = workspace.roots[app.rootIndex];
   const routes: RouteEntry[] = [];
   const warnings: string[] = [];
@@ -384,7 +412,11 @@ export async function routesOfApp(workspace: Workspace, app: NextApp, options: {
   if (app.appDir !== undefined) routers.push(['app', app.appDir]);
   if (app.pagesDir !== undefined) routers.push(['pages', app.pagesDir]);
   for (const [router, dir] of routers) {
-    for await (const f of walkFiles(source, { start: dir, noisySegments: ROUTE_WALK_NOISY, signal: options.signal })) {
+    for await (const f of walkFiles(source, {
+      start: dir,
+      noisySegments: ROUTE_WALK_NOISY,
+      signal: options.signal,
+    })) {
       const rel = dir ? f.path.slice(dir.length + 1) : f.path;
       const filePath = workspace.displayPath(app.rootIndex, f.path);
       if (router === 'app') {

@@ -33,13 +33,22 @@ export interface ScanOptions {
   onSkip?: (s: Skipped) => void;
 }
 
-export async function scanFiles(workspace: Workspace, options: ScanOptions, onFile: (file: ScannedFile) => void | Promise<void>): Promise<number> {
+export async function scanFiles(
+  workspace: Workspace,
+  options: ScanOptions,
+  onFile: (file: ScannedFile) => void | Promise<void>,
+): Promise<number> {
   const yielder = options.yielder ?? createYielder();
   const starts = options.starts ?? workspace.roots.map((_, rootIndex) => ({ rootIndex, rel: '' }));
   let scanned = 0;
   for (const { rootIndex, rel: start } of starts) {
     const source = workspace.roots[rootIndex];
-    for await (const f of walkFiles(source, { ...options.walk, start, acceptFile: options.acceptFile, signal: options.signal })) {
+    for await (const f of walkFiles(source, {
+      ...options.walk,
+      start,
+      acceptFile: options.acceptFile,
+      signal: options.signal,
+    })) {
       throwIfAborted(options.signal);
       const loaded = await readText(source, f.path);
       const path = workspace.displayPath(rootIndex, f.path);
@@ -71,7 +80,13 @@ export function textHash(text: string): string {
 /** Per-source, per-analysis memo of file results keyed by content. */
 const memo = new WeakMap<FileSource, Map<string, Map<string, { key: string; value: unknown }>>>();
 
-export function memoByContent<T>(analysis: string, source: FileSource, rel: string, text: string, compute: () => T): T {
+export function memoByContent<T>(
+  analysis: string,
+  source: FileSource,
+  rel: string,
+  text: string,
+  compute: () => T,
+): T {
   let bySource = memo.get(source);
   if (!bySource) memo.set(source, (bySource = new Map()));
   let table = bySource.get(analysis);
@@ -88,7 +103,11 @@ export function memoByContent<T>(analysis: string, source: FileSource, rel: stri
  * Resolve a caller's `directory` to starting points, one per root where it exists.
  * Escaping the root -> PathOutsideRoot; present in no root -> NotFound; both name the field.
  */
-export async function resolveDirectory(workspace: Workspace, directory: string, field: string): Promise<Array<{ rootIndex: number; rel: string }>> {
+export async function resolveDirectory(
+  workspace: Workspace,
+  directory: string,
+  field: string,
+): Promise<Array<{ rootIndex: number; rel: string }>> {
   const candidates = workspace.resolveAll(directory, field);
   const found: Array<{ rootIndex: number; rel: string }> = [];
   for (const c of candidates) {

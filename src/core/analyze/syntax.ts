@@ -1,12 +1,22 @@
 /** Small helpers over web-tree-sitter nodes of the TypeScript / TSX / JavaScript grammars. */
 import type { Node } from 'web-tree-sitter';
 
-export const FUNCTION_TYPES = new Set(['arrow_function', 'function_expression', 'function', 'generator_function']);
+export const FUNCTION_TYPES = new Set([
+  'arrow_function',
+  'function_expression',
+  'function',
+  'generator_function',
+]);
 export const FUNCTION_DECLARATIONS = new Set(['function_declaration', 'generator_function_declaration']);
 export const CLASS_VALUES = new Set(['class', 'class_expression']);
 export const JSX_TYPES = new Set(['jsx_element', 'jsx_self_closing_element', 'jsx_fragment']);
 /** Nodes that open a new function scope (their returns are not the enclosing function's). */
-export const SCOPE_TYPES = new Set([...FUNCTION_TYPES, ...FUNCTION_DECLARATIONS, 'method_definition', 'class_body']);
+export const SCOPE_TYPES = new Set([
+  ...FUNCTION_TYPES,
+  ...FUNCTION_DECLARATIONS,
+  'method_definition',
+  'class_body',
+]);
 
 /** Strips parentheses and `as` / `satisfies` / `!` / `<T>x` wrappers around an expression. */
 export function unwrap(node: Node): Node {
@@ -19,7 +29,8 @@ export function unwrap(node: Node): Node {
       n.type === 'non_null_expression' ||
       n.type === 'type_assertion'
     ) {
-      const inner = n.type === 'type_assertion' ? n.namedChildren[n.namedChildren.length - 1] : n.firstNamedChild;
+      const inner =
+        n.type === 'type_assertion' ? n.namedChildren[n.namedChildren.length - 1] : n.firstNamedChild;
       if (!inner) return n;
       n = inner;
     } else return n;
@@ -120,13 +131,18 @@ export function isCapitalised(name: string): boolean {
  * cursor (far fewer allocations than namedChildren recursion). `enter` returns false to
  * skip a node's children.
  */
-export function visit(root: Node, enter: (node: Node, parent: Node | null, field: string | null) => boolean | void): void {
+export function visit(
+  root: Node,
+  enter: (node: Node, parent: Node | null, field: string | null) => boolean | void,
+): void {
   const cursor = root.walk();
   const parents: Node[] = [];
   try {
     for (;;) {
       const node = cursor.currentNode;
-      const descend = node.isNamed ? enter(node, parents[parents.length - 1] ?? null, cursor.currentFieldName) !== false : true;
+      const descend = node.isNamed
+        ? enter(node, parents[parents.length - 1] ?? null, cursor.currentFieldName) !== false
+        : true;
       if (descend && cursor.gotoFirstChild()) {
         parents.push(node);
         continue;

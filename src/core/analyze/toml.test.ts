@@ -41,9 +41,16 @@ describe('toml', () => {
     });
   });
   it('errors carry line numbers; keys after a broken header go nowhere; duplicates keep the first', () => {
-    const { value, errors } = parseToml('a = 1\na = 2\n[bad\nz = 1\n[ok]\nb = "unterminated\nc = 3\nd = [1, 2\n');
+    const { value, errors } = parseToml(
+      'a = 1\na = 2\n[bad\nz = 1\n[ok]\nb = "unterminated\nc = 3\nd = [1, 2\n',
+    );
     expect(value).toEqual({ a: 1, ok: { c: 3 } });
-    expect(errors).toEqual(['line 2: duplicate key "a"', 'line 3: expected "]"', 'line 6: unterminated string', 'line 8: unterminated array']);
+    expect(errors).toEqual([
+      'line 2: duplicate key "a"',
+      'line 3: expected "]"',
+      'line 6: unterminated string',
+      'line 8: unterminated array',
+    ]);
   });
   it('deep nesting is an error, not a stack overflow', () => {
     const { errors } = parseToml(`x = ${'['.repeat(5000)}`);

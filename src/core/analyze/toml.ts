@@ -22,12 +22,28 @@ const MAX_ERRORS = 50;
 const BARE_KEY = /[A-Za-z0-9_-]/;
 const KEY_PART = `(?:[A-Za-z0-9_-]+|"[^"\\n]*"|'[^'\\n]*')`;
 /** A line that begins a statement: a `[table]` / `[[table]]` header, or `key =`. */
-const STATEMENT_START = new RegExp(`^\\s*(?:\\[\\[?\\s*${KEY_PART}[^\\]]*\\]\\]?\\s*(?:#[^\\n]*)?$|${KEY_PART}(?:\\s*\\.\\s*${KEY_PART})*\\s*=)`);
-const DATE_TIME = /^(\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:\d{2})?)?|\d{2}:\d{2}(:\d{2}(\.\d+)?)?)$/;
+const STATEMENT_START = new RegExp(
+  `^\\s*(?:\\[\\[?\\s*${KEY_PART}[^\\]]*\\]\\]?\\s*(?:#[^\\n]*)?$|${KEY_PART}(?:\\s*\\.\\s*${KEY_PART})*\\s*=)`,
+);
+const DATE_TIME =
+  /^(\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:\d{2})?)?|\d{2}:\d{2}(:\d{2}(\.\d+)?)?)$/;
 const INTEGER = /^[+-]?(0|[1-9](_?\d)*)$/;
 const FLOAT = /^[+-]?(0|[1-9](_?\d)*)(\.\d(_?\d)*)?([eE][+-]?\d(_?\d)*)?$/;
-const RADIX: Record<string, [number, RegExp]> = { x: [16, /^[0-9A-Fa-f](_?[0-9A-Fa-f])*$/], o: [8, /^[0-7](_?[0-7])*$/], b: [2, /^[01](_?[01])*$/] };
-const ESCAPES: Record<string, string> = { b: '\b', t: '\t', n: '\n', f: '\f', r: '\r', e: '\x1b', '"': '"', '\\': '\\' };
+const RADIX: Record<string, [number, RegExp]> = {
+  x: [16, /^[0-9A-Fa-f](_?[0-9A-Fa-f])*$/],
+  o: [8, /^[0-7](_?[0-7])*$/],
+  b: [2, /^[01](_?[01])*$/],
+};
+const ESCAPES: Record<string, string> = {
+  b: '\b',
+  t: '\t',
+  n: '\n',
+  f: '\f',
+  r: '\r',
+  e: '\x1b',
+  '"': '"',
+  '\\': '\\',
+};
 
 class TomlSyntaxError extends Error {
   constructor(
@@ -204,7 +220,12 @@ class Reader {
       else {
         const start = this.pos;
         while (this.pos < t.length && BARE_KEY.test(t[this.pos])) this.pos++;
-        if (this.pos === start) this.fail(c === undefined || c === '\n' || c === '\r' ? 'expected a key' : `unexpected "${c}" where a key should be`);
+        if (this.pos === start)
+          this.fail(
+            c === undefined || c === '\n' || c === '\r'
+              ? 'expected a key'
+              : `unexpected "${c}" where a key should be`,
+          );
         parts.push(t.slice(start, this.pos));
       }
       this.skipBlank(false);
@@ -219,7 +240,8 @@ class Reader {
     const t = this.text;
     const c = t[this.pos];
     if (c === '"') return t.startsWith('"""', this.pos) ? this.multilineBasicString() : this.basicString();
-    if (c === "'") return t.startsWith("'''", this.pos) ? this.multilineLiteralString() : this.literalString();
+    if (c === "'")
+      return t.startsWith("'''", this.pos) ? this.multilineLiteralString() : this.literalString();
     if (c === '[') return this.array(depth);
     if (c === '{') return this.inlineTable(depth);
     return this.scalar();
@@ -230,7 +252,10 @@ class Reader {
     const start = this.pos;
     while (this.pos < t.length && !/[\s,\]}#]/.test(t[this.pos])) this.pos++;
     // a date and a time may be separated by one space
-    if (/^\d{4}-\d{2}-\d{2}$/.test(t.slice(start, this.pos)) && /^ \d{2}:/.test(t.slice(this.pos, this.pos + 4))) {
+    if (
+      /^\d{4}-\d{2}-\d{2}$/.test(t.slice(start, this.pos)) &&
+      /^ \d{2}:/.test(t.slice(this.pos, this.pos + 4))
+    ) {
       this.pos++;
       while (this.pos < t.length && !/[\s,\]}#]/.test(t[this.pos])) this.pos++;
     }
@@ -242,7 +267,8 @@ class Reader {
     if (/^[+-]?inf$/.test(token)) return token.startsWith('-') ? -Infinity : Infinity;
     if (/^[+-]?nan$/.test(token)) return NaN;
     const radix = /^0([xob])(.*)$/.exec(token);
-    if (radix && RADIX[radix[1]][1].test(radix[2])) return parseInt(radix[2].replace(/_/g, ''), RADIX[radix[1]][0]);
+    if (radix && RADIX[radix[1]][1].test(radix[2]))
+      return parseInt(radix[2].replace(/_/g, ''), RADIX[radix[1]][0]);
     return this.fail(`cannot read the value "${token}"`, start);
   }
 
@@ -277,7 +303,8 @@ class Reader {
       this.skipBlank(true);
       if (this.text[this.pos] === ',') this.pos++;
       else if (this.text[this.pos] !== '}') {
-        if (this.pos >= this.text.length || this.text.slice(after, this.pos).includes('\n')) this.fail('unterminated inline table', start);
+        if (this.pos >= this.text.length || this.text.slice(after, this.pos).includes('\n'))
+          this.fail('unterminated inline table', start);
         this.fail('expected "," or "}" in an inline table');
       }
     }
@@ -366,9 +393,11 @@ class Reader {
     }
     const size = c === 'u' ? 4 : c === 'U' ? 8 : c === 'x' ? 2 : 0;
     const hex = t.slice(this.pos + 2, this.pos + 2 + size);
-    if (size === 0 || !/^[0-9A-Fa-f]+$/.test(hex) || hex.length !== size) this.fail(`invalid escape "\\${c ?? ''}"`, start);
+    if (size === 0 || !/^[0-9A-Fa-f]+$/.test(hex) || hex.length !== size)
+      this.fail(`invalid escape "\\${c ?? ''}"`, start);
     const code = parseInt(hex, 16);
-    if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) this.fail(`invalid escape "\\${c}${hex}"`, start);
+    if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff))
+      this.fail(`invalid escape "\\${c}${hex}"`, start);
     this.pos += 2 + size;
     return String.fromCodePoint(code);
   }

@@ -28,7 +28,10 @@ export function chunkMethodFor(path: string): ChunkMethod {
 }
 
 /** Why a file stays in the text index only (no chunks), or null. */
-export function textOnlyReason(path: string, text: string): { reason: 'minified' | 'generated'; detail: string } | null {
+export function textOnlyReason(
+  path: string,
+  text: string,
+): { reason: 'minified' | 'generated'; detail: string } | null {
   const generated = generatedDetail(path, text);
   if (generated !== null) return { reason: 'generated', detail: generated };
   const minified = minifiedDetail(path, text);
@@ -47,7 +50,8 @@ export class AnyFileChunker implements FileChunker {
   async chunk(path: string, text: string): Promise<Chunk[]> {
     const config = configKindForPath(path);
     if (config) return chunkConfig(config, path, text);
-    if (sfcKindForPath(path)) return sortChunks([...sfcSections(path, text), ...(await this.scripts(path, text))]);
+    if (sfcKindForPath(path))
+      return sortChunks([...sfcSections(path, text), ...(await this.scripts(path, text))]);
     const lang = languageForPath(path);
     if (lang === null) return chunkBlocks(path, text);
     const chunks = await this.symbols.chunk(path, text);
@@ -59,7 +63,9 @@ export class AnyFileChunker implements FileChunker {
 
   /** Starts loading these grammars (all at once); a failure is reported by the files that need it. */
   prepare(keys: readonly string[]): void {
-    for (const key of keys) if ((GRAMMAR_LANGUAGES as readonly string[]).includes(key)) this.symbols.load(key as GrammarLanguageId).catch(() => undefined);
+    for (const key of keys)
+      if ((GRAMMAR_LANGUAGES as readonly string[]).includes(key))
+        this.symbols.load(key as GrammarLanguageId).catch(() => undefined);
   }
 
   /** The symbols of a component's or page's script blocks, on the file's own lines. */
@@ -73,7 +79,8 @@ export class AnyFileChunker implements FileChunker {
       } catch {
         continue; // a script block that does not parse leaves the file its other chunks
       }
-      for (const c of chunks) out.push({ ...c, path, startLine: c.startLine + shift, endLine: c.endLine + shift });
+      for (const c of chunks)
+        out.push({ ...c, path, startLine: c.startLine + shift, endLine: c.endLine + shift });
     }
     return out;
   }
@@ -84,7 +91,10 @@ export class AnyFileChunker implements FileChunker {
 }
 
 /** A FileChunker on this thread, its grammars loaded as files of each language come. */
-export async function inThreadChunker(loader: GrammarLoader, options: ChunkerOptions = {}): Promise<AnyFileChunker> {
+export async function inThreadChunker(
+  loader: GrammarLoader,
+  options: ChunkerOptions = {},
+): Promise<AnyFileChunker> {
   return new AnyFileChunker(await Chunker.create(loader, options));
 }
 

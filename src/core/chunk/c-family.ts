@@ -42,7 +42,13 @@ const THROUGH = new Set([
 /** Declarator wrappers between a declaration and its function declarator (`char *f()`, `T &f()`). */
 const WRAPPERS = new Set(['pointer_declarator', 'reference_declarator', 'attributed_declarator']);
 /** Declarator nodes on the way down from a typedef to its name. */
-const TYPEDEF_WRAPPERS = new Set(['pointer_declarator', 'function_declarator', 'parenthesized_declarator', 'array_declarator', 'attributed_declarator']);
+const TYPEDEF_WRAPPERS = new Set([
+  'pointer_declarator',
+  'function_declarator',
+  'parenthesized_declarator',
+  'array_declarator',
+  'attributed_declarator',
+]);
 
 /**
  * What the packages' tags.scm lack: (C) named unions outside a declaration, typedefs of
@@ -89,7 +95,9 @@ function define(tag: Tag, cpp: boolean): Definition | null {
     }
     case 'namespace_definition': {
       const name = node.childForFieldName('name')?.text;
-      return cpp && name && node.childForFieldName('body') ? { node: templated(node), name, type: 'module', container: true } : null;
+      return cpp && name && node.childForFieldName('body')
+        ? { node: templated(node), name, type: 'module', container: true }
+        : null;
     }
     case 'alias_declaration': {
       const name = node.childForFieldName('name')?.text;
@@ -105,7 +113,11 @@ function functionDefinition(declarator: Node): Definition | null {
   // (a function-typed parameter stops at its parameter_declaration).
   let top = declarator.parent;
   while (top && WRAPPERS.has(top.type)) top = top.parent;
-  if (!top || (top.type !== 'function_definition' && top.type !== 'declaration' && top.type !== 'field_declaration')) return null;
+  if (
+    !top ||
+    (top.type !== 'function_definition' && top.type !== 'declaration' && top.type !== 'field_declaration')
+  )
+    return null;
   const target = declarator.childForFieldName('declarator');
   if (!target) return null;
   const { name, qualifier } = functionName(target);
@@ -147,15 +159,26 @@ function typeSpecifier(node: Node): Definition | null {
   const parent = node.parent;
   const wrapped =
     parent &&
-    (parent.type === 'declaration' || parent.type === 'field_declaration' || parent.type === 'type_definition') &&
+    (parent.type === 'declaration' ||
+      parent.type === 'field_declaration' ||
+      parent.type === 'type_definition') &&
     parent.childForFieldName('type')?.id === node.id;
   let name = node.childForFieldName('name')?.text ?? null;
   if (!name && wrapped && parent.type === 'type_definition') name = typedefNames(parent)[0] ?? null;
   if (!name) return null;
   const range = templated(wrapped ? parent : node);
   if (node.type === 'enum_specifier') return { node: range, name, type: 'enum' };
-  const owner = node.childForFieldName('name')?.type === 'template_type' ? (node.childForFieldName('name')!.childForFieldName('name')?.text ?? name) : name;
-  return { node: range, name, type: node.type === 'class_specifier' ? 'class' : 'struct', container: true, ownerName: owner };
+  const owner =
+    node.childForFieldName('name')?.type === 'template_type'
+      ? (node.childForFieldName('name')!.childForFieldName('name')?.text ?? name)
+      : name;
+  return {
+    node: range,
+    name,
+    type: node.type === 'class_specifier' ? 'class' : 'struct',
+    container: true,
+    ownerName: owner,
+  };
 }
 
 /** A typedef: 'type', unless it wraps a struct/union/enum body (then the specifier's chunk, named by the typedef when the specifier has no tag). */
@@ -173,7 +196,11 @@ function typedefNames(node: Node): string[] {
   for (const d of node.childrenForFieldName('declarator')) {
     let t: Node | null = d;
     for (let depth = 0; t && t.type !== 'type_identifier' && depth < 16; depth++) {
-      t = TYPEDEF_WRAPPERS.has(t.type) ? (t.childForFieldName('declarator') ?? t.namedChildren.find((n) => n !== null && n.type !== 'parameter_list') ?? null) : null;
+      t = TYPEDEF_WRAPPERS.has(t.type)
+        ? (t.childForFieldName('declarator') ??
+          t.namedChildren.find((n) => n !== null && n.type !== 'parameter_list') ??
+          null)
+        : null;
     }
     if (t?.type === 'type_identifier') names.push(t.text);
   }

@@ -14,7 +14,9 @@ const testLoader = nodeGrammarLoader;
 let chunker: Chunker;
 beforeAll(async () => {
   // Grammars load lazily: these tests use the synchronous chunkFile, so load what they parse.
-  chunker = await Chunker.create(testLoader, { languages: ['typescript', 'tsx', 'javascript', 'python', 'go', 'rust'] });
+  chunker = await Chunker.create(testLoader, {
+    languages: ['typescript', 'tsx', 'javascript', 'python', 'go', 'rust'],
+  });
 });
 
 const FIXTURES: { file: string; want: Row[] }[] = [
@@ -161,7 +163,9 @@ describe('Chunker fixtures', () => {
       const got = chunker.chunkFile(file, fixture(file));
       for (let i = 1; i < got.length; i++) {
         const [a, b] = [got[i - 1], got[i]];
-        expect(a.startLine < b.startLine || (a.startLine === b.startLine && a.endLine >= b.endLine)).toBe(true);
+        expect(a.startLine < b.startLine || (a.startLine === b.startLine && a.endLine >= b.endLine)).toBe(
+          true,
+        );
       }
     }
   });
@@ -306,7 +310,14 @@ describe('Chunker inline cases', () => {
   });
 
   it('never throws on garbage in any language', () => {
-    const garbage = ['}}}{{{', '\0\0\0', 'def class fn func (((', '<<<>>>'.repeat(100), '"unterminated', '\u0000'.repeat(10) + '\uFFFF'];
+    const garbage = [
+      '}}}{{{',
+      '\0\0\0',
+      'def class fn func (((',
+      '<<<>>>'.repeat(100),
+      '"unterminated',
+      '\u0000'.repeat(10) + '\uFFFF',
+    ];
     for (const ext of INDEXED_EXTENSIONS) {
       for (const g of garbage) expect(Array.isArray(chunker.chunkFile(`g.${ext}`, g))).toBe(true);
     }
@@ -339,7 +350,9 @@ describe('Chunker inline cases', () => {
 
   it('throws Unreadable for a language whose grammar was not loaded', async () => {
     const onlyGo = await Chunker.create(testLoader, { languages: ['go'] });
-    expect(onlyGo.chunkFile('a.go', 'package a\nfunc F() {}\n')).toEqual(chunksOf('a.go', [[2, 2, 'function', 'F']]));
+    expect(onlyGo.chunkFile('a.go', 'package a\nfunc F() {}\n')).toEqual(
+      chunksOf('a.go', [[2, 2, 'function', 'F']]),
+    );
     expect(() => onlyGo.chunkFile('a.py', 'def f(): pass')).toThrowError(/No python grammar loaded/);
     onlyGo.dispose();
   });
@@ -371,7 +384,18 @@ describe('languageForPath', () => {
   });
 
   it('covers exactly the seed 004 extensions', () => {
-    expect([...INDEXED_EXTENSIONS].sort()).toEqual(['cjs', 'go', 'js', 'jsx', 'md', 'mjs', 'py', 'rs', 'ts', 'tsx']);
+    expect([...INDEXED_EXTENSIONS].sort()).toEqual([
+      'cjs',
+      'go',
+      'js',
+      'jsx',
+      'md',
+      'mjs',
+      'py',
+      'rs',
+      'ts',
+      'tsx',
+    ]);
     for (const ext of INDEXED_EXTENSIONS) expect(languageForPath(`f.${ext}`)).not.toBeNull();
   });
 });

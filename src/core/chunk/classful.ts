@@ -27,13 +27,27 @@ import type { Node } from 'web-tree-sitter';
 import type { ChunkType } from './types';
 import { type Definition, type Tag, type TagsSpec, fieldText, patternsFor } from './tags';
 
-export const JAVA_ATTACH = { comments: new Set(['line_comment', 'block_comment']), always: new Set<string>() };
+export const JAVA_ATTACH = {
+  comments: new Set(['line_comment', 'block_comment']),
+  always: new Set<string>(),
+};
 export const CSHARP_ATTACH = { comments: new Set(['comment']), always: new Set<string>() };
-export const KOTLIN_ATTACH = { comments: new Set(['line_comment', 'block_comment']), always: new Set<string>() };
-export const SWIFT_ATTACH = { comments: new Set(['comment', 'multiline_comment']), always: new Set<string>() };
+export const KOTLIN_ATTACH = {
+  comments: new Set(['line_comment', 'block_comment']),
+  always: new Set<string>(),
+};
+export const SWIFT_ATTACH = {
+  comments: new Set(['comment', 'multiline_comment']),
+  always: new Set<string>(),
+};
 
 /** A named type container that owns its members. */
-function typeDef(node: Node, name: string | null, type: ChunkType, ownerName = name ?? ''): Definition | null {
+function typeDef(
+  node: Node,
+  name: string | null,
+  type: ChunkType,
+  ownerName = name ?? '',
+): Definition | null {
   return name ? { node, name, type, container: true, ownerName: ownerName.replace(/<.*$/s, '') } : null;
 }
 
@@ -50,7 +64,13 @@ export const JAVA_TAGS: TagsSpec = {
     constructor_declaration: 'method',
     compact_constructor_declaration: 'method',
   }),
-  through: new Set(['class_body', 'interface_body', 'enum_body', 'enum_body_declarations', 'annotation_type_body']),
+  through: new Set([
+    'class_body',
+    'interface_body',
+    'enum_body',
+    'enum_body_declarations',
+    'annotation_type_body',
+  ]),
   define({ node }: Tag): Definition | null {
     const name = fieldText(node);
     switch (node.type) {
@@ -83,7 +103,14 @@ export const CSHARP_TAGS: TagsSpec = {
     destructor_declaration: 'method',
     operator_declaration: 'method',
   }),
-  through: new Set(['declaration_list', 'namespace_declaration', 'preproc_if', 'preproc_else', 'preproc_elif', 'preproc_region']),
+  through: new Set([
+    'declaration_list',
+    'namespace_declaration',
+    'preproc_if',
+    'preproc_else',
+    'preproc_elif',
+    'preproc_region',
+  ]),
   define({ node }: Tag): Definition | null {
     const name = fieldText(node);
     switch (node.type) {
@@ -98,7 +125,9 @@ export const CSHARP_TAGS: TagsSpec = {
       case 'enum_declaration':
         return typeDef(node, name, 'enum');
       case 'namespace_declaration':
-        return name && node.childForFieldName('body') ? { node, name, type: 'module', container: true } : null;
+        return name && node.childForFieldName('body')
+          ? { node, name, type: 'module', container: true }
+          : null;
       case 'delegate_declaration':
         return name ? { node, name, type: 'type' } : null;
       case 'method_declaration':
@@ -150,7 +179,13 @@ export const KOTLIN_TAGS: TagsSpec = {
   },
 };
 
-const SWIFT_KINDS: Record<string, ChunkType> = { class: 'class', actor: 'class', struct: 'struct', enum: 'enum', extension: 'impl' };
+const SWIFT_KINDS: Record<string, ChunkType> = {
+  class: 'class',
+  actor: 'class',
+  struct: 'struct',
+  enum: 'enum',
+  extension: 'impl',
+};
 
 export const SWIFT_TAGS: TagsSpec = {
   patterns: patternsFor({

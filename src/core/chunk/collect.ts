@@ -53,11 +53,23 @@ export class ChunkCollector {
    * Adds a chunk from `node` to `endNode` (default: `node`). When `at` says where `node` sits
    * among its siblings, the start moves up over the comments/decorators attached to it.
    */
-  add(node: Node, symbolName: string, chunkType: ChunkType, at?: { siblings: Siblings; index: number }, endNode: Node = node): void {
+  add(
+    node: Node,
+    symbolName: string,
+    chunkType: ChunkType,
+    at?: { siblings: Siblings; index: number },
+    endNode: Node = node,
+  ): void {
     const ownStart = node.startPosition.row;
     const startRow = at ? this.attachedStartRow(ownStart, at.siblings, at.index) : ownStart;
     const endRow = Math.max(lastRow(endNode), ownStart);
-    this.chunks.push({ path: this.path, startLine: startRow + 1, endLine: endRow + 1, symbolName, chunkType });
+    this.chunks.push({
+      path: this.path,
+      startLine: startRow + 1,
+      endLine: endRow + 1,
+      symbolName,
+      chunkType,
+    });
   }
 
   private attachedStartRow(start: number, siblings: Siblings, index: number): number {

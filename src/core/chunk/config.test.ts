@@ -30,7 +30,8 @@ describe('configKindForPath', () => {
     expect(configKindForPath('Cargo.toml')).toBe('toml');
     expect(configKindForPath('app/.babelrc')).toBe('json');
     expect(configKindForPath('Pipfile')).toBe('toml');
-    for (const p of ['a.JSON', 'json', '.json', 'a.json.bak', '.prettierrc', 'README.md', 'Makefile']) expect(configKindForPath(p), p).toBeNull();
+    for (const p of ['a.JSON', 'json', '.json', 'a.json.bak', '.prettierrc', 'README.md', 'Makefile'])
+      expect(configKindForPath(p), p).toBeNull();
   });
 });
 
@@ -81,10 +82,12 @@ describe('JSON', () => {
   });
 
   it('members sharing a line share a chunk; escaped keys are decoded', () => {
-    expect(keys(chunkConfig('json', 'a.json', '{"a": 1, "b": {\n"c": 2}, "d\\u0041": 3,\n "e": 4}'))).toEqual([
-      [1, 2, 'a'],
-      [3, 3, 'e'],
-    ]);
+    expect(keys(chunkConfig('json', 'a.json', '{"a": 1, "b": {\n"c": 2}, "d\\u0041": 3,\n "e": 4}'))).toEqual(
+      [
+        [1, 2, 'a'],
+        [3, 3, 'e'],
+      ],
+    );
     expect(keys(chunkConfig('json', 'a.json', '{"d\\u0041": 3}'))).toEqual([[1, 1, 'dA']]);
   });
 
@@ -92,7 +95,9 @@ describe('JSON', () => {
     expect(chunkConfig('json', 'a.json', '')).toEqual([]);
     expect(chunkConfig('json', 'a.json', '{}\n')).toEqual([]);
     expect(chunkConfig('json', 'a.json', '  \n')).toEqual([]);
-    expect(keys(chunkConfig('json', 'a.json', '\uFEFF{\r\n  "a": [\r\n    1\r\n  ],\r\n  "b": 2\r\n}'))).toEqual([
+    expect(
+      keys(chunkConfig('json', 'a.json', '\uFEFF{\r\n  "a": [\r\n    1\r\n  ],\r\n  "b": 2\r\n}')),
+    ).toEqual([
       [2, 4, 'a'],
       [5, 5, 'b'],
     ]);
@@ -308,8 +313,22 @@ describe('odd input never throws', () => {
   it('binary-ish text, unterminated everything, for every kind', () => {
     let seed = 11;
     const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-    const binary = Array.from({ length: 20_000 }, () => String.fromCharCode(Math.floor(rnd() * 256))).join('');
-    const odd = [binary, '{', '{"a": "', '{"a": {"b": [', 'a: "', '---\n---\n', '[[', 'x = """', "x = '''\n[t]", '\0\0\0', '{\n// only a comment'];
+    const binary = Array.from({ length: 20_000 }, () => String.fromCharCode(Math.floor(rnd() * 256))).join(
+      '',
+    );
+    const odd = [
+      binary,
+      '{',
+      '{"a": "',
+      '{"a": {"b": [',
+      'a: "',
+      '---\n---\n',
+      '[[',
+      'x = """',
+      "x = '''\n[t]",
+      '\0\0\0',
+      '{\n// only a comment',
+    ];
     for (const kind of ['json', 'yaml', 'toml'] as const) {
       for (const text of odd) checkShape(text, chunkConfig(kind, 'odd', text));
     }
@@ -342,10 +361,14 @@ describe('odd input never throws', () => {
       'x: 1\n',
     );
     fc.assert(
-      fc.property(fc.constantFrom('json', 'yaml', 'toml'), fc.array(piece, { maxLength: 300 }), (kind, parts) => {
-        const text = parts.join('');
-        checkShape(text, chunkConfig(kind, 'p', text));
-      }),
+      fc.property(
+        fc.constantFrom('json', 'yaml', 'toml'),
+        fc.array(piece, { maxLength: 300 }),
+        (kind, parts) => {
+          const text = parts.join('');
+          checkShape(text, chunkConfig(kind, 'p', text));
+        },
+      ),
       { numRuns: 500 },
     );
   });

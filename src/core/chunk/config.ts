@@ -36,9 +36,21 @@ import type { Chunk } from './types';
 
 export type ConfigKind = 'json' | 'yaml' | 'toml';
 
-const KIND_BY_EXTENSION: Readonly<Record<string, ConfigKind>> = { json: 'json', jsonc: 'json', json5: 'json', yaml: 'yaml', yml: 'yaml', toml: 'toml' };
+const KIND_BY_EXTENSION: Readonly<Record<string, ConfigKind>> = {
+  json: 'json',
+  jsonc: 'json',
+  json5: 'json',
+  yaml: 'yaml',
+  yml: 'yaml',
+  toml: 'toml',
+};
 /** Files without one of those extensions that are documented to be JSON or TOML. */
-const KIND_BY_NAME: Readonly<Record<string, ConfigKind>> = { '.babelrc': 'json', '.jshintrc': 'json', '.swcrc': 'json', Pipfile: 'toml' };
+const KIND_BY_NAME: Readonly<Record<string, ConfigKind>> = {
+  '.babelrc': 'json',
+  '.jshintrc': 'json',
+  '.swcrc': 'json',
+  Pipfile: 'toml',
+};
 
 /**
  * The config kind of a path by its final extension, case-sensitive like languageForPath:
@@ -169,7 +181,18 @@ function skipTrivia(text: string, i: number): number {
 }
 
 function isSpace(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0x0b || c === 0x0c || c === 0xa0 || c === 0xfeff || c === 0x2028 || c === 0x2029;
+  return (
+    c === 0x20 ||
+    c === 0x0a ||
+    c === 0x0d ||
+    c === 0x09 ||
+    c === 0x0b ||
+    c === 0x0c ||
+    c === 0xa0 ||
+    c === 0xfeff ||
+    c === 0x2028 ||
+    c === 0x2029
+  );
 }
 
 /** Offset after the string that opens at i (its quote), or -1 when it does not close on its line. */
@@ -244,11 +267,14 @@ function yamlDocument(path: string, lines: readonly string[], from: number, to: 
     if (name !== null) keys.push({ line: i, name });
   }
   if (keys.length === 0) {
-    for (let i = from; i <= to; i++) if (!/^(?:[%#]|\s*$)/.test(lines[i])) return blocksInRange(path, lines, from, to);
+    for (let i = from; i <= to; i++)
+      if (!/^(?:[%#]|\s*$)/.test(lines[i])) return blocksInRange(path, lines, from, to);
     return []; // directives and comments before `---`: no document
   }
   const starts = keys.map((k, j) => attachComments(lines, k.line, j > 0 ? keys[j - 1].line + 1 : from, /^#/));
-  return keys.flatMap((k, j) => cutChunks(path, lines, starts[j], j + 1 < keys.length ? starts[j + 1] - 1 : to, k.name, 'key'));
+  return keys.flatMap((k, j) =>
+    cutChunks(path, lines, starts[j], j + 1 < keys.length ? starts[j + 1] - 1 : to, k.name, 'key'),
+  );
 }
 
 /** The key a column-0 line starts, or null. */
@@ -337,8 +363,21 @@ function chunkToml(path: string, text: string): Chunk[] {
     out.push(...cutChunks(path, lines, start, k.end, k.name, 'key'));
   });
   const firstFloor = keys.length > 0 ? keys[keys.length - 1].end + 1 : 0;
-  const starts = headers.map((h, j) => attachComments(lines, h.line, j > 0 ? headers[j - 1].line + 1 : firstFloor, TOML_COMMENT));
-  headers.forEach((h, j) => out.push(...cutChunks(path, lines, starts[j], j + 1 < headers.length ? starts[j + 1] - 1 : lines.length - 1, h.name, 'key')));
+  const starts = headers.map((h, j) =>
+    attachComments(lines, h.line, j > 0 ? headers[j - 1].line + 1 : firstFloor, TOML_COMMENT),
+  );
+  headers.forEach((h, j) =>
+    out.push(
+      ...cutChunks(
+        path,
+        lines,
+        starts[j],
+        j + 1 < headers.length ? starts[j + 1] - 1 : lines.length - 1,
+        h.name,
+        'key',
+      ),
+    ),
+  );
   return out;
 }
 

@@ -6,7 +6,12 @@
 import type { Node } from 'web-tree-sitter';
 import { lastRow, type Siblings } from './collect';
 
-export const FUNCTION_VALUES = new Set(['arrow_function', 'function_expression', 'function', 'generator_function']);
+export const FUNCTION_VALUES = new Set([
+  'arrow_function',
+  'function_expression',
+  'function',
+  'generator_function',
+]);
 export const CLASS_VALUES = new Set(['class', 'class_expression']);
 
 /** Arguments that make a call a definition: `defineComponent({...})`, `makeCache(() => ...)`, `new Map([...])`. */
@@ -20,7 +25,12 @@ const NAMES = new Set(['identifier', 'member_expression']);
 export function unwrap(node: Node): Node {
   let n = node;
   for (;;) {
-    if (n.type === 'parenthesized_expression' || n.type === 'as_expression' || n.type === 'satisfies_expression' || n.type === 'non_null_expression') {
+    if (
+      n.type === 'parenthesized_expression' ||
+      n.type === 'as_expression' ||
+      n.type === 'satisfies_expression' ||
+      n.type === 'non_null_expression'
+    ) {
       const inner = n.firstNamedChild;
       if (!inner) return n;
       n = inner;
@@ -135,7 +145,12 @@ function collect(obj: Node, prefix: string, out: PendingMember[], depthLeft: num
     if (!table && !multiLine) continue;
     if (type === 'method_definition') {
       if (table && !forwards(m)) table = false;
-      if (multiLine) out.push({ node: m, name: `${prefix}.${keyName(m.childForFieldName('name'))}`, at: { siblings, index } });
+      if (multiLine)
+        out.push({
+          node: m,
+          name: `${prefix}.${keyName(m.childForFieldName('name'))}`,
+          at: { siblings, index },
+        });
     } else if (type === 'pair') {
       const raw = m.childForFieldName('value');
       const value = raw ? unwrap(raw) : null;
@@ -143,10 +158,16 @@ function collect(obj: Node, prefix: string, out: PendingMember[], depthLeft: num
       const valueType = value.type;
       if (FUNCTION_VALUES.has(valueType)) {
         if (table && !forwards(value)) table = false;
-        if (multiLine) out.push({ node: m, name: `${prefix}.${keyName(m.childForFieldName('key'))}`, at: { siblings, index } });
+        if (multiLine)
+          out.push({
+            node: m,
+            name: `${prefix}.${keyName(m.childForFieldName('key'))}`,
+            at: { siblings, index },
+          });
       } else {
         if (table && !reexport(m, valueType, value)) table = false;
-        if (valueType === 'object' && depthLeft > 0) collect(value, `${prefix}.${keyName(m.childForFieldName('key'))}`, out, depthLeft - 1);
+        if (valueType === 'object' && depthLeft > 0)
+          collect(value, `${prefix}.${keyName(m.childForFieldName('key'))}`, out, depthLeft - 1);
       }
     } else table = false;
   }
@@ -166,7 +187,8 @@ function reexport(pair: Node, valueType: string, value: Node): boolean {
 function forwards(fn: Node): boolean {
   const body = fn.childForFieldName('body');
   if (!body) return false;
-  if (fn.type === 'arrow_function') return NAMES.has(body.type) && fn.childForFieldName('parameters')?.namedChildCount === 0;
+  if (fn.type === 'arrow_function')
+    return NAMES.has(body.type) && fn.childForFieldName('parameters')?.namedChildCount === 0;
   if (fn.type !== 'method_definition' || fn.firstChild?.type !== 'get') return false;
   if (body.type !== 'statement_block' || body.namedChildCount !== 1) return false;
   const only = body.firstNamedChild;

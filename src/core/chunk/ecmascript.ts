@@ -62,7 +62,15 @@
  */
 import type { Node } from 'web-tree-sitter';
 import { type ChunkCollector, lastRow, type Siblings, siblingsOf } from './collect';
-import { CLASS_VALUES, FUNCTION_VALUES, isValueSymbol, objectMembers, objectOf, unquote, unwrap } from './ecmascript-values';
+import {
+  CLASS_VALUES,
+  FUNCTION_VALUES,
+  isValueSymbol,
+  objectMembers,
+  objectOf,
+  unquote,
+  unwrap,
+} from './ecmascript-values';
 import type { ChunkType } from './types';
 
 export const ECMASCRIPT_ATTACH = {
@@ -118,7 +126,8 @@ function statement(node: Node, outer: Node, exported: boolean, at: Where, ctx: C
     case 'expression_statement': {
       // `namespace A {}` / `module A {}` at statement level parse as expressions.
       const inner = node.firstNamedChild;
-      if (inner && (inner.type === 'internal_module' || inner.type === 'module')) statement(inner, outer, exported, at, ctx);
+      if (inner && (inner.type === 'internal_module' || inner.type === 'module'))
+        statement(inner, outer, exported, at, ctx);
       else if (inner?.type === 'assignment_expression') commonJs(inner, outer, at, ctx);
       return;
     }
@@ -173,7 +182,8 @@ function defaultExport(value: Node, outer: Node, at: Where, ctx: Context): void 
     if (component || !wrapped) return ctx.c.add(outer, name, component ? 'component' : 'function', at);
   }
   const cls = unwrap(value);
-  if (CLASS_VALUES.has(cls.type)) classChunk(cls, outer, cls.childForFieldName('name')?.text ?? 'default', at, ctx);
+  if (CLASS_VALUES.has(cls.type))
+    classChunk(cls, outer, cls.childForFieldName('name')?.text ?? 'default', at, ctx);
   else valueChunk(value, outer, outer, 'default', false, at, ctx);
 }
 
@@ -193,9 +203,13 @@ function commonJs(assign: Node, outer: Node, at: Where, ctx: Context): void {
   let name: string;
   if (isModule(object) && property === 'exports') {
     const v = unwrap(value);
-    const own = FUNCTION_VALUES.has(v.type) || CLASS_VALUES.has(v.type) ? v.childForFieldName('name')?.text : undefined;
+    const own =
+      FUNCTION_VALUES.has(v.type) || CLASS_VALUES.has(v.type) ? v.childForFieldName('name')?.text : undefined;
     name = own ?? 'exports';
-  } else if ((object.type === 'identifier' && object.text === 'exports') || (object.type === 'member_expression' && object.text === 'module.exports')) {
+  } else if (
+    (object.type === 'identifier' && object.text === 'exports') ||
+    (object.type === 'member_expression' && object.text === 'module.exports')
+  ) {
     name = property;
   } else return;
   binding(name, value, outer, outer, false, at, ctx);
@@ -223,7 +237,15 @@ function declarators(decl: Node, outer: Node, exported: boolean, at: Where, ctx:
  * class, or a 'const' when `anyValue` (an exported `const`) or the value is a symbol by
  * itself (isValueSymbol), with the methods of its object literal.
  */
-function binding(name: string, value: Node | null, start: Node, end: Node, anyValue: boolean, where: Where | undefined, ctx: Context): void {
+function binding(
+  name: string,
+  value: Node | null,
+  start: Node,
+  end: Node,
+  anyValue: boolean,
+  where: Where | undefined,
+  ctx: Context,
+): void {
   const fn = value ? functionOf(value) : null;
   if (fn) {
     const component = isComponent(name, fn, ctx);
@@ -241,7 +263,15 @@ function binding(name: string, value: Node | null, start: Node, end: Node, anyVa
 }
 
 /** A 'const' chunk for a value that qualifies, then the methods of its object literal (unless it is an export table). */
-function valueChunk(value: Node, start: Node, end: Node, name: string, anyValue: boolean, where: Where | undefined, ctx: Context): void {
+function valueChunk(
+  value: Node,
+  start: Node,
+  end: Node,
+  name: string,
+  anyValue: boolean,
+  where: Where | undefined,
+  ctx: Context,
+): void {
   if (!anyValue && !isValueSymbol(value)) return;
   if (lastRow(value) === value.startPosition.row) return addSpan(ctx, start, end, name, 'const', where); // exported one-liner: no members to find
   const obj = objectOf(value);
@@ -251,7 +281,14 @@ function valueChunk(value: Node, start: Node, end: Node, name: string, anyValue:
   if (found && !found.exportTable) for (const m of found.members) ctx.c.add(m.node, m.name, 'method', m.at);
 }
 
-function addSpan(ctx: Context, start: Node, end: Node, name: string, type: ChunkType, at: Where | undefined): void {
+function addSpan(
+  ctx: Context,
+  start: Node,
+  end: Node,
+  name: string,
+  type: ChunkType,
+  at: Where | undefined,
+): void {
   ctx.c.add(start, name, type, at, end);
 }
 
@@ -293,7 +330,8 @@ function functionOf(value: Node): Node | null {
     if (FUNCTION_VALUES.has(v.type)) return v;
     if (v.type !== 'call_expression') return null;
     const callee = v.childForFieldName('function');
-    const calleeName = callee?.type === 'member_expression' ? callee.childForFieldName('property')?.text : callee?.text;
+    const calleeName =
+      callee?.type === 'member_expression' ? callee.childForFieldName('property')?.text : callee?.text;
     if (!calleeName || !WRAPPERS.has(calleeName)) return null;
     const arg = v.childForFieldName('arguments')?.firstNamedChild;
     if (!arg) return null;

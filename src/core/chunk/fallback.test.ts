@@ -21,15 +21,22 @@ function checkInvariants(text: string, chunks: Chunk[]): void {
     expect(blank(c.startLine - 1)).toBe(false);
     expect(blank(c.endLine - 1)).toBe(false);
     expect(c.endLine - c.startLine + 1).toBeLessThanOrEqual(MAX_LINES);
-    const chars = lines.slice(c.startLine - 1, c.endLine).reduce((n, l) => n + l.replace(/\r$/, '').length + 1, 0);
+    const chars = lines
+      .slice(c.startLine - 1, c.endLine)
+      .reduce((n, l) => n + l.replace(/\r$/, '').length + 1, 0);
     if (c.startLine !== c.endLine) expect(chars).toBeLessThanOrEqual(MAX_CHARS + 1); // the BOM counts in the test, not in the chunker
     for (let i = c.startLine - 1; i < c.endLine; i++) owner[i] = k;
     prevEnd = c.endLine;
   });
-  for (let i = 0; i < lines.length; i++) if (!blank(i)) expect(owner[i], `line ${i + 1}`).toBeGreaterThanOrEqual(0);
+  for (let i = 0; i < lines.length; i++)
+    if (!blank(i)) expect(owner[i], `line ${i + 1}`).toBeGreaterThanOrEqual(0);
 }
 
-const perlSub = (name: string, body: number) => [`sub ${name} {`, ...Array.from({ length: body }, (_, i) => `    my $v${i} = shift // ${i};`), '}'];
+const perlSub = (name: string, body: number) => [
+  `sub ${name} {`,
+  ...Array.from({ length: body }, (_, i) => `    my $v${i} = shift // ${i};`),
+  '}',
+];
 
 describe('chunkBlocks', () => {
   it('an empty or blank file has no blocks', () => {
@@ -39,7 +46,16 @@ describe('chunkBlocks', () => {
   });
 
   it('splits at a definition that starts at the indentation of the one before it, with the closing brace kept', () => {
-    const text = ['#!/usr/bin/perl', 'use strict;', ...perlSub('first', 10), '# The second one.', ...perlSub('second', 10), '# tail', 'main();', ''].join('\n');
+    const text = [
+      '#!/usr/bin/perl',
+      'use strict;',
+      ...perlSub('first', 10),
+      '# The second one.',
+      ...perlSub('second', 10),
+      '# tail',
+      'main();',
+      '',
+    ].join('\n');
     const chunks = chunkBlocks('lib/x.pl', text);
     // the preamble and `first` merge (small neighbours), `second` starts its own chunk with its comment
     expect(spans(chunks)).toEqual([
@@ -81,7 +97,9 @@ describe('chunkBlocks', () => {
   });
 
   it('a long block is cut into balanced pieces within the caps, preferring a shallow line', () => {
-    const body = Array.from({ length: 248 }, (_, i) => (i % 6 === 0 ? `    step${i} = do_thing(` : `        arg${i},`));
+    const body = Array.from({ length: 248 }, (_, i) =>
+      i % 6 === 0 ? `    step${i} = do_thing(` : `        arg${i},`,
+    );
     const text = ['sub huge {', ...body, '}'].join('\n');
     const chunks = chunkBlocks('x.pl', text);
     expect(chunks.length).toBe(3);
@@ -140,7 +158,9 @@ describe('chunkBlocks', () => {
   it('odd input never throws: binary-ish text, lone carriage returns, control characters', () => {
     let seed = 7;
     const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-    const binary = Array.from({ length: 20_000 }, () => String.fromCharCode(Math.floor(rnd() * 256))).join('');
+    const binary = Array.from({ length: 20_000 }, () => String.fromCharCode(Math.floor(rnd() * 256))).join(
+      '',
+    );
     for (const text of [binary, '\r\r\r', '\0\0\n\0', '}\n}\n}\n', '\t\t\tx\ny', ' \u00a0\n\u2028x']) {
       const chunks = chunkBlocks('odd.bin', text);
       checkInvariants(text, chunks);
@@ -155,7 +175,18 @@ describe('chunkBlocks', () => {
         arbitrary: fc
           .tuple(
             fc.constantFrom('', '  ', '    ', '\t', '\t\t', '        '),
-            fc.constantFrom('sub f {', '}', 'x = 1;', 'end', '} else {', '# note', 'CREATE TABLE t (', ');', 'done', 'word'),
+            fc.constantFrom(
+              'sub f {',
+              '}',
+              'x = 1;',
+              'end',
+              '} else {',
+              '# note',
+              'CREATE TABLE t (',
+              ');',
+              'done',
+              'word',
+            ),
           )
           .map(([a, b]) => a + b),
       },

@@ -98,7 +98,14 @@ export function blocksInRange(path: string, lines: readonly string[], from: numb
   const out: Chunk[] = [];
   let group: Group | null = null;
   const flush = () => {
-    if (group) out.push({ path, startLine: group.start + 1, endLine: group.end + 1, symbolName: group.def ?? group.word, chunkType: 'block' });
+    if (group)
+      out.push({
+        path,
+        startLine: group.start + 1,
+        endLine: group.end + 1,
+        symbolName: group.def ?? group.word,
+        chunkType: 'block',
+      });
     group = null;
   };
   for (const [start, end] of rawBlocks(lines, from, to)) {
@@ -107,7 +114,13 @@ export function blocksInRange(path: string, lines: readonly string[], from: numb
     if (end - start + 1 > MAX_LINES || chars > MAX_CHARS) {
       flush();
       for (const [s, e] of cutLines(lines, start, end)) {
-        out.push({ path, startLine: s + 1, endLine: e + 1, symbolName: name.def ?? blockName(lines, s, e).word, chunkType: 'block' });
+        out.push({
+          path,
+          startLine: s + 1,
+          endLine: e + 1,
+          symbolName: name.def ?? blockName(lines, s, e).word,
+          chunkType: 'block',
+        });
       }
       continue;
     }
@@ -133,7 +146,14 @@ interface Group {
   word: string;
 }
 
-function canMerge(g: Group, lines: readonly string[], start: number, end: number, chars: number, isDefinition: boolean): boolean {
+function canMerge(
+  g: Group,
+  lines: readonly string[],
+  start: number,
+  end: number,
+  chars: number,
+  isDefinition: boolean,
+): boolean {
   if (end - g.start + 1 > TARGET_LINES) return false;
   if (g.chars + charsOf(lines, g.end + 1, start - 1) + chars > TARGET_CHARS) return false;
   return !(isDefinition && g.def !== null && g.end - g.start + 1 >= MIN_LINES);
@@ -166,7 +186,8 @@ function rawBlocks(lines: readonly string[], from: number, to: number): Array<[n
       if (indent === base && definitionName(line.trim()) !== null) {
         // `use strict;` then `sub first {`: the definition starts a block, with its comments
         let k = j;
-        while (k - 1 >= start && indentOf(lines[k - 1]) === base && COMMENT_LINE.test(lines[k - 1].trim())) k--;
+        while (k - 1 >= start && indentOf(lines[k - 1]) === base && COMMENT_LINE.test(lines[k - 1].trim()))
+          k--;
         if (k > start) {
           end = k - 1;
           break;
@@ -181,7 +202,8 @@ function rawBlocks(lines: readonly string[], from: number, to: number): Array<[n
   return out;
 }
 
-const CLOSER = /^(?:[}\])]|<\/|(?:end|end(?:if|for|foreach|while|switch|case|select|function|sub|procedure|module|def|macro|loop)|fi|done|esac)(?![\w-]))/i;
+const CLOSER =
+  /^(?:[}\])]|<\/|(?:end|end(?:if|for|foreach|while|switch|case|select|function|sub|procedure|module|def|macro|loop)|fi|done|esac)(?![\w-]))/i;
 
 function closes(line: string): boolean {
   return CLOSER.test(line.trimStart());
@@ -215,7 +237,8 @@ export function cutLines(lines: readonly string[], from: number, to: number): Ar
     // The longest piece the caps allow ...
     let e = s;
     let chars = lines[s].length + 1;
-    while (e < to && e - s + 1 < MAX_LINES && chars + lines[e + 1].length + 1 <= MAX_CHARS) chars += lines[++e].length + 1;
+    while (e < to && e - s + 1 < MAX_LINES && chars + lines[e + 1].length + 1 <= MAX_CHARS)
+      chars += lines[++e].length + 1;
     if (e < to) {
       // ... cut so the next piece starts at the least indented line (a blank one first) after
       // the first half of a balanced piece, the one nearest the balanced size on a tie.
@@ -245,17 +268,24 @@ function shallowness(line: string): number {
 }
 
 const COMMENT_LINE = /^(?:#|\/\/|\/\*|\*|--|;|%|<!--|'|rem\b|::)/i;
-const MODIFIERS = '(?:(?:export|public|private|protected|internal|static|async|local|global|abstract|final|pub|extern|inline|virtual|override|declare)\\s+)*';
-const KEYWORDS = '(?:sub|proc|function|func|fn|def|defun|defmacro|method|procedure|class|module|package|namespace|interface|struct|enum|trait|macro)';
+const MODIFIERS =
+  '(?:(?:export|public|private|protected|internal|static|async|local|global|abstract|final|pub|extern|inline|virtual|override|declare)\\s+)*';
+const KEYWORDS =
+  '(?:sub|proc|function|func|fn|def|defun|defmacro|method|procedure|class|module|package|namespace|interface|struct|enum|trait|macro)';
 const DEFINITION = new RegExp(`^\\(?${MODIFIERS}${KEYWORDS}\\s+([^\\s(){};,<=]+)`);
 /** Visual Basic's capitalised keywords want the parenthesis, so prose ("Function names are ...") is no definition. */
-const VB_DEFINITION = /^(?:(?:Public|Private|Friend|Protected|Shared|Static|Overrides|Overridable)\s+)*(?:Sub|Function)\s+([\p{L}_][\p{L}\p{N}_]*)\s*\(/u;
+const VB_DEFINITION =
+  /^(?:(?:Public|Private|Friend|Protected|Shared|Static|Overrides|Overridable)\s+)*(?:Sub|Function)\s+([\p{L}_][\p{L}\p{N}_]*)\s*\(/u;
 const SQL_DEFINITION =
   /^create\s+(?:or\s+replace\s+)?(?:(?:temp|temporary|unique|materialized|global|local|virtual|external|recursive)\s+)*(?:table|view|function|procedure|index|trigger|type|schema|sequence|database|domain|extension)(?:\s+if\s+not\s+exists)?\s+([^\s(){};,<=]+)/i;
 const WORD = /[\p{L}_][\p{L}\p{N}_]*(?:(?:::|[.-])[\p{L}\p{N}_]+)*/u;
 
 /** Rule 4: the definition name and first word of lines[start..end]. */
-export function blockName(lines: readonly string[], start: number, end: number): { def: string | null; word: string } {
+export function blockName(
+  lines: readonly string[],
+  start: number,
+  end: number,
+): { def: string | null; word: string } {
   const last = Math.min(end, start + NAME_SCAN_LINES - 1);
   let def: string | null = null;
   for (let i = start; i <= last; i++) {
@@ -265,7 +295,8 @@ export function blockName(lines: readonly string[], start: number, end: number):
     break;
   }
   let word = '';
-  for (let i = start; i <= last && word === ''; i++) if (!lines[i].startsWith('#!')) word = WORD.exec(lines[i])?.[0] ?? ''; // not a shebang's `usr`
+  for (let i = start; i <= last && word === ''; i++)
+    if (!lines[i].startsWith('#!')) word = WORD.exec(lines[i])?.[0] ?? ''; // not a shebang's `usr`
   if (word === '') word = WORD.exec(lines[start])?.[0] ?? '';
   return { def, word: word.slice(0, MAX_NAME) };
 }
@@ -286,8 +317,21 @@ function cleanName(raw: string): string | null {
 }
 
 /** Chunks of `type` named `name` for lines[from..to] (0-based), cut within the caps. */
-export function cutChunks(path: string, lines: readonly string[], from: number, to: number, name: string, chunkType: ChunkType): Chunk[] {
-  return cutLines(lines, from, to).map(([s, e]) => ({ path, startLine: s + 1, endLine: e + 1, symbolName: name, chunkType }));
+export function cutChunks(
+  path: string,
+  lines: readonly string[],
+  from: number,
+  to: number,
+  name: string,
+  chunkType: ChunkType,
+): Chunk[] {
+  return cutLines(lines, from, to).map(([s, e]) => ({
+    path,
+    startLine: s + 1,
+    endLine: e + 1,
+    symbolName: name,
+    chunkType,
+  }));
 }
 
 /** offset -> 0-based line of `text` (lines split on '\n'), by binary search over the line starts. */

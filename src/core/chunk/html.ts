@@ -37,7 +37,10 @@ function idOf(element: Node): string | null {
     if (attr.type !== 'attribute') continue;
     const [name, value] = attr.namedChildren;
     if (name?.type !== 'attribute_name' || name.text.toLowerCase() !== 'id' || !value) continue;
-    const raw = value.type === 'quoted_attribute_value' ? (value.namedChildren.find((n) => n.type === 'attribute_value')?.text ?? '') : value.text;
+    const raw =
+      value.type === 'quoted_attribute_value'
+        ? (value.namedChildren.find((n) => n.type === 'attribute_value')?.text ?? '')
+        : value.text;
     const id = raw.trim();
     return id === '' ? null : id;
   }

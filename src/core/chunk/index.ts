@@ -81,7 +81,18 @@ export type { Chunk, ChunkType, GrammarLanguageId, GrammarLoader, LanguageId } f
 export { GRAMMAR_LANGUAGES, grammarLanguageOf, languageForPath } from './languages';
 
 /** Seed 004's indexed final extensions. */
-export const INDEXED_EXTENSIONS: readonly string[] = Object.freeze(['ts', 'tsx', 'js', 'jsx', 'mjs', 'cjs', 'rs', 'md', 'py', 'go']);
+export const INDEXED_EXTENSIONS: readonly string[] = Object.freeze([
+  'ts',
+  'tsx',
+  'js',
+  'jsx',
+  'mjs',
+  'cjs',
+  'rs',
+  'md',
+  'py',
+  'go',
+]);
 
 const JSX_NODE_TYPES = ['jsx_element', 'jsx_self_closing_element', 'jsx_fragment'];
 
@@ -123,10 +134,19 @@ function loadGrammar(loader: GrammarLoader, id: GrammarLanguageId): Promise<Load
       const spec: GrammarSpec | undefined = GRAMMAR_SPECS[id];
       if (!spec) throw new Error(`no such grammar language: ${String(id)}`);
       await initRuntime(loader);
-      const [wasm, tags] = await Promise.all([loader.grammarWasm(id), spec.tags ? loader.tagsQuery(id) : null]);
+      const [wasm, tags] = await Promise.all([
+        loader.grammarWasm(id),
+        spec.tags ? loader.tagsQuery(id) : null,
+      ]);
       const language = await Language.load(wasm);
-      const jsx = JSX_NODE_TYPES.filter((t) => language.idForNodeType(t, true) !== null && language.idForNodeType(t, true) !== 0);
-      return { language, jsxTypes: jsx.length > 0 ? jsx : null, queries: spec.tags ? new TagsQueries(language, tags, spec.tags) : null };
+      const jsx = JSX_NODE_TYPES.filter(
+        (t) => language.idForNodeType(t, true) !== null && language.idForNodeType(t, true) !== 0,
+      );
+      return {
+        language,
+        jsxTypes: jsx.length > 0 ? jsx : null,
+        queries: spec.tags ? new TagsQueries(language, tags, spec.tags) : null,
+      };
     })();
     const forget = () => {
       if (byId.get(id) === loading) byId.delete(id);
@@ -194,7 +214,11 @@ export class Chunker {
         },
         (err: unknown) => {
           this.loading.delete(id);
-          throw new QuarryError('Internal', `Could not load the ${id} grammar: ${err instanceof Error ? err.message : String(err)}`, { language: id });
+          throw new QuarryError(
+            'Internal',
+            `Could not load the ${id} grammar: ${err instanceof Error ? err.message : String(err)}`,
+            { language: id },
+          );
         },
       );
       this.loading.set(id, pending);
@@ -213,7 +237,11 @@ export class Chunker {
       try {
         await this.load(id);
       } catch (err) {
-        throw new QuarryError('Unreadable', `${err instanceof Error ? err.message : String(err)} (for ${path})`, { path, language: id, grammarUnavailable: true });
+        throw new QuarryError(
+          'Unreadable',
+          `${err instanceof Error ? err.message : String(err)} (for ${path})`,
+          { path, language: id, grammarUnavailable: true },
+        );
       }
     }
     return this.chunkFile(path, text);
@@ -224,13 +252,17 @@ export class Chunker {
     const lang = languageForPath(path);
     if (lang === null) throw new QuarryError('Unreadable', `Not an indexed file type: ${path}`, { path });
     const bom = text.charCodeAt(0) === 0xfeff;
-    const chunks = lang === 'markdown' ? chunkMarkdown(path, bom ? text.slice(1) : text) : this.chunkWithGrammar(lang, path, bom ? ' ' + text.slice(1) : text); // a space keeps the columns
+    const chunks =
+      lang === 'markdown'
+        ? chunkMarkdown(path, bom ? text.slice(1) : text)
+        : this.chunkWithGrammar(lang, path, bom ? ' ' + text.slice(1) : text); // a space keeps the columns
     return sortChunks(chunks);
   }
 
   private chunkWithGrammar(lang: GrammarLanguageId, path: string, text: string): Chunk[] {
     const grammar = this.grammars.get(lang);
-    if (!grammar) throw new QuarryError('Unreadable', `No ${lang} grammar loaded for ${path}`, { path, language: lang });
+    if (!grammar)
+      throw new QuarryError('Unreadable', `No ${lang} grammar loaded for ${path}`, { path, language: lang });
     if (text.trim() === '') return [];
     const source = grammar.spec.source ? grammar.spec.source(path, text) : text;
     let tree;
@@ -254,11 +286,19 @@ export class Chunker {
         /* already unusable */
       }
       grammar.parser = null;
-      throw new QuarryError('Unreadable', `Could not parse ${path}: ${err instanceof Error ? err.message : String(err)}`, { path, language: lang });
+      throw new QuarryError(
+        'Unreadable',
+        `Could not parse ${path}: ${err instanceof Error ? err.message : String(err)}`,
+        { path, language: lang },
+      );
     }
     if (!tree) {
       if (timedOut) {
-        throw new QuarryError('Unreadable', `Parsing ${path} took longer than ${this.maxParseMs} ms`, { path, language: lang, reason: 'parse-timeout' });
+        throw new QuarryError('Unreadable', `Parsing ${path} took longer than ${this.maxParseMs} ms`, {
+          path,
+          language: lang,
+          reason: 'parse-timeout',
+        });
       }
       throw new QuarryError('Unreadable', `Could not parse ${path}`, { path, language: lang });
     }
@@ -294,7 +334,11 @@ export function innermostChunkAt(chunks: readonly Chunk[], line: number): Chunk 
   let best: Chunk | null = null;
   for (const c of chunks) {
     if (c.startLine > line || c.endLine < line) continue;
-    if (!best || c.endLine - c.startLine < best.endLine - best.startLine || (c.endLine - c.startLine === best.endLine - best.startLine && c.startLine > best.startLine))
+    if (
+      !best ||
+      c.endLine - c.startLine < best.endLine - best.startLine ||
+      (c.endLine - c.startLine === best.endLine - best.startLine && c.startLine > best.startLine)
+    )
       best = c;
   }
   return best;

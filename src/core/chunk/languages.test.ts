@@ -253,7 +253,9 @@ describe('fixtures of the issue-15 languages', () => {
   });
 
   it.each(FIXTURES)('$file with CRLF line ends and a BOM gives the same chunks', async ({ file, want }) => {
-    expect(await chunker.chunk(file, '\uFEFF' + fixture(file).replace(/\n/g, '\r\n'))).toEqual(chunksOf(file, want));
+    expect(await chunker.chunk(file, '\uFEFF' + fixture(file).replace(/\n/g, '\r\n'))).toEqual(
+      chunksOf(file, want),
+    );
   });
 });
 
@@ -400,7 +402,23 @@ describe('broken input keeps what tree-sitter recovers', () => {
       '<?php ?><?php',
       '@media {',
     ];
-    const exts = ['c', 'h', 'cpp', 'hpp', 'java', 'cs', 'kt', 'swift', 'rb', 'php', 'sh', 'css', 'scss', 'less', 'html'];
+    const exts = [
+      'c',
+      'h',
+      'cpp',
+      'hpp',
+      'java',
+      'cs',
+      'kt',
+      'swift',
+      'rb',
+      'php',
+      'sh',
+      'css',
+      'scss',
+      'less',
+      'html',
+    ];
     for (const ext of exts) {
       expect(await chunker.chunk(`e.${ext}`, '')).toEqual([]);
       for (const g of garbage) expect(Array.isArray(await chunker.chunk(`g.${ext}`, g))).toBe(true);
@@ -460,14 +478,21 @@ describe('languageForPath and grammarLanguageOf', () => {
 });
 
 describe("the packages' tags.scm", () => {
-  it.each(['c', 'cpp', 'java', 'csharp', 'ruby', 'php'] as const)('%s: compiles with this web-tree-sitter and is used', async (lang) => {
-    await initRuntime(nodeGrammarLoader);
-    const language = await Language.load(await nodeGrammarLoader.grammarWasm(lang));
-    const { GRAMMAR_SPECS } = await import('./languages');
-    const queries = new TagsQueries(language, await nodeGrammarLoader.tagsQuery(lang), GRAMMAR_SPECS[lang].tags!);
-    expect(queries.usesPackageTags).toBe(true);
-    queries.delete();
-  });
+  it.each(['c', 'cpp', 'java', 'csharp', 'ruby', 'php'] as const)(
+    '%s: compiles with this web-tree-sitter and is used',
+    async (lang) => {
+      await initRuntime(nodeGrammarLoader);
+      const language = await Language.load(await nodeGrammarLoader.grammarWasm(lang));
+      const { GRAMMAR_SPECS } = await import('./languages');
+      const queries = new TagsQueries(
+        language,
+        await nodeGrammarLoader.tagsQuery(lang),
+        GRAMMAR_SPECS[lang].tags!,
+      );
+      expect(queries.usesPackageTags).toBe(true);
+      queries.delete();
+    },
+  );
 
   it('keeps only definition patterns; unknown predicates (#strip!, #select-adjacent!) do not break a match', async () => {
     await initRuntime(nodeGrammarLoader);
@@ -489,7 +514,10 @@ describe("the packages' tags.scm", () => {
   it('a tags.scm this runtime cannot compile leaves the own patterns working', async () => {
     await initRuntime(nodeGrammarLoader);
     const language = await Language.load(await nodeGrammarLoader.grammarWasm('ruby'));
-    const queries = new TagsQueries(language, '(no_such_node) @definition.class', { ...RUBY_TAGS, patterns: '(method) @definition.method' });
+    const queries = new TagsQueries(language, '(no_such_node) @definition.class', {
+      ...RUBY_TAGS,
+      patterns: '(method) @definition.method',
+    });
     expect(queries.usesPackageTags).toBe(false);
     const parser = new Parser().setLanguage(language);
     const tree = parser.parse('def f; end\n')!;
@@ -507,7 +535,9 @@ describe('lazy grammar loading', () => {
     expect(calls).toEqual([]);
     expect(c.loadedLanguages).toEqual([]);
     expect(() => c.chunkFile('a.c', 'int f(void);')).toThrowError(/No c grammar loaded/);
-    expect(await c.chunk('a.c', 'int f(void) { return 0; }\n')).toEqual(chunksOf('a.c', [[1, 1, 'function', 'f']]));
+    expect(await c.chunk('a.c', 'int f(void) { return 0; }\n')).toEqual(
+      chunksOf('a.c', [[1, 1, 'function', 'f']]),
+    );
     expect(await c.chunk('b.h', 'int g(void);\n')).toEqual(chunksOf('b.h', [[1, 1, 'function', 'g']]));
     expect(await c.chunk('README.md', '# A\n')).toEqual(chunksOf('README.md', [[1, 1, 'section', 'A']]));
     expect(calls).toEqual(['c']);
@@ -529,7 +559,12 @@ describe('lazy grammar loading', () => {
   it('concurrent load() and chunk() calls share one load; load() again is a no-op', async () => {
     const { loader, calls } = countingLoader();
     const c = await Chunker.create(loader);
-    const [, , a, b] = await Promise.all([c.load('bash'), c.load('bash'), c.chunk('a.sh', 'f() { :; }\n'), c.chunk('b.bash', 'g() { :; }\n')]);
+    const [, , a, b] = await Promise.all([
+      c.load('bash'),
+      c.load('bash'),
+      c.chunk('a.sh', 'f() { :; }\n'),
+      c.chunk('b.bash', 'g() { :; }\n'),
+    ]);
     expect(a.map((x) => x.symbolName)).toEqual(['f']);
     expect(b.map((x) => x.symbolName)).toEqual(['g']);
     await c.load('bash');
@@ -553,7 +588,11 @@ describe('lazy grammar loading', () => {
     const unreadable = await c.chunk('a.html', '<p id="x"></p>').catch((err: unknown) => err);
     expect(unreadable).toBeInstanceOf(QuarryError);
     expect((unreadable as QuarryError).code).toBe('Unreadable');
-    expect((unreadable as QuarryError).data).toMatchObject({ path: 'a.html', language: 'html', grammarUnavailable: true });
+    expect((unreadable as QuarryError).data).toMatchObject({
+      path: 'a.html',
+      language: 'html',
+      grammarUnavailable: true,
+    });
     expect((await c.chunk('a.html', '<p id="x"></p>')).map((x) => x.symbolName)).toEqual(['#x']);
     expect(calls).toEqual(['css', 'css', 'html', 'html']);
     c.dispose();

@@ -16,7 +16,16 @@
  */
 import type { Node } from 'web-tree-sitter';
 import { C_ATTACH, C_TAGS, CPP_TAGS } from './c-family';
-import { CSHARP_ATTACH, CSHARP_TAGS, JAVA_ATTACH, JAVA_TAGS, KOTLIN_ATTACH, KOTLIN_TAGS, SWIFT_ATTACH, SWIFT_TAGS } from './classful';
+import {
+  CSHARP_ATTACH,
+  CSHARP_TAGS,
+  JAVA_ATTACH,
+  JAVA_TAGS,
+  KOTLIN_ATTACH,
+  KOTLIN_TAGS,
+  SWIFT_ATTACH,
+  SWIFT_TAGS,
+} from './classful';
 import type { AttachRules, ChunkCollector } from './collect';
 import { chunkCss, CSS_ATTACH, stylesheetSource } from './css';
 import { chunkEcmascript, ECMASCRIPT_ATTACH } from './ecmascript';
@@ -122,7 +131,10 @@ export type GrammarSpec = {
   attach: AttachRules;
   /** The text the parser gets (default: the file's text). Must keep every index where it is. */
   source?: (path: string, text: string) => string;
-} & ({ walk: (root: Node, c: ChunkCollector, ctx: WalkContext) => void; tags?: undefined } | { tags: TagsSpec; walk?: undefined });
+} & (
+  | { walk: (root: Node, c: ChunkCollector, ctx: WalkContext) => void; tags?: undefined }
+  | { tags: TagsSpec; walk?: undefined }
+);
 
 export const GRAMMAR_SPECS: Readonly<Record<GrammarLanguageId, GrammarSpec>> = {
   typescript: { attach: ECMASCRIPT_ATTACH, walk: (root, c, ctx) => chunkEcmascript(root, c, ctx.jsxTypes) },

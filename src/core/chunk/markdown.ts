@@ -29,7 +29,8 @@ export function chunkMarkdown(path: string, text: string): Chunk[] {
     const line = stripCr(lines[i]);
     if (fence) {
       const close = FENCE.exec(line);
-      if (close && close[1][0] === fence.char && close[1].length >= fence.length && close[2].trim() === '') fence = null;
+      if (close && close[1][0] === fence.char && close[1].length >= fence.length && close[2].trim() === '')
+        fence = null;
       continue;
     }
     const open = FENCE.exec(line);

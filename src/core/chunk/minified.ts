@@ -58,7 +58,9 @@ export function minifiedDetail(path: string, text: string): string | null {
     start = end + 1;
   }
   if (codeChars === 0 || codeChars * 2 < n - dataChars) return null;
-  return lines === 1 ? `1 line of ${count(n)} characters` : `${count(lines)} lines of ${count(n)} characters, the longest ${count(longest)}`;
+  return lines === 1
+    ? `1 line of ${count(n)} characters`
+    : `${count(lines)} lines of ${count(n)} characters, the longest ${count(longest)}`;
 }
 
 function isCodeLine(text: string, start: number, end: number): boolean {

@@ -35,7 +35,10 @@ class FakeThread implements ChunkThread {
     this.terminated = true;
   }
   answer(req: ChunkRequest) {
-    this.reply({ id: req.id, chunks: [{ path: req.path, startLine: 1, endLine: 1, symbolName: req.text, chunkType: 'block' }] });
+    this.reply({
+      id: req.id,
+      chunks: [{ path: req.path, startLine: 1, endLine: 1, symbolName: req.text, chunkType: 'block' }],
+    });
   }
   die(reason: string) {
     this.exit(reason);
@@ -172,7 +175,10 @@ describe('ThreadPool', () => {
     thread.answer(thread.received[0]);
     expect(thread.received.map((r) => r.path)).toEqual(['a.c', 'b.c', 'c.c']); // one answered, the next one sent
     ac.abort();
-    await expect(answers[3]).rejects.toMatchObject({ code: 'Cancelled', message: 'Parsing d.c was cancelled' });
+    await expect(answers[3]).rejects.toMatchObject({
+      code: 'Cancelled',
+      message: 'Parsing d.c was cancelled',
+    });
     thread.answer(thread.received[1]);
     thread.answer(thread.received[2]);
     expect((await answers[0])[0].symbolName).toBe(big('a'));
@@ -188,7 +194,11 @@ describe('ThreadPool', () => {
     const waiting = pool.chunk('waiting.c', 'w');
     threads[0].die('out of memory');
     // not necessarily the file's fault: the index build tries it again next time
-    await expect(lost).rejects.toMatchObject({ code: 'Unreadable', message: 'The parser thread stopped while parsing big.c: out of memory', data: { transient: true } });
+    await expect(lost).rejects.toMatchObject({
+      code: 'Unreadable',
+      message: 'The parser thread stopped while parsing big.c: out of memory',
+      data: { transient: true },
+    });
     await expect(lost2).rejects.toMatchObject({ code: 'Unreadable' });
     expect(threads).toHaveLength(2);
     expect(threads[1].received.map((r) => r.path)).toEqual(['waiting.c']);
@@ -205,7 +215,11 @@ describe('ThreadPool', () => {
     const p = pool.chunk('slow.ts', 'x');
     (thread as unknown as { reply: (r: ChunkReply) => void }).reply({
       id: 1,
-      error: { code: 'Unreadable', message: 'Parsing slow.ts took longer than 5000 ms', data: { reason: 'parse-timeout' } },
+      error: {
+        code: 'Unreadable',
+        message: 'Parsing slow.ts took longer than 5000 ms',
+        data: { reason: 'parse-timeout' },
+      },
     });
     await expect(p).rejects.toMatchObject({ code: 'Unreadable', data: { reason: 'parse-timeout' } });
   });
@@ -238,7 +252,10 @@ describe('ThreadPool', () => {
     const onThisThread: string[] = [];
     const fallback = async (): Promise<FileChunker> => ({
       parallelism: 1,
-      chunk: async (path, text) => (onThisThread.push(path), [{ path, startLine: 1, endLine: 1, symbolName: text, chunkType: 'block' }]),
+      chunk: async (path, text) => (
+        onThisThread.push(path),
+        [{ path, startLine: 1, endLine: 1, symbolName: text, chunkType: 'block' }]
+      ),
     });
     const pool = new ThreadPool(
       () => {
@@ -276,11 +293,15 @@ describe('ThreadPool', () => {
   });
 
   it('refuses a pool of no threads', () => {
-    expect(() => new ThreadPool(() => new FakeThread(), 0)).toThrow('A parsing pool needs at least one thread, not 0');
+    expect(() => new ThreadPool(() => new FakeThread(), 0)).toThrow(
+      'A parsing pool needs at least one thread, not 0',
+    );
   });
 
   it('sizes: one thread per core beyond the caller, at least two', () => {
-    expect([poolSize(undefined), poolSize(1), poolSize(2), poolSize(3), poolSize(8)]).toEqual([2, 2, 2, 2, 7]);
+    expect([poolSize(undefined), poolSize(1), poolSize(2), poolSize(3), poolSize(8)]).toEqual([
+      2, 2, 2, 2, 7,
+    ]);
   });
 });
 
@@ -309,20 +330,28 @@ describe('serveChunks', () => {
 describe('InOrderWindow', () => {
   it('applies answers in the order asked, whatever order they settle in, failures in their turn', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(fc.nat(5), fc.boolean()), { minLength: 1, maxLength: 30 }), fc.integer({ min: 1, max: 8 }), async (jobs, maxFiles) => {
-        const window = new InOrderWindow<number>(maxFiles, 1_000_000);
-        const applied: string[] = [];
-        let maxWaiting = 0;
-        for (let i = 0; i < jobs.length; i++) {
-          const [delay, fails] = jobs[i];
-          const answer = new Promise<number>((resolve, reject) => setTimeout(() => (fails ? reject(new Error(`e${i}`)) : resolve(i)), delay));
-          await window.push(answer, 1, (r) => applied.push(r.ok ? `ok${r.value}` : `err${(r.error as Error).message}`));
-          maxWaiting = Math.max(maxWaiting, window.waiting);
-        }
-        await window.drain();
-        expect(applied).toEqual(jobs.map(([, fails], i) => (fails ? `erre${i}` : `ok${i}`)));
-        expect(maxWaiting).toBeLessThanOrEqual(maxFiles);
-      }),
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.nat(5), fc.boolean()), { minLength: 1, maxLength: 30 }),
+        fc.integer({ min: 1, max: 8 }),
+        async (jobs, maxFiles) => {
+          const window = new InOrderWindow<number>(maxFiles, 1_000_000);
+          const applied: string[] = [];
+          let maxWaiting = 0;
+          for (let i = 0; i < jobs.length; i++) {
+            const [delay, fails] = jobs[i];
+            const answer = new Promise<number>((resolve, reject) =>
+              setTimeout(() => (fails ? reject(new Error(`e${i}`)) : resolve(i)), delay),
+            );
+            await window.push(answer, 1, (r) =>
+              applied.push(r.ok ? `ok${r.value}` : `err${(r.error as Error).message}`),
+            );
+            maxWaiting = Math.max(maxWaiting, window.waiting);
+          }
+          await window.drain();
+          expect(applied).toEqual(jobs.map(([, fails], i) => (fails ? `erre${i}` : `ok${i}`)));
+          expect(maxWaiting).toBeLessThanOrEqual(maxFiles);
+        },
+      ),
       { numRuns: 40 },
     );
   });

@@ -57,7 +57,10 @@ export type ChunkReply = { id: number; chunks: Chunk[] } | { id: number; error: 
 
 /** The thread side: answers each request with the chunks or the error, in any order. */
 export function serveChunks(
-  getChunker: () => Promise<{ chunk(path: string, text: string): Promise<Chunk[]>; prepare?(keys: readonly string[]): void }>,
+  getChunker: () => Promise<{
+    chunk(path: string, text: string): Promise<Chunk[]>;
+    prepare?(keys: readonly string[]): void;
+  }>,
   post: (reply: ChunkReply) => void,
 ) {
   return (req: ChunkMessage): void => {
@@ -154,7 +157,11 @@ export class ThreadPool implements FileChunker {
     /** The chunker to use on the calling thread when threads cannot start (none: their files fail, transiently). */
     private readonly fallback?: () => Promise<FileChunker>,
   ) {
-    if (!(parallelism >= 1)) throw new QuarryError('InvalidArgument', `A parsing pool needs at least one thread, not ${parallelism}`);
+    if (!(parallelism >= 1))
+      throw new QuarryError(
+        'InvalidArgument',
+        `A parsing pool needs at least one thread, not ${parallelism}`,
+      );
     this.slots = Array.from({ length: parallelism }, () => null);
   }
 
@@ -199,7 +206,8 @@ export class ThreadPool implements FileChunker {
     }
     if (this.holding()) return;
     for (const slot of this.slots) {
-      if (slot) while (slot.backlog.length && canSend(slot, slot.backlog[0])) this.send(slot, slot.backlog.shift()!);
+      if (slot)
+        while (slot.backlog.length && canSend(slot, slot.backlog[0])) this.send(slot, slot.backlog.shift()!);
     }
   }
 
@@ -219,7 +227,8 @@ export class ThreadPool implements FileChunker {
     const n = Math.max(1, Math.min(this.slots.length, options.threads ?? this.parallelism));
     for (let i = 0; i < n; i++) {
       if (this.load(i) < this.load(best)) best = i;
-      if (key !== undefined && this.slots[i]?.keys.has(key) && (home < 0 || this.load(i) < this.load(home))) home = i;
+      if (key !== undefined && this.slots[i]?.keys.has(key) && (home < 0 || this.load(i) < this.load(home)))
+        home = i;
     }
     const chosen = home >= 0 && this.load(home) <= this.load(best) + AFFINITY_SLACK_CHARS ? home : best;
     let slot: Slot;
@@ -231,7 +240,16 @@ export class ThreadPool implements FileChunker {
     }
     if (key !== undefined) slot.keys.add(key);
     return new Promise<Chunk[]>((resolve, reject) => {
-      const job: Job = { id: this.nextId++, path, text, resolve, reject, signal: options.signal, affinity: key, threads: options.threads };
+      const job: Job = {
+        id: this.nextId++,
+        path,
+        text,
+        resolve,
+        reject,
+        signal: options.signal,
+        affinity: key,
+        threads: options.threads,
+      };
       slot.chars += text.length;
       if (canSend(slot, job) && !this.holding()) this.send(slot, job);
       else {
@@ -258,7 +276,8 @@ export class ThreadPool implements FileChunker {
       if (this.slots.some((s) => s?.keys.has(key))) continue;
       // the thread with the fewest grammars: each loads its share, in parallel with the others
       let best = 0;
-      for (let i = 1; i < n; i++) if ((this.slots[i]?.keys.size ?? 0) < (this.slots[best]?.keys.size ?? 0)) best = i;
+      for (let i = 1; i < n; i++)
+        if ((this.slots[i]?.keys.size ?? 0) < (this.slots[best]?.keys.size ?? 0)) best = i;
       try {
         const slot = this.slotAt(best);
         slot.keys.add(key);
@@ -292,7 +311,14 @@ export class ThreadPool implements FileChunker {
   private slotAt(i: number): Slot {
     const existing = this.slots[i];
     if (existing) return existing;
-    const slot: Slot = { thread: this.spawn(), sent: new Map(), backlog: [], chars: 0, sentChars: 0, keys: new Set() };
+    const slot: Slot = {
+      thread: this.spawn(),
+      sent: new Map(),
+      backlog: [],
+      chars: 0,
+      sentChars: 0,
+      keys: new Set(),
+    };
     this.slots[i] = slot;
     let answered = false;
     slot.thread.listen(
@@ -311,7 +337,11 @@ export class ThreadPool implements FileChunker {
       (reason) => {
         if (this.slots[i] === slot) this.slots[i] = null; // later files start a new thread
         if (!answered) this.startFailures++;
-        if (!answered && this.fallback && (this.onThisThread || this.startFailures >= START_FAILURES_BEFORE_FALLBACK)) {
+        if (
+          !answered &&
+          this.fallback &&
+          (this.onThisThread || this.startFailures >= START_FAILURES_BEFORE_FALLBACK)
+        ) {
           // threads cannot start here: parse on the calling thread from now on, the files this one held too
           if (!this.onThisThread) {
             this.onThisThread = this.fallback();
@@ -327,7 +357,11 @@ export class ThreadPool implements FileChunker {
         // the files that were only waiting go to the threads still (or newly) running
         for (const job of slot.backlog.splice(0)) {
           if (job.onAbort) job.signal!.removeEventListener('abort', job.onAbort);
-          this.chunk(job.path, job.text, { signal: job.signal, affinity: job.affinity, threads: job.threads }).then(job.resolve, job.reject);
+          this.chunk(job.path, job.text, {
+            signal: job.signal,
+            affinity: job.affinity,
+            threads: job.threads,
+          }).then(job.resolve, job.reject);
         }
       },
     );
@@ -354,14 +388,20 @@ export class ThreadPool implements FileChunker {
 }
 
 function canSend(slot: Slot, job: Job): boolean {
-  return slot.sent.size < IN_FLIGHT_MIN || (slot.sent.size < IN_FLIGHT_MAX && slot.sentChars + job.text.length <= IN_FLIGHT_CHARS);
+  return (
+    slot.sent.size < IN_FLIGHT_MIN ||
+    (slot.sent.size < IN_FLIGHT_MAX && slot.sentChars + job.text.length <= IN_FLIGHT_CHARS)
+  );
 }
 
 const cancelled = (path: string) => new QuarryError('Cancelled', `Parsing ${path} was cancelled`, { path });
 
 /** Not the file's fault (it may be, or not): `transient` asks the index build to try it again next time. */
 const threadStopped = (path: string, reason: string) =>
-  new QuarryError('Unreadable', `The parser thread stopped while parsing ${path}: ${reason}`, { path, transient: true });
+  new QuarryError('Unreadable', `The parser thread stopped while parsing ${path}: ${reason}`, {
+    path,
+    transient: true,
+  });
 
 /** How many parsing threads: one per core beyond the one the caller keeps, at least two. */
 export function poolSize(cores: number | undefined): number {
@@ -374,7 +414,11 @@ export function poolSize(cores: number | undefined): number {
  * A rejected answer is handed to `apply` as the error, in its turn, like a result.
  */
 export class InOrderWindow<T> {
-  private readonly queue: Array<{ answer: Promise<T>; chars: number; apply: (r: { ok: true; value: T } | { ok: false; error: unknown }) => void }> = [];
+  private readonly queue: Array<{
+    answer: Promise<T>;
+    chars: number;
+    apply: (r: { ok: true; value: T } | { ok: false; error: unknown }) => void;
+  }> = [];
   private chars = 0;
 
   constructor(
@@ -384,12 +428,17 @@ export class InOrderWindow<T> {
     private readonly signal?: AbortSignal,
   ) {}
 
-  async push(answer: Promise<T>, chars: number, apply: (r: { ok: true; value: T } | { ok: false; error: unknown }) => void): Promise<void> {
+  async push(
+    answer: Promise<T>,
+    chars: number,
+    apply: (r: { ok: true; value: T } | { ok: false; error: unknown }) => void,
+  ): Promise<void> {
     // settle now so an answer that fails while it waits is not an unhandled rejection
     answer.catch(() => undefined);
     this.queue.push({ answer, chars, apply });
     this.chars += chars;
-    while (this.queue.length > this.maxFiles || (this.chars > this.maxChars && this.queue.length > 1)) await this.applyOldest();
+    while (this.queue.length > this.maxFiles || (this.chars > this.maxChars && this.queue.length > 1))
+      await this.applyOldest();
   }
 
   /**
@@ -397,8 +446,13 @@ export class InOrderWindow<T> {
    * anything now): false when it is full. The index build uses it while it must not stop to
    * apply answers (the text index comes first).
    */
-  offer(start: () => Promise<T>, chars: number, apply: (r: { ok: true; value: T } | { ok: false; error: unknown }) => void): boolean {
-    if (this.queue.length >= this.maxFiles || (this.queue.length > 0 && this.chars + chars > this.maxChars)) return false;
+  offer(
+    start: () => Promise<T>,
+    chars: number,
+    apply: (r: { ok: true; value: T } | { ok: false; error: unknown }) => void,
+  ): boolean {
+    if (this.queue.length >= this.maxFiles || (this.queue.length > 0 && this.chars + chars > this.maxChars))
+      return false;
     const answer = start(); // only now: a file the window cannot take is not started
     answer.catch(() => undefined);
     this.queue.push({ answer, chars, apply });
@@ -419,7 +473,14 @@ export class InOrderWindow<T> {
     const head = this.queue[0];
     let r: { ok: true; value: T } | { ok: false; error: unknown };
     try {
-      r = { ok: true, value: await unlessAborted(head.answer, this.signal, () => new QuarryError('Cancelled', 'Indexing was cancelled')) };
+      r = {
+        ok: true,
+        value: await unlessAborted(
+          head.answer,
+          this.signal,
+          () => new QuarryError('Cancelled', 'Indexing was cancelled'),
+        ),
+      };
     } catch (error) {
       if (this.signal?.aborted) throw error; // cancelled: nothing more is applied
       r = { ok: false, error };

@@ -24,15 +24,26 @@ function block(siblings: Siblings, className: string | null, c: ChunkCollector):
     if (!name) return;
     const at = { siblings, index };
     if (def.type === 'function_definition') {
-      c.add(node, className === null ? name : `${className}.${name}`, className === null ? 'function' : 'method', at);
+      c.add(
+        node,
+        className === null ? name : `${className}.${name}`,
+        className === null ? 'function' : 'method',
+        at,
+      );
     } else if (def.type === 'class_definition') {
       c.add(node, name, 'class', at);
       const body = def.childForFieldName('body');
       if (!body) return;
       // The body's first comment can sit before `block` among the class's own children.
       const defSiblings = siblingsOf(def);
-      const bodyIndex = defSiblings.nodes.findIndex((n) => n.startIndex === body.startIndex && n.type === body.type);
-      block(siblingsOf(body, bodyIndex >= 0 ? { siblings: defSiblings, index: bodyIndex } : undefined), name, c);
+      const bodyIndex = defSiblings.nodes.findIndex(
+        (n) => n.startIndex === body.startIndex && n.type === body.type,
+      );
+      block(
+        siblingsOf(body, bodyIndex >= 0 ? { siblings: defSiblings, index: bodyIndex } : undefined),
+        name,
+        c,
+      );
     }
   });
 }

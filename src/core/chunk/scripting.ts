@@ -35,8 +35,17 @@ export const RUBY_TAGS: TagsSpec = {
       case 'module': {
         const nameNode = node.childForFieldName('name');
         if (!nameNode) return null;
-        const last = nameNode.type === 'scope_resolution' ? (nameNode.childForFieldName('name')?.text ?? nameNode.text) : nameNode.text;
-        return { node, name: nameNode.text, type: node.type === 'class' ? 'class' : 'module', container: true, ownerName: last };
+        const last =
+          nameNode.type === 'scope_resolution'
+            ? (nameNode.childForFieldName('name')?.text ?? nameNode.text)
+            : nameNode.text;
+        return {
+          node,
+          name: nameNode.text,
+          type: node.type === 'class' ? 'class' : 'module',
+          container: true,
+          ownerName: last,
+        };
       }
       case 'method':
       case 'singleton_method': {

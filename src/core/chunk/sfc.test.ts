@@ -106,7 +106,9 @@ describe('Vue', () => {
     const list = embeddedScripts('A.vue', text);
     expect(scripts(list)).toEqual([['javascript', 5, 'let a = 1;\r\nlet b = 2;\r\n']]);
     checkNumbering(text, list);
-    expect(sections(sfcSections('B.vue', '<template>\n<template>\n</template>\n'))).toEqual([[1, 3, 'template']]);
+    expect(sections(sfcSections('B.vue', '<template>\n<template>\n</template>\n'))).toEqual([
+      [1, 3, 'template'],
+    ]);
   });
 });
 
@@ -156,7 +158,9 @@ describe('Svelte', () => {
   });
 
   it('Svelte 5 `<script module>` is named so', () => {
-    expect(sections(sfcSections('A.svelte', '<script module>\nexport const x = 1;\n</script>\n<h1>hi</h1>\n'))).toEqual([
+    expect(
+      sections(sfcSections('A.svelte', '<script module>\nexport const x = 1;\n</script>\n<h1>hi</h1>\n')),
+    ).toEqual([
       [1, 3, 'script module'],
       [4, 4, 'markup'],
     ]);
@@ -198,9 +202,13 @@ describe('HTML', () => {
   });
 
   it('a "</script>" in JS ends the script, as in a browser; an unterminated comment hides the rest', () => {
-    expect(scripts(embeddedScripts('a.html', '<script>\nconst s = "</script>";\n</script>'))).toEqual([['javascript', 2, 'const s = "']]);
+    expect(scripts(embeddedScripts('a.html', '<script>\nconst s = "</script>";\n</script>'))).toEqual([
+      ['javascript', 2, 'const s = "'],
+    ]);
     expect(embeddedScripts('a.html', '<!-- open\n<script>x()</script>')).toEqual([]);
-    expect(scripts(embeddedScripts('a.html', '<script>\nno_end();'))).toEqual([['javascript', 2, 'no_end();']]);
+    expect(scripts(embeddedScripts('a.html', '<script>\nno_end();'))).toEqual([
+      ['javascript', 2, 'no_end();'],
+    ]);
   });
 });
 
@@ -208,11 +216,29 @@ describe('odd input never throws', () => {
   it('binary-ish text, a huge line, unterminated tags and values', () => {
     let seed = 5;
     const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-    const binary = Array.from({ length: 20_000 }, () => String.fromCharCode(Math.floor(rnd() * 256))).join('');
+    const binary = Array.from({ length: 20_000 }, () => String.fromCharCode(Math.floor(rnd() * 256))).join(
+      '',
+    );
     const huge = `<template><div>${'<span>x</span>'.repeat(50_000)}</div></template><script>${'a();'.repeat(50_000)}</script>`;
     const deep = '<div>'.repeat(20_000) + '</span>'.repeat(20_000) + '<script>deep()</script>';
     const glued = '<x'.repeat(50_000) + '>'; // once a tag name of 100,000 characters
-    for (const text of [binary, huge, deep, glued, '<', '<script', '<script type="', '<template', '<div {', '{', '<!--', '<!', '</', '<script/>', '']) {
+    for (const text of [
+      binary,
+      huge,
+      deep,
+      glued,
+      '<',
+      '<script',
+      '<script type="',
+      '<template',
+      '<div {',
+      '{',
+      '<!--',
+      '<!',
+      '</',
+      '<script/>',
+      '',
+    ]) {
       for (const path of ['x.vue', 'x.svelte', 'x.html']) {
         const list = embeddedScripts(path, text);
         checkNumbering(text, list);
@@ -250,12 +276,17 @@ describe('odd input never throws', () => {
       '</p>',
     );
     fc.assert(
-      fc.property(fc.constantFrom('a.vue', 'a.svelte', 'a.html'), fc.array(piece, { maxLength: 200 }), (path, parts) => {
-        const text = parts.join('');
-        checkNumbering(text, embeddedScripts(path, text));
-        const chunks = sfcSections(path, text);
-        for (let i = 1; i < chunks.length; i++) expect(chunks[i].startLine).toBeGreaterThanOrEqual(chunks[i - 1].startLine);
-      }),
+      fc.property(
+        fc.constantFrom('a.vue', 'a.svelte', 'a.html'),
+        fc.array(piece, { maxLength: 200 }),
+        (path, parts) => {
+          const text = parts.join('');
+          checkNumbering(text, embeddedScripts(path, text));
+          const chunks = sfcSections(path, text);
+          for (let i = 1; i < chunks.length; i++)
+            expect(chunks[i].startLine).toBeGreaterThanOrEqual(chunks[i - 1].startLine);
+        },
+      ),
       { numRuns: 500 },
     );
   });

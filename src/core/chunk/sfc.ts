@@ -107,7 +107,9 @@ export function sfcSections(path: string, text: string): Chunk[] {
 
 function sections(kind: 'vue' | 'svelte', path: string, text: string): Chunk[] {
   const lineAt = lineIndex(text);
-  const blocks = scan(text, kind).filter((el) => el.topLevel && (kind === 'vue' || el.name === 'script' || el.name === 'style'));
+  const blocks = scan(text, kind).filter(
+    (el) => el.topLevel && (kind === 'vue' || el.name === 'script' || el.name === 'style'),
+  );
   const out: Chunk[] = blocks.map((el) => ({
     path,
     startLine: lineAt(el.start) + 1,
@@ -172,7 +174,22 @@ function scriptLanguage(attrs: Map<string, string | true>): EmbeddedScript['lang
 /** An end tag closes its element only within this many open elements (else it is ignored): bounded work per tag. */
 const MAX_POP = 64;
 const RAW_TEXT = new Set(['script', 'style', 'textarea', 'title', 'xmp']);
-const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
+const VOID = new Set([
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'param',
+  'source',
+  'track',
+  'wbr',
+]);
 
 /** The elements that matter: every raw-text element (script, style, ...) and, for Vue, every top-level block. */
 function scan(text: string, kind: SfcKind): Element[] {
@@ -209,13 +226,25 @@ function scan(text: string, kind: SfcKind): Element[] {
     }
     if (tag.kind !== 'open') continue;
     const topLevel = kind === 'vue' || open.length === 0;
-    const el: Element = { name: tag.name, attrs: tag.attrs, start: lt, contentStart: tag.end, contentEnd: tag.end, end: tag.end, topLevel };
+    const el: Element = {
+      name: tag.name,
+      attrs: tag.attrs,
+      start: lt,
+      contentStart: tag.end,
+      contentEnd: tag.end,
+      end: tag.end,
+      topLevel,
+    };
     if (tag.selfClosing) {
       if (kind === 'vue' || RAW_TEXT.has(tag.name)) out.push(el);
       continue;
     }
     const lang = tag.attrs.get('lang');
-    if (kind === 'vue' && tag.name === 'template' && (typeof lang !== 'string' || lang.toLowerCase() === 'html')) {
+    if (
+      kind === 'vue' &&
+      tag.name === 'template' &&
+      (typeof lang !== 'string' || lang.toLowerCase() === 'html')
+    ) {
       const close = templateEnd(text, tag.end);
       el.contentEnd = close.contentEnd;
       el.end = close.end;
@@ -245,7 +274,13 @@ interface Tag {
 /** The tag at `<` (offset lt), or null when this `<` starts none (`a < b`, `<3`). */
 function readTag(text: string, lt: number, braces: boolean): Tag | null {
   const n = text.length;
-  const other = (end: number): Tag => ({ kind: 'other', name: '', attrs: new Map(), selfClosing: false, end });
+  const other = (end: number): Tag => ({
+    kind: 'other',
+    name: '',
+    attrs: new Map(),
+    selfClosing: false,
+    end,
+  });
   if (text.startsWith('<!--', lt)) {
     const close = text.indexOf('-->', lt + 4);
     return other(close < 0 ? n : close + 3);
@@ -334,7 +369,8 @@ function rawEnd(text: string, from: number, name: string): { contentEnd: number;
   const n = text.length;
   for (let at = text.indexOf('</', from); at >= 0; at = text.indexOf('</', at + 2)) {
     const after = at + 2 + name.length;
-    if (text.slice(at + 2, after).toLowerCase() !== name || (after < n && !/[\s/>]/.test(text[after]))) continue;
+    if (text.slice(at + 2, after).toLowerCase() !== name || (after < n && !/[\s/>]/.test(text[after])))
+      continue;
     const close = text.indexOf('>', after);
     return { contentEnd: at, end: close < 0 ? n : close + 1 };
   }
@@ -363,7 +399,8 @@ function templateEnd(text: string, from: number): { contentEnd: number; end: num
       continue;
     }
     i = tag.end;
-    if (tag.kind === 'close' && tag.name === 'template' && --depth === 0) return { contentEnd: lt, end: tag.end };
+    if (tag.kind === 'close' && tag.name === 'template' && --depth === 0)
+      return { contentEnd: lt, end: tag.end };
     if (tag.kind !== 'open' || tag.selfClosing) continue;
     if (tag.name === 'template') depth++;
     else if (RAW_TEXT.has(tag.name)) i = rawEnd(text, tag.end, tag.name).end;

@@ -10,16 +10,22 @@ import { nodeGrammarLoader } from '../../adapters/node/grammars';
 import { Chunker, innermostChunkAt } from './index';
 import type { Chunk } from './types';
 
-const rowsOf = (chunks: Chunk[]): Row[] => chunks.map((c) => [c.startLine, c.endLine, c.chunkType, c.symbolName]);
+const rowsOf = (chunks: Chunk[]): Row[] =>
+  chunks.map((c) => [c.startLine, c.endLine, c.chunkType, c.symbolName]);
 
 let chunker: Chunker;
 beforeAll(async () => {
-  chunker = await Chunker.create(nodeGrammarLoader, { languages: ['typescript', 'tsx', 'javascript', 'python', 'go'] });
+  chunker = await Chunker.create(nodeGrammarLoader, {
+    languages: ['typescript', 'tsx', 'javascript', 'python', 'go'],
+  });
 });
 
 /** The chunks of one file through whichever entry point the Chunker has (sync chunkFile or async chunk). */
 async function chunksOf(path: string, text: string): Promise<Chunk[]> {
-  const c = chunker as unknown as { chunk?: (p: string, t: string) => Promise<Chunk[]>; chunkFile?: (p: string, t: string) => Chunk[] };
+  const c = chunker as unknown as {
+    chunk?: (p: string, t: string) => Promise<Chunk[]>;
+    chunkFile?: (p: string, t: string) => Chunk[];
+  };
   const chunks = c.chunk ? await c.chunk(path, text) : c.chunkFile!(path, text);
   for (const chunk of chunks) expect(chunk.path).toBe(path);
   return chunks;

@@ -114,12 +114,15 @@ export class TagsQueries {
 
 /** Disables the patterns without a `@definition.*` capture, and every capture but those and `@name`. */
 function definitionsOnly(query: Query): Query {
-  const defCaptures = query.captureNames.map((n, i) => (n.startsWith('definition.') ? i : -1)).filter((i) => i >= 0);
+  const defCaptures = query.captureNames
+    .map((n, i) => (n.startsWith('definition.') ? i : -1))
+    .filter((i) => i >= 0);
   for (let p = 0; p < query.patternCount(); p++) {
     const quantifiers = query.captureQuantifiers[p] ?? [];
     if (!defCaptures.some((i) => (quantifiers[i] ?? 0) !== 0)) query.disablePattern(p);
   }
-  for (const n of new Set(query.captureNames)) if (n !== 'name' && !n.startsWith('definition.')) query.disableCapture(n);
+  for (const n of new Set(query.captureNames))
+    if (n !== 'name' && !n.startsWith('definition.')) query.disableCapture(n);
   return query;
 }
 
@@ -142,10 +145,16 @@ export function chunkTags(root: Node, queries: TagsQueries, c: ChunkCollector): 
     if (def && def.name) defs.push({ tag, def });
   }
   // Containers before their members: by start, the larger range first.
-  defs.sort((a, b) => a.def.node.startIndex - b.def.node.startIndex || b.def.node.endIndex - a.def.node.endIndex);
+  defs.sort(
+    (a, b) => a.def.node.startIndex - b.def.node.startIndex || b.def.node.endIndex - a.def.node.endIndex,
+  );
 
   // A qualifier naming a namespace of this file is no owner (C++ `int ns::f() {}` is a function).
-  const namespaces = new Set(defs.filter(({ def }) => def.container && def.ownerName === undefined).map(({ def }) => lastSegment(def.name)));
+  const namespaces = new Set(
+    defs
+      .filter(({ def }) => def.container && def.ownerName === undefined)
+      .map(({ def }) => lastSegment(def.name)),
+  );
   const kept = new Map<number, Kept>();
   const seen = new Set<string>();
   const siblings = new SiblingIndex();
@@ -180,7 +189,12 @@ function lastSegment(name: string): string {
  * The innermost kept container around `node` (null at top level), or undefined when an
  * ancestor on the way is neither a kept container nor passable (the definition is dropped).
  */
-function scopeOf(node: Node, kept: ReadonlyMap<number, Kept>, spec: TagsSpec, root: Node): Kept | null | undefined {
+function scopeOf(
+  node: Node,
+  kept: ReadonlyMap<number, Kept>,
+  spec: TagsSpec,
+  root: Node,
+): Kept | null | undefined {
   for (let a = node.parent; a; a = a.parent) {
     const k = kept.get(a.id);
     if (k) return k;

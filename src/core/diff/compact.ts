@@ -123,7 +123,14 @@ interface Measurement {
 }
 
 function measureSplit(side: Side, split: number): Measurement {
-  const m: Measurement = { endOfFile: false, indent: -1, preBlank: 0, preIndent: -1, postBlank: 0, postIndent: -1 };
+  const m: Measurement = {
+    endOfFile: false,
+    indent: -1,
+    preBlank: 0,
+    preIndent: -1,
+    postBlank: 0,
+    postIndent: -1,
+  };
   if (split >= side.n) m.endOfFile = true;
   else m.indent = side.indent(split);
   for (let i = split - 1; i >= 0; i--) {
@@ -176,7 +183,8 @@ function scoreAddSplit(m: Measurement, s: Score): void {
 }
 
 function scoreCmp(s1: Score, s2: Score): number {
-  const cmpIndents = Number(s1.effectiveIndent > s2.effectiveIndent) - Number(s1.effectiveIndent < s2.effectiveIndent);
+  const cmpIndents =
+    Number(s1.effectiveIndent > s2.effectiveIndent) - Number(s1.effectiveIndent < s2.effectiveIndent);
   return INDENT_WEIGHT * cmpIndents + (s1.penalty - s2.penalty);
 }
 

@@ -12,7 +12,8 @@ function lcs<T>(a: readonly T[], b: readonly T[]): number {
   let prev = new Array<number>(b.length + 1).fill(0);
   for (let i = 1; i <= a.length; i++) {
     const cur = new Array<number>(b.length + 1).fill(0);
-    for (let j = 1; j <= b.length; j++) cur[j] = a[i - 1] === b[j - 1] ? prev[j - 1] + 1 : Math.max(prev[j], cur[j - 1]);
+    for (let j = 1; j <= b.length; j++)
+      cur[j] = a[i - 1] === b[j - 1] ? prev[j - 1] + 1 : Math.max(prev[j], cur[j - 1]);
     prev = cur;
   }
   return prev[b.length];
@@ -56,7 +57,9 @@ describe('line diff: properties', () => {
         expect(d.removed + d.added).toBeGreaterThanOrEqual(a.length + b.length - 2 * lcs(a, b));
       }),
     );
-    const uniq = fc.uniqueArray(fc.integer({ min: 0, max: 60 }), { maxLength: 40 }).map((xs) => xs.map(String));
+    const uniq = fc
+      .uniqueArray(fc.integer({ min: 0, max: 60 }), { maxLength: 40 })
+      .map((xs) => xs.map(String));
     fc.assert(
       fc.property(uniq, uniq, (a, b) => {
         const d = diffSplit({ lines: a, noEol: false }, { lines: b, noEol: false });
@@ -111,13 +114,26 @@ describe('line diff: properties', () => {
 describe('line diff: edge cases', () => {
   it('empty files: nothing, all added, all removed', () => {
     expect(diffTexts('', '')).toMatchObject({ ops: [], added: 0, removed: 0, aLines: 0, bLines: 0 });
-    expect(diffTexts('', 'a\nb\n')).toMatchObject({ ops: [{ op: 'insert', a: 0, b: 0, n: 2 }], added: 2, removed: 0 });
-    expect(diffTexts('a\nb\n', '')).toMatchObject({ ops: [{ op: 'delete', a: 0, b: 0, n: 2 }], added: 0, removed: 2 });
+    expect(diffTexts('', 'a\nb\n')).toMatchObject({
+      ops: [{ op: 'insert', a: 0, b: 0, n: 2 }],
+      added: 2,
+      removed: 0,
+    });
+    expect(diffTexts('a\nb\n', '')).toMatchObject({
+      ops: [{ op: 'delete', a: 0, b: 0, n: 2 }],
+      added: 0,
+      removed: 2,
+    });
   });
 
   it('identical files are one equal run', () => {
     const t = 'one\ntwo\nthree\n';
-    expect(diffTexts(t, t)).toMatchObject({ ops: [{ op: 'equal', a: 0, b: 0, n: 3 }], added: 0, removed: 0, words: [] });
+    expect(diffTexts(t, t)).toMatchObject({
+      ops: [{ op: 'equal', a: 0, b: 0, n: 3 }],
+      added: 0,
+      removed: 0,
+      words: [],
+    });
   });
 
   it('a missing newline at the end changes the last line (as git says "\\ No newline at end of file")', () => {
@@ -146,8 +162,15 @@ describe('line diff: edge cases', () => {
 
   it('binary detection: a NUL byte in the first 8 KiB, as git decides', () => {
     expect(decodeSide(null)).toEqual({ kind: 'absent' });
-    expect(decodeSide(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]))).toEqual({ kind: 'binary', bytes: 7 });
-    expect(decodeSide(new TextEncoder().encode('const a = 1;\n'))).toMatchObject({ kind: 'text', text: 'const a = 1;\n', bytes: 13 });
+    expect(decodeSide(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]))).toEqual({
+      kind: 'binary',
+      bytes: 7,
+    });
+    expect(decodeSide(new TextEncoder().encode('const a = 1;\n'))).toMatchObject({
+      kind: 'text',
+      text: 'const a = 1;\n',
+      bytes: 13,
+    });
     const late = new Uint8Array(9000).fill(0x61);
     late[8500] = 0;
     expect(decodeSide(late).kind).toBe('text');
@@ -156,7 +179,19 @@ describe('line diff: edge cases', () => {
 
   it('an insertion next to equal lines lands where the indentation says (git indent heuristic)', () => {
     const a = ['function a() {', '  one();', '}', '', 'function c() {', '  three();', '}'];
-    const b = ['function a() {', '  one();', '}', '', 'function b() {', '  two();', '}', '', 'function c() {', '  three();', '}'];
+    const b = [
+      'function a() {',
+      '  one();',
+      '}',
+      '',
+      'function b() {',
+      '  two();',
+      '}',
+      '',
+      'function c() {',
+      '  three();',
+      '}',
+    ];
     const d = diffSplit({ lines: a, noEol: false }, { lines: b, noEol: false });
     // git diff shows the new function and one blank line after it, not a blank line before it
     expect(d.ops).toEqual([
@@ -178,7 +213,11 @@ describe('line diff: edge cases', () => {
     // nothing in common at all: every line is unmatched, no search needed
     const other = Array.from({ length: 50_000 }, (_, i) => `other ${i}`);
     const big = Array.from({ length: 50_000 }, (_, i) => `big ${i}`);
-    expect(diffSplit({ lines: big, noEol: false }, { lines: other, noEol: false })).toMatchObject({ removed: 50_000, added: 50_000, approximate: false });
+    expect(diffSplit({ lines: big, noEol: false }, { lines: other, noEol: false })).toMatchObject({
+      removed: 50_000,
+      added: 50_000,
+      approximate: false,
+    });
   });
 
   it('a tiny work budget ends the search with a valid, approximate script', () => {
@@ -196,7 +235,10 @@ describe('line diff: edge cases', () => {
 
 describe('word diff', () => {
   it('marks the changed identifier only', () => {
-    expect(wordDiff('  return total + item;', '  return sum + item;')).toEqual({ aRanges: [[9, 14]], bRanges: [[9, 12]] });
+    expect(wordDiff('  return total + item;', '  return sum + item;')).toEqual({
+      aRanges: [[9, 14]],
+      bRanges: [[9, 12]],
+    });
   });
   it('joins two changed words across one space', () => {
     expect(wordDiff('let a b = 1;', 'let x y = 1;')).toEqual({ aRanges: [[4, 7]], bRanges: [[4, 7]] });
@@ -210,7 +252,9 @@ describe('word diff', () => {
   it('all the pairs of a file share one work budget: a pathological file ends early, later pairs unhighlighted', () => {
     // 1,000 pairs of 1,990-character lines of '+' and '-' in random order: every one a costly minimal search
     let seed = 1;
-    const source = Array.from({ length: 12_000 }, () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) & 0x10000 ? '+' : '-')).join('');
+    const source = Array.from({ length: 12_000 }, () =>
+      (seed = (seed * 1103515245 + 12345) % 2 ** 31) & 0x10000 ? '+' : '-',
+    ).join('');
     const n = 1000;
     const a = Array.from({ length: n }, (_, i) => source.slice(i * 5, i * 5 + 1990));
     const b = Array.from({ length: n }, (_, i) => source.slice(6000 + i * 3, 6000 + i * 3 + 1990));
@@ -239,7 +283,10 @@ describe('word diff', () => {
   });
 
   it('changed lines are paired in order inside a change', () => {
-    const d = diffTexts(text(['keep', 'let total = 0;', 'total += 1;', 'keep']), text(['keep', 'let sum = 0;', 'sum += 1;', 'extra', 'keep']));
+    const d = diffTexts(
+      text(['keep', 'let total = 0;', 'total += 1;', 'keep']),
+      text(['keep', 'let sum = 0;', 'sum += 1;', 'extra', 'keep']),
+    );
     expect(d.words.map((w) => [w.a, w.b])).toEqual([
       [1, 1],
       [2, 2],

@@ -23,12 +23,21 @@ const ENV = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev
 function gitChanges(a: string, b: string): { del: number[]; ins: number[] } {
   writeFileSync(join(dir, 'a'), a);
   writeFileSync(join(dir, 'b'), b);
-  const r = spawnSync('git', ['diff', '--no-index', '--no-color', '--no-ext-diff', '-U0', 'a', 'b'], { cwd: dir, env: ENV, encoding: 'utf8' });
+  const r = spawnSync('git', ['diff', '--no-index', '--no-color', '--no-ext-diff', '-U0', 'a', 'b'], {
+    cwd: dir,
+    env: ENV,
+    encoding: 'utf8',
+  });
   if (r.status !== 0 && r.status !== 1) throw new Error(`git diff failed: ${r.stderr}`);
   const del: number[] = [];
   const ins: number[] = [];
   for (const m of r.stdout.matchAll(/^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/gm)) {
-    const [a0, an, b0, bn] = [Number(m[1]), m[2] === undefined ? 1 : Number(m[2]), Number(m[3]), m[4] === undefined ? 1 : Number(m[4])];
+    const [a0, an, b0, bn] = [
+      Number(m[1]),
+      m[2] === undefined ? 1 : Number(m[2]),
+      Number(m[3]),
+      m[4] === undefined ? 1 : Number(m[4]),
+    ];
     for (let i = 0; i < an; i++) del.push(a0 + i);
     for (let i = 0; i < bn; i++) ins.push(b0 + i);
   }
@@ -52,7 +61,10 @@ function ourChanges(a: string, b: string, via: 'text' | 'bytes'): { del: number[
     const interner = new ByteLineInterner();
     const vb = fullVersion(bb, interner);
     const va = deriveVersion(vb, ab, interner);
-    d = diffLineIds(va.ids.subarray(0, lineCount(va) - tail), vb.ids.subarray(0, lineCount(vb) - tail), { a: (i) => indentOf(va, i), b: (i) => indentOf(vb, i) });
+    d = diffLineIds(va.ids.subarray(0, lineCount(va) - tail), vb.ids.subarray(0, lineCount(vb) - tail), {
+      a: (i) => indentOf(va, i),
+      b: (i) => indentOf(vb, i),
+    });
   }
   const del: number[] = [];
   const ins: number[] = [];
@@ -65,7 +77,22 @@ function ourChanges(a: string, b: string, via: 'text' | 'bytes'): { del: number[
   return { del, ins };
 }
 
-const CODE = ['', '', '}', '  }', 'function f() {', '  return 1;', '  x();', '    y();', '\t\tz();', 'if (a) {', '  if (b) {', 'a', 'b', '// note'];
+const CODE = [
+  '',
+  '',
+  '}',
+  '  }',
+  'function f() {',
+  '  return 1;',
+  '  x();',
+  '    y();',
+  '\t\tz();',
+  'if (a) {',
+  '  if (b) {',
+  'a',
+  'b',
+  '// note',
+];
 
 function rng(seed: number) {
   let s = seed >>> 0 || 1;

@@ -56,7 +56,13 @@ export function bogoSqrt(n: number): number {
 }
 
 /** Which lines take part in the search: 0 = no match on the other side, 1 = keep, 2 = matches very often. */
-function classify(ids: Int32Array, start: number, end: number, otherCounts: Int32Array, nrec: number): Uint8Array {
+function classify(
+  ids: Int32Array,
+  start: number,
+  end: number,
+  otherCounts: Int32Array,
+  nrec: number,
+): Uint8Array {
   const dis = new Uint8Array(ids.length);
   const mlim = Math.min(bogoSqrt(nrec), MAX_EQLIMIT);
   for (let i = start; i <= end; i++) {
@@ -97,7 +103,14 @@ interface Reduced {
   n: number;
 }
 
-function reduce(ids: Int32Array, start: number, end: number, dis: Uint8Array, rchg: Uint8Array, minimal: boolean): Reduced {
+function reduce(
+  ids: Int32Array,
+  start: number,
+  end: number,
+  dis: Uint8Array,
+  rchg: Uint8Array,
+  minimal: boolean,
+): Reduced {
   const ha = new Int32Array(Math.max(0, end - start + 1));
   const rindex = new Int32Array(ha.length);
   let n = 0;
@@ -207,7 +220,14 @@ function split(
         const i1 = kvdf[k + d];
         const i2 = i1 - d;
         const v = i1 - off1 + (i2 - off2) - dd;
-        if (v > K_HEUR * ec && v > best && off1 + SNAKE_CNT <= i1 && i1 < lim1 && off2 + SNAKE_CNT <= i2 && i2 < lim2) {
+        if (
+          v > K_HEUR * ec &&
+          v > best &&
+          off1 + SNAKE_CNT <= i1 &&
+          i1 < lim1 &&
+          off2 + SNAKE_CNT <= i2 &&
+          i2 < lim2
+        ) {
           for (let j = 1; ha1[i1 - j] === ha2[i2 - j]; j++) {
             if (j === SNAKE_CNT) {
               best = v;
@@ -228,7 +248,14 @@ function split(
         const i1 = kvdb[k + d];
         const i2 = i1 - d;
         const v = lim1 - i1 + (lim2 - i2) - dd;
-        if (v > K_HEUR * ec && v > best && off1 < i1 && i1 <= lim1 - SNAKE_CNT && off2 < i2 && i2 <= lim2 - SNAKE_CNT) {
+        if (
+          v > K_HEUR * ec &&
+          v > best &&
+          off1 < i1 &&
+          i1 <= lim1 - SNAKE_CNT &&
+          off2 < i2 &&
+          i2 <= lim2 - SNAKE_CNT
+        ) {
           for (let j = 0; ha1[i1 + j] === ha2[i2 + j]; j++) {
             if (j === SNAKE_CNT - 1) {
               best = v;
@@ -293,7 +320,14 @@ function split(
 }
 
 /** xdl_recs_cmp, with an explicit stack (no deep recursion on long inputs). */
-function compare(r1: Reduced, r2: Reduced, rchg1: Uint8Array, rchg2: Uint8Array, minimal: boolean, env: Env): boolean {
+function compare(
+  r1: Reduced,
+  r2: Reduced,
+  rchg1: Uint8Array,
+  rchg2: Uint8Array,
+  minimal: boolean,
+  env: Env,
+): boolean {
   const ha1 = r1.ha;
   const ha2 = r2.ha;
   const size = r1.n + r2.n + 3;
@@ -323,7 +357,10 @@ function compare(r1: Reduced, r2: Reduced, rchg1: Uint8Array, rchg2: Uint8Array,
       for (; off2 < lim2; off2++) rchg2[r2.rindex[off2]] = 1;
     } else if (off2 === lim2) {
       for (; off1 < lim1; off1++) rchg1[r1.rindex[off1]] = 1;
-    } else if (env.work > env.maxWork || !split(ha1, off1, lim1, ha2, off2, lim2, kvdf, kvdb, k, needMin, env, spl)) {
+    } else if (
+      env.work > env.maxWork ||
+      !split(ha1, off1, lim1, ha2, off2, lim2, kvdf, kvdb, k, needMin, env, spl)
+    ) {
       // Out of budget: this region counts as replaced.
       approximate = true;
       for (; off1 < lim1; off1++) rchg1[r1.rindex[off1]] = 1;
@@ -369,7 +406,11 @@ export function diffIds(a: Int32Array, b: Int32Array, options: MyersOptions = {}
   const r2 = reduce(b, start, end2, dis2, rchg2, minimal);
 
   const ndiags = r1.n + r2.n + 3;
-  const env: Env = { mxcost: minimal ? LINE_MAX : Math.max(bogoSqrt(ndiags), MAX_COST_MIN), work: 0, maxWork: options.maxWork ?? DEFAULT_MAX_WORK };
+  const env: Env = {
+    mxcost: minimal ? LINE_MAX : Math.max(bogoSqrt(ndiags), MAX_COST_MIN),
+    work: 0,
+    maxWork: options.maxWork ?? DEFAULT_MAX_WORK,
+  };
   const approximate = compare(r1, r2, rchg1, rchg2, minimal, env);
   return { a: rchg1, b: rchg2, approximate, work: env.work };
 }

@@ -69,14 +69,25 @@ export interface LineDiffOptions extends MyersOptions {
 /** Line diff of two split texts: Myers + git's compaction. */
 export function diffSplit(a: SplitText, b: SplitText, options: LineDiffOptions = {}): LineDiff {
   const interner = options.interner ?? new LineInterner();
-  const indent = options.indentHeuristic === false ? null : { a: (i: number) => indentOfText(a.lines[i]), b: (i: number) => indentOfText(b.lines[i]) };
+  const indent =
+    options.indentHeuristic === false
+      ? null
+      : { a: (i: number) => indentOfText(a.lines[i]), b: (i: number) => indentOfText(b.lines[i]) };
   return diffLineIds(interner.ids32(a), interner.ids32(b), indent, options);
 }
 
 /** Line diff of lines given as ids; `indent` (each side's get_indent of a line) enables the indent heuristic. */
-export function diffLineIds(ia: Int32Array, ib: Int32Array, indent: { a: (i: number) => number; b: (i: number) => number } | null, options: MyersOptions = {}): LineDiff {
+export function diffLineIds(
+  ia: Int32Array,
+  ib: Int32Array,
+  indent: { a: (i: number) => number; b: (i: number) => number } | null,
+  options: MyersOptions = {},
+): LineDiff {
   const marks = diffIds(ia, ib, options);
-  compactChanges({ ids: ia, rchg: marks.a, indentOf: indent?.a }, { ids: ib, rchg: marks.b, indentOf: indent?.b });
+  compactChanges(
+    { ids: ia, rchg: marks.a, indentOf: indent?.a },
+    { ids: ib, rchg: marks.b, indentOf: indent?.b },
+  );
   let removed = 0;
   let added = 0;
   for (const m of marks.a) removed += m;

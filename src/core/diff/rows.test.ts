@@ -12,7 +12,8 @@ const file = (n: number, edit: (lines: string[]) => void = () => {}) => {
 function picture(rows: DiffRow[]): string[] {
   return rows.map((r) => {
     if (r.kind === 'gap') return `~${r.count}${r.header ? ' ' + r.header : ''}`;
-    const side = (s: typeof r.left, mark: string) => (s ? `${s.kind === 'context' ? '=' : mark}${s.line + 1}` : '.');
+    const side = (s: typeof r.left, mark: string) =>
+      s ? `${s.kind === 'context' ? '=' : mark}${s.line + 1}` : '.';
     return `${side(r.left, '-')}|${side(r.right, '+')}`;
   });
 }
@@ -49,7 +50,10 @@ describe('diff rows', () => {
 
   it('inline: deletions before insertions; a gap names the next hunk', () => {
     // 30 common lines, then 10 lines replaced by 40 others
-    const dd = diffTexts(before + file(10).replace(/line/g, 'old'), before + file(40).replace(/line/g, 'new'));
+    const dd = diffTexts(
+      before + file(10).replace(/line/g, 'old'),
+      before + file(40).replace(/line/g, 'new'),
+    );
     const { rows } = buildRows(dd.ops, dd.words, 'inline');
     const gaps = rows.filter((r) => r.kind === 'gap');
     expect(gaps).toEqual([{ kind: 'gap', id: 0, a: 0, b: 0, count: 27, header: '@@ -28,13 +28,43 @@' }]);
@@ -65,12 +69,19 @@ describe('diff rows', () => {
       a,
       file(20, (l) => l.splice(10, 1)),
     );
-    expect(buildRows(onlyDelete.ops, onlyDelete.words, 'split').rows[0]).toMatchObject({ kind: 'gap', header: '@@ -8,7 +8,6 @@' });
+    expect(buildRows(onlyDelete.ops, onlyDelete.words, 'split').rows[0]).toMatchObject({
+      kind: 'gap',
+      header: '@@ -8,7 +8,6 @@',
+    });
     const oneLine = diffTexts(
       file(12),
       file(12, (l) => (l[9] = 'x')),
     );
-    expect(buildRows(oneLine.ops, oneLine.words, 'split').rows[0]).toMatchObject({ kind: 'gap', count: 6, header: '@@ -7,6 +7,6 @@' });
+    expect(buildRows(oneLine.ops, oneLine.words, 'split').rows[0]).toMatchObject({
+      kind: 'gap',
+      count: 6,
+      header: '@@ -7,6 +7,6 @@',
+    });
   });
 
   it('an expanded gap shows its lines; short unchanged runs are never collapsed', () => {

@@ -23,7 +23,12 @@ export type DiffRow =
   /** Hidden unchanged lines A[a, a+count) = B[b, b+count); `id` (= a) expands it. */
   | { kind: 'gap'; id: number; a: number; b: number; count: number; header: string }
   /** Inline: a context row has both sides, a deletion only left, an insertion only right. */
-  | { kind: 'line'; left: RowSide | null; right: RowSide | null; /** the change's index, -1 for context */ block: number };
+  | {
+      kind: 'line';
+      left: RowSide | null;
+      right: RowSide | null;
+      /** the change's index, -1 for context */ block: number;
+    };
 
 export interface DiffRows {
   rows: DiffRow[];
@@ -42,7 +47,12 @@ export interface RowOptions {
 
 export const DEFAULT_CONTEXT = 3;
 
-export function buildRows(ops: readonly DiffOp[], words: readonly WordPair[], layout: DiffLayout, options: RowOptions = {}): DiffRows {
+export function buildRows(
+  ops: readonly DiffOp[],
+  words: readonly WordPair[],
+  layout: DiffLayout,
+  options: RowOptions = {},
+): DiffRows {
   const context = options.context ?? DEFAULT_CONTEXT;
   const minHidden = options.minHidden ?? 4;
   const expanded = options.expanded ?? new Set<number>();
@@ -59,7 +69,8 @@ export function buildRows(ops: readonly DiffOp[], words: readonly WordPair[], la
   const rows: DiffRow[] = [];
   const blockStarts: number[] = [];
   const hasChange = ops.some((o) => o.op !== 'equal');
-  const context1 = (a: number, b: number) => rows.push({ kind: 'line', left: side(a, 'context'), right: side(b, 'context'), block: -1 });
+  const context1 = (a: number, b: number) =>
+    rows.push({ kind: 'line', left: side(a, 'context'), right: side(b, 'context'), block: -1 });
 
   let block = -1;
   for (let k = 0; k < ops.length; k++) {
@@ -95,8 +106,10 @@ export function buildRows(ops: readonly DiffOp[], words: readonly WordPair[], la
         });
       }
     } else {
-      for (let i = 0; i < nd; i++) rows.push({ kind: 'line', left: side(del!.a + i, 'delete', wa), right: null, block });
-      for (let i = 0; i < ni; i++) rows.push({ kind: 'line', left: null, right: side(ins!.b + i, 'insert', wb), block });
+      for (let i = 0; i < nd; i++)
+        rows.push({ kind: 'line', left: side(del!.a + i, 'delete', wa), right: null, block });
+      for (let i = 0; i < ni; i++)
+        rows.push({ kind: 'line', left: null, right: side(ins!.b + i, 'insert', wb), block });
     }
   }
   headers(rows);

@@ -13,7 +13,8 @@ const NEWLINE = 0x0a;
 export function gitTrimmedTailLines(a: Uint8Array, b: Uint8Array, commonSuffix?: number): number {
   const smaller = Math.min(a.length, b.length);
   let same = commonSuffix ?? 0;
-  if (commonSuffix === undefined) while (same < smaller && a[a.length - 1 - same] === b[b.length - 1 - same]) same++;
+  if (commonSuffix === undefined)
+    while (same < smaller && a[a.length - 1 - same] === b[b.length - 1 - same]) same++;
   const trimmed = Math.floor(same / BLOCK) * BLOCK;
   if (trimmed === 0) return 0;
   // keep through the first newline of the trimmed part

@@ -12,13 +12,18 @@ import { wordPairs, type WordPair } from './words';
 export const MAX_DIFF_BYTES = 16 * 1024 * 1024;
 
 export type DiffSide =
-  { kind: 'absent' } | { kind: 'binary'; bytes: number } | { kind: 'tooLarge'; bytes: number } | { kind: 'text'; bytes: number; text: string; encoding: string };
+  | { kind: 'absent' }
+  | { kind: 'binary'; bytes: number }
+  | { kind: 'tooLarge'; bytes: number }
+  | { kind: 'text'; bytes: number; text: string; encoding: string };
 
 export function decodeSide(bytes: Uint8Array | null, maxBytes = MAX_DIFF_BYTES): DiffSide {
   if (!bytes) return { kind: 'absent' };
   if (bytes.byteLength > maxBytes) return { kind: 'tooLarge', bytes: bytes.byteLength };
   const d = decodeBytes(bytes);
-  return d.binary ? { kind: 'binary', bytes: bytes.byteLength } : { kind: 'text', bytes: bytes.byteLength, text: d.text, encoding: d.encoding };
+  return d.binary
+    ? { kind: 'binary', bytes: bytes.byteLength }
+    : { kind: 'text', bytes: bytes.byteLength, text: d.text, encoding: d.encoding };
 }
 
 export type LineEndings = ReturnType<typeof lineEndings>;

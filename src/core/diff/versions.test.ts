@@ -2,17 +2,43 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { indentOfText } from './compact';
 import { splitLines } from './lines';
-import { ByteLineInterner, commonPrefix, commonSuffix, deriveVersion, fullVersion, indentOf, lineCount, type ByteVersion } from './versions';
+import {
+  ByteLineInterner,
+  commonPrefix,
+  commonSuffix,
+  deriveVersion,
+  fullVersion,
+  indentOf,
+  lineCount,
+  type ByteVersion,
+} from './versions';
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
-const lineArb = fc.constantFrom('', 'a', 'b', '}', '  return x;', '\tif (y) {', 'é ü', '日本', 'x\r', '😀 emoji', '   ');
-const textArb = fc.tuple(fc.array(lineArb, { maxLength: 25 }), fc.boolean()).map(([lines, eol]) => (lines.length ? lines.join('\n') + (eol ? '\n' : '') : ''));
+const lineArb = fc.constantFrom(
+  '',
+  'a',
+  'b',
+  '}',
+  '  return x;',
+  '\tif (y) {',
+  'é ü',
+  '日本',
+  'x\r',
+  '😀 emoji',
+  '   ',
+);
+const textArb = fc
+  .tuple(fc.array(lineArb, { maxLength: 25 }), fc.boolean())
+  .map(([lines, eol]) => (lines.length ? lines.join('\n') + (eol ? '\n' : '') : ''));
 
 /** A random edit of a text: lines inserted, deleted, replaced; the final newline added or removed. */
 const editArb = (text: string) =>
   fc
-    .tuple(fc.array(fc.tuple(fc.nat(30), fc.nat(3), fc.array(lineArb, { maxLength: 3 })), { maxLength: 3 }), fc.constantFrom('keep', 'toggle-eol'))
+    .tuple(
+      fc.array(fc.tuple(fc.nat(30), fc.nat(3), fc.array(lineArb, { maxLength: 3 })), { maxLength: 3 }),
+      fc.constantFrom('keep', 'toggle-eol'),
+    )
     .map(([edits, eol]) => {
       const lines = text === '' ? [] : text.split('\n');
       const hadEol = lines.length > 0 && lines[lines.length - 1] === '';
@@ -48,7 +74,9 @@ describe('file versions as byte lines', () => {
           const text = linesOf(whole);
           for (let i = 0; i < text.length; i++) {
             for (let j = 0; j < text.length; j++) {
-              const sameLine = text[i] === text[j] && (i === j || !whole.noEol || (i !== text.length - 1 && j !== text.length - 1));
+              const sameLine =
+                text[i] === text[j] &&
+                (i === j || !whole.noEol || (i !== text.length - 1 && j !== text.length - 1));
               expect(whole.ids[i] === whole.ids[j]).toBe(sameLine);
             }
           }
@@ -71,7 +99,12 @@ describe('file versions as byte lines', () => {
     const b = enc.encode('one\ntwo\nthree\nfour\n');
     const a = enc.encode('one\n2\nthree\nfour\n');
     const cur = fullVersion(b, interner);
-    expect(linesOf(deriveVersion(cur, a, interner, commonSuffix(a, b)))).toEqual(['one', '2', 'three', 'four']);
+    expect(linesOf(deriveVersion(cur, a, interner, commonSuffix(a, b)))).toEqual([
+      'one',
+      '2',
+      'three',
+      'four',
+    ]);
   });
 
   it('only the changed middle is interned; the table grows past its first size', () => {
@@ -99,7 +132,8 @@ describe('file versions as byte lines', () => {
     fc.assert(
       fc.property(bytes, bytes, bytes, fc.nat(3), fc.nat(3), (common, x, y, oa, ob) => {
         // the same bytes around different middles, at offsets 0-3 inside their buffers
-        const place = (mid: Uint8Array, off: number) => new Uint8Array([...new Uint8Array(off), ...common, ...mid, ...common]).subarray(off);
+        const place = (mid: Uint8Array, off: number) =>
+          new Uint8Array([...new Uint8Array(off), ...common, ...mid, ...common]).subarray(off);
         const a = place(x, oa);
         const b = place(y, ob);
         expect(commonPrefix(a, b)).toBe(naivePrefix(a, b));

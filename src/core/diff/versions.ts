@@ -36,7 +36,13 @@ export class ByteLineInterner {
     for (let slot = h & mask; ; slot = (slot + 1) & mask) {
       const id = this.table[slot];
       if (id < 0) return this.add(slot, h, bytes, start, end, noEol);
-      if (this.hashes[id] === h && this.lengths[id] === end - start && this.tailless[id] === noEol && this.same(id, bytes, start, end)) return id;
+      if (
+        this.hashes[id] === h &&
+        this.lengths[id] === end - start &&
+        this.tailless[id] === noEol &&
+        this.same(id, bytes, start, end)
+      )
+        return id;
     }
   }
 
@@ -47,7 +53,14 @@ export class ByteLineInterner {
     return true;
   }
 
-  private add(slot: number, h: number, bytes: Uint8Array, start: number, end: number, noEol: boolean): number {
+  private add(
+    slot: number,
+    h: number,
+    bytes: Uint8Array,
+    start: number,
+    end: number,
+    noEol: boolean,
+  ): number {
     const id = this.hashes.length;
     const n = end - start;
     if (this.used + n > this.arena.length) {
@@ -117,11 +130,25 @@ function startsIn(bytes: Uint8Array, from: number, to: number, out: number[]): v
   for (let i = bytes.indexOf(NL, from); i !== -1 && i < to - 1; i = bytes.indexOf(NL, i + 1)) out.push(i + 1);
 }
 
-function intern(bytes: Uint8Array, starts: readonly number[], from: number, to: number, noEol: boolean, interner: ByteLineInterner, ids: Int32Array, at: number): void {
+function intern(
+  bytes: Uint8Array,
+  starts: readonly number[],
+  from: number,
+  to: number,
+  noEol: boolean,
+  interner: ByteLineInterner,
+  ids: Int32Array,
+  at: number,
+): void {
   const last = starts.length - 2;
   for (let i = from; i < to; i++) {
     const tailless = i === last && noEol;
-    ids[at + i - from] = interner.idOf(bytes, starts[i], tailless ? starts[i + 1] : starts[i + 1] - 1, tailless);
+    ids[at + i - from] = interner.idOf(
+      bytes,
+      starts[i],
+      tailless ? starts[i + 1] : starts[i + 1] - 1,
+      tailless,
+    );
   }
 }
 
@@ -172,7 +199,12 @@ export function commonSuffix(a: Uint8Array, b: Uint8Array, limit = Infinity): nu
  * The version whose bytes are `bytes`, from `cur` (a version close to it). `suffix` may pass
  * the two's common suffix if the caller has it (bounded by the shorter length).
  */
-export function deriveVersion(cur: ByteVersion, bytes: Uint8Array, interner: ByteLineInterner, suffix?: number): ByteVersion {
+export function deriveVersion(
+  cur: ByteVersion,
+  bytes: Uint8Array,
+  interner: ByteLineInterner,
+  suffix?: number,
+): ByteVersion {
   const n = lineCount(cur);
   const lb = cur.bytes.length;
   const la = bytes.length;

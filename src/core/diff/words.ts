@@ -56,7 +56,11 @@ const isSpace = (t: string) => /^\s+$/.test(t);
  * The changed ranges of a line pair, or null when they share too little to be worth showing
  * or when `budget` runs out (then it is left at zero or below).
  */
-export function wordDiff(before: string, after: string, budget: WordBudget = wordBudget()): { aRanges: WordRange[]; bRanges: WordRange[] } | null {
+export function wordDiff(
+  before: string,
+  after: string,
+  budget: WordBudget = wordBudget(),
+): { aRanges: WordRange[]; bRanges: WordRange[] } | null {
   if (before.length > MAX_WORD_DIFF_LINE_CHARS || after.length > MAX_WORD_DIFF_LINE_CHARS) return null;
   budget.left -= before.length + after.length;
   if (budget.left <= 0) return null;
@@ -112,7 +116,12 @@ function rangesOf(tokens: string[], marks: Uint8Array): WordRange[] {
 }
 
 /** Word ranges for the paired lines of every change (deleted line i with inserted line i), within one budget. */
-export function wordPairs(aLines: readonly string[], bLines: readonly string[], ops: readonly DiffOp[], budget: WordBudget = wordBudget()): WordPair[] {
+export function wordPairs(
+  aLines: readonly string[],
+  bLines: readonly string[],
+  ops: readonly DiffOp[],
+  budget: WordBudget = wordBudget(),
+): WordPair[] {
   const pairs: WordPair[] = [];
   for (let k = 0; k < ops.length && pairs.length < MAX_WORD_DIFF_PAIRS && budget.left > 0; k++) {
     const del = ops[k];

@@ -15,7 +15,9 @@ import type { FocusHit, GitReport, ManifestSummary } from './types';
 const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
 
 /** Manifests under the explored path, and those of the folders above it (a package's own manifest explains its folder). */
-export async function manifestsAgent(corpus: ExploreCorpus): Promise<{ summaries: ManifestSummary[]; raw: Array<{ path: string; manifest: Manifest; text: string }> }> {
+export async function manifestsAgent(
+  corpus: ExploreCorpus,
+): Promise<{ summaries: ManifestSummary[]; raw: Array<{ path: string; manifest: Manifest; text: string }> }> {
   const out: ManifestSummary[] = [];
   const raw: Array<{ path: string; manifest: Manifest; text: string }> = [];
   const seen = new Set<string>();
@@ -24,7 +26,9 @@ export async function manifestsAgent(corpus: ExploreCorpus): Promise<{ summaries
     const prefix = r.dir ? `${r.dir}/` : '';
     const above = new Set<string>();
     for (let d = r.dir; d; d = dirOf(d)) above.add(dirOf(d));
-    const picked = all.filter((f) => manifestKindOf(f.path) && (f.path.startsWith(prefix) || above.has(dirOf(f.path))));
+    const picked = all.filter(
+      (f) => manifestKindOf(f.path) && (f.path.startsWith(prefix) || above.has(dirOf(f.path))),
+    );
     // the closest first: the folder's own, then the ones above; then by depth and name
     picked.sort((a, b) => a.path.split('/').length - b.path.split('/').length || (a.path < b.path ? -1 : 1));
     for (const f of picked) {
@@ -41,7 +45,11 @@ export async function manifestsAgent(corpus: ExploreCorpus): Promise<{ summaries
         kind: m.kind,
         ...(m.name ? { name: m.name } : {}),
         ...(m.version ? { version: m.version } : {}),
-        dependencies: m.dependencies.map((d) => ({ name: d.name, version: d.version ?? '*', scope: d.scope })),
+        dependencies: m.dependencies.map((d) => ({
+          name: d.name,
+          version: d.version ?? '*',
+          scope: d.scope,
+        })),
         scripts: m.scripts ?? {},
         entryPoints: m.entryPoints ?? [],
         workspaces: m.workspaces ?? [],
@@ -67,7 +75,9 @@ export function dependenciesText(manifests: readonly ManifestSummary[]): string 
       byScope.get(d.scope)!.push(d.version === '*' ? d.name : `${d.name} ${d.version}`);
     }
     for (const [scope, list] of byScope)
-      lines.push(`  ${scope} (${list.length}): ${list.slice(0, 40).join(', ')}${list.length > 40 ? `, … ${list.length - 40} more` : ''}`);
+      lines.push(
+        `  ${scope} (${list.length}): ${list.slice(0, 40).join(', ')}${list.length > 40 ? `, … ${list.length - 40} more` : ''}`,
+      );
     const scripts = Object.entries(m.scripts);
     if (scripts.length) lines.push(`  scripts: ${scripts.map(([k, v]) => `${k} = ${v}`).join('; ')}`);
     if (m.entryPoints.length) lines.push(`  entry points: ${m.entryPoints.join(', ')}`);
@@ -84,7 +94,12 @@ const FOCUS_LIMIT = 10;
 const SNIPPET_LINES = 6;
 
 /** The focus agent: the best chunks for the focus under the explored path, each with its first lines. */
-export async function focusAgent(corpus: ExploreCorpus, ctx: ToolContext, focus: string, within: (path: string) => boolean): Promise<FocusHit[]> {
+export async function focusAgent(
+  corpus: ExploreCorpus,
+  ctx: ToolContext,
+  focus: string,
+  within: (path: string) => boolean,
+): Promise<FocusHit[]> {
   const signal = corpus.signal;
   // ask for more than shown: the hits outside the explored path are dropped
   const want = FOCUS_LIMIT * 5;
@@ -104,7 +119,10 @@ export async function focusAgent(corpus: ExploreCorpus, ctx: ToolContext, focus:
   }
   // a host with neither ranking (a bare workspace) gets codebase_search's engine over the workspace
   const seedIndex = ctx.seedIndex ?? (ctx.seedRootIndexes ? undefined : new SeedIndexService(ctx.workspace));
-  const env = (await codebaseSearch.execute({ query: focus, limit: 100, include_content: false }, { ...ctx, seedIndex, signal })) as Envelope;
+  const env = (await codebaseSearch.execute(
+    { query: focus, limit: 100, include_content: false },
+    { ...ctx, seedIndex, signal },
+  )) as Envelope;
   const out: FocusHit[] = [];
   for (const h of env.results.filter((x) => within(x.path)).slice(0, FOCUS_LIMIT)) {
     // the chunk's own first lines (the engine's snippet starts with the file's preamble)
@@ -117,7 +135,14 @@ export async function focusAgent(corpus: ExploreCorpus, ctx: ToolContext, focus:
             .split('\n')
             .slice(h.startLine - 1, Math.min(h.endLine, h.startLine - 1 + SNIPPET_LINES))
             .join('\n');
-    out.push({ path: h.path, startLine: h.startLine, endLine: h.endLine, symbol: h.symbolName ?? '', score: h.score, snippet });
+    out.push({
+      path: h.path,
+      startLine: h.startLine,
+      endLine: h.endLine,
+      symbol: h.symbolName ?? '',
+      score: h.score,
+      snippet,
+    });
   }
   return out;
 }
@@ -125,7 +150,12 @@ export async function focusAgent(corpus: ExploreCorpus, ctx: ToolContext, focus:
 export function focusText(focus: string | undefined, hits: readonly FocusHit[]): string {
   if (!focus) return 'No focus given.';
   if (!hits.length) return `Nothing under this path matches "${focus}".`;
-  return hits.map((h) => `${h.path}:${h.startLine}-${h.endLine}${h.symbol ? ` ${h.symbol}` : ''}\n${h.snippet.replace(/^/gm, '    ')}`).join('\n');
+  return hits
+    .map(
+      (h) =>
+        `${h.path}:${h.startLine}-${h.endLine}${h.symbol ? ` ${h.symbol}` : ''}\n${h.snippet.replace(/^/gm, '    ')}`,
+    )
+    .join('\n');
 }
 
 const COMMITS_READ = 100;
@@ -144,14 +174,18 @@ export async function gitAgent(corpus: ExploreCorpus, ctx: ToolContext): Promise
     const under = (p: string) => !r.dir || p === r.dir || p.startsWith(`${r.dir}/`);
     const display = (p: string) => corpus.workspace.displayPath(r.rootIndex, p);
     // commits that touched the explored path (all of them for a root)
-    const touching = h.commits.filter((c) => !r.dir || !c.changedFiles || c.changedFiles.some((f) => under(f.path)));
+    const touching = h.commits.filter(
+      (c) => !r.dir || !c.changedFiles || c.changedFiles.some((f) => under(f.path)),
+    );
     const churn = new Map<string, number>();
     const authors = new Map<string, number>();
     for (const c of touching) {
       authors.set(c.author, (authors.get(c.author) ?? 0) + 1);
-      for (const f of c.changedFiles ?? []) if (under(f.path)) churn.set(f.path, (churn.get(f.path) ?? 0) + 1);
+      for (const f of c.changedFiles ?? [])
+        if (under(f.path)) churn.set(f.path, (churn.get(f.path) ?? 0) + 1);
     }
-    const top = (m: Map<string, number>, n: number) => [...m].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, n);
+    const top = (m: Map<string, number>, n: number) =>
+      [...m].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, n);
     return {
       available: true,
       branch: h.branch,
@@ -164,7 +198,9 @@ export async function gitAgent(corpus: ExploreCorpus, ctx: ToolContext): Promise
         message: c.message.split('\n')[0].slice(0, 200),
         files: (c.changedFiles ?? []).filter((f) => under(f.path)).length,
       })),
-      uncommitted: (h.uncommitted ?? []).filter((u) => under(u.path)).map((u) => ({ path: display(u.path), status: u.status })),
+      uncommitted: (h.uncommitted ?? [])
+        .filter((u) => under(u.path))
+        .map((u) => ({ path: display(u.path), status: u.status })),
       hotFiles: top(churn, 10).map(([path, commits]) => ({ path: display(path), commits })),
       authors: top(authors, 10).map(([name, commits]) => ({ name, commits })),
     };
@@ -174,10 +210,15 @@ export async function gitAgent(corpus: ExploreCorpus, ctx: ToolContext): Promise
 
 export function gitText(g: GitReport): string {
   if (!g.available) return g.reason ?? 'No git history.';
-  const lines = [`branch ${g.branch ?? '(detached HEAD)'} at ${g.head?.slice(0, 7) ?? '?'}${g.shallow ? ' (shallow clone)' : ''}`];
-  for (const c of g.commits ?? []) lines.push(`${c.oid.slice(0, 7)} ${c.date.slice(0, 10)} ${c.author}: ${c.message} (${c.files} files)`);
-  if (g.uncommitted?.length) lines.push(`uncommitted: ${g.uncommitted.map((u) => `${u.status} ${u.path}`).join(', ')}`);
+  const lines = [
+    `branch ${g.branch ?? '(detached HEAD)'} at ${g.head?.slice(0, 7) ?? '?'}${g.shallow ? ' (shallow clone)' : ''}`,
+  ];
+  for (const c of g.commits ?? [])
+    lines.push(`${c.oid.slice(0, 7)} ${c.date.slice(0, 10)} ${c.author}: ${c.message} (${c.files} files)`);
+  if (g.uncommitted?.length)
+    lines.push(`uncommitted: ${g.uncommitted.map((u) => `${u.status} ${u.path}`).join(', ')}`);
   else lines.push('no uncommitted changes');
-  if (g.hotFiles?.length) lines.push(`most changed: ${g.hotFiles.map((f) => `${f.path} (${f.commits})`).join(', ')}`);
+  if (g.hotFiles?.length)
+    lines.push(`most changed: ${g.hotFiles.map((f) => `${f.path} (${f.commits})`).join(', ')}`);
   return lines.join('\n');
 }

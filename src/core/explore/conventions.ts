@@ -9,7 +9,16 @@
 
 import { baseName, dirName } from '../source/types';
 
-export { extensionOf, isTestData, isTestFile, isTestFileName, isVendored, langOf, testFolderOf, type Lang } from '../source/file-role';
+export {
+  extensionOf,
+  isTestData,
+  isTestFile,
+  isTestFileName,
+  isVendored,
+  langOf,
+  testFolderOf,
+  type Lang,
+} from '../source/file-role';
 import type { Lang } from '../source/file-role';
 
 /** A path with '/' separators and no leading './'. */

@@ -13,7 +13,10 @@ import { readText, throwIfAborted, walkFiles, type WalkedFile } from '../walk/wa
 /** Texts kept in memory for the run; beyond this they are read again when asked. */
 const TEXT_CACHE_BYTES = 96 * 1024 * 1024;
 
-const abortError = (signal?: AbortSignal): Error => (signal?.reason instanceof Error ? signal.reason : new QuarryError('Cancelled', 'The explore run was cancelled'));
+const abortError = (signal?: AbortSignal): Error =>
+  signal?.reason instanceof Error
+    ? signal.reason
+    : new QuarryError('Cancelled', 'The explore run was cancelled');
 
 export interface ExploreRoot {
   rootIndex: number;
@@ -86,7 +89,12 @@ export class ExploreCorpus {
       const prefix = r.dir ? `${r.dir}/` : '';
       for (const f of all) {
         if (r.file ? f.path !== r.file : prefix && !f.path.startsWith(prefix)) continue;
-        out.push({ path: this.workspace.displayPath(r.rootIndex, f.path), rootIndex: r.rootIndex, rel: f.path, size: f.size });
+        out.push({
+          path: this.workspace.displayPath(r.rootIndex, f.path),
+          rootIndex: r.rootIndex,
+          rel: f.path,
+          size: f.size,
+        });
       }
     }
     return out;
@@ -127,9 +135,15 @@ export async function resolveExploreRoots(workspace: Workspace, path: string): P
     if (st?.kind === 'directory') out.push({ rootIndex: c.rootIndex, source: c.source, dir: c.rel });
     else if (st?.kind === 'file') {
       const slash = c.rel.lastIndexOf('/');
-      out.push({ rootIndex: c.rootIndex, source: c.source, dir: slash < 0 ? '' : c.rel.slice(0, slash), file: c.rel });
+      out.push({
+        rootIndex: c.rootIndex,
+        source: c.source,
+        dir: slash < 0 ? '' : c.rel.slice(0, slash),
+        file: c.rel,
+      });
     }
   }
-  if (!out.length) throw new QuarryError('NotFound', `Path not found: ${path}`, { field: 'path', value: path });
+  if (!out.length)
+    throw new QuarryError('NotFound', `Path not found: ${path}`, { field: 'path', value: path });
   return out;
 }

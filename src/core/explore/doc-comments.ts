@@ -51,11 +51,15 @@ export function docSummary(path: string, text: string): string | null {
 function isBoilerplate(body: string): boolean {
   return (
     body.trim() === '' ||
-    /copyright|\(c\)\s*\d{4}|©|spdx-license|@license|all rights reserved|licensed under|permission is hereby granted|license(?:d)? (?:to|under)/i.test(body) ||
+    /copyright|\(c\)\s*\d{4}|©|spdx-license|@license|all rights reserved|licensed under|permission is hereby granted|license(?:d)? (?:to|under)/i.test(
+      body,
+    ) ||
     /^\s*(?:@ts-(?:check|nocheck|ignore|expect-error)|@flow|eslint(?:-[a-z-]+)?(?:\s|$)|prettier-ignore|istanbul |jshint |jscs:|globals? |c8 |biome-ignore|#region|#endregion|<reference|go:build|\+build|nolint)/.test(
       body,
     ) ||
-    /^\s*(?:@generated|auto-?generated|code generated|this file (?:is|was) (?:auto-?)?generated)/i.test(body) ||
+    /^\s*(?:@generated|auto-?generated|code generated|this file (?:is|was) (?:auto-?)?generated)/i.test(
+      body,
+    ) ||
     /^\s*-\*-.*-\*-\s*$/.test(body) // an editor mode line
   );
 }
@@ -87,14 +91,16 @@ function commentAt(lines: string[], i: number): Comment | null {
   if (!first.startsWith('//')) return null;
   const body: string[] = [];
   let j = i;
-  for (; j < lines.length && lines[j].trim().startsWith('//'); j++) body.push(lines[j].trim().replace(/^\/\/+!?\s?/, ''));
+  for (; j < lines.length && lines[j].trim().startsWith('//'); j++)
+    body.push(lines[j].trim().replace(/^\/\/+!?\s?/, ''));
   return { body, end: j - 1 };
 }
 
 const stripStar = (line: string) => line.replace(/^\s*\*(?!\/)\s?/, '');
 
 /** Declarations a doc comment right above belongs to, rather than to the file. */
-const DECLARATION = /^(?:export|default|function|class|const|let|var|async|interface|type|enum|abstract|declare|namespace|module\.exports|@\w)\b|^@/;
+const DECLARATION =
+  /^(?:export|default|function|class|const|let|var|async|interface|type|enum|abstract|declare|namespace|module\.exports|@\w)\b|^@/;
 
 function leadingComment(lines: string[], options: { skipDeclarationDocs: boolean }): string | null {
   let i = 0;
@@ -116,7 +122,11 @@ function leadingComment(lines: string[], options: { skipDeclarationDocs: boolean
     const jsdoc = trimmed.startsWith('/**');
     i = comment.end + 1;
     if (isBoilerplate(body)) continue;
-    if (options.skipDeclarationDocs && jsdoc && !/@(file|fileoverview|overview|module|packageDocumentation)\b/.test(body)) {
+    if (
+      options.skipDeclarationDocs &&
+      jsdoc &&
+      !/@(file|fileoverview|overview|module|packageDocumentation)\b/.test(body)
+    ) {
       const next = lines[i]?.trim() ?? '';
       if (DECLARATION.test(next)) return null;
     }
@@ -185,7 +195,8 @@ function rustInnerDoc(lines: string[]): string | null {
     const trimmed = lines[i].trim();
     if (trimmed.startsWith('//!')) {
       const body: string[] = [];
-      for (let j = i; j < lines.length && lines[j].trim().startsWith('//!'); j++) body.push(lines[j].trim().replace(/^\/\/!\s?/, ''));
+      for (let j = i; j < lines.length && lines[j].trim().startsWith('//!'); j++)
+        body.push(lines[j].trim().replace(/^\/\/!\s?/, ''));
       return firstSentence(body);
     }
     if (trimmed.startsWith('/*!')) {
@@ -215,7 +226,8 @@ function hashComment(lines: string[]): string | null {
     }
     if (!trimmed.startsWith('#')) return null;
     const body: string[] = [];
-    for (; i < lines.length && lines[i].trim().startsWith('#'); i++) body.push(lines[i].trim().replace(/^#+\s?/, ''));
+    for (; i < lines.length && lines[i].trim().startsWith('#'); i++)
+      body.push(lines[i].trim().replace(/^#+\s?/, ''));
     if (!isBoilerplate(body.join('\n'))) return firstSentence(body);
   }
   return null;
@@ -233,7 +245,13 @@ export function readmeSummary(lines: string[]): string | null {
   for (; i < lines.length; i++) {
     const trimmed = lines[i].trim();
     if (/^(```|~~~)/.test(trimmed)) fence = !fence;
-    if (fence || /^(```|~~~)/.test(trimmed) || trimmed === '' || /^(<|!\[|\[!\[|\[[^\]]*\]:|\.\. |:\w+:|[-=~*_#^"`+]{3,}$|\|)/.test(trimmed)) continue;
+    if (
+      fence ||
+      /^(```|~~~)/.test(trimmed) ||
+      trimmed === '' ||
+      /^(<|!\[|\[!\[|\[[^\]]*\]:|\.\. |:\w+:|[-=~*_#^"`+]{3,}$|\|)/.test(trimmed)
+    )
+      continue;
     const atx = /^#{1,6}\s+(.*?)\s*#*$/.exec(trimmed);
     const underline = lines[i + 1]?.trim() ?? '';
     const setext = /^(={3,}|-{3,}|~{3,}|\^{3,}|\*{3,}|#{3,})$/.test(underline);
@@ -249,7 +267,12 @@ export function readmeSummary(lines: string[]): string | null {
       continue;
     }
     const paragraph: string[] = [];
-    for (let j = i; j < lines.length && lines[j].trim() !== '' && !/^(#|```|~~~|<)/.test(lines[j].trim()); j++) paragraph.push(inlineText(lines[j]));
+    for (
+      let j = i;
+      j < lines.length && lines[j].trim() !== '' && !/^(#|```|~~~|<)/.test(lines[j].trim());
+      j++
+    )
+      paragraph.push(inlineText(lines[j]));
     const sentence = firstSentence(paragraph);
     if (sentence === null) continue;
     if (heading === null) return sentence;
@@ -287,7 +310,10 @@ export function firstSentence(lines: readonly string[]): string | null {
   }
   const text = paragraph
     .join(' ')
-    .replace(/\{@link(?:code|plain)?\s+([^}|\s]+)(?:[\s|]+([^}]*))?\}/g, (_, target: string, label?: string) => label?.trim() || target)
+    .replace(
+      /\{@link(?:code|plain)?\s+([^}|\s]+)(?:[\s|]+([^}]*))?\}/g,
+      (_, target: string, label?: string) => label?.trim() || target,
+    )
     .replace(/\s+/g, ' ')
     .trim();
   if (!/[\p{L}\p{N}]/u.test(text)) return null;

@@ -9,12 +9,15 @@ async function graphOf(files: MemoryTree, path = '.') {
   return importGraph(new ExploreCorpus(ws, await resolveExploreRoots(ws, path)));
 }
 
-const edge = (g: Awaited<ReturnType<typeof graphOf>>, from: string, to: string) => g.edges.find((e) => e.from === from && e.to === to);
+const edge = (g: Awaited<ReturnType<typeof graphOf>>, from: string, to: string) =>
+  g.edges.find((e) => e.from === from && e.to === to);
 
 describe('import graph over fixture repositories', () => {
   it('resolves a tsconfig paths alias, inherited through extends', async () => {
     const g = await graphOf({
-      'tsconfig.base.json': JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '@app/*': ['src/*'] } } }),
+      'tsconfig.base.json': JSON.stringify({
+        compilerOptions: { baseUrl: '.', paths: { '@app/*': ['src/*'] } },
+      }),
       'tsconfig.json': JSON.stringify({ extends: './tsconfig.base.json' }),
       'src/main.ts': "import { util } from '@app/lib/util';\nutil();\n",
       'src/lib/util.ts': 'export const util = () => 1;\n',
@@ -26,11 +29,18 @@ describe('import graph over fixture repositories', () => {
   it('resolves a monorepo package import through its exports to the source file', async () => {
     const g = await graphOf({
       'package.json': JSON.stringify({ name: 'root', private: true, workspaces: ['packages/*'] }),
-      'packages/core/package.json': JSON.stringify({ name: '@acme/core', exports: { '.': { import: './dist/index.js' }, './strings': './dist/strings.js' } }),
+      'packages/core/package.json': JSON.stringify({
+        name: '@acme/core',
+        exports: { '.': { import: './dist/index.js' }, './strings': './dist/strings.js' },
+      }),
       'packages/core/src/index.ts': "export * from './strings';\n",
       'packages/core/src/strings.ts': 'export const up = (s: string) => s.toUpperCase();\n',
-      'packages/web/package.json': JSON.stringify({ name: '@acme/web', dependencies: { '@acme/core': '*', react: '^19' } }),
-      'packages/web/src/app.ts': "import { up } from '@acme/core/strings';\nimport * as core from '@acme/core';\nimport React from 'react';\n",
+      'packages/web/package.json': JSON.stringify({
+        name: '@acme/web',
+        dependencies: { '@acme/core': '*', react: '^19' },
+      }),
+      'packages/web/src/app.ts':
+        "import { up } from '@acme/core/strings';\nimport * as core from '@acme/core';\nimport React from 'react';\n",
     });
     expect(edge(g, 'packages/web/src/app.ts', 'packages/core/src/strings.ts')?.line).toBe(1);
     expect(edge(g, 'packages/web/src/app.ts', 'packages/core/src/index.ts')?.line).toBe(2);
@@ -48,7 +58,9 @@ describe('import graph over fixture repositories', () => {
       'src/lazy.ts': "export const load = () => import('./host');\n",
       'src/host.ts': "import { load } from './lazy';\nload();\n",
     });
-    expect(g.cycles).toEqual([{ files: ['src/a.ts', 'src/b.ts'], path: ['src/a.ts', 'src/b.ts', 'src/a.ts'] }]);
+    expect(g.cycles).toEqual([
+      { files: ['src/a.ts', 'src/b.ts'], path: ['src/a.ts', 'src/b.ts', 'src/a.ts'] },
+    ]);
     expect(g.typeCycles.map((c) => c.files)).toEqual([['src/model.ts', 'src/view.ts']]);
     expect(g.dynamicCycles.map((c) => c.files)).toEqual([['src/host.ts', 'src/lazy.ts']]);
     expect(edge(g, 'src/model.ts', 'src/view.ts')?.kind).toBe('type');
@@ -74,7 +86,8 @@ describe('import graph over fixture repositories', () => {
   it('resolves a Go module import to the package folder from go.mod', async () => {
     const g = await graphOf({
       'go.mod': 'module example.com/shop\n\ngo 1.22\n\nrequire github.com/google/uuid v1.6.0\n',
-      'cmd/shop/main.go': 'package main\n\nimport (\n\t"fmt"\n\t"example.com/shop/internal/cart"\n\t"github.com/google/uuid"\n)\n',
+      'cmd/shop/main.go':
+        'package main\n\nimport (\n\t"fmt"\n\t"example.com/shop/internal/cart"\n\t"github.com/google/uuid"\n)\n',
       'internal/cart/cart.go': 'package cart\n',
       'internal/cart/total.go': 'package cart\n',
     });

@@ -11,8 +11,18 @@
  * is in the repository); each go.mod's module path, the nearest above a file applying.
  */
 import { analyzeGraph, type GraphEdge } from '../analyze/graph';
-import { extractJsImports, resolveJsImport, type JsResolveContext, type Resolution } from '../analyze/imports-js';
-import { extractImports, languageOfImports, resolveImport, type OtherLanguage } from '../analyze/imports-other';
+import {
+  extractJsImports,
+  resolveJsImport,
+  type JsResolveContext,
+  type Resolution,
+} from '../analyze/imports-js';
+import {
+  extractImports,
+  languageOfImports,
+  resolveImport,
+  type OtherLanguage,
+} from '../analyze/imports-other';
 import { isTestPath } from '../analyze/files';
 import { parseManifest, type Manifest } from '../analyze/manifests';
 import type { CorpusFile, ExploreCorpus } from './corpus';
@@ -48,7 +58,8 @@ function exportTarget(v: unknown): string | null {
   if (Array.isArray(v)) return v.map(exportTarget).find((x) => x) ?? null;
   if (v && typeof v === 'object') {
     const o = v as Record<string, unknown>;
-    for (const k of ['source', 'import', 'module', 'default', 'require', 'node', 'browser', 'types']) if (k in o) return exportTarget(o[k]);
+    for (const k of ['source', 'import', 'module', 'default', 'require', 'node', 'browser', 'types'])
+      if (k in o) return exportTarget(o[k]);
   }
   return null;
 }
@@ -80,7 +91,14 @@ function packageExports(text: string): Map<string, string> {
 async function rootContext(corpus: ExploreCorpus, rootIndex: number): Promise<RootContext> {
   const walked = await corpus.rootFiles(rootIndex);
   const files = new Set(walked.map((f) => f.path));
-  const ctx: RootContext = { files, tsconfigs: new Map(), packages: new Map(), exportsOf: new Map(), goModules: new Map(), entryPoints: [] };
+  const ctx: RootContext = {
+    files,
+    tsconfigs: new Map(),
+    packages: new Map(),
+    exportsOf: new Map(),
+    goModules: new Map(),
+    entryPoints: [],
+  };
   const configs = new Map<string, Manifest>();
   for (const f of walked) {
     const name = f.path.slice(f.path.lastIndexOf('/') + 1);
@@ -106,7 +124,10 @@ async function rootContext(corpus: ExploreCorpus, rootIndex: number): Promise<Ro
     }
   }
   // paths/baseUrl inherited through relative `extends` (the nearest config that sets them)
-  const effective = (path: string, seen = new Set<string>()): { dir: string; baseUrl?: string; paths?: Record<string, string[]> } | null => {
+  const effective = (
+    path: string,
+    seen = new Set<string>(),
+  ): { dir: string; baseUrl?: string; paths?: Record<string, string[]> } | null => {
     const m = configs.get(path);
     if (!m || seen.has(path)) return null;
     seen.add(path);
@@ -161,9 +182,15 @@ function viaExports(ctx: RootContext, spec: string): string | null {
   }
   if (!target) return null;
   const rel = target.replace(/^\.\//, '');
-  const candidates = [rel, rel.replace(/^(dist|lib|build|out)\//, 'src/')].map((r) => (dir ? `${dir}/${r}` : r));
+  const candidates = [rel, rel.replace(/^(dist|lib|build|out)\//, 'src/')].map((r) =>
+    dir ? `${dir}/${r}` : r,
+  );
   for (const c of candidates) {
-    const r = resolveJsImport(`./${c.slice(dir ? dir.length + 1 : 0)}`, dir ? `${dir}/package.json` : 'package.json', { files: ctx.files });
+    const r = resolveJsImport(
+      `./${c.slice(dir ? dir.length + 1 : 0)}`,
+      dir ? `${dir}/package.json` : 'package.json',
+      { files: ctx.files },
+    );
     if ('file' in r) return r.file;
     const stem = c.replace(/\.d\.ts$/, '').replace(/\.(m|c)?js$/, '');
     for (const ext of ['.ts', '.tsx', '.mts']) if (ctx.files.has(stem + ext)) return stem + ext;
@@ -181,12 +208,19 @@ function resolveOne(lang: Lang, spec: string, from: string, ctx: RootContext): R
     return resolveJsImport(spec, from, { files: ctx.files, tsconfig: ts, packages: ctx.packages });
   }
   const mod = lang === 'go' ? nearest(ctx.goModules, from) : null;
-  return resolveImport(lang, spec, from, { files: ctx.files, goModule: mod ? { dir: mod[0], path: mod[1] } : undefined });
+  return resolveImport(lang, spec, from, {
+    files: ctx.files,
+    goModule: mod ? { dir: mod[0], path: mod[1] } : undefined,
+  });
 }
 
 /** Orphans worth reporting: not tests, configs, scripts, declarations, nor languages whose files are reached otherwise (Go packages, C sources). */
 function orphanCandidate(path: string): boolean {
-  if (isTestPath(path) || /(^|\/)(scripts?|bin|tools|examples?|fixtures?|benchmarks?|bench|docs?)\//.test(path)) return false;
+  if (
+    isTestPath(path) ||
+    /(^|\/)(scripts?|bin|tools|examples?|fixtures?|benchmarks?|bench|docs?)\//.test(path)
+  )
+    return false;
   if (/\.config\.[^/]+$|(^|\/)\.[^/]+$|\.d\.ts$|\.stories\.[^/]+$/.test(path)) return false;
   const lang = importLanguage(path);
   return lang === 'js' || lang === 'python' || lang === 'rust';
@@ -204,8 +238,11 @@ export async function importGraph(corpus: ExploreCorpus): Promise<ImportGraphRep
   const entryPoints = new Set<string>();
   const files = await corpus.files();
   const contexts = new Map<number, RootContext>();
-  for (const r of corpus.roots) if (!contexts.has(r.rootIndex)) contexts.set(r.rootIndex, await rootContext(corpus, r.rootIndex));
-  for (const [rootIndex, ctx] of contexts) for (const e of ctx.entryPoints) if (ctx.files.has(e)) entryPoints.add(corpus.workspace.displayPath(rootIndex, e));
+  for (const r of corpus.roots)
+    if (!contexts.has(r.rootIndex)) contexts.set(r.rootIndex, await rootContext(corpus, r.rootIndex));
+  for (const [rootIndex, ctx] of contexts)
+    for (const e of ctx.entryPoints)
+      if (ctx.files.has(e)) entryPoints.add(corpus.workspace.displayPath(rootIndex, e));
   const memo = new Map<string, Resolution>();
   const resolve = (f: CorpusFile, lang: Lang, specifier: string): Resolution => {
     // resolution depends on the importing folder (the whole file for Rust's `mod`), and Go's on nothing else
@@ -217,7 +254,9 @@ export async function importGraph(corpus: ExploreCorpus): Promise<ImportGraphRep
   const refsOf = async (f: CorpusFile, lang: Lang) => {
     const text = await corpus.text(f.rootIndex, f.rel);
     if (text === null) return [];
-    return lang === 'js' ? extractJsImports(text) : extractImports(lang, text).map((r) => ({ ...r, kind: 'static' as const }));
+    return lang === 'js'
+      ? extractJsImports(text)
+      : extractImports(lang, text).map((r) => ({ ...r, kind: 'static' as const }));
   };
   for (const f of files) {
     const lang = importLanguage(f.rel);
@@ -272,8 +311,15 @@ export async function importGraph(corpus: ExploreCorpus): Promise<ImportGraphRep
     fanIn.set(e.to, (fanIn.get(e.to) ?? 0) + 1);
   }
   const allNodes: GraphNodeReport[] = [
-    ...fileNodes.map((id) => ({ id, kind: 'file' as const, fanIn: fanIn.get(id) ?? 0, fanOut: fanOut.get(id) ?? 0 })),
-    ...[...external].filter((id) => !nodes.has(id)).map((id) => ({ id, kind: 'external' as const, fanIn: fanIn.get(id) ?? 0, fanOut: 0 })),
+    ...fileNodes.map((id) => ({
+      id,
+      kind: 'file' as const,
+      fanIn: fanIn.get(id) ?? 0,
+      fanOut: fanOut.get(id) ?? 0,
+    })),
+    ...[...external]
+      .filter((id) => !nodes.has(id))
+      .map((id) => ({ id, kind: 'external' as const, fanIn: fanIn.get(id) ?? 0, fanOut: 0 })),
   ];
   const { kept, truncated } = capGraph(
     allNodes,
@@ -288,7 +334,10 @@ export async function importGraph(corpus: ExploreCorpus): Promise<ImportGraphRep
     cycles: report.cycles,
     typeCycles: report.typeCycles,
     dynamicCycles: report.dynamicCycles,
-    hubs: { fanIn: report.hubs.fanIn.map((h) => ({ path: h.file, count: h.count })), fanOut: report.hubs.fanOut.map((h) => ({ path: h.file, count: h.count })) },
+    hubs: {
+      fanIn: report.hubs.fanIn.map((h) => ({ path: h.file, count: h.count })),
+      fanOut: report.hubs.fanOut.map((h) => ({ path: h.file, count: h.count })),
+    },
     orphans: report.orphans.filter((o) => orphanCandidate(o) && !importedFromOutside.has(o)),
     entryPoints: [...entryPoints].sort(),
     nodes: kept.nodes,
@@ -313,8 +362,16 @@ function capGraph(nodes: GraphNodeReport[], edges: ReadonlyArray<GraphEdgeReport
     return { kept: { nodes, edges: all.slice(0, GRAPH_EDGE_CAP) }, truncated: all.length > GRAPH_EDGE_CAP };
   }
   const cyc = new Set(inCycles);
-  const ranked = [...nodes].sort((a, b) => Number(cyc.has(b.id)) - Number(cyc.has(a.id)) || b.fanIn + b.fanOut - (a.fanIn + a.fanOut) || (a.id < b.id ? -1 : 1));
+  const ranked = [...nodes].sort(
+    (a, b) =>
+      Number(cyc.has(b.id)) - Number(cyc.has(a.id)) ||
+      b.fanIn + b.fanOut - (a.fanIn + a.fanOut) ||
+      (a.id < b.id ? -1 : 1),
+  );
   const keep = new Set(ranked.slice(0, GRAPH_NODE_CAP).map((n) => n.id));
   const keptEdges = unique(edges.filter((e) => keep.has(e.from) && keep.has(e.to)));
-  return { kept: { nodes: nodes.filter((n) => keep.has(n.id)), edges: keptEdges.slice(0, GRAPH_EDGE_CAP) }, truncated: true };
+  return {
+    kept: { nodes: nodes.filter((n) => keep.has(n.id)), edges: keptEdges.slice(0, GRAPH_EDGE_CAP) },
+    truncated: true,
+  };
 }

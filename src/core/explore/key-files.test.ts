@@ -9,7 +9,8 @@ const withManifests = (files: F[]) =>
     const manifest = f.text === undefined ? null : parseManifest(f.path, f.text);
     return manifest ? [{ path: f.path, manifest }] : [];
   });
-const roles = (files: F[], max?: number) => keyFiles(files, withManifests(files), { max }).map((k) => [k.path, k.role]);
+const roles = (files: F[], max?: number) =>
+  keyFiles(files, withManifests(files), { max }).map((k) => [k.path, k.role]);
 
 describe('keyFiles: an npm package', () => {
   const pkg = JSON.stringify({
@@ -25,9 +26,15 @@ describe('keyFiles: an npm package', () => {
   });
   const files: F[] = [
     { path: 'package.json', text: pkg },
-    { path: 'README.md', text: '<p align="center"><img src="logo.png"></p>\n\n# Tool\n\n[![ci](badge.svg)](x)\n\nA tool that does things. It also does more.\n' },
+    {
+      path: 'README.md',
+      text: '<p align="center"><img src="logo.png"></p>\n\n# Tool\n\n[![ci](badge.svg)](x)\n\nA tool that does things. It also does more.\n',
+    },
     { path: 'LICENSE', text: '\nMIT License\n\nCopyright (c) 2024 someone\n' },
-    { path: 'src/index.ts', text: '/**\n * The library: parses the CLI flags and starts the server.\n * More text.\n */\n\nexport const x = 1;\n' },
+    {
+      path: 'src/index.ts',
+      text: '/**\n * The library: parses the CLI flags and starts the server.\n * More text.\n */\n\nexport const x = 1;\n',
+    },
     {
       path: 'src/cli.ts',
       text: '#!/usr/bin/env node\n// Copyright 2024 Someone. MIT license.\n\n// The command line: reads argv and runs.\nimport { x } from "./index";\n',
@@ -40,7 +47,10 @@ describe('keyFiles: an npm package', () => {
     { path: 'tsconfig.json', text: '{"compilerOptions":{"paths":{"@/*":["src/*"]}}}' },
     { path: 'vitest.config.ts', text: "import { defineConfig } from 'vitest/config';\n" },
     { path: 'eslint.config.js', text: '// ESLint flat config. Run by npm run lint.\nexport default [];\n' },
-    { path: '.github/workflows/ci.yml', text: 'name: CI\non:\n  push:\n    branches: [main]\n  pull_request:\njobs:\n  test:\n    runs-on: ubuntu-latest\n' },
+    {
+      path: '.github/workflows/ci.yml',
+      text: 'name: CI\non:\n  push:\n    branches: [main]\n  pull_request:\njobs:\n  test:\n    runs-on: ubuntu-latest\n',
+    },
     { path: 'node_modules/x/package.json', text: '{"name":"x"}' },
     { path: 'Dockerfile' },
   ];
@@ -49,7 +59,10 @@ describe('keyFiles: an npm package', () => {
     expect(roles(files)).toEqual([
       ['README.md', 'README — Tool: A tool that does things.'],
       ['package.json', 'npm manifest: tool 1.2.0, 3 dependencies, 2 scripts'],
-      ['src/index.ts', 'entry point (package.json main) — The library: parses the CLI flags and starts the server.'],
+      [
+        'src/index.ts',
+        'entry point (package.json main) — The library: parses the CLI flags and starts the server.',
+      ],
       ['src/cli.ts', 'entry point (package.json bin) — The command line: reads argv and runs.'],
       ['Dockerfile', 'Dockerfile'],
       ['eslint.config.js', 'ESLint config — ESLint flat config.'],
@@ -83,9 +96,15 @@ describe('keyFiles: an npm package', () => {
 describe('keyFiles: other ecosystems', () => {
   it('a Go module: go.mod, package docs, cmd/*/main.go and _test.go files', () => {
     const files: F[] = [
-      { path: 'go.mod', text: 'module example.com/srv\n\ngo 1.22\n\nrequire (\n\tgithub.com/a/b v1.0.0\n)\n' },
+      {
+        path: 'go.mod',
+        text: 'module example.com/srv\n\ngo 1.22\n\nrequire (\n\tgithub.com/a/b v1.0.0\n)\n',
+      },
       { path: 'main.go', text: '// Command srv serves the API.\npackage main\n\nfunc main() {}\n' },
-      { path: 'cmd/migrate/main.go', text: '//go:build linux\n\n// Migrate applies the schema migrations. It is idempotent.\npackage main\n' },
+      {
+        path: 'cmd/migrate/main.go',
+        text: '//go:build linux\n\n// Migrate applies the schema migrations. It is idempotent.\npackage main\n',
+      },
       { path: 'internal/store/store.go', text: '// Package store keeps the records.\npackage store\n' },
       { path: 'internal/store/store_test.go', text: 'package store\n' },
       { path: 'internal/api/api_test.go', text: 'package api\n' },
@@ -102,7 +121,10 @@ describe('keyFiles: other ecosystems', () => {
 
   it('a Python package: pyproject, module docstrings, __main__.py, tests/ with test_*.py', () => {
     const files: F[] = [
-      { path: 'pyproject.toml', text: '[project]\nname = "pkg"\nversion = "0.3.0"\ndependencies = ["requests>=2"]\n' },
+      {
+        path: 'pyproject.toml',
+        text: '[project]\nname = "pkg"\nversion = "0.3.0"\ndependencies = ["requests>=2"]\n',
+      },
       { path: 'README.rst', text: 'Pkg\n===\n\nPkg fetches feeds, e.g. RSS. And more.\n' },
       { path: 'pkg/__init__.py', text: '' },
       {
@@ -126,8 +148,14 @@ describe('keyFiles: other ecosystems', () => {
 
   it('a Rust crate: Cargo.toml, //! docs of src/lib.rs and src/main.rs, tests/ dir', () => {
     const files: F[] = [
-      { path: 'Cargo.toml', text: '[package]\nname = "cr"\nversion = "0.1.0"\n\n[dependencies]\nserde = "1"\n' },
-      { path: 'src/lib.rs', text: '// SPDX-License-Identifier: MIT\n\n//! Fast parsing of things.\n//! Second line.\n\n#![deny(missing_docs)]\n' },
+      {
+        path: 'Cargo.toml',
+        text: '[package]\nname = "cr"\nversion = "0.1.0"\n\n[dependencies]\nserde = "1"\n',
+      },
+      {
+        path: 'src/lib.rs',
+        text: '// SPDX-License-Identifier: MIT\n\n//! Fast parsing of things.\n//! Second line.\n\n#![deny(missing_docs)]\n',
+      },
       { path: 'src/main.rs', text: '#![allow(dead_code)]\n/*! The binary. */\nfn main() {}\n' },
       { path: 'src/bin/tool.rs', text: 'fn main() {}\n' },
       { path: 'tests/integration.rs', text: '#[test]\nfn t() {}\n' },
@@ -180,25 +208,43 @@ describe('keyFiles: other ecosystems', () => {
 describe('keyFiles: order, dedupe and cap', () => {
   it('a monorepo: the root README first, each category gets a share before the cap', () => {
     const files: F[] = [{ path: 'README.md', text: '# Mono\n' }];
-    for (let i = 0; i < 30; i++) files.push({ path: `packages/p${i}/README.md`, text: `# P${i}\n` }, { path: `packages/p${i}/package.json`, text: `{"name":"p${i}"}` });
-    files.push({ path: 'packages/p0/src/index.ts', text: '' }, { path: '.github/workflows/a.yml', text: 'name: A\n' });
+    for (let i = 0; i < 30; i++)
+      files.push(
+        { path: `packages/p${i}/README.md`, text: `# P${i}\n` },
+        { path: `packages/p${i}/package.json`, text: `{"name":"p${i}"}` },
+      );
+    files.push(
+      { path: 'packages/p0/src/index.ts', text: '' },
+      { path: '.github/workflows/a.yml', text: 'name: A\n' },
+    );
     const out = keyFiles(files, [], { max: 10 });
     expect(out).toHaveLength(10);
     expect(out[0]).toMatchObject({ path: 'README.md', role: 'README — Mono' });
     const counts = new Map<string, number>();
     for (const k of out) {
-      const kind = k.path.endsWith('README.md') ? 'readme' : k.path.endsWith('package.json') ? 'manifest' : k.path.endsWith('.ts') ? 'entry' : 'ci';
+      const kind = k.path.endsWith('README.md')
+        ? 'readme'
+        : k.path.endsWith('package.json')
+          ? 'manifest'
+          : k.path.endsWith('.ts')
+            ? 'entry'
+            : 'ci';
       counts.set(kind, (counts.get(kind) ?? 0) + 1);
     }
     expect(counts.get('entry')).toBe(1);
     expect(counts.get('ci')).toBe(1);
-    expect(out.map((k) => k.path).indexOf('packages/p0/src/index.ts')).toBeGreaterThan(out.map((k) => k.path).indexOf('packages/p0/package.json'));
+    expect(out.map((k) => k.path).indexOf('packages/p0/src/index.ts')).toBeGreaterThan(
+      out.map((k) => k.path).indexOf('packages/p0/package.json'),
+    );
     expect(keyFiles(files, [], { max: 0 })).toEqual([]);
   });
 
   it('a path is listed once, by its first category (a manifest is not also its own entry point)', () => {
     const files: F[] = [
-      { path: 'package.json', text: '{"name":"a","main":"index.js","exports":{"./package.json":"./package.json",".":"./index.js"}}' },
+      {
+        path: 'package.json',
+        text: '{"name":"a","main":"index.js","exports":{"./package.json":"./package.json",".":"./index.js"}}',
+      },
       { path: 'index.js', text: '' },
     ];
     const out = keyFiles(files, []);
@@ -223,19 +269,35 @@ describe('keyFiles: order, dedupe and cap', () => {
   });
 
   it('never throws on odd input', () => {
-    const odd = [null, { path: 42 }, { path: '' }, { path: '../x' }, { path: 'a\\b\\README.md', text: 123 }, { path: 'package.json', text: '{' }] as unknown as F[];
+    const odd = [
+      null,
+      { path: 42 },
+      { path: '' },
+      { path: '../x' },
+      { path: 'a\\b\\README.md', text: 123 },
+      { path: 'package.json', text: '{' },
+    ] as unknown as F[];
     expect(() => keyFiles(odd, [{ path: 'x', manifest: null }] as never)).not.toThrow();
     fc.assert(
-      fc.property(fc.array(fc.record({ path: fc.string(), text: fc.option(fc.string(), { nil: undefined }) })), (list) => {
-        const out = keyFiles(list, []);
-        expect(new Set(out.map((k) => k.path)).size).toBe(out.length);
-      }),
+      fc.property(
+        fc.array(fc.record({ path: fc.string(), text: fc.option(fc.string(), { nil: undefined }) })),
+        (list) => {
+          const out = keyFiles(list, []);
+          expect(new Set(out.map((k) => k.path)).size).toBe(out.length);
+        },
+      ),
     );
   });
 });
 
 describe('resolveEntry', () => {
-  const files = new Set(['pkg/src/index.ts', 'pkg/src/cli.tsx', 'pkg/bin/run.mjs', 'pkg/lib/index.js', 'other/src/main.ts']);
+  const files = new Set([
+    'pkg/src/index.ts',
+    'pkg/src/cli.tsx',
+    'pkg/bin/run.mjs',
+    'pkg/lib/index.js',
+    'other/src/main.ts',
+  ]);
   it('finds the listed file, else its source under src/', () => {
     expect(resolveEntry('pkg', './dist/index.js', files)).toBe('pkg/src/index.ts');
     expect(resolveEntry('pkg', 'dist/esm/index.mjs', files)).toBe('pkg/src/index.ts');
@@ -253,11 +315,15 @@ describe('resolveEntry', () => {
 
 describe('workflowSummary', () => {
   it('reads the name and the triggers, inline or as keys', () => {
-    expect(workflowSummary('name: "Build & test"\non: [push, pull_request]\n')).toBe('Build & test (on push, pull_request)');
-    expect(workflowSummary('on: push\n')).toBe('on push');
-    expect(workflowSummary('name: Release\n"on":\n  workflow_dispatch:\n  schedule:\n    - cron: "0 0 * * *"\njobs: {}\n')).toBe(
-      'Release (on workflow_dispatch, schedule)',
+    expect(workflowSummary('name: "Build & test"\non: [push, pull_request]\n')).toBe(
+      'Build & test (on push, pull_request)',
     );
+    expect(workflowSummary('on: push\n')).toBe('on push');
+    expect(
+      workflowSummary(
+        'name: Release\n"on":\n  workflow_dispatch:\n  schedule:\n    - cron: "0 0 * * *"\njobs: {}\n',
+      ),
+    ).toBe('Release (on workflow_dispatch, schedule)');
     expect(workflowSummary('jobs: {}\n')).toBeNull();
   });
 });

@@ -21,9 +21,26 @@
  */
 import { type Manifest, manifestKindOf, parseManifest } from '../analyze/manifests';
 import { parseToml } from '../analyze/toml';
-import { baseName, dirName, isTestData, isTestFile, isVendored, normalizePath, plural, testFolderOf } from './conventions';
+import {
+  baseName,
+  dirName,
+  isTestData,
+  isTestFile,
+  isVendored,
+  normalizePath,
+  plural,
+  testFolderOf,
+} from './conventions';
 import { docSummary } from './doc-comments';
-import { BUILD_FOLDERS, Category, CI_RULES, CONFIG_RULES, DOC_RULES, ENTRY_RULES, type NameRule } from './key-file-rules';
+import {
+  BUILD_FOLDERS,
+  Category,
+  CI_RULES,
+  CONFIG_RULES,
+  DOC_RULES,
+  ENTRY_RULES,
+  type NameRule,
+} from './key-file-rules';
 import { naturalCompare } from './tree';
 import type { KeyFile } from './types';
 
@@ -51,7 +68,8 @@ export function keyFiles(
   manifests: ReadonlyArray<{ path: string; manifest: Manifest; text?: string }>,
   options: KeyFileOptions = {},
 ): KeyFile[] {
-  const max = options.max === undefined || Number.isNaN(options.max) ? 40 : Math.max(0, Math.floor(options.max));
+  const max =
+    options.max === undefined || Number.isNaN(options.max) ? 40 : Math.max(0, Math.floor(options.max));
   const texts = new Map<string, string | undefined>();
   for (const f of Array.isArray(files) ? files : []) {
     if (!f || typeof f.path !== 'string') continue;
@@ -67,7 +85,8 @@ export function keyFiles(
   const parsed = readManifests(texts, manifests);
   const roots = projectRoots(texts, parsed);
   for (const [path, manifest] of parsed) add(manifestCandidate(path, manifest));
-  for (const [path, manifest] of parsed) if (manifest) for (const c of manifestEntries(path, manifest, texts)) add(c);
+  for (const [path, manifest] of parsed)
+    if (manifest) for (const c of manifestEntries(path, manifest, texts)) add(c);
   const tests: string[] = [];
   for (const path of texts.keys()) {
     const test = isTestFile(path);
@@ -76,11 +95,21 @@ export function keyFiles(
   }
   for (const c of testFolders(tests, roots)) add(c);
   const sorted = [...found.values()].sort(compare);
-  return select(sorted, max).map((c) => ({ path: c.path, role: describe(c, texts.get(c.path)), source: c.source }));
+  return select(sorted, max).map((c) => ({
+    path: c.path,
+    role: describe(c, texts.get(c.path)),
+    source: c.source,
+  }));
 }
 
 function compare(a: Candidate, b: Candidate): number {
-  return a.category - b.category || a.priority - b.priority || a.order - b.order || depth(a.path) - depth(b.path) || naturalCompare(a.path, b.path);
+  return (
+    a.category - b.category ||
+    a.priority - b.priority ||
+    a.order - b.order ||
+    depth(a.path) - depth(b.path) ||
+    naturalCompare(a.path, b.path)
+  );
 }
 
 const depth = (path: string) => path.split('/').length - (path.endsWith('/') ? 1 : 0);
@@ -170,7 +199,10 @@ export function workflowSummary(text: string): string | null {
 // ---- manifests
 
 /** The manifests given, and any other manifest in the list (read from its text when there is one, else null). */
-function readManifests(texts: Map<string, string | undefined>, given: ReadonlyArray<{ path: string; manifest: Manifest; text?: string }>): Map<string, Manifest | null> {
+function readManifests(
+  texts: Map<string, string | undefined>,
+  given: ReadonlyArray<{ path: string; manifest: Manifest; text?: string }>,
+): Map<string, Manifest | null> {
   const out = new Map<string, Manifest | null>();
   for (const g of Array.isArray(given) ? given : []) {
     if (!g || typeof g.path !== 'string' || !g.manifest || typeof g.manifest !== 'object') continue;
@@ -243,7 +275,8 @@ function entryFields(m: Manifest, text: string | undefined): Map<string, string>
     if (typeof v === 'string') {
       const target = v.replace(/^\.\/(?=.)/, '');
       if (!fields.has(target)) fields.set(target, field);
-    } else if (v && typeof v === 'object' && depth < 20) for (const x of Object.values(v)) put(field, x, depth + 1);
+    } else if (v && typeof v === 'object' && depth < 20)
+      for (const x of Object.values(v)) put(field, x, depth + 1);
   };
   if (text === undefined) return fields;
   try {
@@ -251,12 +284,15 @@ function entryFields(m: Manifest, text: string | undefined): Map<string, string>
       const o: unknown = JSON.parse(m.kind === 'deno' ? text.replace(/^\s*\/\/.*$/gm, '') : text);
       if (!o || typeof o !== 'object') return fields;
       const json = o as Record<string, unknown>;
-      for (const field of ['main', 'module', 'browser', 'exports', 'bin']) if (Object.hasOwn(json, field)) put(field, json[field]);
+      for (const field of ['main', 'module', 'browser', 'exports', 'bin'])
+        if (Object.hasOwn(json, field)) put(field, json[field]);
     } else if (m.kind === 'cargo') {
       const doc = parseToml(text).value;
       const lib = doc.lib;
       if (lib && typeof lib === 'object' && !Array.isArray(lib)) put('[lib]', lib.path);
-      if (Array.isArray(doc.bin)) for (const bin of doc.bin) if (bin && typeof bin === 'object' && !Array.isArray(bin)) put('[[bin]]', bin.path);
+      if (Array.isArray(doc.bin))
+        for (const bin of doc.bin)
+          if (bin && typeof bin === 'object' && !Array.isArray(bin)) put('[[bin]]', bin.path);
     }
   } catch {
     // an unreadable manifest: its entry points are still listed, without the field
@@ -275,7 +311,15 @@ function manifestEntries(path: string, m: Manifest, texts: Map<string, string | 
     if (!resolved) return;
     const field = fields.get(target.replace(/^\.\/(?=.)/, ''));
     const source = field ? `${manifestName} ${field}` : manifestName;
-    out.push({ path: resolved, role: `entry point (${source})`, source, category: Category.Entry, priority: 0, order: i, describe: true });
+    out.push({
+      path: resolved,
+      role: `entry point (${source})`,
+      source,
+      category: Category.Entry,
+      priority: 0,
+      order: i,
+      describe: true,
+    });
   });
   return out;
 }
@@ -288,7 +332,11 @@ const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs',
  * built `.js`/`.d.ts` as `.ts`/`.tsx`, a build folder such as dist/ as src/ or as the package
  * folder), else, for a path without extension, its file or index file. Null when none is listed.
  */
-export function resolveEntry(manifestDir: string, target: string, files: { has(path: string): boolean }): string | null {
+export function resolveEntry(
+  manifestDir: string,
+  target: string,
+  files: { has(path: string): boolean },
+): string | null {
   if (/[*?]|^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('/')) return null;
   const base = manifestDir === '' ? [] : manifestDir.split('/');
   const parts = [...base];
@@ -307,7 +355,8 @@ export function resolveEntry(manifestDir: string, target: string, files: { has(p
     rest = rest.slice(1);
     variants.push([...base, 'src', ...rest], [...base, ...rest]);
   }
-  for (const v of variants) for (const candidate of sourcesOf(v.join('/'))) if (files.has(candidate)) return candidate;
+  for (const v of variants)
+    for (const candidate of sourcesOf(v.join('/'))) if (files.has(candidate)) return candidate;
   return null;
 }
 
@@ -315,14 +364,21 @@ function sourcesOf(path: string): string[] {
   const out = [path];
   const built = BUILT_EXTENSION.exec(path);
   if (built) out.push(...SOURCE_EXTENSIONS.map((ext) => path.slice(0, built.index) + ext));
-  else if (!/\.[\w]+$/.test(baseName(path))) out.push(...SOURCE_EXTENSIONS.map((ext) => path + ext), ...SOURCE_EXTENSIONS.map((ext) => `${path}/index${ext}`));
+  else if (!/\.[\w]+$/.test(baseName(path)))
+    out.push(
+      ...SOURCE_EXTENSIONS.map((ext) => path + ext),
+      ...SOURCE_EXTENSIONS.map((ext) => `${path}/index${ext}`),
+    );
   return out;
 }
 
 // ---- roots and conventions
 
 /** The common folder of all paths ('' or 'a/b/') and the folder of every manifest but tsconfig. */
-function projectRoots(texts: Map<string, string | undefined>, manifests: Map<string, Manifest | null>): Set<string> {
+function projectRoots(
+  texts: Map<string, string | undefined>,
+  manifests: Map<string, Manifest | null>,
+): Set<string> {
   let common: string[] | null = null;
   for (const path of texts.keys()) {
     const dirs = path.split('/').slice(0, -1);
@@ -335,7 +391,9 @@ function projectRoots(texts: Map<string, string | undefined>, manifests: Map<str
     if (common.length === 0) break;
   }
   const roots = new Set<string>([common && common.length > 0 ? `${common.join('/')}/` : '']);
-  for (const [path, m] of manifests) if ((m?.kind ?? manifestKindOf(path)) !== 'tsconfig') roots.add(dirName(path) === '' ? '' : `${dirName(path)}/`);
+  for (const [path, m] of manifests)
+    if ((m?.kind ?? manifestKindOf(path)) !== 'tsconfig')
+      roots.add(dirName(path) === '' ? '' : `${dirName(path)}/`);
   return roots;
 }
 
@@ -349,16 +407,32 @@ function rootsOf(path: string, roots: Set<string>): string[] {
 }
 
 /** Base names that may be a conventional entry point (ENTRY_RULES), checked first to keep the scan cheap. */
-const ENTRY_NAME = /^(main|index|mod|App|__main__|manage|wsgi|asgi|app|lib|Program|\w*Application|Main)\.\w+$|\.rs$/;
+const ENTRY_NAME =
+  /^(main|index|mod|App|__main__|manage|wsgi|asgi|app|lib|Program|\w*Application|Main)\.\w+$|\.rs$/;
 
-function byName(path: string, test: boolean, roots: Set<string>, texts: Map<string, string | undefined>): Candidate[] {
+function byName(
+  path: string,
+  test: boolean,
+  roots: Set<string>,
+  texts: Map<string, string | undefined>,
+): Candidate[] {
   const name = baseName(path);
   const out: Candidate[] = [];
-  const candidate = (rule: NameRule, source: string): Candidate => ({ path, role: rule.role, source, category: rule.category, priority: 0, order: 0, describe: true });
+  const candidate = (rule: NameRule, source: string): Candidate => ({
+    path,
+    role: rule.role,
+    source,
+    category: rule.category,
+    priority: 0,
+    order: 0,
+    describe: true,
+  });
   const dir = dirName(path);
   // a README anywhere (it describes its folder); the other documents at a project root, in .github/ or docs/
   const atDocPlace = roots.has(dir === '' ? '' : `${dir}/`) || /(^|\/)(\.github|docs?)$/.test(dir);
-  for (const rule of DOC_RULES) if ((atDocPlace || rule.category === Category.Readme) && rule.test.test(name)) out.push(candidate(rule, 'file name'));
+  for (const rule of DOC_RULES)
+    if ((atDocPlace || rule.category === Category.Readme) && rule.test.test(name))
+      out.push(candidate(rule, 'file name'));
   for (const rule of CONFIG_RULES) if (rule.test.test(name)) out.push(candidate(rule, 'file name'));
   for (const rule of CI_RULES) if (rule.test.test(path)) out.push(candidate(rule, 'file path'));
   if (test || !ENTRY_NAME.test(name)) return out;
@@ -369,7 +443,15 @@ function byName(path: string, test: boolean, roots: Set<string>, texts: Map<stri
       const m = rule.test.exec(path.slice(root.length));
       if (!m) continue;
       if (rule.needs && !rule.needs.test(texts.get(path) ?? '')) continue;
-      out.push({ path, role: rule.role(m), source: 'naming convention', category: Category.Entry, priority: 1, order: 0, describe: true });
+      out.push({
+        path,
+        role: rule.role(m),
+        source: 'naming convention',
+        category: Category.Entry,
+        priority: 1,
+        order: 0,
+        describe: true,
+      });
       break;
     }
   }
@@ -390,7 +472,11 @@ function testFolders(tests: string[], roots: Set<string>): Candidate[] {
       const rest = path.slice(root.length).split('/');
       key = rest.length > 1 ? `${root}${rest[0]}/` : root || './';
     }
-    const group = groups.get(key) ?? { files: 0, colocated: folder === null, names: new Map<string, number>() };
+    const group = groups.get(key) ?? {
+      files: 0,
+      colocated: folder === null,
+      names: new Map<string, number>(),
+    };
     group.files++;
     const naming = testNaming(baseName(path));
     if (naming) group.names.set(naming, (group.names.get(naming) ?? 0) + 1);

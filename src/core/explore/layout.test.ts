@@ -1,6 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { clusterOf, EXTERNAL_CLUSTER_ID, GRAPH_NODE_HEIGHT, GRAPH_NODE_WIDTH, layoutGraph, layoutTree, TREE_DX, TREE_DY, type GraphLayout } from './layout';
+import {
+  clusterOf,
+  EXTERNAL_CLUSTER_ID,
+  GRAPH_NODE_HEIGHT,
+  GRAPH_NODE_WIDTH,
+  layoutGraph,
+  layoutTree,
+  TREE_DX,
+  TREE_DY,
+  type GraphLayout,
+} from './layout';
 
 type N = { id: string; kind: 'file' | 'external' };
 type E = { from: string; to: string };
@@ -57,7 +67,8 @@ function bigGraph(files: number, folders: number, edgesPerFile: number): { nodes
   for (let i = 0; i < files / 20; i++) nodes.push(ext(`pkg-${i}`));
   const edges: E[] = [];
   for (let i = 0; i < files; i++) {
-    for (let k = 0; k < edgesPerFile; k++) edges.push({ from: nodes[i].id, to: nodes[Math.floor(rand() * nodes.length)].id });
+    for (let k = 0; k < edgesPerFile; k++)
+      edges.push({ from: nodes[i].id, to: nodes[Math.floor(rand() * nodes.length)].id });
   }
   return { nodes, edges };
 }
@@ -77,9 +88,21 @@ describe('layoutGraph', () => {
     expect(clusterOf('a/b/c/d.ts', 'file', 3).label).toBe('a/b/c');
     expect(clusterOf('a/b/c/d.ts', 'file', 1).label).toBe('a');
 
-    const nodes = [file('src/core/a.ts'), file('src/core/x/b.ts'), file('src/ui/c.tsx'), file('index.ts'), ext('react'), ext('src')];
+    const nodes = [
+      file('src/core/a.ts'),
+      file('src/core/x/b.ts'),
+      file('src/ui/c.tsx'),
+      file('index.ts'),
+      ext('react'),
+      ext('src'),
+    ];
     const l = layoutGraph(nodes, []);
-    expect(l.clusters.map((c) => c.label).sort()).toEqual(['(root)', 'external packages', 'src/core', 'src/ui']);
+    expect(l.clusters.map((c) => c.label).sort()).toEqual([
+      '(root)',
+      'external packages',
+      'src/core',
+      'src/ui',
+    ]);
     expect(l.positions.get('src/core/a.ts')!.cluster).toBe(l.positions.get('src/core/x/b.ts')!.cluster);
     // an external package named like a folder is still an external
     expect(l.positions.get('src')!.cluster).toBe(EXTERNAL_CLUSTER_ID);
@@ -106,7 +129,9 @@ describe('layoutGraph', () => {
     const a = layoutGraph(nodes, edges);
     const b = layoutGraph([...nodes].reverse(), [...edges].reverse());
     expect([...b.positions].sort()).toEqual([...a.positions].sort());
-    expect([...b.clusters].sort((x, y) => (x.id < y.id ? -1 : 1))).toEqual([...a.clusters].sort((x, y) => (x.id < y.id ? -1 : 1)));
+    expect([...b.clusters].sort((x, y) => (x.id < y.id ? -1 : 1))).toEqual(
+      [...a.clusters].sort((x, y) => (x.id < y.id ? -1 : 1)),
+    );
     expect(layoutGraph(nodes, edges)).toEqual(a);
   });
 
@@ -165,17 +190,28 @@ describe('layoutGraph', () => {
   it('holds its invariants on random graphs', () => {
     const arb = fc
       .record({
-        files: fc.uniqueArray(fc.tuple(fc.constantFrom('', 'a', 'a/b', 'a/b/c', 'x', 'x/y'), fc.string({ minLength: 1, maxLength: 4 })), {
-          maxLength: 40,
-          selector: ([d, f]) => `${d}/${f}`,
-        }),
+        files: fc.uniqueArray(
+          fc.tuple(
+            fc.constantFrom('', 'a', 'a/b', 'a/b/c', 'x', 'x/y'),
+            fc.string({ minLength: 1, maxLength: 4 }),
+          ),
+          {
+            maxLength: 40,
+            selector: ([d, f]) => `${d}/${f}`,
+          },
+        ),
         externals: fc.uniqueArray(fc.string({ minLength: 1, maxLength: 4 }), { maxLength: 5 }),
         picks: fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 120 }),
         depth: fc.integer({ min: 0, max: 3 }),
       })
       .map(({ files, externals, picks, depth }) => {
-        const nodes: N[] = [...files.map(([d, f]) => file(d ? `${d}/${f.replace(/\//g, '_')}` : f.replace(/\//g, '_'))), ...externals.map(ext)];
-        const edges = nodes.length ? picks.map(([a, b]) => ({ from: nodes[a % nodes.length].id, to: nodes[b % nodes.length].id })) : [];
+        const nodes: N[] = [
+          ...files.map(([d, f]) => file(d ? `${d}/${f.replace(/\//g, '_')}` : f.replace(/\//g, '_'))),
+          ...externals.map(ext),
+        ];
+        const edges = nodes.length
+          ? picks.map(([a, b]) => ({ from: nodes[a % nodes.length].id, to: nodes[b % nodes.length].id }))
+          : [];
         return { nodes, edges, depth };
       });
     fc.assert(
@@ -193,13 +229,32 @@ describe('layoutTree', () => {
   });
 
   it('draws URL segments left to right, leaves one row apart, parents centered over their children', () => {
-    const t = layoutTree(['/blog/[slug]', '/', '/blog', '/about', '/api/users/[id]', '/api/health', '/blog/[slug]']);
+    const t = layoutTree([
+      '/blog/[slug]',
+      '/',
+      '/blog',
+      '/about',
+      '/api/users/[id]',
+      '/api/health',
+      '/blog/[slug]',
+    ]);
     const byId = new Map(t.nodes.map((n) => [n.id, n]));
-    expect(t.nodes.map((n) => n.id)).toEqual(['/', '/about', '/api', '/api/health', '/api/users', '/api/users/[id]', '/blog', '/blog/[slug]']);
+    expect(t.nodes.map((n) => n.id)).toEqual([
+      '/',
+      '/about',
+      '/api',
+      '/api/health',
+      '/api/users',
+      '/api/users/[id]',
+      '/blog',
+      '/blog/[slug]',
+    ]);
     expect(byId.get('/blog/[slug]')).toMatchObject({ label: '[slug]', depth: 2, x: 2 * TREE_DX, leaf: true });
     expect(byId.get('/')).toMatchObject({ label: '/', depth: 0, x: 0, leaf: false });
     // leaves in order: /about, /api/health, /api/users/[id], /blog/[slug]
-    expect(['/about', '/api/health', '/api/users/[id]', '/blog/[slug]'].map((id) => byId.get(id)!.y)).toEqual([0, 1, 2, 3].map((i) => i * TREE_DY));
+    expect(['/about', '/api/health', '/api/users/[id]', '/blog/[slug]'].map((id) => byId.get(id)!.y)).toEqual(
+      [0, 1, 2, 3].map((i) => i * TREE_DY),
+    );
     expect(byId.get('/api')!.y).toBe((byId.get('/api/health')!.y + byId.get('/api/users')!.y) / 2);
     expect(byId.get('/api/users')!.y).toBe(byId.get('/api/users/[id]')!.y);
     expect(byId.get('/')!.y).toBe((byId.get('/about')!.y + byId.get('/blog')!.y) / 2);
@@ -209,23 +264,29 @@ describe('layoutTree', () => {
 
   it('is deterministic, and nodes of the same depth never overlap', () => {
     fc.assert(
-      fc.property(fc.array(fc.array(fc.constantFrom('a', 'b', '[id]', '(x)', 'api', ''), { maxLength: 5 }), { minLength: 1, maxLength: 30 }), (segs) => {
-        const paths = segs.map((s) => `/${s.join('/')}`);
-        const t = layoutTree(paths);
-        expect(layoutTree([...paths].reverse())).toEqual(t);
-        const ids = new Set(t.nodes.map((n) => n.id));
-        expect(ids.size).toBe(t.nodes.length);
-        for (const e of t.edges) expect(ids.has(e.from) && ids.has(e.to)).toBe(true);
-        const byDepth = new Map<number, number[]>();
-        for (const n of t.nodes) {
-          expect(n.x).toBe(n.depth * TREE_DX);
-          byDepth.set(n.depth, [...(byDepth.get(n.depth) ?? []), n.y]);
-        }
-        for (const ys of byDepth.values()) {
-          ys.sort((a, b) => a - b);
-          for (let i = 1; i < ys.length; i++) expect(ys[i] - ys[i - 1]).toBeGreaterThanOrEqual(TREE_DY);
-        }
-      }),
+      fc.property(
+        fc.array(fc.array(fc.constantFrom('a', 'b', '[id]', '(x)', 'api', ''), { maxLength: 5 }), {
+          minLength: 1,
+          maxLength: 30,
+        }),
+        (segs) => {
+          const paths = segs.map((s) => `/${s.join('/')}`);
+          const t = layoutTree(paths);
+          expect(layoutTree([...paths].reverse())).toEqual(t);
+          const ids = new Set(t.nodes.map((n) => n.id));
+          expect(ids.size).toBe(t.nodes.length);
+          for (const e of t.edges) expect(ids.has(e.from) && ids.has(e.to)).toBe(true);
+          const byDepth = new Map<number, number[]>();
+          for (const n of t.nodes) {
+            expect(n.x).toBe(n.depth * TREE_DX);
+            byDepth.set(n.depth, [...(byDepth.get(n.depth) ?? []), n.y]);
+          }
+          for (const ys of byDepth.values()) {
+            ys.sort((a, b) => a - b);
+            for (let i = 1; i < ys.length; i++) expect(ys[i] - ys[i - 1]).toBeGreaterThanOrEqual(TREE_DY);
+          }
+        },
+      ),
       { numRuns: 200 },
     );
   });

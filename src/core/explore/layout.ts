@@ -117,7 +117,14 @@ export function layoutGraph(
   }
 
   // each cluster on its own, at the origin
-  const placed: Array<{ id: string; label: string; width: number; height: number; members: string[]; local: Array<{ x: number; y: number }> }> = [];
+  const placed: Array<{
+    id: string;
+    label: string;
+    width: number;
+    height: number;
+    members: string[];
+    local: Array<{ x: number; y: number }>;
+  }> = [];
   for (const [id, g] of groups) {
     const layers = layerOf(g.members.length, inner.get(id) ?? []);
     const grid = gridOf(layers);
@@ -145,7 +152,9 @@ export function layoutGraph(
       shelf = 0;
     }
     clusters.push({ id: p.id, label: p.label, x, y, width: p.width, height: p.height });
-    p.members.forEach((m, i) => positions.set(m, { x: x + p.local[i].x, y: y + p.local[i].y, cluster: p.id }));
+    p.members.forEach((m, i) =>
+      positions.set(m, { x: x + p.local[i].x, y: y + p.local[i].y, cluster: p.id }),
+    );
     x += p.width + CLUSTER_GAP;
     shelf = Math.max(shelf, p.height);
   }
@@ -199,13 +208,18 @@ function layerOf(n: number, edges: Array<[number, number]>): Int32Array {
   // reverse postorder is a topological order of the edges that are left
   for (let i = post.length - 1; i >= 0; i--) {
     const v = post[i];
-    for (let k = start[v]; k < start[v + 1]; k++) if (!back[k] && layer[adj[k]] < layer[v] + 1) layer[adj[k]] = layer[v] + 1;
+    for (let k = start[v]; k < start[v + 1]; k++)
+      if (!back[k] && layer[adj[k]] < layer[v] + 1) layer[adj[k]] = layer[v] + 1;
   }
   return layer;
 }
 
 /** The cluster's grid: layers as columns (tall ones wrapped), columns wrapped into bands. */
-function gridOf(layers: Int32Array): { width: number; height: number; local: Array<{ x: number; y: number }> } {
+function gridOf(layers: Int32Array): {
+  width: number;
+  height: number;
+  local: Array<{ x: number; y: number }>;
+} {
   const n = layers.length;
   const local: Array<{ x: number; y: number }> = new Array(n);
   // rows per column and columns per band, for a cluster near ASPECT
@@ -216,7 +230,8 @@ function gridOf(layers: Int32Array): { width: number; height: number; local: Arr
   const byLayer: number[][] = Array.from({ length: layerCount }, () => []);
   for (let i = 0; i < n; i++) byLayer[layers[i]].push(i); // in name order: the members are sorted
   const columns: number[][] = [];
-  for (const members of byLayer) for (let i = 0; i < members.length; i += maxRows) columns.push(members.slice(i, i + maxRows));
+  for (const members of byLayer)
+    for (let i = 0; i < members.length; i += maxRows) columns.push(members.slice(i, i + maxRows));
   let top = 0;
   let cols = 0;
   for (let c0 = 0; c0 < columns.length; c0 += maxCols) {
@@ -224,7 +239,11 @@ function gridOf(layers: Int32Array): { width: number; height: number; local: Arr
     let rows = 0;
     band.forEach((column, j) => {
       column.forEach(
-        (m, r) => (local[m] = { x: GRAPH_CLUSTER_PADDING + GRAPH_NODE_WIDTH / 2 + j * COL, y: GRAPH_CLUSTER_PADDING + GRAPH_NODE_HEIGHT / 2 + top + r * ROW }),
+        (m, r) =>
+          (local[m] = {
+            x: GRAPH_CLUSTER_PADDING + GRAPH_NODE_WIDTH / 2 + j * COL,
+            y: GRAPH_CLUSTER_PADDING + GRAPH_NODE_HEIGHT / 2 + top + r * ROW,
+          }),
       );
       rows = Math.max(rows, column.length);
     });
@@ -269,7 +288,13 @@ export function layoutTree(paths: readonly string[]): TreeLayout {
       if (!seg) continue;
       let child = node.children.get(seg);
       if (!child) {
-        child = { id: node === root ? `/${seg}` : `${node.id}/${seg}`, label: seg, depth: node.depth + 1, children: new Map(), y: 0 };
+        child = {
+          id: node === root ? `/${seg}` : `${node.id}/${seg}`,
+          label: seg,
+          depth: node.depth + 1,
+          children: new Map(),
+          y: 0,
+        };
         node.children.set(seg, child);
       }
       node = child;
@@ -295,7 +320,14 @@ export function layoutTree(paths: readonly string[]): TreeLayout {
     if (c.length) order[i].y = (c[0].y + c[c.length - 1].y) / 2;
   }
   return {
-    nodes: order.map((t) => ({ id: t.id, label: t.label, depth: t.depth, x: t.depth * TREE_DX, y: t.y, leaf: t.children.size === 0 })),
+    nodes: order.map((t) => ({
+      id: t.id,
+      label: t.label,
+      depth: t.depth,
+      x: t.depth * TREE_DX,
+      y: t.y,
+      leaf: t.children.size === 0,
+    })),
     edges,
   };
 }

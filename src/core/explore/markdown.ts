@@ -29,7 +29,10 @@ const where = (path: string, line?: number) => code(line ? `${path}:${line}` : p
 export function exploreMarkdown(r: ExploreResult): string {
   const out: string[] = [];
   out.push(`# Explore: ${plain(r.path)}`, '');
-  out.push(`Depth: ${r.depth}${r.focus ? ` · Focus: ${plain(r.focus)}` : ''} · ${r.files_scanned.toLocaleString('en-US')} files`, '');
+  out.push(
+    `Depth: ${r.depth}${r.focus ? ` · Focus: ${plain(r.focus)}` : ''} · ${r.files_scanned.toLocaleString('en-US')} files`,
+    '',
+  );
   out.push('## Summary', '', plain(r.summary), '');
   out.push('## Tree', '', fence(r.tree), '');
   if (r.key_files.length) {
@@ -49,12 +52,21 @@ export function exploreMarkdown(r: ExploreResult): string {
   if (r.focus) {
     out.push(`## Focus: ${plain(r.focus)}`, '');
     if (!r.focus_findings_detail.length) out.push(plain(r.focus_findings), '');
-    for (const h of r.focus_findings_detail) out.push(`### ${where(h.path, h.startLine)}${h.symbol ? ` ${plain(h.symbol)}` : ''}`, '', fence(h.snippet), '');
+    for (const h of r.focus_findings_detail)
+      out.push(
+        `### ${where(h.path, h.startLine)}${h.symbol ? ` ${plain(h.symbol)}` : ''}`,
+        '',
+        fence(h.snippet),
+        '',
+      );
   }
   const g = r.import_graph;
   if (g) {
     out.push('## Import graph', '');
-    out.push(`${g.files} source files, ${g.internalEdges} imports between them, ${g.externals} external packages, ${g.unresolved.length} unresolved imports.`, '');
+    out.push(
+      `${g.files} source files, ${g.internalEdges} imports between them, ${g.externals} external packages, ${g.unresolved.length} unresolved imports.`,
+      '',
+    );
     const cycles = (title: string, list: typeof g.cycles) => {
       if (!list.length) return;
       out.push(`### ${title} (${list.length})`, '');
@@ -65,13 +77,22 @@ export function exploreMarkdown(r: ExploreResult): string {
     if (!g.cycles.length) out.push('No runtime cycle.', '');
     cycles('Type-only cycles (no runtime effect)', g.typeCycles);
     cycles('Cycles through dynamic import()', g.dynamicCycles);
-    if (g.hubs.fanIn.length) out.push('### Most imported', '', ...g.hubs.fanIn.map((h) => `- ${where(h.path)} (${h.count})`), '');
-    if (g.hubs.fanOut.length) out.push('### Importing most', '', ...g.hubs.fanOut.map((h) => `- ${where(h.path)} (${h.count})`), '');
-    if (g.orphans.length) out.push(`### Orphans (${g.orphans.length})`, '', ...g.orphans.slice(0, 100).map((o) => `- ${where(o)}`), '');
+    if (g.hubs.fanIn.length)
+      out.push('### Most imported', '', ...g.hubs.fanIn.map((h) => `- ${where(h.path)} (${h.count})`), '');
+    if (g.hubs.fanOut.length)
+      out.push('### Importing most', '', ...g.hubs.fanOut.map((h) => `- ${where(h.path)} (${h.count})`), '');
+    if (g.orphans.length)
+      out.push(
+        `### Orphans (${g.orphans.length})`,
+        '',
+        ...g.orphans.slice(0, 100).map((o) => `- ${where(o)}`),
+        '',
+      );
   }
   if (r.git_history !== undefined) out.push('## Git history', '', fence(r.git_history), '');
   out.push('## Analyzers', '', '| analyzer | status | ms |', '|---|---|---|');
-  for (const a of r.analyzers) out.push(`| ${a.name} | ${a.status}${a.error ? `: ${plain(a.error)}` : ''} | ${a.ms} |`);
+  for (const a of r.analyzers)
+    out.push(`| ${a.name} | ${a.status}${a.error ? `: ${plain(a.error)}` : ''} | ${a.ms} |`);
   out.push('');
   return out.join('\n');
 }

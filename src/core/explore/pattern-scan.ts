@@ -58,7 +58,13 @@ export function codeLines(lines: readonly string[], style: CommentStyle): string
       out[n] = '';
       continue;
     }
-    if (!inBlock && inString === '' && line.indexOf('/') < 0 && (multiline === '' || line.indexOf(multiline) < 0) && (!blank || !/["']/.test(line))) {
+    if (
+      !inBlock &&
+      inString === '' &&
+      line.indexOf('/') < 0 &&
+      (multiline === '' || line.indexOf(multiline) < 0) &&
+      (!blank || !/["']/.test(line))
+    ) {
       out[n] = line;
       continue;
     }

@@ -33,7 +33,8 @@ export class Tally {
   /** The keys that start with `prefix`, with the rest of each key. */
   withPrefix(prefix: string): Array<{ key: string; rest: string; count: number }> {
     const out: Array<{ key: string; rest: string; count: number }> = [];
-    for (const [key, count] of this.counts) if (key.startsWith(prefix)) out.push({ key, rest: key.slice(prefix.length), count });
+    for (const [key, count] of this.counts)
+      if (key.startsWith(prefix)) out.push({ key, rest: key.slice(prefix.length), count });
     return out;
   }
 }
@@ -91,7 +92,9 @@ export function share(name: string, choices: Choice[], unit: string, extra = '')
   if (total === 0) return null;
   let top = choices[0];
   for (const c of choices) if (c.count > top.count) top = c;
-  const rest = choices.filter((c) => c !== top && c.count > 0).map((c) => `${c.label}: ${thousands(c.count)}`);
+  const rest = choices
+    .filter((c) => c !== top && c.count > 0)
+    .map((c) => `${c.label}: ${thousands(c.count)}`);
   return {
     name,
     description: `${top.statement}: ${thousands(top.count)} of ${thousands(total)} ${unit}${rest.length > 0 ? ` (${rest.join(', ')})` : ''}${extra}`,
@@ -102,7 +105,21 @@ export function share(name: string, choices: Choice[], unit: string, extra = '')
 }
 
 /** A pattern that counts how many of some units show one thing: "try/catch: 84 blocks in 30 of 200 JS/TS files". */
-export function portion(name: string, statement: string, count: number, total: number, unit: string, examples: Evidence[], extra = ''): Pattern | null {
+export function portion(
+  name: string,
+  statement: string,
+  count: number,
+  total: number,
+  unit: string,
+  examples: Evidence[],
+  extra = '',
+): Pattern | null {
   if (total === 0) return null;
-  return { name, description: `${statement}: ${thousands(count)} of ${thousands(total)} ${unit}${extra}`, examples, count, total };
+  return {
+    name,
+    description: `${statement}: ${thousands(count)} of ${thousands(total)} ${unit}${extra}`,
+    examples,
+    count,
+    total,
+  };
 }

@@ -42,7 +42,8 @@ const FROM = /\bfrom\s*(['"])([^'"]+)\1/;
 const SIDE_EFFECT_IMPORT = /^import\s*(['"])([^'"]+)\1/;
 const REQUIRE = /\brequire\s*\(\s*(['"])([^'"]+)\1\s*\)/g;
 const DYNAMIC_IMPORT = /\bimport\s*\(\s*(['"])([^'"]+)\1/g;
-const NAMED_EXPORT = /^export\s+(?:declare\s+)?(?:async\s+)?(?:const|let|var|function|class|abstract|interface|type|enum|namespace)\b|^export\s*[{*]/;
+const NAMED_EXPORT =
+  /^export\s+(?:declare\s+)?(?:async\s+)?(?:const|let|var|function|class|abstract|interface|type|enum|namespace)\b|^export\s*[{*]/;
 const DEFAULT_EXPORT = /^export\s+default\b|^export\s*\{[^}]*\bas\s+default\b/;
 const RE_EXPORT = /^export\s+(?:type\s+)?(?:\*|\{[^}]*\})\s*(?:as\s+[\w$]+\s*)?from\s*['"]/;
 const INTERFACE = /^(?:export\s+)?(?:default\s+)?(?:declare\s+)?interface\s+[A-Za-z_$]/;
@@ -50,10 +51,12 @@ const TYPE_ALIAS = /^(?:export\s+)?(?:declare\s+)?type\s+[A-Za-z_$][\w$]*\s*(?:<
 const ENUM = /^(?:export\s+)?(?:declare\s+)?(?:const\s+)?enum\s+[A-Za-z_$]/;
 const ANY = /:\s*any\b|\bas\s+any\b|<any\s*[>,]|,\s*any\s*>|\bany\[\]/g;
 const FUNCTION = /^(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)/;
-const ARROW = /^(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]*)?=\s*(?:async\s+)?(?:function\b|\(|[A-Za-z_$][\w$]*\s*=>)/;
+const ARROW =
+  /^(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]*)?=\s*(?:async\s+)?(?:function\b|\(|[A-Za-z_$][\w$]*\s*=>)/;
 /** The keywords the per-line checks look for (exports/require for CommonJS too): a line without any is skipped by them. */
 const RARE = /require|import|exports|class|throw|try|catch|Result|Ok\(|Err\(|any/;
-const LITERAL_CONST = /^(?:export\s+)?const\s+([A-Za-z_$][\w$]*)\s*(?::[^=]*)?=\s*(?:-?\d|['"]|`[^`$]*`|true\b|false\b|\/[^/*])/;
+const LITERAL_CONST =
+  /^(?:export\s+)?const\s+([A-Za-z_$][\w$]*)\s*(?::[^=]*)?=\s*(?:-?\d|['"]|`[^`$]*`|true\b|false\b|\/[^/*])/;
 
 /** An identifier's case style; 'single' for one lower-case word (compatible with several). */
 export function identifierStyle(name: string): 'camel' | 'snake' | 'pascal' | 'upper' | 'single' | 'other' {
@@ -89,7 +92,11 @@ export function errorClasses(classes: JsClasses): Set<string> {
     changed = false;
     for (const [child, parent] of classes.parents) {
       if (out.has(child)) continue;
-      if (BUILTIN_ERRORS.has(parent) || out.has(parent) || (!classes.declared.has(parent) && /(Error|Exception)$/.test(parent))) {
+      if (
+        BUILTIN_ERRORS.has(parent) ||
+        out.has(parent) ||
+        (!classes.declared.has(parent) && /(Error|Exception)$/.test(parent))
+      ) {
         out.add(child);
         changed = true;
       }
@@ -155,7 +162,8 @@ export function scanJs(s: FileScan, classes: JsClasses, options: { ts: boolean; 
         statement = true;
         if (!t.includes('}')) pending = 'export';
       } else if (/^export\s+(?:type\s+)?\*/.test(t)) statement = true;
-    } else if (/^['"]{2};?$/.test(t) && /^\s*['"]use (strict|client|server)['"]/.test(s.raw[i])) statement = true; // a directive (its text blanked)
+    } else if (/^['"]{2};?$/.test(t) && /^\s*['"]use (strict|client|server)['"]/.test(s.raw[i]))
+      statement = true; // a directive (its text blanked)
     if (!statement) barrel = false;
 
     // one pass over the line for the rare keywords before any of the checks below
@@ -181,7 +189,10 @@ export function scanJs(s: FileScan, classes: JsClasses, options: { ts: boolean; 
           s.file('js.catch.files', i);
         }
       }
-      if ((t.includes('Result<') || t.includes('Ok(') || t.includes('Err(')) && /\bResult<|\b(?:Ok|Err)\s*\(/.test(t)) {
+      if (
+        (t.includes('Result<') || t.includes('Ok(') || t.includes('Err(')) &&
+        /\bResult<|\b(?:Ok|Err)\s*\(/.test(t)
+      ) {
         s.site('js.result', i);
         s.file('js.result.files', i);
       }
@@ -192,7 +203,11 @@ export function scanJs(s: FileScan, classes: JsClasses, options: { ts: boolean; 
     }
     names(s, i, line, t);
   }
-  if (esm >= 0 || cjs >= 0) s.file(esm >= 0 && cjs >= 0 ? 'js.mod.both' : esm >= 0 ? 'js.mod.esm' : 'js.mod.cjs', esm >= 0 ? esm : cjs);
+  if (esm >= 0 || cjs >= 0)
+    s.file(
+      esm >= 0 && cjs >= 0 ? 'js.mod.both' : esm >= 0 ? 'js.mod.esm' : 'js.mod.cjs',
+      esm >= 0 ? esm : cjs,
+    );
   if (defaulted >= 0) s.file('js.exp.default', defaulted);
   else if (named >= 0) s.file('js.exp.named', named);
   if (options.index) {
@@ -219,9 +234,11 @@ function throwSite(s: FileScan, i: number, t: string): void {
   const m = /(?:^|[^\w$.])throw\s+(.+)$/.exec(t);
   if (!m) return;
   const what = m[1].trim();
-  const made = /^new\s+([A-Za-z_$][\w$.]*)/.exec(what) ?? /^((?:[A-Z][\w$]*)?(?:Error|Exception))\s*\(/.exec(what);
+  const made =
+    /^new\s+([A-Za-z_$][\w$.]*)/.exec(what) ?? /^((?:[A-Z][\w$]*)?(?:Error|Exception))\s*\(/.exec(what);
   if (made) s.site(`js.throw.new:${made[1].slice(made[1].lastIndexOf('.') + 1)}`, i);
-  else if (/^['"`]/.test(what) || /^[{[\d-]/.test(what) || /^(null|undefined|true|false)\b/.test(what)) s.site('js.throw.value', i);
+  else if (/^['"`]/.test(what) || /^[{[\d-]/.test(what) || /^(null|undefined|true|false)\b/.test(what))
+    s.site('js.throw.value', i);
   else if (/^[A-Za-z_$][\w$.]*\s*;?$/.test(what)) s.site('js.throw.rethrow', i);
   else if (/^[A-Za-z_$][\w$.]*\s*\(/.test(what) || /^await\s/.test(what)) s.site('js.throw.factory', i);
   else s.site('js.throw.other', i);
@@ -238,7 +255,11 @@ function typeDeclarations(s: FileScan, i: number, t: string): void {
     let rhs = alias[1].trim();
     if (rhs === '') rhs = nextCode(s.code, i);
     if (rhs.startsWith('{')) s.site('ts.objectAlias', i);
-    else if (/^\|?\s*(['"])[^'"]*\1/.test(rhs) && (rhs.replace(/^\|/, '').includes('|') || nextCode(s.code, i).startsWith('|'))) s.site('ts.literalUnion', i);
+    else if (
+      /^\|?\s*(['"])[^'"]*\1/.test(rhs) &&
+      (rhs.replace(/^\|/, '').includes('|') || nextCode(s.code, i).startsWith('|'))
+    )
+      s.site('ts.literalUnion', i);
     else s.site('ts.otherAlias', i);
   }
 }
@@ -276,9 +297,17 @@ function names(s: FileScan, i: number, line: string, t: string): void {
 }
 
 /** The custom, built-in and other classes thrown, from the per-class counts. */
-export function throwKinds(tally: Tally, classes: JsClasses): { custom: string[]; builtin: string[]; imported: string[]; plain: string[] } {
+export function throwKinds(
+  tally: Tally,
+  classes: JsClasses,
+): { custom: string[]; builtin: string[]; imported: string[]; plain: string[] } {
   const errors = errorClasses(classes);
-  const out = { custom: [] as string[], builtin: [] as string[], imported: [] as string[], plain: [] as string[] };
+  const out = {
+    custom: [] as string[],
+    builtin: [] as string[],
+    imported: [] as string[],
+    plain: [] as string[],
+  };
   for (const { rest } of tally.withPrefix('js.throw.new:')) {
     if (errors.has(rest)) out.custom.push(rest);
     else if (BUILTIN_ERRORS.has(rest)) out.builtin.push(rest);

@@ -48,7 +48,14 @@ export function pythonExceptionClasses(classes: Map<string, string[]>): Set<stri
     changed = false;
     for (const [name, bases] of classes) {
       if (out.has(name)) continue;
-      if (bases.some((b) => PYTHON_BUILTIN_EXCEPTIONS.has(b) || out.has(b) || (!classes.has(b) && /(Error|Exception)$/.test(b)))) {
+      if (
+        bases.some(
+          (b) =>
+            PYTHON_BUILTIN_EXCEPTIONS.has(b) ||
+            out.has(b) ||
+            (!classes.has(b) && /(Error|Exception)$/.test(b)),
+        )
+      ) {
         out.add(name);
         changed = true;
       }
@@ -81,11 +88,13 @@ export function scanPython(s: FileScan, local: ReadonlySet<string>): void {
       }
     }
     if (c === 'r' && /^raise\b/.test(t)) raiseSite(s, i, t.slice(5).trim());
-    else if (c === 'e' && /^except\b/.test(t)) s.site(/^except\s*:/.test(t) ? 'py.except.bare' : 'py.except.typed', i);
+    else if (c === 'e' && /^except\b/.test(t))
+      s.site(/^except\s*:/.test(t) ? 'py.except.bare' : 'py.except.typed', i);
     else if (c === 'f' || c === 'i') importSite(s, i, t, local);
     if (line === t && /^[A-Za-z_]\w*\s*(?::\s*[^=]+)?=[^=]/.test(t)) {
       const k = /^([A-Za-z_]\w*)\s*(?::\s*[^=]+)?=\s*(?:-?\d|[rbfu]?['"]|True\b|False\b)/.exec(t);
-      if (k && !/^__.*__$/.test(k[1])) s.site(identifierStyle(k[1]) === 'upper' ? 'py.const.upper' : 'py.const.other', i);
+      if (k && !/^__.*__$/.test(k[1]))
+        s.site(identifierStyle(k[1]) === 'upper' ? 'py.const.upper' : 'py.const.other', i);
     }
   }
 }
@@ -100,7 +109,8 @@ function signatureHinted(code: readonly string[], i: number, open: number): bool
       const c = line[k];
       if (c === '(' || c === '[' || c === '{') depth++;
       else if (c === ')' || c === ']' || c === '}') depth--;
-      if (depth === 0) return PARAM_HINT.test(`(${params}${line.slice(0, k)}`) || /^\s*->/.test(line.slice(k + 1));
+      if (depth === 0)
+        return PARAM_HINT.test(`(${params}${line.slice(0, k)}`) || /^\s*->/.test(line.slice(k + 1));
     }
     params += `${line} `;
   }
@@ -150,12 +160,19 @@ export interface GoFolder {
 
 export function scanGo(s: FileScan, folders: Map<string, GoFolder>): void {
   const { code } = s;
-  let block: { std: boolean; other: boolean; mixedGroup: boolean; group: { std: boolean; other: boolean }; start: number } | null = null;
+  let block: {
+    std: boolean;
+    other: boolean;
+    mixedGroup: boolean;
+    group: { std: boolean; other: boolean };
+    start: number;
+  } | null = null;
   for (let i = 0; i < code.length; i++) {
     const t = code[i].trim();
     if (block !== null) {
       if (t === ')') {
-        if (block.std && block.other) s.file(block.mixedGroup ? 'go.imports.mixed' : 'go.imports.grouped', block.start);
+        if (block.std && block.other)
+          s.file(block.mixedGroup ? 'go.imports.mixed' : 'go.imports.grouped', block.start);
         block = null;
       } else if (t === '') block.group = { std: false, other: false };
       else {
@@ -199,7 +216,12 @@ export function goPackageNaming(folders: Map<string, GoFolder>): {
   differs: number;
   examples: Array<{ path: string; line: number; text: string }>;
 } {
-  const out = { matches: 0, main: 0, differs: 0, examples: [] as Array<{ path: string; line: number; text: string }> };
+  const out = {
+    matches: 0,
+    main: 0,
+    differs: 0,
+    examples: [] as Array<{ path: string; line: number; text: string }>,
+  };
   for (const [dir, folder] of folders) {
     const folderName = baseName(dir).replace(/[-.]/g, '').toLowerCase();
     const names = [...folder.packages.keys()];

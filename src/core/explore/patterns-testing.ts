@@ -22,7 +22,8 @@ const JS_IMPORTS: Array<[RegExp, string]> = [
   [/^@std\/(testing|assert)|deno\.land\/std.*\/testing\//, 'Deno test'],
 ];
 
-const JS_CASE = /^\s*(?:it|test)(?:\.(?:only|skip|todo|fails|concurrent|sequential|each|fixme|failing|skipIf|runIf)\b(?:\([^)]*\))?)*\s*[(`]/;
+const JS_CASE =
+  /^\s*(?:it|test)(?:\.(?:only|skip|todo|fails|concurrent|sequential|each|fixme|failing|skipIf|runIf)\b(?:\([^)]*\))?)*\s*[(`]/;
 const JS_SPECIFIER = /(?:\bfrom\s*|^\s*import\s*|\brequire\s*\(\s*)(['"])([^'"]+)\1/;
 
 /** Whether a file not named as a test holds tests by its language's attributes (Rust #[test], JUnit @Test, xUnit [Fact]). */
@@ -52,7 +53,11 @@ const LOCAL_TEST_IMPORT = /^\s*import\s*\{([^}]*)\}\s*from\s*(['"])(\.{1,2}\/[^'
  * file) and test.cases:<framework>. A JS/TS file that takes `test` from a module of the project
  * (Playwright fixtures) gets that module's framework through `frameworkOfModule`.
  */
-export function scanTestFile(s: FileScan, lang: Lang, frameworkOfModule: (from: string, specifier: string) => string | null = () => null): string | null {
+export function scanTestFile(
+  s: FileScan,
+  lang: Lang,
+  frameworkOfModule: (from: string, specifier: string) => string | null = () => null,
+): string | null {
   const found = frameworkOf(s, lang, frameworkOfModule);
   if (!found) return null;
   s.file(`test.fw:${found.name}`, found.line);
@@ -61,7 +66,11 @@ export function scanTestFile(s: FileScan, lang: Lang, frameworkOfModule: (from: 
   return found.name;
 }
 
-function frameworkOf(s: FileScan, lang: Lang, frameworkOfModule: (from: string, specifier: string) => string | null): { name: string; line: number } | null {
+function frameworkOf(
+  s: FileScan,
+  lang: Lang,
+  frameworkOfModule: (from: string, specifier: string) => string | null,
+): { name: string; line: number } | null {
   const { code } = s;
   const find = (re: RegExp) => code.findIndex((l) => re.test(l));
   switch (lang) {

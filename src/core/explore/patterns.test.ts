@@ -53,7 +53,8 @@ describe('detectPatterns: error handling', () => {
     );
     expect(patterns.get('Error handling: throw sites')).toEqual({
       name: 'Error handling: throw sites',
-      description: 'throws custom Error subclasses (NotFound, Deep): 2 of 5 throw sites (built-in errors: 1, non-Error classes: 1, rethrows: 1)',
+      description:
+        'throws custom Error subclasses (NotFound, Deep): 2 of 5 throw sites (built-in errors: 1, non-Error classes: 1, rethrows: 1)',
       count: 2,
       total: 5,
       examples: [
@@ -65,7 +66,9 @@ describe('detectPatterns: error handling', () => {
       description: 'files with try/catch (1 block): 1 of 2 JS/TS files',
       examples: [{ path: 'src/errors.ts', line: 11, text: 'try {' }],
     });
-    expect(patterns.get('Error handling: promise .catch()')?.description).toBe('files with promise .catch() (1 call): 1 of 2 JS/TS files');
+    expect(patterns.get('Error handling: promise .catch()')?.description).toBe(
+      'files with promise .catch() (1 call): 1 of 2 JS/TS files',
+    );
     expect(patterns.get('Error handling: Result type')).toMatchObject({
       description: 'files using a Result type (Result<…>, Ok(), Err(): 2 sites): 1 of 2 JS/TS files',
       count: 1,
@@ -183,7 +186,17 @@ describe('detectPatterns: module structure', () => {
     { path: 'a.ts', text: lines("import { b } from './b';", 'export const a = 1;', 'export default a;') },
     { path: 'b.ts', text: lines('export function b() {}', 'export interface B {}') },
     { path: 'c.js', text: lines("const x = require('./x');", 'module.exports = x;') },
-    { path: 'index.ts', text: lines("'use strict';", "export * from './a';", "export { b } from './b';", 'export type {', '  B,', "} from './b';") },
+    {
+      path: 'index.ts',
+      text: lines(
+        "'use strict';",
+        "export * from './a';",
+        "export { b } from './b';",
+        'export type {',
+        '  B,',
+        "} from './b';",
+      ),
+    },
     { path: 'src/index.ts', text: lines("import { a } from '../a';", 'export const z = a + 1;') },
     { path: 'both.js', text: lines("import x from 'x';", "const y = require('y');", '// export default 1;') },
     { path: 'pkg/__init__.py', text: '' },
@@ -199,11 +212,14 @@ describe('detectPatterns: module structure', () => {
   it('counts ES modules against CommonJS, named against default exports, barrels, Python and Go packages', () => {
     const patterns = byName(run(files));
     expect(patterns.get('Module structure: module system')).toMatchObject({
-      description: 'ES modules (import/export): 4 of 6 JS/TS files with imports or exports (CommonJS: 1, both: 1)',
+      description:
+        'ES modules (import/export): 4 of 6 JS/TS files with imports or exports (CommonJS: 1, both: 1)',
       count: 4,
       total: 6,
     });
-    expect(patterns.get('Module structure: exports')?.description).toBe('named exports only: 3 of 4 JS/TS modules with exports (with a default export: 1)');
+    expect(patterns.get('Module structure: exports')?.description).toBe(
+      'named exports only: 3 of 4 JS/TS modules with exports (with a default export: 1)',
+    );
     expect(patterns.get('Module structure: barrel files')).toEqual({
       name: 'Module structure: barrel files',
       description: 'barrel index files (re-exports only): 1 of 2 index files',
@@ -265,16 +281,24 @@ describe('detectPatterns: type conventions', () => {
     expect(patterns.get('Type conventions: interface vs type')?.description).toBe(
       'object types declared as interface: 2 of 3 object type declarations (type aliases: 1)',
     );
-    expect(patterns.get('Type conventions: enums vs unions')?.description).toBe('string-literal union types: 2 of 4 enumerated types (enums: 2)');
+    expect(patterns.get('Type conventions: enums vs unions')?.description).toBe(
+      'string-literal union types: 2 of 4 enumerated types (enums: 2)',
+    );
     expect(patterns.get('Type conventions: any')).toMatchObject({
       description: 'files with an explicit any (4 sites): 1 of 2 TypeScript files',
-      examples: [{ path: 't.ts', line: 12, text: 'function f(a: any, b: Array<any>): any { return a as any; }' }],
+      examples: [
+        { path: 't.ts', line: 12, text: 'function f(a: any, b: Array<any>): any { return a as any; }' },
+      ],
     });
-    expect(patterns.get('Type conventions: Python type hints')?.description).toBe('functions with type hints: 3 of 5 Python functions (without hints: 2)');
+    expect(patterns.get('Type conventions: Python type hints')?.description).toBe(
+      'functions with type hints: 3 of 5 Python functions (without hints: 2)',
+    );
   });
 
   it('no any at all is still a counted statement', () => {
-    expect(described([{ path: 'a.ts', text: 'export const a: number = 1;' }])['Type conventions: any']).toBe('files with an explicit any: 0 of 1 TypeScript files');
+    expect(described([{ path: 'a.ts', text: 'export const a: number = 1;' }])['Type conventions: any']).toBe(
+      'files with an explicit any: 0 of 1 TypeScript files',
+    );
   });
 });
 
@@ -297,7 +321,8 @@ describe('detectPatterns: import style', () => {
     );
     const patterns = byName(run([{ path: 's.ts', text: ts }]));
     expect(patterns.get('Import style: specifiers')).toMatchObject({
-      description: 'relative imports: 5 of 9 JS/TS import specifiers (packages: 1, aliases: 1, Node builtins: 2)',
+      description:
+        'relative imports: 5 of 9 JS/TS import specifiers (packages: 1, aliases: 1, Node builtins: 2)',
       examples: [
         { path: 's.ts', line: 3, text: "import type { A } from './a.js';" },
         { path: 's.ts', line: 4, text: "import { type B, c } from '../b';" },
@@ -307,12 +332,23 @@ describe('detectPatterns: import style', () => {
     expect(patterns.get('Import style: type-only imports')?.description).toBe(
       'type-only imports (import type): 1 of 8 TypeScript import statements; inline type specifiers in 2 more',
     );
-    expect(patterns.get('Import style: extensions')?.description).toBe('relative imports with an explicit extension (.js): 2 of 4 relative imports of code (without: 2)');
-    expect(patterns.get('Import style: node: prefix')?.description).toBe('Node builtins imported with the node: prefix: 1 of 2 Node builtin imports (bare name: 1)');
+    expect(patterns.get('Import style: extensions')?.description).toBe(
+      'relative imports with an explicit extension (.js): 2 of 4 relative imports of code (without: 2)',
+    );
+    expect(patterns.get('Import style: node: prefix')?.description).toBe(
+      'Node builtins imported with the node: prefix: 1 of 2 Node builtin imports (bare name: 1)',
+    );
   });
 
   it('Python relative against absolute imports of the project’s own modules; Go import grouping', () => {
-    const py = lines('from . import b', 'from .c import d', 'from pkg.e import f', 'import pkg.g', 'import os', 'from typing import List');
+    const py = lines(
+      'from . import b',
+      'from .c import d',
+      'from pkg.e import f',
+      'import pkg.g',
+      'import os',
+      'from typing import List',
+    );
     const grouped = lines('package a', '', 'import (', '\t"fmt"', '\t"os"', '', '\t"github.com/x/y"', ')');
     const mixed = lines('package a', '', 'import (', '\t"fmt"', '\t"github.com/x/y"', ')');
     const stdOnly = lines('package a', '', 'import (', '\t"fmt"', ')');
@@ -322,8 +358,12 @@ describe('detectPatterns: import style', () => {
       { path: 'a/b.go', text: mixed },
       { path: 'a/c.go', text: stdOnly },
     ]);
-    expect(d['Import style: Python imports']).toBe("relative imports of the project's modules: 2 of 4 imports of the project's own modules (absolute: 2)");
-    expect(d['Import style: Go import grouping']).toBe('standard library imports grouped apart: 1 of 2 Go files importing both (mixed: 1)');
+    expect(d['Import style: Python imports']).toBe(
+      "relative imports of the project's modules: 2 of 4 imports of the project's own modules (absolute: 2)",
+    );
+    expect(d['Import style: Go import grouping']).toBe(
+      'standard library imports grouped apart: 1 of 2 Go files importing both (mixed: 1)',
+    );
   });
 });
 
@@ -344,7 +384,13 @@ describe('detectPatterns: naming', () => {
     '  const INNER = 1;',
     '}',
   );
-  const loader = lines('MAX_ROWS = 100', 'default_name = "x"', '__version__ = "1.0"', 'def load_rows():', '    LOCAL = 1');
+  const loader = lines(
+    'MAX_ROWS = 100',
+    'default_name = "x"',
+    '__version__ = "1.0"',
+    'def load_rows():',
+    '    LOCAL = 1',
+  );
 
   it('file names per language, function names, constants', () => {
     const d = described([
@@ -358,12 +404,22 @@ describe('detectPatterns: naming', () => {
       { path: 'pkg/test_data_loader.py', text: '' },
       { path: 'pkg/__init__.py', text: '' },
     ]);
-    expect(d['Naming: JS/TS file names']).toBe('kebab-case file names: 2 of 4 multi-word JS/TS file names (camelCase: 1, PascalCase: 1); 2 one-word names');
+    expect(d['Naming: JS/TS file names']).toBe(
+      'kebab-case file names: 2 of 4 multi-word JS/TS file names (camelCase: 1, PascalCase: 1); 2 one-word names',
+    );
     expect(d['Naming: Python file names']).toBe('snake_case file names: 2 of 2 multi-word Python file names');
-    expect(d['Naming: JS/TS functions']).toBe('camelCase function names: 3 of 5 multi-word JS/TS function names (snake_case: 1, PascalCase: 1)');
-    expect(d['Naming: JS/TS constants']).toBe('UPPER_SNAKE_CASE for top-level literal constants: 2 of 4 top-level constants bound to a literal (camelCase: 2)');
-    expect(d['Naming: Python constants']).toBe('UPPER_SNAKE_CASE for module-level literal constants: 1 of 2 module-level names bound to a literal (lower case: 1)');
-    expect(d['Naming: Python functions']).toBe('snake_case function names: 1 of 1 multi-word Python function names');
+    expect(d['Naming: JS/TS functions']).toBe(
+      'camelCase function names: 3 of 5 multi-word JS/TS function names (snake_case: 1, PascalCase: 1)',
+    );
+    expect(d['Naming: JS/TS constants']).toBe(
+      'UPPER_SNAKE_CASE for top-level literal constants: 2 of 4 top-level constants bound to a literal (camelCase: 2)',
+    );
+    expect(d['Naming: Python constants']).toBe(
+      'UPPER_SNAKE_CASE for module-level literal constants: 1 of 2 module-level names bound to a literal (lower case: 1)',
+    );
+    expect(d['Naming: Python functions']).toBe(
+      'snake_case function names: 1 of 1 multi-word Python function names',
+    );
   });
 
   it('fileNameStyle reads the stem before the first dot and drops test affixes', () => {
@@ -400,16 +456,65 @@ describe('detectPatterns: testing', () => {
         '});',
       ),
     },
-    { path: 'e2e/c.spec.ts', text: lines("import { test } from './fixtures';", "test('x', async () => {});") },
-    { path: 'e2e/fixtures.ts', text: lines("import { test as base } from '@playwright/test';", 'export const test = base.extend({});') },
-    { path: 'tests/test_x.py', text: lines('import pytest', '', 'def test_one():', '    assert True', '', 'def test_two():', '    pass') },
-    { path: 'tests/test_y.py', text: lines('import unittest', 'class T(unittest.TestCase):', '    def test_a(self):', '        pass') },
+    {
+      path: 'e2e/c.spec.ts',
+      text: lines("import { test } from './fixtures';", "test('x', async () => {});"),
+    },
+    {
+      path: 'e2e/fixtures.ts',
+      text: lines("import { test as base } from '@playwright/test';", 'export const test = base.extend({});'),
+    },
+    {
+      path: 'tests/test_x.py',
+      text: lines(
+        'import pytest',
+        '',
+        'def test_one():',
+        '    assert True',
+        '',
+        'def test_two():',
+        '    pass',
+      ),
+    },
+    {
+      path: 'tests/test_y.py',
+      text: lines('import unittest', 'class T(unittest.TestCase):', '    def test_a(self):', '        pass'),
+    },
     {
       path: 'pkg/x_test.go',
-      text: lines('package pkg', '', 'import "testing"', '', 'func TestX(t *testing.T) {}', 'func TestY(t *testing.T) {}', 'func BenchmarkZ(b *testing.B) {}'),
+      text: lines(
+        'package pkg',
+        '',
+        'import "testing"',
+        '',
+        'func TestX(t *testing.T) {}',
+        'func TestY(t *testing.T) {}',
+        'func BenchmarkZ(b *testing.B) {}',
+      ),
     },
-    { path: 'src/lib.rs', text: lines('pub fn f() {}', '#[cfg(test)]', 'mod tests {', '    #[test]', '    fn t() {}', '    #[tokio::test]', '    async fn u() {}', '}') },
-    { path: 'src/test/java/com/x/AppTest.java', text: lines('import org.junit.jupiter.api.Test;', 'class AppTest {', '  @Test void a() {}', '  @Test void b() {}', '}') },
+    {
+      path: 'src/lib.rs',
+      text: lines(
+        'pub fn f() {}',
+        '#[cfg(test)]',
+        'mod tests {',
+        '    #[test]',
+        '    fn t() {}',
+        '    #[tokio::test]',
+        '    async fn u() {}',
+        '}',
+      ),
+    },
+    {
+      path: 'src/test/java/com/x/AppTest.java',
+      text: lines(
+        'import org.junit.jupiter.api.Test;',
+        'class AppTest {',
+        '  @Test void a() {}',
+        '  @Test void b() {}',
+        '}',
+      ),
+    },
   ];
 
   it('one pattern per framework with its test files and cases, then placement', () => {
@@ -423,7 +528,10 @@ describe('detectPatterns: testing', () => {
       ['Testing: Vitest', 'Vitest: 1 of 9 test files, 3 test cases'],
       ['Testing: pytest', 'pytest: 1 of 9 test files, 2 test cases'],
       ['Testing: unittest', 'unittest: 1 of 9 test files, 1 test case'],
-      ['Testing: placement', 'test files in test folders (tests/, __tests__/, ...): 5 of 8 test files (next to the source: 3)'],
+      [
+        'Testing: placement',
+        'test files in test folders (tests/, __tests__/, ...): 5 of 8 test files (next to the source: 3)',
+      ],
     ]);
     // the spec that takes `test` from the project's Playwright fixtures gets Playwright, with its import line as evidence
     expect(testing[0].examples).toEqual([
@@ -453,7 +561,10 @@ describe('detectPatterns: robustness', () => {
   });
 
   it('caps examples at maxExamples (0 allowed)', () => {
-    const text = Array.from({ length: 10 }, (_, i) => `export function fnName${i}() { throw new Error('x'); }`).join('\n');
+    const text = Array.from(
+      { length: 10 },
+      (_, i) => `export function fnName${i}() { throw new Error('x'); }`,
+    ).join('\n');
     const one = byName(run([{ path: 'a.ts', text }], 1)).get('Error handling: throw sites')!;
     expect(one.examples).toHaveLength(1);
     expect(one.description).toBe('throws built-in errors (Error): 10 of 10 throw sites');
@@ -465,14 +576,31 @@ describe('detectPatterns: robustness', () => {
     const controller = new AbortController();
     const reason = new Error('stop');
     controller.abort(reason);
-    expect(() => detectPatterns([{ path: 'a.ts', text: 'x' }], { signal: controller.signal })).toThrow(reason);
+    expect(() => detectPatterns([{ path: 'a.ts', text: 'x' }], { signal: controller.signal })).toThrow(
+      reason,
+    );
     const other = new AbortController();
     other.abort('not an error');
-    expect(() => detectPatterns([{ path: 'a.ts', text: 'x' }], { signal: other.signal })).toThrow(expect.objectContaining({ code: 'Cancelled' }));
+    expect(() => detectPatterns([{ path: 'a.ts', text: 'x' }], { signal: other.signal })).toThrow(
+      expect.objectContaining({ code: 'Cancelled' }),
+    );
   });
 
   it('never throws on random text in any language, and every pattern is well formed', () => {
-    const path = fc.constantFrom('a.ts', 'b.js', 'c.py', 'd.go', 'e.rs', 'f.java', 'g.rb', 'h.c', 'tests/test_i.py', 'j.test.ts', 'index.ts', 'k/__init__.py');
+    const path = fc.constantFrom(
+      'a.ts',
+      'b.js',
+      'c.py',
+      'd.go',
+      'e.rs',
+      'f.java',
+      'g.rb',
+      'h.c',
+      'tests/test_i.py',
+      'j.test.ts',
+      'index.ts',
+      'k/__init__.py',
+    );
     const chunk = fc.constantFrom(
       'throw new ',
       'class X extends Error {}',
@@ -504,10 +632,13 @@ describe('detectPatterns: robustness', () => {
     fc.assert(
       fc.property(fc.array(fc.record({ path, text }), { maxLength: 6 }), (files) => {
         for (const p of detectPatterns(files)) {
-          expect(p.name).toMatch(/^(Module structure|Error handling|Type conventions|Import style|Naming|Testing): /);
+          expect(p.name).toMatch(
+            /^(Module structure|Error handling|Type conventions|Import style|Naming|Testing): /,
+          );
           if (p.count !== undefined) expect(p.count).toBeLessThanOrEqual(p.total!);
           expect(p.examples.length).toBeLessThanOrEqual(3);
-          for (const e of p.examples) if (e.text !== undefined) expect(e.text.length).toBeLessThanOrEqual(200);
+          for (const e of p.examples)
+            if (e.text !== undefined) expect(e.text.length).toBeLessThanOrEqual(200);
         }
       }),
       { numRuns: 300 },
@@ -515,7 +646,12 @@ describe('detectPatterns: robustness', () => {
   });
 
   it('a pathological line does not backtrack (10,000 characters of near-matches)', () => {
-    const bad = ['type X<' + '<'.repeat(900) + ' = ', 'throw ' + '('.repeat(900), 'import {' + ' type'.repeat(190), 'export const A' + ': x'.repeat(300)];
+    const bad = [
+      'type X<' + '<'.repeat(900) + ' = ',
+      'throw ' + '('.repeat(900),
+      'import {' + ' type'.repeat(190),
+      'export const A' + ': x'.repeat(300),
+    ];
     const start = performance.now();
     detectPatterns(bad.map((text, i) => ({ path: `f${i}.ts`, text: Array(10).fill(text).join('\n') })));
     expect(performance.now() - start).toBeLessThan(2000);
@@ -529,6 +665,8 @@ describe('detectPatterns: robustness', () => {
     const mb = files.reduce((sum, f) => sum + f.text.length, 0) / 1e6;
     const start = performance.now();
     const patterns = detectPatterns(files);
-    console.log(`detectPatterns: ${files.length} files, ${mb.toFixed(1)} MB in ${(performance.now() - start).toFixed(0)} ms, ${patterns.length} patterns`);
+    console.log(
+      `detectPatterns: ${files.length} files, ${mb.toFixed(1)} MB in ${(performance.now() - start).toFixed(0)} ms, ${patterns.length} patterns`,
+    );
   });
 });

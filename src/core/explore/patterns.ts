@@ -21,7 +21,20 @@
  * except" may count 0 (of the TypeScript files, of the except clauses): none is a convention too.
  */
 import { QuarryError } from '../errors';
-import { baseName, dirName, isEcmascript, isTestData, isTestFile, isVendored, langOf, type Lang, normalizePath, plural, testFolderOf, thousands } from './conventions';
+import {
+  baseName,
+  dirName,
+  isEcmascript,
+  isTestData,
+  isTestFile,
+  isVendored,
+  langOf,
+  type Lang,
+  normalizePath,
+  plural,
+  testFolderOf,
+  thousands,
+} from './conventions';
 import { codeLines, commentStyleOf } from './pattern-scan';
 import { type Choice, FileScan, portion, share, Tally } from './pattern-tally';
 import { identifierStyle, type JsClasses, newJsClasses, scanJs, throwKinds } from './patterns-js';
@@ -63,8 +76,14 @@ const GROUP: Record<Lang, string> = {
 };
 
 /** The conventions of a set of source files, as counted patterns (empty when nothing was counted). */
-export function detectPatterns(files: ReadonlyArray<{ path: string; text: string }>, options: PatternOptions = {}): Pattern[] {
-  const maxExamples = options.maxExamples === undefined || Number.isNaN(options.maxExamples) ? 3 : Math.max(0, Math.floor(options.maxExamples));
+export function detectPatterns(
+  files: ReadonlyArray<{ path: string; text: string }>,
+  options: PatternOptions = {},
+): Pattern[] {
+  const maxExamples =
+    options.maxExamples === undefined || Number.isNaN(options.maxExamples)
+      ? 3
+      : Math.max(0, Math.floor(options.maxExamples));
   const tally = new Tally(maxExamples);
   const list: Array<{ path: string; text: string; lang: Lang }> = [];
   const seen = new Set<string>();
@@ -89,7 +108,10 @@ export function detectPatterns(files: ReadonlyArray<{ path: string; text: string
     if (target === null) return null;
     if (!moduleFrameworks.has(target)) {
       const f = byPath.get(target)!;
-      moduleFrameworks.set(target, importedJsFramework(codeLines(f.text.split(/\r?\n/, 400), 'c'))?.name ?? null);
+      moduleFrameworks.set(
+        target,
+        importedJsFramework(codeLines(f.text.split(/\r?\n/, 400), 'c'))?.name ?? null,
+      );
     }
     return moduleFrameworks.get(target) ?? null;
   };
@@ -144,7 +166,11 @@ function resolveRelative(dir: string, specifier: string, files: Map<string, { la
   }
   const base = parts.join('/');
   const stem = base.replace(/\.[cm]?js$/, '');
-  for (const candidate of [base, ...['.ts', '.tsx', '.js', '.mjs', '.mts', '.jsx'].map((e) => stem + e), ...['ts', 'tsx', 'js'].map((e) => `${base}/index.${e}`)]) {
+  for (const candidate of [
+    base,
+    ...['.ts', '.tsx', '.js', '.mjs', '.mts', '.jsx'].map((e) => stem + e),
+    ...['ts', 'tsx', 'js'].map((e) => `${base}/index.${e}`),
+  ]) {
     const f = files.get(candidate);
     if (f && isEcmascript(f.lang)) return candidate;
   }
@@ -152,7 +178,9 @@ function resolveRelative(dir: string, specifier: string, files: Map<string, { la
 }
 
 function cancelled(signal: AbortSignal): Error {
-  return signal.reason instanceof Error ? signal.reason : new QuarryError('Cancelled', 'The pattern analysis was cancelled');
+  return signal.reason instanceof Error
+    ? signal.reason
+    : new QuarryError('Cancelled', 'The pattern analysis was cancelled');
 }
 
 /** A choice read from the tally by key. */
@@ -173,13 +201,23 @@ function examplesOf(tally: Tally, keys: string[]): Evidence[] {
 function group(tally: Tally, prefix: string, names: string[], statement: string, label: string): Choice {
   const keys = names.map((n) => prefix + n);
   const sorted = names.slice().sort((a, b) => tally.count(prefix + b) - tally.count(prefix + a));
-  const shown = sorted.length > 0 ? ` (${sorted.slice(0, 3).join(', ')}${sorted.length > 3 ? ', …' : ''})` : '';
-  return { statement: statement + shown, label, count: keys.reduce((sum, k) => sum + tally.count(k), 0), examples: examplesOf(tally, keys) };
+  const shown =
+    sorted.length > 0 ? ` (${sorted.slice(0, 3).join(', ')}${sorted.length > 3 ? ', …' : ''})` : '';
+  return {
+    statement: statement + shown,
+    label,
+    count: keys.reduce((sum, k) => sum + tally.count(k), 0),
+    examples: examplesOf(tally, keys),
+  };
 }
 
 // ---- Module structure
 
-function moduleStructure(tally: Tally, paths: string[], goFolders: Map<string, GoFolder>): Array<Pattern | null> {
+function moduleStructure(
+  tally: Tally,
+  paths: string[],
+  goFolders: Map<string, GoFolder>,
+): Array<Pattern | null> {
   const out: Array<Pattern | null> = [
     share(
       'Module structure: module system',
@@ -192,7 +230,10 @@ function moduleStructure(tally: Tally, paths: string[], goFolders: Map<string, G
     ),
     share(
       'Module structure: exports',
-      [pick(tally, 'js.exp.named', 'named exports only', 'named only'), pick(tally, 'js.exp.default', 'modules with a default export', 'with a default export')],
+      [
+        pick(tally, 'js.exp.named', 'named exports only', 'named only'),
+        pick(tally, 'js.exp.default', 'modules with a default export', 'with a default export'),
+      ],
       'JS/TS modules with exports',
     ),
   ];
@@ -226,9 +267,19 @@ function moduleStructure(tally: Tally, paths: string[], goFolders: Map<string, G
     share(
       'Module structure: Go packages',
       [
-        { statement: 'packages named after their folder', label: 'named after the folder', count: go.matches, examples: go.examples.slice(0, tally.maxExamples) },
+        {
+          statement: 'packages named after their folder',
+          label: 'named after the folder',
+          count: go.matches,
+          examples: go.examples.slice(0, tally.maxExamples),
+        },
         { statement: 'main packages', label: 'main', count: go.main, examples: [] },
-        { statement: 'packages named unlike their folder', label: 'named otherwise', count: go.differs, examples: [] },
+        {
+          statement: 'packages named unlike their folder',
+          label: 'named otherwise',
+          count: go.differs,
+          examples: [],
+        },
       ],
       'Go folders',
     ),
@@ -238,7 +289,12 @@ function moduleStructure(tally: Tally, paths: string[], goFolders: Map<string, G
 
 // ---- Error handling
 
-function errorHandling(tally: Tally, jsClasses: JsClasses, pyClasses: Map<string, string[]>, counts: { jsFiles: number; goFiles: number }): Array<Pattern | null> {
+function errorHandling(
+  tally: Tally,
+  jsClasses: JsClasses,
+  pyClasses: Map<string, string[]>,
+  counts: { jsFiles: number; goFiles: number },
+): Array<Pattern | null> {
   const kinds = throwKinds(tally, jsClasses);
   const t = 'js.throw.new:';
   const out: Array<Pattern | null> = [
@@ -326,7 +382,16 @@ function errorHandling(tally: Tally, jsClasses: JsClasses, pyClasses: Map<string
     ),
   );
   const excepts = tally.count('py.except.bare') + tally.count('py.except.typed');
-  out.push(portion('Error handling: bare except', 'bare except: clauses', tally.count('py.except.bare'), excepts, 'except clauses', tally.examples('py.except.bare')));
+  out.push(
+    portion(
+      'Error handling: bare except',
+      'bare except: clauses',
+      tally.count('py.except.bare'),
+      excepts,
+      'except clauses',
+      tally.examples('py.except.bare'),
+    ),
+  );
   if (tally.count('go.errcheck') > 0)
     out.push(
       portion(
@@ -376,7 +441,9 @@ function typeConventions(tally: Tally, counts: { tsFiles: number }): Array<Patte
     ),
     portion(
       'Type conventions: any',
-      anyFiles > 0 ? `files with an explicit any (${plural(tally.count('ts.any'), 'site')})` : 'files with an explicit any',
+      anyFiles > 0
+        ? `files with an explicit any (${plural(tally.count('ts.any'), 'site')})`
+        : 'files with an explicit any',
       anyFiles,
       counts.tsFiles,
       'TypeScript files',
@@ -384,12 +451,18 @@ function typeConventions(tally: Tally, counts: { tsFiles: number }): Array<Patte
     ),
     share(
       'Type conventions: enums vs unions',
-      [pick(tally, 'ts.literalUnion', 'string-literal union types', 'string-literal unions'), pick(tally, 'ts.enum', 'enums', 'enums')],
+      [
+        pick(tally, 'ts.literalUnion', 'string-literal union types', 'string-literal unions'),
+        pick(tally, 'ts.enum', 'enums', 'enums'),
+      ],
       'enumerated types',
     ),
     share(
       'Type conventions: Python type hints',
-      [pick(tally, 'py.def.hinted', 'functions with type hints', 'with hints'), pick(tally, 'py.def.plain', 'functions without type hints', 'without hints')],
+      [
+        pick(tally, 'py.def.hinted', 'functions with type hints', 'with hints'),
+        pick(tally, 'py.def.plain', 'functions without type hints', 'without hints'),
+      ],
       'Python functions',
     ),
   ];
@@ -416,7 +489,15 @@ function importStyle(tally: Tally): Array<Pattern | null> {
     const extra = inline > 0 ? `; inline type specifiers in ${thousands(inline)} more` : '';
     const examples = type > 0 ? tally.examples('ts.import.type') : tally.examples('ts.import.inline');
     out.push(
-      portion('Import style: type-only imports', 'type-only imports (import type)', type, tally.count('ts.import'), 'TypeScript import statements', examples, extra),
+      portion(
+        'Import style: type-only imports',
+        'type-only imports (import type)',
+        type,
+        tally.count('ts.import'),
+        'TypeScript import statements',
+        examples,
+        extra,
+      ),
     );
   }
   const exts = tally
@@ -513,7 +594,14 @@ function naming(tally: Tally, paths: string[]): Array<Pattern | null> {
       count: tally.count(`name.${g}.${style}`),
       examples: (styles.get(style) ?? []).slice(0, tally.maxExamples).map((path) => ({ path })),
     }));
-    out.push(share(`Naming: ${g} file names`, choices, `multi-word ${g} file names`, single > 0 ? `; ${plural(single, 'one-word name')}` : ''));
+    out.push(
+      share(
+        `Naming: ${g} file names`,
+        choices,
+        `multi-word ${g} file names`,
+        single > 0 ? `; ${plural(single, 'one-word name')}` : '',
+      ),
+    );
   }
   const fnChoices = (prefix: string): Choice[] => [
     pick(tally, `${prefix}.camel`, 'camelCase function names', 'camelCase'),
@@ -534,7 +622,12 @@ function naming(tally: Tally, paths: string[]): Array<Pattern | null> {
     share(
       'Naming: Python constants',
       [
-        pick(tally, 'py.const.upper', 'UPPER_SNAKE_CASE for module-level literal constants', 'UPPER_SNAKE_CASE'),
+        pick(
+          tally,
+          'py.const.upper',
+          'UPPER_SNAKE_CASE for module-level literal constants',
+          'UPPER_SNAKE_CASE',
+        ),
         pick(tally, 'py.const.other', 'lower-case names for module-level literal constants', 'lower case'),
       ],
       'module-level names bound to a literal',
@@ -546,10 +639,20 @@ function naming(tally: Tally, paths: string[]): Array<Pattern | null> {
 // ---- Testing
 
 function testing(tally: Tally, paths: string[], testFiles: number): Array<Pattern | null> {
-  const frameworks = tally.withPrefix('test.fw:').sort((a, b) => b.count - a.count || (a.rest < b.rest ? -1 : 1));
+  const frameworks = tally
+    .withPrefix('test.fw:')
+    .sort((a, b) => b.count - a.count || (a.rest < b.rest ? -1 : 1));
   const out: Array<Pattern | null> = frameworks.map(({ key, rest, count }) => {
     const cases = tally.count(`test.cases:${rest}`);
-    return portion(`Testing: ${rest}`, rest, count, testFiles, 'test files', tally.examples(key), cases > 0 ? `, ${plural(cases, 'test case')}` : '');
+    return portion(
+      `Testing: ${rest}`,
+      rest,
+      count,
+      testFiles,
+      'test files',
+      tally.examples(key),
+      cases > 0 ? `, ${plural(cases, 'test case')}` : '',
+    );
   });
   const tests = paths.filter(isTestFile);
   const colocated = tests.filter((p) => testFolderOf(p) === null);
@@ -559,8 +662,18 @@ function testing(tally: Tally, paths: string[], testFiles: number): Array<Patter
     share(
       'Testing: placement',
       [
-        { statement: 'test files next to the source', label: 'next to the source', count: colocated.length, examples: ex(colocated) },
-        { statement: 'test files in test folders (tests/, __tests__/, ...)', label: 'in test folders', count: inFolders.length, examples: ex(inFolders) },
+        {
+          statement: 'test files next to the source',
+          label: 'next to the source',
+          count: colocated.length,
+          examples: ex(colocated),
+        },
+        {
+          statement: 'test files in test folders (tests/, __tests__/, ...)',
+          label: 'in test folders',
+          count: inFolders.length,
+          examples: ex(inFolders),
+        },
       ],
       'test files',
     ),

@@ -19,11 +19,14 @@ const REPO: MemoryTree = {
     devDependencies: { vitest: '^4' },
   }),
   'tsconfig.json': JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '@/*': ['src/*'] } } }),
-  'src/index.ts': "/** Starts the shop. */\nimport { cart } from '@/cart';\nimport { log } from './log';\nexport const start = () => log(cart());\n",
+  'src/index.ts':
+    "/** Starts the shop. */\nimport { cart } from '@/cart';\nimport { log } from './log';\nexport const start = () => log(cart());\n",
   'src/cart.ts':
     "import { log } from './log';\nexport class CartError extends Error {}\nexport function cart() {\n  if (!log) throw new CartError('no log');\n  return 1;\n}\n",
-  'src/log.ts': "import { start } from './index';\nexport const log = (x: unknown) => { void start; return x; };\n",
-  'src/cart.test.ts': "import { it, expect } from 'vitest';\nimport { cart } from './cart';\nit('counts', () => expect(cart()).toBe(1));\n",
+  'src/log.ts':
+    "import { start } from './index';\nexport const log = (x: unknown) => { void start; return x; };\n",
+  'src/cart.test.ts':
+    "import { it, expect } from 'vitest';\nimport { cart } from './cart';\nit('counts', () => expect(cart()).toBe(1));\n",
 };
 
 function ctxOf(files: MemoryTree = REPO, extra: Partial<ToolContext> = {}): ToolContext {
@@ -36,7 +39,13 @@ const history: ToolContext['history'] = async (): Promise<HistoryPortResult> => 
   head: 'a'.repeat(40),
   shallow: false,
   commits: [
-    { oid: 'a'.repeat(40), author: 'Ada', date: Date.UTC(2026, 10, 30), message: 'Add the cart\n\nbody', changedFiles: [{ path: 'src/cart.ts', type: 'modify' }] },
+    {
+      oid: 'a'.repeat(40),
+      author: 'Ada',
+      date: Date.UTC(2026, 10, 30),
+      message: 'Add the cart\n\nbody',
+      changedFiles: [{ path: 'src/cart.ts', type: 'modify' }],
+    },
     {
       oid: 'b'.repeat(40),
       author: 'Bob',
@@ -82,10 +91,22 @@ describe('explore runs its analyzers by depth', () => {
     expect(r.analyzers.map((a) => a.name)).toEqual(['tree', 'manifests', 'patterns', 'imports', 'git']);
     // index -> cart -> log -> index, and index -> log -> index: one component, its shortest cycle as evidence
     expect(r.import_graph!.cycles).toEqual([
-      { files: ['src/cart.ts', 'src/index.ts', 'src/log.ts'], path: ['src/cart.ts', 'src/log.ts', 'src/index.ts', 'src/cart.ts'] },
+      {
+        files: ['src/cart.ts', 'src/index.ts', 'src/log.ts'],
+        path: ['src/cart.ts', 'src/log.ts', 'src/index.ts', 'src/cart.ts'],
+      },
     ]);
-    expect(r.import_graph!.edges).toContainEqual({ from: 'src/index.ts', to: 'src/cart.ts', kind: 'static', line: 2 });
-    expect(r.git_history_detail).toMatchObject({ available: true, branch: 'main', uncommitted: [{ path: 'src/log.ts', status: 'modified' }] });
+    expect(r.import_graph!.edges).toContainEqual({
+      from: 'src/index.ts',
+      to: 'src/cart.ts',
+      kind: 'static',
+      line: 2,
+    });
+    expect(r.git_history_detail).toMatchObject({
+      available: true,
+      branch: 'main',
+      uncommitted: [{ path: 'src/log.ts', status: 'modified' }],
+    });
     expect(r.git_history_detail!.hotFiles![0]).toEqual({ path: 'src/cart.ts', commits: 2 });
     expect(r.git_history).toContain('Add the cart');
     expect(r.summary).toContain('1 runtime cycle (src/cart.ts → src/log.ts → src/index.ts → src/cart.ts)');
@@ -114,16 +135,27 @@ describe('explore runs its analyzers by depth', () => {
 
 describe('one analyzer failing does not lose the report', () => {
   it('an analyzer that throws is an error entry; the others still report', async () => {
-    const r = await runExplore(ctxOf(), { path: '.', depth: 'deep' }, { replace: { patterns: async () => Promise.reject(new Error('pattern agent exploded')) } });
+    const r = await runExplore(
+      ctxOf(),
+      { path: '.', depth: 'deep' },
+      { replace: { patterns: async () => Promise.reject(new Error('pattern agent exploded')) } },
+    );
     expect(r.errors).toEqual([{ analyzer: 'patterns', message: 'pattern agent exploded' }]);
-    expect(r.analyzers.find((a) => a.name === 'patterns')).toMatchObject({ status: 'error', error: 'pattern agent exploded' });
+    expect(r.analyzers.find((a) => a.name === 'patterns')).toMatchObject({
+      status: 'error',
+      error: 'pattern agent exploded',
+    });
     expect(r.import_graph!.files).toBe(4);
     expect(r.tree).not.toBe('');
     expect(r.summary).toContain('Not analysed: patterns (pattern agent exploded)');
   });
 
   it('an analyzer that runs out of its time budget is a timeout entry', async () => {
-    const r = await runExplore(ctxOf(), { path: '.', depth: 'standard' }, { budgetMs: 50, replace: { patterns: () => new Promise(() => undefined) } });
+    const r = await runExplore(
+      ctxOf(),
+      { path: '.', depth: 'standard' },
+      { budgetMs: 50, replace: { patterns: () => new Promise(() => undefined) } },
+    );
     expect(r.analyzers.find((a) => a.name === 'patterns')?.status).toBe('timeout');
     expect(r.errors[0].message).toMatch(/patterns analyzer ran out of its/);
     expect(r.key_files.length).toBeGreaterThan(0);
@@ -143,7 +175,11 @@ describe('one analyzer failing does not lose the report', () => {
 
   it('cancelling the run stops it with Cancelled', async () => {
     const controller = new AbortController();
-    const p = runExplore(ctxOf(REPO, { signal: controller.signal }), { path: '.', depth: 'deep' }, { replace: { imports: () => new Promise(() => undefined) } });
+    const p = runExplore(
+      ctxOf(REPO, { signal: controller.signal }),
+      { path: '.', depth: 'deep' },
+      { replace: { imports: () => new Promise(() => undefined) } },
+    );
     setTimeout(() => controller.abort(), 20);
     await expect(p).rejects.toMatchObject({ code: 'Cancelled' });
   });
@@ -152,10 +188,18 @@ describe('one analyzer failing does not lose the report', () => {
 describe('the explore tool', () => {
   it('checks its arguments', async () => {
     const ctx = ctxOf();
-    await expect(callTool('explore', {}, ctx)).rejects.toMatchObject({ code: 'InvalidArgument', data: { field: 'path' } });
+    await expect(callTool('explore', {}, ctx)).rejects.toMatchObject({
+      code: 'InvalidArgument',
+      data: { field: 'path' },
+    });
     await expect(callTool('explore', { path: '  ' }, ctx)).rejects.toThrow('path must not be empty');
-    await expect(callTool('explore', { path: '.', depth: 'deeper' }, ctx)).rejects.toMatchObject({ code: 'InvalidArgument', data: { field: 'depth' } });
-    await expect(callTool('explore', { path: '.', scope: 'x' }, ctx)).rejects.toMatchObject({ code: 'InvalidArgument' });
+    await expect(callTool('explore', { path: '.', depth: 'deeper' }, ctx)).rejects.toMatchObject({
+      code: 'InvalidArgument',
+      data: { field: 'depth' },
+    });
+    await expect(callTool('explore', { path: '.', scope: 'x' }, ctx)).rejects.toMatchObject({
+      code: 'InvalidArgument',
+    });
     await expect(callTool('explore', { path: 'nowhere' }, ctx)).rejects.toMatchObject({ code: 'NotFound' });
     await expect(callTool('explore', { path: '../outside' }, ctx)).rejects.toBeInstanceOf(QuarryError);
   });
@@ -173,10 +217,26 @@ describe('the explore tool', () => {
 
 describe('the Markdown export', () => {
   it('has every section, and repository text cannot become markup', async () => {
-    const files = { ...REPO, 'src/evil.ts': '// ```\n/** <script>alert(1)</script> */\nexport const x = 1;\n' };
-    const r = await runExplore(ctxOf(files, { history }), { path: '.', depth: 'deep', focus: 'script alert' });
+    const files = {
+      ...REPO,
+      'src/evil.ts': '// ```\n/** <script>alert(1)</script> */\nexport const x = 1;\n',
+    };
+    const r = await runExplore(ctxOf(files, { history }), {
+      path: '.',
+      depth: 'deep',
+      focus: 'script alert',
+    });
     const md = exploreMarkdown(r);
-    for (const h of ['# Explore: .', '## Summary', '## Tree', '## Dependencies', '## Import graph', '## Git history', '## Analyzers']) expect(md).toContain(h);
+    for (const h of [
+      '# Explore: .',
+      '## Summary',
+      '## Tree',
+      '## Dependencies',
+      '## Import graph',
+      '## Git history',
+      '## Analyzers',
+    ])
+      expect(md).toContain(h);
     expect(md).not.toMatch(/^<script>/m);
     // every fence that opens is closed
     const fences = md.split('\n').filter((l) => /^`{3,}/.test(l));

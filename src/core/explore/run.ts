@@ -23,7 +23,11 @@ import { drawTree } from './tree';
 import type { AnalyzerName, AnalyzerRun, ExploreDepth, ExploreResult } from './types';
 
 /** Each analyzer's time budget by depth (the CLI and an agent wait for the whole report). */
-export const ANALYZER_BUDGET_MS: Record<ExploreDepth, number> = { shallow: 20_000, standard: 45_000, deep: 90_000 };
+export const ANALYZER_BUDGET_MS: Record<ExploreDepth, number> = {
+  shallow: 20_000,
+  standard: 45_000,
+  deep: 90_000,
+};
 
 /** Source files the pattern agent reads (the seed's agent samples; past this, evenly spaced ones). */
 const PATTERN_SAMPLE_FILES = 4000;
@@ -62,7 +66,11 @@ function sample<T>(list: readonly T[], n: number): T[] {
   return out;
 }
 
-export async function runExplore(ctx: ToolContext, args: ExploreArgs, options: ExploreOptions = {}): Promise<ExploreResult> {
+export async function runExplore(
+  ctx: ToolContext,
+  args: ExploreArgs,
+  options: ExploreOptions = {},
+): Promise<ExploreResult> {
   const roots = await resolveExploreRoots(ctx.workspace, args.path);
   const corpus = new ExploreCorpus(ctx.workspace, roots, ctx.signal);
   const names = analyzersFor(args.depth, args.focus);
@@ -122,10 +130,16 @@ export async function runExplore(ctx: ToolContext, args: ExploreArgs, options: E
         const rel = r.dir ? f.rel.slice(r.dir.length + 1) : f.rel;
         return roots.length > 1 ? `${ctx.workspace.roots[f.rootIndex].name}/${rel}` : rel;
       });
-      result.tree = drawTree(label === '.' ? (roots.length > 1 ? '.' : ctx.workspace.roots[roots[0].rootIndex].name) : label, rels);
+      result.tree = drawTree(
+        label === '.' ? (roots.length > 1 ? '.' : ctx.workspace.roots[roots[0].rootIndex].name) : label,
+        rels,
+      );
       const withText: Array<{ path: string; text?: string }> = [];
       for (const f of files) {
-        const text = MAYBE_KEY.test(f.rel) && f.size <= PATTERN_MAX_FILE_BYTES ? ((await c.text(f.rootIndex, f.rel)) ?? undefined) : undefined;
+        const text =
+          MAYBE_KEY.test(f.rel) && f.size <= PATTERN_MAX_FILE_BYTES
+            ? ((await c.text(f.rootIndex, f.rel)) ?? undefined)
+            : undefined;
         withText.push(text === undefined ? { path: f.path } : { path: f.path, text });
         await c.pause();
       }
@@ -157,11 +171,21 @@ export async function runExplore(ctx: ToolContext, args: ExploreArgs, options: E
     let outOfTime = false;
     const timer = setTimeout(() => {
       outOfTime = true;
-      own.abort(new QuarryError('EngineError', `the ${name} analyzer ran out of its ${Math.round(budget / 1000)} s budget`));
+      own.abort(
+        new QuarryError(
+          'EngineError',
+          `the ${name} analyzer ran out of its ${Math.round(budget / 1000)} s budget`,
+        ),
+      );
     }, budget);
     // ends the wait at the budget or on cancel, even for an analyzer that never looks at its signal
     const stopped = new Promise<never>((_, reject) => {
-      const fail = () => reject(own.signal.reason instanceof Error ? own.signal.reason : new QuarryError('Cancelled', 'The explore run was cancelled'));
+      const fail = () =>
+        reject(
+          own.signal.reason instanceof Error
+            ? own.signal.reason
+            : new QuarryError('Cancelled', 'The explore run was cancelled'),
+        );
       if (own.signal.aborted) fail();
       else own.signal.addEventListener('abort', fail, { once: true });
     });
@@ -169,7 +193,9 @@ export async function runExplore(ctx: ToolContext, args: ExploreArgs, options: E
     const entry: AnalyzerRun = { name, status: 'ok', ms: 0 };
     try {
       const replaced = options.replace?.[name];
-      const work = replaced ? replaced(own.signal).then(() => undefined) : bodies[name](corpus.fork(own.signal));
+      const work = replaced
+        ? replaced(own.signal).then(() => undefined)
+        : bodies[name](corpus.fork(own.signal));
       work.catch(() => undefined);
       await Promise.race([work, stopped]);
     } catch (err) {
@@ -186,12 +212,17 @@ export async function runExplore(ctx: ToolContext, args: ExploreArgs, options: E
     if (!ctx.signal?.aborted) options.onUpdate?.(structuredCloneSafe(result));
   };
 
-  const runs = names.map((name) => (name === 'manifests' ? runOne(name).finally(manifestsEnded) : runOne(name)));
+  const runs = names.map((name) =>
+    name === 'manifests' ? runOne(name).finally(manifestsEnded) : runOne(name),
+  );
   if (!names.includes('manifests')) manifestsEnded();
   await Promise.all(runs);
   if (ctx.signal?.aborted) throw new QuarryError('Cancelled', 'The explore run was cancelled');
   result.analyzers.sort((a, b) => names.indexOf(a.name) - names.indexOf(b.name));
-  const named = label === '.' ? `The repository ${roots.map((r) => ctx.workspace.roots[r.rootIndex].name).join(' + ')}` : label;
+  const named =
+    label === '.'
+      ? `The repository ${roots.map((r) => ctx.workspace.roots[r.rootIndex].name).join(' + ')}`
+      : label;
   result.summary = buildSummary(result, await filesP.catch(() => []), named);
   return result;
 }

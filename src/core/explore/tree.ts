@@ -91,7 +91,10 @@ function draw(dir: Dir, prefix: string, level: number, levels: number, cap: numb
   if (hidden > 0) {
     const hiddenDirs = Math.max(0, dirNames.length - shown);
     const hiddenFiles = hidden - hiddenDirs;
-    const parts = [hiddenFiles > 0 ? plural(hiddenFiles, 'file') : '', hiddenDirs > 0 ? plural(hiddenDirs, 'folder') : ''].filter(Boolean);
+    const parts = [
+      hiddenFiles > 0 ? plural(hiddenFiles, 'file') : '',
+      hiddenDirs > 0 ? plural(hiddenDirs, 'folder') : '',
+    ].filter(Boolean);
     lines.push(`${prefix}└── … ${hidden} more (${parts.join(', ')})`);
   }
 }

@@ -19,7 +19,12 @@ export function mergeBlocks(matches: GrepMatch[]): Block[] {
     const first = m.line - m.contextBefore.length;
     const rows: Block['lines'] = [
       ...m.contextBefore.map((text, i) => ({ line: first + i, text, ranges: null as HitRange[] | null })),
-      { line: m.line, text: m.text, ranges: m.ranges as HitRange[] | null, ...(m.textStart ? { textStart: m.textStart } : {}) },
+      {
+        line: m.line,
+        text: m.text,
+        ranges: m.ranges as HitRange[] | null,
+        ...(m.textStart ? { textStart: m.textStart } : {}),
+      },
       ...m.contextAfter.map((text, i) => ({ line: m.line + 1 + i, text, ranges: null as HitRange[] | null })),
     ];
     const lastLine: number = cur ? cur.lines[cur.lines.length - 1].line : -Infinity;

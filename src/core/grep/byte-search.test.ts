@@ -23,16 +23,41 @@ afterEach(() => {
   CHUNK.bytes = defaultChunk;
 });
 
-const piece = fc.constantFrom('a', 'b', 'k', 'K', 'é', '€', '😀', ' ', '(', 'ab', 'Error', 'TypeError', 'x1', '\n', '\n', '\r\n', '\r', '\ufeff');
+const piece = fc.constantFrom(
+  'a',
+  'b',
+  'k',
+  'K',
+  'é',
+  '€',
+  '😀',
+  ' ',
+  '(',
+  'ab',
+  'Error',
+  'TypeError',
+  'x1',
+  '\n',
+  '\n',
+  '\r\n',
+  '\r',
+  '\ufeff',
+);
 const textFile = fc.array(piece, { maxLength: 80 }).map((p) => p.join(''));
 const fileBytes = fc.oneof(
   textFile.map((t) => enc.encode(t)),
   textFile.map((t) => enc.encode(t)),
   // a UTF-8 byte-order mark, then maybe a NUL (text all the same without a literal prefilter)
-  fc.tuple(textFile, fc.boolean()).map(([t, nul]) => new Uint8Array([0xef, 0xbb, 0xbf, ...(nul ? [0] : []), ...enc.encode(t)])),
+  fc
+    .tuple(textFile, fc.boolean())
+    .map(([t, nul]) => new Uint8Array([0xef, 0xbb, 0xbf, ...(nul ? [0] : []), ...enc.encode(t)])),
   // invalid UTF-8, next to line ends too
   fc
-    .tuple(textFile, fc.constantFrom([0xe2, 0x82], [0xff], [0xc3], [0xe2, 0x82, 0x0a], [0xf0, 0x9f]), textFile)
+    .tuple(
+      textFile,
+      fc.constantFrom([0xe2, 0x82], [0xff], [0xc3], [0xe2, 0x82, 0x0a], [0xf0, 0x9f]),
+      textFile,
+    )
     .map(([t, bad, u]) => new Uint8Array([...enc.encode(t), ...bad, ...enc.encode(u)])),
   // binary, and UTF-16LE with a BOM
   textFile.map((t) => new Uint8Array([...enc.encode(t.slice(0, 2)), 0, ...enc.encode(t)])),
@@ -76,7 +101,11 @@ const request = fc.record({
 });
 
 /** The byte path and the reference path (every file decoded whole) give the same answer. */
-async function expectSameAsWhole(tree: Record<string, Uint8Array>, req: GrepRequest, bytePrefilter = true): Promise<void> {
+async function expectSameAsWhole(
+  tree: Record<string, Uint8Array>,
+  req: GrepRequest,
+  bytePrefilter = true,
+): Promise<void> {
   const ws = new Workspace([new MemorySource(tree)]);
   const a = await searchAll(ws, req, { bytePrefilter });
   const b = await searchAll(ws, req, { literalLines: false, bytePrefilter });
@@ -90,12 +119,18 @@ describe('pieces of lines (no literal to anchor on)', () => {
   it('give the same results as decoding each file whole, whatever the piece size (property)', async () => {
     let pieces = 0;
     await fc.assert(
-      fc.asyncProperty(files, request, fc.constantFrom(1, 2, 5, 16, defaultChunk), fc.boolean(), async (tree, req, chunk, prefilter) => {
-        const matcher = compileMatcher(req.pattern, req);
-        if (bytePlan(matcher, undefined).pieces) pieces++;
-        CHUNK.bytes = chunk;
-        await expectSameAsWhole(tree, req, prefilter);
-      }),
+      fc.asyncProperty(
+        files,
+        request,
+        fc.constantFrom(1, 2, 5, 16, defaultChunk),
+        fc.boolean(),
+        async (tree, req, chunk, prefilter) => {
+          const matcher = compileMatcher(req.pattern, req);
+          if (bytePlan(matcher, undefined).pieces) pieces++;
+          CHUNK.bytes = chunk;
+          await expectSameAsWhole(tree, req, prefilter);
+        },
+      ),
       { numRuns: 1200 },
     );
     // the property must exercise the pieces, not only the literal path
@@ -107,14 +142,26 @@ describe('pieces of lines (no literal to anchor on)', () => {
     const tree = { 'a.ts': enc.encode('one\ntwo\nThree\nfour\nfive\n') };
     const ws = new Workspace([new MemorySource(tree)]);
     const got = await searchAll(ws, { pattern: '^T\\w+', mode: 'regex', contextBefore: 2, contextAfter: 2 });
-    expect(got.matches).toEqual([{ path: 'a.ts', line: 3, text: 'Three', ranges: [[0, 5]], contextBefore: ['one', 'two'], contextAfter: ['four', 'five'] }]);
+    expect(got.matches).toEqual([
+      {
+        path: 'a.ts',
+        line: 3,
+        text: 'Three',
+        ranges: [[0, 5]],
+        contextBefore: ['one', 'two'],
+        contextAfter: ['four', 'five'],
+      },
+    ]);
   });
 
   it('number lines across pieces, and a line longer than a piece is one piece', async () => {
     CHUNK.bytes = 8;
     const long = 'x'.repeat(50) + 'Zeta';
     const tree = { 'a.ts': enc.encode(`Alpha\n\n${long}\nbeta Gamma\n`) };
-    const got = await searchAll(new Workspace([new MemorySource(tree)]), { pattern: '[A-Z][a-z]+', mode: 'regex' });
+    const got = await searchAll(new Workspace([new MemorySource(tree)]), {
+      pattern: '[A-Z][a-z]+',
+      mode: 'regex',
+    });
     expect(got.matches.map((m) => [m.line, m.ranges])).toEqual([
       [1, [[0, 5]]],
       [3, [[50, 54]]],
@@ -125,12 +172,20 @@ describe('pieces of lines (no literal to anchor on)', () => {
   it('skip a binary file, decode a UTF-16 file whole, and skip an unreadable one with its reason', async () => {
     class Unreadable extends MemorySource {
       override async read(p: string): Promise<Uint8Array> {
-        if (p === 'gone.ts') throw new QuarryError('Unreadable', 'Not a regular file: gone.ts', { path: p, reason: 'notRegular' });
+        if (p === 'gone.ts')
+          throw new QuarryError('Unreadable', 'Not a regular file: gone.ts', {
+            path: p,
+            reason: 'notRegular',
+          });
         return super.read(p);
       }
     }
     const utf16 = [0xff, 0xfe, ...[...'Hello\nWorld'].flatMap((c) => [c.charCodeAt(0), 0])];
-    const source = new Unreadable({ 'bin.dat': new Uint8Array([65, 0, 66]), 'u16.txt': new Uint8Array(utf16), 'gone.ts': 'Hello' });
+    const source = new Unreadable({
+      'bin.dat': new Uint8Array([65, 0, 66]),
+      'u16.txt': new Uint8Array(utf16),
+      'gone.ts': 'Hello',
+    });
     const ws = new Workspace([source]);
     for (const literalLines of [undefined, false]) {
       const got = await searchAll(ws, { pattern: '[A-Z]\\w+', mode: 'regex' }, { literalLines });
@@ -146,7 +201,8 @@ describe('pieces of lines (no literal to anchor on)', () => {
   });
 
   it('are chosen without literals or with short ones, and never on the reference path', () => {
-    const plan = (p: string, literalLines?: boolean) => bytePlan(compileMatcher(p, { mode: 'regex', caseMode: 'sensitive' }), literalLines);
+    const plan = (p: string, literalLines?: boolean) =>
+      bytePlan(compileMatcher(p, { mode: 'regex', caseMode: 'sensitive' }), literalLines);
     expect(plan('\\w+Error').lineFinders).not.toBeNull();
     expect(plan('\\w+Error').pieces).toBe(false);
     expect(plan('[A-Z]\\w+').pieces).toBe(true);
@@ -175,7 +231,10 @@ describe('one search for what several literals share', () => {
   });
 
   it('anchors lines on the factor', () => {
-    const m = compileMatcher('useEffect|useLayoutEffect|useInsertionEffect', { mode: 'regex', caseMode: 'sensitive' });
+    const m = compileMatcher('useEffect|useLayoutEffect|useInsertionEffect', {
+      mode: 'regex',
+      caseMode: 'sensitive',
+    });
     const lf = literalLineFinders(m)!;
     expect(lf.finders).toHaveLength(1);
     expect(lf.find('x useLayoutEffect(', 0)).toBe(11);
@@ -205,7 +264,12 @@ describe('one search for what several literals share', () => {
       { minKeys: 1 },
     );
     const req = fc.record({
-      pattern: fc.constantFrom('useEffect|useLayoutEffect', '\\buse(?:Layout)?Effect\\(', 'readFile|readFileSync', '(?:use|Layout)Effect'),
+      pattern: fc.constantFrom(
+        'useEffect|useLayoutEffect',
+        '\\buse(?:Layout)?Effect\\(',
+        'readFile|readFileSync',
+        '(?:use|Layout)Effect',
+      ),
       mode: fc.constant<'regex'>('regex'),
       caseMode: fc.constantFrom<NonNullable<GrepRequest['caseMode']>>('sensitive', 'insensitive', 'smart'),
       wholeWord: fc.boolean(),
@@ -296,7 +360,8 @@ describe('byte finders and candidate lines', () => {
           for (let i = 0; i <= hay.length; i++) {
             if (i === hay.length || hay[i] === 10) {
               const s = Math.max(ls, from);
-              if (i >= from && needles.some((nd) => naiveFind(hay.subarray(0, i), nd, false, s) !== -1)) want.push([s, i]);
+              if (i >= from && needles.some((nd) => naiveFind(hay.subarray(0, i), nd, false, s) !== -1))
+                want.push([s, i]);
               ls = i + 1;
             }
           }

@@ -40,7 +40,10 @@ export const LITERAL_LINES = { minBytes: 3 };
 export function bytePlan(matcher: Matcher, literalLines: boolean | undefined): BytePlan {
   if (literalLines === false) return { lineFinders: null, pieces: false };
   const lineFinders = literalLineFinders(matcher);
-  return { lineFinders, pieces: lineFinders === null || lineFinders.finders.some((f) => f.length < LITERAL_LINES.minBytes) };
+  return {
+    lineFinders,
+    pieces: lineFinders === null || lineFinders.finders.some((f) => f.length < LITERAL_LINES.minBytes),
+  };
 }
 
 /** Everything searchBytes needs to know about the query. */
@@ -64,7 +67,17 @@ export async function searchBytes(
   onLine: OnLine,
 ): Promise<'searched' | 'absent' | 'whole' | Skipped> {
   if (plan.lineFinders && (segments || !plan.pieces)) {
-    return searchLines(source, rel, plan.lineFinders, plan.matcher, plan.shape, onLine, plan.mayMatch !== null, segments, plan.rangeMargin);
+    return searchLines(
+      source,
+      rel,
+      plan.lineFinders,
+      plan.matcher,
+      plan.shape,
+      onLine,
+      plan.mayMatch !== null,
+      segments,
+      plan.rangeMargin,
+    );
   }
   if (plan.pieces) return searchChunks(source, rel, plan.matcher, plan.shape, onLine, plan.mayMatch);
   return 'whole';

@@ -112,5 +112,10 @@ export async function searchChunks(
 export function readSkip(path: string, err: unknown): Skipped {
   const reason = err instanceof QuarryError ? err.data.reason : undefined;
   const detail = err instanceof Error ? err.message : String(err);
-  return { path, reason: reason === 'outsideRoot' || reason === 'notRegular' || reason === 'symlinkLoop' ? reason : 'unreadable', detail };
+  return {
+    path,
+    reason:
+      reason === 'outsideRoot' || reason === 'notRegular' || reason === 'symlinkLoop' ? reason : 'unreadable',
+    detail,
+  };
 }

@@ -19,7 +19,8 @@ function nonNegativeInt(value: unknown, field: string, fallback: number): number
 
 /** Compile everything that can fail before any file is read. */
 export function compileRequest(req: GrepRequest) {
-  if (typeof req.pattern !== 'string') throw new QuarryError('InvalidArgument', 'pattern must be a string', { field: 'pattern' });
+  if (typeof req.pattern !== 'string')
+    throw new QuarryError('InvalidArgument', 'pattern must be a string', { field: 'pattern' });
   const matcher = compileMatcher(req.pattern, {
     mode: req.mode,
     caseMode: req.caseMode ?? 'sensitive',
@@ -34,7 +35,9 @@ export function compileRequest(req: GrepRequest) {
   const contextBefore = nonNegativeInt(req.contextBefore, 'contextBefore', 0);
   const contextAfter = nonNegativeInt(req.contextAfter, 'contextAfter', 0);
   const maxResults = nonNegativeInt(req.maxResults, 'maxResults', DEFAULT_MAX_RESULTS);
-  const countLimit = req.countLimit === undefined ? Infinity : nonNegativeInt(req.countLimit, 'countLimit', 0);
-  const cap = req.maxLineChars === undefined ? undefined : nonNegativeInt(req.maxLineChars, 'maxLineChars', 0);
+  const countLimit =
+    req.countLimit === undefined ? Infinity : nonNegativeInt(req.countLimit, 'countLimit', 0);
+  const cap =
+    req.maxLineChars === undefined ? undefined : nonNegativeInt(req.maxLineChars, 'maxLineChars', 0);
   return { matcher, filter, contextBefore, contextAfter, maxResults, countLimit, cap };
 }

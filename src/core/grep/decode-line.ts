@@ -25,7 +25,12 @@ export function asciiText(bytes: Uint8Array, a: number, b: number): string {
  * bytes[start, end) as text (UTF-8, U+FFFD for invalid sequences, a U+FEFF kept): the source's
  * own decoder when it has one (no per-call cost to speak of), else decodeLine's choice.
  */
-export function decodeRange(source: Workspace['roots'][number], bytes: Uint8Array, start: number, end: number): string {
+export function decodeRange(
+  source: Workspace['roots'][number],
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+): string {
   if (source.decodeUtf8) return source.decodeUtf8(bytes, start, end);
   return decodeLine(source, bytes.subarray(start, end));
 }
@@ -49,7 +54,8 @@ export function decodeLine(source: Workspace['roots'][number], line: Uint8Array)
   if (source.decode && line.length >= 1024) {
     const b0 = line[0];
     const b1 = line[1];
-    const bomLike = (b0 === 0xef && b1 === 0xbb) || (b0 === 0xff && b1 === 0xfe) || (b0 === 0xfe && b1 === 0xff);
+    const bomLike =
+      (b0 === 0xef && b1 === 0xbb) || (b0 === 0xff && b1 === 0xfe) || (b0 === 0xfe && b1 === 0xff);
     if (!bomLike && !hasNulByte(line)) {
       const d = source.decode(line);
       if (!d.binary && d.encoding === 'utf-8') return d.text;

@@ -16,7 +16,16 @@ import { RANGE_MARGIN, type LineContext, type LineShape } from './literal-lines'
 import type { Matcher } from './regex';
 import { withPrefix } from './search-files';
 import type { SearchTally } from './tally';
-import { clipToWindow, cutLine, linesAfter, linesBefore, lineTextAt, previewStart, scanLines, type LineHits } from './scan';
+import {
+  clipToWindow,
+  cutLine,
+  linesAfter,
+  linesBefore,
+  lineTextAt,
+  previewStart,
+  scanLines,
+  type LineHits,
+} from './scan';
 import type { GrepMatch, SegmentRange } from './types';
 
 /** How every file of one search is read and matched. */
@@ -97,7 +106,13 @@ export interface SearchedFile {
  * when nothing is pending before its chunk) counts it: 'stop' when the search must stop there,
  * 'searched', or 'passed' (skipped, or no required literal in its bytes).
  */
-export async function searchFileInto(tally: SearchTally, source: FileSource, f: SearchedFile, plan: FilePlan, prefix: string): Promise<'stop' | 'searched' | 'passed'> {
+export async function searchFileInto(
+  tally: SearchTally,
+  source: FileSource,
+  f: SearchedFile,
+  plan: FilePlan,
+  prefix: string,
+): Promise<'stop' | 'searched' | 'passed'> {
   if (f.checkBytes !== undefined) {
     const skip = await fileOnWalk(source, f.rel, f.checkBytes);
     if (skip) {
@@ -118,7 +133,14 @@ export async function searchFileInto(tally: SearchTally, source: FileSource, f: 
 }
 
 /** A matching line as delivered: cut to maxLineChars (a long line's preview window), with its context. */
-function deliveredMatch(path: string, text: string, hits: LineHits, lineNo: number, shape: LineShape, context?: () => LineContext): GrepMatch {
+function deliveredMatch(
+  path: string,
+  text: string,
+  hits: LineHits,
+  lineNo: number,
+  shape: LineShape,
+  context?: () => LineContext,
+): GrepMatch {
   const { cap, before, after } = shape;
   let lineText = lineTextAt(text, hits.start, hits.end);
   let ranges = hits.ranges;
@@ -135,7 +157,15 @@ function deliveredMatch(path: string, text: string, hits: LineHits, lineNo: numb
     text: lineText,
     ranges,
     ...(textStart > 0 ? { textStart } : {}),
-    contextBefore: around ? around.before : before ? linesBefore(text, hits.start, Math.min(before, hits.line - 1)).map((l) => cutLine(l, cap)) : [],
-    contextAfter: around ? around.after : after ? linesAfter(text, hits.end, after).map((l) => cutLine(l, cap)) : [],
+    contextBefore: around
+      ? around.before
+      : before
+        ? linesBefore(text, hits.start, Math.min(before, hits.line - 1)).map((l) => cutLine(l, cap))
+        : [],
+    contextAfter: around
+      ? around.after
+      : after
+        ? linesAfter(text, hits.end, after).map((l) => cutLine(l, cap))
+        : [],
   };
 }

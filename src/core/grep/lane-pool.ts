@@ -20,7 +20,10 @@ export interface LaneThread {
 
 interface Lane {
   thread: LaneThread;
-  out: Map<number, { task: ChunkTask; resolve: (r: ChunkResult) => void; reject: (e: unknown) => void; signal: AbortSignal }>;
+  out: Map<
+    number,
+    { task: ChunkTask; resolve: (r: ChunkResult) => void; reject: (e: unknown) => void; signal: AbortSignal }
+  >;
   answered: boolean;
 }
 

@@ -85,7 +85,11 @@ function compiledFor(req: GrepRequest) {
 }
 
 /** Search a chunk's files in order on this thread. */
-export async function searchChunk(source: FileSource, task: ChunkTask, signal?: AbortSignal): Promise<ChunkResult> {
+export async function searchChunk(
+  source: FileSource,
+  task: ChunkTask,
+  signal?: AbortSignal,
+): Promise<ChunkResult> {
   const plan = filePlan(compiledFor(task.request), task.plan);
   const files: ChunkFileResult[] = [];
   let counted = 0;
@@ -138,7 +142,9 @@ export class ShippedSource implements FileSource {
   }
 
   private bytes(f: ChunkFile | undefined): Uint8Array | null {
-    return f?.offset !== undefined && this.packed ? this.packed.subarray(f.offset, f.offset + (f.length ?? 0)) : null;
+    return f?.offset !== undefined && this.packed
+      ? this.packed.subarray(f.offset, f.offset + (f.length ?? 0))
+      : null;
   }
 
   async list(): Promise<DirEntry[]> {
@@ -175,7 +181,12 @@ export function toWire(result: ChunkResult): ChunkResult {
 }
 
 /** The k-th match of a file of a chunk's answer, under `path`; null when it was not handed back. */
-export function matchOf(result: ChunkResult, file: ChunkFileResult, k: number, path: string): GrepMatch | null {
+export function matchOf(
+  result: ChunkResult,
+  file: ChunkFileResult,
+  k: number,
+  path: string,
+): GrepMatch | null {
   if (file.matches) return file.matches[k] ?? null;
   if (!result.wire || file.first === undefined || k >= (file.n ?? 0)) return null;
   return unpackMatch(result.wire, file.first + k, path);
@@ -184,7 +195,8 @@ export function matchOf(result: ChunkResult, file: ChunkFileResult, k: number, p
 /** The source a task's files are read from. */
 export function taskSource(task: ChunkTask, openRoot: ((root: string) => FileSource) | null): FileSource {
   if (task.root === null) return new ShippedSource(task.files, task.packed);
-  if (!openRoot) throw new QuarryError('Internal', 'This lane cannot open roots by path', { root: task.root });
+  if (!openRoot)
+    throw new QuarryError('Internal', 'This lane cannot open roots by path', { root: task.root });
   if (opened.search !== task.search) opened = { search: task.search, roots: new Map() };
   let source = opened.roots.get(task.root);
   if (!source) opened.roots.set(task.root, (source = openRoot(task.root)));
@@ -192,16 +204,21 @@ export function taskSource(task: ChunkTask, openRoot: ((root: string) => FileSou
 }
 
 export type LaneMessage = { id: number; task: ChunkTask } | { cancel: number };
-export type LaneReply = { id: number; result: ChunkResult } | { id: number; error: QuarryErrorJSON; packed?: Uint8Array };
+export type LaneReply =
+  { id: number; result: ChunkResult } | { id: number; error: QuarryErrorJSON; packed?: Uint8Array };
 
 /** What a message carries that moves rather than copies: a task's or an answer's packed bytes. */
 export function transferables(m: LaneMessage | LaneReply): ArrayBuffer[] {
-  const packed = 'task' in m ? m.task.packed : 'result' in m ? m.result.packed : 'packed' in m ? m.packed : undefined;
+  const packed =
+    'task' in m ? m.task.packed : 'result' in m ? m.result.packed : 'packed' in m ? m.packed : undefined;
   return packed && packed.buffer instanceof ArrayBuffer ? [packed.buffer] : [];
 }
 
 /** The thread side: answer each task (cancels abort the one they name). */
-export function serveLane(openRoot: ((root: string) => FileSource) | null, reply: (r: LaneReply) => void): (m: LaneMessage) => void {
+export function serveLane(
+  openRoot: ((root: string) => FileSource) | null,
+  reply: (r: LaneReply) => void,
+): (m: LaneMessage) => void {
   const running = new Map<number, AbortController>();
   /**
    * Tasks run one after another, never interleaved: they share the root this thread opened,
@@ -217,10 +234,17 @@ export function serveLane(openRoot: ((root: string) => FileSource) | null, reply
     running.set(m.id, ctl);
     tail = tail.then(async () => {
       try {
-        reply({ id: m.id, result: toWire(await searchChunk(taskSource(m.task, openRoot), m.task, ctl.signal)) });
+        reply({
+          id: m.id,
+          result: toWire(await searchChunk(taskSource(m.task, openRoot), m.task, ctl.signal)),
+        });
       } catch (err) {
         const e = toQuarryError(err);
-        reply({ id: m.id, error: { code: e.code, message: e.message, data: JSON.parse(JSON.stringify(e.data ?? {})) }, packed: m.task.packed });
+        reply({
+          id: m.id,
+          error: { code: e.code, message: e.message, data: JSON.parse(JSON.stringify(e.data ?? {})) },
+          packed: m.task.packed,
+        });
       } finally {
         running.delete(m.id);
       }

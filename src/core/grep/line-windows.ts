@@ -33,7 +33,12 @@ export function literalLineFinders(matcher: Matcher): LineFinders | null {
   }
   // ASCII-only folding (a file holding U+212A or U+017F is searched whole)
   const find = regexFind(new RegExp(escaped.join('|'), 'gi'));
-  return { finders: lits.map((l) => byteFinder(enc.encode(l.toLowerCase()), true)), orbit: lits.some((l) => /[ks]/i.test(l)), alphabet, find };
+  return {
+    finders: lits.map((l) => byteFinder(enc.encode(l.toLowerCase()), true)),
+    orbit: lits.some((l) => /[ks]/i.test(l)),
+    alphabet,
+    find,
+  };
 }
 
 /**
@@ -91,13 +96,20 @@ export const LINE_WINDOWS = { minLine: 512, byteMinLine: 512 };
  * as itself when ASCII, else as U+FFFD (like any non-ASCII character: not in an ASCII-only
  * alphabet, not a word character for `\b` and whole-word checks).
  */
-export function byteWindowsVerdict(bytes: Uint8Array, ls: number, le: number, matcher: Matcher, lf: LineFinders): 'hit' | 'none' | 'unknown' {
+export function byteWindowsVerdict(
+  bytes: Uint8Array,
+  ls: number,
+  le: number,
+  matcher: Matcher,
+  lf: LineFinders,
+): 'hit' | 'none' | 'unknown' {
   const { ascii, nonAscii } = lf.alphabet!;
   const inA = (i: number) => {
     const c = bytes[i];
     return c < 128 ? ascii[c] === 1 : nonAscii;
   };
-  const side = (i: number) => (i < ls || i >= le ? '' : bytes[i] < 128 ? String.fromCharCode(bytes[i]) : '\uFFFD');
+  const side = (i: number) =>
+    i < ls || i >= le ? '' : bytes[i] < 128 ? String.fromCharCode(bytes[i]) : '\uFFFD';
   let hit = false;
   const line = bytes.subarray(0, le);
   for (const f of lf.finders) {
@@ -109,7 +121,10 @@ export function byteWindowsVerdict(bytes: Uint8Array, ls: number, le: number, ma
       while (a > ls && inA(a - 1)) a--;
       let b = x + 1;
       while (b < le && inA(b)) b++;
-      const window = side(a - 1) + (nonAscii ? lineDecoder.decode(bytes.subarray(a, b)) : asciiText(bytes, a, b)) + side(b);
+      const window =
+        side(a - 1) +
+        (nonAscii ? lineDecoder.decode(bytes.subarray(a, b)) : asciiText(bytes, a, b)) +
+        side(b);
       matcher.scan(window, () => {
         hit = true;
         return false;
@@ -200,7 +215,12 @@ export function asciiPreview(
  * characters around an occurrence. Each run is matched with one real neighbour on each side
  * (what `\b` and whole-word checks look at). null when an occurrence is outside the alphabet.
  */
-export function windowedRanges(text: string, end: number, matcher: Matcher, lf: LineFinders): HitRange[] | null {
+export function windowedRanges(
+  text: string,
+  end: number,
+  matcher: Matcher,
+  lf: LineFinders,
+): HitRange[] | null {
   const { ascii, nonAscii } = lf.alphabet!;
   const n = text.length;
   const inA = (i: number) => {

@@ -50,13 +50,18 @@ const fileBytes = fc.oneof(
   textFile.map((t) => new Uint8Array([0xef, 0xbb, 0xbf, ...enc.encode(t)])),
   // invalid UTF-8 sprinkled in, next to line ends too
   fc
-    .tuple(textFile, fc.constantFrom([0xe2, 0x82], [0xff], [0xc3], [0x80, 0x80], [0xe2, 0x82, 0x0a], [0xf0, 0x9f]), textFile)
+    .tuple(
+      textFile,
+      fc.constantFrom([0xe2, 0x82], [0xff], [0xc3], [0x80, 0x80], [0xe2, 0x82, 0x0a], [0xf0, 0x9f]),
+      textFile,
+    )
     .map(([t, bad, u]) => new Uint8Array([...enc.encode(t), ...bad, ...enc.encode(u)])),
   // binary (a NUL early) and UTF-16LE with BOM
   textFile.map((t) => new Uint8Array([...enc.encode(t.slice(0, 3)), 0, ...enc.encode(t)])),
   textFile.map((t) => {
     const out = [0xff, 0xfe];
-    for (const ch of t) for (let i = 0; i < ch.length; i++) out.push(ch.charCodeAt(i) & 0xff, ch.charCodeAt(i) >> 8);
+    for (const ch of t)
+      for (let i = 0; i < ch.length; i++) out.push(ch.charCodeAt(i) & 0xff, ch.charCodeAt(i) >> 8);
     return new Uint8Array(out);
   }),
 );
@@ -114,7 +119,11 @@ const request = fc.record({
  * The literal-anchored line path, with byte and text windows from `windowMin` characters on,
  * delivers exactly what the whole-line scan (windows only past 512) delivers.
  */
-async function expectLinePathAgrees(tree: ConstructorParameters<typeof MemorySource>[0], req: GrepRequest, windowMin: number): Promise<void> {
+async function expectLinePathAgrees(
+  tree: ConstructorParameters<typeof MemorySource>[0],
+  req: GrepRequest,
+  windowMin: number,
+): Promise<void> {
   const ws = new Workspace([new MemorySource(tree)]);
   LINE_WINDOWS.minLine = windowMin;
   LINE_WINDOWS.byteMinLine = windowMin;
@@ -237,7 +246,17 @@ describe('literal-anchored line search', () => {
       { minKeys: 1 },
     );
     const req3 = fc.record({
-      pattern: fc.constantFrom('useEffect|useLayoutEffect', 'Effect', 'function\\s+\\w+Type\\(', 'use\\w*\\b', '\\bEffect', 'x+é', '€\\s', 'Type\\(', '(?i)effect'),
+      pattern: fc.constantFrom(
+        'useEffect|useLayoutEffect',
+        'Effect',
+        'function\\s+\\w+Type\\(',
+        'use\\w*\\b',
+        '\\bEffect',
+        'x+é',
+        '€\\s',
+        'Type\\(',
+        '(?i)effect',
+      ),
       mode: fc.constant<'regex'>('regex'),
       caseMode: fc.constantFrom<NonNullable<GrepRequest['caseMode']>>('sensitive', 'insensitive'),
       wholeWord: fc.boolean(),
@@ -246,7 +265,9 @@ describe('literal-anchored line search', () => {
       contextAfter: fc.integer({ min: 0, max: 2 }),
     });
     await fc.assert(
-      fc.asyncProperty(tree, req3, fc.constantFrom(0, 40), (t, req, windowMin) => expectLinePathAgrees(t, req, windowMin)),
+      fc.asyncProperty(tree, req3, fc.constantFrom(0, 40), (t, req, windowMin) =>
+        expectLinePathAgrees(t, req, windowMin),
+      ),
       { numRuns: 1500 },
     );
   });
@@ -280,7 +301,16 @@ describe('literal-anchored line search', () => {
       { minKeys: 1 },
     );
     const req4 = fc.record({
-      pattern: fc.constantFrom('useEffect|useLayoutEffect', 'Effect', 'function\\s+\\w+Type\\(', 'use\\w*\\b', '\\bEffect', 'Type\\(', '(?i)effect', 'x+\\('),
+      pattern: fc.constantFrom(
+        'useEffect|useLayoutEffect',
+        'Effect',
+        'function\\s+\\w+Type\\(',
+        'use\\w*\\b',
+        '\\bEffect',
+        'Type\\(',
+        '(?i)effect',
+        'x+\\(',
+      ),
       mode: fc.constant<'regex'>('regex'),
       caseMode: fc.constantFrom<NonNullable<GrepRequest['caseMode']>>('sensitive', 'insensitive'),
       wholeWord: fc.boolean(),
@@ -294,12 +324,22 @@ describe('literal-anchored line search', () => {
   });
 
   it('cuts context lines to maxLineChars too, and refuses a negative maxLineChars', async () => {
-    const ws = new Workspace([new MemorySource({ 'a.ts': enc.encode('0123456789\nhit here\nabcdefghij\n') })]);
+    const ws = new Workspace([
+      new MemorySource({ 'a.ts': enc.encode('0123456789\nhit here\nabcdefghij\n') }),
+    ]);
     for (const literalLines of [true, false]) {
-      const { matches } = await searchAll(ws, { pattern: 'hit', mode: 'literal', contextBefore: 1, contextAfter: 1, maxLineChars: 4 }, { literalLines });
-      expect(matches.map((m) => [m.contextBefore, m.text, m.contextAfter])).toEqual([[['0123'], 'hit ', ['abcd']]]);
+      const { matches } = await searchAll(
+        ws,
+        { pattern: 'hit', mode: 'literal', contextBefore: 1, contextAfter: 1, maxLineChars: 4 },
+        { literalLines },
+      );
+      expect(matches.map((m) => [m.contextBefore, m.text, m.contextAfter])).toEqual([
+        [['0123'], 'hit ', ['abcd']],
+      ]);
     }
-    await expect(searchAll(ws, { pattern: 'hit', mode: 'literal', maxLineChars: -1 })).rejects.toThrow('maxLineChars must be a non-negative integer');
+    await expect(searchAll(ws, { pattern: 'hit', mode: 'literal', maxLineChars: -1 })).rejects.toThrow(
+      'maxLineChars must be a non-negative integer',
+    );
   });
 
   it('previews a long line around its first hit when that hit ends past the cut', async () => {
@@ -314,7 +354,11 @@ ${straddle}
       }),
     ]);
     for (const literalLines of [true, false]) {
-      const { matches } = await searchAll(ws, { pattern: 'needle', mode: 'literal', maxLineChars: 20, contextBefore: 1 }, { literalLines });
+      const { matches } = await searchAll(
+        ws,
+        { pattern: 'needle', mode: 'literal', maxLineChars: 20, contextBefore: 1 },
+        { literalLines },
+      );
       expect(matches.map((m) => [m.line, m.text, m.ranges, m.textStart, m.contextBefore])).toEqual([
         [1, 'short needle', [[6, 12]], undefined, []],
         // the window opens cap/4 = 5 characters before the first hit; the second hit is past it
@@ -331,7 +375,9 @@ ${straddle}
       for (let e = s; e <= text.length; e += 5) {
         let want = 0;
         for (let i = s; i < e; i++) if (text[i] === 10) want++;
-        expect(countNewlines(text.subarray(1), Math.max(0, s - 1), Math.max(0, e - 1))).toBe(countNewlines(text, s, e) - (s === 0 && text[0] === 10 ? 1 : 0));
+        expect(countNewlines(text.subarray(1), Math.max(0, s - 1), Math.max(0, e - 1))).toBe(
+          countNewlines(text, s, e) - (s === 0 && text[0] === 10 ? 1 : 0),
+        );
         expect(countNewlines(text, s, e)).toBe(want);
       }
     }
@@ -339,7 +385,11 @@ ${straddle}
 
   it('finds every occurrence of a needle as a naive search does, by the anchor byte and by the skip search, caseless too (property)', () => {
     const byte = fc.constantFrom(...enc.encode('abcABC_ xyz'), 0x0a, 0xc3, 0xa9, 0x80, 0xff);
-    const hayArb = fc.uint8Array({ maxLength: 200 }).chain((noise) => fc.array(byte, { maxLength: 200 }).map((b) => new Uint8Array([...b, ...noise.slice(0, 8)])));
+    const hayArb = fc
+      .uint8Array({ maxLength: 200 })
+      .chain((noise) =>
+        fc.array(byte, { maxLength: 200 }).map((b) => new Uint8Array([...b, ...noise.slice(0, 8)])),
+      );
     const naive = (hay: Uint8Array, needle: Uint8Array, caseless: boolean, from: number): number => {
       const fold = (b: number) => (caseless && b >= 65 && b <= 90 ? b + 32 : b);
       for (let i = Math.max(0, from); i + needle.length <= hay.length; i++) {
@@ -352,22 +402,28 @@ ${straddle}
     const saved = { ...SKIP_SEARCH };
     try {
       fc.assert(
-        fc.property(hayArb, fc.array(byte, { minLength: 1, maxLength: 12 }), fc.boolean(), fc.constantFrom(1, 100), (hay, raw, caseless, min) => {
-          // a caseless needle is lowercase ASCII folding (as line-windows.ts gives it)
-          const needle = new Uint8Array(raw.map((b) => (caseless && b >= 65 && b <= 90 ? b + 32 : b)));
-          // the needle copied into the haystack too, so that most cases find something
-          const at = hay.length ? raw.length % hay.length : 0;
-          const h = new Uint8Array([...hay.slice(0, at), ...raw, ...hay.slice(at)]);
-          SKIP_SEARCH.minLength = SKIP_SEARCH.minCaselessLength = min;
-          const f = byteFinder(needle, caseless);
-          const cursor = f.cursor(h);
-          let want = naive(h, needle, caseless, 0);
-          for (let from = 0; from <= h.length + 1; from++) {
-            if (want !== -1 && want < from) want = naive(h, needle, caseless, from);
-            expect(f.next(h, from)).toBe(want);
-            expect(cursor(from)).toBe(want);
-          }
-        }),
+        fc.property(
+          hayArb,
+          fc.array(byte, { minLength: 1, maxLength: 12 }),
+          fc.boolean(),
+          fc.constantFrom(1, 100),
+          (hay, raw, caseless, min) => {
+            // a caseless needle is lowercase ASCII folding (as line-windows.ts gives it)
+            const needle = new Uint8Array(raw.map((b) => (caseless && b >= 65 && b <= 90 ? b + 32 : b)));
+            // the needle copied into the haystack too, so that most cases find something
+            const at = hay.length ? raw.length % hay.length : 0;
+            const h = new Uint8Array([...hay.slice(0, at), ...raw, ...hay.slice(at)]);
+            SKIP_SEARCH.minLength = SKIP_SEARCH.minCaselessLength = min;
+            const f = byteFinder(needle, caseless);
+            const cursor = f.cursor(h);
+            let want = naive(h, needle, caseless, 0);
+            for (let from = 0; from <= h.length + 1; from++) {
+              if (want !== -1 && want < from) want = naive(h, needle, caseless, from);
+              expect(f.next(h, from)).toBe(want);
+              expect(cursor(from)).toBe(want);
+            }
+          },
+        ),
         { numRuns: 400 },
       );
     } finally {

@@ -47,7 +47,8 @@ export const SKIP_SEARCH = { minLength: 8, minCaselessLength: 5 };
 
 export function byteFinder(needle: Uint8Array, caseless: boolean): ByteFinder {
   const n = needle.length;
-  if (n >= (caseless ? SKIP_SEARCH.minCaselessLength : SKIP_SEARCH.minLength)) return skipFinder(needle, caseless);
+  if (n >= (caseless ? SKIP_SEARCH.minCaselessLength : SKIP_SEARCH.minLength))
+    return skipFinder(needle, caseless);
   const r = rarestIndex(needle, caseless);
   const lo = needle[r];
   const up = caseless && lo >= 97 && lo <= 122 ? lo - 32 : lo;
@@ -167,7 +168,8 @@ export class CandidateLines {
     const ls = Math.max(this.from, lineStart(hay, i));
     const nl = nextNewline(hay, i);
     this.end = nl === -1 ? hay.length : nl;
-    for (let k = 0; k < at.length; k++) if (at[k] !== -1 && at[k] <= this.end) at[k] = nl === -1 ? -1 : this.cursors[k](nl + 1);
+    for (let k = 0; k < at.length; k++)
+      if (at[k] !== -1 && at[k] <= this.end) at[k] = nl === -1 ? -1 : this.cursors[k](nl + 1);
     return ls;
   }
 }

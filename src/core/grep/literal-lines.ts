@@ -8,7 +8,13 @@ import { containsBytes, hasNulByte, hasUtf16Bom } from '../walk/decode';
 import type { Skipped } from '../walk/policy';
 import { ByteLines, type LineContext, type LineShape } from './byte-lines';
 import { readSkip } from './chunk-scan';
-import { asciiPreview, byteWindowsVerdict, LINE_WINDOWS, windowedRanges, type LineFinders } from './line-windows';
+import {
+  asciiPreview,
+  byteWindowsVerdict,
+  LINE_WINDOWS,
+  windowedRanges,
+  type LineFinders,
+} from './line-windows';
 import { CandidateLines, countNewlines } from './lines';
 import { KELVIN, LONG_S } from './prefilter';
 import type { Matcher } from './regex';
@@ -66,7 +72,9 @@ export async function searchLines(
   try {
     if (segments) {
       const size = segments.size;
-      ranges = segments.ranges.map((r) => ({ start: r.start, end: Math.min(r.end, size), line: r.line })).filter((r) => r.start < r.end);
+      ranges = segments.ranges
+        .map((r) => ({ start: r.start, end: Math.min(r.end, size), line: r.line }))
+        .filter((r) => r.start < r.end);
       if (!ranges.length) ranges = null;
     }
     // at least one byte before each range: its '\n' shows the range still starts a line
@@ -87,7 +95,13 @@ export async function searchLines(
     }
     // ranges of a file edited since it was indexed (same size and time) may no longer be whole
     // lines: search such a file whole
-    if (ranges && !ranges.every((r) => (r.start === 0 || bytes[r.start - 1] === 10) && (r.end === bytes.length || bytes[r.end - 1] === 10))) {
+    if (
+      ranges &&
+      !ranges.every(
+        (r) =>
+          (r.start === 0 || bytes[r.start - 1] === 10) && (r.end === bytes.length || bytes[r.end - 1] === 10),
+      )
+    ) {
       ranges = null;
       if (filled) {
         filled = null;
@@ -103,11 +117,19 @@ export async function searchLines(
   const windows = filled ?? [[0, bytes.length]];
   const startsAtZero = windows[0][0] === 0;
   if (startsAtZero && hasUtf16Bom(bytes)) return 'whole';
-  const from = startsAtZero && bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  const from =
+    startsAtZero && bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   // the binary sniff looks at a file's first 8 KiB (ranged reads: a file the index took as text);
   // as the whole-file path answers, a UTF-8 byte-order mark means text unless the byte prefilter is on
-  if (startsAtZero && (absentWhenNone || from === 0) && hasNulByte(bytes.subarray(0, windows[0][1]))) return { path, reason: 'binary' };
-  if (lf.orbit && windows.some(([s, e]) => containsBytes(bytes.subarray(s, e), KELVIN) || containsBytes(bytes.subarray(s, e), LONG_S))) return 'whole';
+  if (startsAtZero && (absentWhenNone || from === 0) && hasNulByte(bytes.subarray(0, windows[0][1])))
+    return { path, reason: 'binary' };
+  if (
+    lf.orbit &&
+    windows.some(
+      ([s, e]) => containsBytes(bytes.subarray(s, e), KELVIN) || containsBytes(bytes.subarray(s, e), LONG_S),
+    )
+  )
+    return 'whole';
   const parts = ranges ?? [{ start: from, end: bytes.length, line: 1 }];
   const { cap } = shape;
   const lines = new ByteLines(source, bytes, from, shape);
@@ -140,7 +162,8 @@ export async function searchLines(
     return true;
   };
   /** With a partly read buffer: whether the line bytes[ls, le) and its '\n' were read. */
-  const lineRead = (ls: number, le: number): boolean => filled!.some(([s, e]) => ls >= s && (le < e || (le === e && e === bytes.length)));
+  const lineRead = (ls: number, le: number): boolean =>
+    filled!.some(([s, e]) => ls >= s && (le < e || (le === e && e === bytes.length)));
   const wantContext = shape.before > 0 || shape.after > 0;
   let hits: LineHitCollector | null = null;
   let found = false;
@@ -149,7 +172,11 @@ export async function searchLines(
   let fileLine = 1;
   for (const range of parts) {
     const begin = Math.max(from, range.start);
-    let candidates = new CandidateLines(range.end < bytes.length ? bytes.subarray(0, range.end) : bytes, begin, lf.finders);
+    let candidates = new CandidateLines(
+      range.end < bytes.length ? bytes.subarray(0, range.end) : bytes,
+      begin,
+      lf.finders,
+    );
     // a known (position, line number) in this range: lines are counted only up to a delivered
     // line, so a candidate that holds no hit costs no counting (NaN: not known yet)
     let cursor = range.start;
@@ -178,12 +205,19 @@ export async function searchLines(
         bytes = lines.bytes = whole;
         filled = null;
         // go on from this line in the new buffer (its end too: past what was read, it was not known)
-        candidates = new CandidateLines(range.end < bytes.length ? bytes.subarray(0, range.end) : bytes, ls, lf.finders);
+        candidates = new CandidateLines(
+          range.end < bytes.length ? bytes.subarray(0, range.end) : bytes,
+          ls,
+          lf.finders,
+        );
         if (candidates.next() !== ls) return 'searched'; // cannot happen: the same bytes
         le = candidates.end;
       }
       const context = wantContext ? () => lines.contextOf(ls, le) : undefined;
-      const verdict = lf.alphabet && le - ls >= LINE_WINDOWS.byteMinLine ? byteWindowsVerdict(bytes, ls, le, matcher, lf) : 'unknown';
+      const verdict =
+        lf.alphabet && le - ls >= LINE_WINDOWS.byteMinLine
+          ? byteWindowsVerdict(bytes, ls, le, matcher, lf)
+          : 'unknown';
       if (verdict === 'none') continue;
       if (verdict === 'hit' && le - ls > headBytes) {
         const { ascii, nonAscii } = lf.alphabet!;
@@ -197,13 +231,22 @@ export async function searchLines(
         // line gives from the bytes around it (any other line is decoded whole)
         if (hitRanges && (cap === 0 || (hitRanges.length > 0 && hitRanges[0][1] <= cap!))) {
           const lineNo = lineAt(ls);
-          if (!onLine(head, { line: lineNo, start: 0, end: head.length, ranges: hitRanges }, lineNo, context)) return 'searched';
+          if (!onLine(head, { line: lineNo, start: 0, end: head.length, ranges: hitRanges }, lineNo, context))
+            return 'searched';
           continue;
         }
         const w = hitRanges ? asciiPreview(bytes, ls, le, cap!, matcher, lf) : null;
         if (w) {
           const lineNo = lineAt(ls);
-          if (!onLine(w.text, { line: lineNo, start: 0, end: w.text.length, ranges: w.ranges, windowStart: w.textStart }, lineNo, context)) return 'searched';
+          if (
+            !onLine(
+              w.text,
+              { line: lineNo, start: 0, end: w.text.length, ranges: w.ranges, windowStart: w.textStart },
+              lineNo,
+              context,
+            )
+          )
+            return 'searched';
           continue;
         }
       }
@@ -211,12 +254,14 @@ export async function searchLines(
       const end = text.length > 0 && text.charCodeAt(text.length - 1) === 13 ? text.length - 1 : text.length;
       let hitRanges: HitRange[] | null = null;
       // (a plain literal's scan of the whole line is one indexOf per hit already: no windows)
-      if (lf.alphabet && text.length >= LINE_WINDOWS.minLine && matcher.strategy !== 'literal') hitRanges = windowedRanges(text, end, matcher, lf);
+      if (lf.alphabet && text.length >= LINE_WINDOWS.minLine && matcher.strategy !== 'literal')
+        hitRanges = windowedRanges(text, end, matcher, lf);
       // (the whole line's hits otherwise: scanLines over one line without its '\n')
       hitRanges ??= (hits ??= new LineHitCollector(matcher)).of(text, end);
       if (!hitRanges.length) continue;
       const lineNo = lineAt(ls);
-      if (!onLine(text, { line: lineNo, start: 0, end, ranges: hitRanges }, lineNo, context)) return 'searched';
+      if (!onLine(text, { line: lineNo, start: 0, end, ranges: hitRanges }, lineNo, context))
+        return 'searched';
     }
   }
   if (!found && absentWhenNone) return 'absent';

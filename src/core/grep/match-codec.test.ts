@@ -17,7 +17,11 @@ describe('match codec', () => {
   it('gives back every match as it was, in order (property)', () => {
     fc.assert(
       fc.property(fc.array(match, { maxLength: 20 }), (raw) => {
-        const matches: GrepMatch[] = raw.map(({ textStart, ...m }) => ({ path: 'p/a.ts', ...m, ...(textStart !== undefined ? { textStart } : {}) }));
+        const matches: GrepMatch[] = raw.map(({ textStart, ...m }) => ({
+          path: 'p/a.ts',
+          ...m,
+          ...(textStart !== undefined ? { textStart } : {}),
+        }));
         const packed = structuredClone(packMatches(matches));
         expect(matchCount(packed)).toBe(matches.length);
         const back = matches.map((_, i) => unpackMatch(packed, i, 'p/a.ts'));

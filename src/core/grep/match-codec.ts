@@ -61,5 +61,13 @@ export function unpackMatch(p: PackedMatches, i: number, path: string): GrepMatc
   for (let b = 0; b < nBefore; b++) contextBefore.push(take());
   const contextAfter: string[] = [];
   for (let a = 0; a < nAfter; a++) contextAfter.push(take());
-  return { path, line, text: lineText, ranges, ...(textStart >= 0 ? { textStart } : {}), contextBefore, contextAfter };
+  return {
+    path,
+    line,
+    text: lineText,
+    ranges,
+    ...(textStart >= 0 ? { textStart } : {}),
+    contextBefore,
+    contextAfter,
+  };
 }

@@ -62,7 +62,8 @@ const commonPiece = fc.constantFrom(
 );
 const rarePiece = fc.constantFrom('é', 'É', '€', '😀', 'kés', '\r', 'needle', 'NEEDLE', 'bar_foo', 'foobar');
 const piece = fc.oneof({ arbitrary: commonPiece, weight: 6 }, { arbitrary: rarePiece, weight: 1 });
-const text = (maxLength: number, minLength = 0) => fc.array(piece, { minLength, maxLength }).map((p) => p.join(''));
+const text = (maxLength: number, minLength = 0) =>
+  fc.array(piece, { minLength, maxLength }).map((p) => p.join(''));
 
 const regexAtom = fc.constantFrom(
   'a',
@@ -101,7 +102,30 @@ const regexAtom = fc.constantFrom(
   '(needle|foo)',
 );
 const literalPattern = fc
-  .array(fc.constantFrom('a', 'b', 'k', 'K', 's', ' ', '(', '_', 'é', 'É', '€', '😀', 'ab', 'Ab', 'abc', 'foo', 'Foo', 'needle', 'x_y'), { minLength: 1, maxLength: 3 })
+  .array(
+    fc.constantFrom(
+      'a',
+      'b',
+      'k',
+      'K',
+      's',
+      ' ',
+      '(',
+      '_',
+      'é',
+      'É',
+      '€',
+      '😀',
+      'ab',
+      'Ab',
+      'abc',
+      'foo',
+      'Foo',
+      'needle',
+      'x_y',
+    ),
+    { minLength: 1, maxLength: 3 },
+  )
   .map((p) => p.join(''));
 const caseMode = fc.constantFrom<NonNullable<NaiveRequest['caseMode']>>('sensitive', 'insensitive', 'smart');
 const request = fc.oneof(
@@ -111,7 +135,12 @@ const request = fc.oneof(
     caseMode,
     wholeWord: fc.boolean(),
   }),
-  fc.record({ pattern: literalPattern, mode: fc.constant<'literal'>('literal'), caseMode, wholeWord: fc.boolean() }),
+  fc.record({
+    pattern: literalPattern,
+    mode: fc.constant<'literal'>('literal'),
+    caseMode,
+    wholeWord: fc.boolean(),
+  }),
 );
 const shape = fc.record({
   contextBefore: fc.integer({ min: 0, max: 3 }),
@@ -120,7 +149,8 @@ const shape = fc.record({
 });
 const fileNames = fc.constantFrom('a.ts', 'b.md', 'c/d.js', 'c/e.txt', 'c.go');
 
-const byPlace = (a: { path: string; line: number }, b: { path: string; line: number }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line);
+const byPlace = (a: { path: string; line: number }, b: { path: string; line: number }) =>
+  a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line;
 /** The engine's matches in the naive searcher's order (paths sorted whole, not segment by segment). */
 const sorted = (ms: GrepMatch[]) => [...ms].sort(byPlace);
 /**
@@ -138,7 +168,11 @@ function dodgeCr(files: Record<string, string>, req: NaiveRequest): Record<strin
 
 const compiles = (req: NaiveRequest) => {
   try {
-    return compileMatcher(req.pattern, { mode: req.mode, caseMode: req.caseMode ?? 'sensitive', wholeWord: req.wholeWord });
+    return compileMatcher(req.pattern, {
+      mode: req.mode,
+      caseMode: req.caseMode ?? 'sensitive',
+      wholeWord: req.wholeWord,
+    });
   } catch {
     return null;
   }
@@ -151,9 +185,15 @@ const compiles = (req: NaiveRequest) => {
  */
 class RangedMemorySource extends MemorySource {
   rangedReads = 0;
-  async readRanges(p: string, ranges: ReadonlyArray<readonly [number, number]>, size: number, mtimeMs?: number): Promise<Uint8Array | null> {
+  async readRanges(
+    p: string,
+    ranges: ReadonlyArray<readonly [number, number]>,
+    size: number,
+    mtimeMs?: number,
+  ): Promise<Uint8Array | null> {
     const whole = await this.read(p);
-    if (whole.length !== size || (mtimeMs !== undefined && (await this.stat(p))?.mtimeMs !== mtimeMs)) return null;
+    if (whole.length !== size || (mtimeMs !== undefined && (await this.stat(p))?.mtimeMs !== mtimeMs))
+      return null;
     const out = new Uint8Array(size);
     for (let i = 0; i < size; i++) out[i] = JUNK[i % JUNK.length];
     for (const [s, e] of ranges) out.set(whole.subarray(s, e), s);
@@ -176,7 +216,9 @@ describe('naive reference searcher', () => {
 
   it('answers hand-checked cases', () => {
     const files = { 'a.ts': 'foo bar\r\nxfoo foo_x\nFOO\n', 'b.ts': 'no\nmatch\n' };
-    expect(naiveSearch(files, { pattern: 'foo', mode: 'literal' }).map((m) => [m.path, m.line, m.text, m.ranges])).toEqual([
+    expect(
+      naiveSearch(files, { pattern: 'foo', mode: 'literal' }).map((m) => [m.path, m.line, m.text, m.ranges]),
+    ).toEqual([
       ['a.ts', 1, 'foo bar', [[0, 3]]],
       [
         'a.ts',
@@ -189,14 +231,28 @@ describe('naive reference searcher', () => {
       ],
     ]);
     expect(
-      naiveSearch(files, { pattern: 'foo', mode: 'literal', wholeWord: true, caseMode: 'smart', contextAfter: 5 }).map((m) => [m.line, m.ranges, m.contextAfter]),
+      naiveSearch(files, {
+        pattern: 'foo',
+        mode: 'literal',
+        wholeWord: true,
+        caseMode: 'smart',
+        contextAfter: 5,
+      }).map((m) => [m.line, m.ranges, m.contextAfter]),
     ).toEqual([
       [1, [[0, 3]], ['xfoo foo_x', 'FOO']],
       [3, [[0, 3]], []],
     ]);
     const long = 'x'.repeat(50) + 'needle' + 'y'.repeat(10);
     expect(naiveSearch({ 'l.ts': long }, { pattern: 'needle', mode: 'literal', maxLineChars: 20 })).toEqual([
-      { path: 'l.ts', line: 1, text: long.slice(45, 65), ranges: [[5, 11]], textStart: 45, contextBefore: [], contextAfter: [] },
+      {
+        path: 'l.ts',
+        line: 1,
+        text: long.slice(45, 65),
+        ranges: [[5, 11]],
+        textStart: 45,
+        contextBefore: [],
+        contextAfter: [],
+      },
     ]);
   });
 });
@@ -206,20 +262,28 @@ describe('fast search paths agree with the naive searcher (property)', () => {
     let used = 0;
     try {
       await fc.assert(
-        fc.asyncProperty(fc.dictionary(fileNames, text(120), { minKeys: 1 }), request, shape, fc.constantFrom(0, 8, 512), async (raw, base, sh, windowMin) => {
-          const req = { ...base, ...sh };
-          const files = dodgeCr(raw, req);
-          const matcher = compiles(req);
-          if (!matcher) return;
-          if (literalLineFinders(matcher)) used++;
-          LINE_WINDOWS.minLine = windowMin;
-          LINE_WINDOWS.byteMinLine = windowMin;
-          LITERAL_LINES.minBytes = 0; // short literals too (a scan takes pieces for those by default)
-          const got = await searchAll(new Workspace([new MemorySource(files)]), req, { literalLines: true });
-          const want = naiveSearch(files, req);
-          expect(sorted(got.matches)).toEqual(want);
-          expect(got.summary.total).toBe(want.length);
-        }),
+        fc.asyncProperty(
+          fc.dictionary(fileNames, text(120), { minKeys: 1 }),
+          request,
+          shape,
+          fc.constantFrom(0, 8, 512),
+          async (raw, base, sh, windowMin) => {
+            const req = { ...base, ...sh };
+            const files = dodgeCr(raw, req);
+            const matcher = compiles(req);
+            if (!matcher) return;
+            if (literalLineFinders(matcher)) used++;
+            LINE_WINDOWS.minLine = windowMin;
+            LINE_WINDOWS.byteMinLine = windowMin;
+            LITERAL_LINES.minBytes = 0; // short literals too (a scan takes pieces for those by default)
+            const got = await searchAll(new Workspace([new MemorySource(files)]), req, {
+              literalLines: true,
+            });
+            const want = naiveSearch(files, req);
+            expect(sorted(got.matches)).toEqual(want);
+            expect(got.summary.total).toBe(want.length);
+          },
+        ),
         { numRuns: 600 },
       );
     } finally {
@@ -235,26 +299,38 @@ describe('fast search paths agree with the naive searcher (property)', () => {
     let narrowed = 0;
     // long ASCII texts are indexed in segments (a file with non-ASCII text is one document)
     const asciiText = text(300, 60).map((t) => t.replace(/[^\x00-\x7f]/g, 'q'));
-    const files = fc.dictionary(fileNames, fc.oneof(asciiText, asciiText, text(300, 60), text(40)), { minKeys: 1 });
+    const files = fc.dictionary(fileNames, fc.oneof(asciiText, asciiText, text(300, 60), text(40)), {
+      minKeys: 1,
+    });
     // ranged reads whatever share of the file the ranges hold, and (a quarter of the runs) the default
-    const margins = fc.tuple(fc.integer({ min: 0, max: 16 }), fc.constantFrom(1, 1, 1, RANGED_READS.maxShare));
+    const margins = fc.tuple(
+      fc.integer({ min: 0, max: 16 }),
+      fc.constantFrom(1, 1, 1, RANGED_READS.maxShare),
+    );
     await fc.assert(
-      fc.asyncProperty(files, request, shape, fc.constantFrom(8, 24, 64), margins, async (raw, base, sh, segmentChars, [margin, maxShare]) => {
-        RANGED_READS.maxShare = maxShare;
-        const req = { ...base, ...sh };
-        const tree = dodgeCr(raw, req);
-        if (!compiles(req)) return;
-        const source = new RangedMemorySource(tree);
-        const ws = new Workspace([source]);
-        const svc = new CodeIndexService(ws, noChunks, undefined, 'index', { segmentChars });
-        await svc.refresh();
-        const got = await searchAll(ws, req, { prefilter: svc.prefilter(), rangeMargin: margin });
-        const want = naiveSearch(tree, req);
-        expect(sorted(got.matches)).toEqual(want);
-        expect(got.summary.total).toBe(want.length);
-        if (source.rangedReads > 0) ranged++;
-        if (got.summary.strategy.endsWith('+trigram')) narrowed++;
-      }),
+      fc.asyncProperty(
+        files,
+        request,
+        shape,
+        fc.constantFrom(8, 24, 64),
+        margins,
+        async (raw, base, sh, segmentChars, [margin, maxShare]) => {
+          RANGED_READS.maxShare = maxShare;
+          const req = { ...base, ...sh };
+          const tree = dodgeCr(raw, req);
+          if (!compiles(req)) return;
+          const source = new RangedMemorySource(tree);
+          const ws = new Workspace([source]);
+          const svc = new CodeIndexService(ws, noChunks, undefined, 'index', { segmentChars });
+          await svc.refresh();
+          const got = await searchAll(ws, req, { prefilter: svc.prefilter(), rangeMargin: margin });
+          const want = naiveSearch(tree, req);
+          expect(sorted(got.matches)).toEqual(want);
+          expect(got.summary.total).toBe(want.length);
+          if (source.rangedReads > 0) ranged++;
+          if (got.summary.strategy.endsWith('+trigram')) narrowed++;
+        },
+      ),
       { numRuns: 400 },
     );
     expect(narrowed).toBeGreaterThan(120);
@@ -270,7 +346,12 @@ describe('fast search paths agree with the naive searcher (property)', () => {
 
     class CountingNodeFsSource extends NodeFsSource {
       rangedReads = 0;
-      override async readRanges(rel: string, ranges: ReadonlyArray<readonly [number, number]>, size: number, mtimeMs?: number) {
+      override async readRanges(
+        rel: string,
+        ranges: ReadonlyArray<readonly [number, number]>,
+        size: number,
+        mtimeMs?: number,
+      ) {
         const got = await super.readRanges(rel, ranges, size, mtimeMs);
         if (got) this.rangedReads++;
         return got;
@@ -280,25 +361,43 @@ describe('fast search paths agree with the naive searcher (property)', () => {
     it('answers like the naive searcher', async () => {
       // lines of common pieces; rare pieces ('needle', 'kés', ...) land in a few segments only
       const line = fc
-        .array(fc.oneof({ arbitrary: commonPiece.filter((p) => !p.includes('\n')), weight: 40 }, { arbitrary: rarePiece.filter((p) => p !== '\r'), weight: 1 }), {
-          maxLength: 16,
-        })
+        .array(
+          fc.oneof(
+            { arbitrary: commonPiece.filter((p) => !p.includes('\n')), weight: 40 },
+            { arbitrary: rarePiece.filter((p) => p !== '\r'), weight: 1 },
+          ),
+          {
+            maxLength: 16,
+          },
+        )
         .map((p) => p.join(''));
       const asciiOnly = (s: string) => s.replace(/[^\x00-\x7f]/g, 'q');
       // random lines in three groups, each followed by ~22 KiB of filler lines holding no rare
       // piece: several 16 KiB segments, rare pieces in segments that start far into the file and
       // segments between them that are no candidates
       const filler = 'ab x_y foo, bar (k) S\n'.repeat(1000);
-      const bigText = fc.tuple(fc.array(line, { minLength: 60, maxLength: 300 }), fc.boolean(), fc.boolean()).map(([ls, ascii, crlf]) => {
-        const third = Math.ceil(ls.length / 3);
-        const groups = [ls.slice(0, third), ls.slice(third, 2 * third), ls.slice(2 * third)];
-        const t = groups.map((g) => g.map((l) => l + '\n').join('') + filler).join('');
-        const eol = crlf ? t.replace(/\n/g, '\r\n') : t;
-        return ascii ? asciiOnly(eol) : eol; // an ASCII file is segmented, another is one document
-      });
+      const bigText = fc
+        .tuple(fc.array(line, { minLength: 60, maxLength: 300 }), fc.boolean(), fc.boolean())
+        .map(([ls, ascii, crlf]) => {
+          const third = Math.ceil(ls.length / 3);
+          const groups = [ls.slice(0, third), ls.slice(third, 2 * third), ls.slice(2 * third)];
+          const t = groups.map((g) => g.map((l) => l + '\n').join('') + filler).join('');
+          const eol = crlf ? t.replace(/\n/g, '\r\n') : t;
+          return ascii ? asciiOnly(eol) : eol; // an ASCII file is segmented, another is one document
+        });
       const tree = fc.record({ 'big.ts': bigText, 'small.md': text(60), 'c/big.txt': bigText });
       const focused = fc.record({
-        pattern: fc.constantFrom('needle', 'NEEDLE', 'kés', 'bar_foo', 'foobar', 'needle|foobar', '(?:k|s)é', 'fo+bar', '[bn]eedle'),
+        pattern: fc.constantFrom(
+          'needle',
+          'NEEDLE',
+          'kés',
+          'bar_foo',
+          'foobar',
+          'needle|foobar',
+          '(?:k|s)é',
+          'fo+bar',
+          '[bn]eedle',
+        ),
         mode: fc.constant<'regex'>('regex'),
         caseMode,
         wholeWord: fc.boolean(),
@@ -306,29 +405,35 @@ describe('fast search paths agree with the naive searcher (property)', () => {
       let ranged = 0;
       await fc.assert(
         // ranged reads whatever share of the file the ranges hold, and (half the runs) the default
-        fc.asyncProperty(tree, fc.oneof(focused, focused, request), shape, fc.constantFrom(1, RANGED_READS.maxShare), async (raw, base, sh, maxShare) => {
-          RANGED_READS.maxShare = maxShare;
-          const req = { ...base, ...sh };
-          const files = dodgeCr(raw, req);
-          if (!compiles(req)) return;
-          expect(Buffer.byteLength(files['big.ts'])).toBeGreaterThan(32 * 1024);
-          const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-naive-'));
-          dirs.push(dir);
-          for (const [p, t] of Object.entries(files)) {
-            fs.mkdirSync(path.dirname(path.join(dir, p)), { recursive: true });
-            fs.writeFileSync(path.join(dir, p), t);
-          }
-          const source = new CountingNodeFsSource(dir);
-          const ws = new Workspace([source]);
-          const svc = new CodeIndexService(ws, noChunks);
-          await svc.refresh();
-          const got = await searchAll(ws, req, { prefilter: svc.prefilter() });
-          const want = naiveSearch(files, req);
-          expect(sorted(got.matches)).toEqual(want);
-          expect(got.summary.total).toBe(want.length);
-          if (source.rangedReads > 0) ranged++;
-          fs.rmSync(dir, { recursive: true, force: true });
-        }),
+        fc.asyncProperty(
+          tree,
+          fc.oneof(focused, focused, request),
+          shape,
+          fc.constantFrom(1, RANGED_READS.maxShare),
+          async (raw, base, sh, maxShare) => {
+            RANGED_READS.maxShare = maxShare;
+            const req = { ...base, ...sh };
+            const files = dodgeCr(raw, req);
+            if (!compiles(req)) return;
+            expect(Buffer.byteLength(files['big.ts'])).toBeGreaterThan(32 * 1024);
+            const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-naive-'));
+            dirs.push(dir);
+            for (const [p, t] of Object.entries(files)) {
+              fs.mkdirSync(path.dirname(path.join(dir, p)), { recursive: true });
+              fs.writeFileSync(path.join(dir, p), t);
+            }
+            const source = new CountingNodeFsSource(dir);
+            const ws = new Workspace([source]);
+            const svc = new CodeIndexService(ws, noChunks);
+            await svc.refresh();
+            const got = await searchAll(ws, req, { prefilter: svc.prefilter() });
+            const want = naiveSearch(files, req);
+            expect(sorted(got.matches)).toEqual(want);
+            expect(got.summary.total).toBe(want.length);
+            if (source.rangedReads > 0) ranged++;
+            fs.rmSync(dir, { recursive: true, force: true });
+          },
+        ),
         { numRuns: 40 },
       );
       // runs that read part of a file: 13-21 of 40 over six seeds when every share is read by ranges, 5-11
@@ -348,10 +453,13 @@ describe('fast search paths agree with the naive searcher (property)', () => {
       expect(got.matches).toEqual(naiveSearch(files, req));
     }
   });
-  it.fails('a hit that needs the "\\r" before a "\\n" is no hit (engine delivers it, clipped to the line)', async () => {
-    const files = { 'a.ts': 'ab\r\nab\n' };
-    const req: NaiveRequest = { pattern: 'b\\W', mode: 'regex' };
-    const got = await searchAll(new Workspace([new MemorySource(files)]), req);
-    expect(got.matches).toEqual(naiveSearch(files, req));
-  });
+  it.fails(
+    'a hit that needs the "\\r" before a "\\n" is no hit (engine delivers it, clipped to the line)',
+    async () => {
+      const files = { 'a.ts': 'ab\r\nab\n' };
+      const req: NaiveRequest = { pattern: 'b\\W', mode: 'regex' };
+      const got = await searchAll(new Workspace([new MemorySource(files)]), req);
+      expect(got.matches).toEqual(naiveSearch(files, req));
+    },
+  );
 });

@@ -57,7 +57,8 @@ export function naiveRegExp(req: NaiveRequest): RegExp {
   // that names an escape such as \W or \S)
   const own = req.mode === 'literal' ? req.pattern : req.pattern.replace(/\\./g, '');
   const caseMode = req.caseMode ?? 'sensitive';
-  const insensitive = caseMode === 'insensitive' || (caseMode === 'smart' && own.length > 0 && own === own.toLowerCase());
+  const insensitive =
+    caseMode === 'insensitive' || (caseMode === 'smart' && own.length > 0 && own === own.toLowerCase());
   const source = req.wholeWord ? `(?<!${WORD})(?:${body})(?!${WORD})` : body;
   return new RegExp(source, insensitive ? 'giu' : 'gu');
 }
@@ -72,7 +73,11 @@ export function naiveLineHits(re: RegExp, line: string): Array<[number, number]>
   return out;
 }
 
-function cut(line: string, ranges: Array<[number, number]>, cap: number | undefined): { text: string; ranges: Array<[number, number]>; textStart: number } {
+function cut(
+  line: string,
+  ranges: Array<[number, number]>,
+  cap: number | undefined,
+): { text: string; ranges: Array<[number, number]>; textStart: number } {
   if (cap === undefined || line.length <= cap) return { text: line, ranges, textStart: 0 };
   let start = 0;
   if (cap > 0 && ranges[0][1] > cap) {
@@ -81,7 +86,9 @@ function cut(line: string, ranges: Array<[number, number]>, cap: number | undefi
     if (start > 0 && c >= 0xdc00 && c <= 0xdfff) start--;
   }
   const end = start + cap;
-  const kept = ranges.filter(([s, e]) => s < end && e > start).map(([s, e]) => [Math.max(s, start) - start, Math.min(e, end) - start] as [number, number]);
+  const kept = ranges
+    .filter(([s, e]) => s < end && e > start)
+    .map(([s, e]) => [Math.max(s, start) - start, Math.min(e, end) - start] as [number, number]);
   return { text: line.slice(start, end), ranges: kept, textStart: start };
 }
 

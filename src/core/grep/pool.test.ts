@@ -12,24 +12,80 @@ import { CodeIndexService, type ChunkerLike } from '../rank/service';
 import { MemorySource } from '../source/memory';
 import type { FileSource } from '../source/types';
 import { Workspace } from '../source/workspace';
-import { searchChunk, serveLane, taskSource, toWire, transferables, type ChunkResult, type ChunkTask, type LaneMessage, type LaneReply } from './lane';
+import {
+  searchChunk,
+  serveLane,
+  taskSource,
+  toWire,
+  transferables,
+  type ChunkResult,
+  type ChunkTask,
+  type LaneMessage,
+  type LaneReply,
+} from './lane';
 import { LanePool, type LaneThread } from './lane-pool';
 import type { SearchPool } from './pool';
 import { searchWorkspace, type SearchOptions } from './search';
 import type { GrepFileResult, GrepRequest } from './types';
 
 const chunker: ChunkerLike = {
-  chunkFile: (path: string, text: string): Chunk[] => [{ path, startLine: 1, endLine: splitLinesForIndex(text).length, symbolName: 'file', chunkType: 'block' } as Chunk],
+  chunkFile: (path: string, text: string): Chunk[] => [
+    {
+      path,
+      startLine: 1,
+      endLine: splitLinesForIndex(text).length,
+      symbolName: 'file',
+      chunkType: 'block',
+    } as Chunk,
+  ],
 };
 
-const word = fc.constantFrom('alpha', 'beta', 'return', 'x', 'Error', 'TypeError', 'the', ' ', '  ', '(', 'é');
+const word = fc.constantFrom(
+  'alpha',
+  'beta',
+  'return',
+  'x',
+  'Error',
+  'TypeError',
+  'the',
+  ' ',
+  '  ',
+  '(',
+  'é',
+);
 const line = fc.array(word, { maxLength: 8 }).map((w) => w.join(' '));
 const text = fc.array(line, { maxLength: 30 }).map((l) => l.join('\n'));
-const content = fc.oneof({ weight: 8, arbitrary: text }, { weight: 1, arbitrary: fc.constant('bin\u0000ary return') }, { weight: 1, arbitrary: fc.constant('') });
-const names = fc.constantFrom('a.ts', 'b.js', 'c/d.ts', 'c/e.md', 'c/f/g.ts', 'h/i.txt', 'h/j.ts', 'k.ts', 'node_modules/m.js', '.gitignore');
+const content = fc.oneof(
+  { weight: 8, arbitrary: text },
+  { weight: 1, arbitrary: fc.constant('bin\u0000ary return') },
+  { weight: 1, arbitrary: fc.constant('') },
+);
+const names = fc.constantFrom(
+  'a.ts',
+  'b.js',
+  'c/d.ts',
+  'c/e.md',
+  'c/f/g.ts',
+  'h/i.txt',
+  'h/j.ts',
+  'k.ts',
+  'node_modules/m.js',
+  '.gitignore',
+);
 const tree = fc.dictionary(names, content, { minKeys: 1, maxKeys: 10 });
 const request = fc.record({
-  pattern: fc.constantFrom('return', 'alpha', 'Error', 'beta|alpha', '\\b[A-Z][a-z]+Error\\b', 'x', 'the', 'zzz', '(?i)ERROR', 'e'),
+  pattern: fc.constantFrom(
+    'return',
+    'alpha',
+    'Error',
+    'beta|alpha',
+    '\\b[A-Z][a-z]+Error\\b',
+    'x',
+    'the',
+    'zzz',
+    '(?i)ERROR',
+    'e',
+  ),
   mode: fc.constant<'regex'>('regex'),
   caseMode: fc.constantFrom<NonNullable<GrepRequest['caseMode']>>('sensitive', 'insensitive'),
   maxResults: fc.integer({ min: 0, max: 40 }),
@@ -89,9 +145,16 @@ class TransientSource extends MemorySource {
 }
 
 /** An in-process pool: lanes answer after random delays (so out of order), from shipped bytes or the root "opened by path". */
-function fakePool(ws: Workspace, shape: PoolShape, open?: (rootIndex: number) => FileSource): SearchPool & { chunks: number } {
+function fakePool(
+  ws: Workspace,
+  shape: PoolShape,
+  open?: (rootIndex: number) => FileSource,
+): SearchPool & { chunks: number } {
   // a lane opens the root itself: a source of its own (the same object unless `open` makes one)
-  const byRef = { get: (ref: string) => (open ? open(Number(ref.slice('root-'.length))) : ws.roots[Number(ref.slice('root-'.length))]) };
+  const byRef = {
+    get: (ref: string) =>
+      open ? open(Number(ref.slice('root-'.length))) : ws.roots[Number(ref.slice('root-'.length))],
+  };
   let n = 0;
   /** Each lane answers its chunks one after another, as serveLane does; lanes take chunks in turn. */
   const laneTails: Array<Promise<unknown>> = Array.from({ length: shape.lanes }, () => Promise.resolve());
@@ -182,7 +245,9 @@ describe('the search pool', () => {
           const ws = new Workspace([transient ? new TransientSource(files) : new MemorySource(files)]);
           let prefilter;
           if (indexed) {
-            const svc = new CodeIndexService(ws, async () => chunker, undefined, 'index', { segmentChars: 40 });
+            const svc = new CodeIndexService(ws, async () => chunker, undefined, 'index', {
+              segmentChars: 40,
+            });
             await svc.refresh();
             prefilter = svc.prefilter();
           }
@@ -210,12 +275,22 @@ describe('the search pool', () => {
   });
 
   it('stops exactly where one thread stops, for every cap and count limit', async () => {
-    const ws = new Workspace([new MemorySource({ 'a.ts': 'none\n', 'b.ts': 'return\n'.repeat(5), 'c.ts': 'x\nreturn return\n'.repeat(3), 'd.ts': 'return\n' })]);
+    const ws = new Workspace([
+      new MemorySource({
+        'a.ts': 'none\n',
+        'b.ts': 'return\n'.repeat(5),
+        'c.ts': 'x\nreturn return\n'.repeat(3),
+        'd.ts': 'return\n',
+      }),
+    ]);
     const shape = { lanes: 2, firstBytes: 1, maxBytes: 8, maxFiles: 1, byPath: false, delays: [2, 0] };
     for (let maxResults = 0; maxResults <= 10; maxResults++) {
       for (const countLimit of [undefined, 0, 1, 2, 4, 5, 6, 7, 8, 9, 12]) {
         const req: GrepRequest = { pattern: 'return', mode: 'literal', maxResults, countLimit };
-        expect(await collect(ws, req, { pool: fakePool(ws, shape) }), `maxResults ${maxResults}, countLimit ${countLimit}`).toEqual(await collect(ws, req, {}));
+        expect(
+          await collect(ws, req, { pool: fakePool(ws, shape) }),
+          `maxResults ${maxResults}, countLimit ${countLimit}`,
+        ).toEqual(await collect(ws, req, {}));
       }
     }
   });
@@ -249,13 +324,22 @@ describe('the search pool', () => {
 
   it('a source with one transient read buffer: the coordinator and each lane search one chunk at a time', async () => {
     const files: Record<string, string> = {};
-    for (let i = 0; i < 24; i++) files[`f${String(i).padStart(2, '0')}.ts`] = `${'x\n'.repeat(i)}return ${i}\n`;
+    for (let i = 0; i < 24; i++)
+      files[`f${String(i).padStart(2, '0')}.ts`] = `${'x\n'.repeat(i)}return ${i}\n`;
     const ws = new Workspace([new TransientSource(files)]);
     const req: GrepRequest = { pattern: 'return', mode: 'literal', contextBefore: 1 };
     const one = await collect(ws, req, {});
     expect(one.batches.map((b) => b.matches[0].line)).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
     // the coordinator's share of the chunks, read from its own source
-    const shape = { lanes: 1, firstBytes: 1, maxBytes: 1, maxFiles: 1, byPath: false, coordinator: 'share' as const, delays: [1] };
+    const shape = {
+      lanes: 1,
+      firstBytes: 1,
+      maxBytes: 1,
+      maxFiles: 1,
+      byPath: false,
+      coordinator: 'share' as const,
+      delays: [1],
+    };
     expect(await collect(ws, req, { pool: fakePool(ws, shape) })).toEqual(one);
     // a real lane that opened the root by path gets two chunks at once (IN_FLIGHT_PER_LANE)
     const root = new TransientSource(files);
@@ -275,7 +359,9 @@ describe('the search pool', () => {
   });
 
   it('a real lane (serveLane over a message channel) answers, and a cancel is answered as Cancelled', async () => {
-    const ws = new Workspace([new MemorySource({ 'a.ts': 'return 1\n', 'b.ts': 'no\n', 'c.ts': 'return 2\n'.repeat(3) })]);
+    const ws = new Workspace([
+      new MemorySource({ 'a.ts': 'return 1\n', 'b.ts': 'no\n', 'c.ts': 'return 2\n'.repeat(3) }),
+    ]);
     const threads: LaneThread[] = [];
     const spawn = (): LaneThread => {
       const lane = channelLane(null);
@@ -291,7 +377,12 @@ describe('the search pool', () => {
     expect(threads.length).toBe(2);
     const ctl = new AbortController();
     ctl.abort();
-    await expect(pool.run({ search: 1, request: req, plan: { indexed: false }, root: null, files: [], deliver: 1, count: 1 }, ctl.signal)).rejects.toMatchObject({
+    await expect(
+      pool.run(
+        { search: 1, request: req, plan: { indexed: false }, root: null, files: [], deliver: 1, count: 1 },
+        ctl.signal,
+      ),
+    ).rejects.toMatchObject({
       code: 'Cancelled',
     });
     pool.dispose();
@@ -316,7 +407,10 @@ describe('the search pool', () => {
           1,
           () => null,
         ),
-        { chunking: { firstBytes: 64, maxBytes: 64, maxFiles: 1, localBytes: 0, heavyShare }, coordinatorSearches: 'share' as const },
+        {
+          chunking: { firstBytes: 64, maxBytes: 64, maxFiles: 1, localBytes: 0, heavyShare },
+          coordinatorSearches: 'share' as const,
+        },
       );
       expect(await collect(ws, req, { pool })).toEqual(await collect(ws, req, {}));
       pool.dispose();
@@ -326,7 +420,9 @@ describe('the search pool', () => {
     expect(await run(common, 0)).toBe(1); // weighed never: the lane takes its share
     expect(await run(long, 4)).toBe(1);
     // once the lines to deliver are delivered, the rest is counted: light answers, the lane takes its share again
-    expect(await run(common, 4, { pattern: 'return', mode: 'literal', maxResults: 30, countLimit: 10_000 })).toBe(1);
+    expect(
+      await run(common, 4, { pattern: 'return', mode: 'literal', maxResults: 30, countLimit: 10_000 }),
+    ).toBe(1);
   });
 
   it('the coordinator gives its thread back between files as the one-thread search does (a cancel is seen mid-search)', async () => {
@@ -335,7 +431,15 @@ describe('the search pool', () => {
     const ws = new Workspace([new MemorySource(files)]);
     const req: GrepRequest = { pattern: 'hit', mode: 'literal', maxResults: 1000 };
     // every file searched here is a chunk of the coordinator's own (the lane is never asked)
-    const pool = fakePool(ws, { lanes: 1, firstBytes: 1, maxBytes: 1, maxFiles: 1, byPath: false, coordinator: 'first', delays: [0] });
+    const pool = fakePool(ws, {
+      lanes: 1,
+      firstBytes: 1,
+      maxBytes: 1,
+      maxFiles: 1,
+      byPath: false,
+      coordinator: 'first',
+      delays: [0],
+    });
     let asked = 0;
     const yielder = { maybeYield: () => void asked++ };
     const all = await collect(ws, req, { pool, yielder });

@@ -18,7 +18,14 @@ import { filePlan, searchFileInto } from './file-search';
 import { laneRequest, matchOf, searchChunk, type ChunkFile, type ChunkResult, type ChunkTask } from './lane';
 import { isLaneLost } from './lane-pool';
 import type { SearchPrefilter } from './prefilter';
-import { rootPrefix, searchStarts, searchWalker, segmentsOf, withPrefix, type Candidates } from './search-files';
+import {
+  rootPrefix,
+  searchStarts,
+  searchWalker,
+  segmentsOf,
+  withPrefix,
+  type Candidates,
+} from './search-files';
 import { SearchTally } from './tally';
 import type { GrepRequest, GrepSink, GrepSummary } from './types';
 
@@ -40,7 +47,14 @@ export interface SearchPool {
    * Chunk sizes (tests shrink them to make many chunks of a small tree). With `smallBytes` set,
    * an indexed search stays on one thread by that size alone, not also for being a literal.
    */
-  readonly chunking?: { firstBytes: number; maxBytes: number; maxFiles: number; localBytes?: number; smallBytes?: number; heavyShare?: number };
+  readonly chunking?: {
+    firstBytes: number;
+    maxBytes: number;
+    maxFiles: number;
+    localBytes?: number;
+    smallBytes?: number;
+    heavyShare?: number;
+  };
 }
 
 /** The first chunk: about a screenful of results in typical code, searched at once. */
@@ -91,12 +105,23 @@ interface Pending {
   settled: boolean;
 }
 
-export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: GrepSink, pool: SearchPool, options: PoolSearchOptions = {}): Promise<GrepSummary> {
+export async function poolSearch(
+  workspace: Workspace,
+  req: GrepRequest,
+  sink: GrepSink,
+  pool: SearchPool,
+  options: PoolSearchOptions = {},
+): Promise<GrepSummary> {
   const t0 = now();
   const compiled = compileRequest(req);
   const tally = new SearchTally(compiled.maxResults, compiled.countLimit, sink);
   const prefilter = options.prefilter;
-  const candidates = options.candidates !== undefined ? options.candidates : prefilter ? prefilter.candidates(compiled.matcher) : null;
+  const candidates =
+    options.candidates !== undefined
+      ? options.candidates
+      : prefilter
+        ? prefilter.candidates(compiled.matcher)
+        : null;
   const starts = await searchStarts(workspace, req.directory ?? '');
   const localPlan = filePlan(compiled, options);
   const yielder = options.yielder ?? createYielder();
@@ -111,7 +136,12 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
   const base = {
     search: nextSearch++,
     request: laneRequest(req),
-    plan: { bytePrefilter: options.bytePrefilter, literalLines: options.literalLines, rangeMargin: options.rangeMargin, indexed: !!prefilter },
+    plan: {
+      bytePrefilter: options.bytePrefilter,
+      literalLines: options.literalLines,
+      rangeMargin: options.rangeMargin,
+      indexed: !!prefilter,
+    },
     deliver: compiled.maxResults,
     count: tally.countCeiling + 1,
   };
@@ -149,12 +179,17 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
       const maxFileBytes = resolvePolicy({ maxFileBytes: req.maxFileBytes }).maxFileBytes;
       /** The walk's skips found before the file at `seq` was (as the one-thread search records them). */
       const skipsBefore = (seq: number) => {
-        while (flushed < walkSkips.length && walkSkips[flushed].seq <= seq) tally.skip(walkSkips[flushed++].skip);
+        while (flushed < walkSkips.length && walkSkips[flushed].seq <= seq)
+          tally.skip(walkSkips[flushed++].skip);
       };
       const inFlight: Pending[] = [];
       let chunk: Array<ChunkFile & { seq: number }> = [];
       let chunkBytes = 0;
-      const { firstBytes, maxBytes, maxFiles } = pool.chunking ?? { firstBytes: FIRST_CHUNK_BYTES, maxBytes: MAX_CHUNK_BYTES, maxFiles: MAX_CHUNK_FILES };
+      const { firstBytes, maxBytes, maxFiles } = pool.chunking ?? {
+        firstBytes: FIRST_CHUNK_BYTES,
+        maxBytes: MAX_CHUNK_BYTES,
+        maxFiles: MAX_CHUNK_FILES,
+      };
       const localFirst = pool.chunking?.localBytes ?? LOCAL_FIRST_BYTES;
       let target = firstBytes;
 
@@ -173,7 +208,8 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
         // Many lines a file (a very common string): the lanes' answers would only add packing and
         // copying. Lines, not characters: one minified file's megabyte line is cheap to hand over,
         // and the walk's sizes are estimates where it did not stat.
-        if (heavyShare > 0 && tally.delivered - linesBefore > HEAVY_LINES_PER_FILE * files.length) lanesOff = true;
+        if (heavyShare > 0 && tally.delivered - linesBefore > HEAVY_LINES_PER_FILE * files.length)
+          lanesOff = true;
         return false;
       };
 
@@ -202,7 +238,8 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
         // the walk cuts the next one, and the lanes would get nothing.
         // (heavy answers cost only while lines are delivered: a chunk that just counts answers light)
         const off = lanesOff && tally.delivered < tally.maxResults;
-        const mine = pool.coordinatorSearches === 'first' ? turn === 0 : !off && turn % (pool.lanes + 1) === 0;
+        const mine =
+          pool.coordinatorSearches === 'first' ? turn === 0 : !off && turn % (pool.lanes + 1) === 0;
         const local = early || mine || off;
         target = Math.min(target * 2, maxBytes);
         // Nothing before it is pending: its matches go to the sink file by file, as one thread's do
@@ -221,7 +258,11 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
           // a chunk a lane cannot answer (the thread died) is searched here
           answer = pool
             .run(task, outstanding.signal)
-            .catch((err: unknown) => (isLaneLost(err) ? searchChunk(source, { ...task, files, packed: undefined }, outstanding.signal) : Promise.reject(err)));
+            .catch((err: unknown) =>
+              isLaneLost(err)
+                ? searchChunk(source, { ...task, files, packed: undefined }, outstanding.signal)
+                : Promise.reject(err),
+            );
         }
         const pending: Pending = { files, answer, settled: false, laneBytes: local ? 0 : sentBytes };
         const settle = () => void (pending.settled = true);
@@ -235,12 +276,14 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
         const result = await answer;
         // Answers heavier than a quarter of what was searched (a very common string's lines):
         // packing, copying and unpacking them costs more than searching here, so the rest is.
-        if (heavyShare > 0 && laneBytes && (result.wire?.text.length ?? 0) > laneBytes / heavyShare) lanesOff = true;
+        if (heavyShare > 0 && laneBytes && (result.wire?.text.length ?? 0) > laneBytes / heavyShare)
+          lanesOff = true;
         for (let i = 0; i < files.length; i++) {
           const f = files[i];
           skipsBefore(f.seq);
           const r = result.files[i];
-          if (r.outcome === 'unsearched') throw new Error(`search pool: ${f.path} was not searched before the search stopped`);
+          if (r.outcome === 'unsearched')
+            throw new Error(`search pool: ${f.path} was not searched before the search stopped`);
           if (r.outcome === 'absent') {
             tally.searched();
             continue;
@@ -268,13 +311,26 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
         const path = prefix + file.path;
         const segments = segmentsOf(path, candidates, prefilter);
         const unstated = file.size < 0;
-        chunk.push({ seq: yielded++, rel: file.path, path, segments, ...(unstated ? { checkBytes: maxFileBytes } : {}) });
-        chunkBytes += segments ? segments.ranges.reduce((n, r) => n + Math.min(r.end, segments.size) - r.start, 0) : unstated ? UNSTATED_FILE_BYTES : file.size;
+        chunk.push({
+          seq: yielded++,
+          rel: file.path,
+          path,
+          segments,
+          ...(unstated ? { checkBytes: maxFileBytes } : {}),
+        });
+        chunkBytes += segments
+          ? segments.ranges.reduce((n, r) => n + Math.min(r.end, segments.size) - r.start, 0)
+          : unstated
+            ? UNSTATED_FILE_BYTES
+            : file.size;
         if ((chunkBytes >= target || chunk.length >= maxFiles) && (await dispatch())) {
           stopped = true;
           break;
         }
-        while (inFlight.length && (inFlight.length > pool.lanes * IN_FLIGHT_PER_LANE + 1 || inFlight[0].settled)) {
+        while (
+          inFlight.length &&
+          (inFlight.length > pool.lanes * IN_FLIGHT_PER_LANE + 1 || inFlight[0].settled)
+        ) {
           if (await mergeOldest()) {
             stopped = true;
             break;
@@ -307,7 +363,12 @@ export async function poolSearch(workspace: Workspace, req: GrepRequest, sink: G
  * alone, 314 ms on the pool; 64 candidate files: 7 ms and 9-21 ms), and so for any search of
  * a few tens of MB; a regex verified over 66 MB of candidates gained (127 ms, 97 ms).
  */
-export function onOneThread(candidates: Candidates | null, prefilter: SearchPrefilter | undefined, strategy: string, pool: SearchPool): boolean {
+export function onOneThread(
+  candidates: Candidates | null,
+  prefilter: SearchPrefilter | undefined,
+  strategy: string,
+  pool: SearchPool,
+): boolean {
   if (!candidates) return false;
   // (tests that set smallBytes decide by size alone)
   const measured = pool.chunking?.smallBytes === undefined;
@@ -319,7 +380,11 @@ export function onOneThread(candidates: Candidates | null, prefilter: SearchPref
 }
 
 /** The bytes an index's candidates leave to read (stops counting past `enough`; Infinity without an index or a size). */
-function candidateBytes(candidates: Candidates | null, prefilter: SearchPrefilter | undefined, enough: number): number {
+function candidateBytes(
+  candidates: Candidates | null,
+  prefilter: SearchPrefilter | undefined,
+  enough: number,
+): number {
   if (!candidates || !prefilter?.sizeOf) return Infinity;
   let n = 0;
   for (const [path, ranges] of candidates) {

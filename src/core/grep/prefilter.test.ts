@@ -8,21 +8,63 @@ import { bytePrefilter, compareWalkOrder, searchAll } from './search';
 import type { GrepRequest } from './types';
 
 const enc = new TextEncoder();
-const piece = fc.constantFrom('a', 'b', 'k', 'K', 'S', 's', 'é', 'É', '\u212a', '\u017f', '€', '😀', ' ', '(', '\n', 'ab', 'Ab', 'kés');
+const piece = fc.constantFrom(
+  'a',
+  'b',
+  'k',
+  'K',
+  'S',
+  's',
+  'é',
+  'É',
+  '\u212a',
+  '\u017f',
+  '€',
+  '😀',
+  ' ',
+  '(',
+  '\n',
+  'ab',
+  'Ab',
+  'kés',
+);
 const textFile = fc.array(piece, { maxLength: 40 }).map((p) => p.join(''));
 const fileBytes = fc.oneof(
   textFile.map((t) => enc.encode(t)),
   // invalid UTF-8 sprinkled in
-  fc.tuple(textFile, fc.constantFrom([0xe2, 0x82], [0xff], [0xc3], [0x80, 0x80])).map(([t, bad]) => new Uint8Array([...enc.encode(t), ...bad, ...enc.encode(t)])),
+  fc
+    .tuple(textFile, fc.constantFrom([0xe2, 0x82], [0xff], [0xc3], [0x80, 0x80]))
+    .map(([t, bad]) => new Uint8Array([...enc.encode(t), ...bad, ...enc.encode(t)])),
   // UTF-16LE with BOM
   textFile.map((t) => {
     const out = [0xff, 0xfe];
-    for (const ch of t) for (let i = 0; i < ch.length; i++) out.push(ch.charCodeAt(i) & 0xff, ch.charCodeAt(i) >> 8);
+    for (const ch of t)
+      for (let i = 0; i < ch.length; i++) out.push(ch.charCodeAt(i) & 0xff, ch.charCodeAt(i) >> 8);
     return new Uint8Array(out);
   }),
 );
 const files = fc.dictionary(fc.constantFrom('a.ts', 'b.txt', 'c/d.md'), fileBytes, { minKeys: 1 });
-const atom = fc.constantFrom('a', 'b', 'k', 's', 'é', '€', '😀', 'ab', 'kés', 'A', 'Ks', 'sk', 'abk', '(?i:ab)', '(?i:k)é', 'a(?i:b)', '\\w', '.', '[ké]');
+const atom = fc.constantFrom(
+  'a',
+  'b',
+  'k',
+  's',
+  'é',
+  '€',
+  '😀',
+  'ab',
+  'kés',
+  'A',
+  'Ks',
+  'sk',
+  'abk',
+  '(?i:ab)',
+  '(?i:k)é',
+  'a(?i:b)',
+  '\\w',
+  '.',
+  '[ké]',
+);
 const request = fc.record({
   pattern: fc.array(atom, { minLength: 1, maxLength: 4 }).map((a) => a.join('')),
   mode: fc.constantFrom<'regex' | 'literal'>('regex', 'literal'),
@@ -60,10 +102,13 @@ describe('walk order', () => {
   const reference = (a: string, b: string): number => {
     const sa = a.split('/');
     const sb = b.split('/');
-    for (let i = 0; i < Math.min(sa.length, sb.length); i++) if (sa[i] !== sb[i]) return sa[i] < sb[i] ? -1 : 1;
+    for (let i = 0; i < Math.min(sa.length, sb.length); i++)
+      if (sa[i] !== sb[i]) return sa[i] < sb[i] ? -1 : 1;
     return sa.length - sb.length;
   };
-  const segment = fc.array(fc.constantFrom('a', 'b', 'A', '-', '.', '_', '0', 'é', '😀', '~'), { minLength: 1, maxLength: 4 }).map((c) => c.join(''));
+  const segment = fc
+    .array(fc.constantFrom('a', 'b', 'A', '-', '.', '_', '0', 'é', '😀', '~'), { minLength: 1, maxLength: 4 })
+    .map((c) => c.join(''));
   const path = fc.array(segment, { minLength: 1, maxLength: 4 }).map((s) => s.join('/'));
 
   it('compares in place as splitting into segments does (property)', () => {

@@ -20,7 +20,10 @@ export interface SearchPrefilter {
    * the whole file), or null when the index cannot narrow the query. Ranges are ascending
    * and hold whole lines; they are offsets into the file as `sizeOf` gives its size.
    */
-  candidates(plan: { requiredLiterals: string[] | null; requiredClauses?: readonly string[][] | null }): ReadonlyMap<string, readonly SegmentRange[] | null> | null;
+  candidates(plan: {
+    requiredLiterals: string[] | null;
+    requiredClauses?: readonly string[][] | null;
+  }): ReadonlyMap<string, readonly SegmentRange[] | null> | null;
   /** Whether the index covers this path (uncovered files are always scanned). */
   has(path: string): boolean;
   /**
@@ -93,5 +96,7 @@ export function bytePrefilter(matcher: Matcher): BytePrefilter | null {
   if (!lits.every(isAscii)) return null;
   const needles = lits.map((l) => enc.encode(l.toLowerCase()));
   const orbit = lits.some((l) => /[ks]/i.test(l));
-  return (bytes) => needles.some((n) => containsBytesCaseless(bytes, n)) || (orbit && (containsBytes(bytes, KELVIN) || containsBytes(bytes, LONG_S)));
+  return (bytes) =>
+    needles.some((n) => containsBytesCaseless(bytes, n)) ||
+    (orbit && (containsBytes(bytes, KELVIN) || containsBytes(bytes, LONG_S)));
 }

@@ -78,7 +78,9 @@ export function windowStart(first: number, lineLen: number, cap: number): number
 /** Hit ranges (line columns) that meet the window [start, start + cap), as columns of the window. */
 export function clipToWindow(ranges: readonly HitRange[], start: number, cap: number): HitRange[] {
   const end = start + cap;
-  return ranges.filter(([s, e]) => s < end && (e > start || s >= start)).map(([s, e]) => [Math.max(s, start) - start, Math.min(e, end) - start] as HitRange);
+  return ranges
+    .filter(([s, e]) => s < end && (e > start || s >= start))
+    .map(([s, e]) => [Math.max(s, start) - start, Math.min(e, end) - start] as HitRange);
 }
 
 /** A delivered line cut to maxLineChars (`cap`). */

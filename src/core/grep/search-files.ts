@@ -14,12 +14,18 @@ import type { GrepRequest, SegmentRange } from './types';
 export type Candidates = ReadonlyMap<string, readonly SegmentRange[] | null>;
 
 /** Where a search starts: every root, or the readings of `directory` that exist. */
-export async function searchStarts(workspace: Workspace, directory: string): Promise<Array<{ rootIndex: number; rel: string }>> {
-  let starts = directory ? workspace.resolveAll(directory, 'directory') : workspace.roots.map((_, i) => ({ rootIndex: i, rel: '' }));
+export async function searchStarts(
+  workspace: Workspace,
+  directory: string,
+): Promise<Array<{ rootIndex: number; rel: string }>> {
+  let starts = directory
+    ? workspace.resolveAll(directory, 'directory')
+    : workspace.roots.map((_, i) => ({ rootIndex: i, rel: '' }));
   if (starts.length > 1) {
     // several readings of the path (roots, a backslash in a name): the ones that exist
     const present = [];
-    for (const s of starts) if (await workspace.roots[s.rootIndex].stat(s.rel).catch(() => null)) present.push(s);
+    for (const s of starts)
+      if (await workspace.roots[s.rootIndex].stat(s.rel).catch(() => null)) present.push(s);
     if (present.length) starts = present;
   }
   return starts;
@@ -46,7 +52,12 @@ export function searchWalker(w: WalkerInput): AsyncGenerator<WalkedFile> {
   const source = workspace.roots[rootIndex];
   const prefix = rootPrefix(workspace, rootIndex);
   const maxBytes = req.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  const direct = candidates && prefilter?.sizeOf && prefilter.maxIndexedBytes !== undefined && req.useIgnoreFiles !== false && maxBytes <= prefilter.maxIndexedBytes;
+  const direct =
+    candidates &&
+    prefilter?.sizeOf &&
+    prefilter.maxIndexedBytes !== undefined &&
+    req.useIgnoreFiles !== false &&
+    maxBytes <= prefilter.maxIndexedBytes;
   if (direct) return directFiles(candidates, prefilter, prefix, start, filter, maxBytes);
   return walkFiles(source, {
     start,
@@ -54,7 +65,10 @@ export function searchWalker(w: WalkerInput): AsyncGenerator<WalkedFile> {
     useIgnoreFiles: req.useIgnoreFiles,
     signal: w.signal,
     statFiles: w.statFiles,
-    acceptFile: candidates && prefilter ? (p) => (!filter || filter(p)) && (candidates.has(prefix + p) || !prefilter.has(prefix + p)) : (filter ?? undefined),
+    acceptFile:
+      candidates && prefilter
+        ? (p) => (!filter || filter(p)) && (candidates.has(prefix + p) || !prefilter.has(prefix + p))
+        : (filter ?? undefined),
     onSkip: w.onSkip,
   });
 }
@@ -65,7 +79,11 @@ export function rootPrefix(workspace: Workspace, rootIndex: number): string {
 }
 
 /** An index's candidate ranges of a file, with the size and time it was indexed at (null: read it whole). */
-export function segmentsOf(path: string, candidates: Candidates | null, prefilter: SearchPrefilter | undefined) {
+export function segmentsOf(
+  path: string,
+  candidates: Candidates | null,
+  prefilter: SearchPrefilter | undefined,
+) {
   const ranges = candidates?.get(path);
   const size = ranges ? prefilter!.sizeOf?.(path) : undefined;
   return ranges && size !== undefined ? { ranges, size, mtimeMs: prefilter!.mtimeOf?.(path) } : null;

@@ -51,7 +51,12 @@ export interface SearchOptions {
   pool?: SearchPool;
 }
 
-export async function searchWorkspace(workspace: Workspace, req: GrepRequest, sink: GrepSink, options: SearchOptions = {}): Promise<GrepSummary> {
+export async function searchWorkspace(
+  workspace: Workspace,
+  req: GrepRequest,
+  sink: GrepSink,
+  options: SearchOptions = {},
+): Promise<GrepSummary> {
   const t0 = now();
   const compiled = compileRequest(req);
   const candidates = options.prefilter ? options.prefilter.candidates(compiled.matcher) : null;
@@ -92,7 +97,13 @@ export async function searchWorkspace(workspace: Workspace, req: GrepRequest, si
         const path = prefix + file.path;
         const segments = plan.lineFinders ? segmentsOf(path, candidates, prefilter) : null;
         const checkBytes = file.size < 0 ? maxFileBytes : undefined;
-        const r = await searchFileInto(tally, source, { rel: file.path, path, segments, checkBytes }, plan, prefix);
+        const r = await searchFileInto(
+          tally,
+          source,
+          { rel: file.path, path, segments, checkBytes },
+          plan,
+          prefix,
+        );
         if (r === 'stop') break;
         if (r === 'passed') continue;
         const y = yielder.maybeYield();
@@ -110,6 +121,9 @@ export async function searchWorkspace(workspace: Workspace, req: GrepRequest, si
 /** Collect every match (for tools and tests). */
 export async function searchAll(workspace: Workspace, req: GrepRequest, options: SearchOptions = {}) {
   const files: GrepFileResult[] = [];
-  const summary = await searchWorkspace(workspace, req, (r) => void files.push(r), { yielder: NEVER_YIELD, ...options });
+  const summary = await searchWorkspace(workspace, req, (r) => void files.push(r), {
+    yielder: NEVER_YIELD,
+    ...options,
+  });
   return { files, matches: files.flatMap((f) => f.matches), summary };
 }

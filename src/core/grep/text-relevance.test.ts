@@ -1,7 +1,14 @@
 /** The app's order of Text/Regex results: roles, names, definitions, counts, paths. */
 import { describe, expect, it } from 'vitest';
 import type { GrepFileResult, GrepMatch } from './types';
-import { addMatches, compareRelevance, isDefinitionHit, orderTextResults, pathRank, queryWords } from './text-relevance';
+import {
+  addMatches,
+  compareRelevance,
+  isDefinitionHit,
+  orderTextResults,
+  pathRank,
+  queryWords,
+} from './text-relevance';
 
 /** A file whose lines are `lines`, each a hit on its first occurrence of `word`. */
 function file(path: string, word: string, lines: string[]): GrepFileResult {
@@ -51,7 +58,8 @@ describe('isDefinitionHit', () => {
 });
 
 describe('compareRelevance', () => {
-  const order = (files: GrepFileResult[], query: string, mode: 'literal' | 'regex' = 'literal') => orderTextResults(files, query, mode, 'relevance');
+  const order = (files: GrepFileResult[], query: string, mode: 'literal' | 'regex' = 'literal') =>
+    orderTextResults(files, query, mode, 'relevance');
 
   it('puts source before config, tests, docs, changelogs, generated and vendored files', () => {
     const files = [
@@ -84,11 +92,22 @@ describe('compareRelevance', () => {
       file('src/cache.ts', 'cache', ['cache']),
       file('src/one.ts', 'cache', ['cache']),
     ];
-    expect(order(files, 'cache')).toEqual(['src/cache.ts', 'src/http-cache-control.ts', 'src/lru.ts', 'src/cache/store.ts', 'src/a.ts', 'src/b.ts', 'src/one.ts']);
+    expect(order(files, 'cache')).toEqual([
+      'src/cache.ts',
+      'src/http-cache-control.ts',
+      'src/lru.ts',
+      'src/cache/store.ts',
+      'src/a.ts',
+      'src/b.ts',
+      'src/one.ts',
+    ]);
   });
 
   it('matches a name across case and separators, from a regex too', () => {
-    const files = [file('src/x.ts', 'fileRole', ['fileRole']), file('src/file-role.ts', 'fileRole', ['fileRole'])];
+    const files = [
+      file('src/x.ts', 'fileRole', ['fileRole']),
+      file('src/file-role.ts', 'fileRole', ['fileRole']),
+    ];
     expect(order(files, 'fileRole')).toEqual(['src/file-role.ts', 'src/x.ts']);
     expect(order(files, 'file role')).toEqual(['src/file-role.ts', 'src/x.ts']);
     expect(order(files, 'file\\w*role', 'regex')).toEqual(['src/file-role.ts', 'src/x.ts']);
@@ -106,8 +125,16 @@ describe('compareRelevance', () => {
   });
 
   it('orders by path alone in path order, and is a total order', () => {
-    const files = [file('src/z.ts', 'q', ['q']), file('CHANGELOG.md', 'q', ['q']), file('src/a.test.ts', 'q', ['q'])];
-    expect(orderTextResults(files, 'q', 'literal', 'path')).toEqual(['CHANGELOG.md', 'src/a.test.ts', 'src/z.ts']);
+    const files = [
+      file('src/z.ts', 'q', ['q']),
+      file('CHANGELOG.md', 'q', ['q']),
+      file('src/a.test.ts', 'q', ['q']),
+    ];
+    expect(orderTextResults(files, 'q', 'literal', 'path')).toEqual([
+      'CHANGELOG.md',
+      'src/a.test.ts',
+      'src/z.ts',
+    ]);
     const a = pathRank('src/a.ts', []);
     expect(compareRelevance(a, a)).toBe(0);
     expect(compareRelevance(a, pathRank('src/b.ts', []))).toBeLessThan(0);

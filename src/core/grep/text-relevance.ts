@@ -61,7 +61,10 @@ function squash(text: string): string {
  * gives "error"); runs shorter than 2 characters are left out.
  */
 export function queryWords(pattern: string, mode: 'literal' | 'regex'): string[] {
-  const text = mode === 'regex' ? pattern.replace(/\\[pP]\{[^}]*\}|\\[a-zA-Z]/g, ' ').replace(/\[[^\]]*\]|\{\d*,?\d*\}/g, ' ') : pattern;
+  const text =
+    mode === 'regex'
+      ? pattern.replace(/\\[pP]\{[^}]*\}|\\[a-zA-Z]/g, ' ').replace(/\[[^\]]*\]|\{\d*,?\d*\}/g, ' ')
+      : pattern;
   const runs = text
     .split(/[^\p{L}\p{N}_$]+/u)
     .map(squash)
@@ -135,7 +138,12 @@ export function rankComparer(order: ResultOrder): (a: TextFileRank, b: TextFileR
 }
 
 /** Whole results in an order (a file sent in several parts counted as one): what the app shows once every result is in. */
-export function orderTextResults(files: readonly GrepFileResult[], pattern: string, mode: 'literal' | 'regex', order: ResultOrder): string[] {
+export function orderTextResults(
+  files: readonly GrepFileResult[],
+  pattern: string,
+  mode: 'literal' | 'regex',
+  order: ResultOrder,
+): string[] {
   const words = queryWords(pattern, mode);
   const ranks = new Map<string, TextFileRank>();
   for (const f of files) {

@@ -73,7 +73,10 @@ export interface BackgroundYielderOptions {
  * running (or just ended) it waits, in steps of at most 50 ms, until it is quiet, the job is
  * cancelled, or `maxWaitMs` has passed.
  */
-export function createBackgroundYielder(foreground: Foreground, options: BackgroundYielderOptions = {}): Yielder {
+export function createBackgroundYielder(
+  foreground: Foreground,
+  options: BackgroundYielderOptions = {},
+): Yielder {
   const budget = options.yieldBudgetMs ?? DEFAULT_YIELD_BUDGET_MS;
   const maxWaitMs = options.maxWaitMs ?? MAX_BACKGROUND_WAIT_MS;
   const signal = options.signal;
@@ -85,7 +88,8 @@ export function createBackgroundYielder(foreground: Foreground, options: Backgro
       return (async () => {
         await sleep(0);
         const until = now() + maxWaitMs;
-        for (let w = foreground.waitMs(); w > 0 && !signal?.aborted && now() < until; w = foreground.waitMs()) await sleep(Math.min(w, 50));
+        for (let w = foreground.waitMs(); w > 0 && !signal?.aborted && now() < until; w = foreground.waitMs())
+          await sleep(Math.min(w, 50));
         last = now();
       })();
     },
@@ -100,7 +104,11 @@ export const NEVER_YIELD: Yielder = { maybeYield() {} };
  * cannot interrupt (loading the parsers), so that a cancelled job still
  * ends at once. The work itself runs on and its answer, or its failure, is dropped.
  */
-export function unlessAborted<T>(work: Promise<T>, signal: AbortSignal | undefined, cancelled: () => Error): Promise<T> {
+export function unlessAborted<T>(
+  work: Promise<T>,
+  signal: AbortSignal | undefined,
+  cancelled: () => Error,
+): Promise<T> {
   if (!signal) return work;
   if (signal.aborted) {
     work.catch(() => undefined);

@@ -81,20 +81,27 @@ export function endsBeforeBody(code: string, quotes = QUOTES): boolean {
     else if (depth > 0) continue;
     else if (ch === '{') return false;
     else if (ch === ';') return !code.slice(i + 1).includes('{');
-    else if (ch === '=' && code[i + 1] !== '=' && !'=<>!'.includes(code[i - 1] ?? '')) return NO_BODY_AFTER_EQUALS.test(code.slice(i + 1));
+    else if (ch === '=' && code[i + 1] !== '=' && !'=<>!'.includes(code[i - 1] ?? ''))
+      return NO_BODY_AFTER_EQUALS.test(code.slice(i + 1));
   }
   return false;
 }
 
 /** Whether a definition chunk is a declaration, and whether it is a file-local C/C++ body. */
-export function definitionShape(chunk: Pick<Chunk, 'path' | 'startLine' | 'endLine' | 'chunkType'>, lines: readonly string[] | null): DefinitionShape {
+export function definitionShape(
+  chunk: Pick<Chunk, 'path' | 'startLine' | 'endLine' | 'chunkType'>,
+  lines: readonly string[] | null,
+): DefinitionShape {
   if (AMBIENT.test(chunk.path)) return { declaration: true, fileLocal: false };
   const cFamily = C_FAMILY.test(chunk.path);
   const ts = TYPESCRIPT.test(chunk.path);
-  if (!lines || !(cFamily || ts || OTHER_DECLARING.test(chunk.path))) return { declaration: false, fileLocal: false };
+  if (!lines || !(cFamily || ts || OTHER_DECLARING.test(chunk.path)))
+    return { declaration: false, fileLocal: false };
   const quotes = chunk.path.endsWith('.rs') ? '"' : QUOTES;
   const code = stripComments(lines.slice(Math.max(chunk.startLine, 1) - 1, chunk.endLine).join('\n'), quotes);
-  const declaration = (ts && DECLARE.test(code)) || ((chunk.chunkType === 'function' || chunk.chunkType === 'method') && endsBeforeBody(code, quotes));
+  const declaration =
+    (ts && DECLARE.test(code)) ||
+    ((chunk.chunkType === 'function' || chunk.chunkType === 'method') && endsBeforeBody(code, quotes));
   return { declaration, fileLocal: cFamily && !declaration && STATIC.test(code) };
 }
 
@@ -106,7 +113,10 @@ const stem = (path: string) => path.replace(AMBIENT, '').replace(/\.[^./]+$/, ''
  * namespace for functions; a header declares what some source defines); a `.d.ts` and the
  * module of the same name beside it (`index.d.ts`, `index.js`).
  */
-export function implementsDeclaration(body: { path: string; fileLocal: boolean }, declaration: { path: string }): boolean {
+export function implementsDeclaration(
+  body: { path: string; fileLocal: boolean },
+  declaration: { path: string },
+): boolean {
   if (body.path === declaration.path) return true;
   if (C_HEADER.test(declaration.path)) return C_FAMILY.test(body.path) && !body.fileLocal;
   return AMBIENT.test(declaration.path) && stem(body.path) === stem(declaration.path);

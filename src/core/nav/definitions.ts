@@ -20,7 +20,11 @@ const COMMENT = /^\s*(\/\/|\/\*|\*|#(?!\s*(define|if|include))|--|;|"""|''')/;
 const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
 
 /** The line (1-based) and column range of `name` in a chunk: the first non-comment line that has it as a whole word. */
-export function nameLine(chunk: Pick<Chunk, 'startLine' | 'endLine'>, name: string, lines: readonly string[] | null): { line: number; column: [number, number] } {
+export function nameLine(
+  chunk: Pick<Chunk, 'startLine' | 'endLine'>,
+  name: string,
+  lines: readonly string[] | null,
+): { line: number; column: [number, number] } {
   if (lines) {
     let fallback: { line: number; column: [number, number] } | null = null;
     const last = Math.min(chunk.endLine, lines.length);
@@ -50,13 +54,23 @@ export function definitionTier(query: DefinitionQuery, path: string): Definition
 }
 
 /** Candidates in rank order before their lines are read (tier, path, line): cut this list, then read only what is kept. */
-export function byTier<T extends Pick<Chunk, 'path' | 'startLine'>>(query: DefinitionQuery, candidates: readonly T[]): T[] {
+export function byTier<T extends Pick<Chunk, 'path' | 'startLine'>>(
+  query: DefinitionQuery,
+  candidates: readonly T[],
+): T[] {
   const keyed = candidates.map((c) => ({ c, t: TIERS.indexOf(definitionTier(query, c.path)) }));
-  keyed.sort((a, b) => a.t - b.t || (a.c.path < b.c.path ? -1 : a.c.path > b.c.path ? 1 : 0) || a.c.startLine - b.c.startLine);
+  keyed.sort(
+    (a, b) =>
+      a.t - b.t || (a.c.path < b.c.path ? -1 : a.c.path > b.c.path ? 1 : 0) || a.c.startLine - b.c.startLine,
+  );
   return keyed.map((k) => k.c);
 }
 
-export function rankDefinitions(query: DefinitionQuery, candidates: readonly Chunk[], linesOf: (path: string) => readonly string[] | null): SymbolDefinition[] {
+export function rankDefinitions(
+  query: DefinitionQuery,
+  candidates: readonly Chunk[],
+  linesOf: (path: string) => readonly string[] | null,
+): SymbolDefinition[] {
   const seen = new Set<string>();
   const found: { def: SymbolDefinition; tier: number; declaration: boolean; fileLocal: boolean }[] = [];
   for (const c of candidates) {
@@ -84,11 +98,23 @@ export function rankDefinitions(query: DefinitionQuery, candidates: readonly Chu
   if (bodies) {
     for (const f of found) {
       if (!f.declaration)
-        for (const d of found) if (d.declaration && d.tier < f.tier && implementsDeclaration({ path: f.def.path, fileLocal: f.fileLocal }, d.def)) f.tier = d.tier;
+        for (const d of found)
+          if (
+            d.declaration &&
+            d.tier < f.tier &&
+            implementsDeclaration({ path: f.def.path, fileLocal: f.fileLocal }, d.def)
+          )
+            f.tier = d.tier;
     }
     for (const f of found) f.def.rank = f.declaration ? 'declaration' : TIERS[f.tier];
   }
   const last = (f: (typeof found)[number]) => (bodies && f.declaration ? 1 : 0);
-  found.sort((a, b) => last(a) - last(b) || a.tier - b.tier || (a.def.path < b.def.path ? -1 : a.def.path > b.def.path ? 1 : 0) || a.def.line - b.def.line);
+  found.sort(
+    (a, b) =>
+      last(a) - last(b) ||
+      a.tier - b.tier ||
+      (a.def.path < b.def.path ? -1 : a.def.path > b.def.path ? 1 : 0) ||
+      a.def.line - b.def.line,
+  );
   return found.map((f) => f.def);
 }

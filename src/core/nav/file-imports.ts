@@ -16,7 +16,12 @@ export interface FileImports {
 const JS = /\.(m|c)?[jt]sx?$/;
 const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
 
-export function importsOfFile(path: string, text: string, files: ReadonlySet<string>, goModule?: { path: string; dir: string }): FileImports {
+export function importsOfFile(
+  path: string,
+  text: string,
+  files: ReadonlySet<string>,
+  goModule?: { path: string; dir: string },
+): FileImports {
   const out: FileImports = { files: new Set(), dirs: new Set() };
   if (JS.test(path) || /\.(vue|svelte|astro)$/.test(path)) {
     for (const ref of extractJsImports(text)) {

@@ -7,7 +7,10 @@
 const WORD = /[\p{L}\p{N}_$]/u;
 
 /** The identifier covering `column` (UTF-16, 0-based) of `line`, with its range; null off a word or on a number. */
-export function identifierAt(line: string, column: number): { name: string; start: number; end: number } | null {
+export function identifierAt(
+  line: string,
+  column: number,
+): { name: string; start: number; end: number } | null {
   if (column < 0 || column > line.length) return null;
   let start = column;
   let end = column;
@@ -39,7 +42,8 @@ export function wholeWordRanges(line: string, name: string): [number, number][] 
   if (!name) return out;
   for (let i = line.indexOf(name); i !== -1; i = line.indexOf(name, i + 1)) {
     const end = i + name.length;
-    if ((i === 0 || !WORD.test(line[i - 1])) && (end === line.length || !WORD.test(line[end]))) out.push([i, end]);
+    if ((i === 0 || !WORD.test(line[i - 1])) && (end === line.length || !WORD.test(line[end])))
+      out.push([i, end]);
   }
   return out;
 }

@@ -11,7 +11,13 @@ import { groupReferences } from './references';
 import { SymbolTable } from './symbol-table';
 import { DECLARATIONS } from './fixtures/declarations';
 
-const chunk = (path: string, symbolName: string, startLine: number, endLine: number, chunkType: Chunk['chunkType'] = 'function'): Chunk => ({
+const chunk = (
+  path: string,
+  symbolName: string,
+  startLine: number,
+  endLine: number,
+  chunkType: Chunk['chunkType'] = 'function',
+): Chunk => ({
   path,
   symbolName,
   startLine,
@@ -72,17 +78,30 @@ describe('the symbol table', () => {
 describe('definitions', () => {
   const lines = new Map<string, string[]>([
     ['src/app.ts', ["import { formatMoney } from './money';", 'formatMoney(1);']],
-    ['src/money.ts', ['/** formatMoney formats money */', 'export function formatMoney(c: number) {', '  return c;', '}']],
+    [
+      'src/money.ts',
+      ['/** formatMoney formats money */', 'export function formatMoney(c: number) {', '  return c;', '}'],
+    ],
     ['legacy/format.ts', ['export function formatMoney(v) {', '}']],
     ['src/other.ts', ['export const formatMoney = 1;']],
   ]);
-  const candidates = [chunk('legacy/format.ts', 'formatMoney', 1, 2), chunk('src/other.ts', 'formatMoney', 1, 1, 'const'), chunk('src/money.ts', 'formatMoney', 1, 4)];
+  const candidates = [
+    chunk('legacy/format.ts', 'formatMoney', 1, 2),
+    chunk('src/other.ts', 'formatMoney', 1, 1, 'const'),
+    chunk('src/money.ts', 'formatMoney', 1, 4),
+  ];
   const imports = importsOfFile('src/app.ts', lines.get('src/app.ts')!.join('\n'), new Set(lines.keys()));
 
   it('puts the name on its line, past the doc comment above it', () => {
-    expect(nameLine(candidates[2], 'formatMoney', lines.get('src/money.ts')!)).toEqual({ line: 2, column: [16, 27] });
+    expect(nameLine(candidates[2], 'formatMoney', lines.get('src/money.ts')!)).toEqual({
+      line: 2,
+      column: [16, 27],
+    });
     // a name only in a comment is still better than nothing; no lines at all gives the chunk's first line
-    expect(nameLine({ startLine: 1, endLine: 1 }, 'formatMoney', ['// formatMoney'])).toEqual({ line: 1, column: [3, 14] });
+    expect(nameLine({ startLine: 1, endLine: 1 }, 'formatMoney', ['// formatMoney'])).toEqual({
+      line: 1,
+      column: [3, 14],
+    });
     expect(nameLine({ startLine: 7, endLine: 9 }, 'x', null)).toEqual({ line: 7, column: [0, 0] });
   });
 
@@ -112,11 +131,30 @@ describe('definitions', () => {
   });
 
   it('resolves Go packages, Python relative imports and C headers with their sources', () => {
-    const files = new Set(['go.mod', 'money/money.go', 'money/wallet.go', 'main.go', 'shop/pricing.py', 'shop/checkout.py', 'util.h', 'util.c', 'main.c']);
-    const go = importsOfFile('main.go', 'package main\nimport "example.com/shop/money"\n', files, goModuleOf('go.mod', 'module example.com/shop\n'));
+    const files = new Set([
+      'go.mod',
+      'money/money.go',
+      'money/wallet.go',
+      'main.go',
+      'shop/pricing.py',
+      'shop/checkout.py',
+      'util.h',
+      'util.c',
+      'main.c',
+    ]);
+    const go = importsOfFile(
+      'main.go',
+      'package main\nimport "example.com/shop/money"\n',
+      files,
+      goModuleOf('go.mod', 'module example.com/shop\n'),
+    );
     expect(go.dirs).toEqual(new Set(['money']));
-    expect(importsOfFile('shop/checkout.py', 'from .pricing import apply_discount\n', files).files).toEqual(new Set(['shop/pricing.py']));
-    expect(importsOfFile('main.c', '#include "util.h"\n#include <stdio.h>\n', files).files).toEqual(new Set(['util.h', 'util.c']));
+    expect(importsOfFile('shop/checkout.py', 'from .pricing import apply_discount\n', files).files).toEqual(
+      new Set(['shop/pricing.py']),
+    );
+    expect(importsOfFile('main.c', '#include "util.h"\n#include <stdio.h>\n', files).files).toEqual(
+      new Set(['util.h', 'util.c']),
+    );
     expect(importsOfFile('notes.txt', 'import x', files).files.size).toBe(0);
   });
 });
@@ -127,12 +165,16 @@ describe('definitions before declarations (issue 31)', () => {
   let table: SymbolTable;
   beforeAll(async () => {
     const chunker = await Chunker.create(nodeGrammarLoader, { languages: ['c', 'typescript', 'javascript'] });
-    table = SymbolTable.from(Object.entries(DECLARATIONS).flatMap(([path, text]) => chunker.chunkFile(path, text)));
+    table = SymbolTable.from(
+      Object.entries(DECLARATIONS).flatMap(([path, text]) => chunker.chunkFile(path, text)),
+    );
   });
   /** Go to definition of `name` clicked in `from`, as the worker ranks it: path:line:rank. */
   const defs = (name: string, from: string) => {
     const query = { name, from, imports: importsOfFile(from, DECLARATIONS[from], files) };
-    return rankDefinitions(query, byTier(query, table.lookup(name)), linesOf).map((d) => `${d.path}:${d.line}:${d.rank}`);
+    return rankDefinitions(query, byTier(query, table.lookup(name)), linesOf).map(
+      (d) => `${d.path}:${d.line}:${d.rank}`,
+    );
   };
 
   it('tells a prototype, an overload signature and a declaration from a body', () => {
@@ -147,7 +189,10 @@ describe('definitions before declarations (issue 31)', () => {
     expect(shape('ts/parse.ts', 3).declaration).toBe(false);
     expect(shape('ts/globals.ts', 1).declaration).toBe(true); // declare function
     expect(shape('ts/globals.ts', 2).declaration).toBe(false); // an arrow function ending in `;`
-    expect(definitionShape({ path: 'ts/lib/format.d.ts', startLine: 1, endLine: 1, chunkType: 'function' }, null).declaration).toBe(true);
+    expect(
+      definitionShape({ path: 'ts/lib/format.d.ts', startLine: 1, endLine: 1, chunkType: 'function' }, null)
+        .declaration,
+    ).toBe(true);
     expect(shape('git.c', 3)).toEqual({ declaration: false, fileLocal: true }); // static, a comment above
     // the scanner: C++ bodiless members, K&R parameters, braces in strings and comments
     expect(endsBeforeBody('virtual void draw() = 0;')).toBe(true);
@@ -163,23 +208,44 @@ describe('definitions before declarations (issue 31)', () => {
   it('C: the body in builtin/commit.c before the header prototype that sorts first, ranked as the imported header', () => {
     // before issue 31: ['builtin.h:5:imported', 'builtin/commit.c:5:workspace'] (git: builtin.h:166 opened)
     expect(defs('cmd_commit', 'git.c')).toEqual(['builtin/commit.c:5:imported', 'builtin.h:5:declaration']);
-    expect(defs('cmd_add', 'builtin/commit.c')).toEqual(['builtin/add.c:3:imported', 'builtin.h:3:declaration']);
+    expect(defs('cmd_add', 'builtin/commit.c')).toEqual([
+      'builtin/add.c:3:imported',
+      'builtin.h:3:declaration',
+    ]);
     // a static forward prototype: its own file's body first; another file's static body is not behind it
-    expect(defs('prepare', 'builtin/commit.c')).toEqual(['builtin/commit.c:10:same file', 'git.c:4:workspace', 'builtin/commit.c:3:declaration']);
+    expect(defs('prepare', 'builtin/commit.c')).toEqual([
+      'builtin/commit.c:10:same file',
+      'git.c:4:workspace',
+      'builtin/commit.c:3:declaration',
+    ]);
     expect(implementsDeclaration({ path: 'git.c', fileLocal: true }, { path: 'builtin.h' })).toBe(false);
   });
 
   it('TypeScript: the implementation before its overloads and a declare function; a .d.ts after its module', () => {
-    expect(defs('parse', 'ts/app.ts')).toEqual(['ts/parse.ts:4:imported', 'ts/parse.ts:1:declaration', 'ts/parse.ts:2:declaration', 'ts/globals.ts:1:declaration']);
+    expect(defs('parse', 'ts/app.ts')).toEqual([
+      'ts/parse.ts:4:imported',
+      'ts/parse.ts:1:declaration',
+      'ts/parse.ts:2:declaration',
+      'ts/globals.ts:1:declaration',
+    ]);
     expect(defs('parse', 'ts/parse.ts')[0]).toBe('ts/parse.ts:4:same file');
-    expect(defs('format', 'ts/app.ts')).toEqual(['ts/lib/format.js:1:imported', 'ts/lib/format.d.ts:1:declaration']);
-    expect(implementsDeclaration({ path: 'ts/lib/format.js', fileLocal: false }, { path: 'ts/lib/format.d.ts' })).toBe(true);
-    expect(implementsDeclaration({ path: 'ts/parse.ts', fileLocal: false }, { path: 'ts/lib/format.d.ts' })).toBe(false);
+    expect(defs('format', 'ts/app.ts')).toEqual([
+      'ts/lib/format.js:1:imported',
+      'ts/lib/format.d.ts:1:declaration',
+    ]);
+    expect(
+      implementsDeclaration({ path: 'ts/lib/format.js', fileLocal: false }, { path: 'ts/lib/format.d.ts' }),
+    ).toBe(true);
+    expect(
+      implementsDeclaration({ path: 'ts/parse.ts', fileLocal: false }, { path: 'ts/lib/format.d.ts' }),
+    ).toBe(false);
   });
 
   it('keeps the tiers when there are only declarations', () => {
     const query = { name: 'f', from: 'a.c', imports: { files: new Set(['a.h']), dirs: new Set<string>() } };
-    const only = rankDefinitions(query, [chunk('z/b.h', 'f', 1, 1), chunk('a.h', 'f', 1, 1)], () => ['int f(void);']);
+    const only = rankDefinitions(query, [chunk('z/b.h', 'f', 1, 1), chunk('a.h', 'f', 1, 1)], () => [
+      'int f(void);',
+    ]);
     expect(only.map((d) => `${d.path}:${d.rank}`)).toEqual(['a.h:imported', 'z/b.h:workspace']);
   });
 });
@@ -192,7 +258,20 @@ describe('outline', () => {
     chunk('a.ts', 'formatMoney', 1, 2),
     chunk('a.ts', 'lines 13-20', 13, 20, 'block'),
   ];
-  const lines = ['/** doc */', 'function formatMoney() {}', 'class Ledger {', '  // adds', '  /** adds */', '  add() {', '  }', '  total() {', '', '', '  }', '}'];
+  const lines = [
+    '/** doc */',
+    'function formatMoney() {}',
+    'class Ledger {',
+    '  // adds',
+    '  /** adds */',
+    '  add() {',
+    '  }',
+    '  total() {',
+    '',
+    '',
+    '  }',
+    '}',
+  ];
   it('nests symbols by range, in line order, without blocks, each on its name line', () => {
     const tree = outlineOf(chunks, lines);
     expect(tree.map((n) => n.name)).toEqual(['formatMoney', 'Ledger']);
@@ -212,7 +291,14 @@ describe('outline', () => {
 
 describe('references', () => {
   it('groups by file with the definition file and line first, then the file asked from', () => {
-    const m = (path: string, line: number, text: string) => ({ path, line, text, ranges: [[0, 3]] as [number, number][], contextBefore: [], contextAfter: [] });
+    const m = (path: string, line: number, text: string) => ({
+      path,
+      line,
+      text,
+      ranges: [[0, 3]] as [number, number][],
+      contextBefore: [],
+      contextAfter: [],
+    });
     const result = groupReferences(
       'add',
       'src/app.ts',
@@ -221,7 +307,19 @@ describe('references', () => {
         { path: 'src/app.ts', matches: [m('src/app.ts', 9, 'add()')] },
         { path: 'src/lib.ts', matches: [m('src/lib.ts', 2, 'add()'), m('src/lib.ts', 7, 'function add')] },
       ],
-      [{ path: 'src/lib.ts', line: 7, column: [9, 12], startLine: 7, endLine: 9, symbolName: 'add', chunkType: 'function', rank: 'imported', text: '' }],
+      [
+        {
+          path: 'src/lib.ts',
+          line: 7,
+          column: [9, 12],
+          startLine: 7,
+          endLine: 9,
+          symbolName: 'add',
+          chunkType: 'function',
+          rank: 'imported',
+          text: '',
+        },
+      ],
       { total: 4, limitHit: false },
     );
     expect(result.files.map((f) => f.path)).toEqual(['src/lib.ts', 'src/app.ts', 'src/a.ts']);

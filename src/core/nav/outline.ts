@@ -22,7 +22,10 @@ export function outlineOf(chunks: readonly Chunk[], lines: readonly string[] | n
       chunkType: c.chunkType,
       startLine: c.startLine,
       endLine: c.endLine,
-      line: c.chunkType === 'section' || c.chunkType === 'rule' || c.chunkType === 'key' ? c.startLine : nameLine(c, short, lines).line,
+      line:
+        c.chunkType === 'section' || c.chunkType === 'rule' || c.chunkType === 'key'
+          ? c.startLine
+          : nameLine(c, short, lines).line,
       children: [],
     };
     while (stack.length && stack[stack.length - 1].endLine < c.startLine) stack.pop();

@@ -20,7 +20,9 @@ export function referenceFile(r: GrepFileResult, definitionLines: ReadonlySet<st
 }
 
 /** `path\nline` of each definition, for referenceFile. */
-export function definitionLines(definitions: readonly Pick<SymbolDefinition, 'path' | 'line'>[]): Set<string> {
+export function definitionLines(
+  definitions: readonly Pick<SymbolDefinition, 'path' | 'line'>[],
+): Set<string> {
   return new Set(definitions.map((d) => `${d.path}\n${d.line}`));
 }
 
@@ -28,7 +30,11 @@ export function definitionLines(definitions: readonly Pick<SymbolDefinition, 'pa
  * Files with a definition first (in `rank` order when given: the definitions' ranking by
  * path), then the file asked from, then the rest; arrival order within each.
  */
-export function orderReferenceFiles(files: readonly ReferenceFile[], from: string, rank?: ReadonlyMap<string, number>): ReferenceFile[] {
+export function orderReferenceFiles(
+  files: readonly ReferenceFile[],
+  from: string,
+  rank?: ReadonlyMap<string, number>,
+): ReferenceFile[] {
   const tier = (f: ReferenceFile) => (f.lines.some((l) => l.definition) ? 0 : f.path === from ? 1 : 2);
   const r = (f: ReferenceFile) => rank?.get(f.path) ?? Number.MAX_SAFE_INTEGER;
   return files
@@ -53,5 +59,11 @@ export function groupReferences(
 ): ReferencesResult {
   const marks = definitionLines(definitions);
   const files = results.map((r) => referenceFile(r, marks));
-  return { name, files: orderReferenceFiles(files, from, definitionRanks(definitions)), total: summary.total, limitHit: summary.limitHit, searchBased: true };
+  return {
+    name,
+    files: orderReferenceFiles(files, from, definitionRanks(definitions)),
+    total: summary.total,
+    limitHit: summary.limitHit,
+    searchBased: true,
+  };
 }

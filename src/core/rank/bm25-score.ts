@@ -29,7 +29,14 @@ export function idf(N: number, df: number): number {
   return Math.log((N - df + 0.5) / (df + 0.5) + 1);
 }
 
-export function bm25Term(tf: number, idfValue: number, dl: number, avgdl: number, k1 = BM25_K1, b = BM25_B): number {
+export function bm25Term(
+  tf: number,
+  idfValue: number,
+  dl: number,
+  avgdl: number,
+  k1 = BM25_K1,
+  b = BM25_B,
+): number {
   return (idfValue * (tf * (k1 + 1))) / (tf + k1 * (1 - b + (b * dl) / avgdl));
 }
 
@@ -44,7 +51,14 @@ export interface Hit {
  * first `limit` in the order of a stable sort by compareHits (ties keep touched order), with
  * no object per hit: a bounded sorted buffer that most hits leave after one comparison.
  */
-export function topHits(touched: Uint32Array, count: number, scores: Float64Array, limit: number, chunks: Array<IndexedChunk | null>, filter?: ChunkFilter): Hit[] {
+export function topHits(
+  touched: Uint32Array,
+  count: number,
+  scores: Float64Array,
+  limit: number,
+  chunks: Array<IndexedChunk | null>,
+  filter?: ChunkFilter,
+): Hit[] {
   const cmp = (a: Hit, b: Hit): number => {
     if (b.score !== a.score) return b.score - a.score;
     const ca = chunks[a.id]!;

@@ -15,7 +15,13 @@ import { rankForPeople } from './people';
 
 function indexOf(files: Record<string, string>): ChunkIndex {
   const index = new ChunkIndex();
-  for (const [path, text] of Object.entries(files)) index.setFile(path, { size: text.length, mtimeMs: 1 }, lineChunker.chunkFile(path, text), splitLinesForIndex(text));
+  for (const [path, text] of Object.entries(files))
+    index.setFile(
+      path,
+      { size: text.length, mtimeMs: 1 },
+      lineChunker.chunkFile(path, text),
+      splitLinesForIndex(text),
+    );
   return index;
 }
 
@@ -44,7 +50,11 @@ describe('people analyzer', () => {
 
 describe('BM25 (hand-computed on a tiny corpus)', () => {
   // A: alpha beta beta (dl 3)  B: beta gamma (dl 2)  C: gamma delta x (x is one char: dl 2)
-  const index = indexOf({ 'a.ts': 'fn A\nalpha beta beta\n', 'b.ts': 'fn B\nbeta gamma\n', 'c.ts': 'fn C\ngamma delta x\n' });
+  const index = indexOf({
+    'a.ts': 'fn A\nalpha beta beta\n',
+    'b.ts': 'fn B\nbeta gamma\n',
+    'c.ts': 'fn C\ngamma delta x\n',
+  });
   // (the "fn A" line is in the chunk text: tokens fn + a-letter names are 1 char except "fn")
   it('uses the Lucene idf over the full index', () => {
     expect(idf(3, 2)).toBeCloseTo(0.47000362924573563, 12);
@@ -54,13 +64,16 @@ describe('BM25 (hand-computed on a tiny corpus)', () => {
     // every chunk also has the token "fn": dl A = 4, B = 3, C = 3, avgdl = 10/3
     const N = 3;
     const avg = 10 / 3;
-    const s = (tf: number, dl: number, df: number) => (idf(N, df) * tf * 2.2) / (tf + 1.2 * (0.25 + (0.75 * dl) / avg));
+    const s = (tf: number, dl: number, df: number) =>
+      (idf(N, df) * tf * 2.2) / (tf + 1.2 * (0.25 + (0.75 * dl) / avg));
     expect(s(2, 4, 2)).toBeCloseTo(0.611839, 6); // hand-computed: idf 0.4700036, tf 2, dl 4, avgdl 10/3
     const hits = index.search('beta', 10);
     expect(hits.map((h) => h.chunk.path)).toEqual(['a.ts', 'b.ts']);
     expect(hits[0].score).toBeCloseTo(0.611839, 6);
     expect(hits[1].score).toBeCloseTo(0.4900512, 6);
-    expect(hits[0].scoreComponents).toEqual([{ term: 'beta', termFrequency: 2, documentFrequency: 2, idf: idf(3, 2), bm25: hits[0].score }]);
+    expect(hits[0].scoreComponents).toEqual([
+      { term: 'beta', termFrequency: 2, documentFrequency: 2, idf: idf(3, 2), bm25: hits[0].score },
+    ]);
   });
   it('sums over unique query terms and reports matched terms', () => {
     const hits = index.search('gamma delta delta', 10);
@@ -108,13 +121,24 @@ describe('related score (seed 004, not Jaccard)', () => {
 
 describe('CodeIndexService refresh modes and persistence', () => {
   // every text file is ranked (issue 15): x.txt too, as blocks where no parser knows it
-  const files = () => ({ 'src/a.ts': 'fn one\nalpha\n', 'src/b.py': 'fn two\nbeta\n', 'README.md': 'fn three\ngamma\n', 'x.txt': 'fn four\n' });
+  const files = () => ({
+    'src/a.ts': 'fn one\nalpha\n',
+    'src/b.py': 'fn two\nbeta\n',
+    'README.md': 'fn three\ngamma\n',
+    'x.txt': 'fn four\n',
+  });
   it('full, then cache_hit, then incremental, then removal', async () => {
     const source = new MemorySource(files());
     const store = new MemoryIndexStore();
     const svc = new CodeIndexService(new Workspace([source]), async () => lineChunker, store);
     const first = await svc.refresh();
-    expect(first).toMatchObject({ refreshMode: 'full', filesScanned: 4, chunksIndexed: 4, filesChanged: 4, filesRemoved: 0 });
+    expect(first).toMatchObject({
+      refreshMode: 'full',
+      filesScanned: 4,
+      chunksIndexed: 4,
+      filesChanged: 4,
+      filesRemoved: 0,
+    });
     expect((await svc.refresh()).refreshMode).toBe('cache_hit');
     // a new service over the same store loads the saved index: cache_hit without re-chunking
     let chunked = 0;
@@ -128,7 +152,11 @@ describe('CodeIndexService refresh modes and persistence', () => {
     expect(chunked).toBe(1);
     expect(reopened.index!.search('delta', 10).map((h) => h.chunk.path)).toEqual(['src/a.ts']);
     source.remove('README.md');
-    expect(await reopened.refresh()).toMatchObject({ refreshMode: 'incremental', filesRemoved: 1, chunksIndexed: 3 });
+    expect(await reopened.refresh()).toMatchObject({
+      refreshMode: 'incremental',
+      filesRemoved: 1,
+      chunksIndexed: 3,
+    });
   });
   it('rebuilds fully when the stored format version differs', async () => {
     const source = new MemorySource(files());
@@ -167,37 +195,62 @@ describe('CodeIndexService refresh modes and persistence', () => {
 });
 
 describe('properties', () => {
-  const word = fc.constantFrom('alpha', 'beta', 'gamma', 'delta', 'eps', 'fn', 'zz', 'q', 'getAlpha', 'beta_gamma', 'DeltaEps');
+  const word = fc.constantFrom(
+    'alpha',
+    'beta',
+    'gamma',
+    'delta',
+    'eps',
+    'fn',
+    'zz',
+    'q',
+    'getAlpha',
+    'beta_gamma',
+    'DeltaEps',
+  );
   const fileText = fc
     .array(
       fc.array(word, { minLength: 0, maxLength: 6 }).map((ws) => ws.join(' ')),
       { minLength: 1, maxLength: 8 },
     )
     .map((lines) => ['fn f', ...lines, 'fn g', ...lines.slice(1)].join('\n') + '\n');
-  const fileSet = fc.dictionary(fc.constantFrom('a.ts', 'b.ts', 'c.py', 'd/e.go', 'f.md'), fileText, { minKeys: 1 });
+  const fileSet = fc.dictionary(fc.constantFrom('a.ts', 'b.ts', 'c.py', 'd/e.go', 'f.md'), fileText, {
+    minKeys: 1,
+  });
 
   it('an incrementally refreshed index answers exactly like a rebuilt one', async () => {
     await fc.assert(
-      fc.asyncProperty(fileSet, fileSet, fc.array(word, { minLength: 1, maxLength: 3 }), async (before, after, q) => {
-        const source = new MemorySource(before);
-        const store = new MemoryIndexStore();
-        await new CodeIndexService(new Workspace([source]), async () => lineChunker, store).refresh();
-        // reopen from the stored index, so the incremental refresh runs on a loaded index
-        const svc = new CodeIndexService(new Workspace([source]), async () => lineChunker, store);
-        await svc.refresh();
-        for (const p of Object.keys(before)) if (!(p in after)) source.remove(p);
-        for (const [p, t] of Object.entries(after)) if (before[p] !== t) source.write(p, t, Date.now() + Math.random() * 1000 + 1);
-        await svc.refresh();
-        const rebuilt = new CodeIndexService(new Workspace([new MemorySource(after)]), async () => lineChunker);
-        await rebuilt.refresh();
-        const query = q.join(' ');
-        const strip = (hs: ReturnType<ChunkIndex['search']>) => hs.map((h) => [h.chunk.path, h.chunk.startLine, h.score, h.matchedTerms]);
-        expect(strip(svc.index!.search(query, 100))).toEqual(strip(rebuilt.index!.search(query, 100)));
-        // Ranked mode too: identifier parts of terms first seen in an incremental refresh count
-        const people = (i: ChunkIndex) => rankForPeople(i, query, 100).map((h) => [h.chunk.path, h.chunk.startLine, h.score]);
-        expect(people(svc.index!)).toEqual(people(rebuilt.index!));
-        expect(svc.index!.chunkCount).toBe(rebuilt.index!.chunkCount);
-      }),
+      fc.asyncProperty(
+        fileSet,
+        fileSet,
+        fc.array(word, { minLength: 1, maxLength: 3 }),
+        async (before, after, q) => {
+          const source = new MemorySource(before);
+          const store = new MemoryIndexStore();
+          await new CodeIndexService(new Workspace([source]), async () => lineChunker, store).refresh();
+          // reopen from the stored index, so the incremental refresh runs on a loaded index
+          const svc = new CodeIndexService(new Workspace([source]), async () => lineChunker, store);
+          await svc.refresh();
+          for (const p of Object.keys(before)) if (!(p in after)) source.remove(p);
+          for (const [p, t] of Object.entries(after))
+            if (before[p] !== t) source.write(p, t, Date.now() + Math.random() * 1000 + 1);
+          await svc.refresh();
+          const rebuilt = new CodeIndexService(
+            new Workspace([new MemorySource(after)]),
+            async () => lineChunker,
+          );
+          await rebuilt.refresh();
+          const query = q.join(' ');
+          const strip = (hs: ReturnType<ChunkIndex['search']>) =>
+            hs.map((h) => [h.chunk.path, h.chunk.startLine, h.score, h.matchedTerms]);
+          expect(strip(svc.index!.search(query, 100))).toEqual(strip(rebuilt.index!.search(query, 100)));
+          // Ranked mode too: identifier parts of terms first seen in an incremental refresh count
+          const people = (i: ChunkIndex) =>
+            rankForPeople(i, query, 100).map((h) => [h.chunk.path, h.chunk.startLine, h.score]);
+          expect(people(svc.index!)).toEqual(people(rebuilt.index!));
+          expect(svc.index!.chunkCount).toBe(rebuilt.index!.chunkCount);
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -208,7 +261,12 @@ describe('properties', () => {
         const index = indexOf(files);
         const { lengths, ids, tfs, ...json } = index.toState();
         const back = decodeIndex(encodeIndex({ json, sections: [lengths, ids, tfs] }));
-        const loaded = ChunkIndex.fromState({ ...(back.json as typeof json), lengths: back.sections[0], ids: back.sections[1], tfs: back.sections[2] });
+        const loaded = ChunkIndex.fromState({
+          ...(back.json as typeof json),
+          lengths: back.sections[0],
+          ids: back.sections[1],
+          tfs: back.sections[2],
+        });
         const query = q.join(' ');
         expect(loaded.search(query, 100)).toEqual(index.search(query, 100));
       }),
@@ -219,7 +277,17 @@ describe('properties', () => {
 
 describe('BM25 search against a naive reference (every chunk scored, stable sort)', () => {
   it('returns the same hits, scores and tie order for any limit and filter (property)', () => {
-    const word = fc.constantFrom('alpha', 'beta', 'Gamma', 'delta', 'eps', 'zeta_eta', 'thetaIota', 'x', 'ALPHA');
+    const word = fc.constantFrom(
+      'alpha',
+      'beta',
+      'Gamma',
+      'delta',
+      'eps',
+      'zeta_eta',
+      'thetaIota',
+      'x',
+      'ALPHA',
+    );
     const file = fc.array(
       fc.array(word, { minLength: 0, maxLength: 6 }).map((ws) => ws.join(' ')),
       { minLength: 1, maxLength: 8 },
@@ -233,17 +301,28 @@ describe('BM25 search against a naive reference (every chunk scored, stable sort
         (files, queryWords, limit, filtered) => {
           const texts: Record<string, string> = {};
           // duplicate texts under different paths make exact score ties
-          files.forEach((lines, i) => (texts[`d${i % 3}/f${i}.ts`] = lines.map((l, k) => (k % 3 === 0 ? `fn f${k}\n${l}` : l)).join('\n')));
+          files.forEach(
+            (lines, i) =>
+              (texts[`d${i % 3}/f${i}.ts`] = lines
+                .map((l, k) => (k % 3 === 0 ? `fn f${k}\n${l}` : l))
+                .join('\n')),
+          );
           const index = indexOf(texts);
           const query = queryWords.join(' ');
           const filter = filtered ? (c: { path: string }) => !c.path.startsWith('d1/') : undefined;
-          const got = index.search(query, limit, filter).map((h) => [h.chunk.path, h.chunk.startLine, h.score]);
+          const got = index
+            .search(query, limit, filter)
+            .map((h) => [h.chunk.path, h.chunk.startLine, h.score]);
           // reference
           const chunks: Array<{ path: string; startLine: number; tokens: string[] }> = [];
           for (const [path, text] of Object.entries(texts)) {
             const lines = splitLinesForIndex(text);
             for (const c of lineChunker.chunkFile(path, text))
-              chunks.push({ path, startLine: c.startLine, tokens: tokenize(lines.slice(c.startLine - 1, c.endLine).join('\n')) });
+              chunks.push({
+                path,
+                startLine: c.startLine,
+                tokens: tokenize(lines.slice(c.startLine - 1, c.endLine).join('\n')),
+              });
           }
           const N = chunks.length;
           const avgdl = chunks.reduce((n, c) => n + c.tokens.length, 0) / N;
@@ -255,14 +334,23 @@ describe('BM25 search against a naive reference (every chunk scored, stable sort
             chunks.forEach((c, id) => {
               const tf = c.tokens.filter((t) => t === term).length;
               if (!tf) return;
-              scores.set(id, (scores.get(id) ?? 0) + (w * (tf * (1.2 + 1))) / (tf + 1.2 * (1 - 0.75 + (0.75 * c.tokens.length) / avgdl)));
+              scores.set(
+                id,
+                (scores.get(id) ?? 0) +
+                  (w * (tf * (1.2 + 1))) / (tf + 1.2 * (1 - 0.75 + (0.75 * c.tokens.length) / avgdl)),
+              );
             });
           }
           const want = [...scores]
             .filter(([id]) => !filter || filter(chunks[id]))
             .sort(
               (a, b) =>
-                b[1] - a[1] || (chunks[a[0]].path < chunks[b[0]].path ? -1 : chunks[a[0]].path > chunks[b[0]].path ? 1 : chunks[a[0]].startLine - chunks[b[0]].startLine),
+                b[1] - a[1] ||
+                (chunks[a[0]].path < chunks[b[0]].path
+                  ? -1
+                  : chunks[a[0]].path > chunks[b[0]].path
+                    ? 1
+                    : chunks[a[0]].startLine - chunks[b[0]].startLine),
             )
             .slice(0, limit)
             .map(([id, score]) => [chunks[id].path, chunks[id].startLine, score]);
@@ -277,7 +365,11 @@ describe('BM25 search against a naive reference (every chunk scored, stable sort
 describe('stored format parts', () => {
   it('round-trips records through JSON parts, and rejects a damaged part as unreadable', async () => {
     const { jsonParts, fromJsonParts, packU16, unpackU16 } = await import('./persist');
-    const items = Array.from({ length: 500 }, (_, i) => [`p${i}/\u00e9\ud83d\ude00\ud800`, i, 'x'.repeat(i % 37)]);
+    const items = Array.from({ length: 500 }, (_, i) => [
+      `p${i}/\u00e9\ud83d\ude00\ud800`,
+      i,
+      'x'.repeat(i % 37),
+    ]);
     const parts = jsonParts(items, 1000);
     expect(parts.length).toBeGreaterThan(5);
     expect(fromJsonParts(parts)).toEqual(items);
@@ -292,7 +384,25 @@ describe('stored format parts', () => {
 describe('splitIdentifier, direct path', () => {
   it('splits word tokens exactly like the regex definition (property)', async () => {
     const { splitIdentifierRegex } = await import('./identifier-parts');
-    const unit = fc.constantFrom('a', 'b', 'z', 'A', 'B', 'Z', '0', '9', '_', 'ab', 'AB', 'Ab', 'aB', 'HTTP', 'Id', '8', '__');
+    const unit = fc.constantFrom(
+      'a',
+      'b',
+      'z',
+      'A',
+      'B',
+      'Z',
+      '0',
+      '9',
+      '_',
+      'ab',
+      'AB',
+      'Ab',
+      'aB',
+      'HTTP',
+      'Id',
+      '8',
+      '__',
+    );
     fc.assert(
       fc.property(
         fc.array(unit, { maxLength: 12 }).map((u) => u.join('')),
@@ -302,7 +412,21 @@ describe('splitIdentifier, direct path', () => {
       ),
       { numRuns: 5000 },
     );
-    for (const t of ['getUserById', 'parseHTTPResponse', 'snake_case_name', 'utf8Decode', 'ABCdEFg', 'a1A', 'X', '', '_', 'aB9c', 'HTMLElement2D', 'x y', 'é_ab']) {
+    for (const t of [
+      'getUserById',
+      'parseHTTPResponse',
+      'snake_case_name',
+      'utf8Decode',
+      'ABCdEFg',
+      'a1A',
+      'X',
+      '',
+      '_',
+      'aB9c',
+      'HTMLElement2D',
+      'x y',
+      'é_ab',
+    ]) {
       expect(splitIdentifier(t)).toEqual(splitIdentifierRegex(t));
     }
   });
@@ -314,31 +438,40 @@ describe('nested and overlapping chunks', () => {
     const lineArb = fc.array(word, { maxLength: 6 }).map((w) => w.join(' '));
     const range = fc.tuple(fc.integer({ min: 0, max: 14 }), fc.integer({ min: 0, max: 14 }));
     fc.assert(
-      fc.property(fc.array(lineArb, { minLength: 1, maxLength: 12 }), fc.array(range, { minLength: 1, maxLength: 6 }), (lines, ranges) => {
-        const chunks: Chunk[] = ranges.map(([a, b], i) => ({
-          path: 'f.ts',
-          startLine: Math.min(a, b) + 1,
-          endLine: Math.max(a, b) + 1,
-          symbolName: `c${i}`,
-          chunkType: 'class',
-        }));
-        const index = new ChunkIndex();
-        index.setFile('other.ts', { size: 1, mtimeMs: 1 }, [{ path: 'other.ts', startLine: 1, endLine: 1, symbolName: 'o', chunkType: 'function' }], ['alpha beta']);
-        index.setFile('f.ts', { size: 1, mtimeMs: 1 }, chunks, lines);
-        const got = index.chunksOf('f.ts');
-        expect(got).toHaveLength(chunks.length);
-        got.forEach((c, i) => {
-          const want = tokenize(lines.slice(chunks[i].startLine - 1, chunks[i].endLine).join('\n'));
-          expect([c.tokenCount, c.uniqueCount]).toEqual([want.length, new Set(want).size]);
-          for (const term of new Set(want)) {
-            let tf = 0;
-            index.forEachPosting(index.termIdOf(term)!, (id, n) => {
-              if (index.chunkById(id) === c) tf = n;
-            });
-            expect(tf).toBe(want.filter((t) => t === term).length);
-          }
-        });
-      }),
+      fc.property(
+        fc.array(lineArb, { minLength: 1, maxLength: 12 }),
+        fc.array(range, { minLength: 1, maxLength: 6 }),
+        (lines, ranges) => {
+          const chunks: Chunk[] = ranges.map(([a, b], i) => ({
+            path: 'f.ts',
+            startLine: Math.min(a, b) + 1,
+            endLine: Math.max(a, b) + 1,
+            symbolName: `c${i}`,
+            chunkType: 'class',
+          }));
+          const index = new ChunkIndex();
+          index.setFile(
+            'other.ts',
+            { size: 1, mtimeMs: 1 },
+            [{ path: 'other.ts', startLine: 1, endLine: 1, symbolName: 'o', chunkType: 'function' }],
+            ['alpha beta'],
+          );
+          index.setFile('f.ts', { size: 1, mtimeMs: 1 }, chunks, lines);
+          const got = index.chunksOf('f.ts');
+          expect(got).toHaveLength(chunks.length);
+          got.forEach((c, i) => {
+            const want = tokenize(lines.slice(chunks[i].startLine - 1, chunks[i].endLine).join('\n'));
+            expect([c.tokenCount, c.uniqueCount]).toEqual([want.length, new Set(want).size]);
+            for (const term of new Set(want)) {
+              let tf = 0;
+              index.forEachPosting(index.termIdOf(term)!, (id, n) => {
+                if (index.chunkById(id) === c) tf = n;
+              });
+              expect(tf).toBe(want.filter((t) => t === term).length);
+            }
+          });
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -17,7 +17,17 @@
  */
 import type { Chunk } from '../chunk/types';
 import { QuarryError } from '../errors';
-import { bm25Term, BM25_B, BM25_K1, compareHits, idf, topHits, type ChunkFilter, type RankedHit, type ScoreComponent } from './bm25-score';
+import {
+  bm25Term,
+  BM25_B,
+  BM25_K1,
+  compareHits,
+  idf,
+  topHits,
+  type ChunkFilter,
+  type RankedHit,
+  type ScoreComponent,
+} from './bm25-score';
 import { CompoundParts } from './compound-parts';
 import { contentsOf, stateOf, type ChunkIndexState } from './index-state';
 import { ownString, snippetOf, type FileEntry, type FileMeta, type IndexedChunk } from './indexed-chunk';
@@ -26,9 +36,24 @@ import { PostingStore } from './postings';
 import { TermTable } from './term-table';
 import { seedTokenizer, tokenize, type Tokenizer } from './tokenize';
 
-export { BM25_B, BM25_K1, bm25Term, idf, type ChunkFilter, type RankedHit, type ScoreComponent } from './bm25-score';
+export {
+  BM25_B,
+  BM25_K1,
+  bm25Term,
+  idf,
+  type ChunkFilter,
+  type RankedHit,
+  type ScoreComponent,
+} from './bm25-score';
 export type { ChunkIndexState } from './index-state';
-export { chunkText, ownString, snippetOf, SNIPPET_CHARS, type FileMeta, type IndexedChunk } from './indexed-chunk';
+export {
+  chunkText,
+  ownString,
+  snippetOf,
+  SNIPPET_CHARS,
+  type FileMeta,
+  type IndexedChunk,
+} from './indexed-chunk';
 
 export interface ChunkIndexOptions {
   /**
@@ -269,14 +294,21 @@ export class ChunkIndex {
     let count = 0;
     const norms = this.norms(avgdl);
     const chunks = this.chunks;
-    for (const { t, idf: w } of termList) count = this.post.scoreInto(t, w, norms, chunks, scores, touched, count);
+    for (const { t, idf: w } of termList)
+      count = this.post.scoreInto(t, w, norms, chunks, scores, touched, count);
     return topHits(touched, count, scores, limit, chunks, filter).map(({ id, score }) => {
       const chunk = this.chunks[id]!;
       const scoreComponents: ScoreComponent[] = [];
       for (const { term, t, df, idf: w } of termList) {
         const tf = this.tfIn(t, id);
         if (!tf) continue;
-        scoreComponents.push({ term, termFrequency: tf, documentFrequency: df, idf: w, bm25: bm25Term(tf, w, chunk.tokenCount, avgdl) });
+        scoreComponents.push({
+          term,
+          termFrequency: tf,
+          documentFrequency: df,
+          idf: w,
+          bm25: bm25Term(tf, w, chunk.tokenCount, avgdl),
+        });
       }
       return { chunk, score, matchedTerms: scoreComponents.map((c) => c.term), scoreComponents };
     });
@@ -290,7 +322,8 @@ export class ChunkIndex {
   private norms(avgdl: number): Float64Array {
     const n = this.chunks.length;
     if (avgdl !== this.normAvgdl || n !== this.normCount) {
-      if (this.normCache.length < n) this.normCache = new Float64Array(Math.max(n, this.normCache.length * 2, 1024));
+      if (this.normCache.length < n)
+        this.normCache = new Float64Array(Math.max(n, this.normCache.length * 2, 1024));
       const norms = this.normCache;
       for (let id = 0; id < n; id++) {
         const c = this.chunks[id];
@@ -321,7 +354,11 @@ export class ChunkIndex {
    * The seed chunk and chunks that contain it or that it contains are left out (they share
    * text by construction). Sorted by score descending, then path ascending.
    */
-  related(seed: IndexedChunk, seedText: string, limit: number): Array<{ chunk: IndexedChunk; score: number; sharedTerms: string[] }> {
+  related(
+    seed: IndexedChunk,
+    seedText: string,
+    limit: number,
+  ): Array<{ chunk: IndexedChunk; score: number; sharedTerms: string[] }> {
     const seedTerms = [...new Set(tokenize(seedText, this.tokenizer))];
     this.ensureScratch();
     const shared = this.countScratch;
@@ -345,7 +382,11 @@ export class ChunkIndex {
       const n = inter[id];
       shared[id] = 0;
       inter[id] = 0;
-      if (c.path === seed.path && ((c.startLine <= seed.startLine && c.endLine >= seed.endLine) || (c.startLine >= seed.startLine && c.endLine <= seed.endLine)))
+      if (
+        c.path === seed.path &&
+        ((c.startLine <= seed.startLine && c.endLine >= seed.endLine) ||
+          (c.startLine >= seed.startLine && c.endLine <= seed.endLine))
+      )
         continue;
       out.push({ id, chunk: c, score: a / (seedTerms.length + c.uniqueCount - n) });
     }
@@ -366,7 +407,10 @@ export class ChunkIndex {
    */
   toState(): ChunkIndexState {
     if (this.tokenizer !== seedTokenizer) {
-      throw new QuarryError('InvalidArgument', 'An index built with a custom tokenizer cannot be stored (the stored format holds seed 004 tokens)');
+      throw new QuarryError(
+        'InvalidArgument',
+        'An index built with a custom tokenizer cannot be stored (the stored format holds seed 004 tokens)',
+      );
     }
     const { chunks, files, table, post, compounds, totalTokens } = this;
     return stateOf({ chunks, files, table, post, compounds, totalTokens });

@@ -12,13 +12,20 @@ import { CodeIndexService, type ChunkerLike } from './service';
 /** Ten files of 100 bytes each, a.ts .. j.ts in walk order; each names its own function. */
 function files(): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const c of 'abcdefghij') out[`${c}.ts`] = `export function fn_${c}() {\n  return '${c}';\n}\n`.padEnd(99, '/') + '\n';
+  for (const c of 'abcdefghij')
+    out[`${c}.ts`] = `export function fn_${c}() {\n  return '${c}';\n}\n`.padEnd(99, '/') + '\n';
   return out;
 }
 
 const chunker: ChunkerLike = {
   chunkFile: (path: string, text: string): Chunk[] => [
-    { path, startLine: 1, endLine: splitLinesForIndex(text).length, symbolName: /fn_\w/.exec(text)![0], chunkType: 'function' } as Chunk,
+    {
+      path,
+      startLine: 1,
+      endLine: splitLinesForIndex(text).length,
+      symbolName: /fn_\w/.exec(text)![0],
+      chunkType: 'function',
+    } as Chunk,
   ],
 };
 
@@ -39,12 +46,23 @@ describe('the index text budget', () => {
     const ws = new Workspace([new MemorySource(files())]);
     const svc = new CodeIndexService(ws, async () => chunker, undefined, 'index', { maxTextBytes: 450 });
     const stats = await svc.refresh();
-    expect(stats.skipped.filter((s) => s.reason === 'indexBudget').map((s) => s.path)).toEqual(['e.ts', 'f.ts', 'g.ts', 'h.ts', 'i.ts', 'j.ts']);
+    expect(stats.skipped.filter((s) => s.reason === 'indexBudget').map((s) => s.path)).toEqual([
+      'e.ts',
+      'f.ts',
+      'g.ts',
+      'h.ts',
+      'i.ts',
+      'j.ts',
+    ]);
     expect(svc.index!.search('fn_b', 5).map((h) => h.chunk.path)).toEqual(['b.ts']);
     expect(svc.index!.search('fn_h', 5)).toEqual([]);
     const prefilter = svc.prefilter()!;
     for (const needle of ['fn_b', 'fn_h']) {
-      const { matches } = await searchAll(ws, { pattern: needle, mode: 'literal', caseMode: 'sensitive' }, { prefilter });
+      const { matches } = await searchAll(
+        ws,
+        { pattern: needle, mode: 'literal', caseMode: 'sensitive' },
+        { prefilter },
+      );
       expect(matches.map((m) => m.path)).toEqual([`${needle.slice(3)}.ts`]);
     }
   });
@@ -64,7 +82,11 @@ describe('the index text budget', () => {
     for (const c of 'abcdef') source.remove(`${c}.ts`); // now everything would fit
     abortOnRead = true;
     await expect(svc.refresh({ signal: controller.signal })).rejects.toMatchObject({ code: 'Cancelled' });
-    const { matches } = await searchAll(ws, { pattern: 'fn_h', mode: 'literal', caseMode: 'sensitive' }, { prefilter: svc.prefilter()! });
+    const { matches } = await searchAll(
+      ws,
+      { pattern: 'fn_h', mode: 'literal', caseMode: 'sensitive' },
+      { prefilter: svc.prefilter()! },
+    );
     expect(matches.map((m) => m.path)).toEqual(['h.ts']); // scanned: the old index does not hold it
   });
 

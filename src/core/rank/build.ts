@@ -76,7 +76,12 @@ function classify(path: string, text: string, row: FileRow): void {
   row.detail = textOnly?.detail;
 }
 
-async function step(ctx: BuildContext, done: number, total: number, phase: BuildProgress['phase']): Promise<void> {
+async function step(
+  ctx: BuildContext,
+  done: number,
+  total: number,
+  phase: BuildProgress['phase'],
+): Promise<void> {
   if (done % 100 === 0) ctx.onProgress?.({ phase, loaded: done, total });
   const y = ctx.yielder.maybeYield();
   if (y) await y;
@@ -105,7 +110,11 @@ export class ChunkStep {
 
   private async ready(): Promise<{ chunker: FileChunker; window: InOrderWindow<Chunk[]> }> {
     this.chunker ??= await this.ctx.chunker();
-    this.window ??= new InOrderWindow<Chunk[]>(WINDOW_FILES_PER_THREAD * this.chunker.parallelism, WINDOW_CHARS, this.ctx.signal);
+    this.window ??= new InOrderWindow<Chunk[]>(
+      WINDOW_FILES_PER_THREAD * this.chunker.parallelism,
+      WINDOW_CHARS,
+      this.ctx.signal,
+    );
     return { chunker: this.chunker, window: this.window };
   }
 
@@ -143,8 +152,13 @@ export class ChunkStep {
     }
     // one core stays with this thread: the text index is not slowed down
     const threads = parts.chunker.parallelism - 1;
-    const start = () => parts.chunker.chunk(path, text, { threads, signal: this.ctx.signal, affinity: grammarOf(path) });
-    this.closed = !parts.window.offer(start, text.length, this.answered(path, row, this.intoIndex(path, row, text)));
+    const start = () =>
+      parts.chunker.chunk(path, text, { threads, signal: this.ctx.signal, affinity: grammarOf(path) });
+    this.closed = !parts.window.offer(
+      start,
+      text.length,
+      this.answered(path, row, this.intoIndex(path, row, text)),
+    );
     return !this.closed;
   }
 
@@ -165,7 +179,8 @@ export class ChunkStep {
   }
 
   private answered(path: string, row: FileRow, use: (chunks: Chunk[]) => void) {
-    return (r: { ok: true; value: Chunk[] } | { ok: false; error: unknown }): void => (r.ok ? use(r.value) : failed(this.ctx, path, row, r.error));
+    return (r: { ok: true; value: Chunk[] } | { ok: false; error: unknown }): void =>
+      r.ok ? use(r.value) : failed(this.ctx, path, row, r.error);
   }
 
   /** Waits for every answer out, applying them in order. */
@@ -216,7 +231,11 @@ export async function buildTextIndex(
 }
 
 /** Step 2 of a full build: the chunk index of the ranked files, built in their order. */
-export async function buildChunkIndex(ctx: BuildContext, ranked: RankedFile[], chunks: ChunkStep): Promise<ChunkIndex> {
+export async function buildChunkIndex(
+  ctx: BuildContext,
+  ranked: RankedFile[],
+  chunks: ChunkStep,
+): Promise<ChunkIndex> {
   let done = 0;
   for (let i = 0; i < ranked.length; i++) {
     const [path, row, kept] = ranked[i];
@@ -226,10 +245,16 @@ export async function buildChunkIndex(ctx: BuildContext, ranked: RankedFile[], c
       done++;
       continue;
     }
-    const text: TextResult = kept !== null ? { ok: true, text: kept, encoding: 'utf-8' } : await ctx.read(path);
+    const text: TextResult =
+      kept !== null ? { ok: true, text: kept, encoding: 'utf-8' } : await ctx.read(path);
     if (!text.ok) {
       // unreadable since step 1 (its text is in the trigram index): text only, read again next time
-      failed(ctx, path, row, new QuarryError('Unreadable', `could not be read again: ${text.skipped.reason}`, { transient: true }));
+      failed(
+        ctx,
+        path,
+        row,
+        new QuarryError('Unreadable', `could not be read again: ${text.skipped.reason}`, { transient: true }),
+      );
     } else await chunks.send(path, row, text.text);
     await step(ctx, ++done, ranked.length, 'parsing');
   }
@@ -289,7 +314,12 @@ export async function prepareChanges(ctx: BuildContext, rows: Array<[string, Fil
 }
 
 /** One prepared change into the live indexes (an incremental refresh applies them all in one synchronous step). */
-export function applyPrepared(p: Prepared, index: ChunkIndex, trigrams: TrigramIndex, table: Map<string, FileRow>): void {
+export function applyPrepared(
+  p: Prepared,
+  index: ChunkIndex,
+  trigrams: TrigramIndex,
+  table: Map<string, FileRow>,
+): void {
   table.set(p.path, p.row);
   if (p.text === null) {
     // binary or unreadable now: in the table (so it is not re-read until it changes), in no index
@@ -319,7 +349,14 @@ export interface Coverage {
 }
 
 export function coverageOf(table: ReadonlyMap<string, FileRow>, overBudget: number): Coverage {
-  const c: Coverage = { textFiles: 0, symbols: 0, blocks: 0, blockExtensions: [], textOnly: { minified: 0, generated: 0, failed: 0 }, overBudget };
+  const c: Coverage = {
+    textFiles: 0,
+    symbols: 0,
+    blocks: 0,
+    blockExtensions: [],
+    textOnly: { minified: 0, generated: 0, failed: 0 },
+    overBudget,
+  };
   const exts = new Map<string, number>();
   for (const [path, row] of table) {
     if (row.kind === 'none') continue;
@@ -336,7 +373,9 @@ export function coverageOf(table: ReadonlyMap<string, FileRow>, overBudget: numb
 }
 
 function byFiles(exts: Map<string, number>): Coverage['blockExtensions'] {
-  return [...exts].map(([ext, files]) => ({ ext, files })).sort((a, b) => b.files - a.files || (a.ext < b.ext ? -1 : a.ext > b.ext ? 1 : 0));
+  return [...exts]
+    .map(([ext, files]) => ({ ext, files }))
+    .sort((a, b) => b.files - a.files || (a.ext < b.ext ? -1 : a.ext > b.ext ? 1 : 0));
 }
 
 /** `.pl` for a.pl, `Makefile` for a name without an extension. */
@@ -349,7 +388,14 @@ function extensionLabel(path: string): string {
 /** Several roots' coverage as one. */
 export function mergeCoverage(all: readonly Coverage[]): Coverage {
   const exts = new Map<string, number>();
-  const out: Coverage = { textFiles: 0, symbols: 0, blocks: 0, blockExtensions: [], textOnly: { minified: 0, generated: 0, failed: 0 }, overBudget: 0 };
+  const out: Coverage = {
+    textFiles: 0,
+    symbols: 0,
+    blocks: 0,
+    blockExtensions: [],
+    textOnly: { minified: 0, generated: 0, failed: 0 },
+    overBudget: 0,
+  };
   for (const c of all) {
     out.textFiles += c.textFiles;
     out.symbols += c.symbols;

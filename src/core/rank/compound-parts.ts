@@ -17,7 +17,11 @@ export class CompoundParts {
   constructor(private readonly term: (raw: string) => string) {}
 
   /** Parts of a stored index: its first `termCount` term ids count as seen. */
-  static loaded(term: (raw: string) => string, termCount: number, compounds: Iterable<[number, string[]]>): CompoundParts {
+  static loaded(
+    term: (raw: string) => string,
+    termCount: number,
+    compounds: Iterable<[number, string[]]>,
+  ): CompoundParts {
     const c = new CompoundParts(term);
     c.seen = new Uint8Array(Math.max(1024, termCount)).fill(1, 0, termCount);
     for (const [t, ps] of compounds) c.parts.set(t, ps);

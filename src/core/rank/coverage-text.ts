@@ -10,7 +10,9 @@ const count = (n: number) => n.toLocaleString('en-US');
 /** The block extensions, most files first: `.pl, .tcl and 3 more`. */
 export function unparsedExtensions(c: Coverage, shown = 4): string {
   const names = c.blockExtensions.map((e) => e.ext);
-  return names.length <= shown ? names.join(', ') : `${names.slice(0, shown).join(', ')} and ${names.length - shown} more`;
+  return names.length <= shown
+    ? names.join(', ')
+    : `${names.slice(0, shown).join(', ')} and ${names.length - shown} more`;
 }
 
 export function textOnlyCount(c: Coverage): number {

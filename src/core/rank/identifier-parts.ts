@@ -35,7 +35,10 @@ export function splitIdentifier(token: string): string[] {
     if (i + 1 >= n) continue;
     const a = kind[i];
     const b = kind[i + 1];
-    const cut = ((a === 1 || a === 3) && b === 2) || (a === 2 && b === 2 && kind[i + 2] === 1) || ((a === 1 || a === 2) && b === 3);
+    const cut =
+      ((a === 1 || a === 3) && b === 2) ||
+      (a === 2 && b === 2 && kind[i + 2] === 1) ||
+      ((a === 1 || a === 2) && b === 3);
     if (cut) {
       push(i + 1);
       start = i + 1;
@@ -68,7 +71,8 @@ export function isCompound(raw: string): boolean {
     const pDigit = p >= 48 && p <= 57;
     const cUpper = c >= 65 && c <= 90;
     const cDigit = c >= 48 && c <= 57;
-    if ((pLower && cUpper) || (cDigit && !pDigit && p !== 95) || (c === 95 && i > 0 && i < raw.length - 1)) return true;
+    if ((pLower && cUpper) || (cDigit && !pDigit && p !== 95) || (c === 95 && i > 0 && i < raw.length - 1))
+      return true;
   }
   return false;
 }

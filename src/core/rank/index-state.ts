@@ -11,7 +11,18 @@ import { TermTable } from './term-table';
 import { seedTerm } from './tokenize';
 
 export interface ChunkIndexState {
-  chunks: Array<[path: string, startLine: number, endLine: number, symbolName: string, chunkType: string, tokenCount: number, uniqueCount: number, snippet: string]>;
+  chunks: Array<
+    [
+      path: string,
+      startLine: number,
+      endLine: number,
+      symbolName: string,
+      chunkType: string,
+      tokenCount: number,
+      uniqueCount: number,
+      snippet: string,
+    ]
+  >;
   files: Array<[path: string, size: number, mtimeMs: number, chunkIds: number[], termIds: number[]]>;
   terms: string[];
   totalTokens: number;
@@ -34,13 +45,29 @@ export interface IndexContents {
 }
 
 /** Plain data of an index's contents; tombstones are dropped and ids renumbered. */
-export function stateOf({ chunks: all, files: fileMap, table, post, compounds: parts, totalTokens }: IndexContents): ChunkIndexState {
+export function stateOf({
+  chunks: all,
+  files: fileMap,
+  table,
+  post,
+  compounds: parts,
+  totalTokens,
+}: IndexContents): ChunkIndexState {
   const remap = new Int32Array(all.length).fill(-1);
   const chunks: ChunkIndexState['chunks'] = [];
   all.forEach((c, id) => {
     if (!c) return;
     remap[id] = chunks.length;
-    chunks.push([c.path, c.startLine, c.endLine, c.symbolName, c.chunkType, c.tokenCount, c.uniqueCount, c.snippet]);
+    chunks.push([
+      c.path,
+      c.startLine,
+      c.endLine,
+      c.symbolName,
+      c.chunkType,
+      c.tokenCount,
+      c.uniqueCount,
+      c.snippet,
+    ]);
   });
   // only live terms are stored; term ids are renumbered densely
   const allTerms = table.terms;
@@ -81,18 +108,21 @@ export function stateOf({ chunks: all, files: fileMap, table, post, compounds: p
 
 /** The contents of a stored state (the seed tokenizer's); the postings are copied. */
 export function contentsOf(state: Omit<ChunkIndexState, 'tfs'> & { tfs: ArrayLike<number> }): IndexContents {
-  const chunks: IndexedChunk[] = state.chunks.map(([path, startLine, endLine, symbolName, chunkType, tokenCount, uniqueCount, snippet]) => ({
-    path,
-    startLine,
-    endLine,
-    symbolName,
-    chunkType: chunkType as Chunk['chunkType'],
-    tokenCount,
-    uniqueCount,
-    snippet,
-  }));
+  const chunks: IndexedChunk[] = state.chunks.map(
+    ([path, startLine, endLine, symbolName, chunkType, tokenCount, uniqueCount, snippet]) => ({
+      path,
+      startLine,
+      endLine,
+      symbolName,
+      chunkType: chunkType as Chunk['chunkType'],
+      tokenCount,
+      uniqueCount,
+      snippet,
+    }),
+  );
   const files = new Map<string, FileEntry>();
-  for (const [path, size, mtimeMs, chunkIds, terms] of state.files) files.set(path, { size, mtimeMs, chunkIds, terms });
+  for (const [path, size, mtimeMs, chunkIds, terms] of state.files)
+    files.set(path, { size, mtimeMs, chunkIds, terms });
   // only the loaded terms are "seen": ids added later (an incremental refresh) still get their parts noted
   const compounds = CompoundParts.loaded(seedTerm, state.terms.length, state.compounds ?? []);
   const post = new PostingStore();
@@ -109,5 +139,12 @@ export function contentsOf(state: Omit<ChunkIndexState, 'tfs'> & { tfs: ArrayLik
   post.dead = new Int32Array(termCount);
   post.baseTerms = termCount;
   post.resetTail(termCount);
-  return { chunks, files, table: TermTable.from(state.terms), post, compounds, totalTokens: state.totalTokens };
+  return {
+    chunks,
+    files,
+    table: TermTable.from(state.terms),
+    post,
+    compounds,
+    totalTokens: state.totalTokens,
+  };
 }

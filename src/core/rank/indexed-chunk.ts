@@ -31,7 +31,11 @@ export interface FileEntry extends FileMeta {
 export function snippetOf(lines: string[], startLine: number, endLine: number): string {
   let out = '';
   const last = Math.min(endLine, lines.length);
-  for (let l = Math.max(startLine, 1) - 1, first = true; l < last && out.length < SNIPPET_CHARS; l++, first = false) {
+  for (
+    let l = Math.max(startLine, 1) - 1, first = true;
+    l < last && out.length < SNIPPET_CHARS;
+    l++, first = false
+  ) {
     if (!first) out += '\n';
     const line = lines[l];
     out += line.length > SNIPPET_CHARS - out.length ? line.slice(0, SNIPPET_CHARS - out.length) : line;

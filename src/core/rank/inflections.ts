@@ -35,7 +35,12 @@ const tables = new WeakMap<object, FormTable>();
  * The words of `vocabulary` (an index's terms and identifier parts) sharing `word`'s stem, the
  * word itself left out. `key` caches the table; `size` says when the vocabulary grew.
  */
-export function inflectionsIn(key: object, size: number, vocabulary: () => Iterable<string>, word: string): string[] {
+export function inflectionsIn(
+  key: object,
+  size: number,
+  vocabulary: () => Iterable<string>,
+  word: string,
+): string[] {
   if (word.length <= 3 || !/^[a-z]+$/.test(word)) return [];
   let table = tables.get(key);
   if (!table || table.size !== size) {

@@ -5,7 +5,11 @@
 import { seedTokenizer, type Tokenizer } from './tokenize';
 
 /** [start, end) UTF-16 ranges of every token of `text` whose term is in `terms`, in order. */
-export function markTerms(text: string, terms: ReadonlySet<string>, tokenizer: Tokenizer = seedTokenizer): Array<[number, number]> {
+export function markTerms(
+  text: string,
+  terms: ReadonlySet<string>,
+  tokenizer: Tokenizer = seedTokenizer,
+): Array<[number, number]> {
   const ranges: Array<[number, number]> = [];
   if (!terms.size) return ranges;
   tokenizer.forEachToken(text, 0, text.length, (start, end) => {

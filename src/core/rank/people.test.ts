@@ -14,7 +14,13 @@ function build(files: Record<string, string>): ChunkIndex {
       const m = /^fn (\w+)/.exec(l);
       if (m) {
         if (chunks.length) chunks[chunks.length - 1].endLine = i;
-        chunks.push({ path, startLine: i + 1, endLine: lines.length, symbolName: m[1], chunkType: 'function' });
+        chunks.push({
+          path,
+          startLine: i + 1,
+          endLine: lines.length,
+          symbolName: m[1],
+          chunkType: 'function',
+        });
       }
     });
     index.setFile(path, { size: 0, mtimeMs: 0 }, chunks, lines);

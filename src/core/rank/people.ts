@@ -57,7 +57,10 @@ export interface PeopleHit {
  * first (stopwords.ts; never a token written as an identifier). `joined`: the query's terms as
  * one identifier (what an exact symbol name equals).
  */
-export function queryWords(query: string, tokenizer: Tokenizer = seedTokenizer): { words: string[]; joined: string } {
+export function queryWords(
+  query: string,
+  tokenizer: Tokenizer = seedTokenizer,
+): { words: string[]; joined: string } {
   const words: string[] = [];
   for (const raw of dropStopwords(tokenizeRaw(query, tokenizer))) {
     const parts = splitIdentifier(raw);
@@ -70,7 +73,12 @@ export function queryWords(query: string, tokenizer: Tokenizer = seedTokenizer):
 }
 
 /** The index's chunks ranked for `query` (see the module note); the index's tokenizer reads the query. */
-export function rankForPeople(index: ChunkIndex, query: string, limit: number, filter?: ChunkFilter): PeopleHit[] {
+export function rankForPeople(
+  index: ChunkIndex,
+  query: string,
+  limit: number,
+  filter?: ChunkFilter,
+): PeopleHit[] {
   const tokenizer = index.tokenizer;
   const { words, joined } = queryWords(query, tokenizer);
   if (!words.length || !index.chunkCount) return [];
@@ -113,14 +121,23 @@ export function rankForPeople(index: ChunkIndex, query: string, limit: number, f
     const w = idf(total, df);
     for (const [id, tf] of tfs) {
       const chunk = index.chunkById(id)!;
-      const bm25 = (w * (tf * (BM25_K1 + 1))) / (tf + BM25_K1 * (1 - BM25_B + (BM25_B * chunk.tokenCount) / avgdl));
+      const bm25 =
+        (w * (tf * (BM25_K1 + 1))) / (tf + BM25_K1 * (1 - BM25_B + (BM25_B * chunk.tokenCount) / avgdl));
       const nameParts = symbolWords(chunk.symbolName, tokenizer);
       const symbolBoost = nameParts.has(word) ? SYMBOL_BOOST * w : 0;
       let s = scores.get(id);
       if (!s) scores.set(id, (s = { score: 0, components: [] }));
       s.score += bm25 + symbolBoost;
       const terms = [...via.get(id)!].map((t) => index.termString(t));
-      s.components.push({ word, via: terms, termFrequency: tf, documentFrequency: df, idf: w, bm25, symbolBoost });
+      s.components.push({
+        word,
+        via: terms,
+        termFrequency: tf,
+        documentFrequency: df,
+        idf: w,
+        bm25,
+        symbolBoost,
+      });
     }
   }
   const roles = rolesNamed(words);
@@ -128,15 +145,35 @@ export function rankForPeople(index: ChunkIndex, query: string, limit: number, f
   for (const [id, s] of scores) {
     const chunk = index.chunkById(id)!;
     if (filter && !filter(chunk)) continue;
-    const exactSymbol = symbolKey(chunk.symbolName, tokenizer) === joined || symbolKey(chunk.symbolName.split('.').pop() ?? '', tokenizer) === joined;
+    const exactSymbol =
+      symbolKey(chunk.symbolName, tokenizer) === joined ||
+      symbolKey(chunk.symbolName.split('.').pop() ?? '', tokenizer) === joined;
     const chunkPriorValue = chunkPrior(chunk);
     // a block's symbol is its first word, not a name: only an exact symbol names it
-    const named = exactSymbol || (chunk.chunkType !== 'block' && namesSymbol(chunk.symbolName, words, tokenizer));
+    const named =
+      exactSymbol || (chunk.chunkType !== 'block' && namesSymbol(chunk.symbolName, words, tokenizer));
     const { value: prior, discounts } = queryPrior(chunk, chunkPriorValue, named, roles);
     const score = s.score * (exactSymbol ? EXACT_SYMBOL_BOOST : 1) * prior;
-    hits.push({ chunk, score, components: s.components, exactSymbol, prior, discounts, role: chunkPriorValue.role, declaration: chunkPriorValue.declaration });
+    hits.push({
+      chunk,
+      score,
+      components: s.components,
+      exactSymbol,
+      prior,
+      discounts,
+      role: chunkPriorValue.role,
+      declaration: chunkPriorValue.declaration,
+    });
   }
-  hits.sort((a, b) => b.score - a.score || (a.chunk.path < b.chunk.path ? -1 : a.chunk.path > b.chunk.path ? 1 : a.chunk.startLine - b.chunk.startLine));
+  hits.sort(
+    (a, b) =>
+      b.score - a.score ||
+      (a.chunk.path < b.chunk.path
+        ? -1
+        : a.chunk.path > b.chunk.path
+          ? 1
+          : a.chunk.startLine - b.chunk.startLine),
+  );
   return hits.slice(0, limit);
 }
 

@@ -78,7 +78,10 @@ export function forgivingStore(store: IndexStore, onError: (message: string) => 
  * shipped copy answers rather than a full build. A shipped copy that cannot be had (offline and
  * not cached, a failed fetch) is a miss like any other: the caller builds.
  */
-export function withShippedIndexes(store: IndexStore, shipped: Readonly<Record<string, () => Promise<Uint8Array | null>>>): IndexStore {
+export function withShippedIndexes(
+  store: IndexStore,
+  shipped: Readonly<Record<string, () => Promise<Uint8Array | null>>>,
+): IndexStore {
   return {
     load: async (key) => {
       if (!Object.hasOwn(shipped, key)) return store.load(key);
@@ -155,12 +158,20 @@ export function decodeIndex(data: Uint8Array): StoredIndex {
   if (view.getUint32(0, true) !== MAGIC) throw unreadable();
   const version = view.getUint32(4, true);
   if (version !== INDEX_FORMAT_VERSION) {
-    throw new QuarryError('IndexVersionMismatch', `Stored index version ${version} != ${INDEX_FORMAT_VERSION}`, {
-      found: version,
-      expected: INDEX_FORMAT_VERSION,
-    });
+    throw new QuarryError(
+      'IndexVersionMismatch',
+      `Stored index version ${version} != ${INDEX_FORMAT_VERSION}`,
+      {
+        found: version,
+        expected: INDEX_FORMAT_VERSION,
+      },
+    );
   }
-  if (view.getUint32(8, true) !== payloadChecksum(new Uint32Array(buf, base + HEAD, (data.byteLength - HEAD) / 4))) throw unreadable();
+  if (
+    view.getUint32(8, true) !==
+    payloadChecksum(new Uint32Array(buf, base + HEAD, (data.byteLength - HEAD) / 4))
+  )
+    throw unreadable();
   try {
     const jsonLen = view.getUint32(HEAD, true);
     if (HEAD + 4 + jsonLen > data.byteLength) throw unreadable();
@@ -195,7 +206,8 @@ export function textSection(text: string): Uint32Array {
 
 export function sectionText(section: Uint32Array): string {
   const len = section[0];
-  if (len > (section.length - 1) * 4) throw new QuarryError('IndexVersionMismatch', 'The stored index is not readable', {});
+  if (len > (section.length - 1) * 4)
+    throw new QuarryError('IndexVersionMismatch', 'The stored index is not readable', {});
   return new TextDecoder().decode(new Uint8Array(section.buffer, section.byteOffset + 4, len));
 }
 
@@ -228,7 +240,8 @@ export function fromJsonParts<T>(sections: readonly Uint32Array[]): T[] {
     } catch {
       part = null;
     }
-    if (!Array.isArray(part)) throw new QuarryError('IndexVersionMismatch', 'The stored index is not readable', {});
+    if (!Array.isArray(part))
+      throw new QuarryError('IndexVersionMismatch', 'The stored index is not readable', {});
     for (const item of part) out.push(item as T);
   }
   return out;
@@ -242,6 +255,7 @@ export function packU16(values: ArrayLike<number>): Uint32Array {
 }
 
 export function unpackU16(words: Uint32Array, count: number): Uint16Array {
-  if (count > words.length * 2) throw new QuarryError('IndexVersionMismatch', 'The stored index is not readable', {});
+  if (count > words.length * 2)
+    throw new QuarryError('IndexVersionMismatch', 'The stored index is not readable', {});
   return new Uint16Array(words.buffer, words.byteOffset, count);
 }

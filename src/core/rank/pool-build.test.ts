@@ -48,16 +48,25 @@ describe('a build on a pool of parsing threads', () => {
       { minLength: 1, maxLength: 8 },
     )
     .map((lines) => ['fn f', ...lines, 'fn g'].join('\n'));
-  const files = fc.dictionary(fc.constantFrom('a.ts', 'b.c', 'c.py', 'd/e.go', 'f.md', 'g.txt', 'h/Makefile', 'i.json'), text, { minKeys: 1 });
+  const files = fc.dictionary(
+    fc.constantFrom('a.ts', 'b.c', 'c.py', 'd/e.go', 'f.md', 'g.txt', 'h/Makefile', 'i.json'),
+    text,
+    { minKeys: 1 },
+  );
 
   it('stores exactly the index one thread builds, whatever order the answers come in', async () => {
     await fc.assert(
-      fc.asyncProperty(files, fc.array(fc.nat(4), { minLength: 1, maxLength: 10 }), fc.integer({ min: 1, max: 4 }), async (repo, delays, threads) => {
-        const source = new MemorySource({ ...repo }); // one source: the same modified times
-        const single = await storedBytes(source, fnChunker);
-        const pooled = await storedBytes(source, shuffledPool(delays, threads));
-        expect(Buffer.from(pooled).equals(Buffer.from(single))).toBe(true);
-      }),
+      fc.asyncProperty(
+        files,
+        fc.array(fc.nat(4), { minLength: 1, maxLength: 10 }),
+        fc.integer({ min: 1, max: 4 }),
+        async (repo, delays, threads) => {
+          const source = new MemorySource({ ...repo }); // one source: the same modified times
+          const single = await storedBytes(source, fnChunker);
+          const pooled = await storedBytes(source, shuffledPool(delays, threads));
+          expect(Buffer.from(pooled).equals(Buffer.from(single))).toBe(true);
+        },
+      ),
       { numRuns: 30 },
     );
   });
@@ -65,8 +74,14 @@ describe('a build on a pool of parsing threads', () => {
   it('uses the text index before the symbol chunks are done', async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const slow: FileChunker = { parallelism: 2, chunk: async (p, t) => (await gate, fnChunker.chunkFile(p, t)) };
-    const svc = new CodeIndexService(new Workspace([new MemorySource({ 'a.ts': 'fn one\nneedle here\n', 'b.ts': 'fn two\nhay\n' })]), async () => slow);
+    const slow: FileChunker = {
+      parallelism: 2,
+      chunk: async (p, t) => (await gate, fnChunker.chunkFile(p, t)),
+    };
+    const svc = new CodeIndexService(
+      new Workspace([new MemorySource({ 'a.ts': 'fn one\nneedle here\n', 'b.ts': 'fn two\nhay\n' })]),
+      async () => slow,
+    );
     let textReadyAt: { candidates: number; chunkIndex: boolean } | null = null;
     const done = svc.refresh({
       onTextReady: () => {
@@ -83,7 +98,10 @@ describe('a build on a pool of parsing threads', () => {
   it('a cancelled build after the text index leaves no chunk index to trust: the next refresh is full', async () => {
     const source = new MemorySource({ 'a.ts': 'fn one\n', 'b.ts': 'fn two\n' });
     const ac = new AbortController();
-    const cancelling: FileChunker = { parallelism: 1, chunk: async (p, t) => (ac.abort(), fnChunker.chunkFile(p, t)) };
+    const cancelling: FileChunker = {
+      parallelism: 1,
+      chunk: async (p, t) => (ac.abort(), fnChunker.chunkFile(p, t)),
+    };
     const store = new MemoryIndexStore();
     const svc = new CodeIndexService(new Workspace([source]), async () => cancelling, store);
     await expect(svc.refresh({ signal: ac.signal })).rejects.toMatchObject({ code: 'Cancelled' });
@@ -103,7 +121,10 @@ describe("failures that are not the file's fault", () => {
       parallelism: 2,
       chunk: async (path, text) => {
         if (!online && path.endsWith('.c'))
-          throw new QuarryError('Unreadable', `Could not load the c grammar: Failed to fetch (for ${path})`, { path, grammarUnavailable: true });
+          throw new QuarryError('Unreadable', `Could not load the c grammar: Failed to fetch (for ${path})`, {
+            path,
+            grammarUnavailable: true,
+          });
         return fnChunker.chunkFile(path, text);
       },
     };
@@ -138,7 +159,11 @@ describe('coverage', () => {
       'web/app.min.js': minified,
       'bad.ts': 'fn BROKEN\n',
     };
-    const svc = new CodeIndexService(new Workspace([new MemorySource(files)]), async () => shuffledPool([0]), new MemoryIndexStore());
+    const svc = new CodeIndexService(
+      new Workspace([new MemorySource(files)]),
+      async () => shuffledPool([0]),
+      new MemoryIndexStore(),
+    );
     for (const expectedMode of ['full', 'cache_hit']) {
       const stats = await svc.refresh();
       expect(stats.refreshMode).toBe(expectedMode);

@@ -80,7 +80,15 @@ export class PostingStore {
    * norm): idf * (tf * (k1 + 1)) / (tf + norm), bm25Term()'s arithmetic; first touches are
    * appended to `touched`.
    */
-  scoreInto(t: number, w: number, norms: Float64Array, alive: Array<unknown>, scores: Float64Array, touched: Uint32Array, count: number): number {
+  scoreInto(
+    t: number,
+    w: number,
+    norms: Float64Array,
+    alive: Array<unknown>,
+    scores: Float64Array,
+    touched: Uint32Array,
+    count: number,
+  ): number {
     const k1p1 = BM25_K1 + 1;
     if (t < this.baseTerms) {
       const ids = this.ids;

@@ -81,7 +81,8 @@ export const exportToBlob = async (elements: readonly Element[], appState: AppSt
     'hand',
   ];
   topics.forEach((topic, i) => {
-    files[`packages/excalidraw/${topic}.ts`] = `function update${topic[0].toUpperCase()}${topic.slice(1)}(state: AppState, delta: number) {
+    files[`packages/excalidraw/${topic}.ts`] =
+      `function update${topic[0].toUpperCase()}${topic.slice(1)}(state: AppState, delta: number) {
   const next = { ...state, ${topic}Version: state.version + delta * ${i + 1} };
   return commitState(next, '${topic}');
 }
@@ -92,8 +93,18 @@ export const exportToBlob = async (elements: readonly Element[], appState: AppSt
       {
         imageExportDialog: {
           header: 'Export image',
-          label: { withBackground: 'Background', onlySelected: 'Only selected', darkMode: 'Dark mode', embedScene: 'Embed scene', scale: 'Scale' },
-          title: { exportToPng: 'Export to PNG', exportToSvg: 'Export to SVG', copyPngToClipboard: 'Copy PNG to clipboard' },
+          label: {
+            withBackground: 'Background',
+            onlySelected: 'Only selected',
+            darkMode: 'Dark mode',
+            embedScene: 'Embed scene',
+            scale: 'Scale',
+          },
+          title: {
+            exportToPng: 'Export to PNG',
+            exportToSvg: 'Export to SVG',
+            copyPngToClipboard: 'Copy PNG to clipboard',
+          },
           button: { exportToPng: 'PNG', exportToSvg: 'SVG', copyPngToClipboard: 'Copy to clipboard' },
         },
       },
@@ -159,7 +170,9 @@ describe('Ranked priors', () => {
     expect(hits[0].chunk.path).toBe('packages/utils/src/export.ts');
     expect(hits[0].chunk.symbolName).toBe('exportToBlob');
     // every locale key comes after both exporting functions
-    const lastCode = Math.max(...['exportToBlob', 'exportToCanvas'].map((name) => hits.findIndex((h) => h.chunk.symbolName === name)));
+    const lastCode = Math.max(
+      ...['exportToBlob', 'exportToCanvas'].map((name) => hits.findIndex((h) => h.chunk.symbolName === name)),
+    );
     const firstKey = hits.findIndex((h) => h.role === 'locale');
     expect(lastCode).toBeGreaterThanOrEqual(0);
     expect(firstKey).toBeGreaterThan(lastCode);
@@ -215,7 +228,8 @@ describe('Ranked priors', () => {
     const index = await indexOf({
       'src/parse.ts':
         'export function parseDuration(text: string): number {\n  const match = /^(\\d+)(ms|s)$/.exec(text);\n  return match ? Number(match[1]) : NaN;\n}\n',
-      'src/parse.test.ts': "describe('parseDuration', () => {\n  it('parses a duration in seconds', () => {\n    expect(parseDuration('3s')).toBe(3);\n  });\n});\n",
+      'src/parse.test.ts':
+        "describe('parseDuration', () => {\n  it('parses a duration in seconds', () => {\n    expect(parseDuration('3s')).toBe(3);\n  });\n});\n",
       'CHANGELOG.md': '# Changelog\n\n## 1.2.0\n\n- parse a duration given in seconds or ms\n',
       'src/__snapshots__/parse.test.ts.snap': 'exports[`parse duration seconds 1`] = `3`;\n',
     });
@@ -253,7 +267,8 @@ describe('barrels', () => {
       '\n}\n';
     const files: Record<string, string> = { 'src/index.js': barrel };
     for (const a of apis)
-      files[`src/api/${a}.js`] = `export async function ${a}({ fs, dir, oid }) {\n  const result = await _${a}({ fs, dir, oid })\n  return result\n}\n`;
+      files[`src/api/${a}.js`] =
+        `export async function ${a}({ fs, dir, oid }) {\n  const result = await _${a}({ fs, dir, oid })\n  return result\n}\n`;
     files['src/api/readBlob.js'] =
       'export async function readBlob({ fs, dir, gitdir, oid, filepath }) {\n  const { blob, oid: resolved } = await resolveBlob({ fs, gitdir, oid })\n  if (filepath !== undefined) return resolveFilepath({ fs, gitdir, oid, filepath })\n  return { oid: resolved, blob: new Uint8Array(blob) }\n}\n';
     const index = await indexOf(files);
@@ -261,7 +276,9 @@ describe('barrels', () => {
     expect(hits[0].chunk.path).toBe('src/api/readBlob.js');
     // "blob" alone: both blob functions before the barrel that names them three times each
     const blob = rankForPeople(index, 'blob', 10).map((h) => h.chunk.path);
-    expect(blob.indexOf('src/index.js')).toBeGreaterThan(Math.max(blob.indexOf('src/api/readBlob.js'), blob.indexOf('src/api/writeBlob.js')));
+    expect(blob.indexOf('src/index.js')).toBeGreaterThan(
+      Math.max(blob.indexOf('src/api/readBlob.js'), blob.indexOf('src/api/writeBlob.js')),
+    );
     const fromBarrel = hits.filter((h) => h.chunk.path === 'src/index.js');
     expect(fromBarrel.length).toBeGreaterThan(0);
     for (const h of fromBarrel) expect(h.discounts, JSON.stringify(h.chunk.snippet)).toContain('re-exports');
@@ -269,7 +286,10 @@ describe('barrels', () => {
   it.each([
     ["import { a } from './a'\nimport { b } from './b'\nexport * from './c'\nexport { d } from './d'", true],
     ['export {\n  add,\n  commit,\n  log,\n}', true],
-    ["const a = require('./a')\nconst b = require('./b')\nmodule.exports = require('./c')\nexports.d = require('./d')", true],
+    [
+      "const a = require('./a')\nconst b = require('./b')\nmodule.exports = require('./c')\nexports.d = require('./d')",
+      true,
+    ],
     ["import { a } from './a'\nimport { b } from './b'\n\nexport function f() {\n  return a(b)\n}", false],
     ["import { a } from './a'\nexport { a }", false],
   ])('isReexportList(%j) is %s', (snippet, want) => {

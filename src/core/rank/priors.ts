@@ -107,7 +107,11 @@ export function isDeclaration(chunk: Pick<IndexedChunk, 'path' | 'chunkType' | '
   if (!text.endsWith(';')) return false;
   if (HEADER.test(chunk.path) || C_FAMILY.test(chunk.path)) return !text.endsWith('};');
   // TypeScript: an overload signature `function f(a: T): U;` or `f(a: T): U;`, not `const f = (a) => g(a);`
-  return TS.test(chunk.path) && !/^(export\s+)?(const|let|var)\s/.test(text.trimStart()) && /\)\s*(:\s*[^;]+)?;$/.test(text);
+  return (
+    TS.test(chunk.path) &&
+    !/^(export\s+)?(const|let|var)\s/.test(text.trimStart()) &&
+    /\)\s*(:\s*[^;]+)?;$/.test(text)
+  );
 }
 
 const LISTING_LINE =
@@ -139,7 +143,11 @@ export function chunkPrior(chunk: IndexedChunk): ChunkPrior {
   const role = roleOf(chunk.path);
   const declaration = isDeclaration(chunk);
   const reexports = isReexportList(chunk);
-  const weight = (KIND_PRIOR[chunk.chunkType] ?? 1) * ROLE_PRIOR[role] * (declaration ? DECLARATION_PRIOR : 1) * (reexports ? REEXPORT_PRIOR : 1);
+  const weight =
+    (KIND_PRIOR[chunk.chunkType] ?? 1) *
+    ROLE_PRIOR[role] *
+    (declaration ? DECLARATION_PRIOR : 1) *
+    (reexports ? REEXPORT_PRIOR : 1);
   return { role, declaration, reexports, weight };
 }
 
@@ -163,7 +171,12 @@ export interface QueryPrior {
  * the chunk (`named`: exact symbol, or every word of its symbol is a query word) and both parts
  * lifted when the query says the chunk's role. A declaration stays below its definition always.
  */
-export function queryPrior(chunk: IndexedChunk, prior: ChunkPrior, named: boolean, roles: ReadonlySet<FileRole>): QueryPrior {
+export function queryPrior(
+  chunk: IndexedChunk,
+  prior: ChunkPrior,
+  named: boolean,
+  roles: ReadonlySet<FileRole>,
+): QueryPrior {
   // a role the query says lifts its files' kinds too: a test is blocks, a locale keys
   const said = roles.has(prior.role);
   const kind = named || said ? 1 : (KIND_PRIOR[chunk.chunkType] ?? 1);
@@ -174,7 +187,10 @@ export function queryPrior(chunk: IndexedChunk, prior: ChunkPrior, named: boolea
   if (prior.declaration) discounts.push('declaration');
   const barrel = prior.reexports && !named;
   if (barrel) discounts.push('re-exports');
-  return { value: kind * role * (prior.declaration ? DECLARATION_PRIOR : 1) * (barrel ? REEXPORT_PRIOR : 1), discounts };
+  return {
+    value: kind * role * (prior.declaration ? DECLARATION_PRIOR : 1) * (barrel ? REEXPORT_PRIOR : 1),
+    discounts,
+  };
 }
 
 interface WeightTable {
@@ -199,7 +215,8 @@ export interface WeightedIndex {
  */
 export function weightedStats(index: WeightedIndex): { weights: Float32Array; total: number } {
   const cached = tables.get(index);
-  if (cached && cached.generation === index.generation && cached.weights.length === index.idSpan) return cached;
+  if (cached && cached.generation === index.generation && cached.weights.length === index.idSpan)
+    return cached;
   const weights = new Float32Array(index.idSpan);
   let total = 0;
   for (let id = 0; id < weights.length; id++) {

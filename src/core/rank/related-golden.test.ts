@@ -77,7 +77,10 @@ const PAIRS: Pair[] = [
   {
     pkg: 'three',
     seed: t('loaders/AnimationLoader.js', 'AnimationLoader.load'),
-    want: [t('loaders/MaterialLoader.js', 'MaterialLoader.load'), t('loaders/BufferGeometryLoader.js', 'BufferGeometryLoader.load')],
+    want: [
+      t('loaders/MaterialLoader.js', 'MaterialLoader.load'),
+      t('loaders/BufferGeometryLoader.js', 'BufferGeometryLoader.load'),
+    ],
     why: 'the JSON loaders all load the same way: new FileLoader, setPath/setRequestHeader/setWithCredentials, then onLoad( scope.parse( JSON.parse( text ) ) ) in the same try/catch',
   },
   {
@@ -149,7 +152,8 @@ const PAIRS: Pair[] = [
     seed: t('math/Sphere.js', 'Sphere.intersectsBox'),
     want: [t('math/Box3.js', 'Box3.intersectsSphere')],
     why: 'return box.intersectsSphere( this ): the test lives in Box3',
-    knownMiss: 'a one-line delegate, as Ray.intersectsBox: the intersectsBox twins of Plane, Triangle and Ray come first',
+    knownMiss:
+      'a one-line delegate, as Ray.intersectsBox: the intersectsBox twins of Plane, Triangle and Ray come first',
   },
   {
     pkg: 'three',
@@ -177,12 +181,16 @@ const PAIRS: Pair[] = [
   },
 ];
 
-const same = (c: Pick<IndexedChunk, 'path' | 'symbolName'>, r: Ref) => c.path === r.path && c.symbolName === r.symbol;
+const same = (c: Pick<IndexedChunk, 'path' | 'symbolName'>, r: Ref) =>
+  c.path === r.path && c.symbolName === r.symbol;
 const show = (r: Ref) => `${r.path}#${r.symbol}`;
 
 async function indexOf(root: string): Promise<ChunkIndex> {
   const chunker = await Chunker.create(nodeGrammarLoader);
-  const svc = new CodeIndexService(new Workspace([new NodeFsSource(path.resolve(root))]), async () => chunker);
+  const svc = new CodeIndexService(
+    new Workspace([new NodeFsSource(path.resolve(root))]),
+    async () => chunker,
+  );
   await svc.refresh();
   return svc.index!;
 }
@@ -195,7 +203,8 @@ function seedOf(index: ChunkIndex, root: string, ref: Ref): { seed: IndexedChunk
 }
 
 /** 1-based rank of the first wanted chunk, 0 when absent */
-const rankOf = (hits: Array<{ chunk: IndexedChunk }>, want: Ref[]) => hits.findIndex((h) => want.some((w) => same(h.chunk, w))) + 1;
+const rankOf = (hits: Array<{ chunk: IndexedChunk }>, want: Ref[]) =>
+  hits.findIndex((h) => want.some((w) => same(h.chunk, w))) + 1;
 
 describe('Related for people: golden pairs over three and @babel/core', () => {
   const indexes = {} as Record<Pkg, ChunkIndex>;
@@ -205,7 +214,9 @@ describe('Related for people: golden pairs over three and @babel/core', () => {
 
   it('meets every pair not marked as a known miss, and shows the seed formula beside it', () => {
     // a pair naming no chunk is a mistake in the pairs
-    const missing = PAIRS.flatMap((p) => [p.seed, ...p.want].filter((r) => !indexes[p.pkg].chunksOf(r.path).some((c) => same(c, r))).map(show));
+    const missing = PAIRS.flatMap((p) =>
+      [p.seed, ...p.want].filter((r) => !indexes[p.pkg].chunksOf(r.path).some((c) => same(c, r))).map(show),
+    );
     expect(missing, 'pairs that name no chunk').toEqual([]);
     const problems: string[] = [];
     const rows: string[] = [];
@@ -224,10 +235,15 @@ describe('Related for people: golden pairs over three and @babel/core', () => {
       if (pass) newTop++;
       oldMrr += oldRank ? 1 / oldRank / PAIRS.length : 0;
       newMrr += newRank ? 1 / newRank / PAIRS.length : 0;
-      if (p.knownMiss !== undefined && pass) problems.push(`${show(p.seed)}: marked as a known miss (${p.knownMiss}) but passes now: remove the mark`);
+      if (p.knownMiss !== undefined && pass)
+        problems.push(
+          `${show(p.seed)}: marked as a known miss (${p.knownMiss}) but passes now: remove the mark`,
+        );
       if (p.knownMiss === undefined && !pass) {
         const top = hits.slice(0, TOP).map((h) => `${h.chunk.path}#${h.chunk.symbolName}`);
-        problems.push(`${show(p.seed)} -> ${p.want.map(show).join(' | ')}: rank ${newRank || `>${OLD_DEPTH}`}, top ${TOP}: ${top.join(', ')}`);
+        problems.push(
+          `${show(p.seed)} -> ${p.want.map(show).join(' | ')}: rank ${newRank || `>${OLD_DEPTH}`}, top ${TOP}: ${top.join(', ')}`,
+        );
       }
       const r = (n: number) => (n ? String(n) : `>${OLD_DEPTH}`).padStart(4);
       rows.push(
@@ -250,12 +266,22 @@ describe('Related for people: golden pairs over three and @babel/core', () => {
     const { seed, text } = seedOf(index, ROOTS.three, t('math/Vector3.js', 'Vector3.addScaledVector'));
     const hits = relatedForPeople(index, seed, text, 200);
     expect(hits.length).toBe(200);
-    expect(hits.some((h) => h.chunk.path === seed.path && h.chunk.startLine <= seed.startLine && h.chunk.endLine >= seed.endLine)).toBe(false);
+    expect(
+      hits.some(
+        (h) =>
+          h.chunk.path === seed.path &&
+          h.chunk.startLine <= seed.startLine &&
+          h.chunk.endLine >= seed.endLine,
+      ),
+    ).toBe(false);
     for (let i = 1; i < hits.length; i++) {
       const a = hits[i - 1];
       const b = hits[i];
       expect(
-        a.score > b.score || (a.score === b.score && (a.chunk.path < b.chunk.path || (a.chunk.path === b.chunk.path && a.chunk.startLine < b.chunk.startLine))),
+        a.score > b.score ||
+          (a.score === b.score &&
+            (a.chunk.path < b.chunk.path ||
+              (a.chunk.path === b.chunk.path && a.chunk.startLine < b.chunk.startLine))),
       ).toBe(true);
     }
     // the same answer twice (the vector lengths are cached per index state)

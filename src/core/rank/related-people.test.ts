@@ -16,7 +16,10 @@ import { seedTokenizer } from './tokenize';
  * seventh. Here App is generated (thousands of lines whose methods use the seed's words), the
  * sibling is a small function in the same folder, among other actions and helpers.
  */
-const ZOOM_BODY = (name: string, fit: boolean) => `export function ${name}(elements: readonly ExcalidrawElement[], appState: AppState, app: AppClassProperties) {
+const ZOOM_BODY = (
+  name: string,
+  fit: boolean,
+) => `export function ${name}(elements: readonly ExcalidrawElement[], appState: AppState, app: AppClassProperties) {
   const selectedElements = app.scene.getSelectedElements(appState);
   return zoomToFit({
     targetElements: selectedElements.length ? selectedElements : elements,
@@ -55,7 +58,12 @@ function giantApp(methods: number): string {
   for (let m = 0; m < methods; m++) {
     lines.push(`  ${pick(otherWords)}Method${m}(event: PointerEvent) {`);
     for (let l = 0; l < 10; l++) {
-      const words = [pick(otherWords), pick(seedWords), pick(otherWords), l % 3 === 0 ? pick(seedWords) : pick(otherWords)];
+      const words = [
+        pick(otherWords),
+        pick(seedWords),
+        pick(otherWords),
+        l % 3 === 0 ? pick(seedWords) : pick(otherWords),
+      ];
       lines.push(`    const ${words[0]}_${l} = this.${words[1]}(${words[2]}, this.state.${words[3]});`);
     }
     lines.push('  }', '');
@@ -65,7 +73,10 @@ function giantApp(methods: number): string {
 }
 
 const FILES: Record<string, string> = {
-  'packages/excalidraw/actions/actionZoomToFitSelectionInViewport.ts': ZOOM_BODY('actionZoomToFitSelectionInViewport', true),
+  'packages/excalidraw/actions/actionZoomToFitSelectionInViewport.ts': ZOOM_BODY(
+    'actionZoomToFitSelectionInViewport',
+    true,
+  ),
   'packages/excalidraw/actions/actionZoomToFitSelection.ts': ZOOM_BODY('actionZoomToFitSelection', false),
   'packages/excalidraw/actions/actionResetZoom.ts': `export function actionResetZoom(elements: readonly ExcalidrawElement[], appState: AppState, app: AppClassProperties) {
   return { appState: { ...appState, ...getStateForZoom({ viewportX: appState.width / 2, viewportY: appState.height / 2, nextZoom: getNormalizedZoom(1) }, appState) }, captureUpdate: CaptureUpdateAction.EVENTUALLY };
@@ -95,7 +106,8 @@ describe('related for people: the excalidraw complaint in miniature', () => {
     const seedPath = 'packages/excalidraw/actions/actionZoomToFitSelectionInViewport.ts';
     const seed = index.chunksOf(seedPath)[0];
     const text = chunkText(splitLinesForIndex(FILES[seedPath]), seed.startLine, seed.endLine);
-    const rankOf = (hits: Array<{ chunk: IndexedChunk }>, symbol: string) => hits.findIndex((h) => h.chunk.symbolName === symbol) + 1;
+    const rankOf = (hits: Array<{ chunk: IndexedChunk }>, symbol: string) =>
+      hits.findIndex((h) => h.chunk.symbolName === symbol) + 1;
 
     // the complaint, reproduced: the seed formula puts App above the sibling
     const old = index.related(seed, text, 50);
@@ -129,11 +141,20 @@ function build(files: Record<string, string>): ChunkIndex {
     lines.forEach((l, i) => {
       const cls = /^class (\w+)/.exec(l);
       const fn = /^\s*fn (\w+)/.exec(l);
-      if (cls) chunks.push((open = { path, startLine: i + 1, endLine: lines.length, symbolName: cls[1], chunkType: 'class' }));
+      if (cls)
+        chunks.push(
+          (open = { path, startLine: i + 1, endLine: lines.length, symbolName: cls[1], chunkType: 'class' }),
+        );
       if (fn) {
         if (last) last.endLine = i;
         chunks.push(
-          (last = { path, startLine: i + 1, endLine: lines.length, symbolName: open ? `${open.symbolName}.${fn[1]}` : fn[1], chunkType: open ? 'method' : 'function' }),
+          (last = {
+            path,
+            startLine: i + 1,
+            endLine: lines.length,
+            symbolName: open ? `${open.symbolName}.${fn[1]}` : fn[1],
+            chunkType: open ? 'method' : 'function',
+          }),
         );
       }
       if (l === '}' && open) {
@@ -155,7 +176,8 @@ describe('related for people', () => {
     'src/cart/wishlist.ts': 'fn addWish\n  wishes.push(item) price\n',
     'src/other/report.ts': 'fn yearlyReport\n  sum price total revenue items\n',
   };
-  const textOf = (files: Record<string, string>, c: IndexedChunk) => chunkText(splitLinesForIndex(files[c.path as keyof typeof files]), c.startLine, c.endLine);
+  const textOf = (files: Record<string, string>, c: IndexedChunk) =>
+    chunkText(splitLinesForIndex(files[c.path as keyof typeof files]), c.startLine, c.endLine);
 
   it('leaves out the seed, its container and its members, and says why each hit is related', () => {
     const index = build(FILES2);
@@ -167,7 +189,10 @@ describe('related for people', () => {
     expect(names[0]).toBe('Cart.removeItem');
     expect(hits[0].reasons).toEqual(['same class', 'same kind', 'similar name']);
     expect(hits.find((h) => h.chunk.symbolName === 'cartTotal')!.reasons).toContain('same file');
-    expect(hits.find((h) => h.chunk.symbolName === 'addWish')!.reasons).toEqual(['same folder', 'similar name']);
+    expect(hits.find((h) => h.chunk.symbolName === 'addWish')!.reasons).toEqual([
+      'same folder',
+      'similar name',
+    ]);
     expect(hits.find((h) => h.chunk.symbolName === 'yearlyReport')!.reasons).toEqual([]);
     for (const h of hits) expect(h.sharedTerms).toEqual([...h.sharedTerms].sort());
     expect(hits[0].sharedTerms).toEqual(['cartchanged', 'fn', 'item', 'items', 'notify', 'price', 'total']);
@@ -176,11 +201,15 @@ describe('related for people', () => {
   it('penalises a container only for a seed that is not one', () => {
     const index = build(FILES2);
     const fn = index.chunksOf('src/other/report.ts')[0];
-    const cart = relatedForPeople(index, fn, textOf(FILES2, fn), 10).find((h) => h.chunk.symbolName === 'Cart')!;
+    const cart = relatedForPeople(index, fn, textOf(FILES2, fn), 10).find(
+      (h) => h.chunk.symbolName === 'Cart',
+    )!;
     expect(cart.factors.container).toBe(0.5);
     expect(cart.reasons).toContain('contains others');
     const cls = index.chunksOf('src/cart/cart.ts')[0];
-    expect(relatedForPeople(index, cls, textOf(FILES2, cls), 10).every((h) => h.factors.container === 1)).toBe(true);
+    expect(
+      relatedForPeople(index, cls, textOf(FILES2, cls), 10).every((h) => h.factors.container === 1),
+    ).toBe(true);
   });
 
   it('keeps the vector lengths until the index changes, and answers as an index loaded from its state', () => {
@@ -189,7 +218,9 @@ describe('related for people', () => {
     expect(chunkNorms(index)).toBe(norms);
     const seed = index.chunksOf('src/cart/cart.ts')[1];
     const before = relatedForPeople(index, seed, textOf(FILES2, seed), 10);
-    expect(relatedForPeople(ChunkIndex.fromState(index.toState()), seed, textOf(FILES2, seed), 10)).toEqual(before);
+    expect(relatedForPeople(ChunkIndex.fromState(index.toState()), seed, textOf(FILES2, seed), 10)).toEqual(
+      before,
+    );
     index.setFile(
       'src/cart/gift.ts',
       { size: 0, mtimeMs: 0 },
@@ -197,7 +228,9 @@ describe('related for people', () => {
       ['addItem gift'],
     );
     expect(chunkNorms(index)).not.toBe(norms);
-    expect(relatedForPeople(index, seed, textOf(FILES2, seed), 10).map((h) => h.chunk.symbolName)).toContain('addGift');
+    expect(relatedForPeople(index, seed, textOf(FILES2, seed), 10).map((h) => h.chunk.symbolName)).toContain(
+      'addGift',
+    );
   });
 
   it('splits names into identifier parts (last dotted segment, digits dropped)', () => {
@@ -239,12 +272,29 @@ const VUE: Record<string, string> = {
     '}',
     '',
   ].join('\n'),
-  'packages/runtime-core/src/locales/en.ts': "export const en = { private: 'private', brand: 'shallow reactive brand', true: 'true' }\n",
+  'packages/runtime-core/src/locales/en.ts':
+    "export const en = { private: 'private', brand: 'shallow reactive brand', true: 'true' }\n",
   ...Object.fromEntries(
-    ['reactivity', 'runtime-core', 'runtime-dom', 'shared', 'compiler-core', 'compiler-dom', 'server-renderer', 'vue-compat'].map((pkg) => [
+    [
+      'reactivity',
+      'runtime-core',
+      'runtime-dom',
+      'shared',
+      'compiler-core',
+      'compiler-dom',
+      'server-renderer',
+      'vue-compat',
+    ].map((pkg) => [
       `packages/${pkg}/package.json`,
       JSON.stringify(
-        { name: `@vue/${pkg}`, version: '3.5.0', private: true, main: 'index.js', sideEffects: false, buildOptions: { formats: ['esm-bundler', 'cjs'] } },
+        {
+          name: `@vue/${pkg}`,
+          version: '3.5.0',
+          private: true,
+          main: 'index.js',
+          sideEffects: false,
+          buildOptions: { formats: ['esm-bundler', 'cjs'] },
+        },
         null,
         2,
       ) + '\n',
@@ -265,7 +315,9 @@ describe('related for people: kinds beside the anchor (issue 31)', () => {
     index = svc.index!;
     const seed = seedOf('packages/reactivity/src/reactive.ts', 'ShallowReactiveBrandClass');
     expect(seed.chunkType).toBe('class');
-    expect(index.chunksOf('packages/shared/package.json').map((c) => `${c.chunkType} ${c.symbolName}`)).toContain('key private');
+    expect(
+      index.chunksOf('packages/shared/package.json').map((c) => `${c.chunkType} ${c.symbolName}`),
+    ).toContain('key private');
 
     // the complaint, reproduced with every kind allowed: "private" keys crowd the first ten
     const unfiltered = relatedForPeople(index, seed, textOf(seed), 10, null);
@@ -273,12 +325,18 @@ describe('related for people: kinds beside the anchor (issue 31)', () => {
     expect(unfiltered.map(row)).not.toContain('function packages/reactivity/src/shallow.ts isShallowBrand');
 
     const hits = relatedForPeople(index, seed, textOf(seed), 10);
-    console.log(`vue in miniature: every kind: ${unfiltered.map(row).join(' | ')}\nbeside the class: ${hits.map(row).join(' | ')}`);
+    console.log(
+      `vue in miniature: every kind: ${unfiltered.map(row).join(' | ')}\nbeside the class: ${hits.map(row).join(' | ')}`,
+    );
     expect(hits.map(row)).toContain('function packages/reactivity/src/shallow.ts isShallowBrand');
     expect(hits.filter((h) => h.chunk.chunkType === 'key').map(row)).toEqual([]);
     // the translation shares words too: listed only when every role is
-    expect(relatedForPeople(index, seed, textOf(seed), 50, null).map(row)).toContain('const packages/runtime-core/src/locales/en.ts en');
-    expect(relatedForPeople(index, seed, textOf(seed), 50).map(row)).not.toContain('const packages/runtime-core/src/locales/en.ts en');
+    expect(relatedForPeople(index, seed, textOf(seed), 50, null).map(row)).toContain(
+      'const packages/runtime-core/src/locales/en.ts en',
+    );
+    expect(relatedForPeople(index, seed, textOf(seed), 50).map(row)).not.toContain(
+      'const packages/runtime-core/src/locales/en.ts en',
+    );
   }, 60_000);
 
   it('lists keys beside a key', () => {
@@ -286,7 +344,9 @@ describe('related for people: kinds beside the anchor (issue 31)', () => {
     expect(seed.chunkType).toBe('key');
     const hits = relatedForPeople(index, seed, textOf(seed), 10);
     expect(hits.length).toBeGreaterThanOrEqual(6);
-    expect(hits.slice(0, 6).every((h) => h.chunk.chunkType === 'key' && h.chunk.symbolName === 'private')).toBe(true);
+    expect(
+      hits.slice(0, 6).every((h) => h.chunk.chunkType === 'key' && h.chunk.symbolName === 'private'),
+    ).toBe(true);
   });
 
   it('says which chunks an anchor lists, by kind and by file role', () => {
@@ -301,8 +361,12 @@ describe('related for people: kinds beside the anchor (issue 31)', () => {
     expect(code(c('src/i18n/fr.json', 'const'))).toBe(false);
     expect(code(c('src/a.test.ts', 'function'))).toBe(true);
     // a test's related snapshots stay; a rule lists rules
-    expect(besideAnchor(c('src/a.test.ts', 'function'))!(c('src/__snapshots__/a.test.ts.snap', 'block'))).toBe(false);
-    expect(besideAnchor(c('src/a.test.ts', 'function'))!(c('src/__snapshots__/a.test.ts.snap', 'const'))).toBe(true);
+    expect(
+      besideAnchor(c('src/a.test.ts', 'function'))!(c('src/__snapshots__/a.test.ts.snap', 'block')),
+    ).toBe(false);
+    expect(
+      besideAnchor(c('src/a.test.ts', 'function'))!(c('src/__snapshots__/a.test.ts.snap', 'const')),
+    ).toBe(true);
     expect(besideAnchor(c('src/a.css', 'rule'))!(c('src/b.css', 'rule'))).toBe(true);
     expect(besideAnchor(c('package.json', 'key'))).toBeNull();
   });

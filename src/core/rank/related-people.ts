@@ -65,7 +65,13 @@ export const SIZE_RATIO = 4;
 export const CONTAINER_FACTOR = 0.5;
 
 /** Kinds that are not code: a config key, a style rule, a block of lines, a Markdown heading, an HTML element. */
-export const NOT_CODE_KINDS: ReadonlySet<ChunkType> = new Set<ChunkType>(['key', 'rule', 'block', 'section', 'element']);
+export const NOT_CODE_KINDS: ReadonlySet<ChunkType> = new Set<ChunkType>([
+  'key',
+  'rule',
+  'block',
+  'section',
+  'element',
+]);
 /** Kinds a code seed does not list. */
 export const DATA_KINDS: ReadonlySet<ChunkType> = new Set<ChunkType>(['key', 'rule', 'block']);
 /** File roles a seed in a source file does not list. */
@@ -75,7 +81,9 @@ export const NOT_BESIDE_SOURCE: ReadonlySet<FileRole> = new Set<FileRole>(['snap
  * Whether a chunk may be listed beside `seed` (see the module note): null when every chunk may
  * (a key, rule or block seed outside a source file), else the test, each path's role read once.
  */
-export function besideAnchor(seed: Pick<IndexedChunk, 'path' | 'chunkType'>): ((c: Pick<IndexedChunk, 'path' | 'chunkType'>) => boolean) | null {
+export function besideAnchor(
+  seed: Pick<IndexedChunk, 'path' | 'chunkType'>,
+): ((c: Pick<IndexedChunk, 'path' | 'chunkType'>) => boolean) | null {
   const code = !NOT_CODE_KINDS.has(seed.chunkType);
   const source = fileRole(seed.path) === 'source';
   if (!code && !source) return null;
@@ -138,8 +146,10 @@ export function chunkNorms(index: ChunkIndex): Float64Array {
 
 let dotScratch = new Float64Array(0);
 
-const within = (inner: IndexedChunk, outer: IndexedChunk) => inner.startLine >= outer.startLine && inner.endLine <= outer.endLine;
-const sameRange = (a: IndexedChunk, b: IndexedChunk) => a.startLine === b.startLine && a.endLine === b.endLine;
+const within = (inner: IndexedChunk, outer: IndexedChunk) =>
+  inner.startLine >= outer.startLine && inner.endLine <= outer.endLine;
+const sameRange = (a: IndexedChunk, b: IndexedChunk) =>
+  a.startLine === b.startLine && a.endLine === b.endLine;
 const folderOf = (path: string) => path.slice(0, path.lastIndexOf('/') + 1);
 
 /** The chunks of `path` that contain another chunk of it (a class, a module, an impl). */
@@ -220,7 +230,8 @@ export function relatedForPeople(
   const norms = chunkNorms(index);
 
   // dot products with every chunk that shares a term
-  if (dotScratch.length < index.idSpan) dotScratch = new Float64Array(Math.max(index.idSpan, dotScratch.length * 2));
+  if (dotScratch.length < index.idSpan)
+    dotScratch = new Float64Array(Math.max(index.idSpan, dotScratch.length * 2));
   const dot = dotScratch;
   const touched: number[] = [];
   for (const { t, idf: w, w: ws } of seedTerms) {
@@ -271,7 +282,15 @@ export function relatedForPeople(
   };
 
   // every candidate's score before the container factor (which only lowers it)
-  const scored: Array<{ id: number; chunk: IndexedChunk; similarity: number; size: number; before: number; score: number; container: number }> = [];
+  const scored: Array<{
+    id: number;
+    chunk: IndexedChunk;
+    similarity: number;
+    size: number;
+    before: number;
+    score: number;
+    container: number;
+  }> = [];
   for (const id of touched) {
     const d = dot[id];
     dot[id] = 0;
@@ -286,7 +305,9 @@ export function relatedForPeople(
   }
   const n = Math.max(1, limit);
   const order = (a: { score: number; chunk: IndexedChunk }, b: { score: number; chunk: IndexedChunk }) =>
-    b.score - a.score || (a.chunk.path < b.chunk.path ? -1 : a.chunk.path > b.chunk.path ? 1 : 0) || a.chunk.startLine - b.chunk.startLine;
+    b.score - a.score ||
+    (a.chunk.path < b.chunk.path ? -1 : a.chunk.path > b.chunk.path ? 1 : 0) ||
+    a.chunk.startLine - b.chunk.startLine;
   scored.sort(order);
   // the container factor, for the candidates it can matter for: one scoring below CONTAINER_FACTOR
   // times the n-th best before it cannot reach the top n (each of those keeps at least that much)

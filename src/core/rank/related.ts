@@ -24,5 +24,8 @@ export async function relatedAtLine(
   if (!seed) return null;
   const lines = await readLines();
   if (!lines) return null;
-  return { seed, related: relatedForPeople(index, seed, chunkText(lines, seed.startLine, seed.endLine), limit) };
+  return {
+    seed,
+    related: relatedForPeople(index, seed, chunkText(lines, seed.startLine, seed.endLine), limit),
+  };
 }

@@ -40,14 +40,33 @@ import {
   isRanked,
 } from './build';
 import { ChunkIndex } from './bm25';
-import { decodeIndex, encodeIndex, fromJsonParts, jsonParts, packU16, unpackU16, type IndexStore } from './persist';
+import {
+  decodeIndex,
+  encodeIndex,
+  fromJsonParts,
+  jsonParts,
+  packU16,
+  unpackU16,
+  type IndexStore,
+} from './persist';
 import { seedTokenizer, type Tokenizer } from './tokenize';
 import { TrigramIndex } from './trigram';
 
 export type { Coverage } from './build';
 
 /** Seed 004: indexed final extensions. */
-export const INDEXED_EXTENSIONS: readonly string[] = ['ts', 'tsx', 'js', 'jsx', 'mjs', 'cjs', 'rs', 'md', 'py', 'go'];
+export const INDEXED_EXTENSIONS: readonly string[] = [
+  'ts',
+  'tsx',
+  'js',
+  'jsx',
+  'mjs',
+  'cjs',
+  'rs',
+  'md',
+  'py',
+  'go',
+];
 
 /**
  * Bumped whenever the chunker's rules change what a file's chunks are: a stored index built
@@ -131,7 +150,12 @@ export class CodeIndexService {
       const { json, sections } = decodeIndex(bytes);
       const j = json as StoredJson;
       const [lengths, ids, tfsPacked, triKeys, triOffsets, triPool, triSegments] = sections;
-      if (!j || !Array.isArray(j.parts) || j.parts.length !== 6 || sections.length !== BINARY_SECTIONS + j.parts.reduce((a, b) => a + b, 0)) {
+      if (
+        !j ||
+        !Array.isArray(j.parts) ||
+        j.parts.length !== 6 ||
+        sections.length !== BINARY_SECTIONS + j.parts.reduce((a, b) => a + b, 0)
+      ) {
         throw new QuarryError('IndexVersionMismatch', 'The stored index is not readable', {});
       }
       let at = BINARY_SECTIONS;
@@ -146,12 +170,33 @@ export class CodeIndexService {
       const compounds = next<[number, string[]]>(3);
       const trigramFiles = next<string>(4);
       const table = next<[path: string, size: number, mtimeMs: number, kind?: number, detail?: string]>(5);
-      if (j.chunkRules !== CHUNK_RULES_VERSION) throw new QuarryError('IndexVersionMismatch', 'The stored index was built with other chunk rules', {});
+      if (j.chunkRules !== CHUNK_RULES_VERSION)
+        throw new QuarryError(
+          'IndexVersionMismatch',
+          'The stored index was built with other chunk rules',
+          {},
+        );
       const tfs = unpackU16(tfsPacked, ids.length);
-      this.index = ChunkIndex.fromState({ chunks, files, terms, compounds, totalTokens: j.totalTokens, lengths, ids, tfs });
+      this.index = ChunkIndex.fromState({
+        chunks,
+        files,
+        terms,
+        compounds,
+        totalTokens: j.totalTokens,
+        lengths,
+        ids,
+        tfs,
+      });
       // the sections are views into the loaded bytes: copy what the index keeps (ChunkIndex copies its own)
       this.trigrams = TrigramIndex.fromState(
-        { files: trigramFiles, segments: triSegments.slice(), keys: triKeys.slice(), offsets: triOffsets.slice(), pool: triPool.slice(), poolBytes: j.trigramPoolBytes },
+        {
+          files: trigramFiles,
+          segments: triSegments.slice(),
+          keys: triKeys.slice(),
+          offsets: triOffsets.slice(),
+          pool: triPool.slice(),
+          poolBytes: j.trigramPoolBytes,
+        },
         this.options.segmentChars,
       );
       this.table = new Map(
@@ -183,12 +228,27 @@ export class CodeIndexService {
       jsonParts(
         [...this.table].map(([path, r]) => {
           const kind = STORED_KINDS.indexOf(r.kind);
-          return r.detail !== undefined ? [path, r.size, r.mtimeMs, kind, r.detail] : kind ? [path, r.size, r.mtimeMs, kind] : [path, r.size, r.mtimeMs];
+          return r.detail !== undefined
+            ? [path, r.size, r.mtimeMs, kind, r.detail]
+            : kind
+              ? [path, r.size, r.mtimeMs, kind]
+              : [path, r.size, r.mtimeMs];
         }),
       ),
     ];
-    const json: StoredJson = { totalTokens: c.totalTokens, trigramPoolBytes: t.poolBytes, chunkRules: CHUNK_RULES_VERSION, parts: groups.map((g) => g.length) };
-    await store.save(this.storeKey, encodeIndex({ json, sections: [c.lengths, c.ids, packU16(c.tfs), t.keys, t.offsets, t.pool, t.segments, ...groups.flat()] }));
+    const json: StoredJson = {
+      totalTokens: c.totalTokens,
+      trigramPoolBytes: t.poolBytes,
+      chunkRules: CHUNK_RULES_VERSION,
+      parts: groups.map((g) => g.length),
+    };
+    await store.save(
+      this.storeKey,
+      encodeIndex({
+        json,
+        sections: [c.lengths, c.ids, packU16(c.tfs), t.keys, t.offsets, t.pool, t.segments, ...groups.flat()],
+      }),
+    );
   }
 
   async refresh(options: RefreshOptions = {}): Promise<RefreshStats> {
@@ -222,14 +282,21 @@ export class CodeIndexService {
     }
     const removed = oldTable ? [...oldTable.keys()].filter((p) => !seen.has(p)) : [];
     const removedRanked = removed.filter((p) => isRanked(oldTable!.get(p)!.kind)).length;
-    const mode: RefreshMode = !oldTable ? 'full' : changed.length || removed.length ? 'incremental' : 'cache_hit';
+    const mode: RefreshMode = !oldTable
+      ? 'full'
+      : changed.length || removed.length
+        ? 'incremental'
+        : 'cache_hit';
     const read = (path: string) => {
       const f = seen.get(path)!;
       return readText(ws.roots[f.rootIndex], f.rel);
     };
     const ctx: BuildContext = {
       read,
-      chunker: async () => (this.chunker ??= asFileChunker(await unlessAborted(this.getChunker(), options.signal, cancelledError))),
+      chunker: async () =>
+        (this.chunker ??= asFileChunker(
+          await unlessAborted(this.getChunker(), options.signal, cancelledError),
+        )),
       signal: options.signal,
       yielder,
       onProgress: options.onProgress,
@@ -237,7 +304,10 @@ export class CodeIndexService {
       tokenizer: this.options.tokenizer,
       segmentChars: this.options.segmentChars,
     };
-    const rows = changed.map((path): [string, FileRow] => [path, { size: seen.get(path)!.size, mtimeMs: seen.get(path)!.mtimeMs, kind: 'none' }]);
+    const rows = changed.map((path): [string, FileRow] => [
+      path,
+      { size: seen.get(path)!.size, mtimeMs: seen.get(path)!.mtimeMs, kind: 'none' },
+    ]);
     if (mode === 'full') {
       // text first: published as soon as it is complete, so text search is indexed while the parsers run
       const chunks = new ChunkStep(ctx);
@@ -272,7 +342,8 @@ export class CodeIndexService {
     // every refresh, a cache hit too, says which files are in the text index only, and why
     const coverage = coverageOf(this.table!, overBudget);
     for (const [path, row] of this.table!) {
-      if (row.kind === 'minified' || row.kind === 'generated') skipped.push({ path, reason: row.kind, detail: row.detail });
+      if (row.kind === 'minified' || row.kind === 'generated')
+        skipped.push({ path, reason: row.kind, detail: row.detail });
       else if (row.kind === 'failed') skipped.push({ path, reason: 'parseFailed', detail: row.detail });
     }
     const stats: RefreshStats = {
@@ -280,7 +351,8 @@ export class CodeIndexService {
       filesScanned: coverage.symbols + coverage.blocks,
       chunksIndexed: this.index!.chunkCount,
       elapsedMs: elapsedSince(t0),
-      filesChanged: mode === 'cache_hit' ? 0 : changed.filter((p) => isRanked(this.table!.get(p)?.kind)).length,
+      filesChanged:
+        mode === 'cache_hit' ? 0 : changed.filter((p) => isRanked(this.table!.get(p)?.kind)).length,
       filesRemoved: removedRanked,
       skipped,
       coverage,

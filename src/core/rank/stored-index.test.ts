@@ -30,8 +30,10 @@ const lineChunker: ChunkerLike = {
 const FILES: Record<string, string> = {
   'src/db/pool.ts':
     "import { Pool } from 'pg';\nfn createPool\nexport function createPool(config) {\n  return new Pool(config);\n}\nfn PoolManager\nclass PoolManager { get(name) { return name; } }\n",
-  'src/db/connection.ts': 'fn connect\nexport const connect = async (url) => {\n  return url;\n};\nfn helper\nfunction helper() { return 1 }\n',
-  'src/auth/session.ts': 'fn token\nexport function token(user) { return user.session + pool; }\nfn refresh\nfunction refresh(token) { return token; }\n',
+  'src/db/connection.ts':
+    'fn connect\nexport const connect = async (url) => {\n  return url;\n};\nfn helper\nfunction helper() { return 1 }\n',
+  'src/auth/session.ts':
+    'fn token\nexport function token(user) { return user.session + pool; }\nfn refresh\nfunction refresh(token) { return token; }\n',
   'README.md': '# Title\ndatabase connection pool docs, session tokens\n',
   'lib/x.py': 'fn pooled\ndef pooled(x):\n    return x\n',
 };
@@ -50,7 +52,11 @@ const quarry: Harness = {
   async open(store) {
     const svc = new CodeIndexService(new Workspace([SOURCE]), async () => lineChunker, store);
     const { refreshMode } = await svc.refresh();
-    const answers: unknown[] = QUERIES.map((q) => svc.index!.search(q, 100).map((h) => [h.chunk.path, h.chunk.startLine, h.chunk.endLine, h.score, h.matchedTerms]));
+    const answers: unknown[] = QUERIES.map((q) =>
+      svc
+        .index!.search(q, 100)
+        .map((h) => [h.chunk.path, h.chunk.startLine, h.chunk.endLine, h.score, h.matchedTerms]),
+    );
     answers.push(svc.trigrams!.candidates({ requiredLiterals: ['pool'] }));
     return { mode: refreshMode, answers };
   },
@@ -61,7 +67,9 @@ const seed004: Harness = {
   async open(store) {
     const svc = new SeedIndexService(new Workspace([SOURCE]), store);
     const { refreshMode } = await svc.refresh();
-    const answers = QUERIES.map((q) => svc.index!.search(q, 100).map((h) => [h.chunk.path, h.chunk.startLine, h.chunk.endLine, h.score]));
+    const answers = QUERIES.map((q) =>
+      svc.index!.search(q, 100).map((h) => [h.chunk.path, h.chunk.startLine, h.chunk.endLine, h.score]),
+    );
     return { mode: refreshMode, answers };
   },
 };
@@ -69,7 +77,8 @@ const seed004: Harness = {
 /** The damages, each a function of the stored bytes (a copy is passed). */
 function damages(bytes: Uint8Array): Array<[string, (b: Uint8Array) => Uint8Array]> {
   const { sections } = decodeIndex(bytes);
-  const at = (s: Uint32Array, frac: number) => s.byteOffset - bytes.byteOffset + Math.floor(s.byteLength * frac);
+  const at = (s: Uint32Array, frac: number) =>
+    s.byteOffset - bytes.byteOffset + Math.floor(s.byteLength * frac);
   const flip = (pos: number) => (b: Uint8Array) => ((b[pos] ^= 0x01), b);
   const postings = sections[1]; // both stores: the second section is postings (chunk ids)
   const lastPart = sections[sections.length - 1]; // a JSON part (the file table / the terms)
@@ -140,7 +149,10 @@ describe('the stored checksum', () => {
     expect(payloadChecksum(new Uint32Array(8))).not.toBe(payloadChecksum(new Uint32Array(9)));
   });
   it('is read back by decode (an index whose bytes were not changed loads)', () => {
-    const bytes = encodeIndex({ json: { a: [1, 'x'] }, sections: [Uint32Array.of(1, 2, 3), new Uint32Array(0)] });
+    const bytes = encodeIndex({
+      json: { a: [1, 'x'] },
+      sections: [Uint32Array.of(1, 2, 3), new Uint32Array(0)],
+    });
     const back = decodeIndex(bytes);
     expect(back.json).toEqual({ a: [1, 'x'] });
     expect(back.sections.map((s) => [...s])).toEqual([[1, 2, 3], []]);

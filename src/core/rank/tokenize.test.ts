@@ -11,10 +11,21 @@ import { queryWords, rankForPeople } from './people';
 import { MemoryIndexStore } from './persist';
 import { CodeIndexService, type ChunkerLike } from './service';
 import { TermTable } from './term-table';
-import { forEachToken, isTokenCode, MIN_TOKEN_CHARS, seedTerm, seedTokenizer, TOKEN_FOLD, tokenize, tokenizeRaw, type Tokenizer } from './tokenize';
+import {
+  forEachToken,
+  isTokenCode,
+  MIN_TOKEN_CHARS,
+  seedTerm,
+  seedTokenizer,
+  TOKEN_FOLD,
+  tokenize,
+  tokenizeRaw,
+  type Tokenizer,
+} from './tokenize';
 
 /** Seed 004's rule read literally: runs of ASCII letters, digits and `_`, longer than one character, lowercased. */
-const reference = (text: string): string[] => (text.match(/[A-Za-z0-9_]+/g) ?? []).filter((t) => t.length > 1).map((t) => t.toLowerCase());
+const reference = (text: string): string[] =>
+  (text.match(/[A-Za-z0-9_]+/g) ?? []).filter((t) => t.length > 1).map((t) => t.toLowerCase());
 
 /** The snippet marker the worker had before core's (src/worker/engine-api.ts), as the reference. */
 function referenceMarks(text: string, terms: Set<string>): Array<[number, number]> {
@@ -29,8 +40,27 @@ function referenceMarks(text: string, terms: Set<string>): Array<[number, number
 /** Any UTF-16 text, weighted to token edges: ASCII word units, separators, lone and paired surrogates, non-ASCII with ASCII case forms (U+212A KELVIN SIGN lowercases to "k", U+0130 to "i̇"). */
 const unit = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom('a', 'b', 'Z', 'K', 'k', '_', '0', '9', 'ab', 'Ab_1') },
-  { weight: 3, arbitrary: fc.constantFrom(' ', '-', '.', '\n', '\r', '\t', '(', '@', '`', '[', '{', '\u007f') },
-  { weight: 2, arbitrary: fc.constantFrom('\u0080', '\u00ff', 'é', 'ß', '\u212a', '\u0130', '\u017f', 'ａ', '😀', '\ud800', '\udc00', '\u00a0') },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(' ', '-', '.', '\n', '\r', '\t', '(', '@', '`', '[', '{', '\u007f'),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      '\u0080',
+      '\u00ff',
+      'é',
+      'ß',
+      '\u212a',
+      '\u0130',
+      '\u017f',
+      'ａ',
+      '😀',
+      '\ud800',
+      '\udc00',
+      '\u00a0',
+    ),
+  },
   { weight: 2, arbitrary: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)) },
 );
 const text = fc.array(unit, { maxLength: 40 }).map((u) => u.join(''));
@@ -110,7 +140,19 @@ describe("BM25's line tokenization (the fast path)", () => {
 
   it('answers exactly like the general path with a copy of the seed tokenizer (property)', () => {
     const copy: Tokenizer = { forEachToken, term: seedTerm }; // not seedTokenizer: no fast path
-    const word = fc.constantFrom('alpha', 'Beta', 'getAlpha', 'beta_gamma', 'x', 'é', 'K', '\u212aelvin', ' ', '(', 'HTTPServer2');
+    const word = fc.constantFrom(
+      'alpha',
+      'Beta',
+      'getAlpha',
+      'beta_gamma',
+      'x',
+      'é',
+      'K',
+      '\u212aelvin',
+      ' ',
+      '(',
+      'HTTPServer2',
+    );
     const lineArb = fc.array(word, { maxLength: 6 }).map((w) => w.join(' '));
     fc.assert(
       fc.property(
@@ -121,10 +163,17 @@ describe("BM25's line tokenization (the fast path)", () => {
           const general = new ChunkIndex({ tokenizer: copy });
           files.forEach((lines, i) => {
             const chunks: Chunk[] = [
-              { path: `f${i}.ts`, startLine: 1, endLine: lines.length, symbolName: 'whole', chunkType: 'class' },
+              {
+                path: `f${i}.ts`,
+                startLine: 1,
+                endLine: lines.length,
+                symbolName: 'whole',
+                chunkType: 'class',
+              },
               { path: `f${i}.ts`, startLine: 1, endLine: 1, symbolName: 'first', chunkType: 'function' },
             ];
-            for (const index of [fast, general]) index.setFile(`f${i}.ts`, { size: 1, mtimeMs: 1 }, chunks, lines);
+            for (const index of [fast, general])
+              index.setFile(`f${i}.ts`, { size: 1, mtimeMs: 1 }, chunks, lines);
           });
           expect(lineTerms(files.flat(), copy)).toEqual(lineTerms(files.flat()));
           const query = q.join(' ');
@@ -217,10 +266,14 @@ describe('markTerms (the snippet marker)', () => {
 
   it('marks what the worker marked, for any text and terms (property)', () => {
     fc.assert(
-      fc.property(text, fc.array(fc.constantFrom('ab', 'a', 'k', 'kk', 'ab_1', 'z', 'zk', '9', 'é', 'caf'), { maxLength: 5 }), (t, terms) => {
-        const set = new Set(terms);
-        expect(markTerms(t, set)).toEqual(referenceMarks(t, set));
-      }),
+      fc.property(
+        text,
+        fc.array(fc.constantFrom('ab', 'a', 'k', 'kk', 'ab_1', 'z', 'zk', '9', 'é', 'caf'), { maxLength: 5 }),
+        (t, terms) => {
+          const set = new Set(terms);
+          expect(markTerms(t, set)).toEqual(referenceMarks(t, set));
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -242,17 +295,33 @@ describe('an injected tokenizer', () => {
     forEachToken(t, from, to, onToken) {
       const re = /[A-Za-z0-9_]+/g;
       re.lastIndex = from;
-      for (let m = re.exec(t); m && m.index < to; m = re.exec(t)) onToken(m.index, Math.min(to, m.index + m[0].length));
+      for (let m = re.exec(t); m && m.index < to; m = re.exec(t))
+        onToken(m.index, Math.min(to, m.index + m[0].length));
     },
     term: seedTerm,
   };
-  const chunk = (path: string, n: number, name: string): Chunk => ({ path, startLine: 1, endLine: n, symbolName: name, chunkType: 'function' });
+  const chunk = (path: string, n: number, name: string): Chunk => ({
+    path,
+    startLine: 1,
+    endLine: n,
+    symbolName: name,
+    chunkType: 'function',
+  });
 
   it('is what the index, its queries, related() and the people ranker count', () => {
-    const files: Record<string, string[]> = { 'a.ts': ['fn listUsers', 'return users'], 'b.ts': ['fn one', 'x y z'] };
+    const files: Record<string, string[]> = {
+      'a.ts': ['fn listUsers', 'return users'],
+      'b.ts': ['fn one', 'x y z'],
+    };
     const build = (tokenizer?: Tokenizer) => {
       const index = new ChunkIndex({ tokenizer });
-      for (const [p, lines] of Object.entries(files)) index.setFile(p, { size: 1, mtimeMs: 1 }, [chunk(p, lines.length, p === 'a.ts' ? 'listUsers' : 'one')], lines);
+      for (const [p, lines] of Object.entries(files))
+        index.setFile(
+          p,
+          { size: 1, mtimeMs: 1 },
+          [chunk(p, lines.length, p === 'a.ts' ? 'listUsers' : 'one')],
+          lines,
+        );
       return index;
     };
     expect(build().search('user', 5)).toEqual([]);
@@ -294,7 +363,9 @@ describe('an injected tokenizer', () => {
     await new CodeIndexService(new Workspace([source]), async () => chunker, store).refresh(); // a seed index, stored
     expect(store.data.size).toBe(1);
     const stored = store.data.get('index');
-    const svc = new CodeIndexService(new Workspace([source]), async () => chunker, store, 'index', { tokenizer: stem });
+    const svc = new CodeIndexService(new Workspace([source]), async () => chunker, store, 'index', {
+      tokenizer: stem,
+    });
     expect((await svc.refresh()).refreshMode).toBe('full'); // the stored seed index is not its own
     expect(svc.index!.search('user', 5)).toHaveLength(1);
     expect(store.data.get('index')).toBe(stored); // and nothing was saved over it

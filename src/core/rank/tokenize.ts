@@ -44,7 +44,12 @@ export const TOKEN_FOLD: Uint8Array = (() => {
  * Calls onToken(start, end) for each of seed 004's tokens in text[from, to) (its ends count as
  * boundaries), in order: the maximal runs of isTokenCode units at least MIN_TOKEN_CHARS long.
  */
-export function forEachToken(text: string, from: number, to: number, onToken: (start: number, end: number) => void): void {
+export function forEachToken(
+  text: string,
+  from: number,
+  to: number,
+  onToken: (start: number, end: number) => void,
+): void {
   let start = -1;
   for (let i = from; i <= to; i++) {
     if (i < to && isTokenCode(text.charCodeAt(i))) {

@@ -28,7 +28,9 @@ describe('trigram index', () => {
     t.addFile('b.ts', 'CREATESERVER');
     t.addFile('c.ts', 'create a server');
     expect(paths(t.candidates({ requiredLiterals: ['createserver'] }))).toEqual(new Set(['a.ts', 'b.ts']));
-    expect(paths(t.candidates({ requiredLiterals: ['server', 'nothing'] }))).toEqual(new Set(['a.ts', 'b.ts', 'c.ts']));
+    expect(paths(t.candidates({ requiredLiterals: ['server', 'nothing'] }))).toEqual(
+      new Set(['a.ts', 'b.ts', 'c.ts']),
+    );
     expect(paths(t.candidates({ requiredLiterals: ['ab'] }))).toBeNull(); // too short to narrow: scan
     expect(paths(t.candidates({ requiredLiterals: null }))).toBeNull();
     t.removeFile('a.ts');
@@ -40,43 +42,99 @@ describe('trigram index', () => {
 
 describe('trigram index updates (property)', () => {
   it('adds, replacements, removals and compaction answer like a fresh build', () => {
-    const op = fc.tuple(fc.constantFrom('a', 'b', 'c', 'd'), fc.option(fc.stringMatching(/^[abcAB ]{0,12}$/), { nil: null }));
+    const op = fc.tuple(
+      fc.constantFrom('a', 'b', 'c', 'd'),
+      fc.option(fc.stringMatching(/^[abcAB ]{0,12}$/), { nil: null }),
+    );
     fc.assert(
-      fc.property(fc.array(op, { maxLength: 20 }), fc.boolean(), fc.stringMatching(/^[abAB]{3,5}$/), (ops, compactMidway, lit) => {
-        const idx = new TrigramIndex();
-        const state = new Map<string, string>();
-        ops.forEach(([path, text], i) => {
-          if (text === null) {
-            idx.removeFile(path);
-            state.delete(path);
-          } else {
-            idx.addFile(path, text);
-            state.set(path, text);
-          }
-          if (compactMidway && i === Math.floor(ops.length / 2)) idx.compact();
-        });
-        const fresh = new TrigramIndex();
-        for (const [p, t] of state) fresh.addFile(p, t);
-        const plan = { requiredLiterals: [lit.toLowerCase()] };
-        expect(idx.candidates(plan)).toEqual(fresh.candidates(plan));
-        const saved = TrigramIndex.fromState(idx.toState());
-        expect(saved.candidates(plan)).toEqual(fresh.candidates(plan));
-        // every candidate really holds the literal's trigrams (no false positives beyond folding)
-        for (const p of paths(fresh.candidates(plan)) ?? []) expect(state.get(p)!.toLowerCase().length).toBeGreaterThanOrEqual(3);
-      }),
+      fc.property(
+        fc.array(op, { maxLength: 20 }),
+        fc.boolean(),
+        fc.stringMatching(/^[abAB]{3,5}$/),
+        (ops, compactMidway, lit) => {
+          const idx = new TrigramIndex();
+          const state = new Map<string, string>();
+          ops.forEach(([path, text], i) => {
+            if (text === null) {
+              idx.removeFile(path);
+              state.delete(path);
+            } else {
+              idx.addFile(path, text);
+              state.set(path, text);
+            }
+            if (compactMidway && i === Math.floor(ops.length / 2)) idx.compact();
+          });
+          const fresh = new TrigramIndex();
+          for (const [p, t] of state) fresh.addFile(p, t);
+          const plan = { requiredLiterals: [lit.toLowerCase()] };
+          expect(idx.candidates(plan)).toEqual(fresh.candidates(plan));
+          const saved = TrigramIndex.fromState(idx.toState());
+          expect(saved.candidates(plan)).toEqual(fresh.candidates(plan));
+          // every candidate really holds the literal's trigrams (no false positives beyond folding)
+          for (const p of paths(fresh.candidates(plan)) ?? [])
+            expect(state.get(p)!.toLowerCase().length).toBeGreaterThanOrEqual(3);
+        },
+      ),
       { numRuns: 300 },
     );
   });
 });
 
 // Texts over a small alphabet with case variants, a Kelvin sign, a long s, non-ASCII and CRLF.
-const unit = fc.constantFrom('a', 'b', 'c', 'A', 'B', 'k', 'K', '\u212a', 's', 'S', '\u017f', 'é', 'É', ' ', '_', '(', '.', '\n', '\r\n');
+const unit = fc.constantFrom(
+  'a',
+  'b',
+  'c',
+  'A',
+  'B',
+  'k',
+  'K',
+  '\u212a',
+  's',
+  'S',
+  '\u017f',
+  'é',
+  'É',
+  ' ',
+  '_',
+  '(',
+  '.',
+  '\n',
+  '\r\n',
+);
 const text = fc.array(unit, { maxLength: 80 }).map((u) => u.join(''));
-const files = fc.dictionary(fc.constantFrom('a.ts', 'b.md', 'd/c.py', 'd/e.txt', 'f.go'), text, { minKeys: 1 });
-const atom = fc.constantFrom('a', 'b', 'c', 'k', 's', 'K', 'S', 'é', '.', '\\w', '\\s', '[ab]', '[^a]', '\\bab', 'abc', 'kks', 'ABK', 'sab');
+const files = fc.dictionary(fc.constantFrom('a.ts', 'b.md', 'd/c.py', 'd/e.txt', 'f.go'), text, {
+  minKeys: 1,
+});
+const atom = fc.constantFrom(
+  'a',
+  'b',
+  'c',
+  'k',
+  's',
+  'K',
+  'S',
+  'é',
+  '.',
+  '\\w',
+  '\\s',
+  '[ab]',
+  '[^a]',
+  '\\bab',
+  'abc',
+  'kks',
+  'ABK',
+  'sab',
+);
 const regex = fc
   .array(fc.tuple(atom, fc.constantFrom('', '', '', '*', '+', '?', '{2}')), { minLength: 1, maxLength: 5 })
-  .chain((parts) => fc.constantFrom(parts.map(([a, q]) => a + q).join(''), parts.map(([a]) => a).join('') + '|abc', `(?i)${parts.map(([a]) => a).join('')}`));
+  .chain((parts) =>
+    fc.constantFrom(
+      parts.map(([a, q]) => a + q).join(''),
+      parts.map(([a]) => a).join('') + '|abc',
+      `(?i)${parts.map(([a]) => a).join('')}`,
+    ),
+  );
 const request = fc.oneof(
   fc.record({
     pattern: regex,
@@ -107,9 +165,13 @@ describe('trigram plans and the index tail', () => {
     expect(m.requiredLiterals).toEqual(['Type(']);
     expect(paths(t.candidates(m))).toEqual(new Set(['both.ts']));
     // the required literals alone (no clauses) narrow less
-    expect(paths(t.candidates({ requiredLiterals: ['type('] }))).toEqual(new Set(['both.ts', 'type-only.ts']));
+    expect(paths(t.candidates({ requiredLiterals: ['type('] }))).toEqual(
+      new Set(['both.ts', 'type-only.ts']),
+    );
     // clauses with a literal too short for a trigram are left out; with none left, no narrowing
-    expect(paths(t.candidates({ requiredLiterals: ['ab'], requiredClauses: [['ab', 'widget'], ['function']] }))).toEqual(new Set(['both.ts', 'function-only.ts']));
+    expect(
+      paths(t.candidates({ requiredLiterals: ['ab'], requiredClauses: [['ab', 'widget'], ['function']] })),
+    ).toEqual(new Set(['both.ts', 'function-only.ts']));
     expect(paths(t.candidates({ requiredLiterals: ['ab'], requiredClauses: [['x', 'widget']] }))).toBeNull();
   });
 
@@ -128,32 +190,39 @@ describe('trigram plans and the index tail', () => {
       return words.join(' ');
     });
     fc.assert(
-      fc.property(fc.array(doc, { minLength: 12, maxLength: 12 }), fc.array(fc.stringMatching(/^[a-t]{3,5}$/), { minLength: 1, maxLength: 6 }), (docs, lits) => {
-        const big = new TrigramIndex();
-        docs.forEach((d, i) => big.addFile(`f${i}.ts`, d));
-        expect((big as unknown as { tailLen: number }).tailLen).toBeGreaterThan(1 << 16); // the counting path
-        const small = docs.map((d, i) => {
-          const one = new TrigramIndex();
-          one.addFile(`f${i}.ts`, d);
-          return one;
-        });
-        for (const lit of lits) {
-          const plan = { requiredLiterals: [lit] };
-          const want = new Set(small.flatMap((one) => [...(paths(one.candidates(plan)) ?? [])]));
-          expect(paths(big.candidates(plan))).toEqual(want);
-        }
-        big.compact();
-        for (const lit of lits) {
-          const plan = { requiredLiterals: [lit] };
-          expect(paths(big.candidates(plan))).toEqual(new Set(small.flatMap((one) => [...(paths(one.candidates(plan)) ?? [])])));
-        }
-      }),
+      fc.property(
+        fc.array(doc, { minLength: 12, maxLength: 12 }),
+        fc.array(fc.stringMatching(/^[a-t]{3,5}$/), { minLength: 1, maxLength: 6 }),
+        (docs, lits) => {
+          const big = new TrigramIndex();
+          docs.forEach((d, i) => big.addFile(`f${i}.ts`, d));
+          expect((big as unknown as { tailLen: number }).tailLen).toBeGreaterThan(1 << 16); // the counting path
+          const small = docs.map((d, i) => {
+            const one = new TrigramIndex();
+            one.addFile(`f${i}.ts`, d);
+            return one;
+          });
+          for (const lit of lits) {
+            const plan = { requiredLiterals: [lit] };
+            const want = new Set(small.flatMap((one) => [...(paths(one.candidates(plan)) ?? [])]));
+            expect(paths(big.candidates(plan))).toEqual(want);
+          }
+          big.compact();
+          for (const lit of lits) {
+            const plan = { requiredLiterals: [lit] };
+            expect(paths(big.candidates(plan))).toEqual(
+              new Set(small.flatMap((one) => [...(paths(one.candidates(plan)) ?? [])])),
+            );
+          }
+        },
+      ),
       { numRuns: 4 },
     );
   }, 60_000);
 
   it('reads a file whose candidate ranges hold most of it in one read, and a sparse one by ranges', async () => {
-    const filler = (n: number) => Array.from({ length: n }, (_, i) => `line ${i} of filler text`).join('\n') + '\n';
+    const filler = (n: number) =>
+      Array.from({ length: n }, (_, i) => `line ${i} of filler text`).join('\n') + '\n';
     const dense = filler(10).replace(/filler/g, 'needle');
     const sparse = filler(60) + 'a needle here\n' + filler(60);
     const source = new RangedSource({ 'dense.ts': dense, 'sparse.ts': sparse });
@@ -206,9 +275,15 @@ describe('indexed search equals the scan', () => {
  */
 class RangedSource extends MemorySource {
   rangedReads = 0;
-  async readRanges(path: string, ranges: ReadonlyArray<readonly [number, number]>, size: number, mtimeMs?: number): Promise<Uint8Array | null> {
+  async readRanges(
+    path: string,
+    ranges: ReadonlyArray<readonly [number, number]>,
+    size: number,
+    mtimeMs?: number,
+  ): Promise<Uint8Array | null> {
     const whole = await this.read(path);
-    if (whole.length !== size || (mtimeMs !== undefined && (await this.stat(path))?.mtimeMs !== mtimeMs)) return null;
+    if (whole.length !== size || (mtimeMs !== undefined && (await this.stat(path))?.mtimeMs !== mtimeMs))
+      return null;
     const out = new Uint8Array(size);
     for (let i = 0; i < size; i++) out[i] = JUNK[i % JUNK.length];
     for (const [s, e] of ranges) out.set(whole.subarray(s, e), s);
@@ -224,7 +299,9 @@ afterEach(() => {
 
 describe('segmented trigram index', () => {
   it('splits a long ASCII file at line starts and names the candidate ranges with their first lines', () => {
-    const lines = Array.from({ length: 40 }, (_, i) => (i === 25 ? 'const needle = 1' : `line ${i + 1} filler`));
+    const lines = Array.from({ length: 40 }, (_, i) =>
+      i === 25 ? 'const needle = 1' : `line ${i + 1} filler`,
+    );
     const text = lines.join('\n');
     const t = new TrigramIndex(32);
     t.addFile('long.ts', text, text.length);
@@ -253,7 +330,9 @@ describe('segmented trigram index', () => {
     const t = new TrigramIndex(16);
     t.addFile('f.ts', 'x'.repeat(100), 100);
     const state = t.toState();
-    expect(() => TrigramIndex.fromState({ ...state, segments: state.segments.subarray(2) })).toThrow(expect.objectContaining({ code: 'IndexVersionMismatch' }));
+    expect(() => TrigramIndex.fromState({ ...state, segments: state.segments.subarray(2) })).toThrow(
+      expect.objectContaining({ code: 'IndexVersionMismatch' }),
+    );
   });
 
   it('a trigram across a segment edge is still found', () => {
@@ -264,7 +343,10 @@ describe('segmented trigram index', () => {
   });
 
   it('a file edited in place after indexing (same size) is still answered like the scan', async () => {
-    const lines = Array.from({ length: 60 }, (_, i) => `line ${String(i).padStart(2, '0')} ${i % 28 === 14 ? 'needle' : 'filler'}`);
+    const lines = Array.from(
+      { length: 60 },
+      (_, i) => `line ${String(i).padStart(2, '0')} ${i % 28 === 14 ? 'needle' : 'filler'}`,
+    );
     const text = lines.join('\n') + '\n';
     // same-size edits: line 3 splits in two and lines 56 and 57 join (the lines between shift by
     // one); or one character leaves line 5 and one enters line 50 (the bytes between shift by one)
@@ -277,7 +359,9 @@ describe('segmented trigram index', () => {
       text.slice(0, at5) + text.slice(at5 + 1, at50) + 'X' + text.slice(at50),
     ];
     for (const edited of edits) expect(edited.length).toBe(text.length);
-    for (const [ranged, newTime, edited] of [false, true].flatMap((r) => [false, true].flatMap((t) => edits.map((e) => [r, t, e] as const)))) {
+    for (const [ranged, newTime, edited] of [false, true].flatMap((r) =>
+      [false, true].flatMap((t) => edits.map((e) => [r, t, e] as const)),
+    )) {
       {
         if (ranged && !newTime) continue; // a ranged read trusts size and time (Node's fstat), as the design says
         const source = ranged ? new RangedSource({}) : new MemorySource({});
@@ -310,12 +394,45 @@ describe('segmented trigram index', () => {
   });
 
   it('ranged reads, contexts and cut lines answer exactly like the scan (property)', async () => {
-    const asciiUnit = fc.constantFrom('a', 'b', 'c', 'A', 'B', 'k', 's', 'S', ' ', '_', '(', '.', 'abc', 'kks', '\n', '\n', '\r\n');
+    const asciiUnit = fc.constantFrom(
+      'a',
+      'b',
+      'c',
+      'A',
+      'B',
+      'k',
+      's',
+      'S',
+      ' ',
+      '_',
+      '(',
+      '.',
+      'abc',
+      'kks',
+      '\n',
+      '\n',
+      '\r\n',
+    );
     const longText = fc.array(asciiUnit, { minLength: 40, maxLength: 300 }).map((u) => u.join(''));
-    const tree = fc.dictionary(fc.constantFrom('a.ts', 'b.md', 'd/c.py', 'd/e.txt'), fc.oneof(longText, longText, text), { minKeys: 1 });
+    const tree = fc.dictionary(
+      fc.constantFrom('a.ts', 'b.md', 'd/c.py', 'd/e.txt'),
+      fc.oneof(longText, longText, text),
+      { minKeys: 1 },
+    );
     // patterns with a literal of 3+ characters (most random ones have none, and scan)
     const focused = fc.record({
-      pattern: fc.constantFrom('abc', 'kks', 'bc ', 's_a', 'abc\\w*', 'ABC', 'a\\.abc', 'kks|abc', 'sab(', 'c[ab]abc'),
+      pattern: fc.constantFrom(
+        'abc',
+        'kks',
+        'bc ',
+        's_a',
+        'abc\\w*',
+        'ABC',
+        'a\\.abc',
+        'kks|abc',
+        'sab(',
+        'c[ab]abc',
+      ),
       mode: fc.constantFrom<Array<'regex' | 'literal'>>('regex', 'literal'),
       caseMode: fc.constantFrom<GrepRequest['caseMode'][]>('sensitive', 'insensitive', 'smart'),
       wholeWord: fc.boolean(),
@@ -332,24 +449,32 @@ describe('segmented trigram index', () => {
     });
     let ranged = 0;
     await fc.assert(
-      fc.asyncProperty(tree, shaped, async (files, { base, contextBefore, contextAfter, maxLineChars, margin, segmentChars, share }) => {
-        RANGED_READS.maxShare = share;
-        const req: GrepRequest = { ...base, contextBefore, contextAfter, maxLineChars };
-        try {
-          compileMatcher(req.pattern, { mode: req.mode, caseMode: req.caseMode!, wholeWord: req.wholeWord });
-        } catch {
-          return;
-        }
-        const source = new RangedSource(files);
-        const ws = new Workspace([source]);
-        const svc = new CodeIndexService(ws, noChunks, undefined, 'index', { segmentChars });
-        await svc.refresh();
-        const plain = await searchAll(ws, req, { literalLines: false });
-        const indexed = await searchAll(ws, req, { prefilter: svc.prefilter(), rangeMargin: margin });
-        expect(indexed.matches).toEqual(plain.matches);
-        expect(indexed.summary.total).toBe(plain.summary.total);
-        ranged += source.rangedReads;
-      }),
+      fc.asyncProperty(
+        tree,
+        shaped,
+        async (files, { base, contextBefore, contextAfter, maxLineChars, margin, segmentChars, share }) => {
+          RANGED_READS.maxShare = share;
+          const req: GrepRequest = { ...base, contextBefore, contextAfter, maxLineChars };
+          try {
+            compileMatcher(req.pattern, {
+              mode: req.mode,
+              caseMode: req.caseMode!,
+              wholeWord: req.wholeWord,
+            });
+          } catch {
+            return;
+          }
+          const source = new RangedSource(files);
+          const ws = new Workspace([source]);
+          const svc = new CodeIndexService(ws, noChunks, undefined, 'index', { segmentChars });
+          await svc.refresh();
+          const plain = await searchAll(ws, req, { literalLines: false });
+          const indexed = await searchAll(ws, req, { prefilter: svc.prefilter(), rangeMargin: margin });
+          expect(indexed.matches).toEqual(plain.matches);
+          expect(indexed.summary.total).toBe(plain.summary.total);
+          ranged += source.rangedReads;
+        },
+      ),
       { numRuns: 400 },
     );
     // the property must exercise the ranged reads, not only whole files

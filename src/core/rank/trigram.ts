@@ -46,7 +46,11 @@ export function foldUnit(c: number): number {
 export function literalTrigrams(literal: string): number[] {
   const keys = new Set<number>();
   for (let i = 0; i + 2 < literal.length; i++) {
-    keys.add((foldUnit(literal.charCodeAt(i)) << 14) | (foldUnit(literal.charCodeAt(i + 1)) << 7) | foldUnit(literal.charCodeAt(i + 2)));
+    keys.add(
+      (foldUnit(literal.charCodeAt(i)) << 14) |
+        (foldUnit(literal.charCodeAt(i + 1)) << 7) |
+        foldUnit(literal.charCodeAt(i + 2)),
+    );
   }
   return [...keys];
 }
@@ -161,7 +165,14 @@ export class TrigramIndex {
   }
 
   /** One posting document: the distinct trigrams of text[from, to). */
-  private addDocument(path: string, text: string, from: number, to: number, start: number, line: number): void {
+  private addDocument(
+    path: string,
+    text: string,
+    from: number,
+    to: number,
+    start: number,
+    line: number,
+  ): void {
     this.files.push(path);
     this.segStart.push(start);
     this.segLine.push(line);
@@ -236,7 +247,8 @@ export class TrigramIndex {
   private groupSmallTail(): NonNullable<TrigramIndex['tailIndex']> {
     const n = this.tailLen;
     const docOf = new Int32Array(n);
-    for (let d = 0, e = 0; d < this.tailDocEnds.length; d++) for (const last = this.tailDocEnds[d]; e < last; e++) docOf[e] = this.tailFirstDoc + d;
+    for (let d = 0, e = 0; d < this.tailDocEnds.length; d++)
+      for (const last = this.tailDocEnds[d]; e < last; e++) docOf[e] = this.tailFirstDoc + d;
     // key and position in one exact double: positions (below SMALL_TAIL) keep each key's documents ascending
     const order = new Float64Array(n);
     for (let e = 0; e < n; e++) order[e] = this.tailKeys[e] * SMALL_TAIL + e;
@@ -294,7 +306,8 @@ export class TrigramIndex {
     if (this.tailLen) {
       const t = this.groupTail();
       const at = lowerBound(t.keys, key);
-      if (at < t.keys.length && t.keys[at] === key) for (let e = t.starts[at]; e < t.starts[at + 1]; e++) out.push(t.docs[e]);
+      if (at < t.keys.length && t.keys[at] === key)
+        for (let e = t.starts[at]; e < t.starts[at + 1]; e++) out.push(t.docs[e]);
     }
     return out;
   }
@@ -362,7 +375,9 @@ export class TrigramIndex {
     });
     // merge the base's keys and the tail's (both ascending); per key, base ids then tail ids (ascending)
     const base = this.baseKeys;
-    const tail = this.tailLen ? this.groupTail() : { keys: new Uint32Array(0), starts: new Int32Array(1), docs: new Int32Array(0) };
+    const tail = this.tailLen
+      ? this.groupTail()
+      : { keys: new Uint32Array(0), starts: new Int32Array(1), docs: new Int32Array(0) };
     const outKeys = new Uint32Array(base.length + tail.keys.length);
     const offsets = new Uint32Array(outKeys.length + 1);
     let kept = 0;
@@ -375,7 +390,8 @@ export class TrigramIndex {
       prev = nid;
     };
     for (let i = 0, j = 0; i < base.length || j < tail.keys.length;) {
-      const key = j === tail.keys.length || (i < base.length && base[i] <= tail.keys[j]) ? base[i] : tail.keys[j];
+      const key =
+        j === tail.keys.length || (i < base.length && base[i] <= tail.keys[j]) ? base[i] : tail.keys[j];
       prev = 0;
       const before = bytes.length;
       if (i < base.length && base[i] === key) this.forEachBaseId(i++, put);
@@ -414,7 +430,14 @@ export class TrigramIndex {
       segments[2 * d] = this.segStart[d];
       segments[2 * d + 1] = this.segLine[d];
     }
-    return { files: this.files as string[], segments, keys: this.baseKeys, offsets: this.baseOffsets, pool: words, poolBytes: this.basePool.length };
+    return {
+      files: this.files as string[],
+      segments,
+      keys: this.baseKeys,
+      offsets: this.baseOffsets,
+      pool: words,
+      poolBytes: this.basePool.length,
+    };
   }
 
   static fromState(state: TrigramState, segmentChars = DEFAULT_SEGMENT_CHARS): TrigramIndex {
@@ -422,7 +445,11 @@ export class TrigramIndex {
     index.files = [...state.files];
     index.tailFirstDoc = state.files.length;
     if (state.segments.length !== 2 * state.files.length) {
-      throw new QuarryError('IndexVersionMismatch', 'The stored trigram segments do not match its documents', {});
+      throw new QuarryError(
+        'IndexVersionMismatch',
+        'The stored trigram segments do not match its documents',
+        {},
+      );
     }
     for (let d = 0; d < state.files.length; d++) {
       index.segStart.push(state.segments[2 * d]);

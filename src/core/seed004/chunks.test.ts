@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { decodeSeedText, rustLines, seedChunks, tokenSource } from './chunks';
 
-const starts = (text: string) => seedChunks('a.ts', text).map((c) => [c.startLine, c.endLine, c.chunkType, c.symbolName ?? null]);
+const starts = (text: string) =>
+  seedChunks('a.ts', text).map((c) => [c.startLine, c.endLine, c.chunkType, c.symbolName ?? null]);
 
 describe('seed 004 symbols', () => {
   it('knows the eight line starts, and nothing else', () => {
@@ -43,15 +44,27 @@ describe('seed 004 symbols', () => {
   it('takes any Unicode whitespace between words, across lines too, and ASCII names only', () => {
     const text =
       'export\tfunction  two() {}\nfunction\nacross() {}\nexport const  x  = 1\nclass\n  Foo {}\nfunction\u00a0nbsp() {}\nexport function naïve() {}\ndef  spaced (y):\nexport const zeta=3;';
-    expect(starts(text).map((s) => s[3])).toEqual(['two', 'across', 'x', 'Foo', 'nbsp', 'na', 'spaced', 'zeta']);
+    expect(starts(text).map((s) => s[3])).toEqual([
+      'two',
+      'across',
+      'x',
+      'Foo',
+      'nbsp',
+      'na',
+      'spaced',
+      'zeta',
+    ]);
     expect(starts(text).map((s) => s[0])).toEqual([1, 2, 4, 5, 7, 8, 9, 10]);
   });
   it('starts lines at \\n only: a lone \\r or a BOM hides a symbol', () => {
-    expect(starts('\ufeffexport function bom() {}\nfunction second() {}\n')).toEqual([[2, 2, 'function', 'second']]);
+    expect(starts('\ufeffexport function bom() {}\nfunction second() {}\n')).toEqual([
+      [2, 2, 'function', 'second'],
+    ]);
     expect(starts('function dupe() {}\r\rfunction lone() {}\n')).toEqual([[1, 1, 'function', 'dupe']]);
   });
   it('ends a chunk before the next symbol, the last at the end of the file, never nested', () => {
-    const text = 'import x from "y";\n\nexport class Gamma {\n  method() {}\n}\nexport function alpha() {}\n\nexport function alpha() {}\n';
+    const text =
+      'import x from "y";\n\nexport class Gamma {\n  method() {}\n}\nexport function alpha() {}\n\nexport function alpha() {}\n';
     expect(starts(text)).toEqual([
       [3, 5, 'class', 'Gamma'],
       [6, 7, 'function', 'alpha'],
@@ -62,20 +75,38 @@ describe('seed 004 symbols', () => {
 
 describe('seed 004 chunk texts', () => {
   it('puts the preamble before every chunk, unless it joins to the empty string', () => {
-    const [a, b] = seedChunks('a.ts', '// head\nimport x from "y";\nexport function a() {}\nfunction b() {}\n');
+    const [a, b] = seedChunks(
+      'a.ts',
+      '// head\nimport x from "y";\nexport function a() {}\nfunction b() {}\n',
+    );
     expect(a.text).toBe('// head\nimport x from "y";\nexport function a() {}');
     expect(b.text).toBe('// head\nimport x from "y";\nfunction b() {}');
-    expect(seedChunks('b.ts', '\nexport function afterBlank() {}\n')[0].text).toBe('export function afterBlank() {}');
-    expect(seedChunks('c.ts', '   \nexport function afterSpaces() {}\n')[0].text).toBe('   \nexport function afterSpaces() {}');
-    expect(seedChunks('d.ts', '\n\nexport function afterTwo() {}\n')[0].text).toBe('\n\nexport function afterTwo() {}');
+    expect(seedChunks('b.ts', '\nexport function afterBlank() {}\n')[0].text).toBe(
+      'export function afterBlank() {}',
+    );
+    expect(seedChunks('c.ts', '   \nexport function afterSpaces() {}\n')[0].text).toBe(
+      '   \nexport function afterSpaces() {}',
+    );
+    expect(seedChunks('d.ts', '\n\nexport function afterTwo() {}\n')[0].text).toBe(
+      '\n\nexport function afterTwo() {}',
+    );
   });
   it('drops the \\r of \\r\\n in symbol chunks, and keeps a file chunk as read', () => {
-    expect(seedChunks('a.ts', 'export function crlf() {\r\n  return 1;\r\n}\r\nfunction two() {}\r\n').map((c) => c.text)).toEqual([
-      'export function crlf() {\n  return 1;\n}',
-      'function two() {}',
-    ]);
+    expect(
+      seedChunks('a.ts', 'export function crlf() {\r\n  return 1;\r\n}\r\nfunction two() {}\r\n').map(
+        (c) => c.text,
+      ),
+    ).toEqual(['export function crlf() {\n  return 1;\n}', 'function two() {}']);
     expect(seedChunks('p.ts', 'plain\r\nfile\r\n')).toEqual([
-      { path: 'p.ts', startLine: 1, endLine: 2, chunkType: 'file', text: 'plain\r\nfile\r\n', head: '', body: 'plain\r\nfile\r\n' },
+      {
+        path: 'p.ts',
+        startLine: 1,
+        endLine: 2,
+        chunkType: 'file',
+        text: 'plain\r\nfile\r\n',
+        head: '',
+        body: 'plain\r\nfile\r\n',
+      },
     ]);
   });
   it('makes a file without a symbol one chunk of at least one line', () => {

@@ -123,14 +123,34 @@ function lineFinder(text: string): (offset: number) => number {
 export function seedChunks(path: string, text: string): SeedChunk[] {
   const symbols = findSymbols(text);
   const lines = rustLines(text);
-  if (!symbols.length) return [{ path, startLine: 1, endLine: Math.max(1, lines.length), chunkType: 'file', text, head: '', body: text }];
+  if (!symbols.length)
+    return [
+      {
+        path,
+        startLine: 1,
+        endLine: Math.max(1, lines.length),
+        chunkType: 'file',
+        text,
+        head: '',
+        body: text,
+      },
+    ];
   const preamble = lines.slice(0, symbols[0].line - 1).join('\n');
   const head = preamble === '' ? '' : preamble + '\n';
   return symbols.map((s, i) => {
     const next = i + 1 < symbols.length ? symbols[i + 1].line - 1 : lines.length;
     const endLine = Math.max(s.line, next);
     const body = lines.slice(s.line - 1, endLine).join('\n');
-    return { path, startLine: s.line, endLine, symbolName: s.name, chunkType: s.type, text: head + body, head, body };
+    return {
+      path,
+      startLine: s.line,
+      endLine,
+      symbolName: s.name,
+      chunkType: s.type,
+      text: head + body,
+      head,
+      body,
+    };
   });
 }
 

@@ -74,8 +74,16 @@ export interface SeedIndexState {
 
 type Counts = Map<number, number>;
 
-const byScoreThenPlace = (a: { score: number; chunk: SeedChunkRecord }, b: { score: number; chunk: SeedChunkRecord }): number =>
-  b.score - a.score || (a.chunk.path < b.chunk.path ? -1 : a.chunk.path > b.chunk.path ? 1 : a.chunk.startLine - b.chunk.startLine);
+const byScoreThenPlace = (
+  a: { score: number; chunk: SeedChunkRecord },
+  b: { score: number; chunk: SeedChunkRecord },
+): number =>
+  b.score - a.score ||
+  (a.chunk.path < b.chunk.path
+    ? -1
+    : a.chunk.path > b.chunk.path
+      ? 1
+      : a.chunk.startLine - b.chunk.startLine);
 
 export class SeedIndex {
   private chunks: Array<SeedChunkRecord | null> = [];
@@ -152,7 +160,15 @@ export class SeedIndex {
       const terms = Uint32Array.from(own.keys()).sort();
       const tfs = Uint32Array.from(terms, (t) => own.get(t)!);
       const id = this.chunks.length;
-      const rec: SeedChunkRecord = { id, path, startLine: c.startLine, endLine: c.endLine, chunkType: c.chunkType, length, uniq: terms.length };
+      const rec: SeedChunkRecord = {
+        id,
+        path,
+        startLine: c.startLine,
+        endLine: c.endLine,
+        chunkType: c.chunkType,
+        length,
+        uniq: terms.length,
+      };
       if (c.symbolName !== undefined) rec.symbolName = c.symbolName;
       this.chunks.push(rec);
       this.pending.push({ id, terms, tfs });
@@ -162,7 +178,9 @@ export class SeedIndex {
     });
     this.files.set(
       path,
-      meta.minified === undefined ? { size: meta.size, mtimeMs: meta.mtimeMs, ids } : { size: meta.size, mtimeMs: meta.mtimeMs, minified: meta.minified, ids },
+      meta.minified === undefined
+        ? { size: meta.size, mtimeMs: meta.mtimeMs, ids }
+        : { size: meta.size, mtimeMs: meta.mtimeMs, minified: meta.minified, ids },
     );
     this.dirty = true;
   }
@@ -185,7 +203,9 @@ export class SeedIndex {
     const nTerms = this.terms.length;
     const count = new Uint32Array(nTerms + 1);
     const oldTerms = this.offsets.length - 1;
-    for (let t = 0; t < oldTerms; t++) for (let k = this.offsets[t]; k < this.offsets[t + 1]; k++) if (this.chunks[this.postIds[k]]) count[t]++;
+    for (let t = 0; t < oldTerms; t++)
+      for (let k = this.offsets[t]; k < this.offsets[t + 1]; k++)
+        if (this.chunks[this.postIds[k]]) count[t]++;
     const pending = this.pending.filter((p) => this.chunks[p.id]);
     for (const p of pending) for (const t of p.terms) count[t]++;
     const offsets = new Uint32Array(nTerms + 1);
@@ -243,8 +263,11 @@ export class SeedIndex {
       return t === undefined || this.df[t] === 0 ? null : { term, t, idf: idf(N, this.df[t]) };
     });
     // idf * (tf (k1 + 1) / (tf + k1 (1 - b + b dl / avgdl))), in this order: the engine's floating-point result to the bit
-    const norms = (this.norms ??= Float64Array.from(this.chunks, (c) => (c ? BM25_K1 * (1 - BM25_B + (BM25_B * c.length) / avgdl) : 0)));
-    const part = (id: number, tf: number, idfValue: number) => idfValue * ((tf * (BM25_K1 + 1)) / (tf + norms[id]));
+    const norms = (this.norms ??= Float64Array.from(this.chunks, (c) =>
+      c ? BM25_K1 * (1 - BM25_B + (BM25_B * c.length) / avgdl) : 0,
+    ));
+    const part = (id: number, tf: number, idfValue: number) =>
+      idfValue * ((tf * (BM25_K1 + 1)) / (tf + norms[id]));
     if (this.scores.length < this.chunks.length) this.scores = new Float64Array(this.chunks.length);
     const scores = this.scores;
     const touched: number[] = [];
@@ -274,7 +297,13 @@ export class SeedIndex {
         const tf = p ? this.tfIn(p.t, chunk.id) : 0;
         if (!p || !tf) continue;
         matchedTerms.push(p.term);
-        scoreComponents.push({ term: p.term, termFrequency: tf, documentFrequency: this.df[p.t], idf: p.idf, bm25: part(chunk.id, tf, p.idf) });
+        scoreComponents.push({
+          term: p.term,
+          termFrequency: tf,
+          documentFrequency: this.df[p.t],
+          idf: p.idf,
+          bm25: part(chunk.id, tf, p.idf),
+        });
       }
       return { chunk, score, matchedTerms, scoreComponents };
     });
@@ -320,17 +349,34 @@ export class SeedIndex {
     const fileOf = new Map<string, number>();
     for (const [path, f] of this.files) {
       fileOf.set(path, files.length);
-      files.push(f.minified === undefined ? [path, f.size, f.mtimeMs] : [path, f.size, f.mtimeMs, f.minified]);
+      files.push(
+        f.minified === undefined ? [path, f.size, f.mtimeMs] : [path, f.size, f.mtimeMs, f.minified],
+      );
     }
     const newId = new Int32Array(this.chunks.length).fill(-1);
     const chunks: SeedIndexState['chunks'] = [];
     this.chunks.forEach((c, id) => {
       if (!c) return;
       newId[id] = chunks.length;
-      chunks.push([fileOf.get(c.path)!, c.startLine, c.endLine, c.chunkType, c.symbolName ?? '', c.length, c.uniq]);
+      chunks.push([
+        fileOf.get(c.path)!,
+        c.startLine,
+        c.endLine,
+        c.chunkType,
+        c.symbolName ?? '',
+        c.length,
+        c.uniq,
+      ]);
     });
     const ids = this.postIds.map((id) => newId[id]);
-    return { files, chunks, terms: this.terms.slice(), offsets: this.offsets.slice(), ids, tfs: this.postTfs.slice() };
+    return {
+      files,
+      chunks,
+      terms: this.terms.slice(),
+      offsets: this.offsets.slice(),
+      ids,
+      tfs: this.postTfs.slice(),
+    };
   }
 
   static fromState(s: SeedIndexState): SeedIndex {
@@ -346,9 +392,18 @@ export class SeedIndex {
       index.totalTokens += length;
     });
     s.files.forEach(([path, size, mtimeMs, minified], fi) =>
-      index.files.set(path, typeof minified === 'string' ? { size, mtimeMs, minified, ids: byFile[fi] } : { size, mtimeMs, ids: byFile[fi] }),
+      index.files.set(
+        path,
+        typeof minified === 'string'
+          ? { size, mtimeMs, minified, ids: byFile[fi] }
+          : { size, mtimeMs, ids: byFile[fi] },
+      ),
     );
-    if (s.offsets.length !== s.terms.length + 1 || s.ids.length !== s.offsets[s.terms.length] || s.tfs.length !== s.ids.length)
+    if (
+      s.offsets.length !== s.terms.length + 1 ||
+      s.ids.length !== s.offsets[s.terms.length] ||
+      s.tfs.length !== s.ids.length
+    )
       throw new Error('inconsistent seed index');
     index.offsets = s.offsets;
     index.postIds = s.ids;

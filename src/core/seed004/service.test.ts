@@ -15,7 +15,8 @@ import { SeedIndexService } from './service';
 const FILES: Record<string, string> = {
   'src/db/pool.ts':
     "import { Pool } from 'pg';\n\nexport function createPool(config) {\n  return new Pool(config);\n}\n\nexport class PoolManager {\n  get(name) { return name; }\n}\n",
-  'src/db/connection.ts': 'export const connect = async (url) => {\n  return url;\n};\nfunction helper() { return 1 }\n',
+  'src/db/connection.ts':
+    'export const connect = async (url) => {\n  return url;\n};\nfunction helper() { return 1 }\n',
   'README.md': '# Title\ndatabase connection pool docs\n',
   'lib/x.py': 'def pooled(x):\n    return x\n',
   'UP.TS': 'export function upper() {}\n',
@@ -28,15 +29,32 @@ const FILES: Record<string, string> = {
   'ignored.ts': 'export function ignoredPool() {}\n',
 };
 
-const service = (files = FILES, store = new MemoryIndexStore()) => new SeedIndexService(new Workspace([new MemorySource({ ...files })]), store);
-const rows = (index: SeedIndex, q: string) => index.search(q, 100).map((h) => `${h.chunk.path}:${h.chunk.startLine}`);
+const service = (files = FILES, store = new MemoryIndexStore()) =>
+  new SeedIndexService(new Workspace([new MemorySource({ ...files })]), store);
+const rows = (index: SeedIndex, q: string) =>
+  index.search(q, 100).map((h) => `${h.chunk.path}:${h.chunk.startLine}`);
 
 describe('what the seed-004 index holds', () => {
   it("the seed's extensions (case-sensitive) outside node_modules, dist, target and .git; hidden and git-ignored files too", async () => {
     const s = service();
     const stats = await s.refresh();
-    expect(new Set(s.index!.paths())).toEqual(new Set(['src/db/pool.ts', 'src/db/connection.ts', 'README.md', 'lib/x.py', '.hidden/h.ts', 'ignored.ts']));
-    expect(stats).toMatchObject({ refreshMode: 'full', filesScanned: 6, chunksIndexed: 8, filesChanged: 6, filesRemoved: 0 });
+    expect(new Set(s.index!.paths())).toEqual(
+      new Set([
+        'src/db/pool.ts',
+        'src/db/connection.ts',
+        'README.md',
+        'lib/x.py',
+        '.hidden/h.ts',
+        'ignored.ts',
+      ]),
+    );
+    expect(stats).toMatchObject({
+      refreshMode: 'full',
+      filesScanned: 6,
+      chunksIndexed: 8,
+      filesChanged: 6,
+      filesRemoved: 0,
+    });
   });
   it('ranks with BM25 over every chunk, query tokens repeated as given', async () => {
     const s = service();
@@ -56,17 +74,23 @@ describe('what the seed-004 index holds', () => {
     const seed = idx.chunkAt('src/db/pool.ts', 8)!;
     expect(seed).toMatchObject({ startLine: 7, endLine: 9, symbolName: 'PoolManager' });
     expect(idx.chunkAt('src/db/pool.ts', 1)).toBeNull(); // the preamble
-    const seedTerms = new Set(tokenize(tokenSource((await s.chunksOf('src/db/pool.ts'))!.find((c) => c.startLine === 7)!)));
+    const seedTerms = new Set(
+      tokenize(tokenSource((await s.chunksOf('src/db/pool.ts'))!.find((c) => c.startLine === 7)!)),
+    );
     expect(seedTerms.size).toBe(seed.uniq);
     const related = idx.related(seed, seedTerms, 100);
     expect(related.some((r) => r.chunk === seed)).toBe(false);
     expect(related.length).toBeGreaterThan(2);
     for (const r of related) {
       // recount from the candidate's own text
-      const tokens = tokenize(tokenSource((await s.chunksOf(r.chunk.path))!.find((c) => c.startLine === r.chunk.startLine)!));
+      const tokens = tokenize(
+        tokenSource((await s.chunksOf(r.chunk.path))!.find((c) => c.startLine === r.chunk.startLine)!),
+      );
       const mine = new Set(tokens);
       const shared = [...mine].filter((t) => seedTerms.has(t)).length;
-      expect(r.score).toBe(tokens.filter((t) => seedTerms.has(t)).length / (seedTerms.size + mine.size - shared));
+      expect(r.score).toBe(
+        tokens.filter((t) => seedTerms.has(t)).length / (seedTerms.size + mine.size - shared),
+      );
     }
   });
 });
@@ -99,7 +123,9 @@ describe('refresh', () => {
     const again = new SeedIndexService(ws, store);
     expect((await again.refresh()).refreshMode).toBe('cache_hit');
     expect(rows(again.index!, 'pool connection')).toEqual(rows(first.index!, 'pool connection'));
-    expect(again.index!.search('pool', 3).map((h) => h.score)).toEqual(first.index!.search('pool', 3).map((h) => h.score));
+    expect(again.index!.search('pool', 3).map((h) => h.score)).toEqual(
+      first.index!.search('pool', 3).map((h) => h.score),
+    );
     store.data.set('seed004', new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]));
     expect((await new SeedIndexService(ws, store).refresh()).refreshMode).toBe('full');
   });
@@ -133,7 +159,9 @@ describe('refresh', () => {
     const before = s.index;
     const controller = new AbortController();
     controller.abort();
-    await expect(s.refresh({ signal: controller.signal, force: true })).rejects.toMatchObject({ code: 'Cancelled' });
+    await expect(s.refresh({ signal: controller.signal, force: true })).rejects.toMatchObject({
+      code: 'Cancelled',
+    });
     expect(s.index).toBe(before);
   });
 });

@@ -25,7 +25,18 @@ import { decodeSeedText, seedChunks, type SeedChunk } from './chunks';
 import { SeedIndex, type SeedFileMeta, type SeedIndexState } from './seed-index';
 
 /** Seed 004: indexed final extensions (case-sensitive: `TS` is not `ts`). */
-export const SEED_EXTENSIONS: readonly string[] = ['ts', 'tsx', 'js', 'jsx', 'mjs', 'cjs', 'rs', 'md', 'py', 'go'];
+export const SEED_EXTENSIONS: readonly string[] = [
+  'ts',
+  'tsx',
+  'js',
+  'jsx',
+  'mjs',
+  'cjs',
+  'rs',
+  'md',
+  'py',
+  'go',
+];
 /** Seed 004: skipped path segments. */
 export const SEED_SKIPPED_SEGMENTS: readonly string[] = ['node_modules', 'dist', 'target', '.git'];
 
@@ -98,7 +109,11 @@ export class SeedIndexService {
     let entry = this.shared;
     if (!entry) {
       const controller = new AbortController();
-      const created: SharedRefresh = { controller, waiters: 0, done: this.run({ ...options, signal: controller.signal }) };
+      const created: SharedRefresh = {
+        controller,
+        waiters: 0,
+        done: this.run({ ...options, signal: controller.signal }),
+      };
       created.done
         .catch(() => undefined)
         .finally(() => {
@@ -121,7 +136,11 @@ export class SeedIndexService {
     });
   }
 
-  private async run(options: { signal?: AbortSignal; yielder?: Yielder; force?: boolean }): Promise<RefreshStats> {
+  private async run(options: {
+    signal?: AbortSignal;
+    yielder?: Yielder;
+    force?: boolean;
+  }): Promise<RefreshStats> {
     const t0 = now();
     const yielder = options.yielder ?? createYielder();
     if (!options.force) await this.load();
@@ -150,8 +169,10 @@ export class SeedIndexService {
         }
         // a minified file stays in the table (so it is not re-read until it changes) with no chunks
         const minified = minifiedDetail(path, text);
-        if (minified !== null) prepared.push({ path, meta: { size: f.size, mtimeMs: f.mtimeMs, minified }, chunks: [] });
-        else prepared.push({ path, meta: { size: f.size, mtimeMs: f.mtimeMs }, chunks: seedChunks(path, text) });
+        if (minified !== null)
+          prepared.push({ path, meta: { size: f.size, mtimeMs: f.mtimeMs, minified }, chunks: [] });
+        else
+          prepared.push({ path, meta: { size: f.size, mtimeMs: f.mtimeMs }, chunks: seedChunks(path, text) });
         await yielder.maybeYield();
       }
       if (options.signal?.aborted) throw cancelled();
@@ -163,7 +184,8 @@ export class SeedIndexService {
       await this.save();
     }
     // every refresh, a cache hit too, says which files are in the index as minified (no chunks)
-    for (const [path, detail] of this.index!.minifiedFiles()) skipped.push({ path, reason: 'minified', detail });
+    for (const [path, detail] of this.index!.minifiedFiles())
+      skipped.push({ path, reason: 'minified', detail });
     const stats: RefreshStats = {
       refreshMode: mode,
       filesScanned: seen.size,
@@ -185,14 +207,30 @@ export class SeedIndexService {
     try {
       const { json, sections } = decodeIndex(bytes);
       const j = json as { kind?: string; version?: number; parts?: number[] };
-      if (j?.kind !== STORE_KIND || j.version !== STORE_VERSION || !Array.isArray(j.parts) || j.parts.length !== 3) throw unreadable();
+      if (
+        j?.kind !== STORE_KIND ||
+        j.version !== STORE_VERSION ||
+        !Array.isArray(j.parts) ||
+        j.parts.length !== 3
+      )
+        throw unreadable();
       const [offsets, ids, tfs, ...rest] = sections;
-      if (!offsets || !ids || !tfs || rest.length !== j.parts[0] + j.parts[1] + j.parts[2]) throw unreadable();
+      if (!offsets || !ids || !tfs || rest.length !== j.parts[0] + j.parts[1] + j.parts[2])
+        throw unreadable();
       const files = fromJsonParts<SeedIndexState['files'][number]>(rest.slice(0, j.parts[0]));
-      const chunks = fromJsonParts<SeedIndexState['chunks'][number]>(rest.slice(j.parts[0], j.parts[0] + j.parts[1]));
+      const chunks = fromJsonParts<SeedIndexState['chunks'][number]>(
+        rest.slice(j.parts[0], j.parts[0] + j.parts[1]),
+      );
       const terms = fromJsonParts<string>(rest.slice(j.parts[0] + j.parts[1]));
       // the sections are views of the loaded bytes: copy what the index keeps
-      this.index = SeedIndex.fromState({ files, chunks, terms, offsets: offsets.slice(), ids: ids.slice(), tfs: tfs.slice() });
+      this.index = SeedIndex.fromState({
+        files,
+        chunks,
+        terms,
+        offsets: offsets.slice(),
+        ids: ids.slice(),
+        tfs: tfs.slice(),
+      });
     } catch {
       this.index = null; // unreadable, another version, inconsistent: quietly rebuilt
     }
@@ -204,7 +242,10 @@ export class SeedIndexService {
     const groups = [jsonParts(s.files), jsonParts(s.chunks), jsonParts(s.terms)];
     await this.store.save(
       this.storeKey,
-      encodeIndex({ json: { kind: STORE_KIND, version: STORE_VERSION, parts: groups.map((g) => g.length) }, sections: [s.offsets, s.ids, s.tfs, ...groups.flat()] }),
+      encodeIndex({
+        json: { kind: STORE_KIND, version: STORE_VERSION, parts: groups.map((g) => g.length) },
+        sections: [s.offsets, s.ids, s.tfs, ...groups.flat()],
+      }),
     );
   }
 }
@@ -216,4 +257,5 @@ interface SharedRefresh {
 }
 
 const cancelled = () => new QuarryError('Cancelled', 'The index refresh was cancelled');
-const unreadable = () => new QuarryError('IndexVersionMismatch', 'The stored seed-004 index is not readable', {});
+const unreadable = () =>
+  new QuarryError('IndexVersionMismatch', 'The stored seed-004 index is not readable', {});

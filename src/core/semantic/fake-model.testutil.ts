@@ -102,6 +102,9 @@ export function indexFiles(files: Readonly<Record<string, string>>, mtimeMs = 1)
 }
 
 /** readLines for SemanticIndex.sync over the files as they are when it reads (null: no such file). */
-export function linesReader(files: Readonly<Record<string, string>>): (path: string) => Promise<string[] | null> {
-  return async (path) => (Object.prototype.hasOwnProperty.call(files, path) ? splitLinesForIndex(files[path]) : null);
+export function linesReader(
+  files: Readonly<Record<string, string>>,
+): (path: string) => Promise<string[] | null> {
+  return async (path) =>
+    Object.prototype.hasOwnProperty.call(files, path) ? splitLinesForIndex(files[path]) : null;
 }

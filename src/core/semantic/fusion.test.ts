@@ -8,13 +8,30 @@ let nextLine = 1;
 const chunk = (symbolName: string, path = `src/${symbolName || 'anon'}.ts`): IndexedChunk => {
   const startLine = nextLine;
   nextLine += 10;
-  return { path, startLine, endLine: startLine + 5, symbolName, chunkType: 'function', tokenCount: 10, uniqueCount: 8, snippet: `function ${symbolName}() {}` };
+  return {
+    path,
+    startLine,
+    endLine: startLine + 5,
+    symbolName,
+    chunkType: 'function',
+    tokenCount: 10,
+    uniqueCount: 8,
+    snippet: `function ${symbolName}() {}`,
+  };
 };
 
 const lex = (c: IndexedChunk, via: string[][] = [], exactSymbol = false): PeopleHit => ({
   chunk: c,
   score: 1,
-  components: via.map((v, i) => ({ word: `w${i}`, via: v, termFrequency: 1, documentFrequency: 1, idf: 1, bm25: 1, symbolBoost: 0 })),
+  components: via.map((v, i) => ({
+    word: `w${i}`,
+    via: v,
+    termFrequency: 1,
+    documentFrequency: 1,
+    idf: 1,
+    bm25: 1,
+    symbolBoost: 0,
+  })),
   exactSymbol,
   prior: 1,
   discounts: [],
@@ -91,7 +108,12 @@ describe('fuse', () => {
   it('places a chunk in both lists once, with both ranks, its similarity and its lexical terms', () => {
     const [a, b, c] = ['a', 'b', 'c'].map((n) => chunk(n));
     // a copy of the chunk object (as another list would hold it) is the same chunk
-    const out = fuse('how it works', [lex(a), lex(b, [['blob', 'writeblob'], ['blob']])], [vec(c, 0.9), vec({ ...b }, 0.75)], 10);
+    const out = fuse(
+      'how it works',
+      [lex(a), lex(b, [['blob', 'writeblob'], ['blob']])],
+      [vec(c, 0.9), vec({ ...b }, 0.75)],
+      10,
+    );
     expect(names(out)).toEqual(['a', 'c', 'b']);
     const hb = out.find((h) => h.chunk.symbolName === 'b')!;
     expect(hb).toMatchObject({ lexicalRank: 2, semanticRank: 2, similarity: 0.75, exactIdentifier: false });
@@ -112,7 +134,12 @@ describe('fuse', () => {
 
   it('puts the exact identifiers the query spells out first, in lexical order', () => {
     const [x, readBlob, y, writeBlob, z] = ['x', 'readBlob', 'y', 'writeBlob', 'z'].map((n) => chunk(n));
-    const out = fuse('how do writeBlob and readBlob differ', [lex(x), lex(readBlob), lex(y), lex(writeBlob)], [vec(writeBlob, 0.9), vec(z, 0.8)], 10);
+    const out = fuse(
+      'how do writeBlob and readBlob differ',
+      [lex(x), lex(readBlob), lex(y), lex(writeBlob)],
+      [vec(writeBlob, 0.9), vec(z, 0.8)],
+      10,
+    );
     // merged: x, writeBlob, readBlob, z, y; the exact ones go first by their lexical rank
     expect(names(out)).toEqual(['readBlob', 'writeBlob', 'x', 'z', 'y']);
     expect(out.map((h) => h.exactIdentifier)).toEqual([true, true, false, false, false]);
@@ -122,7 +149,12 @@ describe('fuse', () => {
   it('takes the lexical ranking’s exact symbol as an exact identifier, and puts vector-only exact ones after the lexical ones', () => {
     const [x, parseCsv, y, writeBlob] = ['x', 'parseCsv', 'y', 'writeBlob'].map((n) => chunk(n));
     // "write blob" spells no identifier, but the ranking says the chunk's name is the query's words joined
-    const out = fuse('write blob parseCsv', [lex(x), lex(writeBlob, [], true)], [vec(y, 0.9), vec(parseCsv, 0.8)], 10);
+    const out = fuse(
+      'write blob parseCsv',
+      [lex(x), lex(writeBlob, [], true)],
+      [vec(y, 0.9), vec(parseCsv, 0.8)],
+      10,
+    );
     expect(names(out)).toEqual(['writeBlob', 'parseCsv', 'x', 'y']);
     expect(out[0]).toMatchObject({ exactIdentifier: true, lexicalRank: 2 });
     expect(out[1]).toMatchObject({ exactIdentifier: true, semanticRank: 2 });

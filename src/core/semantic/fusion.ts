@@ -35,7 +35,9 @@ export interface FusedHit {
 export function queryIdentifiers(query: string): string[] {
   const tokens = query.match(/[A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)*/g) ?? [];
   const single = query.trim().split(/\s+/).length === 1;
-  return [...new Set(tokens.filter((t) => single || /[a-z][A-Z]|[A-Z]{2}[a-z]|_|\$|\.|::|#|[A-Za-z][0-9]/.test(t)))];
+  return [
+    ...new Set(tokens.filter((t) => single || /[a-z][A-Z]|[A-Z]{2}[a-z]|_|\$|\.|::|#|[A-Za-z][0-9]/.test(t))),
+  ];
 }
 
 const key = (c: IndexedChunk) => `${c.path}\0${c.startLine}\0${c.endLine}`;
@@ -51,13 +53,19 @@ export function isExactIdentifier(chunk: IndexedChunk, identifiers: readonly str
   });
 }
 
-export function fuse(query: string, lexical: readonly PeopleHit[], semantic: readonly SemanticHit[], limit: number): FusedHit[] {
+export function fuse(
+  query: string,
+  lexical: readonly PeopleHit[],
+  semantic: readonly SemanticHit[],
+  limit: number,
+): FusedHit[] {
   const ids = queryIdentifiers(query);
   const byKey = new Map<string, FusedHit>();
   const entry = (chunk: IndexedChunk): FusedHit => {
     const k = key(chunk);
     let e = byKey.get(k);
-    if (!e) byKey.set(k, (e = { chunk, score: 0, terms: [], exactIdentifier: isExactIdentifier(chunk, ids) }));
+    if (!e)
+      byKey.set(k, (e = { chunk, score: 0, terms: [], exactIdentifier: isExactIdentifier(chunk, ids) }));
     return e;
   };
   const lex = lexical.slice(0, FUSION_DEPTH);
@@ -92,7 +100,9 @@ export function fuse(query: string, lexical: readonly PeopleHit[], semantic: rea
     take(vec, vi);
   }
   // exact identifiers first (in the lexical order), the rest as merged
-  const exact = merged.filter((e) => e.exactIdentifier).sort((a, b) => (a.lexicalRank ?? Infinity) - (b.lexicalRank ?? Infinity));
+  const exact = merged
+    .filter((e) => e.exactIdentifier)
+    .sort((a, b) => (a.lexicalRank ?? Infinity) - (b.lexicalRank ?? Infinity));
   const out = [...exact, ...merged.filter((e) => !e.exactIdentifier)].slice(0, limit);
   out.forEach((e, i) => (e.score = 1 / (i + 1)));
   return out;

@@ -4,12 +4,22 @@ import { describe, expect, it } from 'vitest';
 import type { IndexedChunk } from '../rank/bm25';
 import { splitLinesForIndex } from '../rank/lines';
 import { decodeIndex, encodeIndex, MemoryIndexStore } from '../rank/persist';
-import { cosine, FAKE_DIMS, FAKE_MODEL_ID, FakeModel, fakeVector, indexFiles, linesReader, setText } from './fake-model.testutil';
+import {
+  cosine,
+  FAKE_DIMS,
+  FAKE_MODEL_ID,
+  FakeModel,
+  fakeVector,
+  indexFiles,
+  linesReader,
+  setText,
+} from './fake-model.testutil';
 import { EMBED_BATCH, SemanticIndex, type EmbedProgress, type SemanticHit } from './index';
 import { chunkView, VIEWS_VERSION } from './views';
 
 const FILES: Record<string, string> = {
-  'src/auth/session.ts': 'function refreshSession(token) {\n  return renewToken(token);\n}\nfunction endSession(user) {\n  clearCookies(user);\n}\n',
+  'src/auth/session.ts':
+    'function refreshSession(token) {\n  return renewToken(token);\n}\nfunction endSession(user) {\n  clearCookies(user);\n}\n',
   'src/csv/parse.ts': 'function parseCsv(text) {\n  return splitRows(text);\n}\n',
   // two chunks with the same view: one vector
   'src/twin.ts': 'function twin(x) {\n  return x;\n}\nfunction twin(x) {\n  return x;\n}\n',
@@ -23,7 +33,8 @@ async function synced(files: Record<string, string> = { ...FILES }, model = new 
 }
 
 const q = (text: string) => fakeVector(text);
-const brief = (hits: readonly SemanticHit[]) => hits.map((h) => ({ path: h.chunk.path, line: h.chunk.startLine, similarity: h.similarity }));
+const brief = (hits: readonly SemanticHit[]) =>
+  hits.map((h) => ({ path: h.chunk.path, line: h.chunk.startLine, similarity: h.similarity }));
 const symbols = (hits: readonly SemanticHit[]) => hits.map((h) => h.chunk.symbolName);
 
 describe('SemanticIndex.sync', () => {
@@ -33,14 +44,20 @@ describe('SemanticIndex.sync', () => {
     const model = new FakeModel();
     const s = new SemanticIndex(model.id, model.dims);
     const events: EmbedProgress[] = [];
-    const stats = await s.sync(index, linesReader(files), model, { onProgress: (p) => events.push({ ...p }) });
+    const stats = await s.sync(index, linesReader(files), model, {
+      onProgress: (p) => events.push({ ...p }),
+    });
     expect(stats).toEqual({ filesChanged: 3, filesRemoved: 0, embedded: 4, chunks: 5, vectors: 4 });
     expect(model.texts).toBe(4);
     expect(new Set(model.embedded).size).toBe(4);
     // exactly the chunks' views
-    const views = new Set(index.paths().flatMap((p) => index.chunksOf(p).map((c) => chunkView(c, splitLinesForIndex(files[p])))));
+    const views = new Set(
+      index.paths().flatMap((p) => index.chunksOf(p).map((c) => chunkView(c, splitLinesForIndex(files[p])))),
+    );
     expect(new Set(model.embedded)).toEqual(views);
-    expect(model.embedded.map((t) => t.length)).toEqual(model.embedded.map((t) => t.length).sort((a, b) => a - b));
+    expect(model.embedded.map((t) => t.length)).toEqual(
+      model.embedded.map((t) => t.length).sort((a, b) => a - b),
+    );
     expect(events).toEqual([
       { phase: 'embedding', loaded: 0, total: 4 },
       { phase: 'embedding', loaded: 4, total: 4 },
@@ -52,7 +69,8 @@ describe('SemanticIndex.sync', () => {
   it('sends batches of EMBED_BATCH texts', async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < EMBED_BATCH * 2 + 3; i++)
-      files[`src/jobs/job${String.fromCharCode(97 + (i % 26), 97 + Math.floor(i / 26))}.ts`] = `function runJob(input) {\n  return input;\n}\n`;
+      files[`src/jobs/job${String.fromCharCode(97 + (i % 26), 97 + Math.floor(i / 26))}.ts`] =
+        `function runJob(input) {\n  return input;\n}\n`;
     const model = new FakeModel();
     const sizes: number[] = [];
     model.onEmbed = (batch) => sizes.push(batch.length);
@@ -65,7 +83,9 @@ describe('SemanticIndex.sync', () => {
     const { index, files, s, model } = await synced();
     const calls = model.calls;
     const events: EmbedProgress[] = [];
-    const stats = await s.sync(index, linesReader(files), model, { onProgress: (p) => events.push({ ...p }) });
+    const stats = await s.sync(index, linesReader(files), model, {
+      onProgress: (p) => events.push({ ...p }),
+    });
     expect(stats).toEqual({ filesChanged: 0, filesRemoved: 0, embedded: 0, chunks: 5, vectors: 4 });
     expect(model.calls).toBe(calls);
     expect(model.texts).toBe(4);
@@ -83,7 +103,9 @@ describe('SemanticIndex.sync', () => {
     const before = model.texts;
     const stats = await s.sync(index, linesReader(files), model);
     expect(stats).toMatchObject({ filesChanged: 1, filesRemoved: 0, embedded: 1, chunks: 5 });
-    expect(model.embedded.slice(before)).toEqual([chunkView(index.chunksOf('src/auth/session.ts')[0], splitLinesForIndex(files['src/auth/session.ts']))]);
+    expect(model.embedded.slice(before)).toEqual([
+      chunkView(index.chunksOf('src/auth/session.ts')[0], splitLinesForIndex(files['src/auth/session.ts'])),
+    ]);
     expect(model.embedded.slice(before)[0]).toContain('rotate keys');
     expect(s.stale(index)).toEqual([]);
     expect(s.covers(index)).toBe(true);
@@ -93,7 +115,10 @@ describe('SemanticIndex.sync', () => {
     expect(s.vectorCount).toBe(4);
     const hits = s.search(index, q('refresh session rotate keys fresh'), 1);
     expect(hits[0].chunk).toMatchObject({ symbolName: 'refreshSession', startLine: 1, endLine: 4 });
-    expect(s.search(index, q('end session clear cookies user'), 1)[0].chunk).toMatchObject({ symbolName: 'endSession', startLine: 5 });
+    expect(s.search(index, q('end session clear cookies user'), 1)[0].chunk).toMatchObject({
+      symbolName: 'endSession',
+      startLine: 5,
+    });
   });
 
   it('re-reads a file whose size or mtime changed but embeds nothing when its views are the same', async () => {
@@ -120,7 +145,12 @@ describe('SemanticIndex.sync', () => {
     expect(s.covers(index)).toBe(true);
     s.compact();
     expect(s.vectorCount).toBe(3);
-    expect(symbols(s.search(index, q('parse csv text split rows'), 10)).sort()).toEqual(['endSession', 'refreshSession', 'twin', 'twin']);
+    expect(symbols(s.search(index, q('parse csv text split rows'), 10)).sort()).toEqual([
+      'endSession',
+      'refreshSession',
+      'twin',
+      'twin',
+    ]);
   });
 
   it('stale() and covers(): new files, and a file whose chunk count changed', async () => {
@@ -139,7 +169,12 @@ describe('SemanticIndex.sync', () => {
     // same size and mtime, one chunk fewer: stale, and its chunks are not answered until the next sync
     const lines = splitLinesForIndex(files['src/twin.ts']);
     const meta = index.fileMeta('src/twin.ts')!;
-    index.setFile('src/twin.ts', meta, [{ path: 'src/twin.ts', startLine: 1, endLine: 6, symbolName: 'twin', chunkType: 'function' }], lines);
+    index.setFile(
+      'src/twin.ts',
+      meta,
+      [{ path: 'src/twin.ts', startLine: 1, endLine: 6, symbolName: 'twin', chunkType: 'function' }],
+      lines,
+    );
     expect(s.stale(index).sort()).toEqual(['src/new.ts', 'src/twin.ts']);
     expect(symbols(s.search(index, q('twin x'), 10))).not.toContain('twin');
   });
@@ -147,8 +182,11 @@ describe('SemanticIndex.sync', () => {
   it('an aborted sync throws Cancelled, keeps the vectors it made, and the next sync embeds only the rest', async () => {
     const files: Record<string, string> = {};
     const n = 40;
-    const word = (i: number) => String.fromCharCode(97 + (i % 26)) + String.fromCharCode(97 + Math.floor(i / 26)) + 'task';
-    for (let i = 0; i < n; i++) files[`src/tasks/${word(i)}.ts`] = `function run${word(i)}(input) {\n  return ${word(i)}Helper(input);\n}\n`;
+    const word = (i: number) =>
+      String.fromCharCode(97 + (i % 26)) + String.fromCharCode(97 + Math.floor(i / 26)) + 'task';
+    for (let i = 0; i < n; i++)
+      files[`src/tasks/${word(i)}.ts`] =
+        `function run${word(i)}(input) {\n  return ${word(i)}Helper(input);\n}\n`;
     const index = indexFiles(files);
     const controller = new AbortController();
     const model = new FakeModel({ onEmbed: () => controller.abort() });
@@ -178,7 +216,9 @@ describe('SemanticIndex.sync', () => {
     const s = new SemanticIndex(model.id, model.dims);
     const controller = new AbortController();
     controller.abort();
-    expect((await rejectionOf(s.sync(index, linesReader(files), model, { signal: controller.signal }))).code).toBe('Cancelled');
+    expect(
+      (await rejectionOf(s.sync(index, linesReader(files), model, { signal: controller.signal }))).code,
+    ).toBe('Cancelled');
     expect(model.texts).toBe(0);
     expect(s.vectorCount).toBe(0);
   });
@@ -192,11 +232,15 @@ describe('SemanticIndex.sync', () => {
       expect(err.code).toBe('EngineError');
       expect(model.texts).toBe(0);
     }
-    expect((await rejectionOf(s.sync(index, linesReader(files), new FakeModel({ id: 'another-model' })))).message).toBe(
-      `The semantic index is for model ${FAKE_MODEL_ID}, not another-model`,
-    );
+    expect(
+      (await rejectionOf(s.sync(index, linesReader(files), new FakeModel({ id: 'another-model' })))).message,
+    ).toBe(`The semantic index is for model ${FAKE_MODEL_ID}, not another-model`);
     const short = new FakeModel();
-    const broken = { id: short.id, dims: short.dims, embed: async (t: readonly string[]) => (await short.embed(t)).subarray(0, FAKE_DIMS) };
+    const broken = {
+      id: short.id,
+      dims: short.dims,
+      embed: async (t: readonly string[]) => (await short.embed(t)).subarray(0, FAKE_DIMS),
+    };
     const err = await rejectionOf(s.sync(index, linesReader(files), broken));
     expect(err.code).toBe('EngineError');
     expect(err.message).toBe(`The embedding model returned ${FAKE_DIMS} numbers for 4 texts`);
@@ -226,7 +270,8 @@ describe('SemanticIndex encode/decode', () => {
     expect(back.vectorCount).toBe(s.vectorCount);
     expect(back.byteSize).toBe(s.byteSize);
     expect(back.covers(index)).toBe(true);
-    for (const text of QUERIES) expect(brief(back.search(index, q(text), 10))).toEqual(brief(s.search(index, q(text), 10)));
+    for (const text of QUERIES)
+      expect(brief(back.search(index, q(text), 10))).toEqual(brief(s.search(index, q(text), 10)));
     const before = model.texts;
     expect(await back.sync(index, linesReader(files), model)).toMatchObject({ filesChanged: 0, embedded: 0 });
     expect(model.texts).toBe(before);
@@ -234,7 +279,8 @@ describe('SemanticIndex encode/decode', () => {
 
   it('round-trips after a change: unused vectors are dropped and rows renumbered', async () => {
     const { index, files, s, model } = await synced();
-    files['src/csv/parse.ts'] = 'function parseCsv(text, separator) {\n  return splitRows(text, separator);\n}\n';
+    files['src/csv/parse.ts'] =
+      'function parseCsv(text, separator) {\n  return splitRows(text, separator);\n}\n';
     setText(index, 'src/csv/parse.ts', files['src/csv/parse.ts'], 5);
     index.removeFile('src/twin.ts');
     await s.sync(index, linesReader(files), model);
@@ -281,8 +327,20 @@ describe('SemanticIndex encode/decode', () => {
     // the same bytes rebuilt decode (so the rebuild is sound) ...
     expect(SemanticIndex.decode(encodeIndex(stored), FAKE_MODEL_ID, FAKE_DIMS)).not.toBeNull();
     // ... and with another views version they do not
-    expect(SemanticIndex.decode(encodeIndex({ json: { ...json, views: VIEWS_VERSION - 1 }, sections: stored.sections }), FAKE_MODEL_ID, FAKE_DIMS)).toBeNull();
-    expect(SemanticIndex.decode(encodeIndex({ json: { ...json, views: VIEWS_VERSION + 1 }, sections: stored.sections }), FAKE_MODEL_ID, FAKE_DIMS)).toBeNull();
+    expect(
+      SemanticIndex.decode(
+        encodeIndex({ json: { ...json, views: VIEWS_VERSION - 1 }, sections: stored.sections }),
+        FAKE_MODEL_ID,
+        FAKE_DIMS,
+      ),
+    ).toBeNull();
+    expect(
+      SemanticIndex.decode(
+        encodeIndex({ json: { ...json, views: VIEWS_VERSION + 1 }, sections: stored.sections }),
+        FAKE_MODEL_ID,
+        FAKE_DIMS,
+      ),
+    ).toBeNull();
   });
 
   it('returns null for corrupted, truncated or foreign bytes', async () => {
@@ -296,15 +354,31 @@ describe('SemanticIndex encode/decode', () => {
     expect(SemanticIndex.decode(bytes.slice(0, bytes.length - 4), FAKE_MODEL_ID, FAKE_DIMS)).toBeNull();
     expect(SemanticIndex.decode(bytes.slice(0, bytes.length - 3), FAKE_MODEL_ID, FAKE_DIMS)).toBeNull();
     expect(SemanticIndex.decode(new Uint8Array(0), FAKE_MODEL_ID, FAKE_DIMS)).toBeNull();
-    expect(SemanticIndex.decode(new TextEncoder().encode('not an index, just some text....'), FAKE_MODEL_ID, FAKE_DIMS)).toBeNull();
+    expect(
+      SemanticIndex.decode(
+        new TextEncoder().encode('not an index, just some text....'),
+        FAKE_MODEL_ID,
+        FAKE_DIMS,
+      ),
+    ).toBeNull();
   });
 
   it('returns null for well-formed bytes whose rows or counts do not add up', async () => {
     const { s } = await synced();
     const stored = decodeIndex(s.encode());
-    const rows = Int32Array.from(new Int32Array(stored.sections[2].buffer, stored.sections[2].byteOffset, stored.sections[2].length));
+    const rows = Int32Array.from(
+      new Int32Array(stored.sections[2].buffer, stored.sections[2].byteOffset, stored.sections[2].length),
+    );
     const withRows = (r: Int32Array) =>
-      encodeIndex({ json: stored.json, sections: [stored.sections[0], stored.sections[1], new Uint32Array(r.buffer), ...stored.sections.slice(3)] });
+      encodeIndex({
+        json: stored.json,
+        sections: [
+          stored.sections[0],
+          stored.sections[1],
+          new Uint32Array(r.buffer),
+          ...stored.sections.slice(3),
+        ],
+      });
     expect(SemanticIndex.decode(withRows(rows), FAKE_MODEL_ID, FAKE_DIMS)).not.toBeNull();
     const outOfRange = rows.slice();
     outOfRange[0] = s.vectorCount;
@@ -313,11 +387,16 @@ describe('SemanticIndex encode/decode', () => {
     negative[1] = -1;
     expect(SemanticIndex.decode(withRows(negative), FAKE_MODEL_ID, FAKE_DIMS)).toBeNull();
     // one row more than the files say
-    expect(SemanticIndex.decode(withRows(Int32Array.from([...rows, 0])), FAKE_MODEL_ID, FAKE_DIMS)).toBeNull();
+    expect(
+      SemanticIndex.decode(withRows(Int32Array.from([...rows, 0])), FAKE_MODEL_ID, FAKE_DIMS),
+    ).toBeNull();
     // scales that do not match the texts
     expect(
       SemanticIndex.decode(
-        encodeIndex({ json: stored.json, sections: [stored.sections[0], stored.sections[1].subarray(1), ...stored.sections.slice(2)] }),
+        encodeIndex({
+          json: stored.json,
+          sections: [stored.sections[0], stored.sections[1].subarray(1), ...stored.sections.slice(2)],
+        }),
         FAKE_MODEL_ID,
         FAKE_DIMS,
       ),
@@ -341,39 +420,54 @@ describe('SemanticIndex.search', () => {
   const NAMES = ['alpha', 'beta', 'gamma'];
   const WORDS = ['red', 'green', 'blue', 'cyan'];
 
-  const fileText = (chunks: Array<{ name: string; words: string[] }>) => chunks.map((c) => `fn ${c.name}\n${c.words.join(' ')}\n`).join('');
+  const fileText = (chunks: Array<{ name: string; words: string[] }>) =>
+    chunks.map((c) => `fn ${c.name}\n${c.words.join(' ')}\n`).join('');
   const byOrder = (a: SemanticHit, b: SemanticHit) =>
-    b.similarity - a.similarity || (a.chunk.path < b.chunk.path ? -1 : a.chunk.path > b.chunk.path ? 1 : a.chunk.startLine - b.chunk.startLine);
+    b.similarity - a.similarity ||
+    (a.chunk.path < b.chunk.path
+      ? -1
+      : a.chunk.path > b.chunk.path
+        ? 1
+        : a.chunk.startLine - b.chunk.startLine);
 
   const arbChunk = fc.record({ name: fc.constantFrom(...NAMES), words: fc.subarray(WORDS) });
-  const arbFiles = fc.uniqueArray(fc.tuple(fc.constantFrom(...PATHS), fc.array(arbChunk, { minLength: 1, maxLength: 5 })), {
-    minLength: 1,
-    maxLength: PATHS.length,
-    selector: ([p]) => p,
-  });
+  const arbFiles = fc.uniqueArray(
+    fc.tuple(fc.constantFrom(...PATHS), fc.array(arbChunk, { minLength: 1, maxLength: 5 })),
+    {
+      minLength: 1,
+      maxLength: PATHS.length,
+      selector: ([p]) => p,
+    },
+  );
   const arbQuery = fc.subarray([...NAMES, ...WORDS]).map((w) => w.join(' '));
 
   it('returns exactly the brute-force top k by cosine, ties by path then line, with or without a filter', async () => {
     await fc.assert(
-      fc.asyncProperty(arbFiles, arbQuery, fc.integer({ min: 1, max: 8 }), fc.subarray(PATHS), async (fileList, query, k, allowed) => {
-        const files = Object.fromEntries(fileList.map(([p, chunks]) => [p, fileText(chunks)]));
-        const { index, s } = await synced(files);
-        const all: IndexedChunk[] = index.paths().flatMap((p) => index.chunksOf(p));
-        const qv = q(query);
-        // every chunk's score, unpruned (the scan trims only past 4 x limit hits)
-        const scored = s.search(index, qv, all.length + 1);
-        expect(scored.length).toBe(all.length);
-        for (const h of scored) {
-          const view = chunkView(h.chunk, splitLinesForIndex(files[h.chunk.path]));
-          expect(Math.abs(h.similarity - cosine(fakeVector(view), qv))).toBeLessThan(0.01);
-        }
-        const brute = [...scored].sort(byOrder);
-        expect(brief(scored)).toEqual(brief(brute));
-        expect(brief(s.search(index, qv, k))).toEqual(brief(brute.slice(0, k)));
-        const filter = (c: IndexedChunk) => allowed.includes(c.path);
-        const filtered = s.search(index, qv, k, filter);
-        expect(brief(filtered)).toEqual(brief(brute.filter((h) => filter(h.chunk)).slice(0, k)));
-      }),
+      fc.asyncProperty(
+        arbFiles,
+        arbQuery,
+        fc.integer({ min: 1, max: 8 }),
+        fc.subarray(PATHS),
+        async (fileList, query, k, allowed) => {
+          const files = Object.fromEntries(fileList.map(([p, chunks]) => [p, fileText(chunks)]));
+          const { index, s } = await synced(files);
+          const all: IndexedChunk[] = index.paths().flatMap((p) => index.chunksOf(p));
+          const qv = q(query);
+          // every chunk's score, unpruned (the scan trims only past 4 x limit hits)
+          const scored = s.search(index, qv, all.length + 1);
+          expect(scored.length).toBe(all.length);
+          for (const h of scored) {
+            const view = chunkView(h.chunk, splitLinesForIndex(files[h.chunk.path]));
+            expect(Math.abs(h.similarity - cosine(fakeVector(view), qv))).toBeLessThan(0.01);
+          }
+          const brute = [...scored].sort(byOrder);
+          expect(brief(scored)).toEqual(brief(brute));
+          expect(brief(s.search(index, qv, k))).toEqual(brief(brute.slice(0, k)));
+          const filter = (c: IndexedChunk) => allowed.includes(c.path);
+          const filtered = s.search(index, qv, k, filter);
+          expect(brief(filtered)).toEqual(brief(brute.filter((h) => filter(h.chunk)).slice(0, k)));
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -390,7 +484,13 @@ describe('SemanticIndex.search', () => {
     const view = chunkView(index.chunksOf('app/index.ts')[0], splitLinesForIndex(text));
     expect(view).toBe('alpha. takes nothing. uses alpha red');
     const hits = s.search(index, q(view), 5);
-    expect(hits.map((h) => `${h.chunk.path}:${h.chunk.startLine}`)).toEqual(['app/index.ts:1', 'app/index.ts:3', 'lib/index.ts:1', 'lib/index.ts:3', 'src/index.ts:1']);
+    expect(hits.map((h) => `${h.chunk.path}:${h.chunk.startLine}`)).toEqual([
+      'app/index.ts:1',
+      'app/index.ts:3',
+      'lib/index.ts:1',
+      'lib/index.ts:3',
+      'src/index.ts:1',
+    ]);
     expect(new Set(hits.map((h) => h.similarity)).size).toBe(1);
     expect(hits[0].similarity).toBeCloseTo(1, 2);
   });
@@ -413,6 +513,7 @@ describe('SemanticIndex.search', () => {
     expect(symbols(s.search(index, q('clear the cookies of a user'), 1))).toEqual(['endSession']);
     const hits = s.search(index, q('renew token'), 5);
     expect(hits[0].chunk.symbolName).toBe('refreshSession');
-    for (let i = 1; i < hits.length; i++) expect(hits[i - 1].similarity).toBeGreaterThanOrEqual(hits[i].similarity);
+    for (let i = 1; i < hits.length; i++)
+      expect(hits[i - 1].similarity).toBeGreaterThanOrEqual(hits[i].similarity);
   });
 });

@@ -75,7 +75,14 @@ export class SemanticIndex {
     for (const path of index.paths()) {
       const meta = index.fileMeta(path);
       const have = this.files.get(path);
-      if (!have || !meta || have.size !== meta.size || have.mtimeMs !== meta.mtimeMs || have.rows.length !== index.chunksOf(path).length) out.push(path);
+      if (
+        !have ||
+        !meta ||
+        have.size !== meta.size ||
+        have.mtimeMs !== meta.mtimeMs ||
+        have.rows.length !== index.chunksOf(path).length
+      )
+        out.push(path);
     }
     return out;
   }
@@ -92,7 +99,11 @@ export class SemanticIndex {
     model: EmbeddingModel,
     options: { signal?: AbortSignal; onProgress?: (p: EmbedProgress) => void; yielder?: Yielder } = {},
   ): Promise<SyncStats> {
-    if (model.id !== this.modelId || model.dims !== this.dims) throw new QuarryError('EngineError', `The semantic index is for model ${this.modelId}, not ${model.id}`);
+    if (model.id !== this.modelId || model.dims !== this.dims)
+      throw new QuarryError(
+        'EngineError',
+        `The semantic index is for model ${this.modelId}, not ${model.id}`,
+      );
     const yielder = options.yielder ?? createYielder();
     const live = new Set(index.paths());
     const removed = [...this.files.keys()].filter((p) => !live.has(p));
@@ -119,10 +130,18 @@ export class SemanticIndex {
       if (options.signal?.aborted) throw cancelled();
       const batch = todo.slice(i, i + EMBED_BATCH);
       const vecs = await model.embed(batch);
-      if (vecs.length !== batch.length * this.dims) throw new QuarryError('EngineError', `The embedding model returned ${vecs.length} numbers for ${batch.length} texts`);
+      if (vecs.length !== batch.length * this.dims)
+        throw new QuarryError(
+          'EngineError',
+          `The embedding model returned ${vecs.length} numbers for ${batch.length} texts`,
+        );
       batch.forEach((t, k) => this.table.add(t, vecs.subarray(k * this.dims, (k + 1) * this.dims)));
       this.changed = true;
-      options.onProgress?.({ phase: 'embedding', loaded: Math.min(i + EMBED_BATCH, todo.length), total: todo.length });
+      options.onProgress?.({
+        phase: 'embedding',
+        loaded: Math.min(i + EMBED_BATCH, todo.length),
+        total: todo.length,
+      });
       await yielder.maybeYield();
     }
     if (options.signal?.aborted) throw cancelled();
@@ -131,15 +150,30 @@ export class SemanticIndex {
     for (const p of removed) this.files.delete(p);
     for (const [path, texts] of views) {
       const meta = index.fileMeta(path)!;
-      this.files.set(path, { size: meta.size, mtimeMs: meta.mtimeMs, rows: Int32Array.from(texts, (t) => this.table.rowFor(t)!) });
+      this.files.set(path, {
+        size: meta.size,
+        mtimeMs: meta.mtimeMs,
+        rows: Int32Array.from(texts, (t) => this.table.rowFor(t)!),
+      });
     }
     let chunks = 0;
     for (const f of this.files.values()) chunks += f.rows.length;
-    return { filesChanged: stale.length, filesRemoved: removed.length, embedded: todo.length, chunks, vectors: this.table.rows };
+    return {
+      filesChanged: stale.length,
+      filesRemoved: removed.length,
+      embedded: todo.length,
+      chunks,
+      vectors: this.table.rows,
+    };
   }
 
   /** The `limit` chunks most similar to the unit query vector, best first (ties by path, line). */
-  search(index: ChunkIndex, query: Float32Array, limit: number, filter?: (c: IndexedChunk) => boolean): SemanticHit[] {
+  search(
+    index: ChunkIndex,
+    query: Float32Array,
+    limit: number,
+    filter?: (c: IndexedChunk) => boolean,
+  ): SemanticHit[] {
     if (limit <= 0 || !this.table.rows) return [];
     const scores = this.table.scoreAll(query);
     const hits: SemanticHit[] = [];
@@ -185,12 +219,26 @@ export class SemanticIndex {
     }
     const textParts = jsonParts(t.texts);
     const fileParts = jsonParts(files.map(([p, f]) => [p, f.size, f.mtimeMs, f.rows.length]));
-    const json: StoredVectors = { modelId: this.modelId, dims: this.dims, views: VIEWS_VERSION, parts: [textParts.length, fileParts.length] };
+    const json: StoredVectors = {
+      modelId: this.modelId,
+      dims: this.dims,
+      views: VIEWS_VERSION,
+      parts: [textParts.length, fileParts.length],
+    };
     // sections are 32-bit words: the int8 rows padded to a multiple of 4 bytes
     const padded = new Uint8Array(Math.ceil(t.data.byteLength / 4) * 4);
     padded.set(new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength));
     const data = new Uint32Array(padded.buffer);
-    return encodeIndex({ json, sections: [data, new Uint32Array(t.scales.buffer), new Uint32Array(rows.buffer), ...textParts, ...fileParts] });
+    return encodeIndex({
+      json,
+      sections: [
+        data,
+        new Uint32Array(t.scales.buffer),
+        new Uint32Array(rows.buffer),
+        ...textParts,
+        ...fileParts,
+      ],
+    });
   }
 
   /** A stored index of this model and views version, or null (another model or views, or unreadable bytes: re-embed). */
@@ -198,10 +246,19 @@ export class SemanticIndex {
     try {
       const { json, sections } = decodeIndex(bytes);
       const j = json as StoredVectors;
-      if (!j || j.modelId !== modelId || j.dims !== dims || j.views !== VIEWS_VERSION || !Array.isArray(j.parts)) return null;
+      if (
+        !j ||
+        j.modelId !== modelId ||
+        j.dims !== dims ||
+        j.views !== VIEWS_VERSION ||
+        !Array.isArray(j.parts)
+      )
+        return null;
       const [data, scales, rows] = sections;
       const texts = fromJsonParts<string>(sections.slice(3, 3 + j.parts[0]));
-      const files = fromJsonParts<[string, number, number, number]>(sections.slice(3 + j.parts[0], 3 + j.parts[0] + j.parts[1]));
+      const files = fromJsonParts<[string, number, number, number]>(
+        sections.slice(3 + j.parts[0], 3 + j.parts[0] + j.parts[1]),
+      );
       const s = new SemanticIndex(modelId, dims);
       s.table = VectorTable.fromState(dims, {
         texts,
@@ -229,14 +286,26 @@ export class SemanticIndex {
     this.changed = false;
   }
 
-  static async load(store: IndexStore, key: string, modelId: string, dims: number): Promise<SemanticIndex | null> {
+  static async load(
+    store: IndexStore,
+    key: string,
+    modelId: string,
+    dims: number,
+  ): Promise<SemanticIndex | null> {
     const bytes = await store.load(key).catch(() => null);
     return bytes ? SemanticIndex.decode(bytes, modelId, dims) : null;
   }
 }
 
 function bySimilarity(a: SemanticHit, b: SemanticHit): number {
-  return b.similarity - a.similarity || (a.chunk.path < b.chunk.path ? -1 : a.chunk.path > b.chunk.path ? 1 : a.chunk.startLine - b.chunk.startLine);
+  return (
+    b.similarity - a.similarity ||
+    (a.chunk.path < b.chunk.path
+      ? -1
+      : a.chunk.path > b.chunk.path
+        ? 1
+        : a.chunk.startLine - b.chunk.startLine)
+  );
 }
 
 interface StoredVectors {

@@ -25,7 +25,10 @@ export interface UseLiteFiles {
   /** model.json: the graph and its weights manifest. */
   modelJson(): Promise<unknown>;
   /** The weight shards named in the manifest, in order, concatenated. */
-  weights(paths: readonly string[], onProgress?: (loaded: number, total: number) => void): Promise<ArrayBuffer>;
+  weights(
+    paths: readonly string[],
+    onProgress?: (loaded: number, total: number) => void,
+  ): Promise<ArrayBuffer>;
   /** vocab.json: [piece, score] pairs. */
   vocabulary(): Promise<unknown>;
 }

@@ -33,11 +33,14 @@ export class WorkspaceSemantic {
     private readonly storeKey = 'vectors',
   ) {}
 
-  async root(options: { signal?: AbortSignal; onProgress?: (p: EmbedProgress) => void } = {}): Promise<{ model: EmbeddingModel; root: SemanticRoot }> {
+  async root(
+    options: { signal?: AbortSignal; onProgress?: (p: EmbedProgress) => void } = {},
+  ): Promise<{ model: EmbeddingModel; root: SemanticRoot }> {
     const model = await this.model();
     await this.service.refresh({ signal: options.signal });
     const index = this.service.index!;
-    if (!this.vectors && this.store) this.vectors = await SemanticIndex.load(this.store, this.storeKey, model.id, model.dims);
+    if (!this.vectors && this.store)
+      this.vectors = await SemanticIndex.load(this.store, this.storeKey, model.id, model.dims);
     this.vectors ??= new SemanticIndex(model.id, model.dims);
     await this.vectors.sync(index, workspaceLines(this.service.workspace), model, options);
     if (this.store) await this.vectors.save(this.store, this.storeKey);

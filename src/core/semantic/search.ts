@@ -87,7 +87,11 @@ const LANGUAGE_ALIASES: Readonly<Record<string, readonly LanguageId[]>> = {
 export function parseLanguage(language: string): ReadonlySet<LanguageId> {
   const ids = LANGUAGE_ALIASES[language.trim().toLowerCase()];
   if (!ids) {
-    throw new QuarryError('InvalidArgument', `language must be one of: ${Object.keys(LANGUAGE_ALIASES).join(', ')}`, { field: 'language', value: language });
+    throw new QuarryError(
+      'InvalidArgument',
+      `language must be one of: ${Object.keys(LANGUAGE_ALIASES).join(', ')}`,
+      { field: 'language', value: language },
+    );
   }
   return new Set(ids);
 }
@@ -125,23 +129,42 @@ export interface SemanticQuery {
   pathTest?: (path: string) => boolean;
 }
 
-export async function semanticSearch(roots: readonly SemanticRoot[], model: EmbeddingModel, q: SemanticQuery): Promise<SemanticResult[]> {
+export async function semanticSearch(
+  roots: readonly SemanticRoot[],
+  model: EmbeddingModel,
+  q: SemanticQuery,
+): Promise<SemanticResult[]> {
   const vec = await model.embed([q.query]);
-  const filter = (c: IndexedChunk) => (!q.languages || q.languages.has(languageForPath(c.path) as LanguageId)) && (!q.pathTest || q.pathTest(c.path));
+  const filter = (c: IndexedChunk) =>
+    (!q.languages || q.languages.has(languageForPath(c.path) as LanguageId)) &&
+    (!q.pathTest || q.pathTest(c.path));
   const out: SemanticResult[] = [];
   for (const root of roots) {
     if (q.type === 'semantic') {
       for (const h of root.vectors.search(root.index, vec, q.limit, filter)) {
-        out.push(result(root.prefix, h.chunk, h.similarity, { similarity: round(h.similarity), terms: [], exactIdentifier: false }));
+        out.push(
+          result(root.prefix, h.chunk, h.similarity, {
+            similarity: round(h.similarity),
+            terms: [],
+            exactIdentifier: false,
+          }),
+        );
       }
       continue;
     }
     const depth = Math.max(FUSION_DEPTH, q.limit);
     const lexical = rankForPeople(root.index, q.query, depth, filter);
     const semantic = root.vectors.search(root.index, vec, depth, filter);
-    for (const h of fuse(q.query, lexical, semantic, q.limit)) out.push(result(root.prefix, h.chunk, h.score, whyOf(h)));
+    for (const h of fuse(q.query, lexical, semantic, q.limit))
+      out.push(result(root.prefix, h.chunk, h.score, whyOf(h)));
   }
   // several roots: merged by score, exact identifiers first (one root: already in this order)
-  if (roots.length > 1) out.sort((a, b) => Number(b.why.exactIdentifier) - Number(a.why.exactIdentifier) || b.score - a.score || (a.path < b.path ? -1 : 1));
+  if (roots.length > 1)
+    out.sort(
+      (a, b) =>
+        Number(b.why.exactIdentifier) - Number(a.why.exactIdentifier) ||
+        b.score - a.score ||
+        (a.path < b.path ? -1 : 1),
+    );
   return out.slice(0, q.limit);
 }

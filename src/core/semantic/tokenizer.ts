@@ -26,7 +26,8 @@ export class UseTokenizer {
   private readonly root = node();
 
   constructor(private readonly vocab: Vocabulary) {
-    if (!Array.isArray(vocab) || vocab.length <= RESERVED) throw new Error('The model vocabulary is empty or not a list of [piece, score] pairs');
+    if (!Array.isArray(vocab) || vocab.length <= RESERVED)
+      throw new Error('The model vocabulary is empty or not a list of [piece, score] pairs');
     for (let i = RESERVED; i < vocab.length; i++) {
       let at = this.root;
       for (const ch of vocab[i][0]) {

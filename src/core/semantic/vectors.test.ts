@@ -29,7 +29,15 @@ describe('VectorTable', () => {
   it('keeps every cosine within 0.01 of the float one (int8 rows, a scale per row)', () => {
     fc.assert(
       fc.property(
-        fc.constantFrom(16, 64, 512).chain((dims) => fc.tuple(fc.constant(dims), unitVector(dims), fc.array(unitVector(dims), { minLength: 1, maxLength: 4 }))),
+        fc
+          .constantFrom(16, 64, 512)
+          .chain((dims) =>
+            fc.tuple(
+              fc.constant(dims),
+              unitVector(dims),
+              fc.array(unitVector(dims), { minLength: 1, maxLength: 4 }),
+            ),
+          ),
         ([dims, q, rows]) => {
           const table = new VectorTable(dims);
           rows.forEach((v, i) => table.add(`row ${i}`, v));

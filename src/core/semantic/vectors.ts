@@ -101,11 +101,19 @@ export class VectorTable {
   }
 
   toState(): { texts: string[]; data: Int8Array; scales: Float32Array } {
-    return { texts: this.texts.slice(), data: this.data.slice(0, this.rows * this.dims), scales: this.scales.slice(0, this.rows) };
+    return {
+      texts: this.texts.slice(),
+      data: this.data.slice(0, this.rows * this.dims),
+      scales: this.scales.slice(0, this.rows),
+    };
   }
 
-  static fromState(dims: number, state: { texts: string[]; data: Int8Array; scales: Float32Array }): VectorTable {
-    if (state.data.length !== state.texts.length * dims || state.scales.length !== state.texts.length) throw new Error('stored vectors do not match their texts');
+  static fromState(
+    dims: number,
+    state: { texts: string[]; data: Int8Array; scales: Float32Array },
+  ): VectorTable {
+    if (state.data.length !== state.texts.length * dims || state.scales.length !== state.texts.length)
+      throw new Error('stored vectors do not match their texts');
     const t = new VectorTable(dims);
     t.texts = state.texts.slice();
     t.data = state.data.slice();

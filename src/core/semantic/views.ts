@@ -24,7 +24,21 @@ const DOC_LOOKBACK = 12;
 const HEADER_LINES = 4;
 
 /** Folders that say nothing about what the code does. */
-const NOISE_DIRS = new Set(['src', 'lib', 'dist', 'source', 'sources', 'app', 'main', 'pkg', 'internal', 'index', 'mod', 'init', '__init__']);
+const NOISE_DIRS = new Set([
+  'src',
+  'lib',
+  'dist',
+  'source',
+  'sources',
+  'app',
+  'main',
+  'pkg',
+  'internal',
+  'index',
+  'mod',
+  'init',
+  '__init__',
+]);
 /** Words of code, not of meaning: dropped from parameter names. */
 const CODE_WORDS = new Set(
   'const let var function return export default async await new this self class def fn func pub public private protected static readonly void null undefined true false string number boolean any unknown never int float double char bool str usize isize u8 u16 u32 u64 i32 i64 f32 f64 typeof instanceof extends implements'.split(
@@ -33,13 +47,27 @@ const CODE_WORDS = new Set(
 );
 /** Keywords and plumbing words that say nothing about what a body does. */
 const BODY_NOISE = new Set(
-  'var let const function return if else for while new this self null nil none undefined true false typeof length result index value def fn func'.split(' '),
+  'var let const function return if else for while new this self null nil none undefined true false typeof length result index value def fn func'.split(
+    ' ',
+  ),
 );
 /** Identifier words of the body used in the long view. */
 const MAX_BODY_WORDS = 25;
 
 /** Comment words that are markup, not meaning. */
-const COMMENT_NOISE = new Set(['eslint', 'disable', 'ts', 'ignore', 'todo', 'fixme', 'xxx', 'nocheck', 'noinspection', 'istanbul', 'prettier']);
+const COMMENT_NOISE = new Set([
+  'eslint',
+  'disable',
+  'ts',
+  'ignore',
+  'todo',
+  'fixme',
+  'xxx',
+  'nocheck',
+  'noinspection',
+  'istanbul',
+  'prettier',
+]);
 
 /** An identifier or phrase as lowercase words ("getUserById" -> "get user by id"; "user_name" -> "user name"). */
 export function identifierWords(text: string): string[] {
@@ -92,7 +120,10 @@ export function parameterWords(header: string): string[] {
   let level = 0;
   let start = 0;
   const take = (part: string) => {
-    const m = /^[\s.*&]*(?:(?:mut|ref|out|in|const|readonly|public|private|protected|final|var|val)\s+)*([A-Za-z_$][\w$]*)/.exec(part.replace(/[{}[\]]/g, ' '));
+    const m =
+      /^[\s.*&]*(?:(?:mut|ref|out|in|const|readonly|public|private|protected|final|var|val)\s+)*([A-Za-z_$][\w$]*)/.exec(
+        part.replace(/[{}[\]]/g, ' '),
+      );
     if (m && !CODE_WORDS.has(m[1].toLowerCase()) && m[1] !== 'self' && m[1] !== 'this') names.push(m[1]);
   };
   for (let i = 0; i < inside.length; i++) {
@@ -117,7 +148,10 @@ function commentText(line: string): string {
   return line
     .replace(/^\s*(\/\/+!?|#+|\/\*+!?|\*+|--|;+|"""|''')/, '')
     .replace(/\*+\/\s*$|"""\s*$|'''\s*$/, '')
-    .replace(/@(param|arg|argument|returns?|throws?|type|typedef|template|see|since|example|memberOf|static|private|public|category)\b/g, ' ')
+    .replace(
+      /@(param|arg|argument|returns?|throws?|type|typedef|template|see|since|example|memberOf|static|private|public|category)\b/g,
+      ' ',
+    )
     .replace(/\{[^}]*\}/g, ' ');
 }
 
@@ -183,7 +217,9 @@ function distinct(words: string[]): string[] {
 /** The view of one chunk; `lines` are its file's lines (1-based chunk lines index them from 0). */
 export function chunkView(chunk: Chunk, lines: readonly string[]): string {
   const head = distinct([...symbolWords(chunk), ...pathWords(chunk.path)]);
-  const header = lines.slice(chunk.startLine - 1, Math.min(chunk.endLine, chunk.startLine - 1 + HEADER_LINES)).join(' ');
+  const header = lines
+    .slice(chunk.startLine - 1, Math.min(chunk.endLine, chunk.startLine - 1 + HEADER_LINES))
+    .join(' ');
   const params = distinct(parameterWords(header));
   const comments = commentWords(chunk, lines);
   const body = bodyWords(chunk, lines);

@@ -31,12 +31,49 @@
  */
 import { baseName, extensionOf as rawExtension } from './types';
 
-export type FileRole = 'source' | 'test' | 'snapshot' | 'fixture' | 'locale' | 'generated' | 'vendored' | 'changelog' | 'docs' | 'config' | 'example';
+export type FileRole =
+  | 'source'
+  | 'test'
+  | 'snapshot'
+  | 'fixture'
+  | 'locale'
+  | 'generated'
+  | 'vendored'
+  | 'changelog'
+  | 'docs'
+  | 'config'
+  | 'example';
 
-export const FILE_ROLES: readonly FileRole[] = ['source', 'test', 'snapshot', 'fixture', 'locale', 'generated', 'vendored', 'changelog', 'docs', 'config', 'example'];
+export const FILE_ROLES: readonly FileRole[] = [
+  'source',
+  'test',
+  'snapshot',
+  'fixture',
+  'locale',
+  'generated',
+  'vendored',
+  'changelog',
+  'docs',
+  'config',
+  'example',
+];
 
 /** A language family of source code, by extension (explore's analyzers and the role rule's "source code"). */
-export type Lang = 'ts' | 'js' | 'python' | 'go' | 'rust' | 'c' | 'cpp' | 'java' | 'kotlin' | 'csharp' | 'swift' | 'ruby' | 'php' | 'shell';
+export type Lang =
+  | 'ts'
+  | 'js'
+  | 'python'
+  | 'go'
+  | 'rust'
+  | 'c'
+  | 'cpp'
+  | 'java'
+  | 'kotlin'
+  | 'csharp'
+  | 'swift'
+  | 'ruby'
+  | 'php'
+  | 'shell';
 
 const LANG_BY_EXTENSION: Readonly<Record<string, Lang>> = {
   ts: 'ts',
@@ -87,10 +124,29 @@ const GENERATED_NAME =
   /\.min\.(js|css|mjs)$|\.(js|css|mjs)\.map$|^(package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lockb?|deno\.lock|Cargo\.lock|poetry\.lock|Pipfile\.lock|composer\.lock|Gemfile\.lock|go\.sum|uv\.lock)$|\.pb\.(go|cc|h|swift)$|_pb2(_grpc)?\.pyi?$|_(grpc_)?pb\.(js|ts|d\.ts)$|\.(g|freezed)\.dart$|\.Designer\.cs$|\.g\.(i\.)?cs$/;
 const SNAPSHOT = /(^|\/)__snapshots__\/|\.snap$/;
 /** Folders under a test folder that hold data, not tests. */
-export const DATA_FOLDERS: ReadonlySet<string> = new Set(['fixtures', '__fixtures__', 'testdata', '__snapshots__', '__mocks__', 'snapshots', 'data']);
-const DATA_FOLDER_IN_PATH = /(^|\/)(fixtures[\w-]*|__fixtures__|testdata|__snapshots__|__mocks__|snapshots)\//;
+export const DATA_FOLDERS: ReadonlySet<string> = new Set([
+  'fixtures',
+  '__fixtures__',
+  'testdata',
+  '__snapshots__',
+  '__mocks__',
+  'snapshots',
+  'data',
+]);
+const DATA_FOLDER_IN_PATH =
+  /(^|\/)(fixtures[\w-]*|__fixtures__|testdata|__snapshots__|__mocks__|snapshots)\//;
 /** Folder names that hold tests. */
-export const TEST_FOLDERS: ReadonlySet<string> = new Set(['test', 'tests', '__tests__', 'spec', 'specs', 'e2e', 'cypress', 'integration-tests', 'testing']);
+export const TEST_FOLDERS: ReadonlySet<string> = new Set([
+  'test',
+  'tests',
+  '__tests__',
+  'spec',
+  'specs',
+  'e2e',
+  'cypress',
+  'integration-tests',
+  'testing',
+]);
 const TEST_FOLDER_IN_PATH = /(^|\/)(test|tests|__tests__|spec|specs|e2e|cypress|integration-tests|testing)\//;
 const LOCALE_EXTENSIONS = /\.(po|pot|xlf|xliff|arb|strings|resx)$/i;
 const LOCALE_FOLDER = /(^|\/)(locales?|i18n|l10n|langs?|translations?|messages)\//i;
@@ -153,7 +209,11 @@ export function fileRole(path: string): FileRole {
   if (SNAPSHOT.test(path)) return 'snapshot';
   if (DATA_FOLDER_IN_PATH.test(path)) return 'fixture';
   if (isTestFile(path)) return 'test';
-  if (LOCALE_EXTENSIONS.test(name) || (LOCALE_FOLDER.test(path) && (LOCALE_DATA.test(name) || LOCALE_NAME.test(name)))) return 'locale';
+  if (
+    LOCALE_EXTENSIONS.test(name) ||
+    (LOCALE_FOLDER.test(path) && (LOCALE_DATA.test(name) || LOCALE_NAME.test(name)))
+  )
+    return 'locale';
   if (CHANGELOG_NAME.test(name) || CHANGELOG_FOLDER.test(path)) return 'changelog';
   if (EXAMPLE_FOLDER.test(path)) return 'example';
   const code = langOf(path) !== null;

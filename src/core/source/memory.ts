@@ -37,7 +37,8 @@ export class MemorySource implements FileSource {
         next = { kind: 'directory', children: new Map(), mtimeMs };
         dir.children!.set(part, next);
       }
-      if (next.kind !== 'directory') throw new QuarryError('InvalidArgument', `Not a directory: ${part} in ${path}`);
+      if (next.kind !== 'directory')
+        throw new QuarryError('InvalidArgument', `Not a directory: ${part} in ${path}`);
       dir = next;
     }
     const leaf = parts[parts.length - 1];
@@ -86,7 +87,8 @@ export class MemorySource implements FileSource {
   async list(dir: string): Promise<DirEntry[]> {
     const node = this.lookup(dir, true);
     if (!node) throw new QuarryError('NotFound', `No such directory: ${dir || '.'}`, { path: dir });
-    if (node.kind !== 'directory') throw new QuarryError('InvalidArgument', `Not a directory: ${dir}`, { path: dir });
+    if (node.kind !== 'directory')
+      throw new QuarryError('InvalidArgument', `Not a directory: ${dir}`, { path: dir });
     return [...node.children!].map(([name, child]) => ({ name, kind: child.kind }));
   }
 

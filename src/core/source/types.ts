@@ -51,7 +51,12 @@ export interface FileSource {
    * time than `mtimeMs`: it changed since it was indexed. The indexed search reads a long
    * file's candidate segments with it.
    */
-  readRanges?(path: string, ranges: ReadonlyArray<readonly [number, number]>, size: number, mtimeMs?: number): Promise<Uint8Array | null>;
+  readRanges?(
+    path: string,
+    ranges: ReadonlyArray<readonly [number, number]>,
+    size: number,
+    mtimeMs?: number,
+  ): Promise<Uint8Array | null>;
   /**
    * Optional: the file's bytes in successive pieces of about `chunkBytes` (each valid until the
    * next one is asked for), so a reader can stop early: read_file streams line ranges of large

@@ -8,9 +8,14 @@ import type { FileSource } from './types';
 
 /** A path argument's own faults (before any file system sees it): a NUL, an absurd length. */
 export function checkPathArgument(path: string, field: string): void {
-  if (path.includes('\0')) throw new QuarryError('InvalidArgument', `${field} must not contain a NUL character`, { field });
+  if (path.includes('\0'))
+    throw new QuarryError('InvalidArgument', `${field} must not contain a NUL character`, { field });
   if (path.length > MAX_PATH_CHARS) {
-    throw new QuarryError('InvalidArgument', `${field} is too long: ${path.length} characters (the limit is ${MAX_PATH_CHARS})`, { field });
+    throw new QuarryError(
+      'InvalidArgument',
+      `${field} is too long: ${path.length} characters (the limit is ${MAX_PATH_CHARS})`,
+      { field },
+    );
   }
 }
 
@@ -34,7 +39,10 @@ export function normalizeRelative(path: string, field: string, literalBackslash 
     if (seg === '' || seg === '.') continue;
     if (seg === '..') {
       if (!parts.length) {
-        throw new QuarryError('PathOutsideRoot', `${field} escapes the root: "${path}"`, { field, value: path });
+        throw new QuarryError('PathOutsideRoot', `${field} escapes the root: "${path}"`, {
+          field,
+          value: path,
+        });
       }
       parts.pop();
       continue;
@@ -53,7 +61,8 @@ export class Workspace {
   readonly names: string[];
 
   constructor(roots: FileSource[]) {
-    if (!roots.length) throw new QuarryError('InvalidArgument', 'A workspace needs at least one root', { field: 'root' });
+    if (!roots.length)
+      throw new QuarryError('InvalidArgument', 'A workspace needs at least one root', { field: 'root' });
     this.roots = roots;
     const seen = new Map<string, number>();
     this.names = roots.map((r) => {
@@ -101,13 +110,19 @@ export class Workspace {
       // (never with a '..' part: on Windows `..\x` climbs, and `a\b/../c` means a/c)
       const literal = this.resolveRelative(normalizeRelative(path, field, true));
       const unifiedForm = this.resolveRelative(normalizeRelative(path, field));
-      return [...literal, ...unifiedForm.filter((u) => !literal.some((l) => l.rootIndex === u.rootIndex && l.rel === u.rel))];
+      return [
+        ...literal,
+        ...unifiedForm.filter((u) => !literal.some((l) => l.rootIndex === u.rootIndex && l.rel === u.rel)),
+      ];
     }
     const unified = path.replace(/\\/g, '/');
     if (isAbsolute(path)) {
       const out: ResolvedPath[] = [];
       // a POSIX absolute path keeps its backslashes (file names) first, then reads them as separators
-      const forms = path.startsWith('/') && path.includes('\\') && !path.split(/[\\/]/).includes('..') ? [path, unified] : [unified];
+      const forms =
+        path.startsWith('/') && path.includes('\\') && !path.split(/[\\/]/).includes('..')
+          ? [path, unified]
+          : [unified];
       for (const form of forms) {
         for (let i = 0; i < this.roots.length; i++) {
           const base = this.roots[i].absoluteRoot.replace(/\\/g, '/').replace(/\/+$/, '');
@@ -119,7 +134,10 @@ export class Workspace {
         }
       }
       if (out.length) return out;
-      throw new QuarryError('PathOutsideRoot', `${field} is outside every root: "${path}"`, { field, value: path });
+      throw new QuarryError('PathOutsideRoot', `${field} is outside every root: "${path}"`, {
+        field,
+        value: path,
+      });
     }
     return this.resolveRelative(normalizeRelative(unified, field));
   }

@@ -41,7 +41,18 @@ describe('find_components on the React library fixture', () => {
 
   it('finds every component form, and nothing else', async () => {
     const r = (await callTool('find_components', {}, fixture('react-lib'))) as any;
-    expect(r.components.map((c: any) => [c.name, c.path, c.line, c.type, c.kind, c.exported, c.default, c.uses.count])).toEqual(want);
+    expect(
+      r.components.map((c: any) => [
+        c.name,
+        c.path,
+        c.line,
+        c.type,
+        c.kind,
+        c.exported,
+        c.default,
+        c.uses.count,
+      ]),
+    ).toEqual(want);
     expect(r.total).toBe(want.length);
     expect(r.filesScanned).toBe(12);
     expect(r.skipped).toEqual([]);
@@ -73,7 +84,11 @@ describe('find_components on the React library fixture', () => {
   });
 
   it('lists where a component is used', async () => {
-    const r = (await callTool('find_components', { namePattern: '^(Button|Card)$' }, fixture('react-lib'))) as any;
+    const r = (await callTool(
+      'find_components',
+      { namePattern: '^(Button|Card)$' },
+      fixture('react-lib'),
+    )) as any;
     expect(r.components.map((c: any) => [c.name, c.uses.places])).toEqual([
       [
         'Button',
@@ -143,10 +158,25 @@ describe('get_routes on the App Router fixture', () => {
     ['/docs/[...slug]', 'page', 'app/docs/[...slug]/page.tsx'],
     ['/feed', 'page', 'app/feed/page.tsx'],
     ['/login', 'page', 'app/login/page.tsx'],
-    ['/login', 'page', 'app/@modal/(.)login/page.tsx', { slot: 'modal', intercept: { marker: '(.)', from: '/' } }],
+    [
+      '/login',
+      'page',
+      'app/@modal/(.)login/page.tsx',
+      { slot: 'modal', intercept: { marker: '(.)', from: '/' } },
+    ],
     ['/photo/[id]', 'page', 'app/photo/[id]/page.tsx'],
-    ['/photo/[id]', 'page', 'app/feed/(..)photo/[id]/page.tsx', { intercept: { marker: '(..)', from: '/feed' } }],
-    ['/photo/[id]', 'page', 'app/@modal/(...)photo/[id]/page.tsx', { slot: 'modal', intercept: { marker: '(...)', from: '/' } }],
+    [
+      '/photo/[id]',
+      'page',
+      'app/feed/(..)photo/[id]/page.tsx',
+      { intercept: { marker: '(..)', from: '/feed' } },
+    ],
+    [
+      '/photo/[id]',
+      'page',
+      'app/@modal/(...)photo/[id]/page.tsx',
+      { slot: 'modal', intercept: { marker: '(...)', from: '/' } },
+    ],
     ['/pricing', 'page', 'app/(marketing)/pricing/page.mdx'],
     ['/robots.txt', 'metadata', 'app/robots.ts'],
     ['/shop/[[...filters]]', 'page', 'app/shop/[[...filters]]/page.tsx'],
@@ -159,7 +189,17 @@ describe('get_routes on the App Router fixture', () => {
     expect(r.pages).toBe(18);
     expect(r.apiRoutes).toBe(3);
     expect(r.total).toBe(36);
-    expect(r.apps).toEqual([{ name: 'next-app', root: '.', via: 'next.config', appDirectory: 'app', pages: 18, apiRoutes: 3, total: 36 }]);
+    expect(r.apps).toEqual([
+      {
+        name: 'next-app',
+        root: '.',
+        via: 'next.config',
+        appDirectory: 'app',
+        pages: 18,
+        apiRoutes: 3,
+        total: 36,
+      },
+    ]);
     for (const x of r.routes) expect([x.app, x.router]).toEqual(['next-app', 'app']);
     expect(r.warnings).toBeUndefined();
     expect(r.note).toBeUndefined();
@@ -202,12 +242,35 @@ describe('get_routes on the Pages Router fixture', () => {
       ['/settings/[[...tab]]', 'page', 'pages/settings/[[...tab]].tsx'],
     ]);
     expect([r.pages, r.apiRoutes, r.total]).toEqual([6, 3, 11]);
-    expect(r.apps).toEqual([{ name: 'pages-app', root: '.', via: 'next.config', pagesDirectory: 'pages', pages: 6, apiRoutes: 3, total: 11 }]);
+    expect(r.apps).toEqual([
+      {
+        name: 'pages-app',
+        root: '.',
+        via: 'next.config',
+        pagesDirectory: 'pages',
+        pages: 6,
+        apiRoutes: 3,
+        total: 11,
+      },
+    ]);
     for (const x of r.routes) expect(x.router).toBe('pages');
   });
   it("appDirectory 'pages' means the Pages Router only", async () => {
-    const r = (await callTool('get_routes', { appDirectory: 'pages', includeApi: false }, fixture('pages-app'))) as any;
-    expect(r.routes.map((x: any) => x.path)).toEqual(['/', '/404', '/500', '/about', '/blog', '/blog/[slug]', '/docs/[...path]', '/settings/[[...tab]]']);
+    const r = (await callTool(
+      'get_routes',
+      { appDirectory: 'pages', includeApi: false },
+      fixture('pages-app'),
+    )) as any;
+    expect(r.routes.map((x: any) => x.path)).toEqual([
+      '/',
+      '/404',
+      '/500',
+      '/about',
+      '/blog',
+      '/blog/[slug]',
+      '/docs/[...path]',
+      '/settings/[[...tab]]',
+    ]);
   });
 });
 
@@ -227,76 +290,140 @@ describe('get_routes on the monorepo fixture', () => {
     ]);
     expect([r.pages, r.apiRoutes, r.total]).toEqual([6, 2, 9]);
     expect(r.apps).toEqual([
-      { name: '@acme/docs', root: 'apps/docs', via: 'package.json', pagesDirectory: 'apps/docs/pages', pages: 2, apiRoutes: 1, total: 3 },
-      { name: '@acme/web', root: 'apps/web', via: 'next.config', appDirectory: 'apps/web/src/app', pages: 2, apiRoutes: 1, total: 4 },
-      { name: '@acme/admin', root: 'packages/admin', via: 'directory', appDirectory: 'packages/admin/app', pages: 2, apiRoutes: 0, total: 2 },
+      {
+        name: '@acme/docs',
+        root: 'apps/docs',
+        via: 'package.json',
+        pagesDirectory: 'apps/docs/pages',
+        pages: 2,
+        apiRoutes: 1,
+        total: 3,
+      },
+      {
+        name: '@acme/web',
+        root: 'apps/web',
+        via: 'next.config',
+        appDirectory: 'apps/web/src/app',
+        pages: 2,
+        apiRoutes: 1,
+        total: 4,
+      },
+      {
+        name: '@acme/admin',
+        root: 'packages/admin',
+        via: 'directory',
+        appDirectory: 'packages/admin/app',
+        pages: 2,
+        apiRoutes: 0,
+        total: 2,
+      },
     ]);
   });
   it('a path to one app directory scans only that app', async () => {
-    const r = (await callTool('get_routes', { appDirectory: 'apps/web/src/app' }, fixture('monorepo'))) as any;
+    const r = (await callTool(
+      'get_routes',
+      { appDirectory: 'apps/web/src/app' },
+      fixture('monorepo'),
+    )) as any;
     expect(r.routes.map((x: any) => [x.app, x.path, x.type])).toEqual([
       ['@acme/web', '/', 'layout'],
       ['@acme/web', '/', 'page'],
       ['@acme/web', '/api/health', 'api'],
       ['@acme/web', '/pricing', 'page'],
     ]);
-    expect(r.apps).toEqual([{ name: '@acme/web', root: 'apps/web', via: 'next.config', appDirectory: 'apps/web/src/app', pages: 2, apiRoutes: 1, total: 4 }]);
+    expect(r.apps).toEqual([
+      {
+        name: '@acme/web',
+        root: 'apps/web',
+        via: 'next.config',
+        appDirectory: 'apps/web/src/app',
+        pages: 2,
+        apiRoutes: 1,
+        total: 4,
+      },
+    ]);
   });
 });
 
 describe('get_routes: discovery rules (in memory)', () => {
   const page = 'export default function P() { return null; }\n';
-  const cases: Array<[string, MemoryTree, Record<string, unknown>, Array<[string, string, string, string]>]> = [
+  const cases: Array<[string, MemoryTree, Record<string, unknown>, Array<[string, string, string, string]>]> =
     [
-      'both routers in one app',
-      { 'package.json': '{"dependencies":{"next":"15"}}', 'app/page.tsx': page, 'pages/legacy.tsx': page, 'pages/api/old.ts': page },
-      {},
       [
-        ['repo', 'app', '/', 'app/page.tsx'],
-        ['repo', 'pages', '/api/old', 'pages/api/old.ts'],
-        ['repo', 'pages', '/legacy', 'pages/legacy.tsx'],
+        'both routers in one app',
+        {
+          'package.json': '{"dependencies":{"next":"15"}}',
+          'app/page.tsx': page,
+          'pages/legacy.tsx': page,
+          'pages/api/old.ts': page,
+        },
+        {},
+        [
+          ['repo', 'app', '/', 'app/page.tsx'],
+          ['repo', 'pages', '/api/old', 'pages/api/old.ts'],
+          ['repo', 'pages', '/legacy', 'pages/legacy.tsx'],
+        ],
       ],
-    ],
-    [
-      'src/app found',
-      { 'src/app/page.tsx': page, 'src/app/x/page.tsx': page },
-      {},
       [
-        ['repo', 'app', '/', 'src/app/page.tsx'],
-        ['repo', 'app', '/x', 'src/app/x/page.tsx'],
+        'src/app found',
+        { 'src/app/page.tsx': page, 'src/app/x/page.tsx': page },
+        {},
+        [
+          ['repo', 'app', '/', 'src/app/page.tsx'],
+          ['repo', 'app', '/x', 'src/app/x/page.tsx'],
+        ],
       ],
-    ],
-    ['src/app ignored when app/ exists at the root', { 'app/page.tsx': page, 'src/app/other/page.tsx': page }, {}, [['repo', 'app', '/', 'app/page.tsx']]],
-    ['src/pages ignored when app/ exists at the root', { 'app/page.tsx': page, 'src/pages/x.tsx': page }, {}, [['repo', 'app', '/', 'app/page.tsx']]],
-    [
-      'a custom app directory name',
-      { 'next.config.js': '', 'routes/page.tsx': page, 'app/page.tsx': page },
-      { appDirectory: 'routes' },
-      [['repo', 'app', '/', 'routes/page.tsx']],
-    ],
-    [
-      'a package with app/ but no Next.js route files is not an app (Remix)',
-      { 'package.json': '{"name":"remix"}', 'app/root.tsx': page, 'app/routes/_index.tsx': page },
-      {},
-      [],
-    ],
-    [
-      'two apps with one package name are told apart by folder',
-      {
-        'a/package.json': '{"name":"web","dependencies":{"next":"1"}}',
-        'a/app/page.tsx': page,
-        'b/package.json': '{"name":"web","dependencies":{"next":"1"}}',
-        'b/app/page.tsx': page,
-      },
-      {},
       [
-        ['a', 'app', '/', 'a/app/page.tsx'],
-        ['b', 'app', '/', 'b/app/page.tsx'],
+        'src/app ignored when app/ exists at the root',
+        { 'app/page.tsx': page, 'src/app/other/page.tsx': page },
+        {},
+        [['repo', 'app', '/', 'app/page.tsx']],
       ],
-    ],
-    ['a broken package.json still marks a package', { 'web/package.json': '{not json', 'web/app/page.tsx': page }, {}, [['web', 'app', '/', 'web/app/page.tsx']]],
-    ['node_modules are never searched', { 'node_modules/next/app/page.tsx': page, 'app/page.tsx': page }, {}, [['repo', 'app', '/', 'app/page.tsx']]],
-  ];
+      [
+        'src/pages ignored when app/ exists at the root',
+        { 'app/page.tsx': page, 'src/pages/x.tsx': page },
+        {},
+        [['repo', 'app', '/', 'app/page.tsx']],
+      ],
+      [
+        'a custom app directory name',
+        { 'next.config.js': '', 'routes/page.tsx': page, 'app/page.tsx': page },
+        { appDirectory: 'routes' },
+        [['repo', 'app', '/', 'routes/page.tsx']],
+      ],
+      [
+        'a package with app/ but no Next.js route files is not an app (Remix)',
+        { 'package.json': '{"name":"remix"}', 'app/root.tsx': page, 'app/routes/_index.tsx': page },
+        {},
+        [],
+      ],
+      [
+        'two apps with one package name are told apart by folder',
+        {
+          'a/package.json': '{"name":"web","dependencies":{"next":"1"}}',
+          'a/app/page.tsx': page,
+          'b/package.json': '{"name":"web","dependencies":{"next":"1"}}',
+          'b/app/page.tsx': page,
+        },
+        {},
+        [
+          ['a', 'app', '/', 'a/app/page.tsx'],
+          ['b', 'app', '/', 'b/app/page.tsx'],
+        ],
+      ],
+      [
+        'a broken package.json still marks a package',
+        { 'web/package.json': '{not json', 'web/app/page.tsx': page },
+        {},
+        [['web', 'app', '/', 'web/app/page.tsx']],
+      ],
+      [
+        'node_modules are never searched',
+        { 'node_modules/next/app/page.tsx': page, 'app/page.tsx': page },
+        {},
+        [['repo', 'app', '/', 'app/page.tsx']],
+      ],
+    ];
   it.each(cases)('%s', async (_n, tree, args, want) => {
     const r = (await callTool('get_routes', args, memory(tree))) as any;
     expect(r.routes.map((x: any) => [x.app, x.router, x.path, x.filePath])).toEqual(want);
@@ -315,19 +442,32 @@ describe('get_routes: discovery rules (in memory)', () => {
   });
 
   it('lists a configured app without route files, with a note', async () => {
-    const r = (await callTool('get_routes', {}, memory({ 'next.config.mjs': '', 'app/globals.css': '' }))) as any;
-    expect(r.apps).toEqual([{ name: 'repo', root: '.', via: 'next.config', appDirectory: 'app', pages: 0, apiRoutes: 0, total: 0 }]);
+    const r = (await callTool(
+      'get_routes',
+      {},
+      memory({ 'next.config.mjs': '', 'app/globals.css': '' }),
+    )) as any;
+    expect(r.apps).toEqual([
+      { name: 'repo', root: '.', via: 'next.config', appDirectory: 'app', pages: 0, apiRoutes: 0, total: 0 },
+    ]);
     expect(r.note).toBe('The Next.js apps found have no route files.');
   });
 
   it('reports an interception that climbs above the root', async () => {
     const r = (await callTool('get_routes', {}, memory({ 'app/(..)photo/page.tsx': page }))) as any;
-    expect(r.routes.map((x: any) => [x.path, x.intercept])).toEqual([['/photo', { marker: '(..)', from: '/' }]]);
-    expect(r.warnings).toEqual(['Invalid interception route app/(..)photo/page.tsx: (..) climbs above the root']);
+    expect(r.routes.map((x: any) => [x.path, x.intercept])).toEqual([
+      ['/photo', { marker: '(..)', from: '/' }],
+    ]);
+    expect(r.warnings).toEqual([
+      'Invalid interception route app/(..)photo/page.tsx: (..) climbs above the root',
+    ]);
   });
 
   it('prefixes paths and app folders by root name in a workspace of several roots', async () => {
-    const ws = new Workspace([new MemorySource({ 'app/page.tsx': page }, { name: 'one' }), new MemorySource({ 'pages/index.tsx': page }, { name: 'two' })]);
+    const ws = new Workspace([
+      new MemorySource({ 'app/page.tsx': page }, { name: 'one' }),
+      new MemorySource({ 'pages/index.tsx': page }, { name: 'two' }),
+    ]);
     const r = (await callTool('get_routes', {}, { workspace: ws })) as any;
     expect(r.routes.map((x: any) => [x.app, x.path, x.filePath])).toEqual([
       ['one', '/', 'one/app/page.tsx'],
@@ -340,19 +480,59 @@ describe('get_routes: discovery rules (in memory)', () => {
   });
 
   it('needs no parsers', async () => {
-    const r = (await callTool('get_routes', {}, { workspace: new Workspace([new MemorySource({ 'app/page.tsx': page })]) })) as any;
+    const r = (await callTool(
+      'get_routes',
+      {},
+      { workspace: new Workspace([new MemorySource({ 'app/page.tsx': page })]) },
+    )) as any;
     expect(r.total).toBe(1);
   });
 
   const bad: Array<[string, unknown, string, string, RegExp]> = [
-    ['appDirectory not a string', { appDirectory: 1 }, 'InvalidArgument', 'appDirectory', /appDirectory must be a string/],
+    [
+      'appDirectory not a string',
+      { appDirectory: 1 },
+      'InvalidArgument',
+      'appDirectory',
+      /appDirectory must be a string/,
+    ],
     ['an empty appDirectory', { appDirectory: ' ' }, 'InvalidArgument', 'appDirectory', /must not be empty/],
     ["appDirectory '.'", { appDirectory: './' }, 'InvalidArgument', 'appDirectory', /below the root/],
-    ['appDirectory escaping the root', { appDirectory: '../other/app' }, 'PathOutsideRoot', 'appDirectory', /appDirectory escapes the root/],
-    ['an absolute appDirectory outside the root', { appDirectory: '/etc/app' }, 'PathOutsideRoot', 'appDirectory', /outside every root/],
-    ['an appDirectory path that does not exist', { appDirectory: 'apps/none/app' }, 'NotFound', 'appDirectory', /appDirectory not found: "apps\/none\/app"/],
-    ['an appDirectory path naming a file', { appDirectory: 'app/page.tsx' }, 'NotFound', 'appDirectory', /appDirectory not found/],
-    ['includeApi not a boolean', { includeApi: 'yes' }, 'InvalidArgument', 'includeApi', /includeApi must be a boolean/],
+    [
+      'appDirectory escaping the root',
+      { appDirectory: '../other/app' },
+      'PathOutsideRoot',
+      'appDirectory',
+      /appDirectory escapes the root/,
+    ],
+    [
+      'an absolute appDirectory outside the root',
+      { appDirectory: '/etc/app' },
+      'PathOutsideRoot',
+      'appDirectory',
+      /outside every root/,
+    ],
+    [
+      'an appDirectory path that does not exist',
+      { appDirectory: 'apps/none/app' },
+      'NotFound',
+      'appDirectory',
+      /appDirectory not found: "apps\/none\/app"/,
+    ],
+    [
+      'an appDirectory path naming a file',
+      { appDirectory: 'app/page.tsx' },
+      'NotFound',
+      'appDirectory',
+      /appDirectory not found/,
+    ],
+    [
+      'includeApi not a boolean',
+      { includeApi: 'yes' },
+      'InvalidArgument',
+      'includeApi',
+      /includeApi must be a boolean/,
+    ],
     ['arguments that are not an object', 'app', 'InvalidArgument', '(arguments)', /JSON object/],
   ];
   it.each(bad)('refuses %s', async (_n, args, code, field, message) => {

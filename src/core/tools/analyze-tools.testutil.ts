@@ -11,8 +11,14 @@ import type { ToolContext } from './types';
 
 const APPS = fileURLToPath(new URL('../../../test/fixtures/apps/', import.meta.url));
 export const parsers = () => sharedSourceParsers(nodeGrammarLoader);
-export const fixture = (name: string): ToolContext => ({ workspace: new Workspace([new NodeFsSource(APPS + name)]), parsers });
-export const memory = (tree: MemoryTree): ToolContext => ({ workspace: new Workspace([new MemorySource(tree, { name: 'repo' })]), parsers });
+export const fixture = (name: string): ToolContext => ({
+  workspace: new Workspace([new NodeFsSource(APPS + name)]),
+  parsers,
+});
+export const memory = (tree: MemoryTree): ToolContext => ({
+  workspace: new Workspace([new MemorySource(tree, { name: 'repo' })]),
+  parsers,
+});
 
 export async function refusal(p: Promise<unknown>): Promise<QuarryError> {
   const e = await p.then(

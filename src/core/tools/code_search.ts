@@ -27,8 +27,16 @@ export const codeSearch: Tool<CodeSearchResult> = {
     type: 'object',
     properties: {
       query: { type: 'string', description: 'Exact text or regex pattern to search for' },
-      fileType: { type: 'string', description: "File extension without dot to filter results (e.g. 'ts', 'tsx', 'prisma')" },
-      maxResults: { type: 'integer', minimum: 1, default: 10, description: 'Maximum number of results to return' },
+      fileType: {
+        type: 'string',
+        description: "File extension without dot to filter results (e.g. 'ts', 'tsx', 'prisma')",
+      },
+      maxResults: {
+        type: 'integer',
+        minimum: 1,
+        default: 10,
+        description: 'Maximum number of results to return',
+      },
     },
     required: ['query'],
     additionalProperties: false,
@@ -38,10 +46,14 @@ export const codeSearch: Tool<CodeSearchResult> = {
     const query = requiredString(args, 'query');
     const fileType = optionalString(args, 'fileType');
     if (fileType !== undefined && !/^\.?[^./\\\s]+$/.test(fileType)) {
-      throw new QuarryError('InvalidArgument', `fileType must be a file extension without dot, got "${fileType}"`, {
-        field: 'fileType',
-        value: fileType,
-      });
+      throw new QuarryError(
+        'InvalidArgument',
+        `fileType must be a file extension without dot, got "${fileType}"`,
+        {
+          field: 'fileType',
+          value: fileType,
+        },
+      );
     }
     const maxResults = optionalInt(args, 'maxResults', 10, 1);
     const regexOk = isValidRegex(query);

@@ -13,9 +13,14 @@ import { chunkTexts, ensureSeedIndexes } from './seed-context';
 import type { Tool } from './types';
 import { ensureObject } from './validate';
 
-const invalid = (message: string, field: string, value?: unknown) => new QuarryError('InvalidArgument', message, value === undefined ? { field } : { field, value });
+const invalid = (message: string, field: string, value?: unknown) =>
+  new QuarryError('InvalidArgument', message, value === undefined ? { field } : { field, value });
 const invalidFilter = (field: string, detail: string, value?: unknown) =>
-  new QuarryError('InvalidFilter', `INVALID_FILTER: ${field} ${detail}`, { field, value, kind: 'INVALID_FILTER' });
+  new QuarryError('InvalidFilter', `INVALID_FILTER: ${field} ${detail}`, {
+    field,
+    value,
+    kind: 'INVALID_FILTER',
+  });
 
 function stringArray(args: Record<string, unknown>, field: string): string[] | undefined {
   if (!(field in args)) return undefined;
@@ -45,18 +50,21 @@ export function parseCodebaseSearchArgs(raw: unknown): CodebaseSearchArgs {
   if (query.trim() === '') throw invalid('query must not be empty', 'query');
   let root: string | undefined;
   if ('root' in args) {
-    if (typeof args.root !== 'string' || args.root.trim() === '') throw invalid('root must be a non-empty string', 'root', args.root);
+    if (typeof args.root !== 'string' || args.root.trim() === '')
+      throw invalid('root must be a non-empty string', 'root', args.root);
     root = args.root;
   }
   let limit = 10;
   if ('limit' in args) {
     const l = args.limit;
-    if (typeof l !== 'number' || !Number.isInteger(l) || l < 1 || l > 100) throw invalid('limit must be an integer from 1 to 100', 'limit', l);
+    if (typeof l !== 'number' || !Number.isInteger(l) || l < 1 || l > 100)
+      throw invalid('limit must be an integer from 1 to 100', 'limit', l);
     limit = l;
   }
   let includeContent = true;
   if ('include_content' in args) {
-    if (typeof args.include_content !== 'boolean') throw invalid('include_content must be a boolean', 'include_content', args.include_content);
+    if (typeof args.include_content !== 'boolean')
+      throw invalid('include_content must be a boolean', 'include_content', args.include_content);
     includeContent = args.include_content;
   }
   const rawExt = stringArray(args, 'file_extensions');
@@ -64,13 +72,17 @@ export function parseCodebaseSearchArgs(raw: unknown): CodebaseSearchArgs {
   if (rawExt) {
     extensions = rawExt.map((e) => (e.startsWith('.') ? e.slice(1) : e));
     if (extensions.some((e) => e === '' || /[./\\\s]/.test(e))) {
-      throw new QuarryError('InvalidFilter', 'file_extensions contains an invalid extension', { field: 'file_extensions', value: rawExt });
+      throw new QuarryError('InvalidFilter', 'file_extensions contains an invalid extension', {
+        field: 'file_extensions',
+        value: rawExt,
+      });
     }
   }
   let pathFilter: string | undefined;
   if ('path_filter' in args) {
     const p = args.path_filter;
-    if (typeof p !== 'string' || p.trim() === '') throw invalidFilter('path_filter', 'must be a non-empty string', p);
+    if (typeof p !== 'string' || p.trim() === '')
+      throw invalidFilter('path_filter', 'must be a non-empty string', p);
     pathFilter = p.replace(/\\/g, '/');
   }
   const excludePaths = stringArray(args, 'exclude_paths')?.map((p) => p.replace(/\\/g, '/'));
@@ -88,9 +100,19 @@ export const codebaseSearch: Tool<Envelope> = {
       root: { type: 'string', description: 'Repository root (defaults to the open root)' },
       limit: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
       include_content: { type: 'boolean', default: true, description: 'false sets snippet to null' },
-      file_extensions: { type: 'array', items: { type: 'string' }, minItems: 1, description: "Final extensions, 'ts' or '.ts' (case-sensitive)" },
+      file_extensions: {
+        type: 'array',
+        items: { type: 'string' },
+        minItems: 1,
+        description: "Final extensions, 'ts' or '.ts' (case-sensitive)",
+      },
       path_filter: { type: 'string', description: 'Case-sensitive substring of the repo-relative path' },
-      exclude_paths: { type: 'array', items: { type: 'string' }, minItems: 1, description: 'Case-sensitive substrings to exclude' },
+      exclude_paths: {
+        type: 'array',
+        items: { type: 'string' },
+        minItems: 1,
+        description: 'Case-sensitive substrings to exclude',
+      },
     },
     required: ['query'],
     additionalProperties: false,
@@ -110,10 +132,18 @@ export const codebaseSearch: Tool<Envelope> = {
     // Per-root indexes score with their own corpus statistics, as zoekt scores each shard.
     const hits = parts
       .flatMap((part) => {
-        const filter = tests.length ? (c: SeedChunkRecord) => tests.every((f) => f(part.prefix + c.path)) : undefined;
-        return part.index.search(a.query, a.limit, filter).map((h) => ({ ...h, part, path: part.prefix + h.chunk.path }));
+        const filter = tests.length
+          ? (c: SeedChunkRecord) => tests.every((f) => f(part.prefix + c.path))
+          : undefined;
+        return part.index
+          .search(a.query, a.limit, filter)
+          .map((h) => ({ ...h, part, path: part.prefix + h.chunk.path }));
       })
-      .sort((x, y) => y.score - x.score || (x.path < y.path ? -1 : x.path > y.path ? 1 : x.chunk.startLine - y.chunk.startLine))
+      .sort(
+        (x, y) =>
+          y.score - x.score ||
+          (x.path < y.path ? -1 : x.path > y.path ? 1 : x.chunk.startLine - y.chunk.startLine),
+      )
       .slice(0, a.limit);
     const texts = new Map(parts.map((p) => [p, chunkTexts(p)]));
     const results = await Promise.all(
@@ -127,7 +157,9 @@ export const codebaseSearch: Tool<Envelope> = {
         matchedTerms: h.matchedTerms,
         scoreComponents: h.scoreComponents,
         // the engine's snippet is the whole chunk text (its preamble included)
-        snippet: a.includeContent ? ((await texts.get(h.part)!(h.chunk.path, h.chunk.startLine))?.text ?? '') : null,
+        snippet: a.includeContent
+          ? ((await texts.get(h.part)!(h.chunk.path, h.chunk.startLine))?.text ?? '')
+          : null,
       })),
     );
     return envelope('codebase_search', ROUTE_TFIDF, a.query, results, elapsedSince(t), stats);

@@ -18,7 +18,13 @@ export interface EnvelopeHit {
   chunkType: string;
   score: number;
   matchedTerms: string[];
-  scoreComponents: Array<{ term: string; termFrequency: number; documentFrequency: number; idf: number; bm25: number }>;
+  scoreComponents: Array<{
+    term: string;
+    termFrequency: number;
+    documentFrequency: number;
+    idf: number;
+    bm25: number;
+  }>;
   snippet: string | null;
 }
 
@@ -46,7 +52,14 @@ export interface Envelope {
   };
 }
 
-export function envelope(tool: string, route: string, query: string, results: EnvelopeHit[], searchMs: number, stats: RefreshStats): Envelope {
+export function envelope(
+  tool: string,
+  route: string,
+  query: string,
+  results: EnvelopeHit[],
+  searchMs: number,
+  stats: RefreshStats,
+): Envelope {
   return {
     envelope_version: '1',
     status: 'ok',

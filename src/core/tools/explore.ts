@@ -14,7 +14,8 @@ import { ensureObject, optionalEnum, optionalString, requiredString } from './va
 export function parseExploreArgs(raw: unknown): { path: string; focus?: string; depth: ExploreDepth } {
   const args = ensureObject(raw);
   const path = requiredString(args, 'path');
-  if (!path.trim()) throw new QuarryError('InvalidArgument', 'path must not be empty', { field: 'path', value: path });
+  if (!path.trim())
+    throw new QuarryError('InvalidArgument', 'path must not be empty', { field: 'path', value: path });
   const focus = optionalString(args, 'focus')?.trim();
   const depth = optionalEnum<ExploreDepth>(args, 'depth', ['shallow', 'standard', 'deep'], 'standard');
   return { path, ...(focus ? { focus } : {}), depth };
@@ -29,7 +30,12 @@ export const exploreTool: Tool<ExploreResult> = {
     properties: {
       path: { type: 'string', description: 'Directory or file to explore' },
       focus: { type: 'string', description: 'What to look for (e.g. "auth patterns", "test structure")' },
-      depth: { type: 'string', enum: ['shallow', 'standard', 'deep'], default: 'standard', description: 'How thorough: shallow, standard (default), or deep' },
+      depth: {
+        type: 'string',
+        enum: ['shallow', 'standard', 'deep'],
+        default: 'standard',
+        description: 'How thorough: shallow, standard (default), or deep',
+      },
     },
     required: ['path'],
     additionalProperties: false,

@@ -37,7 +37,12 @@ describe('feature_status on the flags fixture', () => {
   ];
   it.each(cases)('%s', async (featureName, implemented, featureFlagged, flagName, testCoverage) => {
     const r = (await callTool('feature_status', { featureName }, fixture('flags-app'))) as any;
-    expect({ implemented: r.implemented, featureFlagged: r.featureFlagged, flagName: r.flagName, testCoverage: r.testCoverage }).toEqual({
+    expect({
+      implemented: r.implemented,
+      featureFlagged: r.featureFlagged,
+      flagName: r.flagName,
+      testCoverage: r.testCoverage,
+    }).toEqual({
       implemented,
       featureFlagged,
       flagName,
@@ -52,8 +57,20 @@ describe('feature_status on the flags fixture', () => {
   });
 
   it('answers with the seed fields and the added ones', async () => {
-    const r = (await callTool('feature_status', { featureName: 'new checkout' }, fixture('flags-app'))) as any;
-    expect(Object.keys(r).slice(0, 7)).toEqual(['featureName', 'implemented', 'featureFlagged', 'flagName', 'testCoverage', 'references', 'summary']);
+    const r = (await callTool(
+      'feature_status',
+      { featureName: 'new checkout' },
+      fixture('flags-app'),
+    )) as any;
+    expect(Object.keys(r).slice(0, 7)).toEqual([
+      'featureName',
+      'implemented',
+      'featureFlagged',
+      'flagName',
+      'testCoverage',
+      'references',
+      'summary',
+    ]);
     expect(r.references.map((x: any) => [x.path, x.line, x.category, x.comment, x.match])).toEqual([
       ['src/launchdarkly/CheckoutButton.tsx', 4, 'code', false, 'newCheckout'],
       ['src/launchdarkly/CheckoutButton.tsx', 7, 'code', false, 'newCheckout'],
@@ -136,7 +153,11 @@ describe('feature_status on the flags fixture', () => {
   });
 
   it('includeInventory lists every flag in the repository with its SDK and counts', async () => {
-    const r = (await callTool('feature_status', { featureName: 'teleport', includeInventory: true }, fixture('flags-app'))) as any;
+    const r = (await callTool(
+      'feature_status',
+      { featureName: 'teleport', includeInventory: true },
+      fixture('flags-app'),
+    )) as any;
     expect(r.inventory.flags.map((f: any) => [f.sdk, f.name, f.references, f.definitions, f.files])).toEqual([
       ['launchdarkly', 'checkout-button-color', 1, 0, 1],
       ['launchdarkly', 'new-checkout', 1, 0, 1],
@@ -169,25 +190,63 @@ describe('feature_status on the flags fixture', () => {
   });
 
   it('maxReferences caps the list (code first); totalReferences counts them all', async () => {
-    const r = (await callTool('feature_status', { featureName: 'new checkout', maxReferences: 2 }, fixture('flags-app'))) as any;
+    const r = (await callTool(
+      'feature_status',
+      { featureName: 'new checkout', maxReferences: 2 },
+      fixture('flags-app'),
+    )) as any;
     expect(r.references.map((x: any) => x.line)).toEqual([4, 7]);
     expect(r.totalReferences).toBe(8);
   });
 });
 
 describe('feature_status (in memory)', () => {
-  const cases: Array<[string, MemoryTree, string, Partial<Record<'implemented' | 'featureFlagged' | 'testCoverage', boolean>> & { flagName?: string | null }]> = [
-    ['a string in JSX text is code', { 'a.tsx': 'export const A = () => <h1>Referral program</h1>;' }, 'referral program', { implemented: true }],
-    ['a block comment is not code', { 'a.ts': '/* referral program\n   coming soon */\nexport {};' }, 'referral program', { implemented: false }],
-    ['a JSX comment is not code', { 'a.tsx': 'export const A = () => <div>{/* referral program */}</div>;' }, 'referral program', { implemented: false }],
+  const cases: Array<
+    [
+      string,
+      MemoryTree,
+      string,
+      Partial<Record<'implemented' | 'featureFlagged' | 'testCoverage', boolean>> & {
+        flagName?: string | null;
+      },
+    ]
+  > = [
+    [
+      'a string in JSX text is code',
+      { 'a.tsx': 'export const A = () => <h1>Referral program</h1>;' },
+      'referral program',
+      { implemented: true },
+    ],
+    [
+      'a block comment is not code',
+      { 'a.ts': '/* referral program\n   coming soon */\nexport {};' },
+      'referral program',
+      { implemented: false },
+    ],
+    [
+      'a JSX comment is not code',
+      { 'a.tsx': 'export const A = () => <div>{/* referral program */}</div>;' },
+      'referral program',
+      { implemented: false },
+    ],
     [
       'a regex literal with slashes does not confuse comments',
       { 'a.ts': 'const r = /\\/\\//;\nexport const referralProgram = r;' },
       'referral program',
       { implemented: true },
     ],
-    ['a Go comment', { 'a.go': 'package a\n// ReferralProgram is planned\n' }, 'referral program', { implemented: false }],
-    ['Go code', { 'a.go': 'package a\nfunc ReferralProgram() {}\n' }, 'referral program', { implemented: true }],
+    [
+      'a Go comment',
+      { 'a.go': 'package a\n// ReferralProgram is planned\n' },
+      'referral program',
+      { implemented: false },
+    ],
+    [
+      'Go code',
+      { 'a.go': 'package a\nfunc ReferralProgram() {}\n' },
+      'referral program',
+      { implemented: true },
+    ],
     [
       'a .test. file covers it',
       { 'a.ts': 'export const referralProgram = 1;', 'a.test.ts': "it('referral program', () => {});" },
@@ -200,8 +259,18 @@ describe('feature_status (in memory)', () => {
       'referral program',
       { testCoverage: true, implemented: false },
     ],
-    ['a mention in a test comment alone is not coverage', { 'x.spec.ts': '// referral program later\nit("x", () => {});' }, 'referral program', { testCoverage: false }],
-    ['JSON config is not code', { 'config.json': '{"referralProgram": true}' }, 'referral program', { implemented: false }],
+    [
+      'a mention in a test comment alone is not coverage',
+      { 'x.spec.ts': '// referral program later\nit("x", () => {});' },
+      'referral program',
+      { testCoverage: false },
+    ],
+    [
+      'JSON config is not code',
+      { 'config.json': '{"referralProgram": true}' },
+      'referral program',
+      { implemented: false },
+    ],
     [
       'a flag found only in tests does not flag the feature',
       { 'a.test.ts': "import posthog from 'posthog-js';\nposthog.isFeatureEnabled('referral-program');" },
@@ -225,13 +294,49 @@ describe('feature_status (in memory)', () => {
 
   const bad: Array<[string, unknown, string, string, RegExp]> = [
     ['a missing featureName', {}, 'InvalidArgument', 'featureName', /Missing required field: featureName/],
-    ['a featureName that is not a string', { featureName: 7 }, 'InvalidArgument', 'featureName', /featureName must be a string/],
+    [
+      'a featureName that is not a string',
+      { featureName: 7 },
+      'InvalidArgument',
+      'featureName',
+      /featureName must be a string/,
+    ],
     ['an empty featureName', { featureName: '  ' }, 'InvalidArgument', 'featureName', /must not be empty/],
-    ['a featureName without letters or digits', { featureName: '--_--' }, 'InvalidArgument', 'featureName', /must contain a letter or digit/],
-    ['a featureName too long', { featureName: 'x'.repeat(201) }, 'InvalidArgument', 'featureName', /at most 200 characters/],
-    ['maxReferences zero', { featureName: 'x', maxReferences: 0 }, 'InvalidArgument', 'maxReferences', /from 1 to 1000/],
-    ['maxReferences not an integer', { featureName: 'x', maxReferences: 2.5 }, 'InvalidArgument', 'maxReferences', /integer/],
-    ['includeInventory not a boolean', { featureName: 'x', includeInventory: 1 }, 'InvalidArgument', 'includeInventory', /boolean/],
+    [
+      'a featureName without letters or digits',
+      { featureName: '--_--' },
+      'InvalidArgument',
+      'featureName',
+      /must contain a letter or digit/,
+    ],
+    [
+      'a featureName too long',
+      { featureName: 'x'.repeat(201) },
+      'InvalidArgument',
+      'featureName',
+      /at most 200 characters/,
+    ],
+    [
+      'maxReferences zero',
+      { featureName: 'x', maxReferences: 0 },
+      'InvalidArgument',
+      'maxReferences',
+      /from 1 to 1000/,
+    ],
+    [
+      'maxReferences not an integer',
+      { featureName: 'x', maxReferences: 2.5 },
+      'InvalidArgument',
+      'maxReferences',
+      /integer/,
+    ],
+    [
+      'includeInventory not a boolean',
+      { featureName: 'x', includeInventory: 1 },
+      'InvalidArgument',
+      'includeInventory',
+      /boolean/,
+    ],
   ];
   it.each(bad)('refuses %s', async (_n, args, code, field, message) => {
     const e = await refusal(callTool('feature_status', args, memory({ 'a.ts': '' })));
@@ -241,7 +346,9 @@ describe('feature_status (in memory)', () => {
   });
 
   it('says so when the host provides no parsers', async () => {
-    const e = await refusal(callTool('feature_status', { featureName: 'x' }, { workspace: new Workspace([new MemorySource({})]) }));
+    const e = await refusal(
+      callTool('feature_status', { featureName: 'x' }, { workspace: new Workspace([new MemorySource({})]) }),
+    );
     expect(e.code).toBe('EngineError');
   });
 });

@@ -14,7 +14,9 @@ import { requireParsers } from '../analyze/parsers';
 import type { Tool } from './types';
 import { ensureObject, optionalBoolean, optionalInt, requiredString } from './validate';
 
-export type FeatureStatusResult = Omit<FeatureStatus, 'inventory'> & { inventory?: FeatureStatus['inventory'] };
+export type FeatureStatusResult = Omit<FeatureStatus, 'inventory'> & {
+  inventory?: FeatureStatus['inventory'];
+};
 
 export const MAX_FEATURE_NAME_CHARS = 200;
 
@@ -25,9 +27,22 @@ export const featureStatusTool: Tool<FeatureStatusResult> = {
   inputSchema: {
     type: 'object',
     properties: {
-      featureName: { type: 'string', description: "Name of the feature to check (e.g. 'notifications', 'new checkout', 'darkMode')" },
-      maxReferences: { type: 'integer', minimum: 1, maximum: 1000, default: 50, description: 'Most references to return (code first); totalReferences counts them all' },
-      includeInventory: { type: 'boolean', default: false, description: 'Also list every feature flag found in the repository, with its SDK and reference count' },
+      featureName: {
+        type: 'string',
+        description: "Name of the feature to check (e.g. 'notifications', 'new checkout', 'darkMode')",
+      },
+      maxReferences: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 1000,
+        default: 50,
+        description: 'Most references to return (code first); totalReferences counts them all',
+      },
+      includeInventory: {
+        type: 'boolean',
+        default: false,
+        description: 'Also list every feature flag found in the repository, with its SDK and reference count',
+      },
     },
     required: ['featureName'],
     additionalProperties: false,
@@ -36,15 +51,26 @@ export const featureStatusTool: Tool<FeatureStatusResult> = {
     const args = ensureObject(raw);
     const featureName = requiredString(args, 'featureName');
     if (featureName.length > MAX_FEATURE_NAME_CHARS) {
-      throw new QuarryError('InvalidArgument', `featureName must be at most ${MAX_FEATURE_NAME_CHARS} characters`, { field: 'featureName' });
+      throw new QuarryError(
+        'InvalidArgument',
+        `featureName must be at most ${MAX_FEATURE_NAME_CHARS} characters`,
+        { field: 'featureName' },
+      );
     }
     if (featureWords(featureName).length === 0) {
-      throw new QuarryError('InvalidArgument', `featureName must contain a letter or digit, got "${featureName}"`, { field: 'featureName', value: featureName });
+      throw new QuarryError(
+        'InvalidArgument',
+        `featureName must contain a letter or digit, got "${featureName}"`,
+        { field: 'featureName', value: featureName },
+      );
     }
     const maxReferences = optionalInt(args, 'maxReferences', 50, 1, 1000);
     const includeInventory = optionalBoolean(args, 'includeInventory', false);
     const parsers = await requireParsers(ctx.parsers, 'feature_status');
-    const { inventory, ...status } = await featureStatus(ctx.workspace, parsers, featureName, { maxReferences, signal: ctx.signal });
+    const { inventory, ...status } = await featureStatus(ctx.workspace, parsers, featureName, {
+      maxReferences,
+      signal: ctx.signal,
+    });
     return includeInventory ? { ...status, inventory } : status;
   },
 };

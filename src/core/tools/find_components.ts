@@ -13,7 +13,12 @@ import type { Tool } from './types';
 import { ensureObject, optionalString } from './validate';
 
 export interface FindComponentsResult {
-  components: Array<{ name: string; path: string; type: 'function' | 'arrow' } & Omit<FoundComponent, 'name' | 'path' | 'type'>>;
+  components: Array<
+    { name: string; path: string; type: 'function' | 'arrow' } & Omit<
+      FoundComponent,
+      'name' | 'path' | 'type'
+    >
+  >;
   total: number;
   /** Added: script files parsed, and files that could not be read or parsed. */
   filesScanned: number;
@@ -27,8 +32,16 @@ export const findComponentsTool: Tool<FindComponentsResult> = {
   inputSchema: {
     type: 'object',
     properties: {
-      namePattern: { type: 'string', description: "Regex pattern to match component names (e.g. 'Button', '.*Form'); RE2 syntax, unanchored, case-sensitive" },
-      directory: { type: 'string', description: "Subdirectory to search within (e.g. 'components', 'features'); uses are still counted across the whole codebase" },
+      namePattern: {
+        type: 'string',
+        description:
+          "Regex pattern to match component names (e.g. 'Button', '.*Form'); RE2 syntax, unanchored, case-sensitive",
+      },
+      directory: {
+        type: 'string',
+        description:
+          "Subdirectory to search within (e.g. 'components', 'features'); uses are still counted across the whole codebase",
+      },
     },
     additionalProperties: false,
   },
@@ -43,18 +56,26 @@ export const findComponentsTool: Tool<FindComponentsResult> = {
         matcher = compileMatcher(namePattern, { mode: 'regex', caseMode: 'sensitive' });
       } catch (err) {
         const detail = err instanceof Error ? err.message : String(err);
-        throw new QuarryError('InvalidPattern', `namePattern is not a valid regex: ${detail}`, { field: 'namePattern', value: namePattern });
+        throw new QuarryError('InvalidPattern', `namePattern is not a valid regex: ${detail}`, {
+          field: 'namePattern',
+          value: namePattern,
+        });
       }
       acceptName = (name) => matcher.lineHits(name).length > 0;
     }
-    const starts = directory !== undefined && directory.trim() !== '' ? await resolveDirectory(ctx.workspace, directory, 'directory') : undefined;
+    const starts =
+      directory !== undefined && directory.trim() !== ''
+        ? await resolveDirectory(ctx.workspace, directory, 'directory')
+        : undefined;
     const parsers = await requireParsers(ctx.parsers, 'find_components');
     const found = await findComponents(ctx.workspace, parsers, { starts, acceptName, signal: ctx.signal });
     return {
       components: found.components.map(({ name, path, type, ...rest }) => ({ name, path, type, ...rest })),
       total: found.components.length,
       filesScanned: found.filesScanned,
-      skipped: found.skipped.map(({ path, reason, detail }) => (detail === undefined ? { path, reason } : { path, reason, detail })),
+      skipped: found.skipped.map(({ path, reason, detail }) =>
+        detail === undefined ? { path, reason } : { path, reason, detail },
+      ),
     };
   },
 };

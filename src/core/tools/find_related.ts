@@ -41,28 +41,41 @@ export interface FindRelatedArgs {
 /** find_related's argument rules, shared with the app's Related panel (the same checks, the same errors). */
 export function parseFindRelatedArgs(raw: unknown): FindRelatedArgs {
   const args = ensureObject(raw);
-  if (!('path' in args)) throw new QuarryError('InvalidArgument', 'Missing required field: path', { field: 'path' });
-  if (typeof args.path !== 'string') throw new QuarryError('InvalidArgument', 'path must be a string', { field: 'path', value: args.path });
-  if (!('line' in args)) throw new QuarryError('InvalidArgument', 'Missing required field: line', { field: 'line' });
+  if (!('path' in args))
+    throw new QuarryError('InvalidArgument', 'Missing required field: path', { field: 'path' });
+  if (typeof args.path !== 'string')
+    throw new QuarryError('InvalidArgument', 'path must be a string', { field: 'path', value: args.path });
+  if (!('line' in args))
+    throw new QuarryError('InvalidArgument', 'Missing required field: line', { field: 'line' });
   if (typeof args.line !== 'number' || !Number.isInteger(args.line)) {
-    throw new QuarryError('InvalidArgument', 'line must be a positive integer', { field: 'line', value: args.line });
+    throw new QuarryError('InvalidArgument', 'line must be a positive integer', {
+      field: 'line',
+      value: args.line,
+    });
   }
   let limit = 10;
   if ('limit' in args) {
     if (typeof args.limit !== 'number' || !Number.isInteger(args.limit)) {
-      throw new QuarryError('InvalidArgument', 'limit must be an integer', { field: 'limit', value: args.limit });
+      throw new QuarryError('InvalidArgument', 'limit must be an integer', {
+        field: 'limit',
+        value: args.limit,
+      });
     }
     limit = Math.max(1, args.limit);
   }
   if ('root' in args && (typeof args.root !== 'string' || args.root.trim() === '')) {
-    throw new QuarryError('InvalidArgument', 'root must be a non-empty string', { field: 'root', value: args.root });
+    throw new QuarryError('InvalidArgument', 'root must be a non-empty string', {
+      field: 'root',
+      value: args.root,
+    });
   }
   return { path: args.path, line: args.line, limit, root: args.root as string | undefined };
 }
 
 /** The seed engine's answer to a line below 1 (after the index is ready). */
 export function checkRelatedLine(line: number): void {
-  if (line < 1) throw new QuarryError('EngineError', 'line must be a positive integer', { field: 'line', value: line });
+  if (line < 1)
+    throw new QuarryError('EngineError', 'line must be a positive integer', { field: 'line', value: line });
 }
 
 export const findRelated: Tool<Envelope> = {
@@ -89,7 +102,8 @@ export const findRelated: Tool<Envelope> = {
     checkRelatedLine(line);
     const t = now();
     // The root the path is in (per-root indexes hold root-relative paths).
-    const part = parts.find((p) => p.prefix !== '' && path.startsWith(p.prefix)) ?? parts.find((p) => p.prefix === '');
+    const part =
+      parts.find((p) => p.prefix !== '' && path.startsWith(p.prefix)) ?? parts.find((p) => p.prefix === '');
     const rel = part ? path.slice(part.prefix.length) : '';
     const seed = part?.index.chunkAt(rel, line);
     const text = part ? chunkTexts(part) : null;

@@ -11,7 +11,13 @@
  * is read with Pages Router rules, and the name 'pages' alone means the Pages Routers only.
  */
 import { QuarryError } from '../errors';
-import { appForDirectory, discoverNextApps, routesOfApp, type NextApp, type RouteEntry } from '../analyze/routes';
+import {
+  appForDirectory,
+  discoverNextApps,
+  routesOfApp,
+  type NextApp,
+  type RouteEntry,
+} from '../analyze/routes';
 import { normalizeRelative } from '../source/workspace';
 import type { Tool } from './types';
 import { ensureObject, optionalBoolean, optionalString } from './validate';
@@ -46,7 +52,8 @@ export const getRoutes: Tool<GetRoutesResult> = {
       appDirectory: {
         type: 'string',
         default: 'app',
-        description: "The app directory to scan: a folder name looked up in every app (also under src/), or a path from the workspace root such as 'apps/web/app'",
+        description:
+          "The app directory to scan: a folder name looked up in every app (also under src/), or a path from the workspace root such as 'apps/web/app'",
       },
       includeApi: { type: 'boolean', default: true, description: 'Whether to include API routes' },
     },
@@ -57,7 +64,10 @@ export const getRoutes: Tool<GetRoutesResult> = {
     const appDirectory = optionalString(args, 'appDirectory') ?? 'app';
     const includeApi = optionalBoolean(args, 'includeApi', true);
     if (appDirectory.trim() === '') {
-      throw new QuarryError('InvalidArgument', 'appDirectory must not be empty', { field: 'appDirectory', value: appDirectory });
+      throw new QuarryError('InvalidArgument', 'appDirectory must not be empty', {
+        field: 'appDirectory',
+        value: appDirectory,
+      });
     }
     const ws = ctx.workspace;
     let apps: NextApp[];
@@ -65,10 +75,14 @@ export const getRoutes: Tool<GetRoutesResult> = {
     const isPath = appDirectory.replace(/\\/g, '/').replace(/\/+$/, '').includes('/') || norm === '';
     if (isPath) {
       if (norm === '') {
-        throw new QuarryError('InvalidArgument', `appDirectory must name a directory below the root, got "${appDirectory}"`, {
-          field: 'appDirectory',
-          value: appDirectory,
-        });
+        throw new QuarryError(
+          'InvalidArgument',
+          `appDirectory must name a directory below the root, got "${appDirectory}"`,
+          {
+            field: 'appDirectory',
+            value: appDirectory,
+          },
+        );
       }
       const found: NextApp[] = [];
       for (const c of ws.resolveAll(appDirectory, 'appDirectory')) {
@@ -76,12 +90,18 @@ export const getRoutes: Tool<GetRoutesResult> = {
         if (st?.kind === 'directory') found.push(await appForDirectory(ws, c.rootIndex, c.rel, ctx.signal));
       }
       if (!found.length) {
-        throw new QuarryError('NotFound', `appDirectory not found: "${appDirectory}"`, { field: 'appDirectory', value: appDirectory });
+        throw new QuarryError('NotFound', `appDirectory not found: "${appDirectory}"`, {
+          field: 'appDirectory',
+          value: appDirectory,
+        });
       }
       apps = found;
     } else {
       if (!/^[^/\\]+$/.test(norm))
-        throw new QuarryError('InvalidArgument', `appDirectory is not a folder name: "${appDirectory}"`, { field: 'appDirectory', value: appDirectory });
+        throw new QuarryError('InvalidArgument', `appDirectory is not a folder name: "${appDirectory}"`, {
+          field: 'appDirectory',
+          value: appDirectory,
+        });
       apps = await discoverNextApps(ws, { appDirName: norm, signal: ctx.signal });
     }
 

@@ -13,7 +13,11 @@ export function selectRootPrefix(ctx: ToolContext, root: string | undefined): st
   const ws = ctx.workspace;
   const norm = (p: string) => p.replace(/\\/g, '/').replace(/\/+$/, '');
   const i = ws.roots.findIndex((r, k) => norm(r.absoluteRoot) === norm(root) || ws.names[k] === root);
-  if (i < 0) throw new QuarryError('InvalidArgument', `root is not an open repository: ${root}`, { field: 'root', value: root });
+  if (i < 0)
+    throw new QuarryError('InvalidArgument', `root is not an open repository: ${root}`, {
+      field: 'root',
+      value: root,
+    });
   return ws.multiRoot ? ws.names[i] + '/' : '';
 }
 
@@ -21,7 +25,15 @@ const MODE_RANK: Record<RefreshMode, number> = { cache_hit: 0, incremental: 1, f
 
 /** One refresh summary for several roots: counts add up; the mode is the heaviest any root needed. */
 export function mergeRefreshStats(all: RefreshStats[]): RefreshStats {
-  const out: RefreshStats = { refreshMode: 'cache_hit', filesScanned: 0, chunksIndexed: 0, elapsedMs: 0, filesChanged: 0, filesRemoved: 0, skipped: [] };
+  const out: RefreshStats = {
+    refreshMode: 'cache_hit',
+    filesScanned: 0,
+    chunksIndexed: 0,
+    elapsedMs: 0,
+    filesChanged: 0,
+    filesRemoved: 0,
+    skipped: [],
+  };
   for (const s of all) {
     if (MODE_RANK[s.refreshMode] > MODE_RANK[out.refreshMode]) out.refreshMode = s.refreshMode;
     out.filesScanned += s.filesScanned;
@@ -40,7 +52,12 @@ export function mergeRefreshStats(all: RefreshStats[]): RefreshStats {
  * host has none.
  */
 export async function ensureCodeIndexes(ctx: ToolContext, tool: string): Promise<CodeIndexPart[]> {
-  if (!ctx.codeIndexes) throw new QuarryError('EngineError', `${tool} needs the workspace's code index, and this host provides none`, {});
+  if (!ctx.codeIndexes)
+    throw new QuarryError(
+      'EngineError',
+      `${tool} needs the workspace's code index, and this host provides none`,
+      {},
+    );
   const parts = await ctx.codeIndexes(ctx.signal);
   if (!parts.length) throw new QuarryError('EngineError', 'No index is available for this workspace', {});
   return parts.map((part) => {

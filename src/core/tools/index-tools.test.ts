@@ -66,13 +66,41 @@ describe('codebase_search validation (seed 004 messages, word for word)', () => 
     ['limit 101', { query: 'x', limit: 101 }, 'limit must be an integer from 1 to 100'],
     ['limit null', { query: 'x', limit: null }, 'limit must be an integer from 1 to 100'],
     ['limit 2.5', { query: 'x', limit: 2.5 }, 'limit must be an integer from 1 to 100'],
-    ['include_content not a boolean', { query: 'x', include_content: 'no' }, 'include_content must be a boolean'],
-    ['extension with a dot inside', { query: 'x', file_extensions: ['d.ts'] }, 'file_extensions contains an invalid extension'],
-    ['extension empty', { query: 'x', file_extensions: [''] }, 'file_extensions contains an invalid extension'],
-    ['extension just a dot', { query: 'x', file_extensions: ['.'] }, 'file_extensions contains an invalid extension'],
-    ['extension with a slash', { query: 'x', file_extensions: ['a/b'] }, 'file_extensions contains an invalid extension'],
-    ['extension with a backslash', { query: 'x', file_extensions: ['a\\b'] }, 'file_extensions contains an invalid extension'],
-    ['extension with whitespace', { query: 'x', file_extensions: ['t s'] }, 'file_extensions contains an invalid extension'],
+    [
+      'include_content not a boolean',
+      { query: 'x', include_content: 'no' },
+      'include_content must be a boolean',
+    ],
+    [
+      'extension with a dot inside',
+      { query: 'x', file_extensions: ['d.ts'] },
+      'file_extensions contains an invalid extension',
+    ],
+    [
+      'extension empty',
+      { query: 'x', file_extensions: [''] },
+      'file_extensions contains an invalid extension',
+    ],
+    [
+      'extension just a dot',
+      { query: 'x', file_extensions: ['.'] },
+      'file_extensions contains an invalid extension',
+    ],
+    [
+      'extension with a slash',
+      { query: 'x', file_extensions: ['a/b'] },
+      'file_extensions contains an invalid extension',
+    ],
+    [
+      'extension with a backslash',
+      { query: 'x', file_extensions: ['a\\b'] },
+      'file_extensions contains an invalid extension',
+    ],
+    [
+      'extension with whitespace',
+      { query: 'x', file_extensions: ['t s'] },
+      'file_extensions contains an invalid extension',
+    ],
   ];
   it.each(rows)('%s', async (_n, args, message) => {
     const c = ctx();
@@ -135,22 +163,45 @@ describe('codebase_search results', () => {
     // the seed's chunks: a symbol at the start of a line; the lines before the first one (imports,
     // the doc comment) lead every chunk of the file; an indented `def` is no symbol
     const top = r.results.find((h: any) => h.symbolName === 'authenticate');
-    expect(top).toMatchObject({ path: 'src/auth/session.ts', startLine: 4, endLine: 8, symbolName: 'authenticate', chunkType: 'function' });
+    expect(top).toMatchObject({
+      path: 'src/auth/session.ts',
+      startLine: 4,
+      endLine: 8,
+      symbolName: 'authenticate',
+      chunkType: 'function',
+    });
     expect(top.matchedTerms).toEqual(['authenticate', 'request']);
-    expect(top.snippet.startsWith("import { db } from '../db';\n\n/** Check a request's session token. */\nexport function authenticate(")).toBe(true);
+    expect(
+      top.snippet.startsWith(
+        "import { db } from '../db';\n\n/** Check a request's session token. */\nexport function authenticate(",
+      ),
+    ).toBe(true);
     expect(top.snippet.endsWith('}\n')).toBe(true); // its last line is the blank one before logout
-    expect(r.results.find((h: any) => h.path === 'lib/tool.py')).toMatchObject({ startLine: 1, endLine: 3, symbolName: 'Agent', chunkType: 'class' });
+    expect(r.results.find((h: any) => h.path === 'lib/tool.py')).toMatchObject({
+      startLine: 1,
+      endLine: 3,
+      symbolName: 'Agent',
+      chunkType: 'class',
+    });
     const guide = r.results.find((h: any) => h.path === 'docs/guide.md');
     expect(guide).toMatchObject({ startLine: 1, endLine: 4, chunkType: 'file' });
     expect('symbolName' in guide && guide.symbolName !== undefined).toBe(false);
-    for (const c of top.scoreComponents) expect(Object.keys(c)).toEqual(['term', 'termFrequency', 'documentFrequency', 'idf', 'bm25']);
+    for (const c of top.scoreComponents)
+      expect(Object.keys(c)).toEqual(['term', 'termFrequency', 'documentFrequency', 'idf', 'bm25']);
     const sum = top.scoreComponents.reduce((s: number, c: any) => s + c.bm25, 0);
     expect(top.score).toBeCloseTo(sum, 12);
-    expect(r.results.some((h: any) => h.path.startsWith('node_modules/') || h.path.endsWith('.txt'))).toBe(false);
-    for (let i = 1; i < r.results.length; i++) expect(r.results[i - 1].score).toBeGreaterThanOrEqual(r.results[i].score);
+    expect(r.results.some((h: any) => h.path.startsWith('node_modules/') || h.path.endsWith('.txt'))).toBe(
+      false,
+    );
+    for (let i = 1; i < r.results.length; i++)
+      expect(r.results[i - 1].score).toBeGreaterThanOrEqual(r.results[i].score);
   });
   it('include_content false sets snippet to null and keeps the other fields', async () => {
-    const r = (await callTool('codebase_search', { query: 'authenticate', include_content: false }, ctx())) as any;
+    const r = (await callTool(
+      'codebase_search',
+      { query: 'authenticate', include_content: false },
+      ctx(),
+    )) as any;
     expect(r.results.length).toBeGreaterThan(0);
     for (const h of r.results) {
       expect(h.snippet).toBeNull();
@@ -159,22 +210,48 @@ describe('codebase_search results', () => {
   });
   it('file_extensions: ts and .ts alike, final extension only, case-sensitive; filters before limit', async () => {
     const c = ctx();
-    const ts = (await callTool('codebase_search', { query: 'authenticate request', file_extensions: ['ts'] }, c)) as any;
-    const dotted = (await callTool('codebase_search', { query: 'authenticate request', file_extensions: ['.ts'] }, c)) as any;
+    const ts = (await callTool(
+      'codebase_search',
+      { query: 'authenticate request', file_extensions: ['ts'] },
+      c,
+    )) as any;
+    const dotted = (await callTool(
+      'codebase_search',
+      { query: 'authenticate request', file_extensions: ['.ts'] },
+      c,
+    )) as any;
     expect(ts.results).toEqual(dotted.results);
     expect(ts.results.every((h: any) => h.path.endsWith('.ts'))).toBe(true);
-    const upper = (await callTool('codebase_search', { query: 'authenticate request', file_extensions: ['TS'] }, c)) as any;
+    const upper = (await callTool(
+      'codebase_search',
+      { query: 'authenticate request', file_extensions: ['TS'] },
+      c,
+    )) as any;
     expect(upper.results).toEqual([]);
-    const py = (await callTool('codebase_search', { query: 'authenticate request', file_extensions: ['py'], limit: 1 }, c)) as any;
+    const py = (await callTool(
+      'codebase_search',
+      { query: 'authenticate request', file_extensions: ['py'], limit: 1 },
+      c,
+    )) as any;
     expect(py.results.map((h: any) => h.path)).toEqual(['lib/tool.py']);
   });
   it('path_filter and exclude_paths are case-sensitive substrings; backslashes become slashes', async () => {
     const c = ctx();
-    const only = (await callTool('codebase_search', { query: 'authenticate request', path_filter: 'src\\auth' }, c)) as any;
-    expect(new Set(only.results.map((h: any) => h.path))).toEqual(new Set(['src/auth/session.ts', 'src/auth/tokens.ts']));
+    const only = (await callTool(
+      'codebase_search',
+      { query: 'authenticate request', path_filter: 'src\\auth' },
+      c,
+    )) as any;
+    expect(new Set(only.results.map((h: any) => h.path))).toEqual(
+      new Set(['src/auth/session.ts', 'src/auth/tokens.ts']),
+    );
     const none = (await callTool('codebase_search', { query: 'authenticate', path_filter: 'SRC' }, c)) as any;
     expect(none.results).toEqual([]);
-    const ex = (await callTool('codebase_search', { query: 'authenticate', exclude_paths: ['src/auth/'] }, c)) as any;
+    const ex = (await callTool(
+      'codebase_search',
+      { query: 'authenticate', exclude_paths: ['src/auth/'] },
+      c,
+    )) as any;
     expect(ex.results.some((h: any) => h.path.startsWith('src/auth/'))).toBe(false);
     expect(ex.results.length).toBeGreaterThan(0);
   });
@@ -189,9 +266,16 @@ describe('codebase_search results', () => {
     const store = new MemoryIndexStore();
     const files = { ...FILES };
     const c = ctx(files, store);
-    expect(((await callTool('codebase_search', { query: 'token' }, c)) as any).index.refreshMode).toBe('full');
-    expect(((await callTool('codebase_search', { query: 'token' }, c)) as any).index.refreshMode).toBe('cache_hit');
-    (c.workspace.roots[0] as MemorySource).write('src/new.ts', 'export function brandNewThing() { return 1; }\n');
+    expect(((await callTool('codebase_search', { query: 'token' }, c)) as any).index.refreshMode).toBe(
+      'full',
+    );
+    expect(((await callTool('codebase_search', { query: 'token' }, c)) as any).index.refreshMode).toBe(
+      'cache_hit',
+    );
+    (c.workspace.roots[0] as MemorySource).write(
+      'src/new.ts',
+      'export function brandNewThing() { return 1; }\n',
+    );
     const inc = (await callTool('codebase_search', { query: 'brandNewThing' }, c)) as any;
     expect(inc.index).toMatchObject({ refreshMode: 'incremental', filesChanged: 1, filesRemoved: 0 });
     expect(inc.results[0].path).toBe('src/new.ts');
@@ -216,9 +300,17 @@ describe('find_related (seed 004)', () => {
     }
   });
   it('limit 0 becomes 1; there is no upper cap', async () => {
-    const one = (await callTool('find_related', { path: 'src/auth/session.ts', line: 5, limit: 0 }, ctx())) as any;
+    const one = (await callTool(
+      'find_related',
+      { path: 'src/auth/session.ts', line: 5, limit: 0 },
+      ctx(),
+    )) as any;
     expect(one.results).toHaveLength(1);
-    const many = (await callTool('find_related', { path: 'src/auth/session.ts', line: 5, limit: 500 }, ctx())) as any;
+    const many = (await callTool(
+      'find_related',
+      { path: 'src/auth/session.ts', line: 5, limit: 500 },
+      ctx(),
+    )) as any;
     expect(many.results.length).toBeGreaterThan(1);
   });
   it('gives the seed errors', async () => {

@@ -37,10 +37,14 @@ export const TOOLS: Tool[] = [
 export function findTool(name: string): Tool {
   const tool = TOOLS.find((t) => t.name === name);
   if (!tool) {
-    throw new QuarryError('InvalidArgument', `Unknown tool "${name}". Tools: ${TOOLS.map((t) => t.name).join(', ')}`, {
-      field: 'tool',
-      value: name,
-    });
+    throw new QuarryError(
+      'InvalidArgument',
+      `Unknown tool "${name}". Tools: ${TOOLS.map((t) => t.name).join(', ')}`,
+      {
+        field: 'tool',
+        value: name,
+      },
+    );
   }
   return tool;
 }

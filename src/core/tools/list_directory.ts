@@ -76,11 +76,20 @@ async function listEntries(source: FileSource, start: string, recursive: boolean
   };
   const onSkip = (s: Skipped) => {
     if (REPORTED.has(s.reason) && skipped.length < LIST_MAX_SKIPPED)
-      skipped.push(s.detail === undefined ? { path: s.path, reason: s.reason } : { path: s.path, reason: s.reason, detail: s.detail });
+      skipped.push(
+        s.detail === undefined
+          ? { path: s.path, reason: s.reason }
+          : { path: s.path, reason: s.reason, detail: s.detail },
+      );
   };
   if (recursive) {
     const emptyDirs: string[] = [];
-    for await (const f of walkFiles(source, { start, maxFileBytes: Infinity, onSkip, acceptDir: (d) => (emptyDirs.push(d), true) })) {
+    for await (const f of walkFiles(source, {
+      start,
+      maxFileBytes: Infinity,
+      onSkip,
+      acceptDir: (d) => (emptyDirs.push(d), true),
+    })) {
       addDirsOf(f.path);
       add(f.path, 'file');
     }
@@ -111,8 +120,15 @@ export const listDirectory: Tool<ListDirectoryResult> = {
   inputSchema: {
     type: 'object',
     properties: {
-      directoryPath: { type: 'string', description: 'Path to directory (absolute or relative to codebase paths)' },
-      recursive: { type: 'boolean', default: false, description: 'If true, recursively list all subdirectories' },
+      directoryPath: {
+        type: 'string',
+        description: 'Path to directory (absolute or relative to codebase paths)',
+      },
+      recursive: {
+        type: 'boolean',
+        default: false,
+        description: 'If true, recursively list all subdirectories',
+      },
     },
     required: ['directoryPath'],
     additionalProperties: false,
@@ -124,7 +140,13 @@ export const listDirectory: Tool<ListDirectoryResult> = {
     const ws = ctx.workspace;
     if (ws.multiRoot && normalizeIsRoot(directoryPath)) {
       // the workspace root of several roots: one directory per root
-      const items: DirectoryItem[] = ws.names.map((n) => ({ name: n, path: n, type: 'directory', isFile: false, isDirectory: true }));
+      const items: DirectoryItem[] = ws.names.map((n) => ({
+        name: n,
+        path: n,
+        type: 'directory',
+        isFile: false,
+        isDirectory: true,
+      }));
       let total = items.length;
       const skipped: ListedSkip[] = [];
       if (recursive) {
@@ -132,11 +154,18 @@ export const listDirectory: Tool<ListDirectoryResult> = {
           const sub = await listEntries(ws.roots[i], '', true, LIST_MAX_ITEMS);
           total += sub.total;
           const display = (rel: string) => ws.displayPath(i, rel);
-          for (const s of sub.items) if (items.length < LIST_MAX_ITEMS) items.push(item(display, s.rel, s.type));
+          for (const s of sub.items)
+            if (items.length < LIST_MAX_ITEMS) items.push(item(display, s.rel, s.type));
           for (const k of sub.skipped) skipped.push({ ...k, path: display(k.path) });
         }
       }
-      const result: ListDirectoryResult = { items, count: items.length, directoryPath, absolutePath: '', found: true };
+      const result: ListDirectoryResult = {
+        items,
+        count: items.length,
+        directoryPath,
+        absolutePath: '',
+        found: true,
+      };
       if (total > items.length) Object.assign(result, { truncated: true, total });
       if (skipped.length) result.skipped = skipped.slice(0, LIST_MAX_SKIPPED);
       return result;
@@ -146,15 +175,30 @@ export const listDirectory: Tool<ListDirectoryResult> = {
       const stat = await c.source.stat(c.rel);
       if (!stat) continue;
       if (stat.kind !== 'directory') {
-        throw new QuarryError('InvalidArgument', `directoryPath is a file, not a directory: "${directoryPath}"`, {
-          field: 'directoryPath',
-          value: directoryPath,
-        });
+        throw new QuarryError(
+          'InvalidArgument',
+          `directoryPath is a file, not a directory: "${directoryPath}"`,
+          {
+            field: 'directoryPath',
+            value: directoryPath,
+          },
+        );
       }
-      const { items, truncated, total, skipped } = await listEntries(c.source, c.rel, recursive, LIST_MAX_ITEMS);
+      const { items, truncated, total, skipped } = await listEntries(
+        c.source,
+        c.rel,
+        recursive,
+        LIST_MAX_ITEMS,
+      );
       const display = (rel: string) => ws.displayPath(c.rootIndex, rel);
       const out = items.map((e) => item(display, e.rel, e.type));
-      const result: ListDirectoryResult = { items: out, count: out.length, directoryPath: c.display || '.', absolutePath: c.absolute, found: true };
+      const result: ListDirectoryResult = {
+        items: out,
+        count: out.length,
+        directoryPath: c.display || '.',
+        absolutePath: c.absolute,
+        found: true,
+      };
       if (truncated) {
         result.truncated = true;
         result.total = total;
@@ -163,7 +207,13 @@ export const listDirectory: Tool<ListDirectoryResult> = {
       return result;
     }
     const first = candidates[0];
-    return { items: [], count: 0, directoryPath: first.display || directoryPath, absolutePath: first.absolute, found: false };
+    return {
+      items: [],
+      count: 0,
+      directoryPath: first.display || directoryPath,
+      absolutePath: first.absolute,
+      found: false,
+    };
   },
 };
 

@@ -61,8 +61,14 @@ beforeAll(async () => {
 });
 
 /** A workspace over `roots` (one root: root-relative paths) with its code index, as a host gives it (one index over the workspace). */
-async function contextOf(roots: Record<string, Record<string, string>>): Promise<ToolContext & { refreshes: () => number }> {
-  const workspace = new Workspace(Object.entries(roots).map(([name, files]) => new MemorySource({ ...files }, { name, absoluteRoot: `/work/${name}` })));
+async function contextOf(
+  roots: Record<string, Record<string, string>>,
+): Promise<ToolContext & { refreshes: () => number }> {
+  const workspace = new Workspace(
+    Object.entries(roots).map(
+      ([name, files]) => new MemorySource({ ...files }, { name, absoluteRoot: `/work/${name}` }),
+    ),
+  );
   const service = new CodeIndexService(workspace, async () => chunker);
   const text = (path: string) => {
     const at = workspace.locate(path);
@@ -75,34 +81,116 @@ async function contextOf(roots: Record<string, Record<string, string>>): Promise
     codeIndexes: async (signal) => {
       refreshes++;
       await service.refresh({ signal });
-      return [{ prefix: '', index: service.index!, lines: async (p) => (text(p) === null ? null : splitLinesForIndex(text(p)!)) }];
+      return [
+        {
+          prefix: '',
+          index: service.index!,
+          lines: async (p) => (text(p) === null ? null : splitLinesForIndex(text(p)!)),
+        },
+      ];
     },
     refreshes: () => refreshes,
   };
 }
 
-const ranked = async (ctx: ToolContext, args: Record<string, unknown>) => ((await callTool('ranked_search', args, ctx)) as { results: RankedSearchResult[] }).results;
+const ranked = async (ctx: ToolContext, args: Record<string, unknown>) =>
+  ((await callTool('ranked_search', args, ctx)) as { results: RankedSearchResult[] }).results;
 const related = async (ctx: ToolContext, args: Record<string, unknown>) =>
-  (await callTool('related_code', args, ctx)) as { seed: Omit<RelatedCodeResult, 'score' | 'sharedTerms' | 'reasons'>; results: RelatedCodeResult[] };
+  (await callTool('related_code', args, ctx)) as {
+    seed: Omit<RelatedCodeResult, 'score' | 'sharedTerms' | 'reasons'>;
+    results: RelatedCodeResult[];
+  };
 
 describe('ranked_search and related_code: arguments', () => {
   const rows: Array<[string, string, Record<string, unknown>, string, string]> = [
     ['missing query', 'ranked_search', {}, 'InvalidArgument', 'Missing required field: query'],
     ['blank query', 'ranked_search', { query: '  ' }, 'InvalidArgument', 'query must not be empty'],
     ['query not a string', 'ranked_search', { query: 3 }, 'InvalidArgument', 'query must be a string'],
-    ['limit 0', 'ranked_search', { query: 'user', limit: 0 }, 'InvalidArgument', 'limit must be an integer from 1 to 100'],
-    ['limit 101', 'ranked_search', { query: 'user', limit: 101 }, 'InvalidArgument', 'limit must be an integer from 1 to 100'],
-    ['limit 2.5', 'ranked_search', { query: 'user', limit: 2.5 }, 'InvalidArgument', 'limit must be an integer from 1 to 100'],
-    ['path glob not a string', 'ranked_search', { query: 'user', path: ['src/**'] }, 'InvalidArgument', 'path must be a string'],
-    ['path glob unbalanced', 'ranked_search', { query: 'user', path: 'src/{a,b' }, 'InvalidGlob', `path has an unclosed '{' in glob "src/{a,b"`],
-    ['unknown field', 'ranked_search', { query: 'user', lang: 'go' }, 'InvalidArgument', 'Unknown field: lang (allowed: query, limit, path, language)'],
+    [
+      'limit 0',
+      'ranked_search',
+      { query: 'user', limit: 0 },
+      'InvalidArgument',
+      'limit must be an integer from 1 to 100',
+    ],
+    [
+      'limit 101',
+      'ranked_search',
+      { query: 'user', limit: 101 },
+      'InvalidArgument',
+      'limit must be an integer from 1 to 100',
+    ],
+    [
+      'limit 2.5',
+      'ranked_search',
+      { query: 'user', limit: 2.5 },
+      'InvalidArgument',
+      'limit must be an integer from 1 to 100',
+    ],
+    [
+      'path glob not a string',
+      'ranked_search',
+      { query: 'user', path: ['src/**'] },
+      'InvalidArgument',
+      'path must be a string',
+    ],
+    [
+      'path glob unbalanced',
+      'ranked_search',
+      { query: 'user', path: 'src/{a,b' },
+      'InvalidGlob',
+      `path has an unclosed '{' in glob "src/{a,b"`,
+    ],
+    [
+      'unknown field',
+      'ranked_search',
+      { query: 'user', lang: 'go' },
+      'InvalidArgument',
+      'Unknown field: lang (allowed: query, limit, path, language)',
+    ],
     ['missing path', 'related_code', { line: 3 }, 'InvalidArgument', 'Missing required field: path'],
-    ['missing line', 'related_code', { path: 'src/users/repo.ts' }, 'InvalidArgument', 'Missing required field: line'],
-    ['line 0', 'related_code', { path: 'src/users/repo.ts', line: 0 }, 'InvalidArgument', 'line must be an integer >= 1'],
-    ['line a string', 'related_code', { path: 'src/users/repo.ts', line: '3' }, 'InvalidArgument', 'line must be an integer >= 1'],
-    ['related limit 101', 'related_code', { path: 'src/users/repo.ts', line: 3, limit: 101 }, 'InvalidArgument', 'limit must be an integer from 1 to 100'],
-    ['related unknown field', 'related_code', { path: 'a.ts', line: 3, root: 'x' }, 'InvalidArgument', 'Unknown field: root (allowed: path, line, limit)'],
-    ['path escaping the root', 'related_code', { path: '../etc/passwd', line: 1 }, 'PathOutsideRoot', 'path escapes the root: "../etc/passwd"'],
+    [
+      'missing line',
+      'related_code',
+      { path: 'src/users/repo.ts' },
+      'InvalidArgument',
+      'Missing required field: line',
+    ],
+    [
+      'line 0',
+      'related_code',
+      { path: 'src/users/repo.ts', line: 0 },
+      'InvalidArgument',
+      'line must be an integer >= 1',
+    ],
+    [
+      'line a string',
+      'related_code',
+      { path: 'src/users/repo.ts', line: '3' },
+      'InvalidArgument',
+      'line must be an integer >= 1',
+    ],
+    [
+      'related limit 101',
+      'related_code',
+      { path: 'src/users/repo.ts', line: 3, limit: 101 },
+      'InvalidArgument',
+      'limit must be an integer from 1 to 100',
+    ],
+    [
+      'related unknown field',
+      'related_code',
+      { path: 'a.ts', line: 3, root: 'x' },
+      'InvalidArgument',
+      'Unknown field: root (allowed: path, line, limit)',
+    ],
+    [
+      'path escaping the root',
+      'related_code',
+      { path: '../etc/passwd', line: 1 },
+      'PathOutsideRoot',
+      'path escapes the root: "../etc/passwd"',
+    ],
   ];
   it.each(rows)('%s', async (_name, tool, args, code, message) => {
     const ctx = await contextOf({ repo: FILES });
@@ -113,18 +201,30 @@ describe('ranked_search and related_code: arguments', () => {
   });
 
   it('refuses an unknown language, listing the ones it takes', async () => {
-    const err = await rejectionOf(callTool('ranked_search', { query: 'user', language: 'cobol' }, await contextOf({ repo: FILES })));
+    const err = await rejectionOf(
+      callTool('ranked_search', { query: 'user', language: 'cobol' }, await contextOf({ repo: FILES })),
+    );
     expect(err.code).toBe('InvalidArgument');
     expect(err.data.field).toBe('language');
-    expect(err.message).toMatch(/^language must be one of: typescript, ts, tsx, javascript, .*python.*go.*markdown/);
+    expect(err.message).toMatch(
+      /^language must be one of: typescript, ts, tsx, javascript, .*python.*go.*markdown/,
+    );
   });
 
   it('says so when the host has no code index', async () => {
     const workspace = new Workspace([new MemorySource(FILES, { name: 'repo', absoluteRoot: '/work/repo' })]);
     const err = await rejectionOf(callTool('ranked_search', { query: 'user' }, { workspace }));
-    expect([err.code, err.message]).toEqual(['EngineError', "ranked_search needs the workspace's code index, and this host provides none"]);
-    const rel = await rejectionOf(callTool('related_code', { path: 'src/users/repo.ts', line: 3 }, { workspace }));
-    expect([rel.code, rel.message]).toEqual(['EngineError', "related_code needs the workspace's code index, and this host provides none"]);
+    expect([err.code, err.message]).toEqual([
+      'EngineError',
+      "ranked_search needs the workspace's code index, and this host provides none",
+    ]);
+    const rel = await rejectionOf(
+      callTool('related_code', { path: 'src/users/repo.ts', line: 3 }, { workspace }),
+    );
+    expect([rel.code, rel.message]).toEqual([
+      'EngineError',
+      "related_code needs the workspace's code index, and this host provides none",
+    ]);
   });
 });
 
@@ -151,7 +251,8 @@ describe('ranked_search', () => {
     ]);
     expect(results.length).toBeGreaterThan(3);
     expect(results.length).toBeLessThanOrEqual(10);
-    for (let i = 1; i < results.length; i++) expect(results[i].score).toBeLessThanOrEqual(results[i - 1].score);
+    for (let i = 1; i < results.length; i++)
+      expect(results[i].score).toBeLessThanOrEqual(results[i - 1].score);
     for (const r of results) expect(Number.isInteger(r.score * 1e4)).toBe(true); // rounded to 4 decimals
     expect(await ranked(await contextOf({ repo: FILES }), { query: 'user', limit: 2 })).toHaveLength(2);
   });
@@ -159,7 +260,9 @@ describe('ranked_search', () => {
   it('filters by a path glob and by language before the limit', async () => {
     const ctx = await contextOf({ repo: FILES });
     const all = await ranked(ctx, { query: 'user record id', limit: 100 });
-    expect(new Set(all.map((r) => r.path))).toEqual(new Set(['src/users/repo.ts', 'src/orders/orders.ts', 'scripts/users.py', 'docs/users.md']));
+    expect(new Set(all.map((r) => r.path))).toEqual(
+      new Set(['src/users/repo.ts', 'src/orders/orders.ts', 'scripts/users.py', 'docs/users.md']),
+    );
     const py = await ranked(ctx, { query: 'user record id', language: 'python' });
     expect(py.map((r) => r.symbol)).toEqual(['fetch_user_record', 'delete_user_record']);
     expect(py.every((r) => r.path === 'scripts/users.py')).toBe(true);
@@ -173,21 +276,33 @@ describe('ranked_search', () => {
   });
 
   it('spans several roots, paths prefixed by the root name, and the glob reads the prefixed path', async () => {
-    const ctx = await contextOf({ shop: { 'src/cart.ts': FILES['src/orders/orders.ts'] }, ledger: { 'lib/users.ts': FILES['src/users/repo.ts'] } });
+    const ctx = await contextOf({
+      shop: { 'src/cart.ts': FILES['src/orders/orders.ts'] },
+      ledger: { 'lib/users.ts': FILES['src/users/repo.ts'] },
+    });
     const results = await ranked(ctx, { query: 'get by id' });
     expect(results.map((r) => r.path)).toContain('shop/src/cart.ts');
     expect(results.map((r) => r.path)).toContain('ledger/lib/users.ts');
-    expect((await ranked(ctx, { query: 'get by id', path: 'ledger/**' })).every((r) => r.path.startsWith('ledger/'))).toBe(true);
+    expect(
+      (await ranked(ctx, { query: 'get by id', path: 'ledger/**' })).every((r) =>
+        r.path.startsWith('ledger/'),
+      ),
+    ).toBe(true);
   });
 
   it('merges per-root indexes by score', async () => {
     const a = await contextOf({ repo: { 'a.ts': FILES['src/orders/orders.ts'] } });
     const b = await contextOf({ repo: { 'b.py': FILES['scripts/users.py'] } });
-    const parts = async (ctx: ToolContext, prefix: string): Promise<CodeIndexPart[]> => (await ctx.codeIndexes!()).map((p) => ({ ...p, prefix }));
-    const ctx: ToolContext = { workspace: a.workspace, codeIndexes: async () => [...(await parts(a, 'one/')), ...(await parts(b, 'two/'))] };
+    const parts = async (ctx: ToolContext, prefix: string): Promise<CodeIndexPart[]> =>
+      (await ctx.codeIndexes!()).map((p) => ({ ...p, prefix }));
+    const ctx: ToolContext = {
+      workspace: a.workspace,
+      codeIndexes: async () => [...(await parts(a, 'one/')), ...(await parts(b, 'two/'))],
+    };
     const results = await ranked(ctx, { query: 'user id order' });
     expect(new Set(results.map((r) => r.path))).toEqual(new Set(['one/a.ts', 'two/b.py']));
-    for (let i = 1; i < results.length; i++) expect(results[i].score).toBeLessThanOrEqual(results[i - 1].score);
+    for (let i = 1; i < results.length; i++)
+      expect(results[i].score).toBeLessThanOrEqual(results[i - 1].score);
   });
 
   it('whyRanked names the words, the terms they matched through, the name boost and the missing words', () => {
@@ -198,11 +313,29 @@ describe('ranked_search', () => {
       prior: 1,
       discounts: [],
       components: [
-        { word: 'list', via: ['list'], termFrequency: 1, documentFrequency: 1, idf: 1, bm25: 1, symbolBoost: 1.5 },
-        { word: 'user', via: ['listusers', 'users', 'user', 'userid', 'username'], termFrequency: 1, documentFrequency: 1, idf: 1, bm25: 1, symbolBoost: 0 },
+        {
+          word: 'list',
+          via: ['list'],
+          termFrequency: 1,
+          documentFrequency: 1,
+          idf: 1,
+          bm25: 1,
+          symbolBoost: 1.5,
+        },
+        {
+          word: 'user',
+          via: ['listusers', 'users', 'user', 'userid', 'username'],
+          termFrequency: 1,
+          documentFrequency: 1,
+          idf: 1,
+          bm25: 1,
+          symbolBoost: 0,
+        },
       ],
     } as unknown as PeopleHit;
-    expect(whyRanked(hit, ['list', 'user', 'all'])).toBe('matched "list", "user" (in listusers, users, userid +1 more); symbol name has "list"; no match for "all"');
+    expect(whyRanked(hit, ['list', 'user', 'all'])).toBe(
+      'matched "list", "user" (in listusers, users, userid +1 more); symbol name has "list"; no match for "all"',
+    );
     const inTest = { ...hit, prior: 0.55 * 0.7, discounts: ['block', 'test file'] } as PeopleHit;
     expect(whyRanked(inTest, ['list', 'user'])).toBe(
       'matched "list", "user" (in listusers, users, userid +1 more); symbol name has "list"; weighed x0.39 as block, test file',
@@ -214,7 +347,13 @@ describe('related_code', () => {
   it('answers the chunks related to the one at path:line, siblings first, with shared terms and reasons', async () => {
     const ctx = await contextOf({ repo: FILES });
     const r = await related(ctx, { path: 'src/users/repo.ts', line: 16 });
-    expect(r.seed).toEqual({ path: 'src/users/repo.ts', startLine: 15, endLine: 17, symbol: 'UserRepository.findById', kind: 'method' });
+    expect(r.seed).toEqual({
+      path: 'src/users/repo.ts',
+      startLine: 15,
+      endLine: 17,
+      symbol: 'UserRepository.findById',
+      kind: 'method',
+    });
     expect(r.results.length).toBeGreaterThan(1);
     const first = r.results[0];
     expect(first.path).toBe('src/users/repo.ts');
@@ -222,13 +361,19 @@ describe('related_code', () => {
     expect(first.reasons).toContain('same class');
     expect(first.sharedTerms).toEqual(expect.arrayContaining(['db', 'users']));
     expect(r.results.map((x) => x.symbol)).not.toContain('UserRepository'); // the seed's container is left out
-    for (let i = 1; i < r.results.length; i++) expect(r.results[i].score).toBeLessThanOrEqual(r.results[i - 1].score);
+    for (let i = 1; i < r.results.length; i++)
+      expect(r.results[i].score).toBeLessThanOrEqual(r.results[i - 1].score);
     expect((await related(ctx, { path: './src/users/repo.ts', line: 16, limit: 1 })).results).toHaveLength(1);
-    expect((await related(ctx, { path: '/work/repo/src/users/repo.ts', line: 16 })).seed.symbol).toBe('UserRepository.findById');
+    expect((await related(ctx, { path: '/work/repo/src/users/repo.ts', line: 16 })).seed.symbol).toBe(
+      'UserRepository.findById',
+    );
   });
 
   it('with several roots, takes a path prefixed by the root name', async () => {
-    const ctx = await contextOf({ shop: { 'src/cart.ts': FILES['src/orders/orders.ts'] }, ledger: { 'lib/users.ts': FILES['src/users/repo.ts'] } });
+    const ctx = await contextOf({
+      shop: { 'src/cart.ts': FILES['src/orders/orders.ts'] },
+      ledger: { 'lib/users.ts': FILES['src/users/repo.ts'] },
+    });
     const r = await related(ctx, { path: 'ledger/lib/users.ts', line: 16 });
     expect(r.seed.path).toBe('ledger/lib/users.ts');
     expect(r.results.every((x) => x.path.startsWith('ledger/') || x.path.startsWith('shop/'))).toBe(true);

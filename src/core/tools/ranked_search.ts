@@ -45,7 +45,12 @@ export function parseRankedSearchArgs(raw: unknown): RankedSearchArgs {
   if (path !== undefined) compileGlob(path, 'path');
   const language = optionalString(args, 'language');
   if (language !== undefined) parseLanguage(language);
-  return { query, limit, ...(path !== undefined ? { path } : {}), ...(language !== undefined ? { language } : {}) };
+  return {
+    query,
+    limit,
+    ...(path !== undefined ? { path } : {}),
+    ...(language !== undefined ? { language } : {}),
+  };
 }
 
 /** Scores to four decimals: enough to order by, without float noise in the output. */
@@ -66,7 +71,8 @@ const round2 = (n: number): number => Math.round(n * 100) / 100;
 
 export function whyRanked(hit: PeopleHit, words: readonly string[]): string {
   const clauses: string[] = [];
-  if (hit.exactSymbol) clauses.push(`exact symbol match: ${hit.chunk.symbolName} is the query as one identifier`);
+  if (hit.exactSymbol)
+    clauses.push(`exact symbol match: ${hit.chunk.symbolName} is the query as one identifier`);
   const matched = hit.components.map((c) => {
     const others = c.via.filter((t) => t !== c.word);
     if (!others.length) return `"${c.word}"`;
@@ -91,8 +97,18 @@ export const rankedSearch: Tool<{ results: RankedSearchResult[] }> = {
     type: 'object',
     properties: {
       query: { type: 'string', description: "Words or identifiers (e.g. 'user by id', 'parseConfig')" },
-      limit: { type: 'integer', minimum: 1, maximum: RANKED_LIMIT_MAX, default: 10, description: 'Maximum results to return' },
-      path: { type: 'string', description: "Glob on the workspace path ('src/**/*.ts'; without '/' it matches the file name at any depth: '*.py')" },
+      limit: {
+        type: 'integer',
+        minimum: 1,
+        maximum: RANKED_LIMIT_MAX,
+        default: 10,
+        description: 'Maximum results to return',
+      },
+      path: {
+        type: 'string',
+        description:
+          "Glob on the workspace path ('src/**/*.ts'; without '/' it matches the file name at any depth: '*.py')",
+      },
       language: { type: 'string', description: "Language filter (e.g. 'typescript', 'python', 'go')" },
     },
     required: ['query'],
@@ -109,11 +125,24 @@ export const rankedSearch: Tool<{ results: RankedSearchResult[] }> = {
     const parts = await ensureCodeIndexes(ctx, 'ranked_search');
     const hits = parts
       .flatMap((part) => {
-        const filter = pathTest || languages ? (c: IndexedChunk) => (!pathTest || pathTest(part.prefix + c.path)) && (!languages || inLanguages(c.path)) : undefined;
+        const filter =
+          pathTest || languages
+            ? (c: IndexedChunk) =>
+                (!pathTest || pathTest(part.prefix + c.path)) && (!languages || inLanguages(c.path))
+            : undefined;
         const { words } = queryWords(args.query, part.index.tokenizer);
-        return rankForPeople(part.index, args.query, args.limit, filter).map((hit) => ({ hit, part, words, path: part.prefix + hit.chunk.path }));
+        return rankForPeople(part.index, args.query, args.limit, filter).map((hit) => ({
+          hit,
+          part,
+          words,
+          path: part.prefix + hit.chunk.path,
+        }));
       })
-      .sort((a, b) => b.hit.score - a.hit.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.hit.chunk.startLine - b.hit.chunk.startLine))
+      .sort(
+        (a, b) =>
+          b.hit.score - a.hit.score ||
+          (a.path < b.path ? -1 : a.path > b.path ? 1 : a.hit.chunk.startLine - b.hit.chunk.startLine),
+      )
       .slice(0, args.limit);
     const results = await Promise.all(
       hits.map(async ({ hit, part, words, path }): Promise<RankedSearchResult> => ({

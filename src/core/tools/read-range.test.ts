@@ -36,7 +36,11 @@ describe('streamLineRange', () => {
             return;
           }
           const lines = splitLines(whole.text);
-          expect(got).toEqual({ binary: false, totalLines: lines.length, lines: lines.slice(start - 1, end === undefined ? undefined : end) });
+          expect(got).toEqual({
+            binary: false,
+            totalLines: lines.length,
+            lines: lines.slice(start - 1, end === undefined ? undefined : end),
+          });
         },
       ),
       { numRuns: 3000 },

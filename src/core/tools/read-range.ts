@@ -45,12 +45,20 @@ export async function streamLineRange(
     if (first) {
       // decided on the first 8 KiB, in decodeBytes()'s order: a UTF-8 BOM, a UTF-16 BOM, a NUL
       first = false;
-      if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
-      else if (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
-        throw new QuarryError('InvalidArgument', `"${display}" is a UTF-16 file over ${READ_FILE_MAX_BYTES} bytes: read_file reads such files whole only`, {
-          field: 'filePath',
-          value: display,
-        });
+      if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+        bytes = bytes.subarray(3);
+      else if (
+        bytes.length >= 2 &&
+        ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))
+      ) {
+        throw new QuarryError(
+          'InvalidArgument',
+          `"${display}" is a UTF-16 file over ${READ_FILE_MAX_BYTES} bytes: read_file reads such files whole only`,
+          {
+            field: 'filePath',
+            value: display,
+          },
+        );
       } else if (bytes.subarray(0, BINARY_SNIFF_BYTES).indexOf(0) !== -1) return { binary: true };
     }
     total += bytes.length;
@@ -62,10 +70,14 @@ export async function streamLineRange(
       if (line >= lineStart && (lineEnd === undefined || line <= lineEnd)) {
         keptBytes += stop - at;
         if (keptBytes > READ_FILE_MAX_BYTES) {
-          throw new QuarryError('InvalidArgument', `Lines ${lineStart}-${lineEnd ?? 'end'} of "${display}" are over ${READ_FILE_MAX_BYTES} bytes: ask for fewer lines`, {
-            field: 'lineEnd',
-            value: lineEnd,
-          });
+          throw new QuarryError(
+            'InvalidArgument',
+            `Lines ${lineStart}-${lineEnd ?? 'end'} of "${display}" are over ${READ_FILE_MAX_BYTES} bytes: ask for fewer lines`,
+            {
+              field: 'lineEnd',
+              value: lineEnd,
+            },
+          );
         }
         kept.push(new Uint8Array(bytes.subarray(at, stop))); // a copy: the chunk's buffer is reused
       }

@@ -28,7 +28,8 @@ export { splitLines };
 
 export const readFile: Tool<ReadFileResult> = {
   name: 'read_file',
-  description: 'Read the contents of a code file, optionally with line range selection (1-indexed, inclusive).',
+  description:
+    'Read the contents of a code file, optionally with line range selection (1-indexed, inclusive).',
   inputSchema: {
     type: 'object',
     properties: {
@@ -42,29 +43,53 @@ export const readFile: Tool<ReadFileResult> = {
   async execute(raw, ctx) {
     const args = ensureObject(raw);
     const filePath = requiredString(args, 'filePath');
-    const lineStart = args.lineStart === undefined || args.lineStart === null ? undefined : optionalInt(args, 'lineStart', 1, 1);
-    const lineEnd = args.lineEnd === undefined || args.lineEnd === null ? undefined : optionalInt(args, 'lineEnd', 1, 1);
+    const lineStart =
+      args.lineStart === undefined || args.lineStart === null
+        ? undefined
+        : optionalInt(args, 'lineStart', 1, 1);
+    const lineEnd =
+      args.lineEnd === undefined || args.lineEnd === null ? undefined : optionalInt(args, 'lineEnd', 1, 1);
     if (lineStart !== undefined && lineEnd !== undefined && lineStart > lineEnd) {
-      throw new QuarryError('InvalidArgument', `lineStart (${lineStart}) must not be greater than lineEnd (${lineEnd})`, {
-        field: 'lineStart',
-        value: lineStart,
-      });
+      throw new QuarryError(
+        'InvalidArgument',
+        `lineStart (${lineStart}) must not be greater than lineEnd (${lineEnd})`,
+        {
+          field: 'lineStart',
+          value: lineStart,
+        },
+      );
     }
     const candidates = ctx.workspace.resolveAll(filePath, 'filePath');
     for (const c of candidates) {
       const stat = await c.source.stat(c.rel);
       if (!stat) continue;
       if (stat.kind === 'directory') {
-        throw new QuarryError('InvalidArgument', `filePath is a directory, not a file: "${filePath}"`, { field: 'filePath', value: filePath });
-      }
-      if (stat.kind !== 'file') {
-        throw new QuarryError('InvalidArgument', `filePath is not a regular file (${stat.special ?? 'a FIFO, socket or device'}): "${filePath}"`, {
+        throw new QuarryError('InvalidArgument', `filePath is a directory, not a file: "${filePath}"`, {
           field: 'filePath',
           value: filePath,
-          reason: 'notRegular',
         });
       }
-      const binaryResult = { content: '', filePath: c.display, absolutePath: c.absolute, lineStart: 0, lineEnd: 0, totalLines: 0, found: true, binary: true };
+      if (stat.kind !== 'file') {
+        throw new QuarryError(
+          'InvalidArgument',
+          `filePath is not a regular file (${stat.special ?? 'a FIFO, socket or device'}): "${filePath}"`,
+          {
+            field: 'filePath',
+            value: filePath,
+            reason: 'notRegular',
+          },
+        );
+      }
+      const binaryResult = {
+        content: '',
+        filePath: c.display,
+        absolutePath: c.absolute,
+        lineStart: 0,
+        lineEnd: 0,
+        totalLines: 0,
+        found: true,
+        binary: true,
+      };
       let lines: string[];
       let total: number;
       let offset = 0;
@@ -78,8 +103,18 @@ export const readFile: Tool<ReadFileResult> = {
         }
         const source = c.source;
         if (!source.readChunks)
-          throw new QuarryError('InvalidArgument', `"${filePath}" is over ${READ_FILE_MAX_BYTES} bytes and this source cannot stream it`, { field: 'filePath' });
-        const streamed = await streamLineRange((p, n) => source.readChunks!(p, n), c.rel, c.display, lineStart ?? 1, lineEnd);
+          throw new QuarryError(
+            'InvalidArgument',
+            `"${filePath}" is over ${READ_FILE_MAX_BYTES} bytes and this source cannot stream it`,
+            { field: 'filePath' },
+          );
+        const streamed = await streamLineRange(
+          (p, n) => source.readChunks!(p, n),
+          c.rel,
+          c.display,
+          lineStart ?? 1,
+          lineEnd,
+        );
         if (streamed.binary) return binaryResult;
         total = streamed.totalLines;
         lines = streamed.lines;
@@ -92,11 +127,15 @@ export const readFile: Tool<ReadFileResult> = {
       }
       const start = lineStart ?? 1;
       if (total > 0 && start > total) {
-        throw new QuarryError('InvalidArgument', `lineStart (${start}) is past the end of the file (${total} lines)`, {
-          field: 'lineStart',
-          value: start,
-          totalLines: total,
-        });
+        throw new QuarryError(
+          'InvalidArgument',
+          `lineStart (${start}) is past the end of the file (${total} lines)`,
+          {
+            field: 'lineStart',
+            value: start,
+            totalLines: total,
+          },
+        );
       }
       const end = Math.min(lineEnd ?? total, total);
       return {

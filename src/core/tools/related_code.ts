@@ -59,7 +59,8 @@ const ref = (prefix: string, c: IndexedChunk): RelatedChunkRef => ({
 
 /** The index that holds a workspace path, and the path as that index has it. */
 function partOf(parts: CodeIndexPart[], path: string): { part: CodeIndexPart; rel: string } | null {
-  const part = parts.find((p) => p.prefix !== '' && path.startsWith(p.prefix)) ?? parts.find((p) => p.prefix === '');
+  const part =
+    parts.find((p) => p.prefix !== '' && path.startsWith(p.prefix)) ?? parts.find((p) => p.prefix === '');
   return part ? { part, rel: path.slice(part.prefix.length) } : null;
 }
 
@@ -70,9 +71,23 @@ export const relatedCode: Tool<{ seed: RelatedChunkRef; results: RelatedCodeResu
   inputSchema: {
     type: 'object',
     properties: {
-      path: { type: 'string', description: 'File path, relative to the root (prefixed by the root name with several roots) or absolute' },
-      line: { type: 'integer', minimum: 1, description: 'A 1-based line inside a symbol (its innermost chunk is the seed)' },
-      limit: { type: 'integer', minimum: 1, maximum: RELATED_LIMIT_MAX, default: 10, description: 'Maximum results to return' },
+      path: {
+        type: 'string',
+        description:
+          'File path, relative to the root (prefixed by the root name with several roots) or absolute',
+      },
+      line: {
+        type: 'integer',
+        minimum: 1,
+        description: 'A 1-based line inside a symbol (its innermost chunk is the seed)',
+      },
+      limit: {
+        type: 'integer',
+        minimum: 1,
+        maximum: RELATED_LIMIT_MAX,
+        default: 10,
+        description: 'Maximum results to return',
+      },
     },
     required: ['path', 'line'],
     additionalProperties: false,
@@ -85,7 +100,13 @@ export const relatedCode: Tool<{ seed: RelatedChunkRef; results: RelatedCodeResu
     for (const candidate of candidates) {
       const at = partOf(parts, candidate.display);
       if (!at) continue;
-      const found = await relatedAtLine(at.part.index, at.rel, args.line, () => at.part.lines(at.rel), args.limit);
+      const found = await relatedAtLine(
+        at.part.index,
+        at.rel,
+        args.line,
+        () => at.part.lines(at.rel),
+        args.limit,
+      );
       if (!found) continue;
       return {
         seed: ref(at.part.prefix, found.seed),

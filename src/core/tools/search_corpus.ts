@@ -10,7 +10,14 @@ import { QuarryError } from '../errors';
 import { searchAll } from '../grep/search';
 import { compileGlob } from '../walk/glob';
 import type { Tool } from './types';
-import { ensureObject, firstPresent, optionalBoolean, optionalEnum, optionalInt, optionalString } from './validate';
+import {
+  ensureObject,
+  firstPresent,
+  optionalBoolean,
+  optionalEnum,
+  optionalInt,
+  optionalString,
+} from './validate';
 
 export interface CorpusMatch {
   file: string;
@@ -35,11 +42,20 @@ export interface SearchCorpusResult {
 function requireAlias(args: Record<string, unknown>, fields: string[]): string {
   const found = firstPresent(args, fields);
   const names = fields.join(' / ');
-  if (!found) throw new QuarryError('InvalidArgument', `Missing required field: ${fields[0]} (or ${fields.slice(1).join(', ')})`, { field: fields[0] });
+  if (!found)
+    throw new QuarryError(
+      'InvalidArgument',
+      `Missing required field: ${fields[0]} (or ${fields.slice(1).join(', ')})`,
+      { field: fields[0] },
+    );
   if (typeof found.value !== 'string') {
-    throw new QuarryError('InvalidArgument', `${found.field} must be a string`, { field: found.field, value: found.value });
+    throw new QuarryError('InvalidArgument', `${found.field} must be a string`, {
+      field: found.field,
+      value: found.value,
+    });
   }
-  if (found.value.trim() === '') throw new QuarryError('InvalidArgument', `${names} must not be empty`, { field: found.field });
+  if (found.value.trim() === '')
+    throw new QuarryError('InvalidArgument', `${names} must not be empty`, { field: found.field });
   return found.value;
 }
 
@@ -93,7 +109,12 @@ export const searchCorpus: Tool<SearchCorpusResult> = {
       file_glob: { type: 'string', default: '*' },
       context_lines: { type: 'integer', minimum: 0, default: 2 },
       max_results: { type: 'integer', minimum: 1, default: 50 },
-      max_file_size: { type: 'integer', minimum: 1, default: 500000, description: 'Skip files larger than this many bytes' },
+      max_file_size: {
+        type: 'integer',
+        minimum: 1,
+        default: 500000,
+        description: 'Skip files larger than this many bytes',
+      },
       case_sensitive: { type: 'boolean', default: false },
     },
     additionalProperties: false,

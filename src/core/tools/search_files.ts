@@ -36,8 +36,14 @@ export const searchFiles: Tool<string> = {
     type: 'object',
     properties: {
       path: { type: 'string', description: 'The path of the directory to search in, relative to the root' },
-      regex: { type: 'string', description: 'The regular expression pattern to search for (uses Rust regex syntax)' },
-      file_pattern: { type: 'string', description: "Glob pattern to filter files (e.g., '*.ts' for TypeScript files)" },
+      regex: {
+        type: 'string',
+        description: 'The regular expression pattern to search for (uses Rust regex syntax)',
+      },
+      file_pattern: {
+        type: 'string',
+        description: "Glob pattern to filter files (e.g., '*.ts' for TypeScript files)",
+      },
     },
     required: ['path', 'regex'],
     additionalProperties: false,
@@ -73,7 +79,8 @@ export const searchFiles: Tool<string> = {
         out += `# ${block.path}\n`;
         currentPath = block.path;
       }
-      for (const row of block.lines) out += `${formatLineNumber(row.line)} | ${truncateLine(row.text.trimEnd())}\n`;
+      for (const row of block.lines)
+        out += `${formatLineNumber(row.line)} | ${truncateLine(row.text.trimEnd())}\n`;
       out += '----\n';
     }
     // after the last block's ----, a blank line, then the notice (the seed's example)

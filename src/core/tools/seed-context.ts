@@ -18,7 +18,10 @@ export interface SeedPart {
   index: SeedIndex;
 }
 
-export async function ensureSeedIndexes(ctx: ToolContext, rootPrefix: string): Promise<{ parts: SeedPart[]; stats: RefreshStats }> {
+export async function ensureSeedIndexes(
+  ctx: ToolContext,
+  rootPrefix: string,
+): Promise<{ parts: SeedPart[]; stats: RefreshStats }> {
   if (ctx.seedRootIndexes) {
     const all = await ctx.seedRootIndexes(ctx.signal, rootPrefix || undefined);
     const parts = rootPrefix ? all.filter((p) => p.prefix === rootPrefix) : all;

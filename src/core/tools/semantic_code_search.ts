@@ -36,9 +36,23 @@ export const semanticCodeSearch: Tool<SemanticResult[]> = {
   inputSchema: {
     type: 'object',
     properties: {
-      query: { type: 'string', description: "Natural language query about code (e.g. 'where do we handle authentication')" },
-      type: { type: 'string', enum: ['semantic', 'hybrid'], default: 'hybrid', description: "'semantic' (vector only) or 'hybrid' (vector + rerank)" },
-      limit: { type: 'integer', minimum: 1, maximum: SEMANTIC_LIMIT_MAX, default: 5, description: 'Maximum results to return' },
+      query: {
+        type: 'string',
+        description: "Natural language query about code (e.g. 'where do we handle authentication')",
+      },
+      type: {
+        type: 'string',
+        enum: ['semantic', 'hybrid'],
+        default: 'hybrid',
+        description: "'semantic' (vector only) or 'hybrid' (vector + rerank)",
+      },
+      limit: {
+        type: 'integer',
+        minimum: 1,
+        maximum: SEMANTIC_LIMIT_MAX,
+        default: 5,
+        description: 'Maximum results to return',
+      },
       language: { type: 'string', description: "Language filter (e.g. 'typescript', 'python')" },
     },
     required: ['query'],
@@ -46,7 +60,11 @@ export const semanticCodeSearch: Tool<SemanticResult[]> = {
   },
   async execute(raw, ctx) {
     const args = parseSemanticArgs(raw);
-    if (!ctx.semantic) throw new QuarryError('EngineError', 'semantic_code_search needs the embedding model, and this host provides none');
+    if (!ctx.semantic)
+      throw new QuarryError(
+        'EngineError',
+        'semantic_code_search needs the embedding model, and this host provides none',
+      );
     const { model, roots } = await ctx.semantic(ctx.signal);
     return semanticSearch(roots, model, {
       query: args.query,

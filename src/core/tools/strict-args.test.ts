@@ -14,7 +14,9 @@ import type { ToolContext } from './types';
  */
 function ctx() {
   const state = { indexLookups: 0 };
-  const workspace = new Workspace([new MemorySource(fixtureTree(), { name: 'repo', absoluteRoot: '/work/repo' })]);
+  const workspace = new Workspace([
+    new MemorySource(fixtureTree(), { name: 'repo', absoluteRoot: '/work/repo' }),
+  ]);
   const c = new Proxy({ workspace } as ToolContext, {
     get(target, key) {
       if (typeof key === 'string' && /index/i.test(key)) state.indexLookups++;
@@ -30,23 +32,27 @@ describe('unknown fields', () => {
     for (const t of TOOLS) expect(t.inputSchema.additionalProperties, t.name).toBe(false);
   });
 
-  it.each(TOOLS.map((t) => [t.name, t] as const))('%s refuses a misspelled field, naming it and the allowed ones', async (name, tool) => {
-    const fields = Object.keys(tool.inputSchema.properties);
-    const typo = `${fields[0]}x`;
-    const { ctx: c, state } = ctx();
-    const err = await rejectionOf(callTool(name, { [typo]: 1 }, c));
-    expect(err.code).toBe('InvalidArgument');
-    expect(err.message).toBe(`Unknown field: ${typo} (allowed: ${fields.join(', ')})`);
-    expect(err.data).toEqual({ field: typo });
-    expect(state.indexLookups).toBe(0);
-  });
+  it.each(TOOLS.map((t) => [t.name, t] as const))(
+    '%s refuses a misspelled field, naming it and the allowed ones',
+    async (name, tool) => {
+      const fields = Object.keys(tool.inputSchema.properties);
+      const typo = `${fields[0]}x`;
+      const { ctx: c, state } = ctx();
+      const err = await rejectionOf(callTool(name, { [typo]: 1 }, c));
+      expect(err.code).toBe('InvalidArgument');
+      expect(err.message).toBe(`Unknown field: ${typo} (allowed: ${fields.join(', ')})`);
+      expect(err.data).toEqual({ field: typo });
+      expect(state.indexLookups).toBe(0);
+    },
+  );
 
   it("codebase_search: the brief's example, refused before the index refresh and before the other checks", async () => {
     const { ctx: c, state } = ctx();
     const err = await rejectionOf(callTool('codebase_search', { query: 'auth', maxresults: 1 }, c));
     expect(err.toJSON()).toEqual({
       code: 'InvalidArgument',
-      message: 'Unknown field: maxresults (allowed: query, root, limit, include_content, file_extensions, path_filter, exclude_paths)',
+      message:
+        'Unknown field: maxresults (allowed: query, root, limit, include_content, file_extensions, path_filter, exclude_paths)',
       data: { field: 'maxresults' },
     });
     // a missing query and a bad limit are not reported first
@@ -56,35 +62,56 @@ describe('unknown fields', () => {
     expect(related.message).toBe('Unknown field: lines (allowed: path, line, root, limit)');
     expect(state.indexLookups).toBe(0);
     // the same arguments without the typo do go for the index (and find none in this context)
-    expect((await rejectionOf(callTool('codebase_search', { query: 'auth', limit: 1 }, c))).code).toBe('EngineError');
+    expect((await rejectionOf(callTool('codebase_search', { query: 'auth', limit: 1 }, c))).code).toBe(
+      'EngineError',
+    );
     expect(state.indexLookups).toBeGreaterThan(0);
   });
 
   it('names the first unknown field when there are several, and refuses one whose value is undefined', async () => {
     const { ctx: c } = ctx();
-    expect((await rejectionOf(callTool('read_file', { filePath: 'README.md', a: 1, b: 2 }, c))).data).toEqual({ field: 'a' });
-    expect((await rejectionOf(callTool('code_search', { query: 'TODO', max: undefined }, c))).data).toEqual({ field: 'max' });
+    expect((await rejectionOf(callTool('read_file', { filePath: 'README.md', a: 1, b: 2 }, c))).data).toEqual(
+      { field: 'a' },
+    );
+    expect((await rejectionOf(callTool('code_search', { query: 'TODO', max: undefined }, c))).data).toEqual({
+      field: 'max',
+    });
   });
 
   it('a property of Object.prototype is not a field', async () => {
     const { ctx: c } = ctx();
-    const err = await rejectionOf(callTool('code_search', JSON.parse('{"query":"TODO","constructor":1,"__proto__":2}'), c));
+    const err = await rejectionOf(
+      callTool('code_search', JSON.parse('{"query":"TODO","constructor":1,"__proto__":2}'), c),
+    );
     expect(err.data).toEqual({ field: 'constructor' });
   });
 
   it("keeps seed 002's aliases (they are schema properties) and every schema property", async () => {
     const { ctx: c } = ctx();
-    expect(toolFields(TOOLS.find((t) => t.name === 'search_corpus')!)).toEqual(expect.arrayContaining(['path', 'corpus_path', 'pattern', 'query', 'search']));
+    expect(toolFields(TOOLS.find((t) => t.name === 'search_corpus')!)).toEqual(
+      expect.arrayContaining(['path', 'corpus_path', 'pattern', 'query', 'search']),
+    );
     for (const args of [
       { corpus_path: 'src', query: 'TODO' },
       { path: 'src', search: 'TODO' },
-      { corpus_path: 'src', pattern: 'TODO', mode: 'literal', file_glob: '*.ts', context_lines: 0, max_results: 5, max_file_size: 100000, case_sensitive: true },
+      {
+        corpus_path: 'src',
+        pattern: 'TODO',
+        mode: 'literal',
+        file_glob: '*.ts',
+        context_lines: 0,
+        max_results: 5,
+        max_file_size: 100000,
+        case_sensitive: true,
+      },
     ]) {
       const r = (await callTool('search_corpus', args, c)) as { success: boolean; result: { total: number } };
       expect(r.success).toBe(true);
       expect(r.result.total).toBeGreaterThan(0);
     }
-    const r = (await callTool('code_search', { query: 'TODO', fileType: 'ts', maxResults: 1 }, c)) as { matches: unknown[] };
+    const r = (await callTool('code_search', { query: 'TODO', fileType: 'ts', maxResults: 1 }, c)) as {
+      matches: unknown[];
+    };
     expect(r.matches).toHaveLength(1);
   });
 
@@ -94,7 +121,11 @@ describe('unknown fields', () => {
       const err = await rejectionOf(callTool('code_search', bad, c));
       expect(err.data).toEqual({ field: '(arguments)' });
     }
-    expect((await rejectionOf(callTool('code_search', undefined, c))).message).toBe('Missing required field: query');
-    expect((await rejectionOf(callTool('code_search', null, c))).message).toBe('Missing required field: query');
+    expect((await rejectionOf(callTool('code_search', undefined, c))).message).toBe(
+      'Missing required field: query',
+    );
+    expect((await rejectionOf(callTool('code_search', null, c))).message).toBe(
+      'Missing required field: query',
+    );
   });
 });

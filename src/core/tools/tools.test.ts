@@ -6,7 +6,9 @@ import { Workspace } from '../source/workspace';
 import { callTool, describeTools } from '.';
 import { SEARCH_FILES_NOTICE } from './search_files';
 
-const ws = (tree: MemoryTree = fixtureTree()) => ({ workspace: new Workspace([new MemorySource(tree, { name: 'repo', absoluteRoot: '/work/repo' })]) });
+const ws = (tree: MemoryTree = fixtureTree()) => ({
+  workspace: new Workspace([new MemorySource(tree, { name: 'repo', absoluteRoot: '/work/repo' })]),
+});
 
 async function expectError(p: Promise<unknown>, code: string, field?: string, message?: string | RegExp) {
   try {
@@ -77,14 +79,26 @@ describe('code_search (seed 000)', () => {
     ]);
     expect(r.total).toBe(6);
     expect(r.truncated).toBe(false);
-    const dotted = (await callTool('code_search', { query: 'TODO', fileType: '.ts', maxResults: 20 }, ws())) as any;
+    const dotted = (await callTool(
+      'code_search',
+      { query: 'TODO', fileType: '.ts', maxResults: 20 },
+      ws(),
+    )) as any;
     expect(dotted.total).toBe(6);
-    const one = (await callTool('code_search', { query: 'TODO', fileType: 'ts', maxResults: 1 }, ws())) as any;
+    const one = (await callTool(
+      'code_search',
+      { query: 'TODO', fileType: 'ts', maxResults: 1 },
+      ws(),
+    )) as any;
     expect(one.matches).toHaveLength(1);
     expect(one.total).toBe(6);
   });
   it('searches regexes (Rust syntax)', async () => {
-    const r = (await callTool('code_search', { query: 'function\\s+calculate\\w+', fileType: 'ts' }, ws())) as any;
+    const r = (await callTool(
+      'code_search',
+      { query: 'function\\s+calculate\\w+', fileType: 'ts' },
+      ws(),
+    )) as any;
     expect(r.matches.map((m: any) => m.line)).toEqual([4, 10]);
     expect(r.mode).toBe('regex');
   });
@@ -105,8 +119,18 @@ describe('code_search (seed 000)', () => {
     ['query not a string', { query: 3 }, 'query', 'query must be a string'],
     ['blank query', { query: '  ' }, 'query', 'query must not be empty'],
     ['maxResults 0', { query: 'x', maxResults: 0 }, 'maxResults', 'maxResults must be an integer >= 1'],
-    ['maxResults not an integer', { query: 'x', maxResults: 2.5 }, 'maxResults', 'maxResults must be an integer >= 1'],
-    ['fileType with a slash', { query: 'x', fileType: 'a/b' }, 'fileType', 'fileType must be a file extension without dot, got "a/b"'],
+    [
+      'maxResults not an integer',
+      { query: 'x', maxResults: 2.5 },
+      'maxResults',
+      'maxResults must be an integer >= 1',
+    ],
+    [
+      'fileType with a slash',
+      { query: 'x', fileType: 'a/b' },
+      'fileType',
+      'fileType must be a file extension without dot, got "a/b"',
+    ],
     ['fileType not a string', { query: 'x', fileType: 1 }, 'fileType', 'fileType must be a string'],
   ];
   it.each(bad)('rejects %s', async (_n, args, field, message) => {
@@ -146,35 +170,54 @@ describe('search_files (seed 001)', () => {
     );
   });
   it('expands braces in file_pattern and keeps separate blocks apart', async () => {
-    const out = (await callTool('search_files', { path: '.', regex: 'TODO|FIXME', file_pattern: '*.{js,ts}' }, ws())) as string;
-    expect(out).toContain('# src/legacy.js\n  1 | var x = 1; // TODO remove\n  2 | module.exports = x;\n----');
+    const out = (await callTool(
+      'search_files',
+      { path: '.', regex: 'TODO|FIXME', file_pattern: '*.{js,ts}' },
+      ws(),
+    )) as string;
+    expect(out).toContain(
+      '# src/legacy.js\n  1 | var x = 1; // TODO remove\n  2 | module.exports = x;\n----',
+    );
     // line 3 (TODO) and line 11 (FIXME) of app.ts are far apart: two blocks
-    expect(out).toContain(' 10 | export function calculateTax(total: number): number {\n 11 |   // FIXME: tax rate is hard-coded\n 12 |   return total * 0.2;\n----');
+    expect(out).toContain(
+      ' 10 | export function calculateTax(total: number): number {\n 11 |   // FIXME: tax rate is hard-coded\n 12 |   return total * 0.2;\n----',
+    );
     expect(out).not.toContain('README.md');
   });
   it('caps at 300 results with the seed notice', async () => {
-    const tree: MemoryTree = { 'many.ts': Array.from({ length: 400 }, (_, i) => `hit ${i}`).join('\n') + '\n' };
+    const tree: MemoryTree = {
+      'many.ts': Array.from({ length: 400 }, (_, i) => `hit ${i}`).join('\n') + '\n',
+    };
     const out = (await callTool('search_files', { path: '.', regex: 'hit' }, ws(tree))) as string;
     const numbered = out.split('\n').filter((l) => / \| hit /.test(l));
     expect(numbered).toHaveLength(301); // 300 matches + 1 line of context after the last
     expect(out.endsWith(`\n\n${SEARCH_FILES_NOTICE}`)).toBe(true);
-    expect(SEARCH_FILES_NOTICE).toBe('# Showing first 300 of 300+ results. Use a more specific search if necessary.');
+    expect(SEARCH_FILES_NOTICE).toBe(
+      '# Showing first 300 of 300+ results. Use a more specific search if necessary.',
+    );
     const few = (await callTool('search_files', { path: '.', regex: 'hit 1\\b' }, ws(tree))) as string;
     expect(few).not.toContain('Showing first');
   });
   describe('the 300-result cap (a result is a matching line)', () => {
-    const lines = (n: number, line: (i: number) => string) => Array.from({ length: n }, (_, i) => line(i)).join('\n') + '\n';
+    const lines = (n: number, line: (i: number) => string) =>
+      Array.from({ length: n }, (_, i) => line(i)).join('\n') + '\n';
     /** `n` matches on every other line: context lines never match, so matching rows are results. */
     const spaced = (n: number, from = 0) => lines(2 * n, (i) => (i % 2 ? 'quiet' : `hit ${from + i / 2}`));
     const run = async (tree: MemoryTree) => {
       const out = (await callTool('search_files', { path: '.', regex: 'hit' }, ws(tree))) as string;
       return { out, results: out.split('\n').filter((l) => /^ *\d+ \| hit /.test(l)).length };
     };
-    const onePerFile = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`f${String(i).padStart(3, '0')}.ts`, `hit ${i}\n`]));
+    const onePerFile = (n: number) =>
+      Object.fromEntries(
+        Array.from({ length: n }, (_, i) => [`f${String(i).padStart(3, '0')}.ts`, `hit ${i}\n`]),
+      );
 
     it.each<[string, MemoryTree]>([
       ['557 in one file', { 'a.ts': spaced(557) }],
-      ['557 over two files, the 300th the last of the first', { 'a.ts': spaced(300), 'b.ts': spaced(257, 300) }],
+      [
+        '557 over two files, the 300th the last of the first',
+        { 'a.ts': spaced(300), 'b.ts': spaced(257, 300) },
+      ],
       ['557 files of one match each', onePerFile(557)],
     ])('557 matches (%s): the first 300, then a blank line and the notice', async (_name, tree) => {
       const { out, results } = await run(tree);
@@ -208,25 +251,43 @@ describe('search_files (seed 001)', () => {
       const read = new Set<string>();
       const readOne = source.read.bind(source);
       source.read = (p: string) => (read.add(p), readOne(p));
-      const out = (await callTool('search_files', { path: '.', regex: 'hit' }, { workspace: new Workspace([source]) })) as string;
+      const out = (await callTool(
+        'search_files',
+        { path: '.', regex: 'hit' },
+        { workspace: new Workspace([source]) },
+      )) as string;
       expect(out.endsWith(SEARCH_FILES_NOTICE)).toBe(true);
       expect(read.size).toBe(301);
     });
   });
   it('cuts lines over 500 characters with [truncated...]', async () => {
     const long = 'x'.repeat(600);
-    const out = (await callTool('search_files', { path: '.', regex: 'x+' }, ws({ 'l.txt': long + '\n' }))) as string;
+    const out = (await callTool(
+      'search_files',
+      { path: '.', regex: 'x+' },
+      ws({ 'l.txt': long + '\n' }),
+    )) as string;
     expect(out).toBe(`# l.txt\n  1 | ${'x'.repeat(500)} [truncated...]\n----`);
   });
   it('answers "No results found" when nothing matches', async () => {
-    expect(await callTool('search_files', { path: '.', regex: 'zzz_nothing' }, ws())).toBe('No results found');
+    expect(await callTool('search_files', { path: '.', regex: 'zzz_nothing' }, ws())).toBe(
+      'No results found',
+    );
   });
   it('rejects bad input naming the field', async () => {
     await expectError(callTool('search_files', { regex: 'x' }, ws()), 'InvalidArgument', 'path');
     await expectError(callTool('search_files', { path: '.' }, ws()), 'InvalidArgument', 'regex');
     await expectError(callTool('search_files', { path: '.', regex: '(unclosed' }, ws()), 'InvalidPattern');
-    await expectError(callTool('search_files', { path: '.', regex: 'x', file_pattern: '*.{ts' }, ws()), 'InvalidGlob', 'file_pattern');
-    await expectError(callTool('search_files', { path: '../outside', regex: 'x' }, ws()), 'PathOutsideRoot', 'path');
+    await expectError(
+      callTool('search_files', { path: '.', regex: 'x', file_pattern: '*.{ts' }, ws()),
+      'InvalidGlob',
+      'file_pattern',
+    );
+    await expectError(
+      callTool('search_files', { path: '../outside', regex: 'x' }, ws()),
+      'PathOutsideRoot',
+      'path',
+    );
     await expectError(callTool('search_files', { path: 'no/such/dir', regex: 'x' }, ws()), 'NotFound');
   });
 });
@@ -241,7 +302,8 @@ describe('search_corpus (seed 002)', () => {
     'many.txt': Array.from({ length: 100 }, (_, i) => `needle ${i}`).join('\n') + '\n',
     'case.txt': 'Needle\nneedle\nNEEDLE\n',
   });
-  const run = (args: Record<string, unknown>) => callTool('search_corpus', args, ws(corpus())) as Promise<any>;
+  const run = (args: Record<string, unknown>) =>
+    callTool('search_corpus', args, ws(corpus())) as Promise<any>;
 
   it('test_search_corpus_literal_match: matches "class Agent" in a known file', async () => {
     const r = await run({ path: 'pkg', pattern: 'class Agent' });
@@ -269,7 +331,13 @@ describe('search_corpus (seed 002)', () => {
     expect(r.result.files_searched).toBe(5); // agent.py, other.py, huge.py, many.txt, case.txt
   });
   it('test_search_corpus_max_results_truncation: 100 matches with max_results=10', async () => {
-    const r = await run({ path: '.', pattern: 'needle', case_sensitive: true, max_results: 10, file_glob: 'many.txt' });
+    const r = await run({
+      path: '.',
+      pattern: 'needle',
+      case_sensitive: true,
+      max_results: 10,
+      file_glob: 'many.txt',
+    });
     expect(r.result.matches).toHaveLength(10);
     expect(r.result.truncated).toBe(true);
     expect(r.result.total).toBe(100);
@@ -284,7 +352,12 @@ describe('search_corpus (seed 002)', () => {
   });
   it('test_search_corpus_case_sensitivity: same query, two flag values, two counts', async () => {
     const insensitive = await run({ path: '.', pattern: 'needle', file_glob: 'case.txt' });
-    const sensitive = await run({ path: '.', pattern: 'needle', file_glob: 'case.txt', case_sensitive: true });
+    const sensitive = await run({
+      path: '.',
+      pattern: 'needle',
+      file_glob: 'case.txt',
+      case_sensitive: true,
+    });
     expect(insensitive.result.total).toBe(3);
     expect(sensitive.result.total).toBe(1);
   });
@@ -297,7 +370,14 @@ describe('search_corpus (seed 002)', () => {
   });
   it('has every result field and a readable text_view', async () => {
     const r = await run({ path: 'pkg', pattern: 'Agent', context_lines: 1 });
-    expect(Object.keys(r.result).sort()).toEqual(['files_searched', 'files_skipped', 'matches', 'text_view', 'total', 'truncated']);
+    expect(Object.keys(r.result).sort()).toEqual([
+      'files_searched',
+      'files_skipped',
+      'matches',
+      'text_view',
+      'total',
+      'truncated',
+    ]);
     expect(r.result.text_view).toBe(
       [
         '3 matches.',
@@ -311,7 +391,11 @@ describe('search_corpus (seed 002)', () => {
     );
   });
   it('treats the pattern literally by default', async () => {
-    const r = (await callTool('search_corpus', { path: '.', pattern: 'a.b' }, ws({ 'x.txt': 'a.b\naxb\n' }))) as any;
+    const r = (await callTool(
+      'search_corpus',
+      { path: '.', pattern: 'a.b' },
+      ws({ 'x.txt': 'a.b\naxb\n' }),
+    )) as any;
     expect(r.result.total).toBe(1);
   });
   const bad: Array<[string, Record<string, unknown>, string, string]> = [
@@ -320,7 +404,12 @@ describe('search_corpus (seed 002)', () => {
     ['bad mode', { path: '.', pattern: 'x', mode: 'fuzzy' }, 'InvalidArgument', 'mode'],
     ['negative context', { path: '.', pattern: 'x', context_lines: -1 }, 'InvalidArgument', 'context_lines'],
     ['zero max_results', { path: '.', pattern: 'x', max_results: 0 }, 'InvalidArgument', 'max_results'],
-    ['non-boolean case_sensitive', { path: '.', pattern: 'x', case_sensitive: 'yes' }, 'InvalidArgument', 'case_sensitive'],
+    [
+      'non-boolean case_sensitive',
+      { path: '.', pattern: 'x', case_sensitive: 'yes' },
+      'InvalidArgument',
+      'case_sensitive',
+    ],
     ['bad glob', { path: '.', pattern: 'x', file_glob: '[a' }, 'InvalidGlob', 'file_glob'],
     ['escaping path', { path: '../..', pattern: 'x' }, 'PathOutsideRoot', 'path'],
   ];
@@ -346,11 +435,25 @@ describe('read_file (seed 000)', () => {
     });
   });
   it('reads a 1-based inclusive range, clamped to the end', async () => {
-    const r = (await callTool('read_file', { filePath: 'src/app.ts', lineStart: 3, lineEnd: 4 }, ws())) as any;
-    expect(r.content).toBe('// TODO: support discounts\nexport function calculateTotal(items: number[]): number {');
+    const r = (await callTool(
+      'read_file',
+      { filePath: 'src/app.ts', lineStart: 3, lineEnd: 4 },
+      ws(),
+    )) as any;
+    expect(r.content).toBe(
+      '// TODO: support discounts\nexport function calculateTotal(items: number[]): number {',
+    );
     expect([r.lineStart, r.lineEnd, r.totalLines]).toEqual([3, 4, 15]);
-    const tail = (await callTool('read_file', { filePath: 'src/app.ts', lineStart: 15, lineEnd: 99 }, ws())) as any;
-    expect([tail.lineStart, tail.lineEnd, tail.content]).toEqual([15, 15, 'export const label = formatMoney(calculateTotal([1, 2, 3]));']);
+    const tail = (await callTool(
+      'read_file',
+      { filePath: 'src/app.ts', lineStart: 15, lineEnd: 99 },
+      ws(),
+    )) as any;
+    expect([tail.lineStart, tail.lineEnd, tail.content]).toEqual([
+      15,
+      15,
+      'export const label = formatMoney(calculateTotal([1, 2, 3]));',
+    ]);
   });
   it('accepts absolute paths under the root and ./ prefixes, strips CR', async () => {
     const r = (await callTool('read_file', { filePath: '/work/repo/src/crlf.ts' }, ws())) as any;
@@ -370,7 +473,12 @@ describe('read_file (seed 000)', () => {
   });
   const bad: Array<[string, Record<string, unknown>, string, string]> = [
     ['missing filePath', {}, 'InvalidArgument', 'filePath'],
-    ['lineStart > lineEnd', { filePath: 'src/app.ts', lineStart: 5, lineEnd: 2 }, 'InvalidArgument', 'lineStart'],
+    [
+      'lineStart > lineEnd',
+      { filePath: 'src/app.ts', lineStart: 5, lineEnd: 2 },
+      'InvalidArgument',
+      'lineStart',
+    ],
     ['lineStart 0', { filePath: 'src/app.ts', lineStart: 0 }, 'InvalidArgument', 'lineStart'],
     ['lineEnd not an integer', { filePath: 'src/app.ts', lineEnd: '3' }, 'InvalidArgument', 'lineEnd'],
     ['lineStart past the end', { filePath: 'src/app.ts', lineStart: 99 }, 'InvalidArgument', 'lineStart'],
@@ -412,16 +520,33 @@ describe('list_directory (seed 000)', () => {
     expect(r).toMatchObject({ found: false, count: 0, items: [] });
   });
   it('rejects a file, an escaping path and a missing field', async () => {
-    await expectError(callTool('list_directory', { directoryPath: 'src/app.ts' }, ws()), 'InvalidArgument', 'directoryPath');
-    await expectError(callTool('list_directory', { directoryPath: '../x' }, ws()), 'PathOutsideRoot', 'directoryPath');
+    await expectError(
+      callTool('list_directory', { directoryPath: 'src/app.ts' }, ws()),
+      'InvalidArgument',
+      'directoryPath',
+    );
+    await expectError(
+      callTool('list_directory', { directoryPath: '../x' }, ws()),
+      'PathOutsideRoot',
+      'directoryPath',
+    );
     await expectError(callTool('list_directory', {}, ws()), 'InvalidArgument', 'directoryPath');
-    await expectError(callTool('list_directory', { directoryPath: 'src', recursive: 'yes' }, ws()), 'InvalidArgument', 'recursive');
+    await expectError(
+      callTool('list_directory', { directoryPath: 'src', recursive: 'yes' }, ws()),
+      'InvalidArgument',
+      'recursive',
+    );
   });
 });
 
 describe('several roots', () => {
   it('prefixes paths with the root name', async () => {
-    const two = { workspace: new Workspace([new MemorySource({ 'a.ts': 'TODO a\n' }, { name: 'web' }), new MemorySource({ 'b.ts': 'TODO b\n' }, { name: 'api' })]) };
+    const two = {
+      workspace: new Workspace([
+        new MemorySource({ 'a.ts': 'TODO a\n' }, { name: 'web' }),
+        new MemorySource({ 'b.ts': 'TODO b\n' }, { name: 'api' }),
+      ]),
+    };
     const r = (await callTool('code_search', { query: 'TODO' }, two)) as any;
     expect(r.matches.map((m: any) => m.path)).toEqual(['web/a.ts', 'api/b.ts']);
     const f = (await callTool('read_file', { filePath: 'api/b.ts' }, two)) as any;

@@ -12,7 +12,10 @@ export interface ToolContext {
   /** The seed-004 index codebase_search and find_related rank with (src/core/seed004), over the whole workspace. */
   seedIndex?: SeedIndexService;
   /** Or one per root, each refreshed (or waited for) on demand; paths root-relative under `prefix`. */
-  seedRootIndexes?: (signal?: AbortSignal, prefix?: string) => Promise<Array<{ prefix: string; service: SeedIndexService; stats: RefreshStats }>>;
+  seedRootIndexes?: (
+    signal?: AbortSignal,
+    prefix?: string,
+  ) => Promise<Array<{ prefix: string; service: SeedIndexService; stats: RefreshStats }>>;
   signal?: AbortSignal;
   /** Threads text search runs on (the CLI's worker_threads); absent: the calling thread alone. Results are the same. */
   searchPool?: SearchPool;
@@ -66,7 +69,13 @@ export type HistoryPortResult =
       branch: string | null;
       head: string | null;
       shallow: boolean;
-      commits: Array<{ oid: string; author: string; date: number; message: string; changedFiles?: Array<{ path: string; type: string }> }>;
+      commits: Array<{
+        oid: string;
+        author: string;
+        date: number;
+        message: string;
+        changedFiles?: Array<{ path: string; type: string }>;
+      }>;
       uncommitted?: Array<{ path: string; status: string }>;
     }
   | { available: false; reason: string };

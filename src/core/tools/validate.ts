@@ -22,34 +22,49 @@ export function rejectUnknownFields(args: unknown, allowed: readonly string[]): 
   if (args === null || typeof args !== 'object' || Array.isArray(args)) return;
   for (const field of Object.keys(args)) {
     if (!allowed.includes(field)) {
-      throw new QuarryError('InvalidArgument', `Unknown field: ${field} (allowed: ${allowed.length ? allowed.join(', ') : 'none'})`, { field });
+      throw new QuarryError(
+        'InvalidArgument',
+        `Unknown field: ${field} (allowed: ${allowed.length ? allowed.join(', ') : 'none'})`,
+        { field },
+      );
     }
   }
 }
 
 export function requiredString(args: Args, field: string, opts: { allowEmpty?: boolean } = {}): string {
   const v = args[field];
-  if (v === undefined || v === null) throw new QuarryError('InvalidArgument', `Missing required field: ${field}`, { field });
-  if (typeof v !== 'string') throw new QuarryError('InvalidArgument', `${field} must be a string`, { field, value: v });
-  if (!opts.allowEmpty && v.trim() === '') throw new QuarryError('InvalidArgument', `${field} must not be empty`, { field });
+  if (v === undefined || v === null)
+    throw new QuarryError('InvalidArgument', `Missing required field: ${field}`, { field });
+  if (typeof v !== 'string')
+    throw new QuarryError('InvalidArgument', `${field} must be a string`, { field, value: v });
+  if (!opts.allowEmpty && v.trim() === '')
+    throw new QuarryError('InvalidArgument', `${field} must not be empty`, { field });
   return v;
 }
 
 export function optionalString(args: Args, field: string): string | undefined {
   const v = args[field];
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'string') throw new QuarryError('InvalidArgument', `${field} must be a string`, { field, value: v });
+  if (typeof v !== 'string')
+    throw new QuarryError('InvalidArgument', `${field} must be a string`, { field, value: v });
   return v;
 }
 
 export function optionalBoolean(args: Args, field: string, fallback: boolean): boolean {
   const v = args[field];
   if (v === undefined || v === null) return fallback;
-  if (typeof v !== 'boolean') throw new QuarryError('InvalidArgument', `${field} must be a boolean`, { field, value: v });
+  if (typeof v !== 'boolean')
+    throw new QuarryError('InvalidArgument', `${field} must be a boolean`, { field, value: v });
   return v;
 }
 
-export function optionalInt(args: Args, field: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+export function optionalInt(
+  args: Args,
+  field: string,
+  fallback: number,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   const v = args[field];
   if (v === undefined || v === null) return fallback;
   if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
@@ -61,15 +76,25 @@ export function optionalInt(args: Args, field: string, fallback: number, min: nu
 
 export function requiredInt(args: Args, field: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const v = args[field];
-  if (v === undefined || v === null) throw new QuarryError('InvalidArgument', `Missing required field: ${field}`, { field });
+  if (v === undefined || v === null)
+    throw new QuarryError('InvalidArgument', `Missing required field: ${field}`, { field });
   return optionalInt(args, field, 0, min, max);
 }
 
-export function optionalEnum<T extends string>(args: Args, field: string, values: readonly T[], fallback: T): T {
+export function optionalEnum<T extends string>(
+  args: Args,
+  field: string,
+  values: readonly T[],
+  fallback: T,
+): T {
   const v = args[field];
   if (v === undefined || v === null) return fallback;
   if (typeof v !== 'string' || !values.includes(v as T)) {
-    throw new QuarryError('InvalidArgument', `${field} must be one of ${values.map((x) => `"${x}"`).join(', ')}`, { field, value: v });
+    throw new QuarryError(
+      'InvalidArgument',
+      `${field} must be one of ${values.map((x) => `"${x}"`).join(', ')}`,
+      { field, value: v },
+    );
   }
   return v as T;
 }
@@ -90,9 +115,19 @@ export function firstPresent(args: Args, fields: string[]): { field: string; val
 export function rejectOverlongStrings(args: unknown): void {
   if (args === null || typeof args !== 'object' || Array.isArray(args)) return;
   for (const [field, value] of Object.entries(args)) {
-    const strings = typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+    const strings =
+      typeof value === 'string'
+        ? [value]
+        : Array.isArray(value)
+          ? value.filter((v): v is string => typeof v === 'string')
+          : [];
     for (const v of strings) {
-      if (v.length > MAX_QUERY_CHARS) throw new QuarryError('InvalidArgument', queryTooLongMessage(field, v.length), { field, length: v.length, limit: MAX_QUERY_CHARS });
+      if (v.length > MAX_QUERY_CHARS)
+        throw new QuarryError('InvalidArgument', queryTooLongMessage(field, v.length), {
+          field,
+          length: v.length,
+          limit: MAX_QUERY_CHARS,
+        });
     }
   }
 }

@@ -109,5 +109,8 @@ export function containsBytesCaseless(haystack: Uint8Array, lowerNeedle: Uint8Ar
 }
 
 export function hasUtf16Bom(bytes: Uint8Array): boolean {
-  return bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
+  return (
+    bytes.length >= 2 &&
+    ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))
+  );
 }

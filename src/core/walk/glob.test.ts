@@ -37,7 +37,12 @@ describe('compileGlob (ripgrep --glob semantics)', () => {
 
 describe('compilePathFilter', () => {
   it('combines include, exclude (also as !include), extensions and path substring', () => {
-    const f = compilePathFilter({ include: ['*.ts', '!*.test.ts'], exclude: ['vendor/**'], extensions: ['.ts'], pathContains: 'src' })!;
+    const f = compilePathFilter({
+      include: ['*.ts', '!*.test.ts'],
+      exclude: ['vendor/**'],
+      extensions: ['.ts'],
+      pathContains: 'src',
+    })!;
     expect(f('src/a.ts')).toBe(true);
     expect(f('src/a.test.ts')).toBe(false);
     expect(f('vendor/src/a.ts')).toBe(false);

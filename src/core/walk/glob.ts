@@ -30,11 +30,23 @@ export function validateGlob(glob: string, field: string): void {
     else if (c === '{') braces++;
     else if (c === '}') {
       braces--;
-      if (braces < 0) throw new QuarryError('InvalidGlob', `${field} has an unmatched '}' in glob "${glob}"`, { field, value: glob });
+      if (braces < 0)
+        throw new QuarryError('InvalidGlob', `${field} has an unmatched '}' in glob "${glob}"`, {
+          field,
+          value: glob,
+        });
     }
   }
-  if (inClass) throw new QuarryError('InvalidGlob', `${field} has an unclosed '[' in glob "${glob}"`, { field, value: glob });
-  if (braces > 0) throw new QuarryError('InvalidGlob', `${field} has an unclosed '{' in glob "${glob}"`, { field, value: glob });
+  if (inClass)
+    throw new QuarryError('InvalidGlob', `${field} has an unclosed '[' in glob "${glob}"`, {
+      field,
+      value: glob,
+    });
+  if (braces > 0)
+    throw new QuarryError('InvalidGlob', `${field} has an unclosed '{' in glob "${glob}"`, {
+      field,
+      value: glob,
+    });
 }
 
 export function compileGlob(glob: string, field: string): PathTest {
@@ -45,10 +57,14 @@ export function compileGlob(glob: string, field: string): PathTest {
     const test = picomatch(pattern, { dot: true, basename: !hasSlash, strictBrackets: true });
     return (path: string) => test(path);
   } catch (err) {
-    throw new QuarryError('InvalidGlob', `${field} is not a valid glob "${glob}": ${err instanceof Error ? err.message : err}`, {
-      field,
-      value: glob,
-    });
+    throw new QuarryError(
+      'InvalidGlob',
+      `${field} is not a valid glob "${glob}": ${err instanceof Error ? err.message : err}`,
+      {
+        field,
+        value: glob,
+      },
+    );
   }
 }
 
@@ -76,7 +92,8 @@ export function compilePathFilter(spec: PathFilterSpec): PathTest | null {
     if (typeof g === 'string' && g.startsWith('!')) excludes.push(compileGlob(g.slice(1), includeField));
     else includes.push(compileGlob(g, includeField));
   }
-  for (const g of spec.exclude ?? []) excludes.push(compileGlob(g.startsWith('!') ? g.slice(1) : g, excludeField));
+  for (const g of spec.exclude ?? [])
+    excludes.push(compileGlob(g.startsWith('!') ? g.slice(1) : g, excludeField));
   if (includes.length) tests.push((p) => includes.some((t) => t(p)));
   if (excludes.length) tests.push((p) => !excludes.some((t) => t(p)));
   if (spec.extensions?.length) {

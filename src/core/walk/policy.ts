@@ -75,5 +75,8 @@ export const DEFAULT_POLICY: WalkPolicy = {
 };
 
 export function resolvePolicy(partial: Partial<WalkPolicy> = {}): WalkPolicy {
-  return { ...DEFAULT_POLICY, ...Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined)) };
+  return {
+    ...DEFAULT_POLICY,
+    ...Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined)),
+  };
 }

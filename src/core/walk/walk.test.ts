@@ -48,7 +48,9 @@ describe.each(sources)('walk policy over %s', (_name, make) => {
     expect(files).toContain('debug.log');
     expect(files).toContain('generated/out.ts');
     expect(files).toContain('packages/a/local.ts');
-    expect(files.some((f) => f.startsWith('node_modules/') || f.startsWith('.git/') || f.startsWith('dist/'))).toBe(false);
+    expect(
+      files.some((f) => f.startsWith('node_modules/') || f.startsWith('.git/') || f.startsWith('dist/')),
+    ).toBe(false);
   });
 
   it('honours the size limit as given', async () => {
@@ -61,7 +63,12 @@ describe.each(sources)('walk policy over %s', (_name, make) => {
 
   it('starts below a directory and still applies ignore files above it', async () => {
     const { files } = await walk(make(), { start: 'packages/a' });
-    expect(files).toEqual(['packages/a/.gitignore', 'packages/a/index.ts', 'packages/a/sub/.gitignore', 'packages/a/sub/local.ts']);
+    expect(files).toEqual([
+      'packages/a/.gitignore',
+      'packages/a/index.ts',
+      'packages/a/sub/.gitignore',
+      'packages/a/sub/local.ts',
+    ]);
   });
 
   it('reads text in every supported encoding and skips binary files', async () => {
@@ -151,5 +158,7 @@ describe('byte containment', async () => {
     ['WebGLRenderer', 'webglrenderer', true],
     ['webgl_renderer', 'webglrenderer', false],
     ['ABAB', 'bab', true],
-  ])('containsBytesCaseless(%j, %j) = %s', (h, n, want) => expect(containsBytesCaseless(enc(h), enc(n))).toBe(want));
+  ])('containsBytesCaseless(%j, %j) = %s', (h, n, want) =>
+    expect(containsBytesCaseless(enc(h), enc(n))).toBe(want),
+  );
 });

@@ -40,7 +40,11 @@ export interface WalkOptions extends Partial<WalkPolicy> {
  * What the walk would have said of a regular file it did not stat (statFiles: false): null
  * when it is kept, or its skip (vanished, too large, refused), word for word.
  */
-export async function fileOnWalk(source: FileSource, path: string, maxFileBytes: number): Promise<Skipped | null> {
+export async function fileOnWalk(
+  source: FileSource,
+  path: string,
+  maxFileBytes: number,
+): Promise<Skipped | null> {
   let stat;
   try {
     stat = source.statFile ? await source.statFile(path) : await source.stat(path);
@@ -48,7 +52,8 @@ export async function fileOnWalk(source: FileSource, path: string, maxFileBytes:
     return skipFor(path, err);
   }
   if (!stat) return { path, reason: 'unreadable', detail: 'vanished during the walk' };
-  if (stat.size > maxFileBytes) return { path, reason: 'tooLarge', detail: `${stat.size} bytes > ${maxFileBytes}` };
+  if (stat.size > maxFileBytes)
+    return { path, reason: 'tooLarge', detail: `${stat.size} bytes > ${maxFileBytes}` };
   return null;
 }
 
@@ -75,7 +80,11 @@ function isIgnored(levels: IgnoreLevel[], path: string, isDir: boolean): boolean
 
 const decoder = new TextDecoder('utf-8', { fatal: false });
 
-async function loadIgnoreLevel(source: FileSource, dir: string, names: string[]): Promise<IgnoreLevel | null> {
+async function loadIgnoreLevel(
+  source: FileSource,
+  dir: string,
+  names: string[],
+): Promise<IgnoreLevel | null> {
   let rules: Ignore | null = null;
   for (const name of names) {
     try {
@@ -129,7 +138,9 @@ export async function* walkFiles(source: FileSource, options: WalkOptions = {}):
     }
     let pushed = false;
     if (policy.useIgnoreFiles) {
-      const names = entries.filter((e) => IGNORE_NAMES.has(e.name) && e.kind !== 'directory').map((e) => e.name);
+      const names = entries
+        .filter((e) => IGNORE_NAMES.has(e.name) && e.kind !== 'directory')
+        .map((e) => e.name);
       if (names.length) {
         const level = await loadIgnoreLevel(source, dir, names);
         if (level) {
@@ -191,7 +202,11 @@ export async function* walkFiles(source: FileSource, options: WalkOptions = {}):
           continue;
         }
         if (kind !== 'file') {
-          skip(stat?.special ? { path, reason: 'notRegular', detail: stat.special } : { path, reason: 'notRegular' });
+          skip(
+            stat?.special
+              ? { path, reason: 'notRegular', detail: stat.special }
+              : { path, reason: 'notRegular' },
+          );
           continue;
         }
         if (policy.useIgnoreFiles && isIgnored(levels, path, false)) {
@@ -235,7 +250,12 @@ const IGNORE_NAMES = new Set(IGNORE_FILE_NAMES);
 function skipFor(path: string, err: unknown, directory?: boolean): Skipped {
   const reason = err instanceof QuarryError ? err.data.reason : undefined;
   const detail = err instanceof Error ? err.message : String(err);
-  const out: Skipped = { path, reason: reason === 'outsideRoot' || reason === 'notRegular' || reason === 'symlinkLoop' ? reason : 'unreadable', detail };
+  const out: Skipped = {
+    path,
+    reason:
+      reason === 'outsideRoot' || reason === 'notRegular' || reason === 'symlinkLoop' ? reason : 'unreadable',
+    detail,
+  };
   if (directory) out.directory = true;
   return out;
 }
@@ -251,7 +271,8 @@ async function presentIgnoreFiles(source: FileSource, dir: string): Promise<stri
   }
 }
 
-export type TextResult = { ok: true; text: string; encoding: TextEncodingName } | { ok: false; skipped: Skipped };
+export type TextResult =
+  { ok: true; text: string; encoding: TextEncodingName } | { ok: false; skipped: Skipped };
 
 /** readTextIfMayMatch's extra answer: the UTF-8 bytes cannot hold a hit (never decoded). */
 export type FilteredTextResult = TextResult | { ok: 'absent' };
@@ -271,7 +292,11 @@ export function readText(source: FileSource, path: string): Promise<TextResult> 
   return readTextIfMayMatch(source, path, null) as Promise<TextResult>;
 }
 
-export async function readTextIfMayMatch(source: FileSource, path: string, mayMatch: BytePrefilter | null): Promise<FilteredTextResult> {
+export async function readTextIfMayMatch(
+  source: FileSource,
+  path: string,
+  mayMatch: BytePrefilter | null,
+): Promise<FilteredTextResult> {
   let bytes: Uint8Array;
   try {
     // decoding copies, so a transient buffer is safe here

@@ -6,12 +6,27 @@ import { ProgressStore, useProgress } from '../progress-store';
 
 export { ProgressStore };
 
-export function GitProgressBar({ verb, store, onCancel, testId }: { verb: string; store: ProgressStore; onCancel?: () => void; testId?: string }) {
+export function GitProgressBar({
+  verb,
+  store,
+  onCancel,
+  testId,
+}: {
+  verb: string;
+  store: ProgressStore;
+  onCancel?: () => void;
+  testId?: string;
+}) {
   const p = useProgress(store);
   // the phase text comes from the git server (its sideband messages): hidden characters shown
   const phase = visibleText(p?.label || 'Connecting');
   const pct = p && p.totalFiles ? Math.min(100, Math.round((p.files / p.totalFiles) * 100)) : undefined;
-  const counts = p && p.files ? (p.totalFiles ? `${formatCount(p.files)} of ${formatCount(p.totalFiles)}` : formatCount(p.files)) : '';
+  const counts =
+    p && p.files
+      ? p.totalFiles
+        ? `${formatCount(p.files)} of ${formatCount(p.totalFiles)}`
+        : formatCount(p.files)
+      : '';
   return (
     <div className="git-progress" data-testid={testId}>
       <div
@@ -23,7 +38,10 @@ export function GitProgressBar({ verb, store, onCancel, testId }: { verb: string
         aria-valuenow={pct}
         aria-valuetext={counts ? `${phase}: ${counts}` : phase}
       >
-        <div className={`progress-fill${pct === undefined ? ' indeterminate' : ''}`} style={{ transform: pct === undefined ? undefined : `scaleX(${pct / 100})` }} />
+        <div
+          className={`progress-fill${pct === undefined ? ' indeterminate' : ''}`}
+          style={{ transform: pct === undefined ? undefined : `scaleX(${pct / 100})` }}
+        />
       </div>
       <div className="git-progress-line">
         <span>

@@ -5,7 +5,12 @@
  */
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { QuarryError, toQuarryError } from '../../core/errors';
-import { type CloneRequest, type GitJobStats, type LibraryEntry, type LibraryInfo } from '../../worker/protocol';
+import {
+  type CloneRequest,
+  type GitJobStats,
+  type LibraryEntry,
+  type LibraryInfo,
+} from '../../worker/protocol';
 import { useEngine } from '../engine';
 import { formatBytes, formatCount, plural } from '../format';
 import { visibleText } from '../visible-text';
@@ -94,7 +99,11 @@ export function LibraryDialog(props: LibraryDialogProps) {
             </p>
           )}
           {!info && !loadError && <p>Loading…</p>}
-          {info && info.repos.length === 0 && <p className="muted">Nothing here yet. Clone a repository above, or open a folder: both are listed here.</p>}
+          {info && info.repos.length === 0 && (
+            <p className="muted">
+              Nothing here yet. Clone a repository above, or open a folder: both are listed here.
+            </p>
+          )}
           {info && info.repos.length > 0 && (
             <ul className="library-list" aria-label="Repositories in the library">
               {info.repos.map((r) => (
@@ -111,7 +120,8 @@ export function LibraryDialog(props: LibraryDialogProps) {
 
 function StorageLine({ info }: { info: LibraryInfo }) {
   const s = info.storage;
-  const pct = s.usageBytes !== null && s.quotaBytes ? Math.round((s.usageBytes / s.quotaBytes) * 1000) / 10 : null;
+  const pct =
+    s.usageBytes !== null && s.quotaBytes ? Math.round((s.usageBytes / s.quotaBytes) * 1000) / 10 : null;
   return (
     <p className="storage-line" data-testid="storage-line">
       Storage: clones take {formatBytes(s.reposBytes)}
@@ -143,7 +153,12 @@ function CloneForm({ cloning, startClone, cloneError, prefill }: LibraryDialogPr
 
   // A failed clone that needs a token or a proxy opens those settings and focuses the field
   // (in an effect after the commit that rendered it).
-  const focusField = cloneError?.code === 'AuthRequired' ? 'token' : cloneError?.code === 'NetworkError' && cloneError.data?.suggestCorsProxy ? 'proxy' : null;
+  const focusField =
+    cloneError?.code === 'AuthRequired'
+      ? 'token'
+      : cloneError?.code === 'NetworkError' && cloneError.data?.suggestCorsProxy
+        ? 'proxy'
+        : null;
   useEffect(() => {
     if (focusField) setShowAccess(true);
   }, [cloneError, focusField]);
@@ -167,14 +182,25 @@ function CloneForm({ cloning, startClone, cloneError, prefill }: LibraryDialogPr
     if (cloning) return;
     const u = url.trim();
     if (!u) {
-      setInputError(new QuarryError('InvalidArgument', 'Enter the URL of a git repository, for example https://github.com/owner/repo.git'));
+      setInputError(
+        new QuarryError(
+          'InvalidArgument',
+          'Enter the URL of a git repository, for example https://github.com/owner/repo.git',
+        ),
+      );
       urlRef.current?.focus();
       return;
     }
     setInputError(null);
     saveProxy(proxy);
     keepToken(u, token, remember);
-    startClone({ url: u, ref: ref.trim() || undefined, depth, token: token.trim() || undefined, corsProxy: proxy.trim() || undefined });
+    startClone({
+      url: u,
+      ref: ref.trim() || undefined,
+      depth,
+      token: token.trim() || undefined,
+      corsProxy: proxy.trim() || undefined,
+    });
   };
 
   const branches = Array.isArray(error?.data?.branches) ? (error!.data.branches as string[]) : [];
@@ -202,7 +228,15 @@ function CloneForm({ cloning, startClone, cloneError, prefill }: LibraryDialogPr
       </div>
       <div className="clone-options">
         <label>
-          Branch or tag <input value={ref} onChange={(e) => setRef(e.target.value)} placeholder="default branch" spellCheck={false} disabled={!!cloning} size={16} />
+          Branch or tag{' '}
+          <input
+            value={ref}
+            onChange={(e) => setRef(e.target.value)}
+            placeholder="default branch"
+            spellCheck={false}
+            disabled={!!cloning}
+            size={16}
+          />
         </label>
         <label>
           History{' '}
@@ -214,7 +248,12 @@ function CloneForm({ cloning, startClone, cloneError, prefill }: LibraryDialogPr
             ))}
           </select>
         </label>
-        <button type="button" className="link" aria-expanded={showAccess} onClick={() => setShowAccess((v) => !v)}>
+        <button
+          type="button"
+          className="link"
+          aria-expanded={showAccess}
+          onClick={() => setShowAccess((v) => !v)}
+        >
           Access token and CORS proxy
         </button>
       </div>
@@ -222,21 +261,48 @@ function CloneForm({ cloning, startClone, cloneError, prefill }: LibraryDialogPr
         <div className="clone-access">
           <label>
             Access token (private repositories){' '}
-            <input ref={tokenRef} type="password" value={token} onChange={(e) => setToken(e.target.value)} autoComplete="off" spellCheck={false} size={28} />
+            <input
+              ref={tokenRef}
+              type="password"
+              value={token}
+              onChange={(e) => setToken(e.target.value)}
+              autoComplete="off"
+              spellCheck={false}
+              size={28}
+            />
           </label>
           <label className="check">
-            <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} /> Remember the token on this device
+            <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} />{' '}
+            Remember the token on this device
           </label>
           <label>
-            CORS proxy URL <input ref={proxyRef} type="url" value={proxy} onChange={(e) => setProxy(e.target.value)} placeholder="none" spellCheck={false} size={32} />
+            CORS proxy URL{' '}
+            <input
+              ref={proxyRef}
+              type="url"
+              value={proxy}
+              onChange={(e) => setProxy(e.target.value)}
+              placeholder="none"
+              spellCheck={false}
+              size={32}
+            />
           </label>
           <p className="muted">
-            The token is kept in this tab's memory unless you tick “Remember”; it is sent with this repository's requests only, and through the CORS proxy when one is
-            set, so use a proxy you trust. Browsers can only clone from servers that allow cross-origin requests; for other hosts, a CORS proxy relays the git traffic.
+            The token is kept in this tab's memory unless you tick “Remember”; it is sent with this
+            repository's requests only, and through the CORS proxy when one is set, so use a proxy you trust.
+            Browsers can only clone from servers that allow cross-origin requests; for other hosts, a CORS
+            proxy relays the git traffic.
           </p>
         </div>
       )}
-      {cloning && <GitProgressBar verb="Cloning" store={cloning.progress} onCancel={cloning.cancel} testId="clone-progress" />}
+      {cloning && (
+        <GitProgressBar
+          verb="Cloning"
+          store={cloning.progress}
+          onCancel={cloning.cancel}
+          testId="clone-progress"
+        />
+      )}
       {error && (
         <div className="form-error" role="alert" data-testid="clone-error">
           <p>
@@ -277,7 +343,9 @@ function LibraryRow({
 
   const fetchUpdates = async () => {
     const progress = new ProgressStore();
-    const job = engine.fetchRepo(entry.id, { token: tokenFor(entry.url).token || undefined }, (p) => progress.set(p));
+    const job = engine.fetchRepo(entry.id, { token: tokenFor(entry.url).token || undefined }, (p) =>
+      progress.set(p),
+    );
     setFetching({ progress, cancel: job.cancel });
     setMessage(null);
     try {
@@ -378,17 +446,29 @@ function LibraryRow({
           </button>
         )}
         {isClone && (
-          <button type="button" onClick={() => void fetchUpdates()} aria-label={`Fetch updates for ${visibleText(entry.name)}`} disabled={!!fetching}>
+          <button
+            type="button"
+            onClick={() => void fetchUpdates()}
+            aria-label={`Fetch updates for ${visibleText(entry.name)}`}
+            disabled={!!fetching}
+          >
             Fetch updates
           </button>
         )}
         {!confirmDelete ? (
-          <button type="button" onClick={() => setConfirmDelete(true)} aria-label={`Delete ${visibleText(entry.name)}`} disabled={!!fetching}>
+          <button
+            type="button"
+            onClick={() => setConfirmDelete(true)}
+            aria-label={`Delete ${visibleText(entry.name)}`}
+            disabled={!!fetching}
+          >
             Delete
           </button>
         ) : (
           <span className="confirm" role="group" aria-label={`Confirm deleting ${visibleText(entry.name)}`}>
-            {isClone ? 'Delete the clone and free its storage?' : 'Remove this folder from the library? (its files stay on disk)'}{' '}
+            {isClone
+              ? 'Delete the clone and free its storage?'
+              : 'Remove this folder from the library? (its files stay on disk)'}{' '}
             <button type="button" className="danger" onClick={() => void remove()}>
               Yes, delete
             </button>{' '}
@@ -398,7 +478,9 @@ function LibraryRow({
           </span>
         )}
       </div>
-      {fetching && <GitProgressBar verb="Fetching updates" store={fetching.progress} onCancel={fetching.cancel} />}
+      {fetching && (
+        <GitProgressBar verb="Fetching updates" store={fetching.progress} onCancel={fetching.cancel} />
+      )}
       {message && (
         <p className={message.error ? 'form-error' : 'muted'} role={message.error ? 'alert' : 'status'}>
           {message.text}

@@ -30,7 +30,12 @@ export function Breadcrumbs({
         ))}
         {chain.map((n) => (
           <li key={`${n.startLine}:${n.name}`} className="crumb-sym">
-            <button type="button" className="link" onClick={() => onLine(n.line)} title={`${n.chunkType} ${n.name}, line ${n.line}`}>
+            <button
+              type="button"
+              className="link"
+              onClick={() => onLine(n.line)}
+              title={`${n.chunkType} ${n.name}, line ${n.line}`}
+            >
               <SymbolKind kind={n.chunkType} /> <VisibleText text={n.name} />
             </button>
           </li>

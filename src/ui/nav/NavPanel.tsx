@@ -104,13 +104,19 @@ export function NavPanel({
     if (!items.length) return;
     e.preventDefault();
     const at = items.indexOf(document.activeElement as HTMLElement);
-    const next = e.key === 'ArrowDown' ? Math.min(items.length - 1, at + 1) : Math.max(0, at < 0 ? 0 : at - 1);
+    const next =
+      e.key === 'ArrowDown' ? Math.min(items.length - 1, at + 1) : Math.max(0, at < 0 ? 0 : at - 1);
     items[next].focus();
   };
 
   const title = nav === 'defs' ? 'Definitions' : 'References';
   return (
-    <aside className="nav-panel" aria-label={`${title} of ${sym}`} data-testid="nav-panel" onKeyDown={onKeyDown}>
+    <aside
+      className="nav-panel"
+      aria-label={`${title} of ${sym}`}
+      data-testid="nav-panel"
+      onKeyDown={onKeyDown}
+    >
       <header className="nav-head">
         <h2>
           {title} of <code>{sym}</code>
@@ -123,7 +129,13 @@ export function NavPanel({
             References
           </button>
         </div>
-        <button type="button" className="icon-button" aria-label="Close the navigation panel" title="Close (Escape)" onClick={onClose}>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label="Close the navigation panel"
+          title="Close (Escape)"
+          onClick={onClose}
+        >
           ×
         </button>
       </header>
@@ -135,14 +147,19 @@ export function NavPanel({
       <div className="nav-list" ref={listRef} data-testid="nav-list" aria-busy={shown.state === 'loading'}>
         {shown.state === 'loading' && <p className="panel-note">Looking for {sym}…</p>}
         {shown.state === 'error' && (
-          <p className={shown.notReady ? 'panel-note' : 'inline-error'} role={shown.notReady ? undefined : 'alert'}>
+          <p
+            className={shown.notReady ? 'panel-note' : 'inline-error'}
+            role={shown.notReady ? undefined : 'alert'}
+          >
             <VisibleText text={shown.message} multiline />
           </p>
         )}
         {shown.state === 'defs' && (
           <>
             <p className="nav-count" data-testid="nav-count" role="status">
-              {shown.result.definitions.length ? plural(shown.result.definitions.length, 'definition') : `No definition of ${sym} in the code index.`}
+              {shown.result.definitions.length
+                ? plural(shown.result.definitions.length, 'definition')
+                : `No definition of ${sym} in the code index.`}
             </p>
             <ul className="nav-defs">
               {shown.result.definitions.map((d) => {
@@ -198,7 +215,8 @@ export function NavPanel({
                         })
                       }
                     >
-                      <span aria-hidden="true">{closed ? '▸' : '▾'}</span> <VisibleText text={f.path} /> <span className="nav-file-count">{f.lines.length}</span>
+                      <span aria-hidden="true">{closed ? '▸' : '▾'}</span> <VisibleText text={f.path} />{' '}
+                      <span className="nav-file-count">{f.lines.length}</span>
                     </button>
                   </h3>
                   {!closed && (
@@ -218,7 +236,12 @@ export function NavPanel({
                             >
                               <span className="nav-ln">{l.line}</span>
                               <code className="nav-line">
-                                <CodeText text={l.text} lang={languageOf(f.path)} hits={l.ranges} from={lineStart(l.text, l.ranges)} />
+                                <CodeText
+                                  text={l.text}
+                                  lang={languageOf(f.path)}
+                                  hits={l.ranges}
+                                  from={lineStart(l.text, l.ranges)}
+                                />
                               </code>
                               {l.definition && <span className="nav-rank">definition</span>}
                             </button>

@@ -28,7 +28,13 @@ const ROW_HEIGHT = 22;
 
 const idOf = (n: OutlineNode) => `${n.startLine}:${n.endLine}:${n.name}`;
 
-function visibleRows(outline: readonly OutlineNode[], closed: ReadonlySet<string>, depth = 0, parent: string | null = null, out: Row[] = []): Row[] {
+function visibleRows(
+  outline: readonly OutlineNode[],
+  closed: ReadonlySet<string>,
+  depth = 0,
+  parent: string | null = null,
+  out: Row[] = [],
+): Row[] {
   for (const [i, node] of outline.entries()) {
     const id = idOf(node);
     out.push({ node, depth, id, parent, posInSet: i + 1, setSize: outline.length });
@@ -59,7 +65,8 @@ export function OutlinePanel({
   // the innermost symbol around the viewer's line (shown when its parents are open)
   const here = useMemo(() => {
     const chain = line ? pathAt(outline, line) : [];
-    for (let i = chain.length - 1; i >= 0; i--) if (rows.some((r) => r.id === idOf(chain[i]))) return idOf(chain[i]);
+    for (let i = chain.length - 1; i >= 0; i--)
+      if (rows.some((r) => r.id === idOf(chain[i]))) return idOf(chain[i]);
     return null;
   }, [outline, line, rows]);
 
@@ -73,7 +80,8 @@ export function OutlinePanel({
   });
   const hereIndex = here ? rows.findIndex((r) => r.id === here) : -1;
   useEffect(() => {
-    if (hereIndex >= 0 && !inView(virtualizer, hereIndex, ROW_HEIGHT)) virtualizer.scrollToIndex(hereIndex, { align: 'auto' });
+    if (hereIndex >= 0 && !inView(virtualizer, hereIndex, ROW_HEIGHT))
+      virtualizer.scrollToIndex(hereIndex, { align: 'auto' });
   }, [hereIndex, virtualizer]);
 
   const active = rows.find((r) => r.id === focusId)?.id ?? here ?? rows[0]?.id ?? null;
@@ -140,7 +148,13 @@ export function OutlinePanel({
   if (!rows.length) return <p className="panel-note">No symbols in this file.</p>;
   return (
     <div className="outline-scroll" ref={scrollRef}>
-      <ul className="outline-tree" role="tree" aria-label={`Outline of ${path}`} data-testid="outline" style={{ height: virtualizer.getTotalSize() }}>
+      <ul
+        className="outline-tree"
+        role="tree"
+        aria-label={`Outline of ${path}`}
+        data-testid="outline"
+        style={{ height: virtualizer.getTotalSize() }}
+      >
         {virtualizer.getVirtualItems().map((item) => {
           const i = item.index;
           const row = rows[i];
@@ -157,7 +171,11 @@ export function OutlinePanel({
               aria-selected={row.id === here}
               tabIndex={row.id === active ? 0 : -1}
               className={`outline-item${row.id === here ? ' here' : ''}`}
-              style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT, paddingLeft: 6 + row.depth * 14 }}
+              style={{
+                transform: `translateY(${item.start}px)`,
+                height: ROW_HEIGHT,
+                paddingLeft: 6 + row.depth * 14,
+              }}
               onKeyDown={(e) => onKeyDown(e, row, i)}
               onFocus={() => setFocusId(row.id)}
               onClick={() => onOpen(row.node.line)}

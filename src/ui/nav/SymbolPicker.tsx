@@ -26,7 +26,8 @@ export interface SymbolItem {
 export function subsequence(name: string, query: string): number[] | null {
   const q = query.toLowerCase().replace(/\s+/g, '');
   const lower = name.toLowerCase();
-  const start = (i: number) => i === 0 || /[^\p{L}\p{N}]/u.test(name[i - 1]) || (name[i] !== lower[i] && name[i - 1] === lower[i - 1]);
+  const start = (i: number) =>
+    i === 0 || /[^\p{L}\p{N}]/u.test(name[i - 1]) || (name[i] !== lower[i] && name[i - 1] === lower[i - 1]);
   const align = (wordStarts: boolean): number[] | null => {
     const out: number[] = [];
     let from = 0;
@@ -75,7 +76,18 @@ export function SymbolPicker({
     let live = true;
     engine.workspaceSymbols(query, 60).then(
       (hits) =>
-        live && setRemote({ items: hits.map((h) => ({ name: h.name, kind: h.chunkType, path: h.path, line: h.line, positions: h.positions })), error: '', query }),
+        live &&
+        setRemote({
+          items: hits.map((h) => ({
+            name: h.name,
+            kind: h.chunkType,
+            path: h.path,
+            line: h.line,
+            positions: h.positions,
+          })),
+          error: '',
+          query,
+        }),
       (err) => live && setRemote({ items: [], error: toQuarryError(err).message, query }),
     );
     return () => {
@@ -88,13 +100,22 @@ export function SymbolPicker({
     const out: SymbolItem[] = [];
     for (const { node, depth } of flattenOutline(outline.outline)) {
       const positions = subsequence(node.name, query);
-      if (positions) out.push({ name: node.name, kind: node.chunkType, path, line: node.line, positions, depth: query ? 0 : depth });
+      if (positions)
+        out.push({
+          name: node.name,
+          kind: node.chunkType,
+          path,
+          line: node.line,
+          positions,
+          depth: query ? 0 : depth,
+        });
     }
     return out;
   }, [mode, outline, query, path]);
 
   const items = mode === 'workspace' ? (remote?.items ?? []) : local;
-  const error = mode === 'workspace' ? (remote?.error ?? '') : outline.state === 'error' ? outline.message : '';
+  const error =
+    mode === 'workspace' ? (remote?.error ?? '') : outline.state === 'error' ? outline.message : '';
   const loading = mode === 'workspace' ? !remote : outline.state === 'loading';
   const shown = Math.min(active, Math.max(0, items.length - 1));
   const choose = (item: SymbolItem | undefined) => {
@@ -137,7 +158,11 @@ export function SymbolPicker({
           aria-controls="symbol-list"
           aria-activedescendant={items[shown] ? `sym-${shown}` : undefined}
           aria-autocomplete="list"
-          placeholder={mode === 'workspace' ? 'Type a symbol name (functions, classes, types…)' : 'Type to filter this file’s symbols'}
+          placeholder={
+            mode === 'workspace'
+              ? 'Type a symbol name (functions, classes, types…)'
+              : 'Type to filter this file’s symbols'
+          }
           value={query}
           spellCheck={false}
           onChange={(e) => {

@@ -3,11 +3,24 @@ import { useEffect, useRef } from 'react';
 
 export type NavAction = 'definition' | 'references';
 
-export function WordMenu({ name, x, y, onChoose, onClose }: { name: string; x: number; y: number; onChoose: (a: NavAction) => void; onClose: () => void }) {
+export function WordMenu({
+  name,
+  x,
+  y,
+  onChoose,
+  onClose,
+}: {
+  name: string;
+  x: number;
+  y: number;
+  onChoose: (a: NavAction) => void;
+  onClose: () => void;
+}) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const away = (e: MouseEvent) => {
-      if (!ref.current?.contains(e.target as Node) && !(e.target as HTMLElement).closest?.('.code')) onClose();
+      if (!ref.current?.contains(e.target as Node) && !(e.target as HTMLElement).closest?.('.code'))
+        onClose();
     };
     const esc = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
     window.addEventListener('mousedown', away);
@@ -18,7 +31,14 @@ export function WordMenu({ name, x, y, onChoose, onClose }: { name: string; x: n
     };
   }, [onClose]);
   return (
-    <div ref={ref} className="word-menu" role="menu" aria-label={`Look up ${name}`} style={{ left: x, top: y + 14 }} data-testid="word-menu">
+    <div
+      ref={ref}
+      className="word-menu"
+      role="menu"
+      aria-label={`Look up ${name}`}
+      style={{ left: x, top: y + 14 }}
+      data-testid="word-menu"
+    >
       <button type="button" role="menuitem" onClick={() => onChoose('definition')}>
         Go to definition <kbd>F12</kbd>
       </button>

@@ -31,7 +31,8 @@ export function columnIn(container: Node, node: Node, offset: number): number {
   // the caret is on an element boundary (offset counts child nodes)
   if (node.nodeType === Node.ELEMENT_NODE) {
     let c = 0;
-    for (let i = 0; i < offset && i < node.childNodes.length; i++) c += node.childNodes[i].textContent?.length ?? 0;
+    for (let i = 0; i < offset && i < node.childNodes.length; i++)
+      c += node.childNodes[i].textContent?.length ?? 0;
     const before = document.createRange();
     before.setStart(container, 0);
     before.setEnd(node, 0);
@@ -41,13 +42,19 @@ export function columnIn(container: Node, node: Node, offset: number): number {
 }
 
 /** The identifier clicked at (x, y) in a line whose code is in `code` and whose text is `text`. */
-export function identifierAtPoint(code: HTMLElement, text: string, x: number, y: number): { name: string; start: number; end: number } | null {
+export function identifierAtPoint(
+  code: HTMLElement,
+  text: string,
+  x: number,
+  y: number,
+): { name: string; start: number; end: number } | null {
   const caret = caretAt(x, y);
   if (!caret) return null;
   const col = columnIn(code, caret.node, caret.offset);
   if (col < 0) return null;
   const hit = identifierAt(text, col);
   // a click past the end of a word (in the space after it) is not on it
-  if (hit && col === hit.end && col < text.length && !/[\p{L}\p{N}_$]/u.test(text[col - 1] ?? '')) return null;
+  if (hit && col === hit.end && col < text.length && !/[\p{L}\p{N}_$]/u.test(text[col - 1] ?? ''))
+    return null;
   return hit;
 }

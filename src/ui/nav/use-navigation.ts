@@ -24,8 +24,22 @@ export function useNavigation(view: ViewState, update: UpdateView) {
       (r) => {
         const [first, second] = r.definitions;
         // the only one, or the only one in this file or the files it imports: open it (the others stay listed)
-        const sure = first && (!second || (first.rank !== second.rank && (first.rank === 'same file' || first.rank === 'imported')));
-        if (sure) update({ file: first.path, line: first.line, sym: name, nav: second ? 'defs' : '', diff: '', blame: false }, { push: true });
+        const sure =
+          first &&
+          (!second ||
+            (first.rank !== second.rank && (first.rank === 'same file' || first.rank === 'imported')));
+        if (sure)
+          update(
+            {
+              file: first.path,
+              line: first.line,
+              sym: name,
+              nav: second ? 'defs' : '',
+              diff: '',
+              blame: false,
+            },
+            { push: true },
+          );
         else update({ sym: name, nav: 'defs' }, { push: true });
       },
       // the panel says why (the index is still being built, ...)

@@ -8,7 +8,8 @@ import type { OutlineNode } from '../../worker/protocol';
 import type { EngineClient } from '../../worker/client';
 import { useEngine } from '../engine';
 
-export type OutlineState = { state: 'loading' } | { state: 'ready'; outline: OutlineNode[] } | { state: 'error'; message: string };
+export type OutlineState =
+  { state: 'loading' } | { state: 'ready'; outline: OutlineNode[] } | { state: 'error'; message: string };
 
 const cache = new Map<string, Promise<OutlineNode[]>>();
 const MAX_CACHED = 64;
@@ -44,7 +45,11 @@ export function useOutline(path: string, repoKey: string, indexVersion: number):
 }
 
 /** Every node of an outline in document order, with its depth. */
-export function flattenOutline(outline: readonly OutlineNode[], depth = 0, out: { node: OutlineNode; depth: number }[] = []) {
+export function flattenOutline(
+  outline: readonly OutlineNode[],
+  depth = 0,
+  out: { node: OutlineNode; depth: number }[] = [],
+) {
   for (const node of outline) {
     out.push({ node, depth });
     flattenOutline(node.children, depth + 1, out);

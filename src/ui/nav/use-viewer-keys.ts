@@ -5,10 +5,22 @@
 import { useEffect, useEffectEvent } from 'react';
 import type { NavAction } from './WordMenu';
 
-export function useViewerKeys(o: { hitLines: readonly number[]; line: number; onLine: (line: number) => void; lookUp: (action: NavAction) => void }): void {
+export function useViewerKeys(o: {
+  hitLines: readonly number[];
+  line: number;
+  onLine: (line: number) => void;
+  lookUp: (action: NavAction) => void;
+}): void {
   const onKey = useEffectEvent((e: KeyboardEvent) => {
     const t = e.target as HTMLElement | null;
-    if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.isContentEditable || t.closest('[role="dialog"]'))) return;
+    if (
+      t &&
+      (t.tagName === 'INPUT' ||
+        t.tagName === 'TEXTAREA' ||
+        t.isContentEditable ||
+        t.closest('[role="dialog"]'))
+    )
+      return;
     if (e.key === 'F3') {
       if (!o.hitLines.length) return;
       e.preventDefault();
@@ -26,8 +38,16 @@ export function useViewerKeys(o: { hitLines: readonly number[]; line: number; on
 }
 
 /** The next (dir 1) or previous (-1) matching line from `line`, wrapping around. */
-export function stepMatch(hitLines: readonly number[], line: number, dir: 1 | -1, onLine: (line: number) => void): void {
+export function stepMatch(
+  hitLines: readonly number[],
+  line: number,
+  dir: 1 | -1,
+  onLine: (line: number) => void,
+): void {
   if (!hitLines.length) return;
-  const next = dir === 1 ? (hitLines.find((n) => n > line) ?? hitLines[0]) : ([...hitLines].reverse().find((n) => n < line) ?? hitLines[hitLines.length - 1]);
+  const next =
+    dir === 1
+      ? (hitLines.find((n) => n > line) ?? hitLines[0])
+      : ([...hitLines].reverse().find((n) => n < line) ?? hitLines[hitLines.length - 1]);
   onLine(next);
 }

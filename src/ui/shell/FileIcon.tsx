@@ -7,12 +7,34 @@
 import { fileIcon } from './file-icons';
 import './workspace.css';
 
-export function FileIcon({ path, kind = 'file', open = false }: { path: string; kind?: 'file' | 'directory'; open?: boolean }) {
+export function FileIcon({
+  path,
+  kind = 'file',
+  open = false,
+}: {
+  path: string;
+  kind?: 'file' | 'directory';
+  open?: boolean;
+}) {
   const spec = fileIcon(path, kind, open);
   if (spec.shape === 'glyph')
-    return <span className={`ficon ficon-${spec.color}${spec.glyph.length > 1 ? ' ficon-2' : ''}`} data-glyph={spec.glyph} data-kind={spec.kind} aria-hidden="true" />;
+    return (
+      <span
+        className={`ficon ficon-${spec.color}${spec.glyph.length > 1 ? ' ficon-2' : ''}`}
+        data-glyph={spec.glyph}
+        data-kind={spec.kind}
+        aria-hidden="true"
+      />
+    );
   return (
-    <svg className={`ficon-svg ficon-${spec.shape}`} viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false">
+    <svg
+      className={`ficon-svg ficon-${spec.shape}`}
+      viewBox="0 0 16 16"
+      width="16"
+      height="16"
+      aria-hidden="true"
+      focusable="false"
+    >
       {spec.shape === 'folder' ? (
         spec.open ? (
           <path d="M1.5 3.5h4l1.5 1.5h6.5v2H4.2L1.5 12.5z M4.2 7h11l-2.7 6H1.5z" />

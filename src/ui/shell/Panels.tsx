@@ -7,7 +7,13 @@ import type { Notice, Opening } from '../workspace/controller';
 
 export function OpeningPanel({ opening }: { opening: Opening }) {
   const p = useProgress(opening.progress);
-  const phase = !p ? 'Starting' : p.phase === 'listing' ? 'Listing files' : p.phase === 'reading' ? 'Reading files' : 'Indexing';
+  const phase = !p
+    ? 'Starting'
+    : p.phase === 'listing'
+      ? 'Listing files'
+      : p.phase === 'reading'
+        ? 'Reading files'
+        : 'Indexing';
   const pct = p && p.totalFiles ? Math.round((p.files / p.totalFiles) * 100) : undefined;
   return (
     <div className="opening" data-testid="opening">
@@ -29,12 +35,17 @@ export function OpeningPanel({ opening }: { opening: Opening }) {
         aria-valuetext={p ? `${phase}: ${p.files} files` : phase}
       >
         {/* transform, not width: a compositor-only change, so progress never costs the main thread a layout */}
-        <div className={`progress-fill${pct === undefined ? ' indeterminate' : ''}`} style={{ transform: pct === undefined ? undefined : `scaleX(${pct / 100})` }} />
+        <div
+          className={`progress-fill${pct === undefined ? ' indeterminate' : ''}`}
+          style={{ transform: pct === undefined ? undefined : `scaleX(${pct / 100})` }}
+        />
       </div>
       <p className="opening-detail">
         {phase}
         {p && p.phase === 'listing' && ` · ${formatCount(p.files)} files found (${formatBytes(p.bytes)})`}
-        {p && p.phase !== 'listing' && ` · ${formatCount(p.files)} of ${formatCount(p.totalFiles)} files · ${formatBytes(p.bytes)} of ${formatBytes(p.totalBytes)}`}
+        {p &&
+          p.phase !== 'listing' &&
+          ` · ${formatCount(p.files)} of ${formatCount(p.totalFiles)} files · ${formatBytes(p.bytes)} of ${formatBytes(p.totalBytes)}`}
       </p>
     </div>
   );
@@ -103,7 +114,8 @@ export function NoticePanel({
           <strong>
             <VisibleText text={notice.name} />
           </strong>
-          , a folder snapshot that cannot be re-read after a reload. Choose the folder again, or open the demo.
+          , a folder snapshot that cannot be re-read after a reload. Choose the folder again, or open the
+          demo.
         </p>
         <button type="button" className="primary" onClick={onOpenFolder}>
           Choose the folder again

@@ -27,7 +27,21 @@ export interface TopBarProps {
 
 export function TopBar(props: TopBarProps) {
   // each prop by name: the refs among them are only handed to elements, never read while rendering
-  const { roots, view, update, folders, fileInput, libraryButton, onQuickOpen, onOpenFolder, onAddFolder, onFilesChosen, onLibrary, onDemo, onFolder } = props;
+  const {
+    roots,
+    view,
+    update,
+    folders,
+    fileInput,
+    libraryButton,
+    onQuickOpen,
+    onOpenFolder,
+    onAddFolder,
+    onFilesChosen,
+    onLibrary,
+    onDemo,
+    onFolder,
+  } = props;
   const files = roots.reduce((n, r) => n + r.stats.files, 0);
   const bytes = roots.reduce((n, r) => n + r.stats.bytes, 0);
   const title = roots.map(rootTitle).join(' + ');
@@ -60,7 +74,12 @@ export function TopBar(props: TopBarProps) {
           Open folder
         </button>
         {roots.length > 0 && (
-          <button type="button" onClick={onAddFolder} data-testid="add-folder" title="Open a folder beside what is open: search and every view span all roots">
+          <button
+            type="button"
+            onClick={onAddFolder}
+            data-testid="add-folder"
+            title="Open a folder beside what is open: search and every view span all roots"
+          >
             Add folder
           </button>
         )}

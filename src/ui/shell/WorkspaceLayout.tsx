@@ -35,7 +35,9 @@ export function WorkspaceSplitters({ viewer, middle }: { viewer: boolean; middle
   return (
     <>
       <Splitter pane="tree" label="Resize the file tree" className="ws-splitter ws-splitter-tree" />
-      {viewer && <Splitter pane="middle" label={`Resize the ${middle}`} className="ws-splitter ws-splitter-middle" />}
+      {viewer && (
+        <Splitter pane="middle" label={`Resize the ${middle}`} className="ws-splitter ws-splitter-middle" />
+      )}
     </>
   );
 }

@@ -6,15 +6,26 @@
  */
 
 /** The badge colours (each has a light and a dark theme value in workspace.css). */
-export type IconColor = 'blue' | 'cyan' | 'yellow' | 'amber' | 'orange' | 'red' | 'purple' | 'green' | 'slate' | 'gray';
+export type IconColor =
+  'blue' | 'cyan' | 'yellow' | 'amber' | 'orange' | 'red' | 'purple' | 'green' | 'slate' | 'gray';
 
 export type FileIconSpec =
   | { shape: 'folder'; open: boolean }
   | { shape: 'image' }
   | { shape: 'file' }
-  | { shape: 'glyph'; glyph: string; color: IconColor; /** What it stands for (a tooltip for sighted users; the icon itself is decorative). */ kind: string };
+  | {
+      shape: 'glyph';
+      glyph: string;
+      color: IconColor;
+      /** What it stands for (a tooltip for sighted users; the icon itself is decorative). */ kind: string;
+    };
 
-const g = (glyph: string, color: IconColor, kind: string): FileIconSpec => ({ shape: 'glyph', glyph, color, kind });
+const g = (glyph: string, color: IconColor, kind: string): FileIconSpec => ({
+  shape: 'glyph',
+  glyph,
+  color,
+  kind,
+});
 
 const BY_EXTENSION: Record<string, FileIconSpec> = {
   ts: g('TS', 'blue', 'TypeScript'),
@@ -90,7 +101,17 @@ const BY_EXTENSION: Record<string, FileIconSpec> = {
 };
 
 /** Image formats Quarry shows as pictures (ImageView). */
-export const IMAGE_EXTENSIONS: ReadonlySet<string> = new Set(['png', 'jpg', 'jpeg', 'gif', 'webp', 'svg', 'ico', 'bmp', 'avif']);
+export const IMAGE_EXTENSIONS: ReadonlySet<string> = new Set([
+  'png',
+  'jpg',
+  'jpeg',
+  'gif',
+  'webp',
+  'svg',
+  'ico',
+  'bmp',
+  'avif',
+]);
 
 const BY_NAME: Record<string, FileIconSpec> = {
   dockerfile: g('DK', 'blue', 'Dockerfile'),

@@ -1,6 +1,16 @@
 /** Pane sizes: fitted to the window, kept across reloads, tolerant of whatever storage holds. */
 import { describe, expect, it } from 'vitest';
-import { applySizes, keyResize, LAYOUT_STORAGE_KEY, MIDDLE_DEFAULT_FRACTION, PANE_DEFAULTS, PANE_MIN, PaneLayout, parseSizes, type SizeStorage } from './pane-layout';
+import {
+  applySizes,
+  keyResize,
+  LAYOUT_STORAGE_KEY,
+  MIDDLE_DEFAULT_FRACTION,
+  PANE_DEFAULTS,
+  PANE_MIN,
+  PaneLayout,
+  parseSizes,
+  type SizeStorage,
+} from './pane-layout';
 
 function memoryStorage(initial: Record<string, string> = {}): SizeStorage & { data: Map<string, string> } {
   const data = new Map(Object.entries(initial));
@@ -22,7 +32,11 @@ describe('applySizes', () => {
     expect(wide.tree).toBe(1400 - PANE_MIN.middle - PANE_MIN.viewer);
     expect(1400 - wide.tree - wide.middle).toBe(PANE_MIN.viewer);
     const tiny = applySizes({ ...PANE_DEFAULTS, tree: 10, middle: 10, related: 10 }, 1400);
-    expect([tiny.tree, tiny.middle, tiny.related]).toEqual([PANE_MIN.tree, PANE_MIN.middle, PANE_MIN.related]);
+    expect([tiny.tree, tiny.middle, tiny.related]).toEqual([
+      PANE_MIN.tree,
+      PANE_MIN.middle,
+      PANE_MIN.related,
+    ]);
     // narrower than the minimums together: each keeps its minimum (the grid scrolls)
     const narrow = applySizes(PANE_DEFAULTS, 500);
     expect([narrow.tree, narrow.middle]).toEqual([PANE_MIN.tree, PANE_MIN.middle]);
@@ -41,7 +55,10 @@ describe('parseSizes', () => {
     ['not json', PANE_DEFAULTS],
     ['[1,2]', PANE_DEFAULTS],
     ['{"tree":"wide","middle":-5,"related":1e9,"relatedCollapsed":"yes"}', PANE_DEFAULTS],
-    ['{"tree":300.4,"middle":512,"related":200,"relatedCollapsed":true}', { tree: 300, middle: 512, related: 200, relatedCollapsed: true }],
+    [
+      '{"tree":300.4,"middle":512,"related":200,"relatedCollapsed":true}',
+      { tree: 300, middle: 512, related: 200, relatedCollapsed: true },
+    ],
     ['{"tree":300,"middle":null}', { ...PANE_DEFAULTS, tree: 300 }],
   ])('%j', (raw, want) => {
     expect(parseSizes(raw)).toEqual(want);

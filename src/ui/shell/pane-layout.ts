@@ -101,7 +101,13 @@ export function applySizes(sizes: PaneSizes, width: number): AppliedLayout {
  * `direction` +1 when the pane is left of the splitter, -1 when right of it, so ArrowLeft
  * always moves the splitter left); 'reset' for Enter; null for other keys.
  */
-export function keyResize(key: string, shift: boolean, value: number, range: { min: number; max: number }, direction: 1 | -1): number | 'reset' | null {
+export function keyResize(
+  key: string,
+  shift: boolean,
+  value: number,
+  range: { min: number; max: number },
+  direction: 1 | -1,
+): number | 'reset' | null {
   const step = shift ? KEY_STEP_LARGE : KEY_STEP;
   switch (key) {
     case 'ArrowLeft':

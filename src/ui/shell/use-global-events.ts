@@ -29,11 +29,21 @@ export function useFolderDrop(controller: WorkspaceController): boolean {
       setDragging(false);
       void folderFromDrop(e.dataTransfer).then(
         (folder) => {
-          if (!folder) controller.setNotice({ kind: 'error', title: 'Nothing to open', message: 'Drop a folder (not single files) to open it.' });
+          if (!folder)
+            controller.setNotice({
+              kind: 'error',
+              title: 'Nothing to open',
+              message: 'Drop a folder (not single files) to open it.',
+            });
           else if (folder.kind === 'handle') void controller.openHandle(folder.handle);
           else void controller.openSnapshot(folder.name, folder.files);
         },
-        (err) => controller.setNotice({ kind: 'error', title: 'Could not read the dropped folder', message: toQuarryError(err).message }),
+        (err) =>
+          controller.setNotice({
+            kind: 'error',
+            title: 'Could not read the dropped folder',
+            message: toQuarryError(err).message,
+          }),
       );
     };
     window.addEventListener('dragenter', enter);
@@ -55,7 +65,11 @@ export function useFolderDrop(controller: WorkspaceController): boolean {
  * view; Ctrl/Cmd+T goes to a symbol in the workspace (Chrome keeps Ctrl+T for a new tab on
  * Windows and Linux: there, Ctrl+P then `#` does it), Ctrl/Cmd+Shift+O to a symbol in the file.
  */
-export function useGlobalShortcuts(handlers: { quickOpen: () => void; focusSearch: () => void; symbols: (mode: 'workspace' | 'file') => void }): void {
+export function useGlobalShortcuts(handlers: {
+  quickOpen: () => void;
+  focusSearch: () => void;
+  symbols: (mode: 'workspace' | 'file') => void;
+}): void {
   const { quickOpen, focusSearch, symbols } = handlers;
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {

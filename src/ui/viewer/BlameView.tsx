@@ -53,7 +53,19 @@ function lineInfos(result: BlameResult): LineInfo[] {
   return out;
 }
 
-export function BlameView({ path, line, repoKey, update, toolbar }: { path: string; line: number; repoKey: string; update: UpdateView; toolbar?: ReactNode }) {
+export function BlameView({
+  path,
+  line,
+  repoKey,
+  update,
+  toolbar,
+}: {
+  path: string;
+  line: number;
+  repoKey: string;
+  update: UpdateView;
+  toolbar?: ReactNode;
+}) {
   const engine = useEngine();
   const [state, setState] = useState<State | null>(null);
   const [attempt, setAttempt] = useState(0);
@@ -65,7 +77,13 @@ export function BlameView({ path, line, repoKey, update, toolbar }: { path: stri
     let live = true;
     setState({ state: 'running', progress, cancel: job.cancel });
     job.done.then(
-      (end) => live && setState(end.stats.ending === 'cancelled' || !end.results[0] ? { state: 'cancelled' } : { state: 'ready', result: end.results[0] }),
+      (end) =>
+        live &&
+        setState(
+          end.stats.ending === 'cancelled' || !end.results[0]
+            ? { state: 'cancelled' }
+            : { state: 'ready', result: end.results[0] },
+        ),
       (err) => live && setState({ state: 'error', error: toQuarryError(err) }),
     );
     return () => {
@@ -101,7 +119,12 @@ export function BlameView({ path, line, repoKey, update, toolbar }: { path: stri
   const width = String(lines.length).length;
   const close = () => update({ blame: false }, { push: true });
   return (
-    <section className="viewer blame-view" role="region" aria-label={`Blame of ${visibleText(path)}`} data-testid="blame-view">
+    <section
+      className="viewer blame-view"
+      role="region"
+      aria-label={`Blame of ${visibleText(path)}`}
+      data-testid="blame-view"
+    >
       <header className="viewer-bar">
         <h2 className="viewer-path" title={visibleText(path)}>
           <VisibleText text={path} />
@@ -122,7 +145,12 @@ export function BlameView({ path, line, repoKey, update, toolbar }: { path: stri
       </header>
       {state?.state === 'running' && (
         <div className="git-progress-wrap">
-          <GitProgressBar verb="Computing blame" store={state.progress} onCancel={state.cancel} testId="blame-progress" />
+          <GitProgressBar
+            verb="Computing blame"
+            store={state.progress}
+            onCancel={state.cancel}
+            testId="blame-progress"
+          />
         </div>
       )}
       {state?.state === 'cancelled' && (
@@ -154,7 +182,13 @@ export function BlameView({ path, line, repoKey, update, toolbar }: { path: stri
         </div>
       )}
       {result && (
-        <div ref={scrollRef} className="viewer-scroll" tabIndex={0} aria-label={`Blamed lines of ${visibleText(path)}`} data-testid="blame-lines">
+        <div
+          ref={scrollRef}
+          className="viewer-scroll"
+          tabIndex={0}
+          aria-label={`Blamed lines of ${visibleText(path)}`}
+          data-testid="blame-lines"
+        >
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative', minWidth: '100%' }}>
             {virtualizer.getVirtualItems().map((item) => {
               const n = item.index + 1;
@@ -171,7 +205,11 @@ export function BlameView({ path, line, repoKey, update, toolbar }: { path: stri
                   data-commit={c.oid}
                 >
                   <span className="blame-gutter">
-                    <span className="blame-age" style={{ opacity: 0.15 + 0.85 * recency[info.commit] }} aria-hidden="true" />
+                    <span
+                      className="blame-age"
+                      style={{ opacity: 0.15 + 0.85 * recency[info.commit] }}
+                      aria-hidden="true"
+                    />
                     {info.first && (
                       <>
                         <button
@@ -191,7 +229,14 @@ export function BlameView({ path, line, repoKey, update, toolbar }: { path: stri
                       </>
                     )}
                   </span>
-                  <button type="button" tabIndex={-1} className="ln" style={{ width: `${width + 2}ch` }} aria-label={`Line ${n}`} onClick={() => update({ line: n })}>
+                  <button
+                    type="button"
+                    tabIndex={-1}
+                    className="ln"
+                    style={{ width: `${width + 2}ch` }}
+                    aria-label={`Line ${n}`}
+                    onClick={() => update({ line: n })}
+                  >
                     {n}
                   </button>
                   <span className="code">
@@ -203,7 +248,9 @@ export function BlameView({ path, line, repoKey, update, toolbar }: { path: stri
           </div>
         </div>
       )}
-      {result && result.lineCount === 0 && <p className="panel-note">The file is empty at HEAD ({formatCount(0)} lines).</p>}
+      {result && result.lineCount === 0 && (
+        <p className="panel-note">The file is empty at HEAD ({formatCount(0)} lines).</p>
+      )}
     </section>
   );
 }

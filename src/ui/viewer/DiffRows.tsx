@@ -24,7 +24,19 @@ export interface DiffLines {
 const SIGN = { context: ' ', delete: '−', insert: '+' } as const;
 const SAID = { context: '', delete: 'removed: ', insert: 'added: ' } as const;
 
-function Code({ side, text, lang, offset, noEol }: { side: RowSide; text: string; lang: Language; offset: number; noEol: boolean }) {
+function Code({
+  side,
+  text,
+  lang,
+  offset,
+  noEol,
+}: {
+  side: RowSide;
+  text: string;
+  lang: Language;
+  offset: number;
+  noEol: boolean;
+}) {
   return (
     <span className="diff-code">
       <span style={offset ? { transform: `translateX(-${offset}px)` } : undefined}>
@@ -60,7 +72,13 @@ const Half = memo(function Half({
       <span className="diff-sign" aria-hidden="true">
         {SIGN[side.kind]}
       </span>
-      <Code side={side} text={lines[side.line]} lang={lang} offset={offset} noEol={noEol && side.line === lines.length - 1} />
+      <Code
+        side={side}
+        text={lines[side.line]}
+        lang={lang}
+        offset={offset}
+        noEol={noEol && side.line === lines.length - 1}
+      />
     </div>
   );
 });
@@ -129,7 +147,11 @@ export function DiffRowsView({
       const lastA = row.a + row.count;
       return (
         <div key={`g${row.id}`} className="diff-gap" style={style} data-testid="diff-gap">
-          <button type="button" onClick={() => onExpand(row.id)} aria-label={`Show ${row.count} unchanged lines (${row.a + 1}–${lastA})`}>
+          <button
+            type="button"
+            onClick={() => onExpand(row.id)}
+            aria-label={`Show ${row.count} unchanged lines (${row.a + 1}–${lastA})`}
+          >
             ⋯ {row.count} unchanged lines
           </button>
           {row.header && <span className="hunk">{row.header}</span>}
@@ -140,16 +162,39 @@ export function DiffRowsView({
     if (split) {
       return (
         <div key={item.index} className={`diff-row${current}`} style={style} data-testid="diff-row">
-          <Half side={row.left} lines={lines.a} noEol={lines.aNoEol} lang={lang} width={width} offset={offset} />
-          <Half side={row.right} lines={lines.b} noEol={lines.bNoEol} lang={lang} width={width} offset={offset} />
+          <Half
+            side={row.left}
+            lines={lines.a}
+            noEol={lines.aNoEol}
+            lang={lang}
+            width={width}
+            offset={offset}
+          />
+          <Half
+            side={row.right}
+            lines={lines.b}
+            noEol={lines.bNoEol}
+            lang={lang}
+            width={width}
+            offset={offset}
+          />
         </div>
       );
     }
     const side = (row.right?.kind === 'insert' ? row.right : (row.left ?? row.right))!;
     const text = side === row.left ? lines.a[side.line] : lines.b[side.line];
-    const noEol = side === row.left ? lines.aNoEol && side.line === lines.a.length - 1 : lines.bNoEol && side.line === lines.b.length - 1;
+    const noEol =
+      side === row.left
+        ? lines.aNoEol && side.line === lines.a.length - 1
+        : lines.bNoEol && side.line === lines.b.length - 1;
     return (
-      <div key={item.index} className={`diff-row is-${side.kind}${current}`} style={style} data-testid="diff-row" data-change={side.kind}>
+      <div
+        key={item.index}
+        className={`diff-row is-${side.kind}${current}`}
+        style={style}
+        data-testid="diff-row"
+        data-change={side.kind}
+      >
         <span className="diff-ln" style={{ width: `${width + 1}ch` }}>
           {row.left ? row.left.line + 1 : ''}
         </span>
@@ -178,7 +223,9 @@ export function DiffRowsView({
           if (split && dx && hscrollRef.current) hscrollRef.current.scrollLeft += dx;
         }}
       >
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative', minWidth: '100%' }}>{body}</div>
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative', minWidth: '100%' }}>
+          {body}
+        </div>
       </div>
       {split && longest > 40 && (
         <div

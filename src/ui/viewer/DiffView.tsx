@@ -20,19 +20,29 @@ import { DiffRowsView, type DiffRowsHandle } from './DiffRows';
 import { fullDate, relativeTime, shortOid } from './git-format';
 import './diff.css';
 
-type Loaded = { state: 'loading' } | { state: 'ready'; result: FileDiffResult } | { state: 'error'; error: QuarryError };
+type Loaded =
+  { state: 'loading' } | { state: 'ready'; result: FileDiffResult } | { state: 'error'; error: QuarryError };
 
 const linesOf = (s: DiffSide) => (s.kind === 'text' ? splitLines(s.text) : { lines: [], noEol: false });
 
 /** "in abc1234 vs parent def5678", "uncommitted, vs HEAD abc1234". */
 function comparison(r: FileDiffResult): string {
-  if (!r.commit) return r.base ? `uncommitted changes vs HEAD ${shortOid(r.base.oid)}` : 'uncommitted changes (no commits yet)';
+  if (!r.commit)
+    return r.base
+      ? `uncommitted changes vs HEAD ${shortOid(r.base.oid)}`
+      : 'uncommitted changes (no commits yet)';
   const parent = r.commit.parents[0];
-  return parent ? `in ${shortOid(r.commit.oid)} vs parent ${shortOid(parent)}` : `in ${shortOid(r.commit.oid)} (the first commit)`;
+  return parent
+    ? `in ${shortOid(r.commit.oid)} vs parent ${shortOid(parent)}`
+    : `in ${shortOid(r.commit.oid)} (the first commit)`;
 }
 
 function sideText(s: DiffSide): string {
-  return s.kind === 'absent' ? 'absent' : s.kind === 'text' ? formatBytes(s.bytes) : `${s.kind === 'binary' ? 'binary' : 'too large'}, ${formatBytes(s.bytes)}`;
+  return s.kind === 'absent'
+    ? 'absent'
+    : s.kind === 'text'
+      ? formatBytes(s.bytes)
+      : `${s.kind === 'binary' ? 'binary' : 'too large'}, ${formatBytes(s.bytes)}`;
 }
 
 /** Why there are no lines to show, or null when there are. */
@@ -40,27 +50,35 @@ function bodyNote(r: FileDiffResult, path: string): ReactNode {
   if (r.status === 'parentMissing') {
     return (
       <p>
-        The parent of {shortOid(r.target)} was not fetched (a shallow clone), so this commit&apos;s change to the file cannot be shown. Fetch more history in the History
-        view, then open it again.
+        The parent of {shortOid(r.target)} was not fetched (a shallow clone), so this commit&apos;s change to
+        the file cannot be shown. Fetch more history in the History view, then open it again.
       </p>
     );
   }
   if (r.before.kind === 'binary' || r.after.kind === 'binary') {
     return (
       <p>
-        <strong>Binary file:</strong> not shown as text. Before: {sideText(r.before)}; after: {sideText(r.after)}.
+        <strong>Binary file:</strong> not shown as text. Before: {sideText(r.before)}; after:{' '}
+        {sideText(r.after)}.
       </p>
     );
   }
   if (r.before.kind === 'tooLarge' || r.after.kind === 'tooLarge') {
     return (
       <p>
-        <strong>Too large to compare:</strong> before {sideText(r.before)}, after {sideText(r.after)}. Open the file itself to read it.
+        <strong>Too large to compare:</strong> before {sideText(r.before)}, after {sideText(r.after)}. Open
+        the file itself to read it.
       </p>
     );
   }
   if (r.status === 'unchanged' || (r.diff && r.diff.added + r.diff.removed === 0)) {
-    return <p>{r.commit ? `${visibleText(path)} did not change in ${shortOid(r.commit.oid)}.` : 'No uncommitted changes to this file.'}</p>;
+    return (
+      <p>
+        {r.commit
+          ? `${visibleText(path)} did not change in ${shortOid(r.commit.oid)}.`
+          : 'No uncommitted changes to this file.'}
+      </p>
+    );
   }
   return null;
 }
@@ -110,18 +128,29 @@ export function DiffView({
     const b = linesOf(result.after);
     return { a: a.lines.map(displayLine), b: b.lines.map(displayLine), aNoEol: a.noEol, bNoEol: b.noEol };
   }, [result]);
-  const built = useMemo(() => (result?.diff ? buildRows(result.diff.ops, result.diff.words, layout, { expanded }) : null), [result, layout, expanded]);
+  const built = useMemo(
+    () => (result?.diff ? buildRows(result.diff.ops, result.diff.words, layout, { expanded }) : null),
+    [result, layout, expanded],
+  );
   const blocks = built?.blockStarts ?? [];
 
   const step = (dir: 1 | -1) => {
     if (!blocks.length) return;
-    const next = block < 0 ? (dir === 1 ? 0 : blocks.length - 1) : (block + dir + blocks.length) % blocks.length;
+    const next =
+      block < 0 ? (dir === 1 ? 0 : blocks.length - 1) : (block + dir + blocks.length) % blocks.length;
     setBlock(next);
     rowsHandle.current?.scrollToRow(blocks[next]);
   };
   const onKey = useEffectEvent((e: KeyboardEvent) => {
     const t = e.target as HTMLElement | null;
-    if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.isContentEditable || t.closest('[role="dialog"]'))) return;
+    if (
+      t &&
+      (t.tagName === 'INPUT' ||
+        t.tagName === 'TEXTAREA' ||
+        t.isContentEditable ||
+        t.closest('[role="dialog"]'))
+    )
+      return;
     if (e.key === 'F7' && !e.ctrlKey && !e.metaKey && !e.altKey) {
       e.preventDefault();
       step(e.shiftKey ? -1 : 1);
@@ -134,10 +163,21 @@ export function DiffView({
   }, []);
 
   const note = result ? bodyNote(result, path) : null;
-  const showRows = result && built && lines && (!note || result.status === 'unchanged' || (result.diff && result.diff.added + result.diff.removed === 0));
+  const showRows =
+    result &&
+    built &&
+    lines &&
+    (!note ||
+      result.status === 'unchanged' ||
+      (result.diff && result.diff.added + result.diff.removed === 0));
   const commit = result?.commit;
   return (
-    <section className="viewer diff-view" role="region" aria-label={`Diff of ${visibleText(path)}`} data-testid="diff-view">
+    <section
+      className="viewer diff-view"
+      role="region"
+      aria-label={`Diff of ${visibleText(path)}`}
+      data-testid="diff-view"
+    >
       <header className="viewer-bar">
         <h2 className="viewer-path" title={visibleText(path)}>
           <VisibleText text={path} />
@@ -148,8 +188,11 @@ export function DiffView({
             {result.status === 'added' && <strong>added</strong>}
             {result.status === 'deleted' && <strong>deleted</strong>}
             {result.diff && (
-              <span aria-label={`${plural(result.diff.added, 'line')} added, ${formatCount(result.diff.removed)} removed`}>
-                <span className="diff-stat-add">+{formatCount(result.diff.added)}</span> <span className="diff-stat-del">−{formatCount(result.diff.removed)}</span>
+              <span
+                aria-label={`${plural(result.diff.added, 'line')} added, ${formatCount(result.diff.removed)} removed`}
+              >
+                <span className="diff-stat-add">+{formatCount(result.diff.added)}</span>{' '}
+                <span className="diff-stat-del">−{formatCount(result.diff.removed)}</span>
               </span>
             )}
             {commit && (
@@ -162,24 +205,44 @@ export function DiffView({
                 </span>
               </>
             )}
-            {result.diff?.approximate && <span title="The files differ too much to align every line exactly">approximate alignment</span>}
-            {result.diff && result.diff.aEndings !== result.diff.bEndings && result.diff.aEndings !== 'none' && result.diff.bEndings !== 'none' && (
-              <span>
-                line endings: {result.diff.aEndings.toUpperCase()} → {result.diff.bEndings.toUpperCase()}
-              </span>
+            {result.diff?.approximate && (
+              <span title="The files differ too much to align every line exactly">approximate alignment</span>
             )}
+            {result.diff &&
+              result.diff.aEndings !== result.diff.bEndings &&
+              result.diff.aEndings !== 'none' &&
+              result.diff.bEndings !== 'none' && (
+                <span>
+                  line endings: {result.diff.aEndings.toUpperCase()} → {result.diff.bEndings.toUpperCase()}
+                </span>
+              )}
           </p>
         )}
         <div className="diff-layout" role="group" aria-label="Diff layout">
-          <button type="button" className="toggle" aria-pressed={layout === 'split'} onClick={() => layout !== 'split' && update({ dview: 'split' })}>
+          <button
+            type="button"
+            className="toggle"
+            aria-pressed={layout === 'split'}
+            onClick={() => layout !== 'split' && update({ dview: 'split' })}
+          >
             Side by side
           </button>
-          <button type="button" className="toggle" aria-pressed={layout === 'inline'} onClick={() => layout !== 'inline' && update({ dview: 'inline' })}>
+          <button
+            type="button"
+            className="toggle"
+            aria-pressed={layout === 'inline'}
+            onClick={() => layout !== 'inline' && update({ dview: 'inline' })}
+          >
             Inline
           </button>
         </div>
         <span className="diff-nav">
-          <button type="button" onClick={() => step(-1)} disabled={!blocks.length} title="Previous change (Shift+F7)">
+          <button
+            type="button"
+            onClick={() => step(-1)}
+            disabled={!blocks.length}
+            title="Previous change (Shift+F7)"
+          >
             Previous change
           </button>
           <button type="button" onClick={() => step(1)} disabled={!blocks.length} title="Next change (F7)">
@@ -192,7 +255,11 @@ export function DiffView({
             </span>
           )}
         </span>
-        <button type="button" onClick={() => update({ diff: '' }, { push: true })} title="Show the file as it is now">
+        <button
+          type="button"
+          onClick={() => update({ diff: '' }, { push: true })}
+          title="Show the file as it is now"
+        >
           Close diff
         </button>
         {toolbar}

@@ -52,7 +52,13 @@ export function FileHistoryPanel({
     );
     setRun({ state: 'running', progress, cancel: job.cancel });
     job.done.then(
-      (end) => live && setRun(end.stats.ending === 'cancelled' ? { state: 'cancelled' } : { state: 'done', shallow: end.stats.shallow }),
+      (end) =>
+        live &&
+        setRun(
+          end.stats.ending === 'cancelled'
+            ? { state: 'cancelled' }
+            : { state: 'done', shallow: end.stats.shallow },
+        ),
       (err) => live && setRun({ state: 'error', error: toQuarryError(err) }),
     );
     return () => {
@@ -76,17 +82,31 @@ export function FileHistoryPanel({
     <aside className="file-history" aria-labelledby="file-history-title" data-testid="file-history">
       <div className="file-history-head">
         <h2 id="file-history-title">File history</h2>
-        <button type="button" onClick={onClose} aria-label="Close file history" title="Close the file history">
+        <button
+          type="button"
+          onClick={onClose}
+          aria-label="Close file history"
+          title="Close the file history"
+        >
           Close
         </button>
       </div>
       <p className="file-history-path" title={visibleText(path)}>
         <VisibleText text={path} />
       </p>
-      {run?.state === 'running' && <GitProgressBar verb="Reading the file history" store={run.progress} onCancel={run.cancel} testId="file-history-progress" />}
+      {run?.state === 'running' && (
+        <GitProgressBar
+          verb="Reading the file history"
+          store={run.progress}
+          onCancel={run.cancel}
+          testId="file-history-progress"
+        />
+      )}
       {run?.state === 'done' && (
         <p className="panel-note" role="status">
-          {entries.length ? `${plural(entries.length, 'commit')} changed this file` : 'No commit changed this file (is it committed?).'}
+          {entries.length
+            ? `${plural(entries.length, 'commit')} changed this file`
+            : 'No commit changed this file (is it committed?).'}
           {run.shallow && ' · a shallow clone: older commits were not fetched'}
         </p>
       )}
@@ -108,7 +128,11 @@ export function FileHistoryPanel({
           </button>
         </div>
       )}
-      <ul className="file-history-list" aria-label={`Commits that changed ${visibleText(path)}`} onKeyDown={onKeyDown}>
+      <ul
+        className="file-history-list"
+        aria-label={`Commits that changed ${visibleText(path)}`}
+        onKeyDown={onKeyDown}
+      >
         {entries.map((e) => {
           const current = selected === e.oid;
           const change = e.boundary ? 'oldest fetched' : CHANGE_TEXT[e.change];
@@ -124,7 +148,8 @@ export function FileHistoryPanel({
               >
                 <span className="file-history-summary">{e.summary || '(no message)'}</span>
                 <span className="file-history-meta">
-                  <span className="mono">{shortOid(e.oid)}</span> · {e.author} · <time title={fullDate(e.date)}>{relativeTime(e.date)}</time>
+                  <span className="mono">{shortOid(e.oid)}</span> · {e.author} ·{' '}
+                  <time title={fullDate(e.date)}>{relativeTime(e.date)}</time>
                   {change && ` · ${change}`}
                 </span>
               </button>

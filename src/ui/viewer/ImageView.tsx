@@ -11,7 +11,15 @@ import { VisibleText } from '../VisibleText';
 import { useFileBlob } from './use-file-blob';
 import './viewer.css';
 
-export function ImageView({ path, repoKey, toolbar }: { path: string; repoKey: string; toolbar?: ReactNode }) {
+export function ImageView({
+  path,
+  repoKey,
+  toolbar,
+}: {
+  path: string;
+  repoKey: string;
+  toolbar?: ReactNode;
+}) {
   const blob = useFileBlob(path, repoKey);
   const [size, setSize] = useState<{ url: string; w: number; h: number } | null>(null);
   const [broken, setBroken] = useState('');
@@ -19,7 +27,12 @@ export function ImageView({ path, repoKey, toolbar }: { path: string; repoKey: s
   const url = blob.state === 'ready' ? blob.url : '';
   const dims = size && size.url === url ? size : null;
   return (
-    <section className="viewer image-view" role="region" aria-label={visibleText(path)} data-testid="image-view">
+    <section
+      className="viewer image-view"
+      role="region"
+      aria-label={visibleText(path)}
+      data-testid="image-view"
+    >
       <header className="viewer-bar">
         <h2 className="viewer-path" title={visibleText(path)}>
           <VisibleText text={path} />
@@ -59,17 +72,24 @@ export function ImageView({ path, repoKey, toolbar }: { path: string; repoKey: s
         (broken === url ? (
           <div className="panel-note" role="alert">
             <p>
-              <strong>This image could not be decoded.</strong> The file may be damaged, or in a format this browser does not show.
+              <strong>This image could not be decoded.</strong> The file may be damaged, or in a format this
+              browser does not show.
             </p>
           </div>
         ) : (
-          <div className={`image-stage${fit ? ' fit' : ''}`} tabIndex={0} aria-label={`Picture of ${visibleText(path)}`}>
+          <div
+            className={`image-stage${fit ? ' fit' : ''}`}
+            tabIndex={0}
+            aria-label={`Picture of ${visibleText(path)}`}
+          >
             <img
               src={url}
               alt={`${visibleText(path)}${dims ? `, ${dims.w} by ${dims.h} pixels` : ''}`}
               data-testid="image-view-img"
               draggable={false}
-              onLoad={(e) => setSize({ url, w: e.currentTarget.naturalWidth, h: e.currentTarget.naturalHeight })}
+              onLoad={(e) =>
+                setSize({ url, w: e.currentTarget.naturalWidth, h: e.currentTarget.naturalHeight })
+              }
               onError={() => setBroken(url)}
             />
           </div>

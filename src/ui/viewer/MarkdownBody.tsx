@@ -37,11 +37,27 @@ function scrollToHeading(e: MouseEvent<HTMLAnchorElement>, id: string) {
   }
 }
 
-function Link({ target, title, links, children }: { target: LinkTarget; title: string; links: MarkdownLinks; children: ReactNode }) {
+function Link({
+  target,
+  title,
+  links,
+  children,
+}: {
+  target: LinkTarget;
+  title: string;
+  links: MarkdownLinks;
+  children: ReactNode;
+}) {
   switch (target.kind) {
     case 'external':
       return (
-        <a href={target.href} target="_blank" rel="noreferrer noopener" title={title || `${target.href} (opens in a new tab)`} className="md-external">
+        <a
+          href={target.href}
+          target="_blank"
+          rel="noreferrer noopener"
+          title={title || `${target.href} (opens in a new tab)`}
+          className="md-external"
+        >
           {children}
         </a>
       );
@@ -68,7 +84,11 @@ function Link({ target, title, links, children }: { target: LinkTarget; title: s
       );
     case 'anchor':
       return (
-        <a href={`#${MD_ID_PREFIX}${target.id}`} title={title || undefined} onClick={(e) => scrollToHeading(e, target.id)}>
+        <a
+          href={`#${MD_ID_PREFIX}${target.id}`}
+          title={title || undefined}
+          onClick={(e) => scrollToHeading(e, target.id)}
+        >
           {children}
         </a>
       );
@@ -82,9 +102,20 @@ function Link({ target, title, links, children }: { target: LinkTarget; title: s
 }
 
 /** A picture from the repository's own bytes; a missing or unreadable one says so in its place. */
-function RepoImage({ path, alt, title, repoKey }: { path: string; alt: string; title: string; repoKey: string }) {
+function RepoImage({
+  path,
+  alt,
+  title,
+  repoKey,
+}: {
+  path: string;
+  alt: string;
+  title: string;
+  repoKey: string;
+}) {
   const blob = useFileBlob(path, repoKey);
-  if (blob.state === 'ready') return <img className="md-img" src={blob.url} alt={alt} title={title || undefined} />;
+  if (blob.state === 'ready')
+    return <img className="md-img" src={blob.url} alt={alt} title={title || undefined} />;
   if (blob.state === 'loading') return <span className="md-img-note">{alt || path}</span>;
   return (
     <span className="md-img-note" title={blob.error.message}>
@@ -95,11 +126,18 @@ function RepoImage({ path, alt, title, repoKey }: { path: string; alt: string; t
 
 function Image({ node, links }: { node: Extract<MdInline, { t: 'image' }>; links: MarkdownLinks }) {
   const { target, alt, title } = node;
-  if (target.kind === 'repo') return <RepoImage path={target.path} alt={alt} title={title} repoKey={links.repoKey} />;
+  if (target.kind === 'repo')
+    return <RepoImage path={target.path} alt={alt} title={title} repoKey={links.repoKey} />;
   if (target.kind === 'external')
     // never loaded: the app makes no request of its own
     return (
-      <a href={target.href} target="_blank" rel="noreferrer noopener" className="md-ext-image" title={`${target.href} (an external image, not loaded)`}>
+      <a
+        href={target.href}
+        target="_blank"
+        rel="noreferrer noopener"
+        className="md-ext-image"
+        title={`${target.href} (an external image, not loaded)`}
+      >
         [image: {alt || target.href}]
       </a>
     );
@@ -208,7 +246,14 @@ export function Blocks({ blocks, links }: { blocks: MdBlock[]; links: MarkdownLi
       case 'list': {
         const items = b.items.map((item, j) => (
           <li key={j} className={item.checked === null ? undefined : 'md-task'}>
-            {item.checked !== null && <input type="checkbox" checked={item.checked} disabled aria-label={item.checked ? 'Done' : 'Not done'} />}
+            {item.checked !== null && (
+              <input
+                type="checkbox"
+                checked={item.checked}
+                disabled
+                aria-label={item.checked ? 'Done' : 'Not done'}
+              />
+            )}
             <Blocks blocks={item.children} links={links} />
           </li>
         ));

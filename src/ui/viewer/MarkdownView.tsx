@@ -19,7 +19,10 @@ import { Blocks, type MarkdownLinks } from './MarkdownBody';
 import { partsOf, useProgressiveCount } from './use-progressive';
 import './viewer.css';
 
-type Loaded = { state: 'loading' } | { state: 'ready'; doc: MarkdownDocument; repoKey: string } | { state: 'error'; error: QuarryError };
+type Loaded =
+  | { state: 'loading' }
+  | { state: 'ready'; doc: MarkdownDocument; repoKey: string }
+  | { state: 'error'; error: QuarryError };
 
 export function useMarkdown(path: string, repoKey: string): Loaded {
   const engine = useEngine();
@@ -27,7 +30,11 @@ export function useMarkdown(path: string, repoKey: string): Loaded {
   useEffect(() => {
     let current = true;
     // the same file of the same repository stays on screen while it is read again; another repository's never does
-    setLoaded((prev) => (prev.state === 'ready' && prev.doc.path === path && prev.repoKey === repoKey ? prev : { state: 'loading' }));
+    setLoaded((prev) =>
+      prev.state === 'ready' && prev.doc.path === path && prev.repoKey === repoKey
+        ? prev
+        : { state: 'loading' },
+    );
     engine.readMarkdown(path).then(
       (doc) => current && startTransition(() => setLoaded({ state: 'ready', doc, repoKey })),
       (err) => current && setLoaded({ state: 'error', error: toQuarryError(err) }),
@@ -41,7 +48,13 @@ export function useMarkdown(path: string, repoKey: string): Loaded {
 
 /** Links out of a rendered document: a repository file opens in the viewer (its own address as the href). */
 export function markdownLinks(view: ViewState, update: UpdateView, repoKey: string): MarkdownLinks {
-  const target = (file: string, line: number) => ({ file, line, diff: '', blame: false, md: 'rendered' as const });
+  const target = (file: string, line: number) => ({
+    file,
+    line,
+    diff: '',
+    blame: false,
+    md: 'rendered' as const,
+  });
   return {
     repoKey,
     openFile: (file, line) => update(target(file, line), { push: true }),
@@ -80,12 +93,19 @@ export function MarkdownView({
   const loaded = useMarkdown(path, repoKey);
   const links = useMemo(() => markdownLinks(view, update, repoKey), [view, update, repoKey]);
   return (
-    <section className="viewer markdown-view" role="region" aria-label={visibleText(path)} data-testid="markdown-view">
+    <section
+      className="viewer markdown-view"
+      role="region"
+      aria-label={visibleText(path)}
+      data-testid="markdown-view"
+    >
       <header className="viewer-bar">
         <h2 className="viewer-path" title={visibleText(path)}>
           <VisibleText text={path} />
         </h2>
-        {loaded.state === 'ready' && <span className="viewer-meta">Markdown · {formatBytes(loaded.doc.bytes)}</span>}
+        {loaded.state === 'ready' && (
+          <span className="viewer-meta">Markdown · {formatBytes(loaded.doc.bytes)}</span>
+        )}
         {toolbar}
       </header>
       {loaded.state === 'loading' && (
@@ -96,7 +116,8 @@ export function MarkdownView({
       {loaded.state === 'error' && (
         <div className="panel-note" role="alert">
           <p>
-            <strong>Cannot show this file rendered.</strong> <VisibleText text={loaded.error.message} multiline />
+            <strong>Cannot show this file rendered.</strong>{' '}
+            <VisibleText text={loaded.error.message} multiline />
           </p>
           {loaded.error.code !== 'NotFound' && (
             <p>
@@ -108,7 +129,12 @@ export function MarkdownView({
         </div>
       )}
       {loaded.state === 'ready' && (
-        <div className="md-scroll" tabIndex={0} aria-label={`Rendered ${visibleText(path)}`} data-testid="markdown-body">
+        <div
+          className="md-scroll"
+          tabIndex={0}
+          aria-label={`Rendered ${visibleText(path)}`}
+          data-testid="markdown-body"
+        >
           <article className="md-body">
             <ProgressiveBlocks blocks={loaded.doc.blocks} links={links} />
           </article>
@@ -119,7 +145,17 @@ export function MarkdownView({
 }
 
 /** The repository's README, rendered under the overview (nothing while it loads; a short note if it cannot be read). */
-export function ReadmePreview({ path, view, update, repoKey }: { path: string; view: ViewState; update: UpdateView; repoKey: string }) {
+export function ReadmePreview({
+  path,
+  view,
+  update,
+  repoKey,
+}: {
+  path: string;
+  view: ViewState;
+  update: UpdateView;
+  repoKey: string;
+}) {
   const loaded = useMarkdown(path, repoKey);
   const links = useMemo(() => markdownLinks(view, update, repoKey), [view, update, repoKey]);
   if (loaded.state === 'loading') return null;

@@ -36,7 +36,15 @@ function useReadmePath(repoKey: string): string | null {
   return path;
 }
 
-export function OverviewColumn({ view, update, repoKey }: { view: ViewState; update: UpdateView; repoKey: string }) {
+export function OverviewColumn({
+  view,
+  update,
+  repoKey,
+}: {
+  view: ViewState;
+  update: UpdateView;
+  repoKey: string;
+}) {
   const readme = useReadmePath(repoKey);
   // The README's links carry the view (a link opened in a new tab keeps the query): it follows a
   // new view in a background render, not in the one the change asked for.

@@ -10,7 +10,15 @@ import { visibleText } from '../visible-text';
 import { VisibleText } from '../VisibleText';
 import { afterClose, recentFiles, workspaceId } from './recent-files';
 
-export function RecentFiles({ repoKey, current, onOpen }: { repoKey: string; current: string; onOpen: (path: string) => void }) {
+export function RecentFiles({
+  repoKey,
+  current,
+  onOpen,
+}: {
+  repoKey: string;
+  current: string;
+  onOpen: (path: string) => void;
+}) {
   const store = recentFiles();
   const repo = workspaceId(repoKey);
   const list = useSyncExternalStore(store.subscribe, () => store.list(repo));

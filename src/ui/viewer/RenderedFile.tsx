@@ -26,7 +26,17 @@ export function useRendering(view: ViewState, update: UpdateView): { rendered: b
   return { rendered, toolbar };
 }
 
-export function RenderedFile({ view, update, repoKey, toolbar }: { view: ViewState; update: UpdateView; repoKey: string; toolbar?: ReactNode }) {
+export function RenderedFile({
+  view,
+  update,
+  repoKey,
+  toolbar,
+}: {
+  view: ViewState;
+  update: UpdateView;
+  repoKey: string;
+  toolbar?: ReactNode;
+}) {
   return viewerKind(view.file) === 'image' ? (
     <ImageView path={view.file} repoKey={repoKey} toolbar={toolbar} />
   ) : (

@@ -25,7 +25,15 @@ export interface ViewerColumnProps {
   onSymbolPicker?: () => void;
 }
 
-export function ViewerColumn({ view, update, repoKey, highlight, indexReady, indexVersion, onSymbolPicker }: ViewerColumnProps) {
+export function ViewerColumn({
+  view,
+  update,
+  repoKey,
+  highlight,
+  indexReady,
+  indexVersion,
+  onSymbolPicker,
+}: ViewerColumnProps) {
   const navigate = useNavigation(view, update);
   // a Markdown page or a picture, or the text (with the Preview / Source switch in its bar)
   const rendering = useRendering(view, update);
@@ -34,7 +42,11 @@ export function ViewerColumn({ view, update, repoKey, highlight, indexReady, ind
   return (
     <div className="viewer-column">
       <div className="viewer-main">
-        <RecentFiles repoKey={repoKey} current={view.file} onOpen={(file) => update({ file, line: 0, diff: '', blame: false }, { push: true })} />
+        <RecentFiles
+          repoKey={repoKey}
+          current={view.file}
+          onOpen={(file) => update({ file, line: 0, diff: '', blame: false }, { push: true })}
+        />
         {fileGit.main ??
           (rendering.rendered ? (
             <RenderedFile

@@ -50,8 +50,12 @@ export function showsRendered(path: string, md: 'rendered' | 'source', line: num
 }
 
 /** The README a folder's listing holds, if any: README.md first, then other Markdown spellings. */
-export function pickReadme(entries: ReadonlyArray<{ name: string; kind: string; skipped?: string }>): string | null {
-  const candidates = entries.filter((e) => e.kind === 'file' && !e.skipped && /^readme\.(md|markdown)$/i.test(e.name));
+export function pickReadme(
+  entries: ReadonlyArray<{ name: string; kind: string; skipped?: string }>,
+): string | null {
+  const candidates = entries.filter(
+    (e) => e.kind === 'file' && !e.skipped && /^readme\.(md|markdown)$/i.test(e.name),
+  );
   candidates.sort((a, b) => rank(a.name) - rank(b.name) || (a.name < b.name ? -1 : 1));
   return candidates[0]?.name ?? null;
 }

@@ -10,7 +10,11 @@ import { markdownTree } from '../../worker/markdown-tree';
 import { EngineContext } from '../engine';
 import { Blocks, type MarkdownLinks } from './MarkdownBody';
 
-const links: MarkdownLinks = { repoKey: 'demo', openFile: () => {}, hrefFor: (path, line) => `/?file=${encodeURIComponent(path)}${line ? `&line=${line}` : ''}` };
+const links: MarkdownLinks = {
+  repoKey: 'demo',
+  openFile: () => {},
+  hrefFor: (path, line) => `/?file=${encodeURIComponent(path)}${line ? `&line=${line}` : ''}`,
+};
 
 function render(md: string, path = 'docs/README.md'): string {
   return renderToStaticMarkup(
@@ -44,14 +48,42 @@ describe('MarkdownBody', () => {
     const html = render(HOSTILE);
     // the only elements are the renderer's own
     const tags = new Set([...html.matchAll(/<([a-z0-9]+)[\s>/]/g)].map((m) => m[1]));
-    const allowed = new Set(['h1', 'h2', 'p', 'code', 'pre', 'a', 'span', 'div', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'em', 'strong']);
+    const allowed = new Set([
+      'h1',
+      'h2',
+      'p',
+      'code',
+      'pre',
+      'a',
+      'span',
+      'div',
+      'table',
+      'thead',
+      'tbody',
+      'tr',
+      'th',
+      'td',
+      'em',
+      'strong',
+    ]);
     for (const tag of tags) expect(allowed.has(tag), `element <${tag}>`).toBe(true);
     expect(html).not.toMatch(/<(script|img|iframe|svg|style|b|body|foreignobject)\b/i);
     // only the renderer's own attributes (a handler's name appears in the escaped text, never as an attribute)
     const attributes = new Set(
-      [...html.matchAll(/<[a-z0-9]+((?:\s[^\s=>]+(?:="[^"]*")?)*)\s*\/?>/g)].flatMap((m) => [...m[1].matchAll(/\s([^\s=]+)(?:="[^"]*")?/g)].map((a) => a[1])),
+      [...html.matchAll(/<[a-z0-9]+((?:\s[^\s=>]+(?:="[^"]*")?)*)\s*\/?>/g)].flatMap((m) =>
+        [...m[1].matchAll(/\s([^\s=]+)(?:="[^"]*")?/g)].map((a) => a[1]),
+      ),
     );
-    expect([...attributes].sort()).toEqual(['class', 'href', 'id', 'rel', 'scope', 'tabindex', 'target', 'title']);
+    expect([...attributes].sort()).toEqual([
+      'class',
+      'href',
+      'id',
+      'rel',
+      'scope',
+      'tabindex',
+      'target',
+      'title',
+    ]);
     // the raw HTML is there, as text
     expect(html).toContain('&lt;script&gt;window.__pwned = 1&lt;/script&gt;');
     expect(html).toContain('&lt;img src=x onerror=&quot;window.__pwned=2&quot;&gt;');
@@ -64,7 +96,9 @@ describe('MarkdownBody', () => {
   });
 
   it('links repository files to their address in the app, and headings to their prefixed ids', () => {
-    const html = render('## Setup\n\nSee [the code](../src/app.ts#L4), [setup](#setup) and [mail](mailto:a@b.c).');
+    const html = render(
+      '## Setup\n\nSee [the code](../src/app.ts#L4), [setup](#setup) and [mail](mailto:a@b.c).',
+    );
     expect(html).toContain('<h2 id="md-setup" tabindex="-1">Setup</h2>');
     expect(html).toContain('href="/?file=src%2Fapp.ts&amp;line=4"');
     expect(html).toContain('data-repo-path="src/app.ts"');
@@ -75,7 +109,9 @@ describe('MarkdownBody', () => {
   });
 
   it('shows task lists, tables and code blocks', () => {
-    const html = render('- [x] done\n- [ ] todo\n\n| a | b |\n|:-:|--|\n| 1 | 2 |\n\n```ts\nconst a = 1;\n```');
+    const html = render(
+      '- [x] done\n- [ ] todo\n\n| a | b |\n|:-:|--|\n| 1 | 2 |\n\n```ts\nconst a = 1;\n```',
+    );
     expect(html).toContain('<input type="checkbox" disabled="" aria-label="Done" checked=""/>');
     expect(html).toContain('<th scope="col" style="text-align:center">a</th>');
     expect(html).toMatch(/<pre class="md-code" data-lang="ts"><code>.*const.*<\/code><\/pre>/);

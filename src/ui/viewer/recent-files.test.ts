@@ -1,12 +1,24 @@
 /** The recent-files strip's list: order, caps, closing, and storage that holds anything. */
 import { describe, expect, it } from 'vitest';
-import { afterClose, MAX_RECENT_FILES, MAX_RECENT_REPOS, parseStore, pushRecent, RECENT_STORAGE_KEY, RecentFiles, workspaceId } from './recent-files';
+import {
+  afterClose,
+  MAX_RECENT_FILES,
+  MAX_RECENT_REPOS,
+  parseStore,
+  pushRecent,
+  RECENT_STORAGE_KEY,
+  RecentFiles,
+  workspaceId,
+} from './recent-files';
 
 describe('the list', () => {
   it('puts the newest first, once, and keeps at most the cap', () => {
     expect(pushRecent(['a', 'b', 'c'], 'b')).toEqual(['b', 'a', 'c']);
     expect(pushRecent([], '')).toEqual([]);
-    const many = Array.from({ length: 20 }, (_, i) => `f${i}`).reduce<string[]>((l, p) => pushRecent(l, p), []);
+    const many = Array.from({ length: 20 }, (_, i) => `f${i}`).reduce<string[]>(
+      (l, p) => pushRecent(l, p),
+      [],
+    );
     expect(many).toHaveLength(MAX_RECENT_FILES);
     expect(many[0]).toBe('f19');
   });
@@ -29,14 +41,19 @@ describe('storage', () => {
     expect(parseStore(null)).toEqual([]);
     expect(parseStore('{')).toEqual([]);
     expect(parseStore('{"a":1}')).toEqual([]);
-    expect(parseStore(JSON.stringify([['demo', ['a', 'a', 3, '', 'b']], ['bad'], [1, []]]))).toEqual([['demo', ['a', 'b']]]);
+    expect(parseStore(JSON.stringify([['demo', ['a', 'a', 3, '', 'b']], ['bad'], [1, []]]))).toEqual([
+      ['demo', ['a', 'b']],
+    ]);
     const lots = Array.from({ length: 50 }, (_, i) => [`r${i}`, ['x']]);
     expect(parseStore(JSON.stringify(lots))).toHaveLength(MAX_RECENT_REPOS);
   });
 
   it('keeps each repository apart and survives a new page', () => {
     const data = new Map<string, string>();
-    const storage = { getItem: (k: string) => data.get(k) ?? null, setItem: (k: string, v: string) => void data.set(k, v) };
+    const storage = {
+      getItem: (k: string) => data.get(k) ?? null,
+      setItem: (k: string, v: string) => void data.set(k, v),
+    };
     const a = new RecentFiles(storage);
     a.opened('demo', 'src/a.ts');
     a.opened('demo', 'README.md');

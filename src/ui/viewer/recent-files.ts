@@ -54,7 +54,9 @@ export function parseStore(raw: string | null): Store {
   const out: Store = [];
   for (const entry of data) {
     if (!Array.isArray(entry) || typeof entry[0] !== 'string' || !Array.isArray(entry[1])) continue;
-    const files = (entry[1] as unknown[]).filter((p): p is string => typeof p === 'string' && p.length > 0 && p.length <= MAX_REMEMBERED_PATH);
+    const files = (entry[1] as unknown[]).filter(
+      (p): p is string => typeof p === 'string' && p.length > 0 && p.length <= MAX_REMEMBERED_PATH,
+    );
     out.push([entry[0], [...new Set(files)].slice(0, MAX_RECENT_FILES)]);
     if (out.length >= MAX_RECENT_REPOS) break;
   }
@@ -70,7 +72,10 @@ export function recentOf(store: Store, repo: string): string[] {
 
 /** The store with `repo`'s list replaced (and moved to the front: most recently used). */
 export function withRecent(store: Store, repo: string, files: string[]): Store {
-  return [[repo, files] as [string, string[]], ...store.filter(([r]) => r !== repo)].slice(0, MAX_RECENT_REPOS);
+  return [[repo, files] as [string, string[]], ...store.filter(([r]) => r !== repo)].slice(
+    0,
+    MAX_RECENT_REPOS,
+  );
 }
 
 export interface RecentStorage {

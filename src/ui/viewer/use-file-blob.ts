@@ -9,7 +9,10 @@ import { toQuarryError, type QuarryError } from '../../core/errors';
 import { useEngine } from '../engine';
 import { imageMime } from './file-kind';
 
-export type FileBlob = { state: 'loading' } | { state: 'ready'; url: string; bytes: number } | { state: 'error'; error: QuarryError };
+export type FileBlob =
+  | { state: 'loading' }
+  | { state: 'ready'; url: string; bytes: number }
+  | { state: 'error'; error: QuarryError };
 
 export function useFileBlob(path: string, repoKey: string): FileBlob {
   const engine = useEngine();
@@ -22,7 +25,8 @@ export function useFileBlob(path: string, repoKey: string): FileBlob {
       ({ bytes }) => {
         if (!current) return;
         const mime = imageMime(path);
-        if (mime === 'image/svg+xml') setBlob({ state: 'ready', url: dataUrl(bytes, mime), bytes: bytes.byteLength });
+        if (mime === 'image/svg+xml')
+          setBlob({ state: 'ready', url: dataUrl(bytes, mime), bytes: bytes.byteLength });
         else {
           url = URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: mime }));
           setBlob({ state: 'ready', url, bytes: bytes.byteLength });
@@ -41,6 +45,7 @@ export function useFileBlob(path: string, repoKey: string): FileBlob {
 /** `data:<mime>;base64,…` of some bytes (base64 built a slice at a time: no argument-count limit). */
 export function dataUrl(bytes: Uint8Array, mime: string): string {
   let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  for (let i = 0; i < bytes.length; i += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return `data:${mime};base64,${btoa(binary)}`;
 }

@@ -67,7 +67,14 @@ export function useFileGit(view: ViewState, update: UpdateView, repoKey: string)
   const available = (status?.key === key && status.available) || view.blame || view.fhist || !!view.diff;
   const toggles = available ? <GitToggles view={view} update={update} /> : null;
   const main = view.diff ? (
-    <DiffView path={view.file} target={view.diff} layout={view.dview} repoKey={repoKey} update={update} toolbar={toggles} />
+    <DiffView
+      path={view.file}
+      target={view.diff}
+      layout={view.dview}
+      repoKey={repoKey}
+      update={update}
+      toolbar={toggles}
+    />
   ) : view.blame ? (
     <BlameView path={view.file} line={view.line} repoKey={repoKey} update={update} toolbar={toggles} />
   ) : null;

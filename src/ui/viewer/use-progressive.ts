@@ -15,7 +15,11 @@ export function useProgressiveCount(total: number, key: unknown, first = 1): num
   if (state.key !== key) setState({ key, count: first });
   useEffect(() => {
     if (current >= total) return;
-    return whenIdle(() => startTransition(() => setState((s) => (s.key === key ? { key, count: s.count + 1 } : s))), 200, 16);
+    return whenIdle(
+      () => startTransition(() => setState((s) => (s.key === key ? { key, count: s.count + 1 } : s))),
+      200,
+      16,
+    );
   }, [current, total, key]);
   return Math.min(current, total);
 }

@@ -5,7 +5,15 @@
  * Space expands the commit. An expanded commit lists its changed files, read on demand.
  */
 import { useVirtualizer, defaultRangeExtractor, type Range } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type ReactNode,
+  type RefObject,
+} from 'react';
 import type { LogCommit } from '../../worker/protocol';
 import { VisibleText } from '../VisibleText';
 import { lazyMeasureOptions } from '../virtual';

@@ -8,7 +8,16 @@ import type { FindComponentsResult } from '../../core/tools/find_components';
 import { formatCount, plural } from '../format';
 import { visibleText } from '../visible-text';
 import { VisibleText } from '../VisibleText';
-import { Badge, EmptyNote, ErrorNote, FileLink, Loading, matchesText, PathText, type ViewProps } from './parts';
+import {
+  Badge,
+  EmptyNote,
+  ErrorNote,
+  FileLink,
+  Loading,
+  matchesText,
+  PathText,
+  type ViewProps,
+} from './parts';
 import { useDebouncedDraft, useTool } from './use-tool';
 
 type Component = FindComponentsResult['components'][number];
@@ -28,7 +37,10 @@ export function ComponentsView({ view, update, repoKey }: ViewProps) {
   const [draft, setDraft] = useDebouncedDraft(view.cq, (cq) => update({ cq }));
 
   const all = useMemo(() => (state.state === 'ready' ? state.value.components : []), [state]);
-  const shown = useMemo(() => all.filter((c) => matchesText(view.cq, c.name, c.path, c.kind)), [all, view.cq]);
+  const shown = useMemo(
+    () => all.filter((c) => matchesText(view.cq, c.name, c.path, c.kind)),
+    [all, view.cq],
+  );
 
   return (
     <section className="view-panel" aria-labelledby="components-title" data-testid="components-view">
@@ -48,18 +60,23 @@ export function ComponentsView({ view, update, repoKey }: ViewProps) {
           <p className="view-summary" data-testid="view-summary" aria-live="polite">
             {view.cq ? `${formatCount(shown.length)} of ` : ''}
             {plural(all.length, 'component')} · {plural(state.value.filesScanned, 'script file')} parsed
-            {state.value.skipped.length > 0 && ` · ${plural(state.value.skipped.length, 'file')} could not be parsed`}
+            {state.value.skipped.length > 0 &&
+              ` · ${plural(state.value.skipped.length, 'file')} could not be parsed`}
           </p>
         )}
       </div>
       <div className="view-body">
-        {state.state === 'loading' && <Loading>Finding React components… (the parser loads on first use)</Loading>}
-        {state.state === 'error' && <ErrorNote error={state.error} what="find the components" onRetry={retry} />}
+        {state.state === 'loading' && (
+          <Loading>Finding React components… (the parser loads on first use)</Loading>
+        )}
+        {state.state === 'error' && (
+          <ErrorNote error={state.error} what="find the components" onRetry={retry} />
+        )}
         {state.state === 'ready' && all.length === 0 && (
           <EmptyNote title="No React components found.">
             <p>
-              A component is a capitalised function or class that returns JSX, in a .tsx, .jsx, .ts or .js file. Open another folder, or use Search to look for something
-              else.
+              A component is a capitalised function or class that returns JSX, in a .tsx, .jsx, .ts or .js
+              file. Open another folder, or use Search to look for something else.
             </p>
           </EmptyNote>
         )}
@@ -94,7 +111,15 @@ export function ComponentsView({ view, update, repoKey }: ViewProps) {
   );
 }
 
-function ComponentRow({ c, view, update }: { c: Component; view: ViewProps['view']; update: ViewProps['update'] }) {
+function ComponentRow({
+  c,
+  view,
+  update,
+}: {
+  c: Component;
+  view: ViewProps['view'];
+  update: ViewProps['update'];
+}) {
   return (
     <tr data-testid="component-row">
       <th scope="row" className="name-cell">
@@ -123,7 +148,10 @@ function ComponentRow({ c, view, update }: { c: Component; view: ViewProps['view
           </span>
         ) : (
           <details>
-            <summary aria-label={`${plural(c.uses.count, 'use')} of ${visibleText(c.name)}`} data-testid="uses-count">
+            <summary
+              aria-label={`${plural(c.uses.count, 'use')} of ${visibleText(c.name)}`}
+              data-testid="uses-count"
+            >
               {formatCount(c.uses.count)}
             </summary>
             <ul className="uses-list" aria-label={`Uses of ${visibleText(c.name)}`}>
@@ -134,7 +162,9 @@ function ComponentRow({ c, view, update }: { c: Component; view: ViewProps['view
                   </FileLink>
                 </li>
               ))}
-              {c.uses.count > c.uses.places.length && <li className="muted">and {formatCount(c.uses.count - c.uses.places.length)} more</li>}
+              {c.uses.count > c.uses.places.length && (
+                <li className="muted">and {formatCount(c.uses.count - c.uses.places.length)} more</li>
+              )}
             </ul>
           </details>
         )}

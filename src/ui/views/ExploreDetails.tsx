@@ -20,7 +20,15 @@ function Block({ title, id, children }: { title: string; id: string; children: R
   );
 }
 
-export function ExploreDetails({ report, link, has }: { report: ExploreResult; link: Link; has: (name: AnalyzerName) => boolean }) {
+export function ExploreDetails({
+  report,
+  link,
+  has,
+}: {
+  report: ExploreResult;
+  link: Link;
+  has: (name: AnalyzerName) => boolean;
+}) {
   const g = report.import_graph;
   const git = report.git_history_detail;
   return (
@@ -39,7 +47,8 @@ export function ExploreDetails({ report, link, has }: { report: ExploreResult; l
               <ul className="explore-list">
                 {p.examples.map((e) => (
                   <li key={`${e.path}:${e.line}`}>
-                    {link(e.path, e.line)} {e.text && <code className="explore-code">{<VisibleText text={e.text} />}</code>}
+                    {link(e.path, e.line)}{' '}
+                    {e.text && <code className="explore-code">{<VisibleText text={e.text} />}</code>}
                   </li>
                 ))}
               </ul>
@@ -69,7 +78,11 @@ export function ExploreDetails({ report, link, has }: { report: ExploreResult; l
                       <strong>
                         {scope} ({list.length}):
                       </strong>{' '}
-                      <VisibleText text={list.map((d) => (d.version === '*' ? d.name : `${d.name} ${d.version}`)).join(', ')} />
+                      <VisibleText
+                        text={list
+                          .map((d) => (d.version === '*' ? d.name : `${d.name} ${d.version}`))
+                          .join(', ')}
+                      />
                     </p>
                   );
                 })}
@@ -106,8 +119,9 @@ export function ExploreDetails({ report, link, has }: { report: ExploreResult; l
       {has('imports') && g && (
         <Block title="Cycles, hubs and orphans" id="graph-lists">
           <p className="muted small">
-            {formatCount(g.files)} source files, {formatCount(g.internalEdges)} imports between them, {formatCount(g.externals)} external packages,{' '}
-            {formatCount(g.unresolved.length)} unresolved{g.truncated ? ' · the drawing shows the best-connected part' : ''}.
+            {formatCount(g.files)} source files, {formatCount(g.internalEdges)} imports between them,{' '}
+            {formatCount(g.externals)} external packages, {formatCount(g.unresolved.length)} unresolved
+            {g.truncated ? ' · the drawing shows the best-connected part' : ''}.
           </p>
           <h4>Runtime cycles ({g.cycles.length})</h4>
           {!g.cycles.length && <p className="view-hint">No runtime cycle.</p>}
@@ -166,12 +180,16 @@ export function ExploreDetails({ report, link, has }: { report: ExploreResult; l
             <>
               <p className="muted small">
                 Branch {git.branch ?? '(detached HEAD)'} at {git.head?.slice(0, 7)}
-                {git.shallow ? ' (shallow clone)' : ''} · {git.uncommitted?.length ? `${git.uncommitted.length} uncommitted changes` : 'no uncommitted changes'}
+                {git.shallow ? ' (shallow clone)' : ''} ·{' '}
+                {git.uncommitted?.length
+                  ? `${git.uncommitted.length} uncommitted changes`
+                  : 'no uncommitted changes'}
               </p>
               <ul className="explore-list">
                 {(git.commits ?? []).map((c) => (
                   <li key={c.oid}>
-                    <code>{c.oid.slice(0, 7)}</code> <span className="muted">{c.date.slice(0, 10)}</span> <VisibleText text={`${c.author}: ${c.message}`} />{' '}
+                    <code>{c.oid.slice(0, 7)}</code> <span className="muted">{c.date.slice(0, 10)}</span>{' '}
+                    <VisibleText text={`${c.author}: ${c.message}`} />{' '}
                     <span className="muted small">({c.files} files)</span>
                   </li>
                 ))}

@@ -12,11 +12,23 @@ import { useExplore } from './use-explore';
 const OVERVIEW_ARGS = { path: '.', depth: 'shallow' };
 const SHOWN_KEY_FILES = 8;
 
-export function ExploreOverview({ view, update, repoKey }: { view: ViewState; update: UpdateView; repoKey: string }) {
+export function ExploreOverview({
+  view,
+  update,
+  repoKey,
+}: {
+  view: ViewState;
+  update: UpdateView;
+  repoKey: string;
+}) {
   const [state] = useExplore(OVERVIEW_ARGS, repoKey);
   const report = state.state === 'done' ? state.report : null;
   return (
-    <section className="viewer empty explore-overview" aria-labelledby="overview-title" data-testid="explore-overview">
+    <section
+      className="viewer empty explore-overview"
+      aria-labelledby="overview-title"
+      data-testid="explore-overview"
+    >
       <div className="panel-note">
         <h2 id="overview-title">No file open</h2>
         <p>Pick a file in the tree, open a search result, or press Ctrl/⌘+P to find a file by name.</p>

@@ -39,22 +39,36 @@ function download(name: string, type: string, text: string) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-const fileStem = (r: ExploreResult) => `explore-${(r.path === '.' ? 'repository' : r.path).replace(/[^\w.-]+/g, '_')}-${r.depth}`;
+const fileStem = (r: ExploreResult) =>
+  `explore-${(r.path === '.' ? 'repository' : r.path).replace(/[^\w.-]+/g, '_')}-${r.depth}`;
 
 export function ExploreView({ view, update, repoKey, wide }: ViewProps & { wide?: boolean }) {
   const [pathDraft, setPathDraft] = useDebouncedDraft(view.xpath, (xpath) => update({ xpath }), 500);
   const [focusDraft, setFocusDraft] = useDebouncedDraft(view.xfocus, (xfocus) => update({ xfocus }), 500);
-  const args = { path: view.xpath.trim() || '.', ...(view.xfocus.trim() ? { focus: view.xfocus.trim() } : {}), depth: view.xdepth };
+  const args = {
+    path: view.xpath.trim() || '.',
+    ...(view.xfocus.trim() ? { focus: view.xfocus.trim() } : {}),
+    depth: view.xdepth,
+  };
   const [state, rerun] = useExplore(args, repoKey);
   const report = state.state === 'error' ? null : state.report;
   const expected = analyzersFor(view.xdepth, args.focus);
   const open = (file: string, line?: number) => update({ file, line: line ?? 0 }, { push: true });
 
   return (
-    <section className={`view-panel explore-view${wide ? ' wide' : ''}`} aria-labelledby="explore-title" data-testid="explore-view">
+    <section
+      className={`view-panel explore-view${wide ? ' wide' : ''}`}
+      aria-labelledby="explore-title"
+      data-testid="explore-view"
+    >
       <div className="view-head">
         <h2 id="explore-title">Explore</h2>
-        <form className="view-controls" role="search" aria-label="Explore options" onSubmit={(e) => e.preventDefault()}>
+        <form
+          className="view-controls"
+          role="search"
+          aria-label="Explore options"
+          onSubmit={(e) => e.preventDefault()}
+        >
           <input
             type="search"
             aria-label="Folder to explore"
@@ -71,7 +85,11 @@ export function ExploreView({ view, update, repoKey, wide }: ViewProps & { wide?
             onChange={(e) => setFocusDraft(e.target.value)}
             spellCheck={false}
           />
-          <select aria-label="Depth" value={view.xdepth} onChange={(e) => update({ xdepth: e.target.value as ExploreDepthKey })}>
+          <select
+            aria-label="Depth"
+            value={view.xdepth}
+            onChange={(e) => update({ xdepth: e.target.value as ExploreDepthKey })}
+          >
             <option value="shallow">Shallow: tree and manifests</option>
             <option value="standard">Standard: + patterns and focus</option>
             <option value="deep">Deep: + import graph and history</option>
@@ -88,14 +106,24 @@ export function ExploreView({ view, update, repoKey, wide }: ViewProps & { wide?
           <button
             type="button"
             disabled={state.state !== 'done'}
-            onClick={() => state.state === 'done' && download(`${fileStem(state.report)}.md`, 'text/markdown', exploreMarkdown(state.report))}
+            onClick={() =>
+              state.state === 'done' &&
+              download(`${fileStem(state.report)}.md`, 'text/markdown', exploreMarkdown(state.report))
+            }
           >
             Export Markdown
           </button>
           <button
             type="button"
             disabled={state.state !== 'done'}
-            onClick={() => state.state === 'done' && download(`${fileStem(state.report)}.json`, 'application/json', JSON.stringify(state.report, null, 2))}
+            onClick={() =>
+              state.state === 'done' &&
+              download(
+                `${fileStem(state.report)}.json`,
+                'application/json',
+                JSON.stringify(state.report, null, 2),
+              )
+            }
           >
             Export JSON
           </button>
@@ -103,15 +131,37 @@ export function ExploreView({ view, update, repoKey, wide }: ViewProps & { wide?
         <AnalyzerProgress expected={expected} report={report} running={state.state === 'running'} />
       </div>
       <div className="view-body explore-body">
-        {state.state === 'error' && <ErrorNote error={state.error} what="explore this path" onRetry={rerun} />}
-        {state.state === 'cancelled' && <p className="view-hint">Cancelled. The sections below are what finished before; Run again for the rest.</p>}
-        {report && <Report report={report} view={view} update={update} open={open} running={state.state === 'running'} />}
+        {state.state === 'error' && (
+          <ErrorNote error={state.error} what="explore this path" onRetry={rerun} />
+        )}
+        {state.state === 'cancelled' && (
+          <p className="view-hint">
+            Cancelled. The sections below are what finished before; Run again for the rest.
+          </p>
+        )}
+        {report && (
+          <Report
+            report={report}
+            view={view}
+            update={update}
+            open={open}
+            running={state.state === 'running'}
+          />
+        )}
       </div>
     </section>
   );
 }
 
-function AnalyzerProgress({ expected, report, running }: { expected: AnalyzerName[]; report: ExploreResult | null; running: boolean }) {
+function AnalyzerProgress({
+  expected,
+  report,
+  running,
+}: {
+  expected: AnalyzerName[];
+  report: ExploreResult | null;
+  running: boolean;
+}) {
   const done = new Map((report?.analyzers ?? []).map((a) => [a.name, a]));
   return (
     <ol className="explore-progress" aria-label="Analyzers" data-testid="explore-progress">
@@ -120,9 +170,21 @@ function AnalyzerProgress({ expected, report, running }: { expected: AnalyzerNam
         const status = a ? a.status : running ? 'running' : 'waiting';
         return (
           <li key={name} data-status={status} title={a?.error}>
-            {status === 'running' ? <span className="spinner" aria-hidden="true" /> : <span className={`dot dot-${status}`} aria-hidden="true" />}
+            {status === 'running' ? (
+              <span className="spinner" aria-hidden="true" />
+            ) : (
+              <span className={`dot dot-${status}`} aria-hidden="true" />
+            )}
             {ANALYZER_LABEL[name]}
-            <span className="muted small">{a ? (a.status === 'ok' ? ` ${formatCount(a.ms)} ms` : ` ${a.status}`) : status === 'running' ? ' running…' : ''}</span>
+            <span className="muted small">
+              {a
+                ? a.status === 'ok'
+                  ? ` ${formatCount(a.ms)} ms`
+                  : ` ${a.status}`
+                : status === 'running'
+                  ? ' running…'
+                  : ''}
+            </span>
           </li>
         );
       })}
@@ -130,7 +192,17 @@ function AnalyzerProgress({ expected, report, running }: { expected: AnalyzerNam
   );
 }
 
-function Section({ title, id, children, count }: { title: string; id: string; children: ReactNode; count?: number }) {
+function Section({
+  title,
+  id,
+  children,
+  count,
+}: {
+  title: string;
+  id: string;
+  children: ReactNode;
+  count?: number;
+}) {
   return (
     <section className="explore-section" aria-labelledby={`explore-${id}`} data-testid={`explore-${id}`}>
       <h3 id={`explore-${id}`}>
@@ -174,7 +246,15 @@ function Report({
         </div>
       )}
       <Section title="Summary" id="summary">
-        <p className="explore-summary">{report.summary ? <VisibleText text={report.summary} /> : running ? 'Written when every analyzer has finished…' : ''}</p>
+        <p className="explore-summary">
+          {report.summary ? (
+            <VisibleText text={report.summary} />
+          ) : running ? (
+            'Written when every analyzer has finished…'
+          ) : (
+            ''
+          )}
+        </p>
         <p className="muted small">
           {plural(report.files_scanned, 'file')} · depth {report.depth}
           {report.focus ? ` · focus "${report.focus}"` : ''}
@@ -192,7 +272,12 @@ function Report({
               </li>
             ))}
           </ul>
-          <button type="button" className="small" aria-expanded={showTree} onClick={() => setShowTree((s) => !s)}>
+          <button
+            type="button"
+            className="small"
+            aria-expanded={showTree}
+            onClick={() => setShowTree((s) => !s)}
+          >
             {showTree ? 'Hide tree' : 'Show tree'}
           </button>
           {showTree && (
@@ -203,7 +288,11 @@ function Report({
         </Section>
       )}
       {has('focus') && (
-        <Section title={`Focus: ${report.focus ?? ''}`} id="focus" count={report.focus_findings_detail.length}>
+        <Section
+          title={`Focus: ${report.focus ?? ''}`}
+          id="focus"
+          count={report.focus_findings_detail.length}
+        >
           {!report.focus_findings_detail.length && <p className="view-hint">{report.focus_findings}</p>}
           <ul className="explore-list">
             {report.focus_findings_detail.map((h) => (

@@ -27,7 +27,10 @@ const MAX_REFERENCES = 100;
 export function FeaturesView({ view, update, repoKey }: ViewProps) {
   const [name, setName] = useState(view.feature);
   useEffect(() => setName(view.feature), [view.feature]);
-  const checkArgs = useMemo(() => (view.feature.trim() ? { featureName: view.feature.trim(), maxReferences: MAX_REFERENCES } : null), [view.feature]);
+  const checkArgs = useMemo(
+    () => (view.feature.trim() ? { featureName: view.feature.trim(), maxReferences: MAX_REFERENCES } : null),
+    [view.feature],
+  );
   const [status, retryStatus] = useTool<FeatureStatusResult>('feature_status', checkArgs, repoKey);
 
   const onSubmit = (e: FormEvent) => {
@@ -39,7 +42,12 @@ export function FeaturesView({ view, update, repoKey }: ViewProps) {
     <section className="view-panel" aria-labelledby="features-title" data-testid="features-view">
       <div className="view-head">
         <h2 id="features-title">Features</h2>
-        <form className="view-controls feature-form" role="search" aria-label="Check a feature" onSubmit={onSubmit}>
+        <form
+          className="view-controls feature-form"
+          role="search"
+          aria-label="Check a feature"
+          onSubmit={onSubmit}
+        >
           <input
             type="search"
             name="feature"
@@ -57,12 +65,14 @@ export function FeaturesView({ view, update, repoKey }: ViewProps) {
       <div className="view-body">
         {status.state === 'idle' && (
           <p className="view-hint">
-            Type a feature name and press Check to see whether it is implemented, behind a flag and tested. Names are matched in camelCase, snake_case, kebab-case and
-            SCREAMING_CASE.
+            Type a feature name and press Check to see whether it is implemented, behind a flag and tested.
+            Names are matched in camelCase, snake_case, kebab-case and SCREAMING_CASE.
           </p>
         )}
         {status.state === 'loading' && <Loading>Checking “{view.feature}”…</Loading>}
-        {status.state === 'error' && <ErrorNote error={status.error} what={`check “${view.feature}”`} onRetry={retryStatus} />}
+        {status.state === 'error' && (
+          <ErrorNote error={status.error} what={`check “${view.feature}”`} onRetry={retryStatus} />
+        )}
         {status.state === 'ready' && <StatusCard s={status.value} view={view} update={update} />}
         <Inventory view={view} update={update} repoKey={repoKey} />
       </div>
@@ -108,7 +118,12 @@ function StatusCard({ s, view, update }: { s: FeatureStatusResult } & Omit<ViewP
                 <span className="mono flag-name">
                   <VisibleText text={s.flagName} />
                 </span>
-                {s.flags[0] && <span className="muted"> ({s.flags.find((f) => f.name === s.flagName)?.sdkLabel ?? s.flags[0].sdkLabel})</span>}
+                {s.flags[0] && (
+                  <span className="muted">
+                    {' '}
+                    ({s.flags.find((f) => f.name === s.flagName)?.sdkLabel ?? s.flags[0].sdkLabel})
+                  </span>
+                )}
               </>
             )}
           </dd>
@@ -117,7 +132,9 @@ function StatusCard({ s, view, update }: { s: FeatureStatusResult } & Omit<ViewP
           <dt>Test coverage</dt>
           <dd data-testid="status-tests">
             <YesNo value={s.testCoverage} yes="Yes" no="No" />
-            {s.testFiles.length > 0 && <span className="muted"> ({plural(s.testFiles.length, 'test file')})</span>}
+            {s.testFiles.length > 0 && (
+              <span className="muted"> ({plural(s.testFiles.length, 'test file')})</span>
+            )}
           </dd>
         </div>
       </dl>
@@ -131,11 +148,18 @@ function StatusCard({ s, view, update }: { s: FeatureStatusResult } & Omit<ViewP
       <h4>
         References{' '}
         <span className="muted">
-          ({s.totalReferences > s.references.length ? `${formatCount(s.references.length)} of ${formatCount(s.totalReferences)}` : formatCount(s.totalReferences)})
+          (
+          {s.totalReferences > s.references.length
+            ? `${formatCount(s.references.length)} of ${formatCount(s.totalReferences)}`
+            : formatCount(s.totalReferences)}
+          )
         </span>
       </h4>
       {s.references.length === 0 ? (
-        <p className="view-hint">No file mentions this feature under any of its spellings. Try another name, or use Search for a looser match.</p>
+        <p className="view-hint">
+          No file mentions this feature under any of its spellings. Try another name, or use Search for a
+          looser match.
+        </p>
       ) : (
         <ul className="ref-files" aria-label={`References to ${visibleText(s.featureName)}`}>
           {byFile.map(([path, refs]) => (
@@ -189,7 +213,11 @@ function References({ refs, view, update }: { refs: FeatureReference[] } & Omit<
             const n = b.start + i;
             const r = b.hits.get(n);
             return (
-              <div key={n} className={`ref-line${r ? ' hit' : ''}`} data-testid={r ? 'feature-ref' : undefined}>
+              <div
+                key={n}
+                className={`ref-line${r ? ' hit' : ''}`}
+                data-testid={r ? 'feature-ref' : undefined}
+              >
                 {r ? (
                   <FileLink
                     view={view}
@@ -206,7 +234,9 @@ function References({ refs, view, update }: { refs: FeatureReference[] } & Omit<
                     {n}
                   </span>
                 )}
-                <span className="ref-text">{r ? <MarkedLine text={text} column={r.column} match={r.match} /> : text || ' '}</span>
+                <span className="ref-text">
+                  {r ? <MarkedLine text={text} column={r.column} match={r.match} /> : text || ' '}
+                </span>
               </div>
             );
           })}
@@ -251,18 +281,22 @@ function Inventory({ view, update, repoKey }: ViewProps) {
         )}
       </div>
       {state.state === 'loading' && <Loading>Looking for feature flags…</Loading>}
-      {state.state === 'error' && <ErrorNote error={state.error} what="list the feature flags" onRetry={retry} />}
+      {state.state === 'error' && (
+        <ErrorNote error={state.error} what="list the feature flags" onRetry={retry} />
+      )}
       {state.state === 'ready' && (
         <p className="view-summary" data-testid="inventory-summary">
           {view.fq && all.length ? `${formatCount(shown.length)} of ` : ''}
-          {plural(state.value.total, 'flag')} in {plural(state.value.filesScanned, 'file')} (test files not counted)
+          {plural(state.value.total, 'flag')} in {plural(state.value.filesScanned, 'file')} (test files not
+          counted)
         </p>
       )}
       {state.state === 'ready' && all.length === 0 && (
         <EmptyNote title="No feature flags found.">
           <p>
-            Quarry recognises LaunchDarkly, Unleash, GrowthBook, PostHog, Statsig, Flagsmith, OpenFeature and Vercel flags, plus env-var flags (NEXT_PUBLIC_FEATURE_X) and
-            config objects (features.x). You can still check a feature by name above.
+            Quarry recognises LaunchDarkly, Unleash, GrowthBook, PostHog, Statsig, Flagsmith, OpenFeature and
+            Vercel flags, plus env-var flags (NEXT_PUBLIC_FEATURE_X) and config objects (features.x). You can
+            still check a feature by name above.
           </p>
         </EmptyNote>
       )}
@@ -308,11 +342,19 @@ function Inventory({ view, update, repoKey }: ViewProps) {
                 <td>
                   <Badge kind={`sdk-${f.sdk}`}>{f.sdkLabel}</Badge>
                 </td>
-                <td className="num" title={`${plural(f.references, 'check')}, ${plural(f.definitions, 'definition')} in ${plural(f.files, 'file')}`}>
+                <td
+                  className="num"
+                  title={`${plural(f.references, 'check')}, ${plural(f.definitions, 'definition')} in ${plural(f.files, 'file')}`}
+                >
                   {formatCount(f.references + f.definitions)}
                 </td>
                 <td className="action-cell">
-                  <button type="button" className="small" aria-label={`Check feature ${visibleText(f.name)}`} onClick={() => update({ feature: f.name }, { push: true })}>
+                  <button
+                    type="button"
+                    className="small"
+                    aria-label={`Check feature ${visibleText(f.name)}`}
+                    onClick={() => update({ feature: f.name }, { push: true })}
+                  >
                     Check
                   </button>
                 </td>

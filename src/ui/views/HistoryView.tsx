@@ -17,7 +17,13 @@ import { VisibleText } from '../VisibleText';
 import { GitProgressBar, ProgressStore } from '../git/GitProgress';
 import { tokenFor } from '../git/settings';
 import { CommitList } from './CommitList';
-import { freshnessText, historyReducer, INITIAL_HISTORY, progressText, type HistoryState } from './history-state';
+import {
+  freshnessText,
+  historyReducer,
+  INITIAL_HISTORY,
+  progressText,
+  type HistoryState,
+} from './history-state';
 import { Badge, EmptyNote, ErrorNote, Loading, PathText, type ViewProps } from './parts';
 import './history.css';
 
@@ -34,7 +40,8 @@ const CHANGE_TEXT: Record<string, string> = {
   untracked: 'untracked',
 };
 
-type Changes = { state: 'loading' } | { state: 'ready'; value: CommitChangesView } | { state: 'error'; message: string };
+type Changes =
+  { state: 'loading' } | { state: 'ready'; value: CommitChangesView } | { state: 'error'; message: string };
 
 export function HistoryView({ view, update, repoKey }: ViewProps) {
   const engine = useEngine();
@@ -139,14 +146,19 @@ export function HistoryView({ view, update, repoKey }: ViewProps) {
     setChanges((m) => new Map(m).set(next, { state: 'loading' }));
     const asked = generation.current;
     engine.commitChanges(root ? { oid: next, root } : { oid: next }).then(
-      (value) => asked === generation.current && setChanges((m) => new Map(m).set(next, { state: 'ready', value })),
-      (err) => asked === generation.current && setChanges((m) => new Map(m).set(next, { state: 'error', message: toQuarryError(err).message })),
+      (value) =>
+        asked === generation.current && setChanges((m) => new Map(m).set(next, { state: 'ready', value })),
+      (err) =>
+        asked === generation.current &&
+        setChanges((m) => new Map(m).set(next, { state: 'error', message: toQuarryError(err).message })),
     );
   };
 
   const fetchMore = async (libraryId: string, url: string) => {
     const progress = new ProgressStore();
-    const job = engine.deepenRepo(libraryId, DEEPEN_BY, { token: tokenFor(url).token || undefined }, (p) => progress.set(p));
+    const job = engine.deepenRepo(libraryId, DEEPEN_BY, { token: tokenFor(url).token || undefined }, (p) =>
+      progress.set(p),
+    );
     setDeepening({ progress, cancel: job.cancel });
     setDeepenError('');
     deepenJob.current = job.cancel;
@@ -172,7 +184,11 @@ export function HistoryView({ view, update, repoKey }: ViewProps) {
         {roots.length > 1 && (
           <label className="check">
             Root{' '}
-            <select value={root || roots[0].key} onChange={(e) => setRoot(e.target.value)} data-testid="history-root">
+            <select
+              value={root || roots[0].key}
+              onChange={(e) => setRoot(e.target.value)}
+              data-testid="history-root"
+            >
               {roots.map((r) => (
                 <option key={r.key} value={r.key}>
                   {visibleText(r.name)}
@@ -183,7 +199,12 @@ export function HistoryView({ view, update, repoKey }: ViewProps) {
         )}
         {hasLog && <Summary state={state} />}
         {hasLog && freshness && (
-          <p className="history-freshness" data-testid="history-freshness" data-from={state.from ?? ''} data-refresh={state.end?.refresh ?? ''}>
+          <p
+            className="history-freshness"
+            data-testid="history-freshness"
+            data-from={state.from ?? ''}
+            data-refresh={state.end?.refresh ?? ''}
+          >
             {freshness}
           </p>
         )}
@@ -197,12 +218,18 @@ export function HistoryView({ view, update, repoKey }: ViewProps) {
         )}
         {state.phase === 'done' && state.shallow && state.libraryId && (
           <div className="view-controls">
-            <button type="button" onClick={() => void fetchMore(state.libraryId!, view.clone)} disabled={!!deepening}>
+            <button
+              type="button"
+              onClick={() => void fetchMore(state.libraryId!, view.clone)}
+              disabled={!!deepening}
+            >
               Fetch {DEEPEN_BY} more commits
             </button>
           </div>
         )}
-        {deepening && <GitProgressBar verb="Fetching history" store={deepening.progress} onCancel={deepening.cancel} />}
+        {deepening && (
+          <GitProgressBar verb="Fetching history" store={deepening.progress} onCancel={deepening.cancel} />
+        )}
         {deepenError && (
           <p className="form-error" role="alert">
             {deepenError}
@@ -212,17 +239,29 @@ export function HistoryView({ view, update, repoKey }: ViewProps) {
       <div className="view-body" ref={bodyRef}>
         <div ref={aboveRef}>
           {state.phase === 'loading' && !unavailable && <Loading>Reading the git history…</Loading>}
-          {state.phase === 'error' && state.error && <ErrorNote error={state.error} what="read the history" onRetry={() => setAttempt((a) => a + 1)} />}
+          {state.phase === 'error' && state.error && (
+            <ErrorNote error={state.error} what="read the history" onRetry={() => setAttempt((a) => a + 1)} />
+          )}
           {unavailable && (
             <EmptyNote title="No history to show.">
               <p>{unavailable}</p>
             </EmptyNote>
           )}
           {hasLog && state.uncommitted.state !== 'none' && (
-            <section aria-labelledby="uncommitted-title" className="history-uncommitted" data-testid="history-uncommitted">
+            <section
+              aria-labelledby="uncommitted-title"
+              className="history-uncommitted"
+              data-testid="history-uncommitted"
+            >
               <h3 id="uncommitted-title">Uncommitted changes</h3>
-              {state.uncommitted.state === 'pending' && <p className="muted">Looking for uncommitted changes…</p>}
-              {state.uncommitted.state === 'error' && <p className="form-error">Could not read the uncommitted changes: {state.uncommitted.message}</p>}
+              {state.uncommitted.state === 'pending' && (
+                <p className="muted">Looking for uncommitted changes…</p>
+              )}
+              {state.uncommitted.state === 'error' && (
+                <p className="form-error">
+                  Could not read the uncommitted changes: {state.uncommitted.message}
+                </p>
+              )}
               {state.uncommitted.state === 'ready' &&
                 (state.uncommitted.files.length === 0 ? (
                   <p className="muted">None: the working tree matches the last commit.</p>
@@ -237,7 +276,9 @@ export function HistoryView({ view, update, repoKey }: ViewProps) {
                 ))}
             </section>
           )}
-          {hasLog && state.phase !== 'streaming' && state.commits.length === 0 && <EmptyNote title="No commits yet." />}
+          {hasLog && state.phase !== 'streaming' && state.commits.length === 0 && (
+            <EmptyNote title="No commits yet." />
+          )}
         </div>
         {hasLog && state.commits.length > 0 && (
           <CommitList
@@ -246,7 +287,9 @@ export function HistoryView({ view, update, repoKey }: ViewProps) {
             scrollMargin={above}
             open={openCommit}
             onToggle={toggle}
-            renderBody={(c) => <CommitBody commit={c} changes={changes.get(c.oid)} view={view} update={update} />}
+            renderBody={(c) => (
+              <CommitBody commit={c} changes={changes.get(c.oid)} view={view} update={update} />
+            )}
           />
         )}
       </div>
@@ -274,7 +317,12 @@ function Summary({ state }: { state: HistoryState }) {
   );
 }
 
-function CommitBody({ commit: c, changes, view, update }: { commit: LogCommit; changes: Changes | undefined } & Pick<ViewProps, 'view' | 'update'>) {
+function CommitBody({
+  commit: c,
+  changes,
+  view,
+  update,
+}: { commit: LogCommit; changes: Changes | undefined } & Pick<ViewProps, 'view' | 'update'>) {
   const body = c.message.split('\n').slice(1).join('\n').trim();
   return (
     <>
@@ -284,10 +332,15 @@ function CommitBody({ commit: c, changes, view, update }: { commit: LogCommit; c
         </pre>
       )}
       {(!changes || changes.state === 'loading') && <p className="muted">Reading the changed files…</p>}
-      {changes?.state === 'error' && <p className="form-error">Could not read the changed files: {changes.message}</p>}
+      {changes?.state === 'error' && (
+        <p className="form-error">Could not read the changed files: {changes.message}</p>
+      )}
       {changes?.state === 'ready' &&
         (changes.value.parentMissing ? (
-          <p className="muted">This commit's parent is beyond the clone's depth, so its changes are unknown. Clone with more history to see them.</p>
+          <p className="muted">
+            This commit's parent is beyond the clone's depth, so its changes are unknown. Clone with more
+            history to see them.
+          </p>
         ) : changes.value.files.length === 0 ? (
           <p className="muted">No files changed.</p>
         ) : (
@@ -310,7 +363,10 @@ function ChangedFiles({
   diff,
   view,
   update,
-}: { label: string; files: Array<{ path: string; kind: string }>; diff: string } & Pick<ViewProps, 'view' | 'update'>) {
+}: { label: string; files: Array<{ path: string; kind: string }>; diff: string } & Pick<
+  ViewProps,
+  'view' | 'update'
+>) {
   return (
     <ul className="changed-files" aria-label={label}>
       {files.map((f) => {

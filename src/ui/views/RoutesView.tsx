@@ -9,7 +9,16 @@ import type { GetRoutesResult } from '../../core/tools/get_routes';
 import { formatCount, plural } from '../format';
 import { visibleText } from '../visible-text';
 import { VisibleText } from '../VisibleText';
-import { Badge, EmptyNote, ErrorNote, FileLink, Loading, matchesText, PathText, type ViewProps } from './parts';
+import {
+  Badge,
+  EmptyNote,
+  ErrorNote,
+  FileLink,
+  Loading,
+  matchesText,
+  PathText,
+  type ViewProps,
+} from './parts';
 import { useDebouncedDraft, useTool } from './use-tool';
 
 const NO_ARGS = {};
@@ -17,7 +26,20 @@ const NO_ARGS = {};
 const DrawnRouteTree = lazy(() => import('./explore/RouteTree').then((m) => ({ default: m.RouteTree })));
 
 /** Display order of route types (the first seven are the common ones). */
-const TYPE_ORDER = ['page', 'api', 'layout', 'loading', 'error', 'not-found', 'template', 'default', 'global-error', 'forbidden', 'unauthorized', 'metadata'];
+const TYPE_ORDER = [
+  'page',
+  'api',
+  'layout',
+  'loading',
+  'error',
+  'not-found',
+  'template',
+  'default',
+  'global-error',
+  'forbidden',
+  'unauthorized',
+  'metadata',
+];
 
 export function RoutesView({ view, update, repoKey }: ViewProps) {
   const [state, retry] = useTool<GetRoutesResult>('get_routes', NO_ARGS, repoKey);
@@ -26,10 +48,15 @@ export function RoutesView({ view, update, repoKey }: ViewProps) {
   const result = state.state === 'ready' ? state.value : null;
   const types = useMemo(() => {
     const present = new Set((result?.routes ?? []).map((r) => r.type));
-    return TYPE_ORDER.filter((t) => present.has(t as RouteEntry['type'])).concat([...present].filter((t) => !TYPE_ORDER.includes(t)));
+    return TYPE_ORDER.filter((t) => present.has(t as RouteEntry['type'])).concat(
+      [...present].filter((t) => !TYPE_ORDER.includes(t)),
+    );
   }, [result]);
   const shown = useMemo(
-    () => (result?.routes ?? []).filter((r) => (!view.rtype || r.type === view.rtype) && matchesText(view.rq, r.path, r.filePath, r.slot)),
+    () =>
+      (result?.routes ?? []).filter(
+        (r) => (!view.rtype || r.type === view.rtype) && matchesText(view.rq, r.path, r.filePath, r.slot),
+      ),
     [result, view.rq, view.rtype],
   );
   const byApp = useMemo(() => {
@@ -56,7 +83,11 @@ export function RoutesView({ view, update, repoKey }: ViewProps) {
             onChange={(e) => setDraft(e.target.value)}
             spellCheck={false}
           />
-          <select aria-label="Route type" value={view.rtype} onChange={(e) => update({ rtype: e.target.value })}>
+          <select
+            aria-label="Route type"
+            value={view.rtype}
+            onChange={(e) => update({ rtype: e.target.value })}
+          >
             <option value="">All types</option>
             {(types.includes(view.rtype) || !view.rtype ? types : [...types, view.rtype]).map((t) => (
               <option key={t} value={t}>
@@ -67,7 +98,13 @@ export function RoutesView({ view, update, repoKey }: ViewProps) {
           <div className="segmented" role="radiogroup" aria-label="Show routes as">
             {(['tree', 'table', 'graph'] as const).map((s) => (
               <label key={s} className={view.rshow === s ? 'on' : ''}>
-                <input type="radio" name="rshow" value={s} checked={view.rshow === s} onChange={() => update({ rshow: s })} />
+                <input
+                  type="radio"
+                  name="rshow"
+                  value={s}
+                  checked={view.rshow === s}
+                  onChange={() => update({ rshow: s })}
+                />
                 {s === 'tree' ? 'Tree' : s === 'table' ? 'Table' : 'Drawing'}
               </label>
             ))}
@@ -76,7 +113,8 @@ export function RoutesView({ view, update, repoKey }: ViewProps) {
         {result && (
           <p className="view-summary" data-testid="view-summary" aria-live="polite">
             {filtered ? `${formatCount(shown.length)} of ` : ''}
-            {plural(result.total, 'route')} · {plural(result.pages, 'page')} · {plural(result.apiRoutes, 'API route')} · {plural(result.apps.length, 'app')}
+            {plural(result.total, 'route')} · {plural(result.pages, 'page')} ·{' '}
+            {plural(result.apiRoutes, 'API route')} · {plural(result.apps.length, 'app')}
           </p>
         )}
       </div>
@@ -86,7 +124,10 @@ export function RoutesView({ view, update, repoKey }: ViewProps) {
         {result && result.total === 0 && (
           <EmptyNote title="No routes found.">
             <p>{result.note ?? 'The Next.js apps found have no route files.'}</p>
-            <p>Routes come from the app/ and pages/ folders of a Next.js app (also under src/). Open a Next.js project, or use Search.</p>
+            <p>
+              Routes come from the app/ and pages/ folders of a Next.js app (also under src/). Open a Next.js
+              project, or use Search.
+            </p>
           </EmptyNote>
         )}
         {result && result.total > 0 && shown.length === 0 && (
@@ -134,7 +175,11 @@ export function RoutesView({ view, update, repoKey }: ViewProps) {
                   <RouteTable routes={routes} app={name} view={view} update={update} />
                 ) : view.rshow === 'graph' ? (
                   <Suspense fallback={<Loading>Loading the drawing…</Loading>}>
-                    <DrawnRouteTree routes={routes} onOpenFile={(file) => update({ file, line: 0 }, { push: true })} height={420} />
+                    <DrawnRouteTree
+                      routes={routes}
+                      onOpenFile={(file) => update({ file, line: 0 }, { push: true })}
+                      height={420}
+                    />
                   </Suspense>
                 ) : (
                   <RouteTree routes={routes} app={name} view={view} update={update} />
@@ -171,7 +216,12 @@ function RouteBadges({ r }: { r: RouteEntry }) {
   );
 }
 
-function RouteTable({ routes, app, view, update }: { routes: RouteEntry[]; app: string } & Omit<ViewProps, 'repoKey'>) {
+function RouteTable({
+  routes,
+  app,
+  view,
+  update,
+}: { routes: RouteEntry[]; app: string } & Omit<ViewProps, 'repoKey'>) {
   return (
     <table className="view-table routes-table" aria-label={`Routes of ${visibleText(app)}`}>
       <thead>
@@ -191,7 +241,12 @@ function RouteTable({ routes, app, view, update }: { routes: RouteEntry[]; app: 
               <RouteBadges r={r} />
             </td>
             <td className="path-cell">
-              <FileLink view={view} update={update} path={r.filePath} label={`${visibleText(r.filePath)} (${r.type} ${visibleText(r.path)})`}>
+              <FileLink
+                view={view}
+                update={update}
+                path={r.filePath}
+                label={`${visibleText(r.filePath)} (${r.type} ${visibleText(r.path)})`}
+              >
                 <PathText path={r.filePath} />
               </FileLink>
             </td>
@@ -228,7 +283,12 @@ function buildTree(routes: RouteEntry[]): TreeNode {
   return root;
 }
 
-function RouteTree({ routes, app, view, update }: { routes: RouteEntry[]; app: string } & Omit<ViewProps, 'repoKey'>) {
+function RouteTree({
+  routes,
+  app,
+  view,
+  update,
+}: { routes: RouteEntry[]; app: string } & Omit<ViewProps, 'repoKey'>) {
   const root = useMemo(() => buildTree(routes), [routes]);
   return (
     <ul className="route-tree" aria-label={`Route tree of ${visibleText(app)}`}>
@@ -238,7 +298,9 @@ function RouteTree({ routes, app, view, update }: { routes: RouteEntry[]; app: s
 }
 
 function TreeItem({ node, view, update }: { node: TreeNode } & Omit<ViewProps, 'repoKey'>) {
-  const children = [...node.children.values()].sort((a, b) => (a.segment < b.segment ? -1 : a.segment > b.segment ? 1 : 0));
+  const children = [...node.children.values()].sort((a, b) =>
+    a.segment < b.segment ? -1 : a.segment > b.segment ? 1 : 0,
+  );
   return (
     <li data-testid="route-node" data-url={node.url}>
       <div className="route-node">
@@ -250,7 +312,12 @@ function TreeItem({ node, view, update }: { node: TreeNode } & Omit<ViewProps, '
             {node.routes.map((r) => (
               <li key={`${r.filePath}:${r.type}`} data-testid="route-file">
                 <RouteBadges r={r} />
-                <FileLink view={view} update={update} path={r.filePath} label={`${visibleText(r.filePath)} (${r.type} ${visibleText(r.path)})`}>
+                <FileLink
+                  view={view}
+                  update={update}
+                  path={r.filePath}
+                  label={`${visibleText(r.filePath)} (${r.type} ${visibleText(r.path)})`}
+                >
                   <PathText path={r.filePath} />
                 </FileLink>
               </li>

@@ -24,7 +24,11 @@ export function ViewNav({ view, update }: { view: ViewState; update: UpdateView 
           };
           return (
             <li key={t.key}>
-              <a href={`${location.pathname}${serializeViewState({ ...view, view: t.key })}`} aria-current={view.view === t.key ? 'page' : undefined} onClick={onClick}>
+              <a
+                href={`${location.pathname}${serializeViewState({ ...view, view: t.key })}`}
+                aria-current={view.view === t.key ? 'page' : undefined}
+                onClick={onClick}
+              >
                 {t.label}
               </a>
             </li>

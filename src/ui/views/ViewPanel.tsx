@@ -9,7 +9,17 @@ import { RoutesView } from './RoutesView';
 import './views.css';
 
 /** `wide`: no file is open, so the view takes the viewer's column too (Explore's graph needs the room). */
-export function ViewPanel({ view, update, repoKey, wide }: { view: ViewState; update: UpdateView; repoKey: string; wide?: boolean }) {
+export function ViewPanel({
+  view,
+  update,
+  repoKey,
+  wide,
+}: {
+  view: ViewState;
+  update: UpdateView;
+  repoKey: string;
+  wide?: boolean;
+}) {
   const props = { view, update, repoKey };
   if (view.view === 'explore') return <ExploreView {...props} wide={wide} />;
   if (view.view === 'components') return <ComponentsView {...props} />;

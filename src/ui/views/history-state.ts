@@ -4,10 +4,20 @@
  * the list came from, the read's progress, and an opened folder's uncommitted changes.
  */
 import type { QuarryError } from '../../core/errors';
-import type { HistoryJobPart, HistoryLogStats, LogCommit, Progress, UncommittedFile } from '../../worker/protocol';
+import type {
+  HistoryJobPart,
+  HistoryLogStats,
+  LogCommit,
+  Progress,
+  UncommittedFile,
+} from '../../worker/protocol';
 import { formatCount, plural } from '../format';
 
-export type Uncommitted = { state: 'none' } | { state: 'pending' } | { state: 'ready'; files: UncommittedFile[] } | { state: 'error'; message: string };
+export type Uncommitted =
+  | { state: 'none' }
+  | { state: 'pending' }
+  | { state: 'ready'; files: UncommittedFile[] }
+  | { state: 'error'; message: string };
 
 export interface HistoryState {
   phase: 'loading' | 'streaming' | 'done' | 'cancelled' | 'error';
@@ -70,7 +80,10 @@ export function historyReducer(state: HistoryState, action: HistoryAction): Hist
         libraryId: stats.libraryId ?? state.libraryId,
         source: stats.source ?? state.source,
         // a cancelled read stops looking for uncommitted changes too
-        uncommitted: phase === 'cancelled' && state.uncommitted.state === 'pending' ? { state: 'none' } : state.uncommitted,
+        uncommitted:
+          phase === 'cancelled' && state.uncommitted.state === 'pending'
+            ? { state: 'none' }
+            : state.uncommitted,
       };
     }
     case 'error':
@@ -81,7 +94,12 @@ export function historyReducer(state: HistoryState, action: HistoryAction): Hist
 function applyPart(s: HistoryState, part: HistoryJobPart): HistoryState {
   switch (part.kind) {
     case 'repo':
-      return { ...s, source: part.source, libraryId: part.libraryId, uncommitted: part.source === 'folder' ? { state: 'pending' } : { state: 'none' } };
+      return {
+        ...s,
+        source: part.source,
+        libraryId: part.libraryId,
+        uncommitted: part.source === 'folder' ? { state: 'pending' } : { state: 'none' },
+      };
     case 'head':
       return { ...s, head: part.head, branch: part.branch, shallow: part.shallow };
     case 'commits':
@@ -102,22 +120,29 @@ function applyPart(s: HistoryState, part: HistoryJobPart): HistoryState {
 export function progressText(state: HistoryState): string {
   const read = state.progress?.read ?? 0;
   const estimate = state.progress?.estimate ?? 0;
-  if (state.from === 'cache') return read ? `Checking for new commits: ${plural(read, 'commit')} read…` : 'Checking for new commits…';
+  if (state.from === 'cache')
+    return read ? `Checking for new commits: ${plural(read, 'commit')} read…` : 'Checking for new commits…';
   if (!read) return 'Reading the git history…';
-  return estimate > read ? `Reading commits: ${formatCount(read)} of ~${formatCount(estimate)}` : `Reading commits: ${plural(read, 'commit')} so far`;
+  return estimate > read
+    ? `Reading commits: ${formatCount(read)} of ~${formatCount(estimate)}`
+    : `Reading commits: ${plural(read, 'commit')} so far`;
 }
 
 /** Where the list on screen came from, said once the job ends (or while the stored log shows). */
 export function freshnessText(state: HistoryState): string {
   const text = freshness(state);
-  return text && state.end?.saveError ? `${text} · not stored for the next visit (${state.end.saveError})` : text;
+  return text && state.end?.saveError
+    ? `${text} · not stored for the next visit (${state.end.saveError})`
+    : text;
 }
 
 function freshness(state: HistoryState): string {
   const end = state.end;
   if (!end) return state.from === 'cache' ? 'From the stored log' : '';
   if (end.ending !== 'complete')
-    return state.from === 'cache' ? 'From the stored log (not refreshed: stopped)' : `Stopped after ${plural(state.commits.length, 'commit')}`;
+    return state.from === 'cache'
+      ? 'From the stored log (not refreshed: stopped)'
+      : `Stopped after ${plural(state.commits.length, 'commit')}`;
   switch (end.refresh) {
     case 'cache_hit':
       return 'From the stored log · up to date';

@@ -42,7 +42,13 @@ export function FileLink({
   };
   const current = view.file === path && (line === undefined || view.line === line);
   return (
-    <a href={href} onClick={onClick} aria-label={label} className={`file-link${className ? ` ${className}` : ''}`} aria-current={current ? 'location' : undefined}>
+    <a
+      href={href}
+      onClick={onClick}
+      aria-label={label}
+      className={`file-link${className ? ` ${className}` : ''}`}
+      aria-current={current ? 'location' : undefined}
+    >
       {children}
     </a>
   );
@@ -85,16 +91,27 @@ export function Loading({ children }: { children: ReactNode }) {
   );
 }
 
-export function ErrorNote({ error, what, onRetry }: { error: QuarryError; what: string; onRetry?: () => void }) {
+export function ErrorNote({
+  error,
+  what,
+  onRetry,
+}: {
+  error: QuarryError;
+  what: string;
+  onRetry?: () => void;
+}) {
   const user = isUserError(error);
   return (
     <div className="view-note view-error" role="alert" data-testid="view-error">
       <p>
-        <strong>{user ? 'Check the input.' : `Could not ${what}.`}</strong> <VisibleText text={error.message} multiline />
+        <strong>{user ? 'Check the input.' : `Could not ${what}.`}</strong>{' '}
+        <VisibleText text={error.message} multiline />
       </p>
       {!user && (
         <p>
-          {error.code === 'NotFound' ? 'Open a folder or the demo first.' : 'Try again; if it keeps failing, reload the page or open the folder again.'}{' '}
+          {error.code === 'NotFound'
+            ? 'Open a folder or the demo first.'
+            : 'Try again; if it keeps failing, reload the page or open the folder again.'}{' '}
           {onRetry && (
             <button type="button" onClick={onRetry}>
               Try again

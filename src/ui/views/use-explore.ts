@@ -17,13 +17,18 @@ export type ExploreState =
 const finished = new Map<string, ExploreResult>();
 const KEEP = 6;
 
-export function useExplore(args: { path: string; focus?: string; depth: string }, repoKey: string): [ExploreState, () => void] {
+export function useExplore(
+  args: { path: string; focus?: string; depth: string },
+  repoKey: string,
+): [ExploreState, () => void] {
   const engine = useEngine();
   const key = `${repoKey}\0${JSON.stringify(args)}`;
   const [attempt, setAttempt] = useState(0);
   const [state, setState] = useState<ExploreState>(() => {
     const kept = finished.get(key);
-    return kept ? { state: 'done', report: kept } : { state: 'running', report: null, cancel: () => undefined };
+    return kept
+      ? { state: 'done', report: kept }
+      : { state: 'running', report: null, cancel: () => undefined };
   });
 
   useEffect(() => {
@@ -34,10 +39,13 @@ export function useExplore(args: { path: string; focus?: string; depth: string }
     }
     let live = true;
     let latest: ExploreResult | null = null;
-    const job = engine.explore(JSON.parse(key.slice(key.indexOf('\0') + 1)) as Record<string, unknown>, (report) => {
-      latest = report;
-      if (live) setState({ state: 'running', report, cancel: job.cancel });
-    });
+    const job = engine.explore(
+      JSON.parse(key.slice(key.indexOf('\0') + 1)) as Record<string, unknown>,
+      (report) => {
+        latest = report;
+        if (live) setState({ state: 'running', report, cancel: job.cancel });
+      },
+    );
     setState({ state: 'running', report: null, cancel: job.cancel });
     job.done.then(
       (end) => {

@@ -7,10 +7,18 @@ import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { QuarryError, toQuarryError } from '../../core/errors';
 import { useEngine } from '../engine';
 
-export type ToolState<T> = { state: 'idle' } | { state: 'loading' } | { state: 'ready'; value: T } | { state: 'error'; error: QuarryError };
+export type ToolState<T> =
+  | { state: 'idle' }
+  | { state: 'loading' }
+  | { state: 'ready'; value: T }
+  | { state: 'error'; error: QuarryError };
 
 /** `args` null means "do not call" (e.g. no feature name typed yet). */
-export function useTool<T>(name: string, args: Record<string, unknown> | null, repoKey: string): [ToolState<T>, () => void] {
+export function useTool<T>(
+  name: string,
+  args: Record<string, unknown> | null,
+  repoKey: string,
+): [ToolState<T>, () => void] {
   const engine = useEngine();
   const [state, setState] = useState<ToolState<T>>(args ? { state: 'loading' } : { state: 'idle' });
   const [attempt, setAttempt] = useState(0);
@@ -39,7 +47,11 @@ export function useTool<T>(name: string, args: Record<string, unknown> | null, r
 }
 
 /** Keep a text box responsive and write its value to the URL after a short pause. */
-export function useDebouncedDraft(value: string, commit: (v: string) => void, delayMs = 150): [string, (v: string) => void] {
+export function useDebouncedDraft(
+  value: string,
+  commit: (v: string) => void,
+  delayMs = 150,
+): [string, (v: string) => void] {
   const [draft, setDraft] = useState(value);
   /** Values written and not yet come back as `value`, oldest first. */
   const sent = useRef<string[]>([]);

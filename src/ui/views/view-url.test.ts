@@ -4,9 +4,18 @@ import { DEFAULT_VIEW, parseViewState, serializeViewState } from '../url-state';
 describe('analysis views in the URL', () => {
   const cases = [
     { state: { ...DEFAULT_VIEW, view: 'components' as const, cq: 'Card' }, url: '?view=components&cq=Card' },
-    { state: { ...DEFAULT_VIEW, view: 'routes' as const, rq: 'blog', rtype: 'page', rshow: 'table' as const }, url: '?view=routes&rq=blog&rtype=page&rshow=table' },
     {
-      state: { ...DEFAULT_VIEW, repos: ['demo'], view: 'features' as const, feature: 'new checkout', fq: 'launch' },
+      state: { ...DEFAULT_VIEW, view: 'routes' as const, rq: 'blog', rtype: 'page', rshow: 'table' as const },
+      url: '?view=routes&rq=blog&rtype=page&rshow=table',
+    },
+    {
+      state: {
+        ...DEFAULT_VIEW,
+        repos: ['demo'],
+        view: 'features' as const,
+        feature: 'new checkout',
+        fq: 'launch',
+      },
       url: '?repo=demo&view=features&feature=new+checkout&fq=launch',
     },
   ];

@@ -20,9 +20,22 @@ function bigFiles(): Record<string, string> {
   return files;
 }
 
-function setup(options: { url?: Partial<ViewState>; library?: LibraryEntry[]; permission?: boolean; grammars?: boolean; whenIdle?: WorkspaceDeps['whenIdle'] } = {}) {
+function setup(
+  options: {
+    url?: Partial<ViewState>;
+    library?: LibraryEntry[];
+    permission?: boolean;
+    grammars?: boolean;
+    whenIdle?: WorkspaceDeps['whenIdle'];
+  } = {},
+) {
   const client = new EngineClient(() =>
-    inThreadTransport(createEngineApi({ loadDemo: async () => DEMO, grammarLoader: options.grammars ? nodeGrammarLoader : undefined })),
+    inThreadTransport(
+      createEngineApi({
+        loadDemo: async () => DEMO,
+        grammarLoader: options.grammars ? nodeGrammarLoader : undefined,
+      }),
+    ),
   );
   let view: ViewState = { ...DEFAULT_VIEW, ...options.url };
   const pushes: ViewState[] = [];
@@ -40,7 +53,12 @@ function setup(options: { url?: Partial<ViewState>; library?: LibraryEntry[]; pe
     recentFolders: async () => (options.library ?? []).filter((r) => r.source === 'folder' && r.handle),
     library: async (): Promise<LibraryInfo> => ({
       repos: options.library ?? [],
-      storage: { usageBytes: null, quotaBytes: null, reposBytes: 0, persisted: false } as LibraryInfo['storage'],
+      storage: {
+        usageBytes: null,
+        quotaBytes: null,
+        reposBytes: 0,
+        persisted: false,
+      } as LibraryInfo['storage'],
     }),
   };
   const controller = new WorkspaceController({
@@ -78,7 +96,11 @@ describe('WorkspaceController', { timeout: 60_000 }, () => {
     expect(view().repos).toEqual(['memory:app']);
     await new Promise((r) => setTimeout(r, 0)); // the deferred index start
     await indexDone();
-    expect(controller.state.index).toMatchObject({ state: 'ready', version: 1, last: { refreshMode: 'full', chunksIndexed: 1 } });
+    expect(controller.state.index).toMatchObject({
+      state: 'ready',
+      version: 1,
+      last: { refreshMode: 'full', chunksIndexed: 1 },
+    });
     expect(controller.indexReady).toBe(true);
     client.dispose();
   });
@@ -139,7 +161,10 @@ describe('WorkspaceController', { timeout: 60_000 }, () => {
 
   it('a root removed before its index build starts: no build runs, nothing fails', async () => {
     const idle: Array<() => void> = [];
-    const { client, controller, indexRequests } = setup({ grammars: true, whenIdle: (fn) => (idle.push(fn), () => void idle.splice(idle.indexOf(fn), 1)) });
+    const { client, controller, indexRequests } = setup({
+      grammars: true,
+      whenIdle: (fn) => (idle.push(fn), () => void idle.splice(idle.indexOf(fn), 1)),
+    });
     await controller.open({ kind: 'memory', name: 'app', files: APP });
     idle.splice(0).forEach((fn) => fn());
     await controller.open({ kind: 'memory', name: 'lib', files: LIB }, { add: true });
@@ -190,7 +215,14 @@ describe('WorkspaceController', { timeout: 60_000 }, () => {
 
 describe('restoring the address', { timeout: 60_000 }, () => {
   const folder = (id: string): LibraryEntry =>
-    ({ id, key: id, name: 'small-app', url: 'small-app', source: 'folder', handle: { name: 'small-app' } as FileSystemDirectoryHandle }) as LibraryEntry;
+    ({
+      id,
+      key: id,
+      name: 'small-app',
+      url: 'small-app',
+      source: 'folder',
+      handle: { name: 'small-app' } as FileSystemDirectoryHandle,
+    }) as LibraryEntry;
 
   it('opens the demo on a first visit', async () => {
     const { client, controller, view } = setup();
@@ -228,9 +260,16 @@ describe('restoring the address', { timeout: 60_000 }, () => {
   });
 
   it('asks for permission again for a stored folder, and restores every root it can', async () => {
-    const denied = setup({ url: { repos: ['recent:f1'] }, library: [folder('recent:f1')], permission: false });
+    const denied = setup({
+      url: { repos: ['recent:f1'] },
+      library: [folder('recent:f1')],
+      permission: false,
+    });
     await denied.controller.restore();
-    expect(denied.controller.state.notice).toMatchObject({ kind: 'permission', folder: { key: 'recent:f1' } });
+    expect(denied.controller.state.notice).toMatchObject({
+      kind: 'permission',
+      folder: { key: 'recent:f1' },
+    });
     denied.client.dispose();
 
     const both = setup({ url: { repos: ['demo', 'snapshot:gone'] } });

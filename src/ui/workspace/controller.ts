@@ -68,7 +68,10 @@ export interface OpenOptions {
   restoring?: boolean;
 }
 
-export type WorkspaceEngine = Pick<EngineClient, 'openRepo' | 'closeRoot' | 'roots' | 'indexRepo' | 'indexStatus' | 'library' | 'recentFolders' | 'cloneRepo'>;
+export type WorkspaceEngine = Pick<
+  EngineClient,
+  'openRepo' | 'closeRoot' | 'roots' | 'indexRepo' | 'indexStatus' | 'library' | 'recentFolders' | 'cloneRepo'
+>;
 
 export interface WorkspaceDeps {
   engine: WorkspaceEngine;
@@ -156,10 +159,20 @@ export class WorkspaceController {
       const infos = await engine.roots().catch(() => null);
       this.deps.mark?.('quarry:opened');
       const before = this.current.roots;
-      const opened: OpenRoot = { key: end.stats.key, name: end.stats.root, stats: end.stats, spec, clone: options.clone };
+      const opened: OpenRoot = {
+        key: end.stats.key,
+        name: end.stats.root,
+        stats: end.stats,
+        spec,
+        clone: options.clone,
+      };
       // the UI's roots are the engine's, in its order, with its names (when it cannot say: the same rule here)
       const roots = infos
-        ? infos.flatMap((i) => (i.key === opened.key ? [{ ...opened, name: i.name }] : before.filter((r) => r.key === i.key).map((r) => ({ ...r, name: i.name }))))
+        ? infos.flatMap((i) =>
+            i.key === opened.key
+              ? [{ ...opened, name: i.name }]
+              : before.filter((r) => r.key === i.key).map((r) => ({ ...r, name: i.name })),
+          )
         : options.add
           ? before.some((r) => r.key === opened.key)
             ? before.map((r) => (r.key === opened.key ? opened : r))
@@ -171,7 +184,8 @@ export class WorkspaceController {
         const cur = view.get();
         const patch: Partial<ViewState> = { repos: roots.map((r) => r.key), ...this.cloneParams(roots) };
         if (options.resetFile) Object.assign(patch, { file: '', line: 0 });
-        else if (options.add && !options.restoring && cur.file && before.length === 1 && roots.length > 1) patch.file = `${roots[0].name}/${cur.file}`; // paths gain their root's name
+        else if (options.add && !options.restoring && cur.file && before.length === 1 && roots.length > 1)
+          patch.file = `${roots[0].name}/${cur.file}`; // paths gain their root's name
         view.update(patch, { push: options.resetFile });
         // A new workspace: the previous builds stop now (their answer must never land on it). An
         // added root: the other roots' indexes are left alone and only the new one is built.
@@ -222,7 +236,9 @@ export class WorkspaceController {
     await engine.closeRoot(key);
     const infos = await engine.roots().catch(() => null);
     const gone = before.find((r) => r.key === key)!;
-    const roots = before.filter((r) => r.key !== key).map((r) => ({ ...r, name: infos?.find((i) => i.key === r.key)?.name ?? r.name }));
+    const roots = before
+      .filter((r) => r.key !== key)
+      .map((r) => ({ ...r, name: infos?.find((i) => i.key === r.key)?.name ?? r.name }));
     const cur = view.get();
     const patch: Partial<ViewState> = { repos: roots.map((r) => r.key), ...this.cloneParams(roots) };
     if (cur.file.startsWith(`${gone.name}/`)) Object.assign(patch, { file: '', line: 0 });
@@ -230,7 +246,8 @@ export class WorkspaceController {
       // the open file's root may be renamed (a repeated name's '-2' goes), or lose its prefix (one root left)
       const owner = before.find((r) => r.key !== key && cur.file.startsWith(`${r.name}/`));
       const now = owner && roots.find((r) => r.key === owner.key);
-      if (owner && now) patch.file = (roots.length > 1 ? `${now.name}/` : '') + cur.file.slice(owner.name.length + 1);
+      if (owner && now)
+        patch.file = (roots.length > 1 ? `${now.name}/` : '') + cur.file.slice(owner.name.length + 1);
     }
     if (!this.indexJobs.size && !this.pendingIndex && this.current.index.state === 'building')
       this.setIndex((prev) => ({ ...prev, state: prev.last ? 'ready' : 'none' }));
@@ -247,24 +264,43 @@ export class WorkspaceController {
   }
 
   /** An opened folder from the library (Recent): its handle needs read permission again after a reload. */
-  async openFolder(entry: LibraryEntry, requestPermission: boolean, options: OpenOptions = {}): Promise<void> {
+  async openFolder(
+    entry: LibraryEntry,
+    requestPermission: boolean,
+    options: OpenOptions = {},
+  ): Promise<void> {
     if (!entry.handle) {
-      this.set({ notice: { kind: 'error', title: `${entry.name} is not in Recent any more`, message: 'Open the folder again with "Open folder".' } });
+      this.set({
+        notice: {
+          kind: 'error',
+          title: `${entry.name} is not in Recent any more`,
+          message: 'Open the folder again with "Open folder".',
+        },
+      });
       return;
     }
-    const granted = this.deps.ensureReadPermission ? await this.deps.ensureReadPermission(entry.handle, requestPermission).catch(() => false) : true;
+    const granted = this.deps.ensureReadPermission
+      ? await this.deps.ensureReadPermission(entry.handle, requestPermission).catch(() => false)
+      : true;
     if (!granted) {
       this.set({ notice: { kind: 'permission', folder: entry } });
       return;
     }
-    await this.open({ kind: 'handle', name: entry.name, handle: entry.handle }, { resetFile: this.resetsFile(entry.key, options), ...options });
+    await this.open(
+      { kind: 'handle', name: entry.name, handle: entry.handle },
+      { resetFile: this.resetsFile(entry.key, options), ...options },
+    );
   }
 
   /** Open a clone from the library (its URL and ref go into the address, so the link can be shared). */
   openClone(entry: LibraryEntry, options: OpenOptions = {}): Promise<void> {
     return this.open(
       { kind: 'git', id: entry.id, name: entry.name },
-      { resetFile: this.resetsFile(entry.key, options) && !this.deps.view.get().repos.includes(entry.key), clone: { url: entry.url, ref: entry.ref ?? '' }, ...options },
+      {
+        resetFile: this.resetsFile(entry.key, options) && !this.deps.view.get().repos.includes(entry.key),
+        clone: { url: entry.url, ref: entry.ref ?? '' },
+        ...options,
+      },
     );
   }
 
@@ -272,7 +308,11 @@ export class WorkspaceController {
     return entry.source === 'clone' ? this.openClone(entry, options) : this.openFolder(entry, true, options);
   }
 
-  openSnapshot(name: string, files: Extract<OpenSpec, { kind: 'files' }>['files'], options: OpenOptions = {}): Promise<void> {
+  openSnapshot(
+    name: string,
+    files: Extract<OpenSpec, { kind: 'files' }>['files'],
+    options: OpenOptions = {},
+  ): Promise<void> {
     return this.open({ kind: 'files', name, files }, { resetFile: !options.add, ...options });
   }
 
@@ -285,7 +325,8 @@ export class WorkspaceController {
   /** Read every root again (Refresh): the index refresh then re-indexes only what changed. */
   async refresh(): Promise<void> {
     const roots = this.current.roots;
-    for (let i = 0; i < roots.length; i++) await this.open(roots[i].spec, { add: i > 0 || roots.length > 1, clone: roots[i].clone });
+    for (let i = 0; i < roots.length; i++)
+      await this.open(roots[i].spec, { add: i > 0 || roots.length > 1, clone: roots[i].clone });
   }
 
   /** After an engine restart the new engine is empty: read every root again. */
@@ -321,7 +362,8 @@ export class WorkspaceController {
     };
     for (let i = 0; i < keys.length; i++) {
       // a first visit opens the served folder, when the page names one, instead of the demo
-      const ref: RepoKeyRef = !view.repos.length && served !== null ? { kind: 'served', name: served } : parseRepoKey(keys[i]);
+      const ref: RepoKeyRef =
+        !view.repos.length && served !== null ? { kind: 'served', name: served } : parseRepoKey(keys[i]);
       const add = i > 0 && this.current.roots.length > 0;
       const restoring = true;
       try {
@@ -330,21 +372,50 @@ export class WorkspaceController {
           const entry = (await lib()).find((r) => r.id === ref.id && r.source === 'clone');
           if (entry) await this.openClone(entry, { add, restoring });
           // the address carries the first clone root's URL only
-          else if (view.clone && keys.findIndex((k) => parseRepoKey(k).kind === 'git') === i) note({ kind: 'clone-offer', url: view.clone, ref: view.cref });
-          else note({ kind: 'error', title: 'This repository is not in the library', message: 'It may have been deleted. Clone it again from Repositories.' });
+          else if (view.clone && keys.findIndex((k) => parseRepoKey(k).kind === 'git') === i)
+            note({ kind: 'clone-offer', url: view.clone, ref: view.cref });
+          else
+            note({
+              kind: 'error',
+              title: 'This repository is not in the library',
+              message: 'It may have been deleted. Clone it again from Repositories.',
+            });
         } else if (ref.kind === 'folder') {
           await folders;
           const entry = this.current.folders.find((r) => r.key === ref.id);
           if (entry?.handle) await this.openFolder(entry, false, { add, restoring });
-          else note({ kind: 'error', title: 'This folder is not in Recent any more', message: 'Open the folder again with "Open folder".' });
+          else
+            note({
+              kind: 'error',
+              title: 'This folder is not in Recent any more',
+              message: 'Open the folder again with "Open folder".',
+            });
         } else if (ref.kind === 'served') {
           // only the page's own tag opens it: without one the app asks no server for anything
-          if (served !== null) await this.open({ kind: 'served', name: served }, { add, restoring, resetFile: ref.name !== served });
-          else note({ kind: 'error', title: `${ref.name} is not served here`, message: 'Run quarry serve --root again and open the address it prints.' });
+          if (served !== null)
+            await this.open(
+              { kind: 'served', name: served },
+              { add, restoring, resetFile: ref.name !== served },
+            );
+          else
+            note({
+              kind: 'error',
+              title: `${ref.name} is not served here`,
+              message: 'Run quarry serve --root again and open the address it prints.',
+            });
         } else if (ref.kind === 'snapshot') note({ kind: 'snapshot-lost', name: ref.name });
-        else note({ kind: 'error', title: 'This link names no repository Quarry knows', message: `"${ref.key}" is not a repository key. Open a folder or the demo.` });
+        else
+          note({
+            kind: 'error',
+            title: 'This link names no repository Quarry knows',
+            message: `"${ref.key}" is not a repository key. Open a folder or the demo.`,
+          });
       } catch (err) {
-        note({ kind: 'error', title: 'The repository library is unavailable', message: toQuarryError(err).message });
+        note({
+          kind: 'error',
+          title: 'The repository library is unavailable',
+          message: toQuarryError(err).message,
+        });
       }
     }
     if (noticed) this.set({ notice: noticed });
@@ -364,7 +435,10 @@ export class WorkspaceController {
    * Clone in the worker. When the clone is in, it opens; a failure is kept in `cloneError` (the
    * dialog shows it, also after being closed and reopened). Returns whether it opened.
    */
-  async startClone(request: CloneRequest, options: OpenOptions & { announceFailure?: () => boolean } = {}): Promise<boolean> {
+  async startClone(
+    request: CloneRequest,
+    options: OpenOptions & { announceFailure?: () => boolean } = {},
+  ): Promise<boolean> {
     const progress = new ProgressStore();
     const job = this.deps.engine.cloneRepo(request, (p) => progress.set(p));
     this.set({ cloning: { url: request.url, progress, cancel: job.cancel }, cloneError: null });
@@ -373,13 +447,16 @@ export class WorkspaceController {
       this.set({ cloning: null });
       if (end.stats.ending !== 'complete' || !end.stats.repo) return false;
       // a clone offered by a link to several roots joins the roots restored from it
-      const add = options.add ?? (this.current.roots.length > 0 && this.deps.view.get().repos.includes(end.stats.repo.key));
+      const add =
+        options.add ??
+        (this.current.roots.length > 0 && this.deps.view.get().repos.includes(end.stats.repo.key));
       void this.openClone(end.stats.repo, { add, restoring: add });
       return true;
     } catch (err) {
       const e = toQuarryError(err);
       this.set({ cloning: null, cloneError: e });
-      if (options.announceFailure?.()) this.set({ notice: { kind: 'error', title: `Could not clone ${request.url}`, message: e.message } });
+      if (options.announceFailure?.())
+        this.set({ notice: { kind: 'error', title: `Could not clone ${request.url}`, message: e.message } });
       return false;
     }
   }
@@ -387,7 +464,11 @@ export class WorkspaceController {
   /** After a fetch: read the updated working tree again (the index refresh is then incremental). */
   onFetched(entry: LibraryEntry): void {
     const root = this.current.roots.find((r) => r.key === entry.key);
-    if (root) void this.open(root.spec, { add: this.current.roots.length > 1, clone: { url: entry.url, ref: entry.ref ?? '' } });
+    if (root)
+      void this.open(root.spec, {
+        add: this.current.roots.length > 1,
+        clone: { url: entry.url, ref: entry.ref ?? '' },
+      });
   }
 
   /** A deleted library entry: its root closes (the demo opens when it was the only one). */
@@ -434,7 +515,9 @@ export class WorkspaceController {
       this.pendingIndex = null; // a rebuild asked for meanwhile replaces the deferred start
     }
     this.indexProgress.value = null;
-    const job = this.deps.engine.indexRepo(root ? { force, root } : { force }, (p) => this.indexProgress.set(p));
+    const job = this.deps.engine.indexRepo(root ? { force, root } : { force }, (p) =>
+      this.indexProgress.set(p),
+    );
     const mine = { cancel: job.cancel };
     this.indexJobs.set(root, mine);
     this.setIndex((prev) => ({ ...prev, state: 'building', error: undefined }));
@@ -448,12 +531,20 @@ export class WorkspaceController {
       async (end) => {
         if (!ended()) return;
         if (end.stats.ending !== 'complete') {
-          if (!stillBuilding()) this.setIndex((prev) => ({ ...prev, state: prev.last ? 'ready' : 'cancelled' }));
+          if (!stillBuilding())
+            this.setIndex((prev) => ({ ...prev, state: prev.last ? 'ready' : 'cancelled' }));
           return;
         }
         // with several roots, the status line sums every root's index
-        const last = this.current.roots.length > 1 ? ((await this.deps.engine.indexStatus().catch(() => null))?.last ?? end.stats) : end.stats;
-        this.setIndex((prev) => ({ state: stillBuilding() ? 'building' : 'ready', last, version: prev.version + 1 }));
+        const last =
+          this.current.roots.length > 1
+            ? ((await this.deps.engine.indexStatus().catch(() => null))?.last ?? end.stats)
+            : end.stats;
+        this.setIndex((prev) => ({
+          state: stillBuilding() ? 'building' : 'ready',
+          last,
+          version: prev.version + 1,
+        }));
       },
       (err) => {
         if (!ended()) return;
@@ -471,7 +562,8 @@ export class WorkspaceController {
       // cancelled before its deferred start: nothing runs yet, so say so here
       this.pendingIndex.cancel();
       this.pendingIndex = null;
-      if (!this.indexJobs.size) this.setIndex((prev) => ({ ...prev, state: prev.last ? 'ready' : 'cancelled' }));
+      if (!this.indexJobs.size)
+        this.setIndex((prev) => ({ ...prev, state: prev.last ? 'ready' : 'cancelled' }));
     }
   }
 

@@ -8,7 +8,11 @@ import type { UpdateView } from '../use-view-state';
 import { WorkspaceController, type WorkspaceState } from './controller';
 import { whenIdle } from '../idle';
 
-export function useWorkspace(engine: EngineClient, getView: () => ViewState, update: UpdateView): [WorkspaceState, WorkspaceController] {
+export function useWorkspace(
+  engine: EngineClient,
+  getView: () => ViewState,
+  update: UpdateView,
+): [WorkspaceState, WorkspaceController] {
   const controller = useMemo(
     () =>
       new WorkspaceController({

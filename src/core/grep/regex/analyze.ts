@@ -187,7 +187,9 @@ export function cost(n: Node): Cost {
           acc = capped({ q: c.q + acc.q, K: c.K * acc.K });
         }
         const f = first(it);
-        restFirst = f.nullable ? { set: f.set && restFirst.set ? union(f.set, restFirst.set) : null, nullable: restFirst.nullable } : f;
+        restFirst = f.nullable
+          ? { set: f.set && restFirst.set ? union(f.set, restFirst.set) : null, nullable: restFirst.nullable }
+          : f;
       }
       return acc;
     }

@@ -325,7 +325,8 @@ export function charSet(cp: number, fold: boolean): CharSet {
 
 /** Union of two sets when it is representable (both positive, or no properties involved). */
 export function unionSets(a: CharSet, b: CharSet): CharSet | null {
-  if (!a.neg && !b.neg) return { neg: false, ranges: union(a.ranges, b.ranges), props: dedupeProps([...a.props, ...b.props]) };
+  if (!a.neg && !b.neg)
+    return { neg: false, ranges: union(a.ranges, b.ranges), props: dedupeProps([...a.props, ...b.props]) };
   const ra = explicitRanges(a);
   const rb = explicitRanges(b);
   if (ra && rb) return { neg: false, ranges: union(ra, rb), props: [] };

@@ -60,7 +60,9 @@ function jsRanges(r: Ranges): string {
 }
 
 function jsProps(set: CharSet): string {
-  return set.props.map((p) => (p.neg ? propInfo(p.name)!.js.replace('\\p', '\\P') : propInfo(p.name)!.js)).join('');
+  return set.props
+    .map((p) => (p.neg ? propInfo(p.name)!.js.replace('\\p', '\\P') : propInfo(p.name)!.js))
+    .join('');
 }
 
 function propsMayMatchNewline(set: CharSet): boolean {
@@ -178,7 +180,8 @@ const NEVER = `[^\\x00-\\x{${MAX_CP.toString(16)}}]`;
 
 function re2Set(set: CharSet): string {
   const props = set.props.map((p) => `\\${p.neg ? 'P' : 'p'}{${p.name}}`).join('');
-  if (set.neg) return set.ranges.length === 0 && props === '' ? '(?s:.)' : `[^${re2Ranges(set.ranges)}${props}]`;
+  if (set.neg)
+    return set.ranges.length === 0 && props === '' ? '(?s:.)' : `[^${re2Ranges(set.ranges)}${props}]`;
   if (set.ranges.length === 0 && props === '') return NEVER;
   return `[${re2Ranges(set.ranges)}${props}]`;
 }
@@ -241,7 +244,9 @@ export function toRe2(n: Node, crMode: boolean, firstGroup: number): Re2Emit {
             while (j < x.items.length && !canConsume(x.items[j], CR)) j++;
             const after = x.items.slice(i + 1, j);
             const before = after.map(emptyProjection).join('');
-            const atEnd = after.map((a) => (a.type === 'alt' ? `(?:${walk(a, false)})` : walk(a, false))).join('');
+            const atEnd = after
+              .map((a) => (a.type === 'alt' ? `(?:${walk(a, false)})` : walk(a, false)))
+              .join('');
             // Numbered after atEnd's own markers, matching the textual order of the groups.
             markers.push(next++);
             out += `(?:$${atEnd}|${before}(\\r)$)`;

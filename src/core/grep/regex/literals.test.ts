@@ -41,9 +41,18 @@ const atom = fc.constantFrom(
 const quant = fc.constantFrom('', '', '', '*', '+', '?', '{2}', '{1,3}');
 const pattern = fc
   .array(fc.tuple(atom, quant), { minLength: 1, maxLength: 6 })
-  .map((parts) => parts.map(([a, q]) => (q && a.length > 1 && !a.startsWith('[') && !a.startsWith('(') ? `(?:${a})${q}` : a + q)).join(''));
+  .map((parts) =>
+    parts
+      .map(([a, q]) =>
+        q && a.length > 1 && !a.startsWith('[') && !a.startsWith('(') ? `(?:${a})${q}` : a + q,
+      )
+      .join(''),
+  );
 const line = fc
-  .array(fc.constantFrom('a', 'b', 'c', 'k', 'K', '\u212a', 'é', 'É', ' ', '(', 'fun', 'Type(', 'abc', 'kab', 'x'), { maxLength: 24 })
+  .array(
+    fc.constantFrom('a', 'b', 'c', 'k', 'K', '\u212a', 'é', 'É', ' ', '(', 'fun', 'Type(', 'abc', 'kab', 'x'),
+    { maxLength: 24 },
+  )
   .map((p) => p.join(''));
 
 describe('required literals and clauses', () => {
@@ -80,7 +89,8 @@ describe('required literals and clauses', () => {
   });
 
   it('splits a concatenation into its literal parts, and keeps only what an index can look up', () => {
-    const clauses = (p: string, caseMode: 'sensitive' | 'insensitive' = 'sensitive') => compileMatcher(p, { mode: 'regex', caseMode }).requiredClauses;
+    const clauses = (p: string, caseMode: 'sensitive' | 'insensitive' = 'sensitive') =>
+      compileMatcher(p, { mode: 'regex', caseMode }).requiredClauses;
     expect(clauses('function\\s+\\w+Type\\(')).toEqual([['Type('], ['function']]);
     expect(clauses('colou?r\\s+\\w+ing')).toEqual([['color', 'colour'], ['ing']]);
     expect(clauses('(foo|bar)baz\\d+qux')).toEqual([['foobaz', 'barbaz'], ['qux']]);

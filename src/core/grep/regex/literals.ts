@@ -229,7 +229,9 @@ function addClause(out: string[][], lits: string[] | null): void {
 
 /** The literals none of the others is part of (a text holding "xyzdefg" holds "xyz": one of them is enough). */
 export function minimalLiterals(lits: readonly string[]): string[] {
-  return lits.filter((l, i) => !lits.some((o, j) => j !== i && l.includes(o) && (o.length < l.length || j < i)));
+  return lits.filter(
+    (l, i) => !lits.some((o, j) => j !== i && l.includes(o) && (o.length < l.length || j < i)),
+  );
 }
 
 function collectClauses(n: Node, insensitive: boolean, out: string[][]): void {

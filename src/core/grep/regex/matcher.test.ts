@@ -8,7 +8,12 @@ import { compileMatcher, type MatcherOptions } from './index';
 import { compileMatcherInternal as compileInternal, type InternalOptions } from './matcher';
 import { oracleHits } from './oracle.testutil';
 
-function hits(pattern: string, text: string, opts: Partial<MatcherOptions> = {}, internal: InternalOptions = {}): string[] {
+function hits(
+  pattern: string,
+  text: string,
+  opts: Partial<MatcherOptions> = {},
+  internal: InternalOptions = {},
+): string[] {
   const m = compileInternal(pattern, { mode: 'regex', caseMode: 'sensitive', ...opts }, internal);
   const out: string[] = [];
   m.scan(text, (s, e) => {
@@ -38,7 +43,11 @@ describe('case modes', () => {
   it('smart case is insensitive for an all-lowercase pattern', () => {
     const m = compileMatcher('readme', { mode: 'regex', caseMode: 'smart' });
     expect(m.caseInsensitive).toBe(true);
-    expect(hits('readme', 'README Readme readme', { caseMode: 'smart' })).toEqual(['0-6:README', '7-13:Readme', '14-20:readme']);
+    expect(hits('readme', 'README Readme readme', { caseMode: 'smart' })).toEqual([
+      '0-6:README',
+      '7-13:Readme',
+      '14-20:readme',
+    ]);
   });
 
   it('smart case is sensitive when a literal char is uppercase', () => {
@@ -50,7 +59,9 @@ describe('case modes', () => {
   });
 
   it('smart case ignores escapes and class names', () => {
-    expect(compileMatcher('\\W\\S\\D[[:upper:]]x', { mode: 'regex', caseMode: 'smart' }).caseInsensitive).toBe(true);
+    expect(
+      compileMatcher('\\W\\S\\D[[:upper:]]x', { mode: 'regex', caseMode: 'smart' }).caseInsensitive,
+    ).toBe(true);
     expect(compileMatcher('\\pLx', { mode: 'regex', caseMode: 'smart' }).caseInsensitive).toBe(true);
     expect(hits('a\\Wb', 'A-B a b', { caseMode: 'smart' })).toEqual(['0-3:A-B', '4-7:a b']);
   });
@@ -79,7 +90,12 @@ describe('case modes', () => {
   });
 
   it('literal mode: case modes and special characters', () => {
-    const lit = (p: string, t: string, caseMode: MatcherOptions['caseMode'] = 'sensitive', wholeWord = false) => {
+    const lit = (
+      p: string,
+      t: string,
+      caseMode: MatcherOptions['caseMode'] = 'sensitive',
+      wholeWord = false,
+    ) => {
       const m = compileMatcher(p, { mode: 'literal', caseMode, wholeWord });
       const out: string[] = [];
       m.scan(t, (s, e) => {
@@ -88,7 +104,10 @@ describe('case modes', () => {
       return { out, m };
     };
     expect(lit('a.b*(', 'a.b*( axb')).toMatchObject({ out: ['0-5'], m: { strategy: 'literal' } });
-    expect(lit('foo', 'FOO foo', 'smart')).toMatchObject({ out: ['0-3', '4-7'], m: { caseInsensitive: true } });
+    expect(lit('foo', 'FOO foo', 'smart')).toMatchObject({
+      out: ['0-3', '4-7'],
+      m: { caseInsensitive: true },
+    });
     expect(lit('Foo', 'FOO Foo', 'smart').out).toEqual(['4-7']);
     expect(lit('foo', 'foobar foo', 'sensitive', true).out).toEqual(['7-10']);
     expect(lit('==', '=== ==', 'insensitive').m.strategy).toBe('literal');
@@ -98,7 +117,10 @@ describe('case modes', () => {
 describe('whole word', () => {
   it('skips candidates inside words and keeps searching', () => {
     expect(hitsAllPaths('foo', 'foobar foo', { wholeWord: true })).toEqual(['7-10:foo']);
-    expect(hitsAllPaths('foo', 'xfoo foo_ (foo) foo', { wholeWord: true })).toEqual(['11-14:foo', '16-19:foo']);
+    expect(hitsAllPaths('foo', 'xfoo foo_ (foo) foo', { wholeWord: true })).toEqual([
+      '11-14:foo',
+      '16-19:foo',
+    ]);
   });
 
   it('lets an alternation find the alternative that ends at a boundary', () => {
@@ -160,7 +182,9 @@ describe('CRLF', () => {
     'matches the oracle on CRLF texts (patterns that cannot consume \\r)',
     () => {
       const atoms = ['a', 'b', '[ab]', '\\w', '\\S', '^', '$', '\\b', 'a*', 'b+', '(?:a|ab)', '[^\\r\\s]'];
-      const pat = fc.array(fc.constantFrom(...atoms), { minLength: 1, maxLength: 4 }).map((xs) => xs.join(''));
+      const pat = fc
+        .array(fc.constantFrom(...atoms), { minLength: 1, maxLength: 4 })
+        .map((xs) => xs.join(''));
       const line = fc.array(fc.constantFrom('a', 'b', ' ', 'a b'), { maxLength: 8 }).map((ws) => ws.join(''));
       const text = fc.array(line, { minLength: 1, maxLength: 3 }).map((lines) => lines.join('\r\n') + '\r\n');
       fc.assert(
@@ -170,12 +194,16 @@ describe('CRLF', () => {
           const expected: string[] = [];
           // Map offsets of the stripped text back to the CRLF text: each earlier line adds one '\r'.
           const toCrlf = (off: number) => off + (stripped.slice(0, off).match(/\n/g)?.length ?? 0);
-          for (const [s, e] of oracleHits(p, stripped, { wholeWord })) expected.push(`${toCrlf(s)}-${toCrlf(e)}`);
+          for (const [s, e] of oracleHits(p, stripped, { wholeWord }))
+            expected.push(`${toCrlf(s)}-${toCrlf(e)}`);
           for (const internal of [{}, { forceStrategy: 're2' as const }]) {
             const got: string[] = [];
-            compileInternal(p, { mode: 'regex', caseMode: 'sensitive', wholeWord }, internal).scan(t, (s, e) => {
-              if (!(s === e && t[s - 1] === '\r')) got.push(`${s}-${e}`);
-            });
+            compileInternal(p, { mode: 'regex', caseMode: 'sensitive', wholeWord }, internal).scan(
+              t,
+              (s, e) => {
+                if (!(s === e && t[s - 1] === '\r')) got.push(`${s}-${e}`);
+              },
+            );
             expect({ p, t, wholeWord, got }).toEqual({ p, t, wholeWord, got: expected });
           }
         }),
@@ -221,7 +249,11 @@ describe('strategies', () => {
   });
 
   it('onHit returning false stops the scan', () => {
-    for (const internal of [{}, { forceStrategy: 're2' as const }, { forceStrategy: 'mixed' as const, lineLimit: 1 }]) {
+    for (const internal of [
+      {},
+      { forceStrategy: 're2' as const },
+      { forceStrategy: 'mixed' as const, lineLimit: 1 },
+    ]) {
       const m = compileInternal('a\\w*', { mode: 'regex', caseMode: 'sensitive' }, internal);
       const got: number[] = [];
       m.scan('ab ac\nad ae', (s) => {
@@ -238,7 +270,8 @@ describe('strategies', () => {
 });
 
 describe('required literals', () => {
-  const lits = (p: string, caseMode: MatcherOptions['caseMode'] = 'sensitive') => compileMatcher(p, { mode: 'regex', caseMode }).requiredLiterals;
+  const lits = (p: string, caseMode: MatcherOptions['caseMode'] = 'sensitive') =>
+    compileMatcher(p, { mode: 'regex', caseMode }).requiredLiterals;
   it.each<[string, string[] | null]>([
     ['foo', ['foo']],
     ['TODO|FIXME', ['TODO', 'FIXME']],

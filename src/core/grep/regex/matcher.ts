@@ -99,7 +99,11 @@ export function compileMatcher(pattern: string, opts: MatcherOptions): Matcher {
 }
 
 /** compileMatcher with test knobs. */
-export function compileMatcherInternal(pattern: string, opts: MatcherOptions, internal: InternalOptions): Matcher {
+export function compileMatcherInternal(
+  pattern: string,
+  opts: MatcherOptions,
+  internal: InternalOptions,
+): Matcher {
   if (typeof pattern !== 'string') {
     throw new QuarryError('InvalidArgument', 'pattern must be a string', { field: 'pattern' });
   }
@@ -111,10 +115,14 @@ export function compileMatcherInternal(pattern: string, opts: MatcherOptions, in
   }
   const caseMode = opts.caseMode ?? 'sensitive';
   if (caseMode !== 'sensitive' && caseMode !== 'insensitive' && caseMode !== 'smart') {
-    throw new QuarryError('InvalidArgument', `caseMode must be sensitive, insensitive or smart, got ${String(caseMode)}`, {
-      field: 'caseMode',
-      value: caseMode,
-    });
+    throw new QuarryError(
+      'InvalidArgument',
+      `caseMode must be sensitive, insensitive or smart, got ${String(caseMode)}`,
+      {
+        field: 'caseMode',
+        value: caseMode,
+      },
+    );
   }
   const wholeWord = !!opts.wholeWord;
 
@@ -124,17 +132,26 @@ export function compileMatcherInternal(pattern: string, opts: MatcherOptions, in
     const nl = pattern.indexOf('\n');
     if (nl >= 0) throw invalidPattern(pattern, "the literal '\\n' is not allowed in a pattern", nl);
     const hasUpper = [...pattern].some((c) => isUppercase(c.codePointAt(0)!));
-    optionInsensitive = caseMode === 'insensitive' || (caseMode === 'smart' && pattern.length > 0 && !hasUpper);
-    const items: Node[] = [...pattern].map((c) => ({ type: 'char', cp: c.codePointAt(0)!, fold: optionInsensitive }));
+    optionInsensitive =
+      caseMode === 'insensitive' || (caseMode === 'smart' && pattern.length > 0 && !hasUpper);
+    const items: Node[] = [...pattern].map((c) => ({
+      type: 'char',
+      cp: c.codePointAt(0)!,
+      fold: optionInsensitive,
+    }));
     raw = items.length === 1 ? items[0] : items.length === 0 ? { type: 'empty' } : { type: 'concat', items };
   } else {
     const first = parse(pattern, caseMode === 'insensitive');
-    optionInsensitive = caseMode === 'insensitive' || (caseMode === 'smart' && first.anyLiteral && !first.anyUppercase);
+    optionInsensitive =
+      caseMode === 'insensitive' || (caseMode === 'smart' && first.anyLiteral && !first.anyUppercase);
     raw = optionInsensitive && caseMode === 'smart' ? parse(pattern, true).node : first.node;
   }
 
   const stats = caseStats(raw);
-  const caseInsensitive = stats.folded || stats.unfolded ? stats.folded && (!stats.unfolded || optionInsensitive) : optionInsensitive;
+  const caseInsensitive =
+    stats.folded || stats.unfolded
+      ? stats.folded && (!stats.unfolded || optionInsensitive)
+      : optionInsensitive;
   const node = simplify(raw);
   const literals = requiredLiterals(node, caseInsensitive);
   return new CompiledMatcher(pattern, node, wholeWord, caseInsensitive, literals, internal);
@@ -191,7 +208,10 @@ function escapeLiteralJs(s: string, fold: boolean): string {
 type LiteralFinder = (text: string, from: number) => number;
 
 function literalFinder(lits: string[], insensitive: boolean): LiteralFinder {
-  if (lits.length === 1 && (!insensitive || escapeLiteralJs(lits[0], true) === escapeLiteralJs(lits[0], false))) {
+  if (
+    lits.length === 1 &&
+    (!insensitive || escapeLiteralJs(lits[0], true) === escapeLiteralJs(lits[0], false))
+  ) {
     const needle = lits[0];
     return (text, from) => text.indexOf(needle, from);
   }
@@ -378,7 +398,8 @@ class CompiledMatcher implements Matcher {
     if (internal.forceStrategy) {
       const forced = internal.forceStrategy;
       if (forced === 'literal' && lit === null) throw new Error('cannot force literal');
-      if ((forced === 'native' || forced === 'mixed') && !Number.isFinite(c.q)) throw new Error('cannot force native');
+      if ((forced === 'native' || forced === 'mixed') && !Number.isFinite(c.q))
+        throw new Error('cannot force native');
       strategy = forced;
       if (forced === 'mixed' && !Number.isFinite(this.lmax)) this.lmax = maxLineLength(c);
       if (forced === 'native') this.lmax = Infinity;
@@ -407,7 +428,8 @@ class CompiledMatcher implements Matcher {
     let usePrefilter = false;
     if (strategy === 're2') usePrefilter = literals !== null;
     else if (strategy === 'native' || strategy === 'mixed') usePrefilter = goodLits && !selectiveStart(node);
-    if (internal.prefilter !== undefined) usePrefilter = internal.prefilter && literals !== null && strategy !== 'literal';
+    if (internal.prefilter !== undefined)
+      usePrefilter = internal.prefilter && literals !== null && strategy !== 'literal';
     if (usePrefilter) this.finder = literalFinder(literals!, caseInsensitive);
   }
 
@@ -456,7 +478,10 @@ class CompiledMatcher implements Matcher {
       const i = text.indexOf(needle, pos);
       if (i < 0) return;
       const e = i + len;
-      if (this.wholeWord && ((i > 0 && isWordUnit(text.charCodeAt(i - 1))) || (e < n && isWordUnit(text.charCodeAt(e))))) {
+      if (
+        this.wholeWord &&
+        ((i > 0 && isWordUnit(text.charCodeAt(i - 1))) || (e < n && isWordUnit(text.charCodeAt(e))))
+      ) {
         pos = i + 1;
         continue;
       }

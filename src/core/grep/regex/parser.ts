@@ -34,7 +34,11 @@ const NEWLINE_MESSAGE = "the literal '\\n' is not allowed in a regex";
 
 export function invalidPattern(pattern: string, message: string, offset?: number): QuarryError {
   const where = offset === undefined ? '' : ` (at offset ${offset})`;
-  return new QuarryError('InvalidPattern', `regex parse error: ${message}${where}`, offset === undefined ? { pattern } : { pattern, offset });
+  return new QuarryError(
+    'InvalidPattern',
+    `regex parse error: ${message}${where}`,
+    offset === undefined ? { pattern } : { pattern, offset },
+  );
 }
 
 function isDigit(c: number): boolean {
@@ -135,7 +139,10 @@ class Parser {
       if (c < 0 || c === 0x7c || c === 0x29 /* ) */) break;
       const opLen = this.repeatOpLength();
       if (opLen > 0) {
-        throw this.fail(`missing argument to repetition operator: \`${this.src.slice(this.pos, this.pos + opLen)}\``, this.pos);
+        throw this.fail(
+          `missing argument to repetition operator: \`${this.src.slice(this.pos, this.pos + opLen)}\``,
+          this.pos,
+        );
       }
       if (c === 0x5c /* \ */ && this.peekAt(1) === 0x51 /* Q */) {
         // \Q...\E: literal text; a following quantifier applies to the last char only.
@@ -161,7 +168,10 @@ class Parser {
         this.skipVerbose(flags);
         const len = this.repeatOpLength();
         if (len > 0) {
-          throw this.fail(`missing argument to repetition operator: \`${this.src.slice(this.pos, this.pos + len)}\``, this.pos);
+          throw this.fail(
+            `missing argument to repetition operator: \`${this.src.slice(this.pos, this.pos + len)}\``,
+            this.pos,
+          );
         }
         continue;
       }
@@ -211,7 +221,10 @@ class Parser {
     this.skipVerbose(flags);
     const again = this.repeatOpLength();
     if (again > 0) {
-      throw this.fail(`invalid nested repetition operator: \`${this.src.slice(start, this.pos + again)}\``, start);
+      throw this.fail(
+        `invalid nested repetition operator: \`${this.src.slice(start, this.pos + again)}\``,
+        start,
+      );
     }
     const node: Node = { type: 'repeat', min, max, greedy, body: atom };
     if ((min >= 2 || max >= 2) && !repeatIsValid(node, MAX_REPEAT)) {
@@ -248,7 +261,10 @@ class Parser {
     if (this.peek() === 0x3f /* ? */) {
       this.pos++;
       if (this.startsWith('=') || this.startsWith('!') || this.startsWith('<=') || this.startsWith('<!')) {
-        throw this.fail('look-around, including look-ahead and look-behind, is not supported (RE2 syntax)', start);
+        throw this.fail(
+          'look-around, including look-ahead and look-behind, is not supported (RE2 syntax)',
+          start,
+        );
       }
       if (this.startsWith('P=') || this.startsWith('P>')) {
         throw this.fail('backreferences and recursion are not supported (RE2 syntax)', start);
@@ -269,7 +285,13 @@ class Parser {
         for (;;) {
           if (this.pos >= this.src.length) throw this.fail('unclosed group', start);
           const f = this.next();
-          if (f === 0x69 /* i */ || f === 0x6d /* m */ || f === 0x73 /* s */ || f === 0x55 /* U */ || f === 0x78 /* x */) {
+          if (
+            f === 0x69 /* i */ ||
+            f === 0x6d /* m */ ||
+            f === 0x73 /* s */ ||
+            f === 0x55 /* U */ ||
+            f === 0x78 /* x */
+          ) {
             const on = !negate;
             if (f === 0x69) inner.i = on;
             else if (f === 0x55) inner.U = on;
@@ -279,7 +301,8 @@ class Parser {
             if (negate) throw this.fail('invalid flags: repeated negation', this.pos - 1);
             negate = true;
           } else if (f === 0x29 /* ) */ || f === 0x3a /* : */) {
-            if (negate && !sawFlagAfterMinus) throw this.fail('invalid flags: expected a flag after -', this.pos - 1);
+            if (negate && !sawFlagAfterMinus)
+              throw this.fail('invalid flags: expected a flag after -', this.pos - 1);
             if (f === 0x29) {
               // (?flags): applies to the rest of the enclosing group.
               flags.i = inner.i;
@@ -366,7 +389,10 @@ class Parser {
       case 0x37:
       case 0x38:
       case 0x39:
-        throw this.fail(`backreferences are not supported (RE2 syntax): \`\\${String.fromCharCode(c)}\``, start);
+        throw this.fail(
+          `backreferences are not supported (RE2 syntax): \`\\${String.fromCharCode(c)}\``,
+          start,
+        );
       case 0x30: {
         // \0, \0o, \0oo (octal)
         cp = 0;
@@ -423,7 +449,12 @@ class Parser {
     if (this.peek() === 0x7b /* { */) {
       const end = this.src.indexOf('}', this.pos);
       const body = end < 0 ? '' : this.src.slice(this.pos + 1, end);
-      if (end < 0 || body.length === 0 || body.length > 8 || ![...body].every((ch) => isHex(ch.charCodeAt(0)))) {
+      if (
+        end < 0 ||
+        body.length === 0 ||
+        body.length > 8 ||
+        ![...body].every((ch) => isHex(ch.charCodeAt(0)))
+      ) {
         throw this.fail(`invalid escape sequence: \`\\${letter}{\``, start);
       }
       value = parseInt(body, 16);
@@ -437,7 +468,10 @@ class Parser {
       this.pos += digits;
     }
     if (value > 0x10ffff || (value >= 0xd800 && value <= 0xdfff)) {
-      throw this.fail(`invalid escape sequence: code point ${value.toString(16)} is not a Unicode scalar value`, start);
+      throw this.fail(
+        `invalid escape sequence: code point ${value.toString(16)} is not a Unicode scalar value`,
+        start,
+      );
     }
     return value;
   }
@@ -451,14 +485,16 @@ class Parser {
       name = this.src.slice(this.pos + 1, end);
       this.pos = end + 1;
     } else {
-      if (this.pos >= this.src.length) throw this.fail('invalid character class range: missing name after \\p', start);
+      if (this.pos >= this.src.length)
+        throw this.fail('invalid character class range: missing name after \\p', start);
       name = String.fromCodePoint(this.next());
     }
     if (name.startsWith('^')) {
       negated = !negated;
       name = name.slice(1);
     }
-    if (!propInfo(name)) throw this.fail(`invalid character class range: unknown Unicode class \`${name}\``, start);
+    if (!propInfo(name))
+      throw this.fail(`invalid character class range: unknown Unicode class \`${name}\``, start);
     b.addProp(name, negated);
   }
 
@@ -492,7 +528,9 @@ class Parser {
             negated = true;
             name = name.slice(1);
           }
-          const r = Object.prototype.hasOwnProperty.call(POSIX_CLASSES, name) ? POSIX_CLASSES[name] : undefined;
+          const r = Object.prototype.hasOwnProperty.call(POSIX_CLASSES, name)
+            ? POSIX_CLASSES[name]
+            : undefined;
           if (!r) throw this.fail(`invalid character class range: \`[:${name}:]\``, itemStart);
           this.pos = end + 2;
           b.addClass(r, negated);
@@ -521,7 +559,10 @@ class Parser {
         this.pos++;
         hi = this.parseClassChar(this.pos);
         if (hi < lo) {
-          throw this.fail(`invalid character class range: \`${this.src.slice(itemStart, this.pos)}\``, itemStart);
+          throw this.fail(
+            `invalid character class range: \`${this.src.slice(itemStart, this.pos)}\``,
+            itemStart,
+          );
         }
       }
       if (!(lo === NL && hi === NL)) onlyNewline = false;

@@ -108,12 +108,28 @@ function patternArb(depth: number, atoms: string[] = ATOMS): fc.Arbitrary<string
   );
 }
 
-const unicodeTextArb = fc.array(fc.constantFrom('é', 'É', 's', 'S', 'ſ', 'k', 'K', '\u212a', '😀', '😁', 'a', ' ', '\n'), { maxLength: 30 }).map((cs) => cs.join(''));
+const unicodeTextArb = fc
+  .array(fc.constantFrom('é', 'É', 's', 'S', 'ſ', 'k', 'K', '\u212a', '😀', '😁', 'a', ' ', '\n'), {
+    maxLength: 30,
+  })
+  .map((cs) => cs.join(''));
 
-const textArb = fc.array(fc.constantFrom('a', 'b', 'A', 'B', ' ', '-', '\n', 'a', 'b', '1'), { maxLength: 40 }).map((cs) => cs.join(''));
+const textArb = fc
+  .array(fc.constantFrom('a', 'b', 'A', 'B', ' ', '-', '\n', 'a', 'b', '1'), { maxLength: 40 })
+  .map((cs) => cs.join(''));
 
-function scanAll(pattern: string, text: string, insensitive: boolean, wholeWord: boolean, internal: InternalOptions) {
-  const m = compileMatcherInternal(pattern, { mode: 'regex', caseMode: insensitive ? 'insensitive' : 'sensitive', wholeWord }, internal);
+function scanAll(
+  pattern: string,
+  text: string,
+  insensitive: boolean,
+  wholeWord: boolean,
+  internal: InternalOptions,
+) {
+  const m = compileMatcherInternal(
+    pattern,
+    { mode: 'regex', caseMode: insensitive ? 'insensitive' : 'sensitive', wholeWord },
+    internal,
+  );
   const hits: Array<[number, number]> = [];
   m.scan(text, (s, e) => {
     hits.push([s, e]);
@@ -191,7 +207,9 @@ describe('matches the re2js oracle on random patterns and texts', () => {
     'non-ASCII: astral characters, Unicode classes, case folding',
     () => {
       fc.assert(
-        fc.property(patternArb(2, UNICODE_ATOMS), unicodeTextArb, fc.boolean(), (pattern, text, ci) => checkAllPaths(pattern, text, ci, false)),
+        fc.property(patternArb(2, UNICODE_ATOMS), unicodeTextArb, fc.boolean(), (pattern, text, ci) =>
+          checkAllPaths(pattern, text, ci, false),
+        ),
         { numRuns: 300 * RUNS },
       );
     },
@@ -202,7 +220,9 @@ describe('matches the re2js oracle on random patterns and texts', () => {
     'whole word',
     () => {
       fc.assert(
-        fc.property(patternArb(2), textArb, fc.boolean(), (pattern, text, ci) => checkAllPaths(pattern, text, ci, true)),
+        fc.property(patternArb(2), textArb, fc.boolean(), (pattern, text, ci) =>
+          checkAllPaths(pattern, text, ci, true),
+        ),
         { numRuns: 300 * RUNS },
       );
     },

@@ -67,6 +67,8 @@ describe('pathological patterns on one 100 KB line', () => {
     const text = Array.from({ length: 5_000 }, (_, i) => 'a'.repeat(i % 40) + (i % 3 ? 'b' : '')).join('\n');
     const r = run('\\w*b', text);
     expect(r.strategy).toBe('mixed');
-    expect(r.hits.length).toBe(Array.from({ length: 5_000 }, (_, i) => (i % 3 ? 1 : 0)).reduce((a: number, b) => a + b, 0));
+    expect(r.hits.length).toBe(
+      Array.from({ length: 5_000 }, (_, i) => (i % 3 ? 1 : 0)).reduce((a: number, b) => a + b, 0),
+    );
   });
 });

@@ -9,12 +9,25 @@ import type { ElementDefinition, StylesheetJson } from 'cytoscape';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { baseName } from '../../../core/source/types';
 import type { GraphEdgeReport, GraphNodeReport, ImportGraphReport } from '../../../core/explore/types';
-import { GRAPH_CLUSTER_PADDING, GRAPH_NODE_HEIGHT, GRAPH_NODE_WIDTH, layoutGraph } from '../../../core/explore/layout';
+import {
+  GRAPH_CLUSTER_PADDING,
+  GRAPH_NODE_HEIGHT,
+  GRAPH_NODE_WIDTH,
+  layoutGraph,
+} from '../../../core/explore/layout';
 import { formatCount, plural } from '../../format';
 import { visibleText } from '../../visible-text';
 import { VisibleText } from '../../VisibleText';
 import { Badge, PathText } from '../parts';
-import { centerOn, GraphCanvas, NodeFinder, useCytoscape, ZoomControls, type FinderItem, type GraphTheme } from './graph-canvas';
+import {
+  centerOn,
+  GraphCanvas,
+  NodeFinder,
+  useCytoscape,
+  ZoomControls,
+  type FinderItem,
+  type GraphTheme,
+} from './graph-canvas';
 import '../views.css';
 import './graph.css';
 
@@ -51,7 +64,13 @@ function graphStyle(t: GraphTheme): StylesheetJson {
   return [
     {
       selector: 'node',
-      style: { 'font-family': t.font, 'font-size': 12, color: t['--fg'], 'min-zoomed-font-size': 7, 'text-events': 'no' },
+      style: {
+        'font-family': t.font,
+        'font-size': 12,
+        color: t['--fg'],
+        'min-zoomed-font-size': 7,
+        'text-events': 'no',
+      },
     },
     {
       selector: 'node.cluster',
@@ -87,10 +106,20 @@ function graphStyle(t: GraphTheme): StylesheetJson {
         'text-max-width': `${GRAPH_NODE_WIDTH - 14}px`,
       },
     },
-    { selector: 'node.external', style: { shape: 'hexagon', 'background-color': t['--graph-ext-fill'], 'border-color': t['--graph-ext-line'] } },
+    {
+      selector: 'node.external',
+      style: {
+        shape: 'hexagon',
+        'background-color': t['--graph-ext-fill'],
+        'border-color': t['--graph-ext-line'],
+      },
+    },
     { selector: 'node.cycle', style: { 'border-color': t['--error'], 'border-width': 2.5 } },
     { selector: 'node.near', style: { 'border-color': t['--accent'], 'border-width': 2.5 } },
-    { selector: 'node.picked', style: { 'border-color': t['--accent'], 'border-width': 4, 'background-color': t['--bg-active'] } },
+    {
+      selector: 'node.picked',
+      style: { 'border-color': t['--accent'], 'border-width': 4, 'background-color': t['--bg-active'] },
+    },
     {
       selector: 'edge',
       style: {
@@ -105,8 +134,26 @@ function graphStyle(t: GraphTheme): StylesheetJson {
     },
     { selector: 'edge.type', style: { 'line-style': 'dashed', 'line-dash-pattern': [6, 4] } },
     { selector: 'edge.dynamic', style: { 'line-style': 'dotted' } },
-    { selector: 'edge.cycle', style: { 'line-color': t['--error'], 'target-arrow-color': t['--error'], width: 2.2, opacity: 1, 'z-index': 5 } },
-    { selector: 'edge.near', style: { 'line-color': t['--accent'], 'target-arrow-color': t['--accent'], width: 2.5, opacity: 1, 'z-index': 9 } },
+    {
+      selector: 'edge.cycle',
+      style: {
+        'line-color': t['--error'],
+        'target-arrow-color': t['--error'],
+        width: 2.2,
+        opacity: 1,
+        'z-index': 5,
+      },
+    },
+    {
+      selector: 'edge.near',
+      style: {
+        'line-color': t['--accent'],
+        'target-arrow-color': t['--accent'],
+        width: 2.5,
+        opacity: 1,
+        'z-index': 9,
+      },
+    },
   ] as StylesheetJson;
 }
 
@@ -134,12 +181,17 @@ function buildModel(graph: ImportGraphReport): Model {
     push(importedBy, e.to, e);
     push(imports, e.from, e);
   }
-  const byPath = (a: GraphEdgeReport, b: GraphEdgeReport, key: 'from' | 'to') => (a[key] < b[key] ? -1 : a[key] > b[key] ? 1 : a.line - b.line);
+  const byPath = (a: GraphEdgeReport, b: GraphEdgeReport, key: 'from' | 'to') =>
+    a[key] < b[key] ? -1 : a[key] > b[key] ? 1 : a.line - b.line;
   for (const list of importedBy.values()) list.sort((a, b) => byPath(a, b, 'from'));
   for (const list of imports.values()) list.sort((a, b) => a.line - b.line || byPath(a, b, 'to'));
   const cycleOf = new Map<string, number>();
   graph.cycles.forEach((c, i) => c.files.forEach((f) => cycleOf.set(f, i)));
-  const finder = [...byId.values()].map((n) => ({ id: n.id, name: n.kind === 'file' ? baseName(n.id) : n.id, full: n.id }));
+  const finder = [...byId.values()].map((n) => ({
+    id: n.id,
+    name: n.kind === 'file' ? baseName(n.id) : n.id,
+    full: n.id,
+  }));
   return { byId, importedBy, imports, cycleOf, finder };
 }
 
@@ -152,7 +204,12 @@ function buildElements(
   graph: ImportGraphReport,
   m: Model,
   onlyCycles: boolean,
-): { elements: ElementDefinition[]; cyId: Map<string, string>; pathOf: Map<string, string>; edgeCount: number } {
+): {
+  elements: ElementDefinition[];
+  cyId: Map<string, string>;
+  pathOf: Map<string, string>;
+  edgeCount: number;
+} {
   const nodes = [...m.byId.values()].filter((n) => !onlyCycles || m.cycleOf.has(n.id));
   const shown = new Set(nodes.map((n) => n.id));
   const pairs = new Map<string, GraphEdgeReport>();
@@ -168,7 +225,13 @@ function buildElements(
   const clusterId = new Map<string, string>();
   layout.clusters.forEach((c, i) => {
     clusterId.set(c.id, `c${i}`);
-    elements.push({ group: 'nodes', data: { id: `c${i}`, label: visibleText(c.label) }, classes: 'cluster', selectable: false, pannable: true });
+    elements.push({
+      group: 'nodes',
+      data: { id: `c${i}`, label: visibleText(c.label) },
+      classes: 'cluster',
+      selectable: false,
+      pannable: true,
+    });
   });
   const cyId = new Map<string, string>();
   const pathOf = new Map<string, string>();
@@ -181,7 +244,11 @@ function buildElements(
     if (m.cycleOf.has(n.id)) classes.push('cycle');
     elements.push({
       group: 'nodes',
-      data: { id, parent: clusterId.get(p.cluster), label: visibleText(n.kind === 'file' ? baseName(n.id) : n.id) },
+      data: {
+        id,
+        parent: clusterId.get(p.cluster),
+        label: visibleText(n.kind === 'file' ? baseName(n.id) : n.id),
+      },
       position: { x: p.x, y: p.y },
       classes,
       pannable: true,
@@ -191,7 +258,12 @@ function buildElements(
   for (const e of pairs.values()) {
     const classes: string[] = [e.kind];
     if (inCycle(m, e)) classes.push('cycle');
-    elements.push({ group: 'edges', data: { id: `e${k++}`, source: cyId.get(e.from)!, target: cyId.get(e.to)! }, classes, pannable: true });
+    elements.push({
+      group: 'edges',
+      data: { id: `e${k++}`, source: cyId.get(e.from)!, target: cyId.get(e.to)! },
+      classes,
+      pannable: true,
+    });
   }
   return { elements, cyId, pathOf, edgeCount: k };
 }
@@ -268,7 +340,12 @@ export function ImportGraph({ graph, onOpenFile, height = 560 }: ImportGraphProp
   return (
     <div className="graph-wrap" data-testid="import-graph">
       <div className="graph-toolbar">
-        <NodeFinder items={model.finder} onPick={select} label="Find a file in the import graph" placeholder="Find a file by name" />
+        <NodeFinder
+          items={model.finder}
+          onPick={select}
+          label="Find a file in the import graph"
+          placeholder="Find a file by name"
+        />
         <button
           type="button"
           className="toggle"
@@ -284,8 +361,22 @@ export function ImportGraph({ graph, onOpenFile, height = 560 }: ImportGraphProp
       </div>
       {graph.truncated && <p className="graph-note">The graph was capped: only part of it is drawn.</p>}
       <div className="graph-body">
-        <GraphCanvas canvasRef={containerRef} ready={!!cy} error={error} onRetry={retry} label={summary} height={height} what="import graph" />
-        <NodePanel selected={selected} model={model} onOpenFile={onOpenFile} onSelect={select} height={height} />
+        <GraphCanvas
+          canvasRef={containerRef}
+          ready={!!cy}
+          error={error}
+          onRetry={retry}
+          label={summary}
+          height={height}
+          what="import graph"
+        />
+        <NodePanel
+          selected={selected}
+          model={model}
+          onOpenFile={onOpenFile}
+          onSelect={select}
+          height={height}
+        />
       </div>
     </div>
   );
@@ -331,20 +422,35 @@ function NodePanel({
 }) {
   const node = selected === null ? undefined : model.byId.get(selected);
   return (
-    <aside className="graph-panel" aria-label="Selected file" data-testid="graph-node-panel" data-selected={selected ?? ''} style={{ maxHeight: height }}>
+    <aside
+      className="graph-panel"
+      aria-label="Selected file"
+      data-testid="graph-node-panel"
+      data-selected={selected ?? ''}
+      style={{ maxHeight: height }}
+    >
       {!node ? (
-        <p className="muted">Select a file in the graph, or find it by name, to see what imports it and what it imports.</p>
+        <p className="muted">
+          Select a file in the graph, or find it by name, to see what imports it and what it imports.
+        </p>
       ) : (
         <>
           <h3 className="graph-panel-title mono">
             <PathText path={node.id} />
           </h3>
           <p className="badges">
-            <Badge kind={node.kind === 'external' ? 'muted' : 'plain'}>{node.kind === 'external' ? 'external package' : 'file'}</Badge>
+            <Badge kind={node.kind === 'external' ? 'muted' : 'plain'}>
+              {node.kind === 'external' ? 'external package' : 'file'}
+            </Badge>
             {model.cycleOf.has(node.id) && <Badge kind="cycle">in a runtime cycle</Badge>}
           </p>
           {node.kind === 'file' && (
-            <button type="button" className="primary" onClick={() => onOpenFile(node.id)} aria-label={`Open file ${visibleText(node.id)}`}>
+            <button
+              type="button"
+              className="primary"
+              onClick={() => onOpenFile(node.id)}
+              aria-label={`Open file ${visibleText(node.id)}`}
+            >
               Open file
             </button>
           )}
@@ -354,7 +460,12 @@ function NodePanel({
             other={(e) => e.from}
             renderRow={(e) => (
               <>
-                <button type="button" className="link mono" onClick={() => onOpenFile(e.from, e.line)} aria-label={`Open ${visibleText(e.from)} at line ${e.line}`}>
+                <button
+                  type="button"
+                  className="link mono"
+                  onClick={() => onOpenFile(e.from, e.line)}
+                  aria-label={`Open ${visibleText(e.from)} at line ${e.line}`}
+                >
                   <PathText path={e.from} line={e.line} />
                 </button>
                 <KindBadge e={e} />
@@ -375,7 +486,12 @@ function NodePanel({
                       <VisibleText text={e.to} />
                     </span>
                   ) : (
-                    <button type="button" className="link mono" onClick={() => onOpenFile(e.to)} aria-label={`Open ${visibleText(e.to)}`}>
+                    <button
+                      type="button"
+                      className="link mono"
+                      onClick={() => onOpenFile(e.to)}
+                      aria-label={`Open ${visibleText(e.to)}`}
+                    >
                       <PathText path={e.to} />
                     </button>
                   )}
@@ -423,7 +539,9 @@ function EdgeList({
           {edges.slice(0, PANEL_ROWS).map((e) => (
             <li key={`${e.from}\u0000${e.to}\u0000${e.line}\u0000${e.kind}`}>{renderRow(e)}</li>
           ))}
-          {edges.length > PANEL_ROWS && <li className="muted">and {plural(edges.length - PANEL_ROWS, 'more import')}</li>}
+          {edges.length > PANEL_ROWS && (
+            <li className="muted">and {plural(edges.length - PANEL_ROWS, 'more import')}</li>
+          )}
         </ul>
       )}
     </section>
@@ -435,10 +553,24 @@ function KindBadge({ e }: { e: GraphEdgeReport }) {
   return <Badge kind="muted">{e.kind === 'type' ? 'type-only' : 'dynamic'}</Badge>;
 }
 
-function ShowButton({ path, model, onSelect }: { path: string; model: Model; onSelect: (path: string) => void }) {
+function ShowButton({
+  path,
+  model,
+  onSelect,
+}: {
+  path: string;
+  model: Model;
+  onSelect: (path: string) => void;
+}) {
   if (!model.byId.has(path)) return null;
   return (
-    <button type="button" className="graph-show" onClick={() => onSelect(path)} aria-label={`Select ${visibleText(path)} in the graph`} title="Select in the graph">
+    <button
+      type="button"
+      className="graph-show"
+      onClick={() => onSelect(path)}
+      aria-label={`Select ${visibleText(path)} in the graph`}
+      title="Select in the graph"
+    >
       ◎
     </button>
   );

@@ -12,7 +12,15 @@ import { plural } from '../../format';
 import { visibleText } from '../../visible-text';
 import { VisibleText } from '../../VisibleText';
 import { Badge, PathText } from '../parts';
-import { centerOn, GraphCanvas, NodeFinder, useCytoscape, ZoomControls, type FinderItem, type GraphTheme } from './graph-canvas';
+import {
+  centerOn,
+  GraphCanvas,
+  NodeFinder,
+  useCytoscape,
+  ZoomControls,
+  type FinderItem,
+  type GraphTheme,
+} from './graph-canvas';
 import '../views.css';
 import './graph.css';
 
@@ -68,7 +76,16 @@ const TONE_LABEL: Record<Tone, string> = {
   other: 'metadata',
 };
 
-const COLORS = ['--bg', '--fg', '--fg-muted', '--border', '--accent', '--bg-active', '--graph-edge', ...TONES.flatMap((t) => [`--graph-${t}-fill`, `--graph-${t}-line`])];
+const COLORS = [
+  '--bg',
+  '--fg',
+  '--fg-muted',
+  '--border',
+  '--accent',
+  '--bg-active',
+  '--graph-edge',
+  ...TONES.flatMap((t) => [`--graph-${t}-fill`, `--graph-${t}-line`]),
+];
 
 function treeStyle(t: GraphTheme): StylesheetJson {
   return [
@@ -96,12 +113,26 @@ function treeStyle(t: GraphTheme): StylesheetJson {
     },
     ...TONES.map((tone) => ({
       selector: `node.tone-${tone}`,
-      style: { 'background-color': t[`--graph-${tone}-fill`], 'border-color': t[`--graph-${tone}-line`], 'border-style': 'solid', 'border-width': 1.5 },
+      style: {
+        'background-color': t[`--graph-${tone}-fill`],
+        'border-color': t[`--graph-${tone}-line`],
+        'border-style': 'solid',
+        'border-width': 1.5,
+      },
     })),
-    { selector: 'node.picked', style: { 'border-color': t['--accent'], 'border-width': 4, 'border-style': 'solid' } },
+    {
+      selector: 'node.picked',
+      style: { 'border-color': t['--accent'], 'border-width': 4, 'border-style': 'solid' },
+    },
     {
       selector: 'edge',
-      style: { width: 1.2, 'curve-style': 'taxi', 'taxi-direction': 'rightward', 'line-color': t['--graph-edge'], opacity: 0.8 },
+      style: {
+        width: 1.2,
+        'curve-style': 'taxi',
+        'taxi-direction': 'rightward',
+        'line-color': t['--graph-edge'],
+        opacity: 0.8,
+      },
     },
   ] as StylesheetJson;
 }
@@ -134,7 +165,12 @@ function buildDrawing(routes: RouteEntry[]): Drawing {
     if (list) list.push(r);
     else routesAt.set(k, [r]);
   }
-  for (const list of routesAt.values()) list.sort((a, b) => typeRank(a.type) - typeRank(b.type) || (a.filePath < b.filePath ? -1 : a.filePath > b.filePath ? 1 : 0));
+  for (const list of routesAt.values())
+    list.sort(
+      (a, b) =>
+        typeRank(a.type) - typeRank(b.type) ||
+        (a.filePath < b.filePath ? -1 : a.filePath > b.filePath ? 1 : 0),
+    );
   const tree = layoutTree(routes.map((r) => r.path));
   const elements: ElementDefinition[] = [];
   const cyId = new Map<string, string>();
@@ -155,7 +191,13 @@ function buildDrawing(routes: RouteEntry[]): Drawing {
       pannable: true,
     });
   });
-  tree.edges.forEach((e, i) => elements.push({ group: 'edges', data: { id: `u${i}`, source: cyId.get(e.from)!, target: cyId.get(e.to)! }, pannable: true }));
+  tree.edges.forEach((e, i) =>
+    elements.push({
+      group: 'edges',
+      data: { id: `u${i}`, source: cyId.get(e.from)!, target: cyId.get(e.to)! },
+      pannable: true,
+    }),
+  );
   const finder = tree.nodes.map((n) => ({ id: n.id, name: n.label, full: n.id }));
   return { elements, routesAt, cyId, urlOf, finder, tones };
 }
@@ -224,7 +266,12 @@ export function RouteTree({ routes, onOpenFile, height = 480 }: RouteTreeProps) 
   return (
     <div className="graph-wrap" data-testid="route-tree">
       <div className="graph-toolbar">
-        <NodeFinder items={drawing.finder} onPick={select} label="Find a URL in the route tree" placeholder="Find a URL segment" />
+        <NodeFinder
+          items={drawing.finder}
+          onPick={select}
+          label="Find a URL in the route tree"
+          placeholder="Find a URL segment"
+        />
         <ZoomControls cy={cy} what="route tree" />
         <ul className="graph-legend" aria-label="Legend">
           {TONES.filter((t) => drawing.tones.has(t)).map((t) => (
@@ -238,8 +285,22 @@ export function RouteTree({ routes, onOpenFile, height = 480 }: RouteTreeProps) 
         </ul>
       </div>
       <div className="graph-body">
-        <GraphCanvas canvasRef={containerRef} ready={!!cy} error={error} onRetry={retry} label={summary} height={height} what="route tree" />
-        <aside className="graph-panel" aria-label="Selected URL" data-testid="route-tree-panel" data-selected={selected ?? ''} style={{ maxHeight: height }}>
+        <GraphCanvas
+          canvasRef={containerRef}
+          ready={!!cy}
+          error={error}
+          onRetry={retry}
+          label={summary}
+          height={height}
+          what="route tree"
+        />
+        <aside
+          className="graph-panel"
+          aria-label="Selected URL"
+          data-testid="route-tree-panel"
+          data-selected={selected ?? ''}
+          style={{ maxHeight: height }}
+        >
           {selected === null ? (
             <p className="muted">Select a URL in the tree, or find it by name, to see its files.</p>
           ) : (
@@ -260,7 +321,12 @@ export function RouteTree({ routes, onOpenFile, height = 480 }: RouteTreeProps) 
                         </Badge>
                       )}
                       {r.methods && r.methods.length > 0 && <Badge kind="plain">{r.methods.join(' ')}</Badge>}
-                      <button type="button" className="link mono" onClick={() => onOpenFile(r.filePath)} aria-label={`Open ${visibleText(r.filePath)} (${r.type})`}>
+                      <button
+                        type="button"
+                        className="link mono"
+                        onClick={() => onOpenFile(r.filePath)}
+                        aria-label={`Open ${visibleText(r.filePath)} (${r.type})`}
+                      >
                         <PathText path={r.filePath} />
                       </button>
                       {apps > 1 && (

@@ -56,7 +56,11 @@ function keepBackgroundingStill(cytoscape: Cytoscape, cy: Core): void {
     .map(Number);
   if (!(major === 3 && minor < 35)) return;
   cy.nodes().forEach((n) => {
-    Object.defineProperty((n as unknown as { _private: object })._private, 'backgrounding', { get: () => false, set: () => {}, configurable: true });
+    Object.defineProperty((n as unknown as { _private: object })._private, 'backgrounding', {
+      get: () => false,
+      set: () => {},
+      configurable: true,
+    });
   });
 }
 
@@ -68,7 +72,9 @@ function keepBackgroundingStill(cytoscape: Cytoscape, cy: Core): void {
  * zoom; at the scales the layers cover, hiding them would draw the nodes one by one instead).
  */
 function hideEdgesWhenUnlayered(cy: Core): void {
-  const renderer = (cy as unknown as { renderer?: () => { hideEdgesOnViewport?: boolean } | undefined }).renderer?.();
+  const renderer = (
+    cy as unknown as { renderer?: () => { hideEdgesOnViewport?: boolean } | undefined }
+  ).renderer?.();
   if (!renderer || !('hideEdgesOnViewport' in renderer)) return;
   const bb = cy.elements().boundingBox();
   // the pixel ratio is 1 on big graphs; a layer is drawn at up to twice the current scale
@@ -105,13 +111,22 @@ function indexNodes(cy: Core): NodeIndex {
 }
 
 /** The node at `pos`, within `slack` model units: a node drawn over a compound parent wins (the last drawn among equals). */
-function nodeAt(index: NodeIndex, pos: { x: number; y: number }, slack: number): { id: string; parent: boolean } | undefined {
+function nodeAt(
+  index: NodeIndex,
+  pos: { x: number; y: number },
+  slack: number,
+): { id: string; parent: boolean } | undefined {
   const b = index.boxes;
   for (const wantParent of [0, 1]) {
     for (let i = index.ids.length - 1; i >= 0; i--) {
       const k = i * 4;
       if (index.parent[i] !== wantParent) continue;
-      if (pos.x >= b[k] - slack && pos.x <= b[k + 2] + slack && pos.y >= b[k + 1] - slack && pos.y <= b[k + 3] + slack)
+      if (
+        pos.x >= b[k] - slack &&
+        pos.x <= b[k + 2] + slack &&
+        pos.y >= b[k + 1] - slack &&
+        pos.y <= b[k + 3] + slack
+      )
         return { id: index.ids[i], parent: wantParent === 1 };
     }
   }
@@ -161,7 +176,14 @@ export interface CytoscapeHandle {
   retry: () => void;
 }
 
-export function useCytoscape({ elements, style, colors, onNodeTap, onBackgroundTap, titleOf }: CytoscapeSetup): CytoscapeHandle {
+export function useCytoscape({
+  elements,
+  style,
+  colors,
+  onNodeTap,
+  onBackgroundTap,
+  titleOf,
+}: CytoscapeSetup): CytoscapeHandle {
   const containerRef = useRef<HTMLDivElement | null>(null);
   const [cy, setCy] = useState<Core | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -304,7 +326,13 @@ export function ZoomControls({ cy, what }: { cy: Core | null; what: string }) {
       <button type="button" onClick={() => zoomBy(0.8)} disabled={!cy} aria-label="Zoom out" title="Zoom out">
         −
       </button>
-      <button type="button" onClick={() => cy && !cy.destroyed() && cy.fit(undefined, 24)} disabled={!cy} aria-label="Fit the whole graph" title="Fit the whole graph">
+      <button
+        type="button"
+        onClick={() => cy && !cy.destroyed() && cy.fit(undefined, 24)}
+        disabled={!cy}
+        aria-label="Fit the whole graph"
+        title="Fit the whole graph"
+      >
         Fit
       </button>
     </div>
@@ -330,15 +358,37 @@ export function rankMatches(items: readonly FinderItem[], query: string): Finder
   for (const it of items) {
     const name = it.name.toLowerCase();
     const full = it.full.toLowerCase();
-    const score = name === q || full === q ? 0 : name.startsWith(q) ? 1 : name.includes(q) ? 2 : full.includes(q) ? 3 : -1;
+    const score =
+      name === q || full === q
+        ? 0
+        : name.startsWith(q)
+          ? 1
+          : name.includes(q)
+            ? 2
+            : full.includes(q)
+              ? 3
+              : -1;
     if (score >= 0) scored.push([score, it]);
   }
-  scored.sort(([a, x], [b, y]) => a - b || x.full.length - y.full.length || (x.full < y.full ? -1 : x.full > y.full ? 1 : 0));
+  scored.sort(
+    ([a, x], [b, y]) =>
+      a - b || x.full.length - y.full.length || (x.full < y.full ? -1 : x.full > y.full ? 1 : 0),
+  );
   return scored.map(([, it]) => it);
 }
 
 /** A search box over the nodes: Enter picks the best match; the matches are buttons too. */
-export function NodeFinder({ items, onPick, label, placeholder }: { items: readonly FinderItem[]; onPick: (id: string) => void; label: string; placeholder: string }) {
+export function NodeFinder({
+  items,
+  onPick,
+  label,
+  placeholder,
+}: {
+  items: readonly FinderItem[];
+  onPick: (id: string) => void;
+  label: string;
+  placeholder: string;
+}) {
   const [query, setQuery] = useState('');
   const [open, setOpen] = useState(false);
   const listId = useId();
@@ -384,11 +434,19 @@ export function NodeFinder({ items, onPick, label, placeholder }: { items: reado
             </li>
           ))}
           {matches.length === 0 && <li className="muted">No match</li>}
-          {matches.length > SHOWN_MATCHES && <li className="muted">{plural(matches.length - SHOWN_MATCHES, 'more match', 'more matches')}; type more of the name</li>}
+          {matches.length > SHOWN_MATCHES && (
+            <li className="muted">
+              {plural(matches.length - SHOWN_MATCHES, 'more match', 'more matches')}; type more of the name
+            </li>
+          )}
         </ul>
       )}
       <span className="visually-hidden" aria-live="polite">
-        {shown ? (matches.length ? `${plural(matches.length, 'match', 'matches')}; Enter selects the first` : 'No match') : ''}
+        {shown
+          ? matches.length
+            ? `${plural(matches.length, 'match', 'matches')}; Enter selects the first`
+            : 'No match'
+          : ''}
       </span>
     </div>
   );
@@ -415,7 +473,14 @@ export function GraphCanvas({
 }) {
   return (
     <div className="graph-stage" style={{ height }}>
-      <div ref={canvasRef} className="graph-canvas" role="img" aria-label={label} data-testid="graph-canvas" data-ready={ready ? 'true' : 'false'} />
+      <div
+        ref={canvasRef}
+        className="graph-canvas"
+        role="img"
+        aria-label={label}
+        data-testid="graph-canvas"
+        data-ready={ready ? 'true' : 'false'}
+      />
       {!ready && !error && (
         <div className="graph-overlay" role="status">
           <span className="spinner" aria-hidden="true" /> Drawing the {what}…
