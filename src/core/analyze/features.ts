@@ -22,16 +22,8 @@ import type { Yielder } from '../jobs/yielder';
 import type { Workspace } from '../source/workspace';
 import type { Skipped } from '../walk/policy';
 import { categoryOf, type FileCategory, inRanges, lexicalComments } from './files';
-import {
-  envFileFlags,
-  flagsInTree,
-  isEnvFile,
-  SDK_LABELS,
-  SDK_ORDER,
-  type FileFlags,
-  type FlagRef,
-  type FlagSdk,
-} from './flags';
+import { SDK_LABELS, SDK_ORDER, type FlagSdk } from './flag-sdks';
+import { envFileFlags, flagsInTree, isEnvFile, type FileFlags, type FlagRef } from './flags';
 import { compileNameMatcher, featureWords, nameVariants, type NameMatcher } from './names';
 import { scriptLanguageOf, type SourceParsers } from './parsers';
 import { memoByContent, scanFiles } from './scan';

@@ -8,7 +8,8 @@ import { MemorySource, type MemoryTree } from '../source/memory';
 import { Workspace } from '../source/workspace';
 import { callTool } from '../tools';
 import { flagInventory, type FlagInventory } from './features';
-import { isFlagEnvName, sdkOfModule } from './flags';
+import { sdkOfModule } from './flag-sdks';
+import { isFlagEnvName } from './flags';
 import { sharedSourceParsers, type SourceParsers } from './parsers';
 
 let parsers: SourceParsers;

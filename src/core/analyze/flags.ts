@@ -37,57 +37,11 @@
  *           featureToggles / feature_toggles (any case, also as the last part:
  *           `config.features.x`, `features['x']`; array members such as `.length` excluded),
  *           and the keys of such an object literal or `features: {...}` property (definitions).
+ * The SDKs' names, modules and methods, and which SDK a call belongs to: flag-sdks.ts.
  */
 import type { Node } from 'web-tree-sitter';
-import {
-  callArguments,
-  calleeName,
-  calleeObject,
-  lineOf,
-  rootIdentifier,
-  stringValue,
-  unwrap,
-  visit,
-} from './syntax';
-
-export type FlagSdk =
-  | 'launchdarkly'
-  | 'unleash'
-  | 'growthbook'
-  | 'posthog'
-  | 'statsig'
-  | 'flagsmith'
-  | 'openfeature'
-  | 'vercel'
-  | 'env'
-  | 'config';
-
-export const SDK_LABELS: Readonly<Record<FlagSdk, string>> = {
-  launchdarkly: 'LaunchDarkly',
-  unleash: 'Unleash',
-  growthbook: 'GrowthBook',
-  posthog: 'PostHog',
-  statsig: 'Statsig',
-  flagsmith: 'Flagsmith',
-  openfeature: 'OpenFeature',
-  vercel: 'Vercel Flags',
-  env: 'environment variable',
-  config: 'config object',
-};
-
-/** Display order: the SDKs, then plain env and config flags. */
-export const SDK_ORDER: readonly FlagSdk[] = [
-  'launchdarkly',
-  'unleash',
-  'growthbook',
-  'posthog',
-  'statsig',
-  'flagsmith',
-  'openfeature',
-  'vercel',
-  'env',
-  'config',
-];
+import { JSX_FLAG_COMPONENTS, sdkOfCall, sdkOfModule, type FlagSdk, type SdkId } from './flag-sdks';
+import { callArguments, calleeName, lineOf, rootIdentifier, stringValue, unwrap, visit } from './syntax';
 
 export interface FlagRef {
   name: string;
@@ -104,121 +58,6 @@ export interface FileFlags {
   /** Plain calls of identifiers (callee name -> lines), for resolving Vercel flag variables. */
   calls: Record<string, number[]>;
 }
-
-type SdkId = Exclude<FlagSdk, 'env' | 'config'>;
-
-const SDK_MODULES: ReadonlyArray<[RegExp, SdkId]> = [
-  [/^(launchdarkly-|@launchdarkly\/)/, 'launchdarkly'],
-  [/^(unleash-client|unleash-proxy-client|@unleash\/)/, 'unleash'],
-  [/^@growthbook\//, 'growthbook'],
-  [/^posthog-(js|node|react-native)(\/|$)/, 'posthog'],
-  [/^(statsig-|@statsig\/)/, 'statsig'],
-  [/^(flagsmith(-nodejs|-es)?(\/|$)|@flagsmith\/)/, 'flagsmith'],
-  [/^@openfeature\//, 'openfeature'],
-  [/^(flags|@vercel\/flags)(\/|$)/, 'vercel'],
-];
-
-export function sdkOfModule(source: string): SdkId | null {
-  for (const [re, sdk] of SDK_MODULES) if (re.test(source)) return sdk;
-  return null;
-}
-
-const variations = ['', 'bool', 'string', 'number', 'json'].flatMap((t) => {
-  const base = t ? `${t}Variation` : 'variation';
-  return [base, `${base}Detail`];
-});
-const openFeature = ['Boolean', 'String', 'Number', 'Object'].flatMap((t) => [
-  `get${t}Value`,
-  `get${t}Details`,
-  `use${t}FlagValue`,
-  `use${t}FlagDetails`,
-]);
-
-/** Calls that evaluate a flag, per SDK. */
-const SDK_METHODS: Readonly<Record<SdkId, readonly string[]>> = {
-  launchdarkly: variations,
-  unleash: ['isEnabled', 'getVariant', 'useFlag', 'useVariant'],
-  growthbook: [
-    'isOn',
-    'isOff',
-    'getFeatureValue',
-    'evalFeature',
-    'feature',
-    'useFeatureIsOn',
-    'useFeatureValue',
-    'useFeature',
-  ],
-  posthog: [
-    'isFeatureEnabled',
-    'getFeatureFlag',
-    'getFeatureFlagPayload',
-    'useFeatureFlagEnabled',
-    'useFeatureFlagVariantKey',
-    'useFeatureFlagPayload',
-  ],
-  statsig: [
-    'checkGate',
-    'checkGateSync',
-    'getFeatureGate',
-    'useGate',
-    'useGateValue',
-    'useFeatureGate',
-    'getExperiment',
-    'useExperiment',
-    'getDynamicConfig',
-    'useDynamicConfig',
-    'getLayer',
-    'useLayer',
-  ],
-  flagsmith: ['hasFeature', 'getValue', 'isFeatureEnabled', 'getFeatureValue'],
-  openfeature: [...openFeature, 'useFlag', 'useSuspenseFlag'],
-  vercel: [],
-};
-
-/** Names too common to identify an SDK on their own (`button.isEnabled()`, `form.getValue('x')`). */
-const GENERIC_METHODS = new Set([
-  'isEnabled',
-  'getValue',
-  'feature',
-  'isOn',
-  'isOff',
-  'hasFeature',
-  'getVariant',
-  'useFlag',
-  'useVariant',
-  'getLayer',
-  'useLayer',
-  'getExperiment',
-  'useExperiment',
-  'useFeature',
-]);
-
-/** Method name -> the one SDK that uses it (names several SDKs share, and generic names, are absent). */
-const UNIQUE_METHODS = new Map<string, SdkId>();
-{
-  const seen = new Map<string, SdkId[]>();
-  for (const [sdk, names] of Object.entries(SDK_METHODS) as Array<[SdkId, readonly string[]]>) {
-    for (const n of names) seen.set(n, [...(seen.get(n) ?? []), sdk]);
-  }
-  for (const [n, sdks] of seen)
-    if (sdks.length === 1 && !GENERIC_METHODS.has(n)) UNIQUE_METHODS.set(n, sdks[0]);
-}
-
-const RECEIVER_NAMES: ReadonlyArray<[RegExp, SdkId]> = [
-  [/launchdarkly|^ld($|[A-Z_])/i, 'launchdarkly'],
-  [/unleash/i, 'unleash'],
-  [/growthbook|^gb$/i, 'growthbook'],
-  [/posthog/i, 'posthog'],
-  [/statsig/i, 'statsig'],
-  [/flagsmith/i, 'flagsmith'],
-  [/openfeature/i, 'openfeature'],
-];
-
-const JSX_FLAG_COMPONENTS: Readonly<Record<string, [SdkId, string]>> = {
-  IfFeatureEnabled: ['growthbook', 'feature'],
-  FeatureString: ['growthbook', 'feature'],
-  PostHogFeature: ['posthog', 'flag'],
-};
 
 const ENV_FLAG_WORDS = new Set([
   'FEATURE',
@@ -351,25 +190,6 @@ export function flagsInTree(root: Node): FileFlags {
     return true;
   });
 
-  const sdkOfCall = (call: Node, method: string): SdkId | null => {
-    const receiver = calleeObject(call);
-    const rootName = receiver ? rootIdentifier(receiver) : null;
-    const calleeIdent = receiver ? null : method;
-    const fromBinding = (rootName && bound.get(rootName)) || (calleeIdent && bound.get(calleeIdent)) || null;
-    if (fromBinding) return SDK_METHODS[fromBinding].includes(method) ? fromBinding : null;
-    const unique = UNIQUE_METHODS.get(method);
-    if (unique) return unique;
-    if (!SDK_METHODS_ANY.has(method)) return null;
-    if (rootName)
-      for (const [re, sdk] of RECEIVER_NAMES)
-        if (re.test(rootName) && SDK_METHODS[sdk].includes(method)) return sdk;
-    if (importedSdks.size === 1) {
-      const only = [...importedSdks][0];
-      if (SDK_METHODS[only].includes(method)) return only;
-    }
-    return null;
-  };
-
   // Pass 2: bindings from SDK values (const client = LaunchDarkly.init(...), const gb = new GrowthBook()).
   visit(root, (node) => {
     if (node.type !== 'variable_declarator') return true;
@@ -462,7 +282,7 @@ export function flagsInTree(root: Node): FileFlags {
           if (key && isFlagEnvName(key)) addRef(key, 'env', node);
           return true;
         }
-        const sdk = sdkOfCall(node, method);
+        const sdk = sdkOfCall(node, method, bound, importedSdks);
         if (sdk) {
           const key = args
             .slice(0, 2)
@@ -571,8 +391,6 @@ export function flagsInTree(root: Node): FileFlags {
   for (const [name, lines] of calls) callsOut[name] = [...lines].sort((a, b) => a - b);
   return { refs, vercelFlags, calls: callsOut };
 }
-
-const SDK_METHODS_ANY = new Set(Object.values(SDK_METHODS).flat());
 
 function bindPattern(pattern: Node, sdk: SdkId, bound: Map<string, SdkId>): void {
   if (pattern.type === 'identifier') bound.set(pattern.text, sdk);

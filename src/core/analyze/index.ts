@@ -3,7 +3,7 @@
  *   components.ts  React components with the parser, and where each is used (find_components)
  *   routes.ts      Next.js routes: App Router, Pages Router, every app of a monorepo (get_routes)
  *   features.ts    feature status and the flag inventory (feature_status), over
- *   flags.ts       flag SDK calls, env-var and config-object flags,
+ *   flags.ts       flag SDK calls, env-var and config-object flags (flag-sdks.ts: the SDKs),
  *   names.ts       feature-name spellings, and
  *   files.ts       file categories (code / test / docs / config) and comment ranges
  *   parsers.ts     web-tree-sitter for TS / TSX / JS, sharing the chunker's runtime
@@ -12,7 +12,8 @@
  *   imports-js.ts  TS/JS imports of a file and their resolution (relative, tsconfig paths, workspaces)
  *   imports-other.ts  Python, Go, Rust and C/C++ imports and their resolution
  *   manifests.ts   every ecosystem's manifest as plain data (dependencies, scripts, entry points,
- *                  workspaces, tsconfig paths), with toml.ts and manifest-text.ts (JSONC, XML)
+ *                  workspaces, tsconfig paths), with manifests-python.ts, manifests-jvm.ts,
+ *                  manifest-record.ts, toml.ts (smol-toml) and manifest-text.ts (JSONC, XML)
  * Hosts (CLI, MCP, worker) hand the parsers in through ToolContext.parsers:
  *   `{ parsers: () => sharedSourceParsers(grammarLoader) }`.
  * The UI's Features view can list every flag with `flagInventory(workspace, parsers)`, or
@@ -36,6 +37,6 @@ export {
   type FlagInfo,
   type FlagInventory,
 } from './features';
-export { SDK_LABELS, SDK_ORDER, type FlagSdk } from './flags';
+export { SDK_LABELS, SDK_ORDER, type FlagSdk } from './flag-sdks';
 export { featureWords, nameVariants, compileNameMatcher } from './names';
 export { createSourceParsers, sharedSourceParsers, scriptLanguageOf, type SourceParsers } from './parsers';

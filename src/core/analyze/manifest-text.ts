@@ -1,8 +1,9 @@
 /**
  * The lexical pieces manifests.ts reads its formats with: comments blanked in C-like text
- * (JSONC, Gradle), JSONC made JSON, Ruby comments cut, and a tolerant XML element tree (pom.xml).
- * Pure and lenient: they never throw on any text.
+ * (Gradle), JSONC read (jsonc-parser), Ruby comments cut, and a tolerant XML element tree
+ * (pom.xml). Pure and lenient: they never throw on any text.
  */
+import { getNodeValue, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
 
 /** `//` and `/* *\/` comments blanked outside strings in the given quotes; newlines stay, so positions hold. */
 export function blankComments(text: string, quotes: string): string {
@@ -34,28 +35,29 @@ export function stringEnd(text: string, i: number): number {
   return text.length;
 }
 
-/** JSON with comments and trailing commas (tsconfig, jsconfig, deno.jsonc) made plain JSON, positions kept. */
-export function stripJsonc(text: string): string {
-  const s = blankComments(text, '"');
-  const out: string[] = [];
-  let last = 0;
-  for (let i = 0; i < s.length;) {
-    if (s[i] === '"') {
-      i = stringEnd(s, i);
-      continue;
-    }
-    if (s[i] === ',') {
-      let j = i + 1;
-      while (j < s.length && /\s/.test(s[j])) j++;
-      if (s[j] === '}' || s[j] === ']') {
-        out.push(s.slice(last, i), ' ');
-        last = i + 1;
-      }
-    }
-    i++;
+/**
+ * JSON with comments and trailing commas (tsconfig, jsconfig, deno.jsonc), read by jsonc-parser:
+ * the value, its objects without a prototype (so a key such as `__proto__` is data like any
+ * other), or the first error with its line when the text is not JSONC.
+ */
+export function parseJsonc(text: string): { value: unknown } | { error: string } {
+  const errors: ParseError[] = [];
+  try {
+    const tree = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
+    const first = errors.at(0);
+    if (first) return { error: `${printParseErrorCode(first.error)} at line ${lineAt(text, first.offset)}` };
+    return tree ? { value: getNodeValue(tree) } : { error: 'no JSON value' };
+  } catch (e) {
+    // jsonc-parser recurses: nesting deep enough overflows the stack
+    if (e instanceof RangeError) return { error: 'nested too deeply' };
+    throw e;
   }
-  out.push(s.slice(last));
-  return out.join('');
+}
+
+function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) line++;
+  return line;
 }
 
 /** A line without its Ruby `#` comment (quotes respected). */

@@ -97,8 +97,8 @@ log = "0.4"
     expect(m.name).toBe('x');
     expect(m.version).toBeNull();
     expect(m.errors).toEqual([
-      'line 3: cannot read the value "1.2.3.4"',
-      'line 7: unterminated inline table',
+      'line 3: illegal character in numeric literal',
+      'line 8: expected comma or end of structure', // the inline table left open on line 7 ran into it
     ]);
     expect(m.dependencies).toEqual([dep('serde', '1'), dep('rand', '0.8')]);
   });
@@ -310,7 +310,7 @@ console_scripts =
     const text =
       '[project]\r\nname = "p"\r\ndependencies = [\r\n  "attrs",\r\n  oops,\r\n  "idna",\r\n\r\n[project.optional-dependencies]\r\ndocs = ["sphinx"]\r\n';
     const m = read('pyproject.toml', text);
-    expect(m.errors).toEqual(['line 5: cannot read the value "oops"']);
+    expect(m.errors).toEqual(['line 5: invalid value']);
     expect(m.name).toBe('p');
     expect(m.dependencies).toEqual([dep('sphinx', null, 'dev')]);
   });

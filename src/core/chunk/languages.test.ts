@@ -1,33 +1,14 @@
 /**
  * The languages added in issue 15 (C, C++, Java, C#, Kotlin, Swift, Ruby, PHP, Bash, CSS,
- * SCSS/Less, HTML) and the lazy loading of grammars. Each fixture is a hand-written file
- * under fixtures/ (stored with a `.txt` suffix) whose chunks are all listed.
+ * SCSS/Less, HTML) and which paths they take. Each fixture is a hand-written file under
+ * fixtures/ (stored with a `.txt` suffix) whose chunks are all listed. Their tags.scm:
+ * tags.test.ts; the lazy loading of grammars: grammar-loading.test.ts.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chunksOf, fixture, type Row } from './rows.testutil';
-import { Language, Parser } from 'web-tree-sitter';
 import { nodeGrammarLoader } from '../../adapters/node/grammars';
-import { QuarryError } from '../errors';
-import { Chunker, GRAMMAR_LANGUAGES, grammarLanguageOf, initRuntime, languageForPath } from './index';
-import { RUBY_TAGS } from './scripting';
-import { TagsQueries } from './tags';
-import type { Chunk, GrammarLanguageId, GrammarLoader } from './types';
-
-/** A loader that counts grammar loads, and can be told to fail some of them once. */
-function countingLoader(failOnce: GrammarLanguageId[] = []) {
-  const calls: GrammarLanguageId[] = [];
-  const failing = new Set(failOnce);
-  const loader: GrammarLoader = {
-    runtimeWasm: () => nodeGrammarLoader.runtimeWasm(),
-    grammarWasm: async (lang) => {
-      calls.push(lang);
-      if (failing.delete(lang)) throw new Error('offline');
-      return nodeGrammarLoader.grammarWasm(lang);
-    },
-    tagsQuery: (lang) => nodeGrammarLoader.tagsQuery(lang),
-  };
-  return { loader, calls };
-}
+import { Chunker, GRAMMAR_LANGUAGES, grammarLanguageOf, languageForPath } from './index';
+import type { Chunk } from './types';
 
 let chunker: Chunker;
 beforeAll(async () => {
@@ -474,128 +455,6 @@ describe('languageForPath and grammarLanguageOf', () => {
   it('lists every grammar language once', () => {
     expect(new Set(GRAMMAR_LANGUAGES).size).toBe(GRAMMAR_LANGUAGES.length);
     expect(GRAMMAR_LANGUAGES).toHaveLength(17);
-  });
-});
-
-describe("the packages' tags.scm", () => {
-  it.each(['c', 'cpp', 'java', 'csharp', 'ruby', 'php'] as const)(
-    '%s: compiles with this web-tree-sitter and is used',
-    async (lang) => {
-      await initRuntime(nodeGrammarLoader);
-      const language = await Language.load(await nodeGrammarLoader.grammarWasm(lang));
-      const { GRAMMAR_SPECS } = await import('./languages');
-      const queries = new TagsQueries(
-        language,
-        await nodeGrammarLoader.tagsQuery(lang),
-        GRAMMAR_SPECS[lang].tags!,
-      );
-      expect(queries.usesPackageTags).toBe(true);
-      queries.delete();
-    },
-  );
-
-  it('keeps only definition patterns; unknown predicates (#strip!, #select-adjacent!) do not break a match', async () => {
-    await initRuntime(nodeGrammarLoader);
-    const language = await Language.load(await nodeGrammarLoader.grammarWasm('ruby'));
-    const scm = [
-      '((identifier) @name @reference.call)',
-      '((comment)* @doc . (method name: (_) @name) @definition.method (#strip! @doc "^#\\s*") (#select-adjacent! @doc @definition.method))',
-    ].join('\n');
-    const queries = new TagsQueries(language, scm, { ...RUBY_TAGS, patterns: '' });
-    const parser = new Parser().setLanguage(language);
-    const tree = parser.parse('# doc\ndef f(a)\n  g(a)\nend\n')!;
-    const tags = queries.tags(tree.rootNode);
-    expect(tags.map((t) => [t.kind, t.node.type, t.name?.text])).toEqual([['method', 'method', 'f']]);
-    tree.delete();
-    parser.delete();
-    queries.delete();
-  });
-
-  it('a tags.scm this runtime cannot compile leaves the own patterns working', async () => {
-    await initRuntime(nodeGrammarLoader);
-    const language = await Language.load(await nodeGrammarLoader.grammarWasm('ruby'));
-    const queries = new TagsQueries(language, '(no_such_node) @definition.class', {
-      ...RUBY_TAGS,
-      patterns: '(method) @definition.method',
-    });
-    expect(queries.usesPackageTags).toBe(false);
-    const parser = new Parser().setLanguage(language);
-    const tree = parser.parse('def f; end\n')!;
-    expect(queries.tags(tree.rootNode).map((t) => t.node.type)).toEqual(['method']);
-    tree.delete();
-    parser.delete();
-    queries.delete();
-  });
-});
-
-describe('lazy grammar loading', () => {
-  it('create() loads no grammar; chunk() loads only the grammars of the files it gets', async () => {
-    const { loader, calls } = countingLoader();
-    const c = await Chunker.create(loader);
-    expect(calls).toEqual([]);
-    expect(c.loadedLanguages).toEqual([]);
-    expect(() => c.chunkFile('a.c', 'int f(void);')).toThrowError(/No c grammar loaded/);
-    expect(await c.chunk('a.c', 'int f(void) { return 0; }\n')).toEqual(
-      chunksOf('a.c', [[1, 1, 'function', 'f']]),
-    );
-    expect(await c.chunk('b.h', 'int g(void);\n')).toEqual(chunksOf('b.h', [[1, 1, 'function', 'g']]));
-    expect(await c.chunk('README.md', '# A\n')).toEqual(chunksOf('README.md', [[1, 1, 'section', 'A']]));
-    expect(calls).toEqual(['c']);
-    expect(c.loadedLanguages).toEqual(['c']);
-    expect(c.chunkFile('c.c', 'int h(void);\n')).toEqual(chunksOf('c.c', [[1, 1, 'function', 'h']])); // now loaded: synchronous
-    await expect(c.chunk('a.txt', 'x')).rejects.toMatchObject({ code: 'Unreadable' });
-    expect(calls).toEqual(['c']);
-    c.dispose();
-  });
-
-  it('create({ languages }) loads just those', async () => {
-    const { loader, calls } = countingLoader();
-    const c = await Chunker.create(loader, { languages: ['java', 'ruby'] });
-    expect([...calls].sort()).toEqual(['java', 'ruby']);
-    expect(c.chunkFile('a.rb', 'def f; end\n')).toEqual(chunksOf('a.rb', [[1, 1, 'function', 'f']]));
-    c.dispose();
-  });
-
-  it('concurrent load() and chunk() calls share one load; load() again is a no-op', async () => {
-    const { loader, calls } = countingLoader();
-    const c = await Chunker.create(loader);
-    const [, , a, b] = await Promise.all([
-      c.load('bash'),
-      c.load('bash'),
-      c.chunk('a.sh', 'f() { :; }\n'),
-      c.chunk('b.bash', 'g() { :; }\n'),
-    ]);
-    expect(a.map((x) => x.symbolName)).toEqual(['f']);
-    expect(b.map((x) => x.symbolName)).toEqual(['g']);
-    await c.load('bash');
-    expect(calls).toEqual(['bash']);
-    // a second Chunker over the same loader reuses the loaded grammar
-    const d = await Chunker.create(loader);
-    expect((await d.chunk('c.sh', 'h() { :; }\n')).map((x) => x.symbolName)).toEqual(['h']);
-    expect(calls).toEqual(['bash']);
-    c.dispose();
-    d.dispose();
-  });
-
-  it('a failed load rejects (Internal from load(), Unreadable from chunk()) and is retried next time', async () => {
-    const { loader, calls } = countingLoader(['css', 'html']);
-    const c = await Chunker.create(loader);
-    const failed = await c.load('css').catch((err: unknown) => err);
-    expect(failed).toBeInstanceOf(QuarryError);
-    expect((failed as QuarryError).code).toBe('Internal');
-    expect((failed as QuarryError).message).toMatch(/css grammar: offline/);
-    expect((await c.chunk('a.css', '.a { }\n')).map((x) => x.symbolName)).toEqual(['.a']); // retried
-    const unreadable = await c.chunk('a.html', '<p id="x"></p>').catch((err: unknown) => err);
-    expect(unreadable).toBeInstanceOf(QuarryError);
-    expect((unreadable as QuarryError).code).toBe('Unreadable');
-    expect((unreadable as QuarryError).data).toMatchObject({
-      path: 'a.html',
-      language: 'html',
-      grammarUnavailable: true,
-    });
-    expect((await c.chunk('a.html', '<p id="x"></p>')).map((x) => x.symbolName)).toEqual(['#x']);
-    expect(calls).toEqual(['css', 'css', 'html', 'html']);
-    c.dispose();
   });
 });
 

@@ -252,6 +252,20 @@ describe('keyFiles: order, dedupe and cap', () => {
     expect(out[1].role).toBe('entry point (package.json main)');
   });
 
+  it('a deno.jsonc with block comments and trailing commas still names the field of its entry point', () => {
+    const files: F[] = [
+      {
+        path: 'deno.jsonc',
+        text: '{\n  /* the module */\n  "name": "@a/b",\n  "exports": "./mod.ts", // main\n}\n',
+      },
+      { path: 'mod.ts', text: '' },
+    ];
+    expect(keyFiles(files, withManifests(files))[1]).toMatchObject({
+      path: 'mod.ts',
+      role: 'entry point (deno.jsonc exports)',
+    });
+  });
+
   it('a manifest given without its text in the list: its text may come with it; without text the field is not named', () => {
     const text = '{"name":"a","bin":{"a":"./dist/cli.js"}}';
     const manifest = parseManifest('package.json', text)!;

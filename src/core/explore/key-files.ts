@@ -19,8 +19,9 @@
  * share of `max` before the earlier ones take the rest, so a monorepo's forty READMEs do not
  * crowd out its entry points. Pure and total: odd input gives fewer key files, never a throw.
  */
+import { parseJsonc } from '../analyze/manifest-text';
 import { type Manifest, manifestKindOf, parseManifest } from '../analyze/manifests';
-import { parseToml } from '../analyze/toml';
+import { isTomlTable, parseToml } from '../analyze/toml';
 import {
   baseName,
   dirName,
@@ -281,7 +282,8 @@ function entryFields(m: Manifest, text: string | undefined): Map<string, string>
   if (text === undefined) return fields;
   try {
     if (m.kind === 'npm' || m.kind === 'deno' || m.kind === 'composer') {
-      const o: unknown = JSON.parse(m.kind === 'deno' ? text.replace(/^\s*\/\/.*$/gm, '') : text);
+      const read = m.kind === 'deno' ? parseJsonc(text) : { value: JSON.parse(text) as unknown };
+      const o = 'value' in read ? read.value : null;
       if (!o || typeof o !== 'object') return fields;
       const json = o as Record<string, unknown>;
       for (const field of ['main', 'module', 'browser', 'exports', 'bin'])
@@ -289,10 +291,8 @@ function entryFields(m: Manifest, text: string | undefined): Map<string, string>
     } else if (m.kind === 'cargo') {
       const doc = parseToml(text).value;
       const lib = doc.lib;
-      if (lib && typeof lib === 'object' && !Array.isArray(lib)) put('[lib]', lib.path);
-      if (Array.isArray(doc.bin))
-        for (const bin of doc.bin)
-          if (bin && typeof bin === 'object' && !Array.isArray(bin)) put('[[bin]]', bin.path);
+      if (isTomlTable(lib)) put('[lib]', lib.path);
+      if (Array.isArray(doc.bin)) for (const bin of doc.bin) if (isTomlTable(bin)) put('[[bin]]', bin.path);
     }
   } catch {
     // an unreadable manifest: its entry points are still listed, without the field

@@ -1,8 +1,9 @@
 /**
  * Counting for explore's pattern analyzer: a Tally keeps, per key, how many sites were seen and
  * the first few as evidence; a FileScan is one file's view of it (sites by line, and keys counted
- * once per file). Keys are plain strings ("js.throw.new:QuarryError"); patterns.ts turns the
- * counts into Patterns with `share`, which writes the "X: a of b unit (other: c)" description.
+ * once per file). Keys are plain strings ("js.throw.new:QuarryError"); patterns*.ts turn the
+ * counts into Patterns with `share`, which writes the "X: a of b unit (other: c)" description,
+ * over Choices read from the tally with `pick` and `group`.
  */
 import { clip, thousands } from './conventions';
 import type { Evidence, Pattern } from './types';
@@ -121,5 +122,39 @@ export function portion(
     examples,
     count,
     total,
+  };
+}
+
+/** A choice read from the tally by key. */
+export function pick(tally: Tally, key: string, statement: string, label: string): Choice {
+  return { statement, label, count: tally.count(key), examples: tally.examples(key) };
+}
+
+/** Examples from several keys, the most counted first, up to the tally's limit. */
+function examplesOf(tally: Tally, keys: string[]): Evidence[] {
+  return keys
+    .slice()
+    .sort((a, b) => tally.count(b) - tally.count(a))
+    .flatMap((k) => tally.examples(k))
+    .slice(0, tally.maxExamples);
+}
+
+/** Several keys as one choice; `names` listed in the statement, most counted first. */
+export function group(
+  tally: Tally,
+  prefix: string,
+  names: string[],
+  statement: string,
+  label: string,
+): Choice {
+  const keys = names.map((n) => prefix + n);
+  const sorted = names.slice().sort((a, b) => tally.count(prefix + b) - tally.count(prefix + a));
+  const shown =
+    sorted.length > 0 ? ` (${sorted.slice(0, 3).join(', ')}${sorted.length > 3 ? ', …' : ''})` : '';
+  return {
+    statement: statement + shown,
+    label,
+    count: keys.reduce((sum, k) => sum + tally.count(k), 0),
+    examples: examplesOf(tally, keys),
   };
 }

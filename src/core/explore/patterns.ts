@@ -19,6 +19,8 @@
  * numbers and up to maxExamples lines as examples. A pattern is reported only when something
  * was counted for it, in the order above; "Type conventions: any" and "Error handling: bare
  * except" may count 0 (of the TypeScript files, of the except clauses): none is a convention too.
+ * The "Error handling" patterns are written by patterns-errors.ts, the "Naming" ones by
+ * patterns-naming.ts, the others here.
  */
 import { QuarryError } from '../errors';
 import {
@@ -36,44 +38,27 @@ import {
   thousands,
 } from './conventions';
 import { codeLines, commentStyleOf } from './pattern-scan';
-import { type Choice, FileScan, portion, share, Tally } from './pattern-tally';
-import { identifierStyle, type JsClasses, newJsClasses, scanJs, throwKinds } from './patterns-js';
+import { FileScan, pick, portion, share, Tally } from './pattern-tally';
+import { errorHandling } from './patterns-errors';
+import { newJsClasses, scanJs } from './patterns-js';
 import {
   collectPyClasses,
   goPackageNaming,
   type GoFolder,
-  PYTHON_BUILTIN_EXCEPTIONS,
-  pythonExceptionClasses,
   pythonModules,
   scanGo,
   scanPython,
   scanRust,
 } from './patterns-langs';
+import { naming } from './patterns-naming';
 import { hasTestAttributes, importedJsFramework, scanTestFile } from './patterns-testing';
-import type { Evidence, Pattern } from './types';
+import type { Pattern } from './types';
 
 export interface PatternOptions {
   /** Examples per pattern. Default 3. */
   maxExamples?: number;
   signal?: AbortSignal;
 }
-
-const GROUP: Record<Lang, string> = {
-  ts: 'JS/TS',
-  js: 'JS/TS',
-  python: 'Python',
-  go: 'Go',
-  rust: 'Rust',
-  c: 'C/C++',
-  cpp: 'C/C++',
-  java: 'Java',
-  kotlin: 'Kotlin',
-  csharp: 'C#',
-  swift: 'Swift',
-  ruby: 'Ruby',
-  php: 'PHP',
-  shell: 'shell',
-};
 
 /** The conventions of a set of source files, as counted patterns (empty when nothing was counted). */
 export function detectPatterns(
@@ -183,34 +168,6 @@ function cancelled(signal: AbortSignal): Error {
     : new QuarryError('Cancelled', 'The pattern analysis was cancelled');
 }
 
-/** A choice read from the tally by key. */
-function pick(tally: Tally, key: string, statement: string, label: string): Choice {
-  return { statement, label, count: tally.count(key), examples: tally.examples(key) };
-}
-
-/** Examples from several keys, the most counted first, up to the tally's limit. */
-function examplesOf(tally: Tally, keys: string[]): Evidence[] {
-  return keys
-    .slice()
-    .sort((a, b) => tally.count(b) - tally.count(a))
-    .flatMap((k) => tally.examples(k))
-    .slice(0, tally.maxExamples);
-}
-
-/** Several keys as one choice; `names` listed in the statement, most counted first. */
-function group(tally: Tally, prefix: string, names: string[], statement: string, label: string): Choice {
-  const keys = names.map((n) => prefix + n);
-  const sorted = names.slice().sort((a, b) => tally.count(prefix + b) - tally.count(prefix + a));
-  const shown =
-    sorted.length > 0 ? ` (${sorted.slice(0, 3).join(', ')}${sorted.length > 3 ? ', …' : ''})` : '';
-  return {
-    statement: statement + shown,
-    label,
-    count: keys.reduce((sum, k) => sum + tally.count(k), 0),
-    examples: examplesOf(tally, keys),
-  };
-}
-
 // ---- Module structure
 
 function moduleStructure(
@@ -282,145 +239,6 @@ function moduleStructure(
         },
       ],
       'Go folders',
-    ),
-  );
-  return out;
-}
-
-// ---- Error handling
-
-function errorHandling(
-  tally: Tally,
-  jsClasses: JsClasses,
-  pyClasses: Map<string, string[]>,
-  counts: { jsFiles: number; goFiles: number },
-): Array<Pattern | null> {
-  const kinds = throwKinds(tally, jsClasses);
-  const t = 'js.throw.new:';
-  const out: Array<Pattern | null> = [
-    share(
-      'Error handling: throw sites',
-      [
-        group(tally, t, kinds.custom, 'throws custom Error subclasses', 'custom errors'),
-        group(tally, t, kinds.builtin, 'throws built-in errors', 'built-in errors'),
-        group(tally, t, kinds.imported, 'throws imported error classes', 'imported classes'),
-        group(tally, t, kinds.plain, 'throws instances of non-Error classes', 'non-Error classes'),
-        pick(tally, 'js.throw.rethrow', 'rethrows caught values', 'rethrows'),
-        pick(tally, 'js.throw.factory', 'throws what a function returns', 'error factories'),
-        pick(tally, 'js.throw.value', 'throws non-Error values (strings, objects)', 'non-Error values'),
-        pick(tally, 'js.throw.other', 'throws other expressions', 'other'),
-      ],
-      'throw sites',
-    ),
-  ];
-  if (tally.count('js.try') > 0)
-    out.push(
-      portion(
-        'Error handling: try/catch',
-        `files with try/catch (${plural(tally.count('js.try'), 'block')})`,
-        tally.count('js.try.files'),
-        counts.jsFiles,
-        'JS/TS files',
-        tally.examples('js.try'),
-      ),
-    );
-  if (tally.count('js.catch') > 0)
-    out.push(
-      portion(
-        'Error handling: promise .catch()',
-        `files with promise .catch() (${plural(tally.count('js.catch'), 'call')})`,
-        tally.count('js.catch.files'),
-        counts.jsFiles,
-        'JS/TS files',
-        tally.examples('js.catch'),
-      ),
-    );
-  if (tally.count('js.result') > 0)
-    out.push(
-      portion(
-        'Error handling: Result type',
-        `files using a Result type (Result<…>, Ok(), Err(): ${plural(tally.count('js.result'), 'site')})`,
-        tally.count('js.result.files'),
-        counts.jsFiles,
-        'JS/TS files',
-        tally.examples('js.result'),
-      ),
-    );
-  const custom = pythonExceptionClasses(pyClasses);
-  const raised = tally.withPrefix('py.raise.class:').map((r) => r.rest);
-  out.push(
-    share(
-      'Error handling: Python raise',
-      [
-        group(
-          tally,
-          'py.raise.class:',
-          raised.filter((c) => custom.has(c)),
-          'raises custom exceptions',
-          'custom exceptions',
-        ),
-        group(
-          tally,
-          'py.raise.class:',
-          raised.filter((c) => !custom.has(c) && PYTHON_BUILTIN_EXCEPTIONS.has(c)),
-          'raises built-in exceptions',
-          'built-in exceptions',
-        ),
-        group(
-          tally,
-          'py.raise.class:',
-          raised.filter((c) => !custom.has(c) && !PYTHON_BUILTIN_EXCEPTIONS.has(c)),
-          'raises imported exceptions',
-          'imported exceptions',
-        ),
-        pick(tally, 'py.raise.bare', 're-raises with a bare raise', 'bare raise'),
-        pick(tally, 'py.raise.rethrow', 'raises a caught exception object', 'exception objects'),
-        pick(tally, 'py.raise.factory', 'raises what a function returns', 'factories'),
-        pick(tally, 'py.raise.other', 'raises other expressions', 'other'),
-      ],
-      'raise sites',
-    ),
-  );
-  const excepts = tally.count('py.except.bare') + tally.count('py.except.typed');
-  out.push(
-    portion(
-      'Error handling: bare except',
-      'bare except: clauses',
-      tally.count('py.except.bare'),
-      excepts,
-      'except clauses',
-      tally.examples('py.except.bare'),
-    ),
-  );
-  if (tally.count('go.errcheck') > 0)
-    out.push(
-      portion(
-        'Error handling: Go error checks',
-        `files with if err != nil checks (${plural(tally.count('go.errcheck'), 'check')})`,
-        tally.count('go.errcheck.files'),
-        counts.goFiles,
-        'Go files',
-        tally.examples('go.errcheck'),
-      ),
-    );
-  out.push(
-    share(
-      'Error handling: Go error wrapping',
-      [
-        pick(tally, 'go.err.wrap', 'wraps errors with fmt.Errorf("…%w") or errors.Wrap', '%w wrapping'),
-        pick(tally, 'go.err.new', 'creates errors with errors.New', 'errors.New'),
-        pick(tally, 'go.err.errorf', 'formats errors with fmt.Errorf without %w', 'fmt.Errorf without %w'),
-      ],
-      'error constructions',
-    ),
-    share(
-      'Error handling: Rust ? operator',
-      [
-        pick(tally, 'rs.question', 'propagates errors with the ? operator', '?'),
-        pick(tally, 'rs.unwrap', 'calls .unwrap()', 'unwrap()'),
-        pick(tally, 'rs.expect', 'calls .expect()', 'expect()'),
-      ],
-      'error-handling sites outside tests',
     ),
   );
   return out;
@@ -541,96 +359,6 @@ function importStyle(tally: Tally): Array<Pattern | null> {
         pick(tally, 'go.imports.mixed', 'standard library and module imports in one group', 'mixed'),
       ],
       'Go files importing both',
-    ),
-  );
-  return out;
-}
-
-// ---- Naming
-
-const FILE_STYLES: Array<[string, string]> = [
-  ['kebab', 'kebab-case'],
-  ['snake', 'snake_case'],
-  ['camel', 'camelCase'],
-  ['pascal', 'PascalCase'],
-  ['upper', 'UPPER_CASE'],
-  ['other', 'mixed'],
-];
-
-/** A file name's style from its stem (before the first dot; a test prefix or suffix and leading underscores dropped). */
-export function fileNameStyle(path: string, lang: Lang): string | null {
-  const name = baseName(path);
-  if (name.startsWith('.')) return null;
-  let stem = name.slice(0, name.indexOf('.') > 0 ? name.indexOf('.') : name.length);
-  if (/^__\w+__$/.test(stem)) return null;
-  if (lang === 'python') stem = stem.replace(/^test_/, '').replace(/_test$/, '');
-  if (lang === 'go') stem = stem.replace(/_test$/, '');
-  stem = stem.replace(/^_+/, '');
-  if (stem === '') return null;
-  if (/^[a-z0-9]+(?:-[a-z0-9]+)+$/.test(stem)) return 'kebab';
-  const style = identifierStyle(stem);
-  return style === 'single' ? 'single' : style;
-}
-
-function naming(tally: Tally, paths: string[]): Array<Pattern | null> {
-  const byGroup = new Map<string, Map<string, string[]>>();
-  for (const path of paths) {
-    const lang = langOf(path);
-    if (lang === null) continue;
-    const style = fileNameStyle(path, lang);
-    if (style === null) continue;
-    const g = GROUP[lang];
-    const styles = byGroup.get(g) ?? new Map<string, string[]>();
-    styles.set(style, [...(styles.get(style) ?? []), path].slice(0, Math.max(tally.maxExamples, 1)));
-    tally.add(`name.${g}.${style}`);
-    byGroup.set(g, styles);
-  }
-  const out: Array<Pattern | null> = [];
-  for (const [g, styles] of [...byGroup].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
-    const single = tally.count(`name.${g}.single`);
-    const choices = FILE_STYLES.map(([style, label]) => ({
-      statement: `${label} file names`,
-      label,
-      count: tally.count(`name.${g}.${style}`),
-      examples: (styles.get(style) ?? []).slice(0, tally.maxExamples).map((path) => ({ path })),
-    }));
-    out.push(
-      share(
-        `Naming: ${g} file names`,
-        choices,
-        `multi-word ${g} file names`,
-        single > 0 ? `; ${plural(single, 'one-word name')}` : '',
-      ),
-    );
-  }
-  const fnChoices = (prefix: string): Choice[] => [
-    pick(tally, `${prefix}.camel`, 'camelCase function names', 'camelCase'),
-    pick(tally, `${prefix}.snake`, 'snake_case function names', 'snake_case'),
-    pick(tally, `${prefix}.pascal`, 'PascalCase function names', 'PascalCase'),
-  ];
-  out.push(
-    share('Naming: JS/TS functions', fnChoices('js.fn'), 'multi-word JS/TS function names'),
-    share('Naming: Python functions', fnChoices('py.fn'), 'multi-word Python function names'),
-    share(
-      'Naming: JS/TS constants',
-      [
-        pick(tally, 'js.const.upper', 'UPPER_SNAKE_CASE for top-level literal constants', 'UPPER_SNAKE_CASE'),
-        pick(tally, 'js.const.other', 'camelCase for top-level literal constants', 'camelCase'),
-      ],
-      'top-level constants bound to a literal',
-    ),
-    share(
-      'Naming: Python constants',
-      [
-        pick(
-          tally,
-          'py.const.upper',
-          'UPPER_SNAKE_CASE for module-level literal constants',
-          'UPPER_SNAKE_CASE',
-        ),
-        pick(tally, 'py.const.other', 'lower-case names for module-level literal constants', 'lower case'),
-      ],
-      'module-level names bound to a literal',
     ),
   );
   return out;

@@ -8,11 +8,13 @@
  *
  * Errors are QuarryError('InvalidPattern') with a message in the style of ripgrep/RE2
  * ("regex parse error: unclosed group (at offset 0)") and `data: { pattern, offset }`.
+ * Escapes and bracket classes are read by char-reader.ts, the class this parser extends.
  */
-import { QuarryError } from '../../errors';
 import type { AssertKind, Node } from './ast';
-import { CharSetBuilder, NL, PERL_CLASSES, POSIX_CLASSES, type CharSet, propInfo } from './charset';
-import { isUppercase } from './casefold';
+import { CharReader, type Flags, isSpace, NEWLINE_MESSAGE } from './char-reader';
+import { CharSetBuilder, PERL_CLASSES, type CharSet } from './charset';
+
+export { invalidPattern } from './char-reader';
 
 export interface ParseResult {
   node: Node;
@@ -22,37 +24,8 @@ export interface ParseResult {
   anyUppercase: boolean;
 }
 
-interface Flags {
-  i: boolean;
-  U: boolean;
-  x: boolean;
-}
-
 const MAX_REPEAT = 1000;
 const MAX_DEPTH = 1000;
-const NEWLINE_MESSAGE = "the literal '\\n' is not allowed in a regex";
-
-export function invalidPattern(pattern: string, message: string, offset?: number): QuarryError {
-  const where = offset === undefined ? '' : ` (at offset ${offset})`;
-  return new QuarryError(
-    'InvalidPattern',
-    `regex parse error: ${message}${where}`,
-    offset === undefined ? { pattern } : { pattern, offset },
-  );
-}
-
-function isDigit(c: number): boolean {
-  return c >= 0x30 && c <= 0x39;
-}
-function isHex(c: number): boolean {
-  return isDigit(c) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
-}
-function isAlnum(c: number): boolean {
-  return isDigit(c) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
-}
-function isSpace(c: number): boolean {
-  return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0c || c === 0x0b;
-}
 
 const DOT: CharSet = { neg: true, ranges: [], props: [] };
 
@@ -60,13 +33,8 @@ export function parse(pattern: string, foldAll: boolean): ParseResult {
   return new Parser(pattern).run(foldAll);
 }
 
-class Parser {
-  private pos = 0;
-  private anyLiteral = false;
-  private anyUppercase = false;
+class Parser extends CharReader {
   private readonly names = new Set<string>();
-
-  constructor(private readonly src: string) {}
 
   run(foldAll: boolean): ParseResult {
     const nl = this.src.indexOf('\n');
@@ -77,36 +45,6 @@ class Parser {
       throw this.fail('unopened group: unmatched )', this.pos);
     }
     return { node, anyLiteral: this.anyLiteral, anyUppercase: this.anyUppercase };
-  }
-
-  // ------------------------------------------------------------------ helpers
-
-  private fail(message: string, offset: number): QuarryError {
-    return invalidPattern(this.src, message, offset);
-  }
-
-  private peek(): number {
-    return this.pos < this.src.length ? this.src.codePointAt(this.pos)! : -1;
-  }
-
-  private peekAt(offset: number): number {
-    const p = this.pos + offset;
-    return p < this.src.length ? this.src.charCodeAt(p) : -1;
-  }
-
-  private next(): number {
-    const c = this.src.codePointAt(this.pos)!;
-    this.pos += c > 0xffff ? 2 : 1;
-    return c;
-  }
-
-  private startsWith(s: string): boolean {
-    return this.src.startsWith(s, this.pos);
-  }
-
-  private literal(cp: number): void {
-    this.anyLiteral = true;
-    if (!this.anyUppercase && isUppercase(cp)) this.anyUppercase = true;
   }
 
   private skipVerbose(flags: Flags): void {
@@ -372,217 +310,6 @@ class Parser {
         return { type: 'char', cp, fold: flags.i };
       }
     }
-  }
-
-  /** A character escape after the backslash (cursor on the char after `\`). */
-  private parseEscapeChar(start: number, allowNewline = false): number {
-    if (this.pos >= this.src.length) throw this.fail('incomplete escape sequence: trailing backslash', start);
-    const c = this.next();
-    let cp: number;
-    switch (c) {
-      case 0x31:
-      case 0x32:
-      case 0x33:
-      case 0x34:
-      case 0x35:
-      case 0x36:
-      case 0x37:
-      case 0x38:
-      case 0x39:
-        throw this.fail(
-          `backreferences are not supported (RE2 syntax): \`\\${String.fromCharCode(c)}\``,
-          start,
-        );
-      case 0x30: {
-        // \0, \0o, \0oo (octal)
-        cp = 0;
-        for (let k = 0; k < 2; k++) {
-          const d = this.peek();
-          if (d >= 0x30 && d <= 0x37) {
-            cp = cp * 8 + (d - 0x30);
-            this.pos++;
-          } else break;
-        }
-        break;
-      }
-      case 0x61:
-        cp = 0x07;
-        break; // \a
-      case 0x66:
-        cp = 0x0c;
-        break; // \f
-      case 0x74:
-        cp = 0x09;
-        break; // \t
-      case 0x6e:
-        cp = NL;
-        break; // \n
-      case 0x72:
-        cp = 0x0d;
-        break; // \r
-      case 0x76:
-        cp = 0x0b;
-        break; // \v
-      case 0x78:
-        cp = this.parseHex(start, 2, 'x');
-        break; // \x
-      case 0x75:
-        cp = this.parseHex(start, 4, 'u');
-        break; // \u
-      case 0x55:
-        cp = this.parseHex(start, 8, 'U');
-        break; // \U
-      default:
-        if (c < 0x80 && !isAlnum(c)) {
-          cp = c; // escaped punctuation
-          break;
-        }
-        throw this.fail(`invalid escape sequence: \`\\${String.fromCodePoint(c)}\``, start);
-    }
-    if (cp === NL && !allowNewline) throw this.fail(NEWLINE_MESSAGE, start);
-    return cp;
-  }
-
-  /** \xHH, \x{H...}, \uHHHH, \u{...}, \UHHHHHHHH, \U{...} (cursor after the letter). */
-  private parseHex(start: number, digits: number, letter: string): number {
-    let value: number;
-    if (this.peek() === 0x7b /* { */) {
-      const end = this.src.indexOf('}', this.pos);
-      const body = end < 0 ? '' : this.src.slice(this.pos + 1, end);
-      if (
-        end < 0 ||
-        body.length === 0 ||
-        body.length > 8 ||
-        ![...body].every((ch) => isHex(ch.charCodeAt(0)))
-      ) {
-        throw this.fail(`invalid escape sequence: \`\\${letter}{\``, start);
-      }
-      value = parseInt(body, 16);
-      this.pos = end + 1;
-    } else {
-      const body = this.src.slice(this.pos, this.pos + digits);
-      if (body.length < digits || ![...body].every((ch) => isHex(ch.charCodeAt(0)))) {
-        throw this.fail(`invalid escape sequence: \`\\${letter}${body}\``, start);
-      }
-      value = parseInt(body, 16);
-      this.pos += digits;
-    }
-    if (value > 0x10ffff || (value >= 0xd800 && value <= 0xdfff)) {
-      throw this.fail(
-        `invalid escape sequence: code point ${value.toString(16)} is not a Unicode scalar value`,
-        start,
-      );
-    }
-    return value;
-  }
-
-  /** \pL, \p{Name}, \p{^Name} (cursor after p/P). */
-  private parseUnicodeClass(b: CharSetBuilder, negated: boolean, start: number): void {
-    let name: string;
-    if (this.peek() === 0x7b /* { */) {
-      const end = this.src.indexOf('}', this.pos);
-      if (end < 0) throw this.fail('invalid character class range: unclosed \\p{', start);
-      name = this.src.slice(this.pos + 1, end);
-      this.pos = end + 1;
-    } else {
-      if (this.pos >= this.src.length)
-        throw this.fail('invalid character class range: missing name after \\p', start);
-      name = String.fromCodePoint(this.next());
-    }
-    if (name.startsWith('^')) {
-      negated = !negated;
-      name = name.slice(1);
-    }
-    if (!propInfo(name))
-      throw this.fail(`invalid character class range: unknown Unicode class \`${name}\``, start);
-    b.addProp(name, negated);
-  }
-
-  // ------------------------------------------------------------------ classes
-
-  private parseClass(flags: Flags, start: number): CharSet {
-    let neg = false;
-    if (this.peek() === 0x5e /* ^ */) {
-      this.pos++;
-      neg = true;
-    }
-    const b = new CharSetBuilder(flags.i);
-    let first = true;
-    let onlyNewline = true;
-    for (;;) {
-      if (flags.x) while (this.peek() >= 0 && isSpace(this.peek())) this.pos++;
-      const c = this.peek();
-      if (c < 0) throw this.fail('unclosed character class', start);
-      if (c === 0x5d /* ] */ && !first) {
-        this.pos++;
-        break;
-      }
-      first = false;
-      const itemStart = this.pos;
-      if (this.startsWith('[:')) {
-        const end = this.src.indexOf(':]', this.pos + 2);
-        if (end >= 0) {
-          let name = this.src.slice(this.pos + 2, end);
-          let negated = false;
-          if (name.startsWith('^')) {
-            negated = true;
-            name = name.slice(1);
-          }
-          const r = Object.prototype.hasOwnProperty.call(POSIX_CLASSES, name)
-            ? POSIX_CLASSES[name]
-            : undefined;
-          if (!r) throw this.fail(`invalid character class range: \`[:${name}:]\``, itemStart);
-          this.pos = end + 2;
-          b.addClass(r, negated);
-          onlyNewline = false;
-          continue;
-        }
-      }
-      if (c === 0x5c /* \ */) {
-        const e = this.peekAt(1);
-        if (e === 0x64 || e === 0x44 || e === 0x73 || e === 0x53 || e === 0x77 || e === 0x57) {
-          this.pos += 2;
-          b.addClass(PERL_CLASSES[String.fromCharCode(e | 0x20)], e < 0x60);
-          onlyNewline = false;
-          continue;
-        }
-        if (e === 0x70 || e === 0x50) {
-          this.pos += 2;
-          this.parseUnicodeClass(b, e === 0x50, itemStart);
-          onlyNewline = false;
-          continue;
-        }
-      }
-      const lo = this.parseClassChar(itemStart);
-      let hi = lo;
-      if (this.peek() === 0x2d /* - */ && this.peekAt(1) >= 0 && this.peekAt(1) !== 0x5d) {
-        this.pos++;
-        hi = this.parseClassChar(this.pos);
-        if (hi < lo) {
-          throw this.fail(
-            `invalid character class range: \`${this.src.slice(itemStart, this.pos)}\``,
-            itemStart,
-          );
-        }
-      }
-      if (!(lo === NL && hi === NL)) onlyNewline = false;
-      b.addRange(lo, hi);
-    }
-    if (!neg && onlyNewline) throw this.fail(NEWLINE_MESSAGE, start);
-    return b.build(neg);
-  }
-
-  private parseClassChar(itemStart: number): number {
-    if (this.pos >= this.src.length) throw this.fail('unclosed character class', itemStart);
-    const c = this.next();
-    if (c !== 0x5c) {
-      this.literal(c);
-      return c;
-    }
-    // Inside a class, \n is allowed (and ignored: classes never match a line terminator).
-    const cp = this.parseEscapeChar(this.pos - 1, true);
-    if (cp !== NL) this.literal(cp);
-    return cp;
   }
 }
 
