@@ -13,7 +13,7 @@ import {
 import { tmpdir } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { createRequire } from 'node:module';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -254,6 +254,58 @@ function quarryCsp(): Plugin {
   };
 }
 
+/** The build's module graph, for e2e/bundle.spec.ts (not precached: globIgnores below). */
+export const BUNDLE_GRAPH_FILE = 'bundle-graph.json';
+
+/**
+ * Writes dist/bundle-graph.json: for each entry chunk of the app's build (today index.html's;
+ * the workers are built apart), the chunks it loads before it runs (itself and its static
+ * imports, transitively) with each one's size and modules (paths relative to the project, so
+ * node_modules/<package>/... for a package). The e2e spec e2e/bundle.spec.ts reads it to check
+ * that the page's own bundle holds none of the engine (explore, the walk, the chunkers,
+ * web-tree-sitter, isomorphic-git): those belong in the workers and in lazy chunks.
+ */
+function quarryBundleGraph(): Plugin {
+  return {
+    name: 'quarry-bundle-graph',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const chunks = new Map<string, { fileName: string; bytes: number; modules: string[] }>();
+      const importsOf = new Map<string, string[]>();
+      const show = (id: string) => {
+        const clean = id.replace(/\?.*$/, '');
+        return isAbsolute(clean) ? relative(ROOT, clean).split(sep).join('/') : id;
+      };
+      for (const out of Object.values(bundle)) {
+        if (out.type !== 'chunk') continue;
+        chunks.set(out.fileName, {
+          fileName: out.fileName,
+          bytes: Buffer.byteLength(out.code),
+          modules: Object.keys(out.modules).map(show).sort(),
+        });
+        importsOf.set(out.fileName, out.imports);
+      }
+      const entries: Record<string, { facade: string | null; chunks: unknown[] }> = {};
+      for (const out of Object.values(bundle)) {
+        if (out.type !== 'chunk' || !out.isEntry) continue;
+        const seen = [out.fileName];
+        for (let i = 0; i < seen.length; i++)
+          for (const next of importsOf.get(seen[i]) ?? [])
+            if (chunks.has(next) && !seen.includes(next)) seen.push(next);
+        entries[out.name] = {
+          facade: out.facadeModuleId ? show(out.facadeModuleId) : null,
+          chunks: seen.map((f) => chunks.get(f)),
+        };
+      }
+      this.emitFile({
+        type: 'asset',
+        fileName: BUNDLE_GRAPH_FILE,
+        source: JSON.stringify({ entries }, null, 1) + '\n',
+      });
+    },
+  };
+}
+
 // base './' so the built site works from any path on any static host.
 export default defineConfig({
   base: './',
@@ -262,6 +314,7 @@ export default defineConfig({
     quarryDemo(),
     quarryCsp(),
     quarryUseLite(),
+    quarryBundleGraph(),
     // An installable PWA: the service worker precaches the app, its workers, the demo and its index, the
     // tree-sitter runtime and the TS/JS grammars, so after one visit Quarry and the
     // repositories cloned into IndexedDB work with the network off. The other grammars (C# is
@@ -291,7 +344,7 @@ export default defineConfig({
           '**/tree-sitter-{typescript,tsx,javascript}-*.wasm',
         ],
         // the embedding model (28 MB) is fetched on the first semantic search, not at install
-        globIgnores: ['**/node_modules/**/*', 'assets/model/**'],
+        globIgnores: ['**/node_modules/**/*', 'assets/model/**', BUNDLE_GRAPH_FILE],
         maximumFileSizeToCacheInBytes: 32 * 1024 * 1024,
         runtimeCaching: [
           {

@@ -6,6 +6,8 @@ export interface LayerSpec {
   paths: string[];
   /** layers this one may import */
   allow: string[];
+  /** for an allowed layer, the only files of it this one may import (paths under the root) */
+  only?: Record<string, string[]>;
   /** bare imports allowed ('any', the default, or a list of package names) */
   packages?: 'any' | string[];
   /** may import Node builtins (and is Node-only) */
@@ -26,6 +28,8 @@ export interface Edge {
   spec: string;
   kind: 'static' | 'dynamic' | 'require' | 'worker';
   typeOnly: boolean;
+  /** inside a function: loaded only if that code runs */
+  inFunction?: boolean;
   node: unknown;
 }
 

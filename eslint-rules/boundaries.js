@@ -7,13 +7,17 @@
  *
  * Three rules:
  * - `quarry/layers`: each import of a file, type-only ones included, checked against its own
- *   layer's allow list (which layers, which packages, whether Node builtins).
- * - `quarry/browser-closure`: follows relative imports TRANSITIVELY from every file that
- *   ships in the browser bundle and reports an import whose closure reaches a Node builtin
- *   or a Node-only file, naming the chain (a.ts -> b.ts -> c.ts imports 'node:fs').
- *   Type-only imports are skipped (erased); static imports, re-exports, dynamic
- *   `import('literal')`, `require('literal')` and `new Worker(new URL('literal', import.meta.url))`
- *   are followed.
+ *   layer's allow list (which layers, which files of a layer (`only`), which packages, whether
+ *   Node builtins). A file under src/ in no layer is reported, and so is an import of one (or
+ *   of a file outside src/): a pass-through would hide what it imports. `import.meta.glob`
+ *   (modules by pattern) is reported: the rules check imports by name.
+ * - `quarry/browser-closure`: follows imports TRANSITIVELY from every file that ships in the
+ *   browser bundle and reports an import whose closure reaches a Node builtin or a Node-only
+ *   file, naming the chain (a.ts -> b.ts -> c.ts imports 'node:fs'). Relative imports are
+ *   followed through src/; a package is resolved as Vite resolves it for the browser and its
+ *   own files followed (eslint-rules/packages.js). Type-only imports are skipped (erased);
+ *   static imports, re-exports, dynamic `import('literal')`, `require('literal')` and
+ *   `new Worker(new URL('literal', import.meta.url))` are followed.
  * - `quarry/no-computed-module-loading`: no `import(expr)` / `require(expr)` with a
  *   non-literal argument, no `createRequire`, no eval'd code (`eval`, `new Function`, a
  *   Worker started with `eval: true`): a module name built from a string would slip past
@@ -25,11 +29,15 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parse } from '@typescript-eslint/typescript-estree';
+import { literalString, noComputedModuleLoading } from './no-computed-module-loading.js';
+import { isRelative, packageName, packageNodeChain, stripQuery } from './packages.js';
 
 /**
  * @typedef {object} LayerSpec
  * @property {string[]} paths folders (ending in '/') or files, relative to `root`; the longest match wins
  * @property {string[]} allow layers this one may import (relative imports)
+ * @property {Record<string, string[]>} [only] for an allowed layer, the only files of it this one may
+ *   import (paths relative to `root`), e.g. ui may reach the worker only through its client
  * @property {'any' | string[]} [packages] bare imports allowed ('any' is the default)
  * @property {boolean} [node] may import Node builtins (default false)
  * @property {boolean} [browser] ships in the browser bundle: its import closure must stay free of Node
@@ -83,11 +91,6 @@ function declaredPackages(cwd) {
   return names;
 }
 
-const stripQuery = (spec) => spec.replace(/[?#].*$/, '');
-const isRelative = (spec) => spec === '.' || spec === '..' || spec.startsWith('./') || spec.startsWith('../');
-const packageName = (spec) =>
-  spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
-
 /** 'node:fs', 'fs', 'fs/promises' are Node builtins; a bare name the project installs as a package is that package. */
 function isNodeBuiltin(spec, cwd) {
   const s = stripQuery(spec);
@@ -125,15 +128,9 @@ function resolveRelative(fromFile, spec) {
  * @property {string} spec
  * @property {'static' | 'dynamic' | 'require' | 'worker'} kind
  * @property {boolean} typeOnly erased by the compiler (`import type`, `export type ... from`, `import('x').T`): not in the bundle
+ * @property {boolean} [inFunction] inside a function: loaded only if that code runs (a package's Node-only branch)
  * @property {any} node the node to report on
  */
-
-const literalString = (node) => {
-  if (!node) return null;
-  if (node.type === 'Literal' && typeof node.value === 'string') return node.value;
-  if (node.type === 'TemplateLiteral' && node.expressions.length === 0) return node.quasis[0].value.cooked;
-  return null;
-};
 
 const isImportMetaUrl = (node) =>
   node?.type === 'MemberExpression' &&
@@ -155,7 +152,9 @@ const allTypeSpecifiers = (specifiers, key) =>
 function collectEdges(ast) {
   /** @type {Edge[]} */
   const edges = [];
-  const add = (spec, kind, node, typeOnly = false) => edges.push({ spec, kind, node, typeOnly });
+  let depth = 0; // functions around the node: an import inside one runs only if it is called
+  const add = (spec, kind, node, typeOnly = false) =>
+    edges.push({ spec, kind, node, typeOnly, inFunction: depth > 0 });
   const visit = (node) => {
     if (!node || typeof node.type !== 'string') return;
     switch (node.type) {
@@ -218,6 +217,8 @@ function collectEdges(ast) {
         break;
       }
     }
+    const fn = /Function/.test(node.type);
+    if (fn) depth++;
     for (const key of Object.keys(node)) {
       if (key === 'parent' || key === 'loc' || key === 'range' || key === 'tokens' || key === 'comments')
         continue;
@@ -225,6 +226,7 @@ function collectEdges(ast) {
       if (Array.isArray(child)) for (const c of child) visit(c);
       else if (child && typeof child === 'object' && typeof child.type === 'string') visit(child);
     }
+    if (fn) depth--;
   };
   visit(ast);
   return edges;
@@ -297,7 +299,20 @@ function compile(/** @type {Options} */ options, cwd) {
     return exempt.some((r) => r.test(rel));
   };
   const show = (abs) => relative(cwd, abs).split(sep).join('/');
-  return { root, layers: options.layers, layerOf, isExempt, show, key: JSON.stringify({ root, options }) };
+  /** the path relative to `root` ('core/x.ts'), or null outside it */
+  const inRoot = (abs) => {
+    const rel = relative(root, abs).split(sep).join('/');
+    return rel.startsWith('../') || isAbsolute(rel) ? null : rel;
+  };
+  return {
+    root,
+    layers: options.layers,
+    layerOf,
+    inRoot,
+    isExempt,
+    show,
+    key: JSON.stringify({ root, options }),
+  };
 }
 
 const compiledCache = new Map();
@@ -326,25 +341,57 @@ const layersRule = {
       layer: "{{layer}} may not import {{target}} ('{{spec}}'); it may import: {{allowed}}",
       builtin: "{{layer}} may not import the Node builtin '{{spec}}'",
       package: "{{layer}} may not import the package '{{spec}}' (allowed: {{allowed}})",
+      only: "{{layer}} may import only {{files}} of {{target}} ('{{spec}}')",
+      unlayered:
+        "{{layer}} may not import {{target}} ('{{spec}}'): it is in no layer, so the layer rules cannot see what it imports (add its folder to eslint-rules/layers.js)",
+      noLayer: '{{file}} is under {{root}}/ but in no layer: add its folder to eslint-rules/layers.js',
+      glob: 'import.meta.glob loads modules by pattern, which the layer rules cannot check: import each module by name',
     },
   },
   create(context) {
     const c = compiledFor(context);
     const file = context.filename;
     const layer = c.layerOf(file);
-    if (!layer || c.isExempt(file)) return {};
+    if (c.isExempt(file)) return {};
+    if (!layer) {
+      const rel = c.inRoot(file);
+      if (rel === null) return {};
+      return {
+        Program: (node) =>
+          context.report({ node, messageId: 'noLayer', data: { file: c.show(file), root: c.show(c.root) } }),
+      };
+    }
     const spec = c.layers[layer];
+    const isImportMeta = (node) => node.type === 'MetaProperty' && node.meta.name === 'import';
     return {
+      MemberExpression(node) {
+        const name = node.property.type === 'Identifier' ? node.property.name : node.property.value;
+        if (isImportMeta(node.object) && /^glob(Eager)?$/.test(String(name)))
+          context.report({ node, messageId: 'glob' });
+      },
       'Program:exit'(program) {
         for (const edge of collectEdges(program)) {
           if (isRelative(edge.spec)) {
             const target = resolveRelative(file, edge.spec) ?? resolve(dirname(file), stripQuery(edge.spec));
             const targetLayer = c.layerOf(target);
-            if (targetLayer && !spec.allow.includes(targetLayer))
+            const rel = c.inRoot(target);
+            const data = { layer, target: targetLayer, spec: edge.spec, allowed: spec.allow.join(', ') };
+            if (!targetLayer)
               context.report({
                 node: edge.node,
-                messageId: 'layer',
-                data: { layer, target: targetLayer, spec: edge.spec, allowed: spec.allow.join(', ') },
+                messageId: 'unlayered',
+                data: {
+                  ...data,
+                  target: rel === null ? `${c.show(target)}, outside ${c.show(c.root)}/,` : c.show(target),
+                },
+              });
+            else if (!spec.allow.includes(targetLayer))
+              context.report({ node: edge.node, messageId: 'layer', data });
+            else if (spec.only?.[targetLayer] && !spec.only[targetLayer].includes(rel ?? ''))
+              context.report({
+                node: edge.node,
+                messageId: 'only',
+                data: { ...data, files: spec.only[targetLayer].join(', ') },
               });
           } else if (isNodeBuiltin(edge.spec, context.cwd)) {
             if (!spec.node)
@@ -407,6 +454,17 @@ function nodeChain(c, start, cwd) {
       } else if (isNodeBuiltin(edge.spec, cwd)) {
         found = { files: chainTo(file), builtin: edge.spec };
         break search;
+      } else {
+        const pkg = packageNodeChain(
+          edge.spec,
+          file,
+          edge.kind === 'require' ? 'require' : 'import',
+          collectEdges,
+        );
+        if (pkg) {
+          found = { files: [...chainTo(file), ...pkg.files], builtin: pkg.builtin, note: pkg.note };
+          break search;
+        }
       }
     }
   }
@@ -436,89 +494,32 @@ const browserClosureRule = {
       'Program:exit'(program) {
         for (const edge of collectEdges(program)) {
           // A direct builtin import or a direct import of a Node-only file is quarry/layers' report.
-          if (edge.typeOnly || !isRelative(edge.spec)) continue;
-          const target = resolveRelative(file, edge.spec);
-          if (!target) continue;
-          const targetLayer = c.layerOf(target);
-          if (targetLayer && !c.layers[targetLayer].browser && c.layers[targetLayer].node) continue;
-          const chain = nodeChain(c, target, context.cwd);
+          if (edge.typeOnly || isNodeBuiltin(edge.spec, context.cwd)) continue;
+          let chain;
+          if (isRelative(edge.spec)) {
+            const target = resolveRelative(file, edge.spec);
+            if (!target) continue;
+            const targetLayer = c.layerOf(target);
+            if (targetLayer && !c.layers[targetLayer].browser && c.layers[targetLayer].node) continue;
+            chain = nodeChain(c, target, context.cwd);
+          } else {
+            // a package, resolved and followed as the browser build would bundle it
+            chain = packageNodeChain(
+              edge.spec,
+              file,
+              edge.kind === 'require' ? 'require' : 'import',
+              collectEdges,
+            );
+          }
           if (!chain) continue;
           const names = [file, ...chain.files].map(c.show).join(' -> ');
-          const tail = chain.builtin
-            ? ` imports '${chain.builtin}'`
-            : ` (${c.layerOf(chain.files[chain.files.length - 1])} is Node-only)`;
+          const tail = chain.note
+            ? ` ${chain.note} (not followed further)`
+            : chain.builtin
+              ? ` imports '${chain.builtin}'`
+              : ` (${c.layerOf(chain.files[chain.files.length - 1])} is Node-only)`;
           context.report({ node: edge.node, messageId: 'reaches', data: { layer, chain: names + tail } });
         }
-      },
-    };
-  },
-};
-
-// ---------------------------------------------------------------------------------------------
-// quarry/no-computed-module-loading
-
-/** @type {import('eslint').Rule.RuleModule} */
-const noComputedModuleLoading = {
-  meta: {
-    type: 'problem',
-    docs: {
-      description: 'Modules are loaded by literal names only, so the layer rules can see every import',
-    },
-    schema: [],
-    messages: {
-      computed:
-        "{{what}} with a computed module name hides the import from the layer rules: use a literal ('./x')",
-      createRequire:
-        'createRequire loads modules the layer rules cannot follow: only src/cli and src/adapters/node may use it',
-      evalCode: '{{what}} runs code built from a string, which the layer rules cannot follow',
-    },
-  },
-  create(context) {
-    return {
-      ImportExpression(node) {
-        if (literalString(node.source) === null)
-          context.report({ node, messageId: 'computed', data: { what: 'import()' } });
-      },
-      CallExpression(node) {
-        if (node.callee.type !== 'Identifier') return;
-        if (node.callee.name === 'require' && literalString(node.arguments[0]) === null)
-          context.report({ node, messageId: 'computed', data: { what: 'require()' } });
-        if (node.callee.name === 'eval')
-          context.report({ node, messageId: 'evalCode', data: { what: 'eval()' } });
-      },
-      NewExpression(node) {
-        if (node.callee.type !== 'Identifier') return;
-        if (node.callee.name === 'Function')
-          context.report({ node, messageId: 'evalCode', data: { what: 'new Function()' } });
-        let opts = node.arguments[1];
-        while (opts && /^TS(As|Satisfies|NonNull)Expression$|^TSTypeAssertion$/.test(opts.type))
-          opts = opts.expression;
-        if (
-          node.callee.name.endsWith('Worker') &&
-          opts?.type === 'ObjectExpression' &&
-          opts.properties.some(
-            (p) =>
-              p.type === 'Property' &&
-              !p.computed &&
-              p.key.type === 'Identifier' &&
-              p.key.name === 'eval' &&
-              !(p.value.type === 'Literal' && p.value.value === false),
-          )
-        )
-          context.report({ node, messageId: 'evalCode', data: { what: 'a Worker started with eval: true' } });
-      },
-      // import { createRequire } from 'node:module' / module.createRequire / const { createRequire } = ...
-      ImportSpecifier(node) {
-        if ((node.imported.name ?? node.imported.value) === 'createRequire')
-          context.report({ node, messageId: 'createRequire' });
-      },
-      MemberExpression(node) {
-        if (!node.computed && node.property.type === 'Identifier' && node.property.name === 'createRequire')
-          context.report({ node, messageId: 'createRequire' });
-      },
-      'ObjectPattern > Property'(node) {
-        if (!node.computed && node.key.type === 'Identifier' && node.key.name === 'createRequire')
-          context.report({ node, messageId: 'createRequire' });
       },
     };
   },

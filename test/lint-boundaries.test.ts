@@ -9,7 +9,7 @@ import { ESLint, type Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import boundaries from '../eslint-rules/boundaries.js';
-import { LAYER_OPTIONS } from '../eslint-rules/layers.js';
+import { CORE_PACKAGES, LAYER_OPTIONS, UI_PACKAGES, UI_WORKER_SURFACE } from '../eslint-rules/layers.js';
 
 let dir = '';
 const write = (rel: string, text: string) => {
@@ -41,6 +41,9 @@ async function lint(rel: string, rule?: string): Promise<string[]> {
 }
 
 const PULLS = 'this import pulls Node into the browser bundle';
+const SURFACE = UI_WORKER_SURFACE.join(', ');
+const NO_LAYER =
+  'it is in no layer, so the layer rules cannot see what it imports (add its folder to eslint-rules/layers.js)';
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'quarry-lint-'));
@@ -115,6 +118,74 @@ beforeAll(() => {
     "import { late } from '../adapters/browser/late';\nexport const later = late;\n",
   );
   write('src/adapters/browser/late.ts', 'export const late = 1;\n');
+
+  // (a) a file under src/ in no layer, used as a pass-through; and a file outside src/
+  write('src/misc/pass.ts', "import { View } from '../ui/view';\nexport const p = View;\n");
+  write('src/core/via-misc.ts', "import { p } from '../misc/pass';\nexport const x = p;\n");
+  write('lib/outside.ts', "export { View } from '../src/ui/view';\n");
+  write('src/core/via-outside.ts', "import { View } from '../../lib/outside';\nexport const x = View;\n");
+  write('src/core/via-core.ts', "import { ok } from './ok';\nexport const x = ok;\n");
+  // (b) import.meta.glob, beside the import.meta uses that load nothing
+  write('src/worker/glob.ts', "export const mods = import.meta.glob('../ui/*.tsx');\n");
+  write(
+    'src/worker/meta.ts',
+    "export const wasm = new URL('./x.wasm', import.meta.url).href;\nexport const dev = import.meta.env;\n",
+  );
+  // (c) ui reaching into the worker's engine side, or the worker's packages
+  write('src/worker/session.ts', 'export const session = 1;\n');
+  write('src/worker/client.ts', 'export class EngineClient {}\n');
+  write('src/worker/protocol.ts', 'export interface Msg {\n  id: number;\n}\n');
+  write(
+    'src/ui/reach.ts',
+    "import { session } from '../worker/session';\nimport git from 'isomorphic-git';\nexport const x = [session, git];\n",
+  );
+  write(
+    'src/ui/client-only.tsx',
+    "import { useState } from 'react';\nimport { EngineClient } from '../worker/client';\nimport type { Msg } from '../worker/protocol';\nexport const x = [useState, EngineClient];\nexport type M = Msg;\n",
+  );
+  // (d) packages as the browser build resolves them: one whose browser entry reaches 'fs' through
+  // another package; one that reaches Node only under the `node` condition, behind a `browser`
+  // field that empties 'fs', or in a function (a Node-only branch)
+  const pkg = (name: string, json: object, files: Record<string, string>) => {
+    write(`node_modules/${name}/package.json`, JSON.stringify({ name, ...json }));
+    for (const [f, text] of Object.entries(files)) write(`node_modules/${name}/${f}`, text);
+  };
+  pkg(
+    'node-entry',
+    { main: 'dist/index.js' },
+    { 'dist/index.js': "module.exports = require('node-dep');\n" },
+  );
+  pkg(
+    'node-dep',
+    { main: 'index.js' },
+    { 'index.js': "const fs = require('fs');\nmodule.exports = fs.readFileSync;\n" },
+  );
+  pkg(
+    'dual',
+    {
+      type: 'module',
+      exports: { '.': { node: './node.js', browser: './browser.js', default: './node.js' } },
+    },
+    {
+      'node.js': "export { readFileSync as read } from 'node:fs';\n",
+      'browser.js': "export { read } from './fetch.js';\n",
+      'fetch.js': "export const read = (u) => fetch(u);\nexport const inNode = () => import('node:fs');\n",
+    },
+  );
+  pkg(
+    'mapped',
+    { main: 'index.js', browser: { fs: false, './node.js': './web.js' } },
+    {
+      'index.js': "const fs = require('fs');\nmodule.exports = [fs, require('./node.js')];\n",
+      'node.js': "module.exports = require('path');\n",
+      'web.js': 'module.exports = {};\n',
+    },
+  );
+  write('src/adapters/embed/model.ts', "import read from 'node-entry';\nexport const m = read;\n");
+  write(
+    'src/adapters/embed/model-ok.ts',
+    "import { read } from 'dual';\nimport mapped from 'mapped';\nexport const m = [read, mapped];\n",
+  );
 });
 
 afterAll(() => {
@@ -126,7 +197,7 @@ describe('quarry/layers', () => {
     expect(await lint('src/core/ok.ts')).toEqual([]);
     expect(await lint('src/core/bad.ts', 'quarry/layers')).toEqual([
       "1 quarry/layers: core may not import the Node builtin 'node:path'",
-      "2 quarry/layers: core may not import the package 'react' (allowed: ignore, picomatch, re2js, web-tree-sitter)",
+      `2 quarry/layers: core may not import the package 'react' (allowed: ${CORE_PACKAGES.join(', ')})`,
       "3 quarry/layers: core may not import worker ('../worker/w'); it may import: core",
     ]);
   });
@@ -134,6 +205,7 @@ describe('quarry/layers', () => {
   it('ui never imports adapters/node or adapters/git', async () => {
     expect(await lint('src/ui/view.tsx', 'quarry/layers')).toEqual([
       "1 quarry/layers: ui may not import adapters/node ('../adapters/node/fs'); it may import: core, worker, adapters/browser, ui",
+      `2 quarry/layers: ui may import only ${SURFACE} of worker ('../worker/w')`,
     ]);
     expect(await lint('src/ui/via-git.ts', 'quarry/layers')).toEqual([
       "1 quarry/layers: ui may not import adapters/git ('../adapters/git/polyfill'); it may import: core, worker, adapters/browser, ui",
@@ -205,6 +277,44 @@ describe('quarry/browser-closure', () => {
     expect(await lint('src/worker/later.ts')).toEqual([
       `1 quarry/browser-closure: ${PULLS} (worker): src/worker/later.ts -> src/adapters/browser/late.ts -> src/adapters/browser/reader.ts imports 'node:fs'`,
     ]);
+  });
+});
+
+describe('issue 32: what the layer rules used to miss', () => {
+  it('(a) reports a file under src/ in no layer, an import of one, and an import from outside src/', async () => {
+    expect(await lint('src/core/via-misc.ts', 'quarry/layers')).toEqual([
+      `1 quarry/layers: core may not import src/misc/pass.ts ('../misc/pass'): ${NO_LAYER}`,
+    ]);
+    expect(await lint('src/misc/pass.ts')).toEqual([
+      '1 quarry/layers: src/misc/pass.ts is under src/ but in no layer: add its folder to eslint-rules/layers.js',
+    ]);
+    expect(await lint('src/core/via-outside.ts', 'quarry/layers')).toEqual([
+      `1 quarry/layers: core may not import lib/outside.ts, outside src/, ('../../lib/outside'): ${NO_LAYER}`,
+    ]);
+    expect(await lint('src/core/via-core.ts')).toEqual([]);
+  });
+
+  it('(b) reports import.meta.glob, not import.meta.url or .env', async () => {
+    expect(await lint('src/worker/glob.ts')).toEqual([
+      '1 quarry/layers: import.meta.glob loads modules by pattern, which the layer rules cannot check: import each module by name',
+    ]);
+    expect(await lint('src/worker/meta.ts')).toEqual([]);
+  });
+
+  it("(c) ui reaches the worker only through its client surface, and uses only the page's packages", async () => {
+    expect(await lint('src/ui/reach.ts')).toEqual([
+      `1 quarry/layers: ui may import only ${SURFACE} of worker ('../worker/session')`,
+      `2 quarry/layers: ui may not import the package 'isomorphic-git' (allowed: ${UI_PACKAGES.join(', ')})`,
+    ]);
+    expect(await lint('src/ui/client-only.tsx')).toEqual([]);
+  });
+
+  it("(d) follows a package's browser build to the Node builtin it loads", async () => {
+    expect(await lint('src/adapters/embed/model.ts')).toEqual([
+      `1 quarry/browser-closure: ${PULLS} (adapters/embed): src/adapters/embed/model.ts -> node_modules/node-entry/dist/index.js -> node_modules/node-dep/index.js imports 'fs'`,
+    ]);
+    // the browser condition, the browser field and a Node-only branch keep Node out, as in Vite's build
+    expect(await lint('src/adapters/embed/model-ok.ts')).toEqual([]);
   });
 });
 

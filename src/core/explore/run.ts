@@ -14,6 +14,7 @@ import { elapsedSince, now } from '../jobs/yielder';
 import { languageForPath } from '../chunk/languages';
 import type { ToolContext } from '../tools/types';
 import { dependenciesText, focusAgent, focusText, gitAgent, gitText, manifestsAgent } from './agents';
+import { analyzersFor } from './analyzers';
 import { ExploreCorpus, resolveExploreRoots, type CorpusFile } from './corpus';
 import { importGraph } from './imports';
 import { keyFiles } from './key-files';
@@ -49,14 +50,6 @@ export interface ExploreOptions {
   budgetMs?: number;
   /** Replace an analyzer (tests: one made to throw or to hang). */
   replace?: Partial<Record<AnalyzerName, (signal: AbortSignal) => Promise<unknown>>>;
-}
-
-export function analyzersFor(depth: ExploreDepth, focus?: string): AnalyzerName[] {
-  const list: AnalyzerName[] = ['tree', 'manifests'];
-  if (depth !== 'shallow') list.push('patterns');
-  if (depth !== 'shallow' && focus) list.push('focus');
-  if (depth === 'deep') list.push('imports', 'git');
-  return list;
 }
 
 function sample<T>(list: readonly T[], n: number): T[] {

@@ -8,7 +8,7 @@
  * (blob: URLs), external ones as a link that is never loaded.
  */
 import { Fragment, type MouseEvent, type ReactNode } from 'react';
-import type { LinkTarget, MdBlock, MdInline } from '../../worker/markdown-tree';
+import type { LinkTarget, MdBlock, MdInline } from '../../worker/protocol';
 import { CodeText } from '../CodeText';
 import { languageOf } from '../highlight';
 import { useFileBlob } from './use-file-blob';

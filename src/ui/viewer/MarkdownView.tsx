@@ -7,8 +7,7 @@
  */
 import { memo, startTransition, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { toQuarryError, type QuarryError } from '../../core/errors';
-import type { MarkdownDocument } from '../../worker/protocol';
-import type { MdBlock } from '../../worker/markdown-tree';
+import type { MarkdownDocument, MdBlock } from '../../worker/protocol';
 import { useEngine } from '../engine';
 import { formatBytes } from '../format';
 import { serializeViewState, type ViewState } from '../url-state';

@@ -7,7 +7,7 @@
  */
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { exploreMarkdown } from '../../core/explore/markdown';
-import { analyzersFor } from '../../core/explore/run';
+import { analyzersFor } from '../../core/explore/analyzers';
 import type { AnalyzerName, ExploreResult } from '../../core/explore/types';
 import { formatCount, plural } from '../format';
 import { VisibleText } from '../VisibleText';
