@@ -1,5 +1,7 @@
 // Pure helpers for measuring semantic code search against a labelled question set
-// (questions-*.json beside this file). No dependencies, no I/O: callers read the files.
+// (questions-*.json beside this file). No dependencies but core's hash, no I/O: callers read the files.
+
+import { fnv1a } from '../../src/core/hash';
 
 /**
  * One labelled question: `answers` are the repository-relative paths of the file (or the two
@@ -46,9 +48,7 @@ export function loadQuestions(jsonText: string): Question[] {
  * part is only scored: nothing is chosen by looking at it.
  */
 export function partOf(q: string): 'tune' | 'held' {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < q.length; i++) h = Math.imul(h ^ q.charCodeAt(i), 0x01000193) >>> 0;
-  return h % 3 === 0 ? 'held' : 'tune';
+  return fnv1a(q) % 3 === 0 ? 'held' : 'tune';
 }
 
 function describe(entry: unknown): string {

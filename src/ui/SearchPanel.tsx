@@ -33,36 +33,16 @@ import {
   visibleRows,
   type CollapseState,
 } from './result-rows';
-import { FileIcon } from './shell/FileIcon';
 import { RankedResults } from './RankedResults';
 import { SemanticResults } from './SemanticResults';
 import { useSemantic } from './use-semantic';
-import { CodeText } from './CodeText';
-import { cutColumn, ROW_CHARS } from './blocks';
 import { useEngine } from './engine';
-import { visibleText } from './visible-text';
-import { VisibleText } from './VisibleText';
 import { formatCount, plural } from './format';
-import { languageOf } from './highlight';
-import { SEARCH_MODES, splitList, type SearchMode, type ViewState } from './url-state';
+import { splitList, type ViewState } from './url-state';
 import { SearchBox } from './SearchBox';
+import { SearchOptions } from './SearchOptions';
+import { TextResultRow } from './TextResultRow';
 import type { UpdateView } from './use-view-state';
-import { useDebouncedDraft } from './views/use-tool';
-
-const MODE_LABELS: Record<SearchMode, string> = {
-  text: 'Text',
-  regex: 'Regex',
-  ranked: 'Ranked',
-  semantic: 'Semantic',
-  hybrid: 'Hybrid',
-};
-const MODE_TITLES: Record<SearchMode, string> = {
-  text: 'Exact text, like ripgrep',
-  regex: 'A regular expression (RE2 syntax)',
-  ranked: 'Code ranked by its words and identifiers (BM25 with code-aware weights)',
-  semantic: 'By meaning, with the embedding model',
-  hybrid: 'Ranked fused with the embedding model',
-};
 
 const ORDER_TITLES: Record<ResultOrder, string> = {
   relevance:
@@ -158,7 +138,6 @@ export function SearchPanel({
     touched: false,
     files: 0,
   });
-  const [showFilters, setShowFilters] = useState(Boolean(view.include || view.exclude || view.ext));
   /**
    * Rows mounted so far: a finished search's files land together once ordered, and laying out a
    * screenful of highlighted rows in one frame took 100-450 ms on a busy 2-core machine (the index
@@ -371,75 +350,7 @@ export function SearchPanel({
   return (
     <section className="search-panel" aria-label="Search">
       <SearchBox view={view} update={update} inputRef={searchInputRef} onArrowDown={() => focusFirstHit()}>
-        <div className="search-options">
-          <div role="radiogroup" aria-label="Search mode" className="segmented">
-            {SEARCH_MODES.map((m) => (
-              <label key={m} className={view.mode === m ? 'on' : ''} title={MODE_TITLES[m]}>
-                <input
-                  type="radio"
-                  name="mode"
-                  value={m}
-                  checked={view.mode === m}
-                  onChange={() => update({ mode: m })}
-                />
-                {MODE_LABELS[m]}
-              </label>
-            ))}
-          </div>
-          {!ranked && (
-            <>
-              <button
-                type="button"
-                className="toggle"
-                aria-pressed={view.caseSensitive}
-                onClick={() => update({ caseSensitive: !view.caseSensitive })}
-                title="Match case"
-              >
-                Match case
-              </button>
-              <button
-                type="button"
-                className="toggle"
-                aria-pressed={view.wholeWord}
-                onClick={() => update({ wholeWord: !view.wholeWord })}
-                title="Whole word"
-              >
-                Whole word
-              </button>
-            </>
-          )}
-          <button
-            type="button"
-            className="toggle"
-            aria-expanded={showFilters}
-            aria-controls="search-filters"
-            onClick={() => setShowFilters((s) => !s)}
-          >
-            Filters{view.include || view.exclude || view.ext ? ' •' : ''}
-          </button>
-        </div>
-        {showFilters && (
-          <div className="search-filters" id="search-filters">
-            <FilterField
-              label="Include"
-              placeholder="src/**, *.ts"
-              value={view.include}
-              onCommit={(v) => update({ include: v })}
-            />
-            <FilterField
-              label="Exclude"
-              placeholder="*.test.ts"
-              value={view.exclude}
-              onCommit={(v) => update({ exclude: v })}
-            />
-            <FilterField
-              label="Extensions"
-              placeholder="ts, tsx"
-              value={view.ext}
-              onCommit={(v) => update({ ext: v })}
-            />
-          </div>
-        )}
+        <SearchOptions view={view} update={update} ranked={ranked} />
       </SearchBox>
       {view.mode === 'semantic' || view.mode === 'hybrid' ? (
         // Ranked stays lexical once the model is loaded: hybrid scored below it on the labelled set (docs/design.md)
@@ -525,99 +436,20 @@ export function SearchPanel({
                 const style = { transform: `translateY(${item.start}px)`, height: ROW_HEIGHT };
                 if (!row) return null;
                 const nav = shown.focusIndex[item.index];
-                const focusProps = {
-                  'data-nav': nav,
-                  tabIndex: nav === Math.max(active, 0) ? 0 : -1,
-                  onFocus: () => setActive(nav),
-                };
-                if (row.kind === 'file') {
-                  const collapsed = anyCollapsed(collapse) && isCollapsed(collapse, row.path);
-                  return (
-                    <button
-                      key={item.key}
-                      type="button"
-                      className={`result-file${nav === active ? ' active' : ''}`}
-                      style={style}
-                      data-testid="result-file"
-                      data-path={row.path}
-                      title={`${visibleText(row.path)} — ${collapsed ? 'show' : 'hide'} its matches`}
-                      aria-expanded={!collapsed}
-                      {...focusProps}
-                      onClick={() => toggleFile(row.path)}
-                    >
-                      <svg
-                        className="result-chevron"
-                        viewBox="0 0 10 10"
-                        width="10"
-                        height="10"
-                        aria-hidden="true"
-                        focusable="false"
-                      >
-                        <path d={collapsed ? 'M3 1.5l4 3.5-4 3.5z' : 'M1.5 3l3.5 4 3.5-4z'} />
-                      </svg>
-                      <FileIcon path={row.path} />
-                      <span className="result-path">
-                        <bdi dir="ltr">
-                          <VisibleText text={row.path} />
-                        </bdi>
-                      </span>
-                      <span className="result-count">{row.count}</span>
-                    </button>
-                  );
-                }
-                if (row.kind === 'gap')
-                  return <div key={item.key} className="result-gap" style={style} aria-hidden="true" />;
-                const lang = languageOf(row.path);
-                const content = (
-                  <>
-                    <span className="result-ln">{row.line}</span>
-                    {/* context lines are muted plain text: colouring only the hit lines keeps a batch of
-                    results cheap to lay out, and the eye on the hits */}
-                    <span className="result-text">
-                      {/* a hit row shown from near its first hit: say that the line goes on to the left */}
-                      {row.from ? (
-                        <span className="result-more" title={`from column ${row.from + 1}`}>
-                          …
-                        </span>
-                      ) : null}
-                      {row.ranges ? (
-                        <CodeText
-                          text={row.text}
-                          lang={lang}
-                          hits={row.ranges}
-                          from={row.shift}
-                          to={row.shift + ROW_CHARS}
-                        />
-                      ) : (
-                        row.text.slice(0, cutColumn(row.text, ROW_CHARS))
-                      )}
-                    </span>
-                  </>
-                );
-                return row.ranges ? (
-                  <button
+                return (
+                  <TextResultRow
                     key={item.key}
-                    type="button"
-                    className={`result-line hit${nav === active ? ' active' : ''}`}
+                    row={row}
                     style={style}
-                    data-testid="result-hit"
-                    data-hit={row.hit}
-                    data-path={row.path}
-                    data-line={row.line}
-                    {...focusProps}
-                    onClick={() => open(row)}
-                  >
-                    {content}
-                  </button>
-                ) : (
-                  <div
-                    key={item.key}
-                    className="result-line context"
-                    style={style}
-                    data-testid="result-context"
-                  >
-                    {content}
-                  </div>
+                    nav={nav}
+                    active={active}
+                    collapsed={
+                      row.kind === 'file' && anyCollapsed(collapse) && isCollapsed(collapse, row.path)
+                    }
+                    onFocus={() => setActive(nav)}
+                    onToggle={toggleFile}
+                    onOpen={open}
+                  />
                 );
               })}
             </div>
@@ -625,31 +457,5 @@ export function SearchPanel({
         </>
       )}
     </section>
-  );
-}
-
-function FilterField({
-  label,
-  placeholder,
-  value,
-  onCommit,
-}: {
-  label: string;
-  placeholder: string;
-  value: string;
-  onCommit: (v: string) => void;
-}) {
-  const [draft, setDraft] = useDebouncedDraft(value, onCommit, 300);
-  return (
-    <label className="filter-field">
-      <span>{label}</span>
-      <input
-        type="text"
-        value={draft}
-        placeholder={placeholder}
-        spellCheck={false}
-        onChange={(e) => setDraft(e.target.value)}
-      />
-    </label>
   );
 }

@@ -7,13 +7,12 @@
  * its snippet with the matched words marked and a "why": similarity, lexical terms, the ranks
  * it had in each list, exact identifier.
  */
-import { useEffect, useState } from 'react';
-import { toQuarryError, type QuarryError } from '../core/errors';
+import { useEffect, useMemo } from 'react';
+import { toQuarryError } from '../core/errors';
+import type { EngineClient } from '../worker/client';
 import type { SemanticHitView, SemanticResult } from '../worker/protocol';
-import { useEngine } from './engine';
 import { formatCount, plural } from './format';
-import { languageOf } from './highlight';
-import { HitHead, HitList, SnippetBlock } from './RankedResults';
+import { HitResults, type HitStatus } from './HitResults';
 import { SearchStatus } from './SearchStatus';
 import { splitList, type ViewState } from './url-state';
 import type { UpdateView } from './use-view-state';
@@ -23,11 +22,25 @@ import { visibleText } from './visible-text';
 export const SEMANTIC_LIMIT = 50;
 const MB = (n: number) => (n / 1e6).toFixed(1);
 
-type Status =
-  | { state: 'idle' }
-  | { state: 'running' }
-  | { state: 'done'; result: SemanticResult }
-  | { state: 'error'; error: QuarryError };
+interface SemanticQuery {
+  query: string;
+  type: 'semantic' | 'hybrid';
+  include: string[];
+  exclude: string[];
+  extensions: string[];
+  /** a rebuilt index searches again */
+  indexVersion: number;
+}
+
+const search = (engine: EngineClient, r: SemanticQuery) =>
+  engine.semanticSearch({
+    query: r.query,
+    type: r.type,
+    limit: SEMANTIC_LIMIT,
+    include: r.include,
+    exclude: r.exclude,
+    extensions: r.extensions,
+  });
 
 export function SemanticResults({
   view,
@@ -44,8 +57,6 @@ export function SemanticResults({
   type: 'semantic' | 'hybrid';
   semantic: SemanticState;
 }) {
-  const engine = useEngine();
-  const [status, setStatus] = useState<Status>({ state: 'idle' });
   const query = view.q.trim();
   const { ready, running, enable, error: enableError } = semantic;
   const state = semantic.status?.state;
@@ -56,30 +67,20 @@ export function SemanticResults({
       enable();
   }, [query, indexReady, ready, running, enableError, state, enable]);
 
-  useEffect(() => {
-    if (!query || !ready || !indexReady) {
-      setStatus({ state: 'idle' });
-      return;
-    }
-    let current = true;
-    setStatus((s) => (s.state === 'done' ? s : { state: 'running' }));
-    engine
-      .semanticSearch({
-        query: view.q,
-        type,
-        limit: SEMANTIC_LIMIT,
-        include: splitList(view.include),
-        exclude: splitList(view.exclude),
-        extensions: splitList(view.ext),
-      })
-      .then(
-        (result) => current && setStatus({ state: 'done', result }),
-        (err) => current && setStatus({ state: 'error', error: toQuarryError(err) }),
-      );
-    return () => {
-      current = false;
-    };
-  }, [engine, query, view.q, view.include, view.exclude, view.ext, type, ready, indexReady, indexVersion]);
+  const request = useMemo<SemanticQuery | null>(
+    () =>
+      !query || !ready || !indexReady
+        ? null
+        : {
+            query: view.q,
+            type,
+            include: splitList(view.include),
+            exclude: splitList(view.exclude),
+            extensions: splitList(view.ext),
+            indexVersion,
+          },
+    [query, view.q, view.include, view.exclude, view.ext, type, ready, indexReady, indexVersion],
+  );
 
   if (state === 'unavailable') {
     return (
@@ -101,41 +102,36 @@ export function SemanticResults({
   }
   if (!ready) return <EnableCard semantic={semantic} />;
 
-  const summary =
+  const summary = (status: HitStatus<SemanticResult>) =>
     status.state === 'idle'
       ? 'Ask in words what the code does, e.g. “where do we refresh an expired session”.'
       : status.state === 'running'
         ? 'Searching…'
-        : status.state === 'error'
+        : status.state === 'error' || status.state === 'waiting'
           ? ''
           : status.result.hits.length
             ? `${plural(status.result.hits.length, type === 'hybrid' ? 'hybrid result' : 'semantic result')} (${Math.round(status.result.elapsedMs)} ms)`
             : 'No chunk matches that question.';
   return (
-    <>
-      <SearchStatus
-        summary={summary}
-        running={status.state === 'running'}
-        error={status.state === 'error' ? status.error : null}
-      />
-      <div className="results-scroll ranked-scroll" data-testid="search-results">
-        {status.state === 'done' && status.result.hits.length > 0 && (
-          <HitList
-            hits={status.result.hits}
-            label={type === 'hybrid' ? 'Hybrid results' : 'Semantic results'}
-            item={(hit, rank, why, onWhy) => (
-              <SemanticItem
-                hit={hit}
-                rank={rank}
-                why={why}
-                onWhy={onWhy}
-                onOpen={() => update({ file: hit.path, line: hit.startLine }, { push: true })}
-              />
-            )}
-          />
-        )}
-      </div>
-    </>
+    <HitResults<SemanticQuery, SemanticHitView, SemanticResult>
+      request={request}
+      search={search}
+      summary={summary}
+      label={type === 'hybrid' ? 'Hybrid results' : 'Semantic results'}
+      hitTestId="semantic-hit"
+      whyIdPrefix="semantic-why-"
+      score={(hit) => hit.why.similarity ?? hit.score}
+      scoreTitle={(hit) => (hit.why.similarity !== undefined ? 'Similarity' : 'Score')}
+      whyLabel={(hit) => `Why ${visibleText(hit.symbolName) || 'this chunk'} matched`}
+      why={(hit, whyId) => (
+        <div id={whyId} className="ranked-why-panel" data-testid="semantic-why">
+          {whyText(hit).map((t) => (
+            <p key={t}>{t}</p>
+          ))}
+        </div>
+      )}
+      update={update}
+    />
   );
 }
 
@@ -220,42 +216,4 @@ function whyText(hit: SemanticHitView): string[] {
       `Ranked (lexical) rank ${w.lexicalRank}${w.terms.length ? `, matching ${w.terms.join(', ')}` : ''}.`,
     );
   return out;
-}
-
-function SemanticItem({
-  hit,
-  rank,
-  why,
-  onWhy,
-  onOpen,
-}: {
-  hit: SemanticHitView;
-  rank: number;
-  why: boolean;
-  onWhy: () => void;
-  onOpen: () => void;
-}) {
-  const whyId = `semantic-why-${rank}`;
-  return (
-    <li className="ranked-item" data-testid="semantic-hit" data-path={hit.path} data-line={hit.startLine}>
-      <HitHead
-        hit={hit}
-        score={hit.why.similarity ?? hit.score}
-        scoreTitle={hit.why.similarity !== undefined ? 'Similarity' : 'Score'}
-        whyId={whyId}
-        why={why}
-        onWhy={onWhy}
-        whyLabel={`Why ${visibleText(hit.symbolName) || 'this chunk'} matched`}
-        onOpen={onOpen}
-      />
-      <SnippetBlock lines={hit.lines} lang={languageOf(hit.path)} />
-      {why && (
-        <div id={whyId} className="ranked-why-panel" data-testid="semantic-why">
-          {whyText(hit).map((t) => (
-            <p key={t}>{t}</p>
-          ))}
-        </div>
-      )}
-    </li>
-  );
 }

@@ -5,6 +5,8 @@
  * starts with `*` inside a doc comment is a comment), which is what a viewer needs.
  * Tokens and search hits are merged into segments; hits are rendered in <mark> elements.
  */
+import { languageOfExtension, type Language as CoreLanguage } from '../core/source/languages';
+
 export type TokenKind = 'kw' | 'str' | 'com' | 'num' | 'fn' | 'type' | 'punct' | 'plain';
 
 export interface Token {
@@ -15,64 +17,56 @@ export interface Token {
 
 export type Language = 'c-like' | 'hash' | 'json' | 'markup' | 'css' | 'plain';
 
-const C_LIKE = new Set([
-  'ts',
-  'tsx',
-  'js',
-  'jsx',
-  'mjs',
-  'cjs',
-  'mts',
-  'cts',
-  'java',
-  'go',
-  'rs',
-  'c',
-  'h',
-  'cc',
-  'cpp',
-  'hpp',
-  'cs',
-  'kt',
-  'kts',
-  'swift',
-  'scala',
-  'dart',
-  'php',
-  'groovy',
-  'gradle',
-  'zig',
-]);
-const HASH = new Set([
-  'py',
-  'rb',
-  'sh',
-  'bash',
-  'zsh',
-  'yml',
-  'yaml',
-  'toml',
-  'r',
-  'pl',
-  'ex',
-  'exs',
-  'mk',
-  'dockerfile',
-  'cfg',
-  'ini',
-  'conf',
-]);
+/** The tokenizer of each language of core's extension table (source/languages.ts) that has one. */
+const TOKENIZER: Partial<Record<CoreLanguage, Language>> = {
+  typescript: 'c-like',
+  tsx: 'c-like',
+  javascript: 'c-like',
+  jsx: 'c-like',
+  java: 'c-like',
+  go: 'c-like',
+  rust: 'c-like',
+  c: 'c-like',
+  'c-header': 'c-like',
+  cpp: 'c-like',
+  'cpp-header': 'c-like',
+  csharp: 'c-like',
+  kotlin: 'c-like',
+  swift: 'c-like',
+  scala: 'c-like',
+  dart: 'c-like',
+  php: 'c-like',
+  groovy: 'c-like',
+  zig: 'c-like',
+  python: 'hash',
+  ruby: 'hash',
+  shell: 'hash',
+  zsh: 'hash',
+  yaml: 'hash',
+  toml: 'hash',
+  r: 'hash',
+  perl: 'hash',
+  elixir: 'hash',
+  makefile: 'hash',
+  dockerfile: 'hash',
+  ini: 'hash',
+  json: 'json',
+  html: 'markup',
+  xml: 'markup',
+  svg: 'markup',
+  vue: 'markup',
+  svelte: 'markup',
+  css: 'css',
+  scss: 'css',
+  less: 'css',
+};
 
 export function languageOf(path: string): Language {
   const name = path.slice(path.lastIndexOf('/') + 1).toLowerCase();
   if (name === 'dockerfile' || name === 'makefile') return 'hash';
   const ext = name.includes('.') ? name.slice(name.lastIndexOf('.') + 1) : '';
-  if (C_LIKE.has(ext)) return 'c-like';
-  if (HASH.has(ext)) return 'hash';
-  if (ext === 'json' || ext === 'jsonc') return 'json';
-  if (ext === 'html' || ext === 'xml' || ext === 'svg' || ext === 'vue' || ext === 'svelte') return 'markup';
-  if (ext === 'css' || ext === 'scss' || ext === 'less') return 'css';
-  return 'plain';
+  const language = languageOfExtension(ext);
+  return (language && TOKENIZER[language]) || 'plain';
 }
 
 const KEYWORDS = new Set(

@@ -1,9 +1,11 @@
 /**
- * The engine worker's side of the embedding thread (embed.worker.ts): a nested Web Worker that
- * holds the USE-lite model, started on the first load() and kept from then on. Requests carry
+ * The engine worker's side of the embedding thread (embed.worker.ts): a nested Web Worker (as
+ * core's PoolThread, the port every pool speaks to) that holds the USE-lite model, started on
+ * the first load() and kept from then on. Requests carry
  * ids, so embeds may overlap. A load that fails (or a thread that stops) leaves nothing behind:
  * the next load() starts a fresh thread.
  */
+import { messagePortThread, type PoolThread } from '../core/jobs/pool-thread';
 import type { EmbeddingModel, ModelLoadProgress } from '../core/semantic/port';
 import type { EmbedReply, EmbedRequest } from './embed.worker';
 
@@ -16,11 +18,15 @@ type Pending = {
   onProgress?: (loaded: number, total: number) => void;
 };
 
-function spawnWorker(): Worker {
-  return new Worker(new URL('./embed.worker.ts', import.meta.url), {
+type EmbedThread = PoolThread<EmbedRequest, EmbedReply>;
+
+function spawnWorker(): EmbedThread {
+  const worker = new Worker(new URL('./embed.worker.ts', import.meta.url), {
     type: 'module',
     name: 'quarry-embedder',
   });
+  // an exit without a message: the Connection says what that means
+  return messagePortThread(worker, '');
 }
 
 /** One embedding thread and its requests in flight. */
@@ -31,19 +37,16 @@ class Connection {
   private stopped: string | null = null;
 
   constructor(
-    private readonly worker: Worker,
+    private readonly thread: EmbedThread,
     private readonly onStop: (conn: Connection) => void,
   ) {
-    worker.addEventListener('message', (e: MessageEvent<EmbedReply>) => this.receive(e.data));
-    const fail = (e: Event) => {
-      e.preventDefault?.();
-      const detail = (e as ErrorEvent).message;
-      this.stop(
-        `The embedding worker stopped${detail ? `: ${detail}` : ' (it could not start, or it crashed)'}`,
-      );
-    };
-    worker.addEventListener('error', fail);
-    worker.addEventListener('messageerror', fail);
+    thread.listen(
+      (reply) => this.receive(reply),
+      (detail) =>
+        this.stop(
+          `The embedding worker stopped${detail ? `: ${detail}` : ' (it could not start, or it crashed)'}`,
+        ),
+    );
   }
 
   get alive(): boolean {
@@ -56,7 +59,7 @@ class Connection {
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, onProgress });
       try {
-        this.worker.postMessage({ ...req, id } as EmbedRequest);
+        this.thread.post({ ...req, id } as EmbedRequest, []);
       } catch (err) {
         this.pending.delete(id);
         reject(err instanceof Error ? err : new Error(String(err)));
@@ -80,7 +83,7 @@ class Connection {
   stop(why: string): void {
     if (this.stopped !== null) return;
     this.stopped = why;
-    this.worker.terminate();
+    this.thread.terminate();
     const pending = [...this.pending.values()];
     this.pending.clear();
     for (const p of pending) p.reject(new Error(why));
@@ -93,7 +96,7 @@ export class BrowserEmbedder {
   private loading: Promise<EmbeddingModel> | null = null;
   private readonly listeners = new Set<(p: ModelLoadProgress) => void>();
 
-  constructor(private readonly spawn: () => Worker = spawnWorker) {}
+  constructor(private readonly spawn: () => EmbedThread = spawnWorker) {}
 
   /**
    * The model, loaded once: the first call starts the thread, later calls get the same model

@@ -6,7 +6,8 @@
  */
 import { browserGrammarLoader } from '../adapters/browser/grammars';
 import { inThreadChunker } from '../core/chunk/any';
-import { poolSize, ThreadPool, type ChunkReply, type ChunkThread } from '../core/chunk/pool';
+import { poolSize, ThreadPool, type ChunkThread } from '../core/chunk/pool';
+import { messagePortThread } from '../core/jobs/pool-thread';
 import { MAX_PARSE_MS } from '../core/limits';
 
 function spawnWorker(): ChunkThread {
@@ -14,20 +15,7 @@ function spawnWorker(): ChunkThread {
     type: 'module',
     name: 'quarry-parser',
   });
-  return {
-    post: (req) => worker.postMessage(req),
-    listen(onReply, onExit) {
-      worker.addEventListener('message', (e: MessageEvent<ChunkReply>) => onReply(e.data));
-      const exit = (e: Event) => {
-        e.preventDefault?.();
-        worker.terminate();
-        onExit((e as ErrorEvent).message || 'the parser worker failed');
-      };
-      worker.addEventListener('error', exit);
-      worker.addEventListener('messageerror', exit);
-    },
-    terminate: () => worker.terminate(),
-  };
+  return messagePortThread(worker, 'the parser worker failed');
 }
 
 /**

@@ -7,6 +7,7 @@
  * `PulledSnapshotSource` (in the worker) pulls the bytes it needs through `snapshotPuller`.
  */
 import { QuarryError } from '../../core/errors';
+import { fnv1a } from '../../core/hash';
 import type { DirEntry, FileSource, FileStat } from '../../core/source/types';
 
 export interface SnapshotFile {
@@ -251,12 +252,7 @@ export function snapshotPuller(files: SnapshotFile[]): PullFiles {
 
 /** FNV-1a over the bytes: a snapshot's stand-in for a modification time (the index compares it). */
 export function contentStamp(bytes: Uint8Array): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < bytes.length; i++) {
-    h ^= bytes[i];
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
+  return fnv1a(bytes);
 }
 
 type PulledState = {

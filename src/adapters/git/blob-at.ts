@@ -8,6 +8,7 @@
 import './env';
 import * as git from 'isomorphic-git';
 import { QuarryError } from '../../core/errors';
+import { Lru } from '../../core/lru';
 
 export type GitFs = git.CallbackFsClient | git.PromiseFsClient;
 
@@ -124,21 +125,18 @@ interface TreeItem {
 
 /** Trees by oid (they never change), least recently used dropped past `maxTrees`. */
 export class TreeCache {
-  private trees = new Map<string, Map<string, TreeItem>>();
-  constructor(private readonly maxTrees = 4000) {}
+  private readonly trees: Lru<string, Map<string, TreeItem>>;
+  constructor(maxTrees = 4000) {
+    this.trees = new Lru(maxTrees);
+  }
 
   async get(repo: GitRepo, oid: string): Promise<Map<string, TreeItem>> {
     const hit = this.trees.get(oid);
-    if (hit) {
-      this.trees.delete(oid);
-      this.trees.set(oid, hit);
-      return hit;
-    }
+    if (hit) return hit;
     const { tree } = await git.readTree({ ...args(repo), oid });
     const entries = new Map<string, TreeItem>();
     for (const e of tree) entries.set(e.path, { oid: e.oid, type: e.type, mode: e.mode });
     this.trees.set(oid, entries);
-    if (this.trees.size > this.maxTrees) this.trees.delete(this.trees.keys().next().value!);
     return entries;
   }
 }

@@ -32,9 +32,7 @@ export interface GitFs {
     readFile(path: string, opts?: unknown): Promise<Uint8Array | string>;
     readdir(path: string): Promise<string[]>;
     stat(path: string): Promise<{ size: number; mtimeMs: number; isFile(): boolean; isDirectory(): boolean }>;
-    lstat?(
-      path: string,
-    ): Promise<{
+    lstat?(path: string): Promise<{
       size: number;
       mtimeMs: number;
       isFile(): boolean;

@@ -1,16 +1,13 @@
 /**
- * A worker thread of one of Quarry's Node pools (parsing, search): started from the bundled
+ * A worker thread of one of Quarry's Node pools (parsing, search), as core's PoolThread: started from the bundled
  * `<name>.mjs` beside the CLI's bundle, or from the TypeScript sources through the .mjs boot
  * file that has tsx compile `<name>.ts` in the thread. The thread keeps the process alive only
  * while it has work to answer.
  */
 import { Worker } from 'node:worker_threads';
+import type { PoolThread } from '../../core/jobs/pool-thread';
 
-export interface PoolThread<M, R> {
-  post(message: M, transfer?: ArrayBuffer[]): void;
-  listen(onReply: (reply: R) => void, onExit: (reason: string) => void): void;
-  terminate(): void;
-}
+export type { PoolThread };
 
 /** `name` beside this module ('parse-thread', 'search-thread'); `isWork(m)`: the message will be answered. */
 export function startPoolThread<M, R>(name: string, isWork: (message: M) => boolean): PoolThread<M, R> {

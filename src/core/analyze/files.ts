@@ -3,49 +3,15 @@
  * a non-JavaScript source file are (JavaScript and TypeScript use the parser instead).
  */
 import { fileRole } from '../source/file-role';
+import { extensionTable, type Language } from '../source/languages';
 import { baseName, extensionOf } from '../source/types';
 
 export type FileCategory = 'code' | 'test' | 'docs' | 'config' | 'other';
 
-const CODE_EXTENSIONS = new Set([
-  'ts',
-  'tsx',
-  'js',
-  'jsx',
-  'mjs',
-  'cjs',
-  'mts',
-  'cts',
-  'vue',
-  'svelte',
-  'astro',
-  'py',
-  'go',
-  'rs',
-  'java',
-  'kt',
-  'kts',
-  'scala',
-  'rb',
-  'php',
-  'cs',
-  'swift',
-  'dart',
-  'm',
-  'mm',
-  'c',
-  'h',
-  'cc',
-  'cpp',
-  'cxx',
-  'hpp',
-  'ex',
-  'exs',
-  'erl',
-  'clj',
-  'cljs',
-  'lua',
-]);
+/** Extensions of code (source/languages.ts's languages of kind 'code'). */
+const CODE_EXTENSIONS: ReadonlySet<string> = new Set(
+  Object.keys(extensionTable((info) => (info.kind === 'code' ? true : undefined))),
+);
 const DOC_EXTENSIONS = new Set(['md', 'mdx', 'markdown', 'txt', 'rst', 'adoc']);
 const CONFIG_EXTENSIONS = new Set([
   'json',
@@ -97,45 +63,36 @@ const FAMILIES: Readonly<Record<string, CommentFamily>> = {
   dash: { line: ['--'], block: [], quotes: `'"` },
   semicolon: { line: [';'], block: [], quotes: '"' },
 };
-const FAMILY_BY_EXTENSION: Readonly<Record<string, keyof typeof FAMILIES>> = {
+const FAMILY_BY_LANGUAGE: Partial<Record<Language, keyof typeof FAMILIES>> = {
   java: 'c',
-  kt: 'c',
-  kts: 'c',
+  kotlin: 'c',
   scala: 'c',
   swift: 'c',
-  cs: 'c',
+  csharp: 'c',
   go: 'c',
-  rs: 'c',
+  rust: 'c',
   dart: 'c',
-  m: 'c',
-  mm: 'c',
+  'objective-c': 'c',
   c: 'c',
-  h: 'c',
-  cc: 'c',
+  'c-header': 'c',
   cpp: 'c',
-  cxx: 'c',
-  hpp: 'c',
-  ts: 'c',
+  'cpp-header': 'c',
+  typescript: 'c',
   tsx: 'c',
-  js: 'c',
+  javascript: 'c',
   jsx: 'c',
-  mjs: 'c',
-  cjs: 'c',
-  mts: 'c',
-  cts: 'c',
   vue: 'markup',
   svelte: 'markup',
   astro: 'markup',
-  py: 'hash',
-  rb: 'hash',
-  ex: 'hash',
-  exs: 'hash',
+  python: 'hash',
+  ruby: 'hash',
+  elixir: 'hash',
   php: 'php',
   lua: 'dash',
-  erl: 'semicolon',
-  clj: 'semicolon',
-  cljs: 'semicolon',
+  erlang: 'semicolon',
+  clojure: 'semicolon',
 };
+const FAMILY_BY_EXTENSION = extensionTable((_, language) => FAMILY_BY_LANGUAGE[language]);
 
 /**
  * Comment ranges [start, end) of a source file, by a small lexer that knows its language's

@@ -8,6 +8,7 @@
  * `renewCheckout` and `checkoutable` do not. The last word may carry a plural `s` (or lose
  * one: "notifications" also finds `NotificationBell`).
  */
+import { identifierWords } from '../source/identifier-words';
 
 const LEADING_NOISE = new Set([
   'enable',
@@ -29,12 +30,7 @@ const TRAILING_NOISE = new Set(['enabled', 'enable', 'disabled', 'flag', 'flags'
 
 /** Words of an identifier or phrase, lower-cased: `enableNewCheckout` -> [enable, new, checkout]. */
 export function splitWords(name: string): string[] {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean)
-    .map((w) => w.toLowerCase());
+  return identifierWords(name, { digits: false });
 }
 
 /** The words that identify a feature (framing words dropped while others remain). */

@@ -12,21 +12,18 @@ import { Language, Parser, type Node } from 'web-tree-sitter';
 import { initRuntime } from '../chunk';
 import type { GrammarLoader } from '../chunk/types';
 import { QuarryError } from '../errors';
+import { extensionTable } from '../source/languages';
 import { extensionOf } from '../source/types';
 
 export type ScriptLanguage = 'typescript' | 'tsx' | 'javascript';
 
 /** JavaScript-family extensions the analyzers parse (.ts/.mts/.cts without JSX; .js/.jsx with it). */
-export const SCRIPT_LANGUAGE_BY_EXTENSION: Readonly<Record<string, ScriptLanguage>> = {
-  ts: 'typescript',
-  mts: 'typescript',
-  cts: 'typescript',
-  tsx: 'tsx',
-  js: 'javascript',
-  jsx: 'javascript',
-  mjs: 'javascript',
-  cjs: 'javascript',
-};
+export const SCRIPT_LANGUAGE_BY_EXTENSION: Readonly<Record<string, ScriptLanguage>> = extensionTable(
+  (info) =>
+    info.chunker === 'typescript' || info.chunker === 'tsx' || info.chunker === 'javascript'
+      ? info.chunker
+      : undefined,
+);
 
 /** The script language of a path by its final extension (case-sensitive, `.d.ts` excluded), or null. */
 export function scriptLanguageOf(path: string): ScriptLanguage | null {

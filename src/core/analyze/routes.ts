@@ -27,9 +27,11 @@
  * Pages Router (`pages/`, or `src/pages/`): every file with a page extension is a route at
  * its path; `index` names its folder; `_app`, `_document`, `_error` are framework files and
  * excluded; `pages/api/**` -> 'api'; `404` -> 'not-found' at /404; `500` -> 'error' at /500;
- * test files (`*.test.*`, `*.spec.*`, `__tests__/`) are skipped.
+ * test files (source/file-role.ts's isTestFileName: `*.test.tsx`, `*.spec.js`, ...) and files under
+ * `__tests__/` are skipped.
  */
 import { QuarryError } from '../errors';
+import { isTestFileName } from '../source/file-role';
 import type { FileSource } from '../source/types';
 import { baseName, dirName, joinPath } from '../source/types';
 import type { Workspace } from '../source/workspace';
@@ -193,8 +195,7 @@ export function pagesRouteOf(relInPagesDir: string): { path: string; type: Route
   const parts = relInPagesDir.split('/').filter(Boolean);
   if (!parts.length) return null;
   const file = parts[parts.length - 1];
-  if (/\.d\.[cm]?ts$/.test(file) || /\.(test|spec)\.[^.]+$/.test(file) || parts.includes('__tests__'))
-    return null;
+  if (/\.d\.[cm]?ts$/.test(file) || isTestFileName(file) || parts.includes('__tests__')) return null;
   const { name, ext } = splitName(file);
   if (!PAGE_EXTENSIONS.includes(ext)) return null;
   const segs = [...parts.slice(0, -1), name];

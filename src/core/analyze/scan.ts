@@ -5,6 +5,7 @@
  * edit re-parses only what changed, and an unchanged repository is never parsed twice.
  */
 import { QuarryError } from '../errors';
+import { fnv1a } from '../hash';
 import { createYielder, NEVER_YIELD, type Yielder } from '../jobs/yielder';
 import type { FileSource } from '../source/types';
 import type { Workspace } from '../source/workspace';
@@ -69,12 +70,7 @@ export { NEVER_YIELD };
 
 /** FNV-1a over UTF-16 code units, mixed with the length: the cache key of a file's text. */
 export function textHash(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return `${text.length}:${(h >>> 0).toString(36)}`;
+  return `${text.length}:${fnv1a(text).toString(36)}`;
 }
 
 /** Per-source, per-analysis memo of file results keyed by content. */

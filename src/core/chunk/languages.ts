@@ -9,7 +9,9 @@
  *   the query-driven chunker the issue-15 languages share (scope, naming) -> tags.ts
  *
  * A path's language is decided by its FINAL extension, case-sensitively (`a.TS` has none,
- * `a.d.ts` is TypeScript), or for a few extensionless names by the whole base name
+ * `a.d.ts` is TypeScript), by the one extension table (source/languages.ts, `chunker`: `.ts`,
+ * `.mts`, `.cts` are TypeScript, `.pyi` Python, `.md` and `.markdown` Markdown, `.scss` and
+ * `.less` CSS ...), or for a few extensionless names by the whole base name
  * (Rakefile, Gemfile). `.h` is C: a C++ header parsed as C still gives its functions,
  * structs, enums, typedefs and macros (classes and namespaces are lost), while a C header
  * parsed as C++ would be the worse mistake far more often.
@@ -36,44 +38,11 @@ import { chunkRust, RUST_ATTACH } from './rust';
 import { BASH_ATTACH, BASH_TAGS, PHP_ATTACH, PHP_TAGS, RUBY_ATTACH, RUBY_TAGS } from './scripting';
 import type { TagsSpec } from './tags';
 import type { GrammarLanguageId, LanguageId } from './types';
+import { extensionTable } from '../source/languages';
 import { extensionOf } from '../source/types';
 
-const LANGUAGE_BY_EXTENSION: Readonly<Record<string, LanguageId>> = {
-  ts: 'typescript',
-  tsx: 'tsx',
-  js: 'javascript',
-  jsx: 'javascript',
-  mjs: 'javascript',
-  cjs: 'javascript',
-  py: 'python',
-  go: 'go',
-  rs: 'rust',
-  md: 'markdown',
-  c: 'c',
-  h: 'c',
-  cc: 'cpp',
-  cpp: 'cpp',
-  cxx: 'cpp',
-  hpp: 'cpp',
-  hh: 'cpp',
-  hxx: 'cpp',
-  java: 'java',
-  cs: 'csharp',
-  kt: 'kotlin',
-  kts: 'kotlin',
-  swift: 'swift',
-  rb: 'ruby',
-  rake: 'ruby',
-  gemspec: 'ruby',
-  php: 'php',
-  sh: 'bash',
-  bash: 'bash',
-  css: 'css',
-  scss: 'css',
-  less: 'css',
-  html: 'html',
-  htm: 'html',
-};
+/** The chunker's view of source/languages.ts: the extensions whose language it chunks. */
+const LANGUAGE_BY_EXTENSION: Readonly<Record<string, LanguageId>> = extensionTable((info) => info.chunker);
 
 const LANGUAGE_BY_NAME: Readonly<Record<string, LanguageId>> = {
   Rakefile: 'ruby',

@@ -12,6 +12,7 @@
  * unreadable, with the reason) and starts a new one for the others. serveChunks is the thread side.
  */
 import { QuarryError, toQuarryError, type QuarryErrorJSON } from '../errors';
+import type { PoolThread } from '../jobs/pool-thread';
 import { MAX_BACKGROUND_WAIT_MS, now, unlessAborted } from '../jobs/yielder';
 import type { Chunk } from './types';
 
@@ -85,12 +86,7 @@ export function serveChunks(
 }
 
 /** What ThreadPool needs of a thread. */
-export interface ChunkThread {
-  post(req: ChunkMessage): void;
-  /** Every reply; `onExit` once, when the thread died (an error event, a failed start, an exit). */
-  listen(onReply: (reply: ChunkReply) => void, onExit: (reason: string) => void): void;
-  terminate(): void;
-}
+export type ChunkThread = PoolThread<ChunkMessage, ChunkReply>;
 
 interface Job {
   id: number;
@@ -281,7 +277,7 @@ export class ThreadPool implements FileChunker {
       try {
         const slot = this.slotAt(best);
         slot.keys.add(key);
-        slot.thread.post({ preload: key });
+        slot.thread.post({ preload: key }, []);
       } catch {
         return; // no thread can start: the files will say so
       }
@@ -292,7 +288,7 @@ export class ThreadPool implements FileChunker {
     if (job.onAbort) job.signal!.removeEventListener('abort', job.onAbort);
     slot.sent.set(job.id, job);
     slot.sentChars += job.text.length;
-    slot.thread.post({ id: job.id, path: job.path, text: job.text });
+    slot.thread.post({ id: job.id, path: job.path, text: job.text }, []);
   }
 
   /** A waiting file of a cancelled build: never sent. */

@@ -11,6 +11,8 @@
  * splitting the whole text, on random edits.
  */
 
+import { fnv1a, fnv1aStep } from '../hash';
+
 const NL = 0x0a;
 
 /** Lines interned by their bytes (a line and the same line without its newline at the end of the file differ). */
@@ -29,9 +31,7 @@ export class ByteLineInterner {
 
   idOf(bytes: Uint8Array, start: number, end: number, noEol: boolean): number {
     // FNV-1a over the bytes, then the "no newline" flag
-    let h = 0x811c9dc5;
-    for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
-    h = Math.imul(h ^ (noEol ? 1 : 2), 0x01000193) >>> 0;
+    const h = fnv1aStep(fnv1a(bytes, start, end), noEol ? 1 : 2) >>> 0;
     const mask = this.table.length - 1;
     for (let slot = h & mask; ; slot = (slot + 1) & mask) {
       const id = this.table[slot];

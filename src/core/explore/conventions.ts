@@ -2,8 +2,8 @@
  * Path conventions explore's key-file and pattern analyzers share: a path's language family,
  * whether a file is a test by its ecosystem's naming (`*.test.ts`, `test_*.py`, `*_test.go`,
  * files under `tests/` or `__tests__/`), and the test folder it belongs to.
- * The rules themselves are source/file-role.ts's (the one file-role rule rankers use too); the
- * language table there mirrors chunk/languages.ts (`languageForPath`) with `.mts`/`.cts` added,
+ * The rules themselves are source/file-role.ts's (the one file-role rule rankers use too); its
+ * language families come from source/languages.ts, the extension table the chunker reads too,
  * so these pure analyzers do not load the chunkers and their grammar runtime.
  */
 

@@ -7,16 +7,13 @@
  * every chunk fails so (the search goes on on the calling thread alone).
  */
 import { QuarryError } from '../errors';
+import type { PoolThread } from '../jobs/pool-thread';
 import type { FileSource } from '../source/types';
 import { transferables, type ChunkResult, type ChunkTask, type LaneMessage, type LaneReply } from './lane';
 import type { SearchPool } from './pool';
 
-export interface LaneThread {
-  /** Send a message, moving the buffers in `transfer` (see transferables()). */
-  post(message: LaneMessage, transfer: ArrayBuffer[]): void;
-  listen(onReply: (reply: LaneReply) => void, onExit: (reason: string) => void): void;
-  terminate(): void;
-}
+/** A search thread: messages go with their buffers moved (see transferables()). */
+export type LaneThread = PoolThread<LaneMessage, LaneReply>;
 
 interface Lane {
   thread: LaneThread;

@@ -4,6 +4,7 @@
  * than the tokenizer's MIN_TOKEN_CHARS are dropped (the "x" in "xAxis"), as they could never
  * be terms. The tokens themselves come from tokenize.ts.
  */
+import { identifierWords } from '../source/identifier-words';
 import { MIN_TOKEN_CHARS } from './tokenize';
 
 /** A token's identifier parts: splitIdentifierRegex's answer, by a direct path for word tokens. */
@@ -50,16 +51,9 @@ export function splitIdentifier(token: string): string[] {
 
 let kindScratch = new Uint8Array(64);
 
-/** The reference definition of splitIdentifier (any string). */
+/** The reference definition of splitIdentifier (any string): the shared splitter, cut at white space and `_` only. */
 export function splitIdentifierRegex(token: string): string[] {
-  const parts = token
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .replace(/([A-Za-z])([0-9])/g, '$1 $2')
-    .split(/[\s_]+/)
-    .filter((p) => p.length >= MIN_TOKEN_CHARS)
-    .map((p) => p.toLowerCase());
-  return parts;
+  return identifierWords(token, { separators: /[\s_]+/, minChars: MIN_TOKEN_CHARS });
 }
 
 /** Whether a raw token is a compound identifier worth splitting (camelCase, snake_case, letters+digits). */

@@ -8,6 +8,7 @@
  * no substring and no toLowerCase; tests check this yields exactly tokenize()'s tokens. Any
  * other tokenizer goes through its forEachToken and term().
  */
+import { fnv1aStep, FNV_OFFSET } from '../hash';
 import { ownString } from './indexed-chunk';
 import { TermTable } from './term-table';
 import { MIN_TOKEN_CHARS, seedTerm, seedTokenizer, TOKEN_FOLD, type Tokenizer } from './tokenize';
@@ -69,9 +70,9 @@ export class LineTerms {
         continue;
       }
       const start = i;
-      let h = 0x811c9dc5 | 0; // TermTable.hashString of the folded units
+      let h = FNV_OFFSET | 0; // TermTable.hashString of the folded units
       for (;;) {
-        h = Math.imul(h ^ fold[c0], 0x01000193);
+        h = fnv1aStep(h, fold[c0]);
         if (++i === n) break;
         c0 = text.charCodeAt(i);
         if (c0 >= 128 || fold[c0] === 0) break;

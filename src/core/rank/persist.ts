@@ -17,6 +17,7 @@
  * one giant string (V8 puts strings over ~128 KiB in large-object space, which is slow to fill).
  */
 import { QuarryError, toQuarryError } from '../errors';
+import { fnv1aStep, FNV_OFFSET } from '../hash';
 
 export const INDEX_FORMAT_VERSION = 6;
 const MAGIC = 0x58444951; // 'QIDX' little-endian
@@ -31,15 +32,15 @@ const HEAD = 12;
  * Two interleaved lanes keep the multiplies independent (about 1 ms per 4 MB).
  */
 export function payloadChecksum(words: Uint32Array): number {
-  let a = 0x811c9dc5;
+  let a = FNV_OFFSET;
   let b = 0x2545f491;
   const n = words.length;
   const even = n & ~1;
   for (let i = 0; i < even; i += 2) {
-    a = Math.imul(a ^ words[i], 0x01000193);
-    b = Math.imul(b ^ words[i + 1], 0x01000193);
+    a = fnv1aStep(a, words[i]);
+    b = fnv1aStep(b, words[i + 1]);
   }
-  if (n & 1) a = Math.imul(a ^ words[n - 1], 0x01000193);
+  if (n & 1) a = fnv1aStep(a, words[n - 1]);
   let h = Math.imul(a ^ (b >>> 15) ^ (b << 17), 0x85ebca6b) ^ n;
   h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
   return (h ^ (h >>> 16)) >>> 0;

@@ -72,7 +72,7 @@ export const INDEXED_EXTENSIONS: readonly string[] = [
  * Bumped whenever the chunker's rules change what a file's chunks are: a stored index built
  * under other rules is rebuilt (quietly, as a full build).
  */
-export const CHUNK_RULES_VERSION = 3;
+export const CHUNK_RULES_VERSION = 4;
 
 export type RefreshMode = 'cache_hit' | 'incremental' | 'full';
 

@@ -1,6 +1,7 @@
 /**
  * The term dictionary of the chunk index (see TermTable).
  */
+import { fnv1a } from '../hash';
 import { TOKEN_FOLD } from './tokenize';
 
 /**
@@ -20,9 +21,7 @@ export class TermTable {
 
   /** FNV-1a over the code units (what the fast path computes over a token's TOKEN_FOLD units). */
   static hashString(s: string): number {
-    let h = 0x811c9dc5 | 0;
-    for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-    return h;
+    return fnv1a(s) | 0;
   }
 
   /** Id of a term, or -1. */

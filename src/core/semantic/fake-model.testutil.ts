@@ -6,6 +6,7 @@
  * `function NAME`, `def NAME`, `func NAME` or `fn NAME` starts a chunk that runs to the next).
  */
 import type { Chunk } from '../chunk/types';
+import { fnv1a } from '../hash';
 import { ChunkIndex } from '../rank/bm25';
 import { splitLinesForIndex } from '../rank/lines';
 import type { EmbeddingModel } from './port';
@@ -15,15 +16,6 @@ export const FAKE_DIMS = 64;
 
 export function fakeWords(text: string): string[] {
   return text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
-}
-
-function fnv1a(word: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < word.length; i++) {
-    h ^= word.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h;
 }
 
 /** The fake model's unit vector for one text (all zeros for a text without words). */

@@ -29,6 +29,7 @@
  * rankers read it from the file's chunks (isBarrelText below, over the indexed text).
  * Folder names are matched whole, case-sensitively except where noted; names of files too.
  */
+import { extensionTable, type Lang } from './languages';
 import { baseName, extensionOf as rawExtension } from './types';
 
 export type FileRole =
@@ -58,54 +59,10 @@ export const FILE_ROLES: readonly FileRole[] = [
   'example',
 ];
 
-/** A language family of source code, by extension (explore's analyzers and the role rule's "source code"). */
-export type Lang =
-  | 'ts'
-  | 'js'
-  | 'python'
-  | 'go'
-  | 'rust'
-  | 'c'
-  | 'cpp'
-  | 'java'
-  | 'kotlin'
-  | 'csharp'
-  | 'swift'
-  | 'ruby'
-  | 'php'
-  | 'shell';
+export type { Lang };
 
-const LANG_BY_EXTENSION: Readonly<Record<string, Lang>> = {
-  ts: 'ts',
-  tsx: 'ts',
-  mts: 'ts',
-  cts: 'ts',
-  js: 'js',
-  jsx: 'js',
-  mjs: 'js',
-  cjs: 'js',
-  py: 'python',
-  pyi: 'python',
-  go: 'go',
-  rs: 'rust',
-  c: 'c',
-  h: 'c',
-  cc: 'cpp',
-  cpp: 'cpp',
-  cxx: 'cpp',
-  hpp: 'cpp',
-  hh: 'cpp',
-  hxx: 'cpp',
-  java: 'java',
-  kt: 'kotlin',
-  kts: 'kotlin',
-  cs: 'csharp',
-  swift: 'swift',
-  rb: 'ruby',
-  php: 'php',
-  sh: 'shell',
-  bash: 'shell',
-};
+/** The language families of source/languages.ts, by extension. */
+const LANG_BY_EXTENSION: Readonly<Record<string, Lang>> = extensionTable((info) => info.family);
 
 /** The final extension, lower-cased, without the dot ('' when none). */
 export function extensionOf(path: string): string {

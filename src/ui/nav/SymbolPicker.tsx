@@ -3,12 +3,11 @@
  * worker) or in the open file (Ctrl/Cmd+Shift+O; its outline, filtered here). Arrow keys move,
  * Enter opens the symbol's line, Escape closes.
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { toQuarryError } from '../../core/errors';
 import type { ChunkRef } from '../../worker/protocol';
 import { useEngine } from '../engine';
-import { Highlighted } from '../QuickOpen';
-import { useFocusTrap } from '../useFocusTrap';
+import { Highlighted, PickerDialog } from '../PickerDialog';
 import { VisibleText } from '../VisibleText';
 import { SymbolKind } from './SymbolKind';
 import { flattenOutline, useOutline } from './use-outline';
@@ -62,14 +61,7 @@ export function SymbolPicker({
   const [query, setQuery] = useState('');
   const [remote, setRemote] = useState<{ items: SymbolItem[]; error: string; query: string } | null>(null);
   const [active, setActive] = useState(0);
-  const inputRef = useRef<HTMLInputElement>(null);
-  const dialogRef = useRef<HTMLDivElement>(null);
-  useFocusTrap(dialogRef);
   const outline = useOutline(mode === 'file' ? path : '', repoKey, indexVersion);
-
-  useEffect(() => {
-    inputRef.current?.focus();
-  }, []);
 
   useEffect(() => {
     if (mode !== 'workspace') return;
@@ -117,94 +109,47 @@ export function SymbolPicker({
   const error =
     mode === 'workspace' ? (remote?.error ?? '') : outline.state === 'error' ? outline.message : '';
   const loading = mode === 'workspace' ? !remote : outline.state === 'loading';
-  const shown = Math.min(active, Math.max(0, items.length - 1));
-  const choose = (item: SymbolItem | undefined) => {
-    if (!item) return;
-    onOpen(item.path, item.line);
-    onClose();
-  };
-  const label = mode === 'workspace' ? 'Go to symbol in workspace' : 'Go to symbol in file';
 
   return (
-    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div
-        ref={dialogRef}
-        role="dialog"
-        aria-modal="true"
-        aria-label={label}
-        className="quick-open"
-        data-testid="symbol-picker"
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') {
-            e.preventDefault();
-            onClose();
-          } else if (e.key === 'ArrowDown') {
-            e.preventDefault();
-            setActive(Math.min(items.length - 1, shown + 1));
-          } else if (e.key === 'ArrowUp') {
-            e.preventDefault();
-            setActive(Math.max(0, shown - 1));
-          } else if (e.key === 'Enter') {
-            e.preventDefault();
-            choose(items[shown]);
-          }
-        }}
-      >
-        <input
-          ref={inputRef}
-          role="combobox"
-          aria-label="Symbol name"
-          aria-expanded={items.length > 0}
-          aria-controls="symbol-list"
-          aria-activedescendant={items[shown] ? `sym-${shown}` : undefined}
-          aria-autocomplete="list"
-          placeholder={
-            mode === 'workspace'
-              ? 'Type a symbol name (functions, classes, types…)'
-              : 'Type to filter this file’s symbols'
-          }
-          value={query}
-          spellCheck={false}
-          onChange={(e) => {
-            setQuery(e.target.value);
-            setActive(0);
-          }}
-        />
-        {error && (
-          <p className="inline-error" role="alert">
-            {error}
-          </p>
-        )}
-        <ul role="listbox" id="symbol-list" aria-label="Symbols" className="quick-list">
-          {items.map((it, i) => (
-            <li
-              key={`${it.path}:${it.line}:${it.name}`}
-              id={`sym-${i}`}
-              role="option"
-              aria-selected={i === shown}
-              className={i === shown ? 'active' : ''}
-              data-testid="symbol-item"
-              style={it.depth ? { paddingLeft: 8 + it.depth * 14 } : undefined}
-              onMouseDown={(e) => e.preventDefault()}
-              onClick={() => choose(it)}
-              onMouseMove={() => setActive(i)}
-            >
-              <SymbolKind kind={it.kind} />
-              <span className="qo-name">
-                <Highlighted path={it.name} positions={it.positions} />
-              </span>
-              <span className="qo-dir">
-                {mode === 'workspace' ? <VisibleText text={it.path} /> : null}:{it.line}
-              </span>
-            </li>
-          ))}
-          {!items.length && !error && (
-            <li className="qo-empty" role="presentation">
-              {loading ? 'Looking…' : query ? `No symbol matches “${query}”.` : 'No symbols here.'}
-            </li>
-          )}
-        </ul>
-      </div>
-    </div>
+    <PickerDialog
+      label={mode === 'workspace' ? 'Go to symbol in workspace' : 'Go to symbol in file'}
+      testId="symbol-picker"
+      inputLabel="Symbol name"
+      placeholder={
+        mode === 'workspace'
+          ? 'Type a symbol name (functions, classes, types…)'
+          : 'Type to filter this file’s symbols'
+      }
+      query={query}
+      onInput={(value) => {
+        setQuery(value);
+        setActive(0);
+      }}
+      listId="symbol-list"
+      listLabel="Symbols"
+      optionIdPrefix="sym-"
+      itemTestId="symbol-item"
+      items={items}
+      active={active}
+      setActive={setActive}
+      error={error}
+      alertError
+      empty={loading ? 'Looking…' : query ? `No symbol matches “${query}”.` : 'No symbols here.'}
+      itemKey={(it) => `${it.path}:${it.line}:${it.name}`}
+      itemStyle={(it) => (it.depth ? { paddingLeft: 8 + it.depth * 14 } : undefined)}
+      renderItem={(it) => (
+        <>
+          <SymbolKind kind={it.kind} />
+          <span className="qo-name">
+            <Highlighted path={it.name} positions={it.positions} />
+          </span>
+          <span className="qo-dir">
+            {mode === 'workspace' ? <VisibleText text={it.path} /> : null}:{it.line}
+          </span>
+        </>
+      )}
+      onChoose={(it) => onOpen(it.path, it.line)}
+      onClose={onClose}
+    />
   );
 }

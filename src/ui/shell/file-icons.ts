@@ -4,6 +4,7 @@
  * image, plain file). Plain TS (tested in Node); FileIcon.tsx draws it. Names are matched
  * case-insensitively: exact names first (Dockerfile, LICENSE, lockfiles), then the extension.
  */
+import { languageOfExtension, type Language } from '../../core/source/languages';
 
 /** The badge colours (each has a light and a dark theme value in workspace.css). */
 export type IconColor =
@@ -27,19 +28,21 @@ const g = (glyph: string, color: IconColor, kind: string): FileIconSpec => ({
   kind,
 });
 
-const BY_EXTENSION: Record<string, FileIconSpec> = {
-  ts: g('TS', 'blue', 'TypeScript'),
-  mts: g('TS', 'blue', 'TypeScript'),
-  cts: g('TS', 'blue', 'TypeScript'),
+const TS = g('TS', 'blue', 'TypeScript');
+const JS = g('JS', 'yellow', 'JavaScript');
+const SHELL = g('$', 'green', 'Shell');
+const SETTINGS = g('⚙', 'gray', 'Settings');
+const LOCKFILE = g('LK', 'gray', 'Lockfile');
+const DOCKERFILE = g('DK', 'blue', 'Dockerfile');
+const MAKEFILE = g('MK', 'gray', 'Makefile');
+
+/** The icon of each language of core's extension table (source/languages.ts) that has one. */
+const BY_LANGUAGE: Partial<Record<Language, FileIconSpec>> = {
+  typescript: TS,
   tsx: g('TX', 'cyan', 'TypeScript React'),
-  js: g('JS', 'yellow', 'JavaScript'),
-  mjs: g('JS', 'yellow', 'JavaScript'),
-  cjs: g('JS', 'yellow', 'JavaScript'),
+  javascript: JS,
   jsx: g('JX', 'cyan', 'JavaScript React'),
   json: g('{}', 'amber', 'JSON'),
-  jsonc: g('{}', 'amber', 'JSON'),
-  json5: g('{}', 'amber', 'JSON'),
-  md: g('M', 'slate', 'Markdown'),
   markdown: g('M', 'slate', 'Markdown'),
   mdx: g('M', 'slate', 'Markdown'),
   css: g('#', 'purple', 'CSS'),
@@ -47,57 +50,47 @@ const BY_EXTENSION: Record<string, FileIconSpec> = {
   sass: g('#', 'purple', 'Sass'),
   less: g('#', 'purple', 'Less'),
   html: g('<>', 'orange', 'HTML'),
-  htm: g('<>', 'orange', 'HTML'),
   xml: g('<>', 'orange', 'XML'),
   vue: g('V', 'green', 'Vue'),
   svelte: g('S', 'orange', 'Svelte'),
-  py: g('PY', 'blue', 'Python'),
-  pyi: g('PY', 'blue', 'Python'),
+  python: g('PY', 'blue', 'Python'),
   go: g('GO', 'cyan', 'Go'),
-  rs: g('RS', 'orange', 'Rust'),
+  rust: g('RS', 'orange', 'Rust'),
   c: g('C', 'blue', 'C'),
-  h: g('H', 'purple', 'C header'),
-  cc: g('C+', 'blue', 'C++'),
+  'c-header': g('H', 'purple', 'C header'),
   cpp: g('C+', 'blue', 'C++'),
-  cxx: g('C+', 'blue', 'C++'),
-  hpp: g('H+', 'purple', 'C++ header'),
-  hh: g('H+', 'purple', 'C++ header'),
+  'cpp-header': g('H+', 'purple', 'C++ header'),
   java: g('J', 'red', 'Java'),
-  kt: g('K', 'purple', 'Kotlin'),
-  kts: g('K', 'purple', 'Kotlin'),
-  cs: g('C#', 'green', 'C#'),
-  rb: g('RB', 'red', 'Ruby'),
+  kotlin: g('K', 'purple', 'Kotlin'),
+  csharp: g('C#', 'green', 'C#'),
+  ruby: g('RB', 'red', 'Ruby'),
   php: g('PH', 'purple', 'PHP'),
   swift: g('SW', 'orange', 'Swift'),
-  sh: g('$', 'green', 'Shell'),
-  bash: g('$', 'green', 'Shell'),
-  zsh: g('$', 'green', 'Shell'),
-  fish: g('$', 'green', 'Shell'),
-  ps1: g('$', 'blue', 'PowerShell'),
+  shell: SHELL,
+  zsh: SHELL,
+  fish: SHELL,
+  powershell: g('$', 'blue', 'PowerShell'),
   sql: g('SQ', 'amber', 'SQL'),
-  yml: g('Y', 'red', 'YAML'),
   yaml: g('Y', 'red', 'YAML'),
   toml: g('T', 'gray', 'TOML'),
-  ini: g('⚙', 'gray', 'Settings'),
-  cfg: g('⚙', 'gray', 'Settings'),
-  conf: g('⚙', 'gray', 'Settings'),
-  env: g('⚙', 'gray', 'Settings'),
-  lock: g('LK', 'gray', 'Lockfile'),
+  ini: SETTINGS,
+  dotenv: SETTINGS,
+  lockfile: LOCKFILE,
   wasm: g('WA', 'purple', 'WebAssembly'),
   graphql: g('GQ', 'purple', 'GraphQL'),
-  gql: g('GQ', 'purple', 'GraphQL'),
-  proto: g('PB', 'cyan', 'Protocol Buffers'),
+  protobuf: g('PB', 'cyan', 'Protocol Buffers'),
   dart: g('D', 'cyan', 'Dart'),
   lua: g('LU', 'blue', 'Lua'),
   r: g('R', 'blue', 'R'),
   scala: g('SC', 'red', 'Scala'),
-  ex: g('EX', 'purple', 'Elixir'),
-  exs: g('EX', 'purple', 'Elixir'),
-  erl: g('ER', 'red', 'Erlang'),
-  hs: g('HS', 'purple', 'Haskell'),
+  elixir: g('EX', 'purple', 'Elixir'),
+  erlang: g('ER', 'red', 'Erlang'),
+  haskell: g('HS', 'purple', 'Haskell'),
   zig: g('Z', 'amber', 'Zig'),
   csv: g('≡', 'green', 'CSV'),
   tsv: g('≡', 'green', 'TSV'),
+  makefile: MAKEFILE,
+  dockerfile: DOCKERFILE,
 };
 
 /** Image formats Quarry shows as pictures (ImageView). */
@@ -114,10 +107,10 @@ export const IMAGE_EXTENSIONS: ReadonlySet<string> = new Set([
 ]);
 
 const BY_NAME: Record<string, FileIconSpec> = {
-  dockerfile: g('DK', 'blue', 'Dockerfile'),
-  containerfile: g('DK', 'blue', 'Dockerfile'),
-  makefile: g('MK', 'gray', 'Makefile'),
-  gnumakefile: g('MK', 'gray', 'Makefile'),
+  dockerfile: DOCKERFILE,
+  containerfile: DOCKERFILE,
+  makefile: MAKEFILE,
+  gnumakefile: MAKEFILE,
   license: g('©', 'amber', 'Licence'),
   'license.md': g('©', 'amber', 'Licence'),
   'license.txt': g('©', 'amber', 'Licence'),
@@ -127,13 +120,13 @@ const BY_NAME: Record<string, FileIconSpec> = {
   '.gitattributes': g('GI', 'orange', 'Git'),
   '.gitmodules': g('GI', 'orange', 'Git'),
   '.ignore': g('GI', 'gray', 'Ignore rules'),
-  '.editorconfig': g('⚙', 'gray', 'Settings'),
-  '.npmrc': g('⚙', 'gray', 'Settings'),
-  'package-lock.json': g('LK', 'gray', 'Lockfile'),
-  'pnpm-lock.yaml': g('LK', 'gray', 'Lockfile'),
-  'yarn.lock': g('LK', 'gray', 'Lockfile'),
-  'cargo.lock': g('LK', 'gray', 'Lockfile'),
-  'go.sum': g('LK', 'gray', 'Lockfile'),
+  '.editorconfig': SETTINGS,
+  '.npmrc': SETTINGS,
+  'package-lock.json': LOCKFILE,
+  'pnpm-lock.yaml': LOCKFILE,
+  'yarn.lock': LOCKFILE,
+  'cargo.lock': LOCKFILE,
+  'go.sum': LOCKFILE,
   'go.mod': g('GO', 'cyan', 'Go module'),
   'package.json': g('{}', 'green', 'npm package'),
   'tsconfig.json': g('TS', 'slate', 'TypeScript settings'),
@@ -156,9 +149,10 @@ export function fileIcon(path: string, kind: 'file' | 'directory' = 'file', open
   const name = path.slice(path.lastIndexOf('/') + 1).toLowerCase();
   const byName = BY_NAME[name];
   if (byName) return byName;
-  if (name.startsWith('.env')) return BY_EXTENSION.env;
+  if (name.startsWith('.env')) return SETTINGS;
   if (name.startsWith('dockerfile.') || name.endsWith('.dockerfile')) return BY_NAME.dockerfile;
   const ext = extensionOf(name);
   if (IMAGE_EXTENSIONS.has(ext)) return { shape: 'image' };
-  return BY_EXTENSION[ext] ?? { shape: 'file' };
+  const language = languageOfExtension(ext);
+  return (language && BY_LANGUAGE[language]) || { shape: 'file' };
 }
