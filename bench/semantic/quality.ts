@@ -36,6 +36,7 @@ import {
   stripPythonComments,
   type QualityRow,
 } from './metrics';
+import { seedOnlyRoots } from '../../src/core/workspace/roots.testutil';
 
 const DEPTH = 50;
 
@@ -175,7 +176,7 @@ export async function measureQuality(
         const r = (await callTool(
           'codebase_search',
           { query: q, limit: DEPTH },
-          { workspace, seedIndex },
+          { workspace, roots: seedOnlyRoots(seedIndex) },
         )) as { results: { path: string }[] };
         return r.results.map((x) => x.path);
       },

@@ -12,15 +12,14 @@ import type { ToolContext } from '../core/tools/types';
 import { nodeSearchPool } from '../adapters/node/search-pool';
 import { NodeFsSource } from '../adapters/node/fs';
 import { nodeGrammarLoader } from '../adapters/node/grammars';
-import { defaultCacheDir, FileIndexStore, workspaceKey } from '../adapters/node/index-store';
+import { defaultCacheDir, FileIndexStore } from '../adapters/node/index-store';
 import { forgivingStore } from '../core/rank/persist';
 import { sharedSourceParsers } from '../core/analyze/parsers';
 import { SeedIndexService } from '../core/seed004/service';
 import * as fs from 'node:fs';
 import { chunksCommand } from './chunks';
-import { cliCodeIndex, cliCodeIndexes } from './code-index';
+import { cliSemantic, cliWorkspace } from './workspace';
 import { cliHistory } from './history';
-import { cliSemantic } from './semantic';
 import { serveMcp } from './mcp';
 import { serveCommand } from './serve';
 import * as path from 'node:path';
@@ -101,12 +100,11 @@ function resolveRoots(roots: string[], env: Record<string, string | undefined>, 
 }
 
 /**
- * What every tool call needs over local roots: the workspace, its cached indexes (seed 004's,
- * and Quarry's code index, one instance shared by ranked_search, related_code and semantic
- * search), the parsers.
+ * What every tool call needs over local roots: the workspace (one LocalRoot per root, with its
+ * cached indexes, shared by every tool of the process), the parsers, the history, the threads.
  */
 function toolContext(rootList: string[], io: CliIO, noCache: boolean): ToolContext {
-  const workspace = openRoots(rootList);
+  const files = openRoots(rootList);
   const dir = noCache ? null : defaultCacheDir(io.env);
   if (!noCache && !dir)
     io.stderr(
@@ -121,15 +119,12 @@ function toolContext(rootList: string[], io: CliIO, noCache: boolean): ToolConte
     );
   };
   const store = dir ? forgivingStore(new FileIndexStore(dir), warnOnce) : undefined;
-  const key = workspaceKey(rootList);
-  const seedIndex = new SeedIndexService(workspace, store, `seed004-${key}`);
-  const codeIndex = cliCodeIndex(workspace, store, key);
+  const workspace = cliWorkspace(files, store);
   return {
-    workspace,
-    seedIndex,
+    workspace: workspace.files(),
+    roots: workspace.toolRoots(),
     parsers: () => sharedSourceParsers(nodeGrammarLoader),
-    codeIndexes: cliCodeIndexes(codeIndex),
-    semantic: cliSemantic(codeIndex, store, key, io.stderr),
+    semantic: cliSemantic(workspace, io.stderr),
     history: cliHistory(rootList),
     searchPool: cliSearchPool(),
   };

@@ -15,12 +15,14 @@ import type { GrammarLoader } from '../core/chunk/types';
 import { QuarryError } from '../core/errors';
 import type { HitRange } from '../core/grep/types';
 import { elapsedSince, now } from '../core/jobs/yielder';
-import { queryWords, rankForPeople } from '../core/rank/people';
+import { queryWords } from '../core/rank/people';
 import { relatedAtLine } from '../core/rank/related';
 import { markTerms } from '../core/rank/mark-terms';
 import { callTool as callCoreTool, toolFields, TOOLS } from '../core/tools';
 import { checkRelatedLine, findRelated, NO_RELATED, parseFindRelatedArgs } from '../core/tools/find_related';
-import type { RankedFocusHit, ToolContext } from '../core/tools/types';
+import type { ToolContext } from '../core/tools/types';
+import { rankAcrossRoots } from '../core/workspace/ranked';
+import type { WorkspaceRoot } from '../core/workspace/root';
 import { exploreTool, parseExploreArgs } from '../core/tools/explore';
 import { runExplore } from '../core/explore/run';
 import type { ExploreResult } from '../core/explore/types';
@@ -102,20 +104,18 @@ async function rankedView(roots: Roots, raw: unknown): Promise<RankedResult> {
   const { query, limit, pathTest } = listArgs(ensureObject(raw));
   const { words } = queryWords(query);
   if (!words.length) return { hits: [], words, elapsedMs: elapsedSince(t0) };
-  // Rank within each root whose index is complete, then merge by score (each root scores with its
-  // own statistics, as zoekt scores each shard); with none ready, the first root says why.
-  const ready = roots.sessions.filter((s) => s.indexReady);
-  const parts = (ready.length ? ready : roots.sessions.slice(0, 1)).map((session) => {
-    const prefix = roots.prefixOf(session);
-    const { index } = session.readyIndex();
-    // filters read paths within each root, as Text search and the CLI's tools do with several roots
-    const hits = rankForPeople(index, query, limit, pathTest ? (c) => pathTest(c.path) : undefined);
-    return hits.map((h) => ({ h, session, prefix }));
-  });
-  const merged = parts
-    .flat()
-    .sort((a, b) => b.h.score - a.h.score || (a.prefix + a.h.chunk.path < b.prefix + b.h.chunk.path ? -1 : 1))
-    .slice(0, limit);
+  // Rank within each root whose index is complete, merged by score (core/workspace/ranked.ts, as
+  // ranked_search does); with none ready, the first root says why.
+  const ready = roots.roots.filter((s) => s.indexReady);
+  const parts = (ready.length ? ready : roots.roots.slice(0, 1)).map((session) => ({
+    prefix: roots.prefixOf(session),
+    index: session.readyIndex().index,
+    session,
+  }));
+  // filters read paths within each root, as Text search and the CLI's tools do with several roots
+  const merged = rankAcrossRoots(parts, query, limit, pathTest ? (_, c) => pathTest(c.path) : undefined).map(
+    ({ hit, part }) => ({ h: hit, session: part.session, prefix: part.prefix }),
+  );
   const caches = new Map<unknown, Map<string, string[] | null>>();
   const hits: RankedHitView[] = [];
   for (const { h, session, prefix } of merged) {
@@ -188,7 +188,7 @@ async function semanticSearchTool(
   const type = optionalEnum<SemanticType>(args, 'type', ['semantic', 'hybrid'], 'hybrid');
   const { words } = queryWords(query);
   if (!query.trim()) return { hits: [], type, words, elapsedMs: elapsedSince(t0) };
-  for (const s of roots.sessions) s.readyIndex(); // NotFound 'indexNotReady' before any model work
+  for (const s of roots.roots) s.readyIndex(); // NotFound 'indexNotReady' before any model work
   const { model, roots: semanticRoots } = await semantic.sync(roots, { signal });
   // a question's little words ("where do we...") are not what a hit is about: not marked
   const questionWords = words.filter((w) => w.length > 2 && !QUESTION_WORDS.has(w));
@@ -201,7 +201,7 @@ async function semanticSearchTool(
   const caches = new Map<unknown, Map<string, string[] | null>>();
   const hits: SemanticHitView[] = [];
   for (const r of results) {
-    const { session, rel, prefix } = roots.route(r.path, 'path');
+    const { root: session, rel, prefix } = roots.route(r.path, 'path');
     const ref: ChunkRef = {
       path: rel,
       startLine: r.startLine,
@@ -231,9 +231,7 @@ async function relatedView(roots: Roots, raw: unknown): Promise<RelatedResult> {
   const named =
     args.root === undefined
       ? undefined
-      : roots.sessions.find(
-          (s) => s.key === args.root || roots.prefixOf(s) === `${args.root}/` || s.name === args.root,
-        );
+      : (roots.named(args.root) ?? roots.roots.find((s) => s.name === args.root));
   if (args.root !== undefined && !named)
     throw new QuarryError('InvalidArgument', `root is not an open repository: ${args.root}`, {
       field: 'root',
@@ -252,7 +250,7 @@ async function relatedView(roots: Roots, raw: unknown): Promise<RelatedResult> {
       });
     throw err;
   }
-  const { session, rel, prefix } = routed;
+  const { root: session, rel, prefix } = routed;
   const { index } = session.readyIndex();
   checkRelatedLine(args.line);
   const at = await relatedAtLine(index, rel, args.line, () => session.fileLines(rel), args.limit);
@@ -285,59 +283,36 @@ export interface DispatchOptions {
   history?: ToolContext['history'];
 }
 
-/** explore's focus search in the app: Ranked mode's ranking, with each hit's snippet lines. */
-async function focusSearch(roots: Roots, query: string, limit: number): Promise<RankedFocusHit[]> {
-  const r = await rankedView(roots, { query, limit: Math.min(limit, RANKED_LIMIT_MAX) });
-  return r.hits.map((h) => ({
-    path: h.path,
-    startLine: h.startLine,
-    endLine: h.endLine,
-    symbol: h.symbolName,
-    score: h.score,
-    lines: h.lines.flatMap((l) => (l ? [l.text] : ['…'])),
-  }));
-}
-
 /** What core's tools get in the app: the workspace, the parsers, the rankings, the history. */
 function toolContext(roots: Roots, options: DispatchOptions): ToolContext {
   const { grammarLoader, signal } = options;
   const background = options.background ?? (<T>(fn: () => Promise<T>) => fn());
   const parsers = grammarLoader ? () => sharedSourceParsers(grammarLoader) : undefined;
   return {
-    workspace: roots.workspace(),
+    workspace: roots.files(),
+    // every session as a WorkspaceRoot; a wait for a seed-004 index runs outside the caller's foreground
+    roots: roots.toolRoots((session): WorkspaceRoot => ({
+      key: session.key,
+      source: session.source,
+      get codeIndexReady() {
+        return session.codeIndexReady;
+      },
+      seedIndex: (s) => background(() => session.seedIndex(s)),
+      codeIndex: () => session.codeIndex(),
+      lines: (path) => session.lines(path),
+      close: () => session.close(),
+    })),
     parsers,
     signal,
-    // Ranked mode's ranking once every index is built (explore's focus; before that, codebase_search's engine)
-    ...(roots.sessions.every((s) => s.indexReady)
-      ? { rankedSearch: (query: string, limit: number) => focusSearch(roots, query, limit) }
-      : {}),
     ...(options.history ? { history: options.history } : {}),
-    // ranked_search and related_code: every session's complete index (NotFound 'indexNotReady' while one is building)
-    codeIndexes: async () =>
-      roots.sessions.map((session) => {
-        const { index } = session.readyIndex();
-        return { prefix: roots.prefixOf(session), index, lines: (path: string) => session.fileLines(path) };
-      }),
     ...(options.semantic
       ? {
           semantic: (s?: AbortSignal) => {
-            for (const session of roots.sessions) session.readyIndex();
+            for (const session of roots.roots) session.readyIndex();
             return options.semantic!.sync(roots, { signal: s });
           },
         }
       : {}),
-    // Each session's own seed-004 index: codebase_search and find_related span every root, or only the root they name.
-    seedRootIndexes: (s, only) =>
-      background(() =>
-        Promise.all(
-          roots.sessions
-            .filter((session) => !only || roots.prefixOf(session) === only)
-            .map(async (session) => ({
-              prefix: roots.prefixOf(session),
-              ...(await session.seedIndexForTools(s)),
-            })),
-        ),
-      ),
   };
 }
 
@@ -383,7 +358,7 @@ export async function dispatchTool(
           'EngineError',
           'flag_inventory needs the JavaScript/TypeScript parsers, and this host provides none',
         );
-      const r = await flagInventory(roots.workspace(), await parsers());
+      const r = await flagInventory(roots.files(), await parsers());
       return { ...r.inventory, filesScanned: r.filesScanned, skipped: r.skipped };
     }
   }

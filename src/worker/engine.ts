@@ -36,7 +36,7 @@ import { NavService } from './nav';
 import { GitService, type FolderHandles } from './git-service';
 import { FileGitService } from './file-git';
 import { HistoryService } from './history-job';
-import { noRepository, Roots } from './roots';
+import { createRoots, noRepository, rootInfo, type Roots } from './roots';
 import { readSnapshot } from './snapshot';
 import { repoKey, RepoSession, SKIPPED_IN_END, type RepoOrigin, type SessionDeps } from './session';
 import { SemanticService, type SemanticModelLoader } from './semantic';
@@ -111,7 +111,7 @@ const withPrefix = (prefix: string) => (s: Skipped) => (prefix ? { ...s, path: p
 
 /** The index status of the whole workspace: building while any root builds, ready when all are. */
 function workspaceIndexStatus(roots: Roots): IndexStatus {
-  const all = roots.sessions.map((s) => s.indexStatus);
+  const all = roots.roots.map((s) => s.indexStatus);
   if (all.length === 1) return all[0];
   const state = all.some((s) => s.state === 'building')
     ? 'building'
@@ -160,11 +160,11 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
         field: 'root',
         value: root,
       });
-    const session = root ? (roots.find(root) ?? notOpen(root)) : roots.sessions[0];
+    const session = root ? (roots.find(root) ?? notOpen(root)) : roots.roots[0];
     if (!session) throw noRepository();
     return session;
   };
-  const roots = new Roots();
+  const roots = createRoots();
   const semantic = new SemanticService({
     loadModel: options.semanticModel,
     store: options.indexStore,
@@ -325,14 +325,14 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
       (items) => scope.events.send({ type: 'batch', data: items }),
       fileWeight,
     );
-    let targets = roots.sessions.map((session) => ({
+    let targets = roots.roots.map((session) => ({
       session,
       prefix: roots.prefixOf(session),
       directory: request.directory,
     }));
     if (roots.multiRoot && request.directory) {
       const r = roots.route(request.directory, 'directory');
-      targets = [{ session: r.session, prefix: r.prefix, directory: r.rel }];
+      targets = [{ session: r.root, prefix: r.prefix, directory: r.rel }];
     }
     const stats = {
       total: 0,
@@ -413,18 +413,18 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
         field: 'root',
         value: root,
       });
-    const targets = root ? [roots.find(root) ?? notOpen(root)] : [...roots.sessions];
+    const targets = root ? [roots.find(root) ?? notOpen(root)] : [...roots.roots];
     const ends: JobEnd<never, IndexStats>[] = [];
     for (const session of targets) {
       // a root closed (removed, or replaced by a reopen) meanwhile is no longer this job's
-      if (!roots.sessions.includes(session)) continue;
+      if (!roots.roots.includes(session)) continue;
       const prefix = roots.prefixOf(session);
       const end = await session.buildIndex({
         signal: scope.signal,
         force: !!request?.force,
         onProgress: (p) => scope.events.send({ type: 'progress', data: p }),
       });
-      if (end.stats.ending !== 'complete' && !roots.sessions.includes(session)) continue;
+      if (end.stats.ending !== 'complete' && !roots.roots.includes(session)) continue;
       ends.push({ ...end, skipped: end.skipped.map(withPrefix(prefix)) });
       if (scope.signal.aborted) break;
     }
@@ -460,7 +460,7 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
 
   /** explore's git agent: a root's history, paths root-relative. */
   const rootHistory = async (rootIndex: number, limit: number): Promise<HistoryPortResult> => {
-    const session = roots.sessions[rootIndex];
+    const session = roots.roots[rootIndex];
     if (!session) throw noRepository();
     const h = await git.history(session, limit);
     return h.available
@@ -476,11 +476,11 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
   };
   const nav = new NavService(roots, getChunker);
   const api: EngineApi = {
-    ping: () => edge.call(() => ({ host, repo: roots.sessions[0]?.stats ?? null, roots: roots.info() })),
+    ping: () => edge.call(() => ({ host, repo: roots.roots[0]?.stats ?? null, roots: rootInfo(roots) })),
     openRepo: (jobId, spec, onEvent, pull, open) =>
       edge.job(jobId, onEvent, (scope) => openRoot(scope, spec, pull, open ?? {})),
     closeRoot: (key) => edge.call(() => roots.remove(String(key))),
-    roots: () => edge.call(() => roots.info()),
+    roots: () => edge.call(() => rootInfo(roots)),
     search: (jobId, request, onEvent) =>
       edge.job(jobId, onEvent, (scope) => search(scope, request), { foreground: true }),
     cancel: (jobId) => edge.call(() => edge.cancel(jobId)),
@@ -496,7 +496,7 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
         if (roots.multiRoot && !String(path ?? '').replace(/^\/+|\/+$/g, '')) {
           // The workspace's top level: one directory per root.
           const names = roots.names();
-          return roots.sessions.map((s, i) => ({
+          return roots.roots.map((s, i) => ({
             name: names[i],
             path: names[i],
             kind: 'directory' as const,
@@ -504,7 +504,7 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
             root: s.key,
           }));
         }
-        const { session, rel, prefix } = roots.route(String(path ?? ''), 'path');
+        const { root: session, rel, prefix } = roots.route(String(path ?? ''), 'path');
         const entries = session.listDir(rel);
         return prefix ? entries.map((e) => ({ ...e, path: prefix + e.path })) : entries;
       }),
@@ -512,8 +512,8 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
       edge.foregroundCall(() => {
         if (!roots.size) throw noRepository();
         const max = Math.max(1, Math.min(limit, 500));
-        if (!roots.multiRoot) return fuzzyRank(roots.sessions[0].quick, String(query ?? ''), max);
-        const hits = roots.sessions.flatMap((s) => {
+        if (!roots.multiRoot) return fuzzyRank(roots.roots[0].quick, String(query ?? ''), max);
+        const hits = roots.roots.flatMap((s) => {
           const prefix = roots.prefixOf(s);
           // positions index into the path the UI shows, so they shift by the prefix
           return fuzzyRank(s.quick, String(query ?? ''), max).map((h) => ({
@@ -528,7 +528,7 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
       edge.foregroundCall(async () => {
         if (typeof path !== 'string' || !path)
           throw new QuarryError('InvalidArgument', 'path must be a non-empty string', { field: 'path' });
-        const { session, rel, prefix } = roots.route(path);
+        const { root: session, rel, prefix } = roots.route(path);
         const content = await session.readFile(rel, highlight);
         return prefix ? { ...content, path: prefix + content.path } : content;
       }),
@@ -545,7 +545,7 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
             `maxBytes must be a positive number, not ${String(maxBytes)}`,
             { field: 'maxBytes' },
           );
-        const { session, rel } = roots.route(path);
+        const { root: session, rel } = roots.route(path);
         const bytes = await session.readBytes(
           rel,
           Math.min(maxBytes ?? READ_BYTES_MAX_BYTES, READ_BYTES_MAX_BYTES),
@@ -556,7 +556,7 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
       edge.foregroundCall(async () => {
         if (typeof path !== 'string' || !path)
           throw new QuarryError('InvalidArgument', 'path must be a non-empty string', { field: 'path' });
-        const { session, rel, prefix } = roots.route(path);
+        const { root: session, rel, prefix } = roots.route(path);
         const content = await session.readFile(rel);
         // the lexer is loaded on the first Markdown file, not with the worker
         const { markdownDocument } = await import('./markdown-tree');
@@ -578,7 +578,7 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
       edge.call(() => {
         if (!roots.size) throw noRepository();
         // the walk's skips, then what the index keeps out of the ranked index (text search still has those)
-        const all = roots.sessions.flatMap((s) =>
+        const all = roots.roots.flatMap((s) =>
           [...s.skipped, ...s.indexSkipped].map(withPrefix(roots.prefixOf(s))),
         );
         return { total: all.length, items: all.slice(offset, offset + limit) };
@@ -671,30 +671,28 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
     deleteRepo: (id) => edge.call(() => git.delete(id)),
     fileGitStatus: (path) =>
       edge.call(() => {
-        const { session } = roots.route(String(path ?? ''));
+        const { root: session } = roots.route(String(path ?? ''));
         return fileGit.status(session);
       }),
     fileDiff: (request) =>
       edge.foregroundCall(() => {
-        const { session, rel, prefix } = roots.route(request?.path, 'path');
+        const { root: session, rel, prefix } = roots.route(request?.path, 'path');
         return fileGit.diff(session, rel, prefix, request?.commit);
       }),
     fileHistory: (jobId, path, onEvent) =>
       edge.job(jobId, onEvent, (scope) => {
-        const { session, rel } = roots.route(path);
+        const { root: session, rel } = roots.route(path);
         return fileGit.history(scope, session, rel);
       }),
     blame: (jobId, path, onEvent) =>
       edge.job(jobId, onEvent, (scope) => {
-        const { session, rel, prefix } = roots.route(path);
+        const { root: session, rel, prefix } = roots.route(path);
         return fileGit.blame(scope, session, rel, prefix);
       }),
     history: (request) =>
       edge.foregroundCall(() => {
         const limit = Math.max(1, Math.min(500, Math.floor(Number(request?.limit ?? 50)) || 50));
-        const session = request?.root
-          ? (roots.find(request.root) ?? notOpen(request.root))
-          : roots.sessions[0];
+        const session = request?.root ? (roots.find(request.root) ?? notOpen(request.root)) : roots.roots[0];
         if (!session) throw noRepository();
         return git.history(session, limit, roots.prefixOf(session));
       }),

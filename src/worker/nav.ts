@@ -93,7 +93,7 @@ export class NavService {
   }
 
   private readyTables(): { session: RepoSession; prefix: string; table: Table }[] {
-    const out = this.roots.sessions.map((session) => ({
+    const out = this.roots.roots.map((session) => ({
       session,
       prefix: this.roots.prefixOf(session),
       table: this.tableOf(session),
@@ -140,7 +140,7 @@ export class NavService {
   private async importsOf(path: string): Promise<FileImports> {
     const empty: FileImports = { files: new Set(), dirs: new Set() };
     if (!path) return empty;
-    const { session, rel, prefix } = this.roots.route(path);
+    const { root: session, rel, prefix } = this.roots.route(path);
     const lines = await session.fileLines(rel);
     if (!lines) return empty;
     const files = this.fileSet(session);
@@ -155,7 +155,7 @@ export class NavService {
     const out = new Map<string, string[] | null>();
     for (const p of paths) {
       if (out.has(p)) continue;
-      const { session, rel } = this.roots.route(p);
+      const { root: session, rel } = this.roots.route(p);
       // recently read files stay split (a name's definitions often sit in the same big files)
       const key = `${session.key}\n${rel}`;
       let lines = this.recentLines.get(key);
@@ -208,7 +208,7 @@ export class NavService {
     const kept: ReferenceFile[] = [];
     let total = 0;
     let limitHit = false;
-    for (const session of this.roots.sessions) {
+    for (const session of this.roots.roots) {
       const prefix = this.roots.prefixOf(session);
       const summary = await searchWorkspace(
         session.workspace,
@@ -245,7 +245,7 @@ export class NavService {
   async outline(path: string): Promise<OutlineNode[]> {
     if (typeof path !== 'string' || !path)
       throw new QuarryError('InvalidArgument', 'path must be a non-empty string', { field: 'path' });
-    const { session, rel } = this.roots.route(path);
+    const { root: session, rel } = this.roots.route(path);
     if (!(await session.source.stat(rel)))
       throw new QuarryError('NotFound', `No such file: ${path}`, { path });
     const lines = await session.fileLines(rel);

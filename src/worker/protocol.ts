@@ -163,7 +163,7 @@ export interface FileHighlight {
   wholeWord?: boolean;
 }
 
-export type { MarkdownDocument } from './markdown-tree';
+export type { LinkTarget, MarkdownDocument, MdBlock, MdInline } from './markdown-tree';
 import type { MarkdownDocument } from './markdown-tree';
 
 /** readBytes refuses files larger than this (the viewer's images; a picture over 16 MB is not worth a tab's memory). */

@@ -49,7 +49,7 @@ export class SemanticService {
   status(roots: Roots): SemanticStatus {
     let vectors = 0;
     let chunks = 0;
-    for (const s of roots.sessions) {
+    for (const s of roots.roots) {
       const v = this.vectors.get(s);
       if (v) vectors += v.vectorCount;
       if (s.indexReady) chunks += s.readyIndex().index.chunkCount;
@@ -106,7 +106,7 @@ export class SemanticService {
         vectors: 0,
         bytes: 0,
       };
-      for (const session of roots.sessions) {
+      for (const session of roots.roots) {
         const { index } = session.readyIndex();
         const store = this.deps.store ? forgivingStore(this.deps.store, () => undefined) : undefined;
         let vectors = this.vectors.get(session);

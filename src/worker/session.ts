@@ -18,6 +18,7 @@ import { SeedIndexService } from '../core/seed004/service';
 import type { MemorySource } from '../core/source/memory';
 import type { FileSource } from '../core/source/types';
 import { Workspace } from '../core/source/workspace';
+import type { WorkspaceRoot } from '../core/workspace/root';
 import { decodeBytes } from '../core/walk/decode';
 import type { Skipped } from '../core/walk/policy';
 import { errorJSON } from './edge';
@@ -108,7 +109,7 @@ interface IndexHolder {
   saveError?: string;
 }
 
-export class RepoSession {
+export class RepoSession implements WorkspaceRoot {
   readonly workspace: Workspace;
   readonly tree: FileTree;
   readonly quick: PreparedPath[];
@@ -276,6 +277,21 @@ export class RepoSession {
     return !!this.index?.ready;
   }
 
+  /** WorkspaceRoot: the complete code index answers at once. */
+  get codeIndexReady(): boolean {
+    return this.indexReady;
+  }
+
+  /** WorkspaceRoot: the complete code index (the background build makes it; NotFound 'indexNotReady' until then). */
+  async codeIndex(): Promise<ChunkIndex> {
+    return this.readyIndex().index;
+  }
+
+  /** WorkspaceRoot: a file's lines as the index split them. */
+  lines(path: string): Promise<string[] | null> {
+    return this.fileLines(path);
+  }
+
   /** The trigram prefilter for searches, once this session's index is complete. */
   prefilter() {
     return this.index?.ready || this.index?.textReady ? this.index.service.prefilter() : undefined;
@@ -300,7 +316,7 @@ export class RepoSession {
    * For codebase_search and find_related: this session's seed-004 index, built on first use
    * (stored under its own key) and current afterwards: the snapshot does not change while open.
    */
-  async seedIndexForTools(signal?: AbortSignal): Promise<{ service: SeedIndexService; stats: RefreshStats }> {
+  async seedIndex(signal?: AbortSignal): Promise<{ service: SeedIndexService; stats: RefreshStats }> {
     if (this.closed) throw new QuarryError('Cancelled', `${this.name} was closed`);
     // a failed save (storage full) leaves the index working for this session, as for Quarry's own
     const store = this.deps.indexStore ? forgivingStore(this.deps.indexStore, () => undefined) : undefined;

@@ -25,12 +25,14 @@ import {
   WIDE_FILES,
   type HostileRepo,
 } from './fixture.testutil';
+import { seedOnlyRoots } from '../../src/core/workspace/roots.testutil';
 
 const BIN = nodePath.resolve(__dirname, '../../bin/quarry.mjs');
 const HAS_MKFIFO = spawnSync('mkfifo', ['--version']).status === 0;
 let repo: HostileRepo;
 let source: NodeFsSource & { wholeReads: string[] };
 let ctx: ToolContext;
+let seedIndex: SeedIndexService;
 
 class CountingSource extends NodeFsSource {
   wholeReads: string[] = [];
@@ -44,9 +46,10 @@ beforeAll(() => {
   repo = buildHostileRepo();
   source = new CountingSource(repo.root);
   const workspace = new Workspace([source]);
+  seedIndex = new SeedIndexService(workspace, new MemoryIndexStore());
   ctx = {
     workspace,
-    seedIndex: new SeedIndexService(workspace, new MemoryIndexStore()),
+    roots: seedOnlyRoots(seedIndex),
     parsers: () => sharedSourceParsers(nodeGrammarLoader),
   };
 }, 120_000);
@@ -323,7 +326,7 @@ describe('the deep tree and the minified bundle', () => {
   });
 
   it('row 9: the 900 KB minified file is text only: no chunks, reported, never related', async () => {
-    const stats = await ctx.seedIndex!.refresh();
+    const stats = await seedIndex.refresh();
     expect(stats.skipped).toContainEqual(
       expect.objectContaining({ path: 'vendor/small.js', reason: 'minified' }),
     );

@@ -15,6 +15,7 @@ import { CodeIndexService } from '../../src/core/rank/service';
 import { SeedIndexService } from '../../src/core/seed004/service';
 import { Workspace } from '../../src/core/source/workspace';
 import { callTool } from '../../src/core/tools';
+import { seedOnlyRoots } from '../../src/core/workspace/roots.testutil';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
@@ -86,7 +87,7 @@ describe('files deleted while being read', () => {
     const svc = new SeedIndexService(new Workspace([new VanishingSource(dir, victims, 'read')]), store);
     const second = await svc.refresh();
     expect(victims.size).toBe(0);
-    const ctx = { workspace: stable, seedIndex: svc };
+    const ctx = { workspace: stable, roots: seedOnlyRoots(svc) };
     const hits = (await callTool(
       'codebase_search',
       { query: 'shared7 changed5 shared5', limit: 50 },

@@ -5,10 +5,12 @@
  * (the host's port: branch, recent commits touching the path, uncommitted files, churn).
  */
 import { manifestKindOf, parseManifest, type Manifest } from '../analyze/manifests';
-import { SeedIndexService } from '../seed004/service';
 import { codebaseSearch } from '../tools/codebase_search';
 import type { Envelope } from '../tools/envelope';
+import { ensureCodeIndexes } from '../tools/index-context';
 import type { ToolContext } from '../tools/types';
+import { localWorkspace } from '../workspace/local-root';
+import { rankAcrossRoots } from '../workspace/ranked';
 import type { ExploreCorpus } from './corpus';
 import type { FocusHit, GitReport, ManifestSummary } from './types';
 
@@ -103,25 +105,35 @@ export async function focusAgent(
   const signal = corpus.signal;
   // ask for more than shown: the hits outside the explored path are dropped
   const want = FOCUS_LIMIT * 5;
-  if (ctx.rankedSearch) {
-    const hits = await ctx.rankedSearch(focus, want, signal);
-    return hits
-      .filter((h) => within(h.path))
-      .slice(0, FOCUS_LIMIT)
-      .map((h) => ({
-        path: h.path,
-        startLine: h.startLine,
-        endLine: h.endLine,
-        symbol: h.symbol ?? '',
-        score: h.score,
-        snippet: h.lines.slice(0, SNIPPET_LINES).join('\n'),
-      }));
+  // Ranked mode's ranking once every root's code index is ready (the app after its build, the
+  // CLI once a tool built it); before that codebase_search's engine, which needs no parser
+  if (ctx.roots?.length && ctx.roots.every((r) => r.root.codeIndexReady)) {
+    const parts = await ensureCodeIndexes({ ...ctx, signal }, 'explore');
+    const out: FocusHit[] = [];
+    for (const { hit, part, path } of rankAcrossRoots(parts, focus, want)) {
+      if (!within(path)) continue;
+      const lines = await part.lines(hit.chunk.path);
+      out.push({
+        path,
+        startLine: hit.chunk.startLine,
+        endLine: hit.chunk.endLine,
+        symbol: hit.chunk.symbolName ?? '',
+        score: hit.score,
+        snippet: (lines ?? [])
+          .slice(
+            hit.chunk.startLine - 1,
+            Math.min(hit.chunk.endLine, hit.chunk.startLine - 1 + SNIPPET_LINES),
+          )
+          .join('\n'),
+      });
+      if (out.length >= FOCUS_LIMIT) break;
+    }
+    return out;
   }
-  // a host with neither ranking (a bare workspace) gets codebase_search's engine over the workspace
-  const seedIndex = ctx.seedIndex ?? (ctx.seedRootIndexes ? undefined : new SeedIndexService(ctx.workspace));
+  const roots = ctx.roots ?? localWorkspace(ctx.workspace).toolRoots();
   const env = (await codebaseSearch.execute(
     { query: focus, limit: 100, include_content: false },
-    { ...ctx, seedIndex, signal },
+    { ...ctx, roots, signal },
   )) as Envelope;
   const out: FocusHit[] = [];
   for (const h of env.results.filter((x) => within(x.path)).slice(0, FOCUS_LIMIT)) {

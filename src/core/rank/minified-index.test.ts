@@ -14,6 +14,7 @@ import { callTool } from '../tools';
 import { splitLinesForIndex } from './lines';
 import { MemoryIndexStore } from './persist';
 import { CodeIndexService, type ChunkerLike } from './service';
+import { seedOnlyRoots } from '../workspace/roots.testutil';
 
 const BUNDLE = oneLineBundle(1_048_000); // a 1 MB one-line minified file (under the 1 MiB walk limit)
 const FILES: Record<string, string> = {
@@ -43,7 +44,7 @@ describe('a minified file in the seed-004 index', () => {
     expect(stats.chunksIndexed).toBe(5); // alpha, beta, gamma; ROWS and row: data.ts has long lines but is not minified
     expect(seedIndex.index!.chunksOf('src/data.ts').map((c) => c.symbolName)).toEqual(['ROWS', 'row']);
 
-    const ctx = { workspace, seedIndex };
+    const ctx = { workspace, roots: seedOnlyRoots(seedIndex) };
     const related = (await callTool('find_related', { path: 'src/a.ts', line: 2, limit: 50 }, ctx)) as {
       results: Array<{ path: string }>;
     };

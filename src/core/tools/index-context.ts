@@ -47,28 +47,30 @@ export function mergeRefreshStats(all: RefreshStats[]): RefreshStats {
 }
 
 /**
- * The host's code indexes for ranked_search and related_code (ToolContext.codeIndexes), each
+ * Every root's code index for ranked_search and related_code (ToolContext.roots), each
  * with a line reader that reads a file once per call; an EngineError naming the tool when the
  * host has none.
  */
 export async function ensureCodeIndexes(ctx: ToolContext, tool: string): Promise<CodeIndexPart[]> {
-  if (!ctx.codeIndexes)
+  if (!ctx.roots)
     throw new QuarryError(
       'EngineError',
       `${tool} needs the workspace's code index, and this host provides none`,
       {},
     );
-  const parts = await ctx.codeIndexes(ctx.signal);
-  if (!parts.length) throw new QuarryError('EngineError', 'No index is available for this workspace', {});
-  return parts.map((part) => {
-    const files = new Map<string, Promise<string[] | null>>();
-    const lines = (path: string) => {
-      let p = files.get(path);
-      if (!p) files.set(path, (p = part.lines(path).catch(() => null)));
-      return p;
-    };
-    return { ...part, lines };
-  });
+  if (!ctx.roots.length) throw new QuarryError('EngineError', 'No index is available for this workspace', {});
+  return Promise.all(
+    ctx.roots.map(async ({ prefix, root }) => {
+      const index = await root.codeIndex(ctx.signal);
+      const files = new Map<string, Promise<string[] | null>>();
+      const lines = (path: string) => {
+        let p = files.get(path);
+        if (!p) files.set(path, (p = root.lines(path).catch(() => null)));
+        return p;
+      };
+      return { prefix, index, lines };
+    }),
+  );
 }
 
 /** Lines of a chunk a result shows: at most this many, from its first. */

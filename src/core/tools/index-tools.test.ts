@@ -10,6 +10,7 @@ import { Workspace } from '../source/workspace';
 import { callTool } from '.';
 import { NO_RELATED } from './find_related';
 import { rejectionOf } from '../../../test/rejection';
+import { seedOnlyRoots } from '../workspace/roots.testutil';
 
 const FILES = {
   'src/auth/session.ts': `import { db } from '../db';
@@ -51,7 +52,8 @@ Every request is authenticated with a session token.
 
 function ctx(files: Record<string, string> = FILES, store = new MemoryIndexStore()) {
   const workspace = new Workspace([new MemorySource(files, { name: 'repo', absoluteRoot: '/repo' })]);
-  return { workspace, seedIndex: new SeedIndexService(workspace, store) };
+  const seedIndex = new SeedIndexService(workspace, store);
+  return { workspace, roots: seedOnlyRoots(seedIndex), seedIndex };
 }
 
 describe('codebase_search validation (seed 004 messages, word for word)', () => {

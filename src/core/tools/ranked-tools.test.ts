@@ -8,15 +8,15 @@ import { nodeGrammarLoader } from '../../adapters/node/grammars';
 import { rejectionOf } from '../../../test/rejection';
 import { Chunker } from '../chunk';
 import type { PeopleHit } from '../rank/people';
-import { splitLinesForIndex } from '../rank/lines';
-import { CodeIndexService } from '../rank/service';
 import { MemorySource } from '../source/memory';
 import { Workspace } from '../source/workspace';
 import { callTool } from '.';
 import { NO_RELATED } from './find_related';
 import { whyRanked, type RankedSearchResult } from './ranked_search';
 import type { RelatedCodeResult } from './related_code';
-import type { CodeIndexPart, ToolContext } from './types';
+import type { ToolContext } from './types';
+import { localWorkspace, type LocalRoot } from '../workspace/local-root';
+import type { WorkspaceRoot } from '../workspace/root';
 
 const FILES: Record<string, string> = {
   'src/users/repo.ts': `import { db } from '../db';
@@ -60,7 +60,7 @@ beforeAll(async () => {
   chunker = await Chunker.create(nodeGrammarLoader);
 });
 
-/** A workspace over `roots` (one root: root-relative paths) with its code index, as a host gives it (one index over the workspace). */
+/** A workspace over `roots` (one root: root-relative paths), each root with its own code index, as every host gives it. */
 async function contextOf(
   roots: Record<string, Record<string, string>>,
 ): Promise<ToolContext & { refreshes: () => number }> {
@@ -69,26 +69,22 @@ async function contextOf(
       ([name, files]) => new MemorySource({ ...files }, { name, absoluteRoot: `/work/${name}` }),
     ),
   );
-  const service = new CodeIndexService(workspace, async () => chunker);
-  const text = (path: string) => {
-    const at = workspace.locate(path);
-    const files = at ? roots[workspace.names[at.rootIndex]] : undefined;
-    return at && files && at.rel in files ? files[at.rel] : null;
-  };
   let refreshes = 0;
+  const counted = (r: LocalRoot): WorkspaceRoot => ({
+    key: r.key,
+    source: r.source,
+    codeIndexReady: false,
+    seedIndex: (signal) => r.seedIndex(signal),
+    codeIndex: (signal) => {
+      refreshes++;
+      return r.codeIndex(signal);
+    },
+    lines: (path) => r.lines(path),
+    close: () => r.close(),
+  });
   return {
     workspace,
-    codeIndexes: async (signal) => {
-      refreshes++;
-      await service.refresh({ signal });
-      return [
-        {
-          prefix: '',
-          index: service.index!,
-          lines: async (p) => (text(p) === null ? null : splitLinesForIndex(text(p)!)),
-        },
-      ];
-    },
+    roots: localWorkspace(workspace, () => ({ chunker: async () => chunker })).toolRoots(counted),
     refreshes: () => refreshes,
   };
 }
@@ -293,11 +289,12 @@ describe('ranked_search', () => {
   it('merges per-root indexes by score', async () => {
     const a = await contextOf({ repo: { 'a.ts': FILES['src/orders/orders.ts'] } });
     const b = await contextOf({ repo: { 'b.py': FILES['scripts/users.py'] } });
-    const parts = async (ctx: ToolContext, prefix: string): Promise<CodeIndexPart[]> =>
-      (await ctx.codeIndexes!()).map((p) => ({ ...p, prefix }));
     const ctx: ToolContext = {
       workspace: a.workspace,
-      codeIndexes: async () => [...(await parts(a, 'one/')), ...(await parts(b, 'two/'))],
+      roots: [
+        { prefix: 'one/', name: 'one', root: a.roots![0].root },
+        { prefix: 'two/', name: 'two', root: b.roots![0].root },
+      ],
     };
     const results = await ranked(ctx, { query: 'user id order' });
     expect(new Set(results.map((r) => r.path))).toEqual(new Set(['one/a.ts', 'two/b.py']));

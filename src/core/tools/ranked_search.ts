@@ -8,10 +8,10 @@
  * score, as codebase_search merges them. Each result says why it ranked (whyRanked).
  */
 import { languageForPath } from '../chunk/languages';
-import type { IndexedChunk } from '../rank/bm25';
-import { queryWords, rankForPeople, type PeopleHit } from '../rank/people';
+import { queryWords, type PeopleHit } from '../rank/people';
 import { parseLanguage } from '../semantic/search';
 import { compileGlob } from '../walk/glob';
+import { rankAcrossRoots } from '../workspace/ranked';
 import { chunkSnippet, ensureCodeIndexes } from './index-context';
 import type { Tool } from './types';
 import { ensureObject, optionalInt, optionalString, requiredString } from './validate';
@@ -123,27 +123,15 @@ export const rankedSearch: Tool<{ results: RankedSearchResult[] }> = {
       return language !== null && languages!.has(language);
     };
     const parts = await ensureCodeIndexes(ctx, 'ranked_search');
-    const hits = parts
-      .flatMap((part) => {
-        const filter =
-          pathTest || languages
-            ? (c: IndexedChunk) =>
-                (!pathTest || pathTest(part.prefix + c.path)) && (!languages || inLanguages(c.path))
-            : undefined;
-        const { words } = queryWords(args.query, part.index.tokenizer);
-        return rankForPeople(part.index, args.query, args.limit, filter).map((hit) => ({
-          hit,
-          part,
-          words,
-          path: part.prefix + hit.chunk.path,
-        }));
-      })
-      .sort(
-        (a, b) =>
-          b.hit.score - a.hit.score ||
-          (a.path < b.path ? -1 : a.path > b.path ? 1 : a.hit.chunk.startLine - b.hit.chunk.startLine),
-      )
-      .slice(0, args.limit);
+    const wordsOf = new Map(parts.map((part) => [part, queryWords(args.query, part.index.tokenizer).words]));
+    const hits = rankAcrossRoots(
+      parts,
+      args.query,
+      args.limit,
+      pathTest || languages
+        ? (part, c) => (!pathTest || pathTest(part.prefix + c.path)) && (!languages || inLanguages(c.path))
+        : undefined,
+    ).map((m) => ({ ...m, words: wordsOf.get(m.part)! }));
     const results = await Promise.all(
       hits.map(async ({ hit, part, words, path }): Promise<RankedSearchResult> => ({
         path,

@@ -1,7 +1,6 @@
 /**
- * The seed-004 indexes codebase_search and find_related answer from, as a host gives them:
- * one over the whole workspace (`ctx.seedIndex`, the CLI: refreshed on every call) or one per
- * root (`ctx.seedRootIndexes`, the app's sessions: root-relative paths under a prefix).
+ * The seed-004 indexes codebase_search and find_related answer from: each root's own
+ * (ToolContext.roots), root-relative paths under the root's prefix.
  */
 import { QuarryError } from '../errors';
 import type { SeedChunk } from '../seed004/chunks';
@@ -22,18 +21,16 @@ export async function ensureSeedIndexes(
   ctx: ToolContext,
   rootPrefix: string,
 ): Promise<{ parts: SeedPart[]; stats: RefreshStats }> {
-  if (ctx.seedRootIndexes) {
-    const all = await ctx.seedRootIndexes(ctx.signal, rootPrefix || undefined);
-    const parts = rootPrefix ? all.filter((p) => p.prefix === rootPrefix) : all;
-    if (!parts.length) throw new QuarryError('EngineError', 'No index is available for this workspace', {});
-    return {
-      parts: parts.map((p) => ({ prefix: p.prefix, service: p.service, index: p.service.index! })),
-      stats: mergeRefreshStats(parts.map((p) => p.stats)),
-    };
-  }
-  if (!ctx.seedIndex) throw new QuarryError('EngineError', 'No index is available for this workspace', {});
-  const stats = await ctx.seedIndex.refresh({ signal: ctx.signal });
-  return { parts: [{ prefix: '', service: ctx.seedIndex, index: ctx.seedIndex.index! }], stats };
+  // only the named root is brought up to date when the call names one
+  const roots = (ctx.roots ?? []).filter((r) => !rootPrefix || r.prefix === rootPrefix);
+  if (!roots.length) throw new QuarryError('EngineError', 'No index is available for this workspace', {});
+  const all = await Promise.all(
+    roots.map(async (r) => ({ prefix: r.prefix, ...(await r.root.seedIndex(ctx.signal)) })),
+  );
+  return {
+    parts: all.map((p) => ({ prefix: p.prefix, service: p.service, index: p.service.index! })),
+    stats: mergeRefreshStats(all.map((p) => p.stats)),
+  };
 }
 
 /** Chunk texts of the files a result shows, each file read once per call. */

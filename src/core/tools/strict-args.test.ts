@@ -9,7 +9,7 @@ import type { ToolContext } from './types';
 
 /**
  * A context with a workspace and no index: `indexLookups` counts every look for one (any
- * context field naming an index, whichever hook the tool uses), so a refusal can be shown
+ * context field naming an index or the roots that hold them), so a refusal can be shown
  * to come before the index refresh.
  */
 function ctx() {
@@ -19,7 +19,7 @@ function ctx() {
   ]);
   const c = new Proxy({ workspace } as ToolContext, {
     get(target, key) {
-      if (typeof key === 'string' && /index/i.test(key)) state.indexLookups++;
+      if (typeof key === 'string' && /index|roots/i.test(key)) state.indexLookups++;
       return Reflect.get(target, key);
     },
   });

@@ -1,21 +1,20 @@
 import type { SourceParsers } from '../analyze/parsers';
 import type { SearchPool } from '../grep/pool';
 import type { ChunkIndex } from '../rank/bm25';
-import type { RefreshStats } from '../rank/service';
-import type { SeedIndexService } from '../seed004/service';
 import type { Workspace } from '../source/workspace';
 import type { EmbeddingModel } from '../semantic/port';
 import type { SemanticRoot } from '../semantic/search';
+import type { ToolRoot } from '../workspace/root';
 
 export interface ToolContext {
   workspace: Workspace;
-  /** The seed-004 index codebase_search and find_related rank with (src/core/seed004), over the whole workspace. */
-  seedIndex?: SeedIndexService;
-  /** Or one per root, each refreshed (or waited for) on demand; paths root-relative under `prefix`. */
-  seedRootIndexes?: (
-    signal?: AbortSignal,
-    prefix?: string,
-  ) => Promise<Array<{ prefix: string; service: SeedIndexService; stats: RefreshStats }>>;
+  /**
+   * Every root's own state (core/workspace: seed-004 index, code index, lines), under the prefix
+   * its workspace paths carry. The app's engine, the CLI and `quarry mcp` give the same shape
+   * (RepoWorkspace.toolRoots), so several roots are scored the same way everywhere: each root
+   * with its own statistics, merged by score. Absent: the index tools say no index is available.
+   */
+  roots?: readonly ToolRoot[];
   signal?: AbortSignal;
   /** Threads text search runs on (the CLI's worker_threads); absent: the calling thread alone. Results are the same. */
   searchPool?: SearchPool;
@@ -29,22 +28,11 @@ export interface ToolContext {
    * date (chunks indexed, changed ones embedded) before it resolves.
    */
   semantic?: (signal?: AbortSignal) => Promise<{ model: EmbeddingModel; roots: SemanticRoot[] }>;
-  /**
-   * explore's focus search: the host's ranking for people (hybrid once the app's model is loaded).
-   * Without it explore ranks with codebase_search's engine.
-   */
-  rankedSearch?: (query: string, limit: number, signal?: AbortSignal) => Promise<RankedFocusHit[]>;
   /** explore's git agent: a root's recent history (absent: no host access to git, reported as unavailable). */
   history?: (rootIndex: number, limit: number, signal?: AbortSignal) => Promise<HistoryPortResult>;
-  /**
-   * ranked_search and related_code: the code index of Quarry's own symbol chunks (what Ranked
-   * mode and the Related panel rank), one per root or one over the whole workspace, brought up
-   * to date (or found ready) before it resolves.
-   */
-  codeIndexes?: (signal?: AbortSignal) => Promise<CodeIndexPart[]>;
 }
 
-/** One code index a host gives the tools (ToolContext.codeIndexes). */
+/** One root's code index as the index tools read it (index-context.ts ensureCodeIndexes). */
 export interface CodeIndexPart {
   /** What this index's paths need in front to be workspace paths ('' for one index over the whole workspace). */
   prefix: string;

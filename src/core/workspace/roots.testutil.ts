@@ -1,0 +1,23 @@
+/** For tests and benchmarks that hold a seed-004 index of their own: the ToolContext roots over it. */
+import { QuarryError } from '../errors';
+import type { SeedIndexService } from '../seed004/service';
+import type { ToolRoot } from './root';
+
+export function seedOnlyRoots(service: SeedIndexService): ToolRoot[] {
+  const source = service.workspace.roots[0];
+  return [
+    {
+      prefix: '',
+      name: service.workspace.names[0],
+      root: {
+        key: source.absoluteRoot,
+        source,
+        codeIndexReady: false,
+        seedIndex: async (signal) => ({ service, stats: await service.refresh({ signal }) }),
+        codeIndex: () => Promise.reject(new QuarryError('EngineError', 'no code index in this test')),
+        lines: async () => null,
+        close: () => undefined,
+      },
+    },
+  ];
+}
