@@ -287,15 +287,13 @@ async function buildComparison(ws: Workspace, svc: CodeIndexService, chunker: An
     if (!r.ok) continue;
     texts.push([p, r.text]);
     const lines = splitLinesForIndex(r.text);
-    const chunks = svc
-      .index!.chunksOf(p)
-      .map(({ path, startLine, endLine, symbolName, chunkType }) => ({
-        path,
-        startLine,
-        endLine,
-        symbolName,
-        chunkType,
-      }));
+    const chunks = svc.index!.chunksOf(p).map(({ path, startLine, endLine, symbolName, chunkType }) => ({
+      path,
+      startLine,
+      endLine,
+      symbolName,
+      chunkType,
+    }));
     files.push({ path: p, text: r.text, chunks });
     for (const c of chunks)
       docs.push({

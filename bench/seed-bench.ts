@@ -13,8 +13,8 @@ import { NodeFsSource } from '../src/adapters/node/fs';
 import { FileIndexStore } from '../src/adapters/node/index-store';
 import { NEVER_YIELD } from '../src/core/jobs/yielder';
 import { tokenize } from '../src/core/rank/tokenize';
-import { decodeSeedText, seedChunks, tokenSource } from '../src/core/seed004/chunks';
-import { SeedIndexService } from '../src/core/seed004/service';
+import { decodeSeedText, seedChunks, tokenSource } from '../src/core/codebase-index/chunks';
+import { CodebaseIndexService } from '../src/core/codebase-index/service';
 import { Workspace } from '../src/core/source/workspace';
 import { findLocus, LocusClient } from '../test/parity/locus.testutil';
 import { BM25_QUERIES, settledMemory } from './index-bench';
@@ -28,7 +28,7 @@ export async function runSeedBench(corpusDir: string): Promise<void> {
   console.log('\n== seed-004 index (issue 13)');
   const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-bench-seed-'));
   const memBefore = await settledMemory();
-  const svc = new SeedIndexService(
+  const svc = new CodebaseIndexService(
     new Workspace([new NodeFsSource(corpusDir)]),
     new FileIndexStore(storeDir),
     'seed',
@@ -42,7 +42,7 @@ export async function runSeedBench(corpusDir: string): Promise<void> {
   for (const p of svc.index!.paths()) bytes += fs.statSync(path.join(corpusDir, p)).size;
   const stored = fs.readdirSync(storeDir).reduce((n, f) => n + fs.statSync(path.join(storeDir, f)).size, 0);
 
-  const reopen = new SeedIndexService(svc.workspace, new FileIndexStore(storeDir), 'seed');
+  const reopen = new CodebaseIndexService(svc.workspace, new FileIndexStore(storeDir), 'seed');
   const tr = performance.now();
   const again = await reopen.refresh({ yielder: NEVER_YIELD });
   const reopenMs = performance.now() - tr;
@@ -91,7 +91,7 @@ export async function runSeedBench(corpusDir: string): Promise<void> {
 }
 
 /** The reference engine on a copy of the corpus (it writes `.coderag/` into its root). */
-async function engineComparison(corpusDir: string, svc: SeedIndexService): Promise<void> {
+async function engineComparison(corpusDir: string, svc: CodebaseIndexService): Promise<void> {
   const locus = findLocus();
   if ('skip' in locus) {
     console.log(`reference engine: skipped (${locus.skip})`);

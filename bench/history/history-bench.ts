@@ -90,9 +90,7 @@ function folderHandles() {
  * One run of the history job through the engine API: ms to the first commits part, to the last
  * one (the whole log on screen), and to the uncommitted changes (read beside the log).
  */
-async function engineRun(
-  client: EngineClient,
-): Promise<{
+async function engineRun(client: EngineClient): Promise<{
   first: number;
   all: number;
   oids: string[];

@@ -18,9 +18,9 @@ import * as path from 'node:path';
 import { NodeFsSource } from '../../src/adapters/node/fs';
 import { nodeEmbeddingModel } from '../../src/adapters/node/model-files';
 import { nodeParsePool } from '../../src/adapters/node/parse-pool';
-import { rankForPeople } from '../../src/core/rank/people';
+import { rankChunks } from '../../src/core/rank/ranked';
 import { CodeIndexService } from '../../src/core/rank/service';
-import { SeedIndexService } from '../../src/core/seed004/service';
+import { CodebaseIndexService } from '../../src/core/codebase-index/service';
 import { WorkspaceSemantic } from '../../src/core/semantic/provider';
 import { semanticSearch } from '../../src/core/semantic/search';
 import { Workspace } from '../../src/core/source/workspace';
@@ -170,7 +170,7 @@ export async function measureQuality(
     const semantic = needsModel
       ? await new WorkspaceSemantic(service, () => nodeEmbeddingModel()).root()
       : null;
-    const seedIndex = new SeedIndexService(workspace);
+    const seedIndex = new CodebaseIndexService(workspace);
     const all: Record<SystemName, (q: string) => Promise<string[]>> = {
       codebase_search: async (q) => {
         const r = (await callTool(
@@ -180,7 +180,7 @@ export async function measureQuality(
         )) as { results: { path: string }[] };
         return r.results.map((x) => x.path);
       },
-      Ranked: async (q) => rankForPeople(index, q, DEPTH).map((h) => h.chunk.path),
+      Ranked: async (q) => rankChunks(index, q, DEPTH).map((h) => h.chunk.path),
       semantic: async (q) =>
         (
           await semanticSearch([semantic!.root], semantic!.model, {

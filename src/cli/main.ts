@@ -15,7 +15,7 @@ import { nodeGrammarLoader } from '../adapters/node/grammars';
 import { defaultCacheDir, FileIndexStore } from '../adapters/node/index-store';
 import { forgivingStore } from '../core/rank/persist';
 import { sharedSourceParsers } from '../core/analyze/parsers';
-import { SeedIndexService } from '../core/seed004/service';
+import { CodebaseIndexService } from '../core/codebase-index/service';
 import * as fs from 'node:fs';
 import { chunksCommand } from './chunks';
 import { cliSemantic, cliWorkspace } from './workspace';
@@ -209,7 +209,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       return 0;
     }
     if (command === 'chunks' && seed004) {
-      const seed = new SeedIndexService(openRoots(resolveRoots(roots, io.env, undefined)));
+      const seed = new CodebaseIndexService(openRoots(resolveRoots(roots, io.env, undefined)));
       for (const file of (await seed.walk()).keys()) {
         for (const c of (await seed.chunksOf(file)) ?? []) {
           io.stdout(

@@ -5,7 +5,7 @@
  * listed, how an option reads and what the input does with its text are the caller's.
  */
 import { type CSSProperties, type ReactNode, useEffect, useRef } from 'react';
-import { useFocusTrap } from './useFocusTrap';
+import { useFocusTrap } from './use-focus-trap';
 import { VisibleText } from './VisibleText';
 
 /** `text` with the characters at `positions` in <mark> elements (a fuzzy match's hits). */

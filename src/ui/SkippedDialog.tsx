@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { Skipped } from '../core/walk/policy';
 import { useEngine } from './engine';
 import { VisibleText } from './VisibleText';
-import { useFocusTrap } from './useFocusTrap';
+import { useFocusTrap } from './use-focus-trap';
 import { formatCount, SKIP_REASON_TEXT } from './format';
 
 export function SkippedDialog({ onClose }: { onClose: () => void }) {

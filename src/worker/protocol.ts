@@ -298,9 +298,9 @@ export interface RankedRequest {
   extensions?: string[];
 }
 
-/** One score component of a Ranked hit: core's PeopleComponent (plain data). */
-export type { PeopleComponent as RankedComponent } from '../core/rank/people';
-import type { PeopleComponent as RankedComponent } from '../core/rank/people';
+/** One score component of a Ranked hit: core's RankedComponent (plain data). */
+export type { RankedComponent } from '../core/rank/ranked';
+import type { RankedComponent } from '../core/rank/ranked';
 
 export interface SnippetLine {
   line: number;

@@ -14,7 +14,7 @@ import type { ChunkIndex } from '../core/rank/bm25';
 import { splitLinesForIndex } from '../core/rank/lines';
 import { forgivingStore, type IndexStore } from '../core/rank/persist';
 import { CodeIndexService, type RefreshStats } from '../core/rank/service';
-import { SeedIndexService } from '../core/seed004/service';
+import { CodebaseIndexService } from '../core/codebase-index/service';
 import type { MemorySource } from '../core/source/memory';
 import type { FileSource } from '../core/source/types';
 import { Workspace } from '../core/source/workspace';
@@ -310,17 +310,17 @@ export class RepoSession implements WorkspaceRoot {
     return { service: state.service, index: state.service.index };
   }
 
-  private seed: SeedIndexService | null = null;
+  private seed: CodebaseIndexService | null = null;
 
   /**
    * For codebase_search and find_related: this session's seed-004 index, built on first use
    * (stored under its own key) and current afterwards: the snapshot does not change while open.
    */
-  async seedIndex(signal?: AbortSignal): Promise<{ service: SeedIndexService; stats: RefreshStats }> {
+  async seedIndex(signal?: AbortSignal): Promise<{ service: CodebaseIndexService; stats: RefreshStats }> {
     if (this.closed) throw new QuarryError('Cancelled', `${this.name} was closed`);
     // a failed save (storage full) leaves the index working for this session, as for Quarry's own
     const store = this.deps.indexStore ? forgivingStore(this.deps.indexStore, () => undefined) : undefined;
-    this.seed ??= new SeedIndexService(this.workspace, store, seedIndexStoreKey(this.key));
+    this.seed ??= new CodebaseIndexService(this.workspace, store, seedIndexStoreKey(this.key));
     const yielder = createBackgroundYielder(this.deps.foreground, {
       yieldBudgetMs: this.deps.yieldBudgetMs,
       signal,

@@ -10,7 +10,7 @@ import { NodeFsSource } from '../../src/adapters/node/fs';
 import { nodeGrammarLoader } from '../../src/adapters/node/grammars';
 import { sharedSourceParsers } from '../../src/core/analyze/parsers';
 import { MemoryIndexStore } from '../../src/core/rank/persist';
-import { SeedIndexService } from '../../src/core/seed004/service';
+import { CodebaseIndexService } from '../../src/core/codebase-index/service';
 import { MAX_PATH_CHARS, MAX_QUERY_CHARS, READ_FILE_MAX_BYTES } from '../../src/core/limits';
 import { Workspace } from '../../src/core/source/workspace';
 import { callTool } from '../../src/core/tools';
@@ -32,7 +32,7 @@ const HAS_MKFIFO = spawnSync('mkfifo', ['--version']).status === 0;
 let repo: HostileRepo;
 let source: NodeFsSource & { wholeReads: string[] };
 let ctx: ToolContext;
-let seedIndex: SeedIndexService;
+let seedIndex: CodebaseIndexService;
 
 class CountingSource extends NodeFsSource {
   wholeReads: string[] = [];
@@ -46,7 +46,7 @@ beforeAll(() => {
   repo = buildHostileRepo();
   source = new CountingSource(repo.root);
   const workspace = new Workspace([source]);
-  seedIndex = new SeedIndexService(workspace, new MemoryIndexStore());
+  seedIndex = new CodebaseIndexService(workspace, new MemoryIndexStore());
   ctx = {
     workspace,
     roots: seedOnlyRoots(seedIndex),

@@ -12,7 +12,7 @@ import { nodeGrammarLoader } from '../../src/adapters/node/grammars';
 import { Chunker } from '../../src/core/chunk';
 import { MemoryIndexStore } from '../../src/core/rank/persist';
 import { CodeIndexService } from '../../src/core/rank/service';
-import { SeedIndexService } from '../../src/core/seed004/service';
+import { CodebaseIndexService } from '../../src/core/codebase-index/service';
 import { Workspace } from '../../src/core/source/workspace';
 import { callTool } from '../../src/core/tools';
 import { seedOnlyRoots } from '../../src/core/workspace/roots.testutil';
@@ -79,12 +79,12 @@ describe('files deleted while being read', () => {
     const dir = repo();
     const store = new MemoryIndexStore();
     const stable = new Workspace([new NodeFsSource(dir)]);
-    const first = await new SeedIndexService(stable, store).refresh();
+    const first = await new CodebaseIndexService(stable, store).refresh();
     expect(first.refreshMode).toBe('full');
     // a file changes, then vanishes while the refresh reads it
     fs.writeFileSync(path.join(dir, 'src/f05.ts'), 'export function changed5() {\n  return 1;\n}\n');
     const victims = new Set(['src/f05.ts']);
-    const svc = new SeedIndexService(new Workspace([new VanishingSource(dir, victims, 'read')]), store);
+    const svc = new CodebaseIndexService(new Workspace([new VanishingSource(dir, victims, 'read')]), store);
     const second = await svc.refresh();
     expect(victims.size).toBe(0);
     const ctx = { workspace: stable, roots: seedOnlyRoots(svc) };
@@ -101,7 +101,7 @@ describe('files deleted while being read', () => {
       JSON.stringify(second),
     ).toBe(true);
     // the next refresh over the real disk agrees with a fresh build
-    const third = await new SeedIndexService(stable, store).refresh();
+    const third = await new CodebaseIndexService(stable, store).refresh();
     expect(third.filesScanned).toBe(39);
   });
 

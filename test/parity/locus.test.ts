@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NodeFsSource } from '../../src/adapters/node/fs';
-import { SeedIndexService } from '../../src/core/seed004/service';
+import { CodebaseIndexService } from '../../src/core/codebase-index/service';
 import { Workspace } from '../../src/core/source/workspace';
 import { callTool } from '../../src/core/tools';
 import { toQuarryError } from '../../src/core/errors';
@@ -212,7 +212,7 @@ describe.skipIf('skip' in locus)('seed-004 parity with the engine (Locus 0.6.2 o
     async (_name, plan) => {
       const corpus = plan.corpus();
       dirs.push(corpus.dir);
-      const seedIndex = new SeedIndexService(new Workspace([new NodeFsSource(corpus.dir)]));
+      const seedIndex = new CodebaseIndexService(new Workspace([new NodeFsSource(corpus.dir)]));
       const ctx: ToolContext = { workspace: seedIndex.workspace, roots: seedOnlyRoots(seedIndex) };
       // Quarry keeps minified files out of the chunks (the engine does not): no corpus file may be one
       expect((await seedIndex.refresh()).skipped.filter((s) => s.reason === 'minified')).toEqual([]);

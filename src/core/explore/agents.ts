@@ -5,7 +5,7 @@
  * (the host's port: branch, recent commits touching the path, uncommitted files, churn).
  */
 import { manifestKindOf, parseManifest, type Manifest } from '../analyze/manifests';
-import { codebaseSearch } from '../tools/codebase_search';
+import { codebaseSearch } from '../tools/codebase-search';
 import type { Envelope } from '../tools/envelope';
 import { ensureCodeIndexes } from '../tools/index-context';
 import type { ToolContext } from '../tools/types';

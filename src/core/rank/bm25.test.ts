@@ -11,7 +11,7 @@ import type { SyncChunker } from '../chunk/any';
 import { lineChunker } from './line-chunker.testutil';
 import { splitIdentifier } from './identifier-parts';
 import { tokenize } from './tokenize';
-import { rankForPeople } from './people';
+import { rankChunks } from './ranked';
 
 function indexOf(files: Record<string, string>): ChunkIndex {
   const index = new ChunkIndex();
@@ -246,7 +246,7 @@ describe('properties', () => {
           expect(strip(svc.index!.search(query, 100))).toEqual(strip(rebuilt.index!.search(query, 100)));
           // Ranked mode too: identifier parts of terms first seen in an incremental refresh count
           const people = (i: ChunkIndex) =>
-            rankForPeople(i, query, 100).map((h) => [h.chunk.path, h.chunk.startLine, h.score]);
+            rankChunks(i, query, 100).map((h) => [h.chunk.path, h.chunk.startLine, h.score]);
           expect(people(svc.index!)).toEqual(people(rebuilt.index!));
           expect(svc.index!.chunkCount).toBe(rebuilt.index!.chunkCount);
         },

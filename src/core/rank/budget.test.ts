@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { searchAll } from '../grep/search';
-import { SeedIndexService } from '../seed004/service';
+import { CodebaseIndexService } from '../codebase-index/service';
 import { MemorySource } from '../source/memory';
 import { Workspace } from '../source/workspace';
 import { INDEX_MAX_TEXT_BYTES } from '../limits';
@@ -92,7 +92,7 @@ describe('the index text budget', () => {
 
   it("seed 004's index ranks the files within the budget only, and says so", async () => {
     const ws = new Workspace([new MemorySource(files())]);
-    const svc = new SeedIndexService(ws, undefined, 'seed004', 250);
+    const svc = new CodebaseIndexService(ws, undefined, 'seed004', 250);
     const stats = await svc.refresh();
     expect(stats.skipped.filter((s) => s.reason === 'indexBudget')).toHaveLength(8);
     expect(svc.index!.paths().sort()).toEqual(['a.ts', 'b.ts']);

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { minifiedDetail } from '../chunk/minified';
 import { oneLineBundle } from '../chunk/minified.testutil';
 import type { Chunk } from '../chunk/types';
-import { SeedIndexService } from '../seed004/service';
+import { CodebaseIndexService } from '../codebase-index/service';
 import { MemorySource } from '../source/memory';
 import { Workspace } from '../source/workspace';
 import { callTool } from '../tools';
@@ -36,7 +36,7 @@ describe('a minified file in the seed-004 index', () => {
     const source = new MemorySource({ ...FILES });
     const store = new MemoryIndexStore();
     const workspace = new Workspace([source]);
-    const seedIndex = new SeedIndexService(workspace, store);
+    const seedIndex = new CodebaseIndexService(workspace, store);
     const stats = await seedIndex.refresh();
     expect(stats.skipped).toEqual([SKIP]);
     expect(seedIndex.index!.chunksOf('public/bundle.js')).toEqual([]);
@@ -66,7 +66,7 @@ describe('a minified file in the seed-004 index', () => {
     expect(text.matches.map((m) => m.path)).toEqual(['public/bundle.js']);
 
     // loaded from the store: a cache hit that still says so
-    const again = await new SeedIndexService(new Workspace([source]), store).refresh();
+    const again = await new CodebaseIndexService(new Workspace([source]), store).refresh();
     expect(again).toMatchObject({ refreshMode: 'cache_hit', skipped: [SKIP] });
     // rewritten as readable code: chunked, no longer reported
     source.write('public/bundle.js', 'function one() {}\nfunction two() {}\n', Date.now() + 1000);

@@ -10,7 +10,7 @@ import { Chunker } from '../chunk';
 import { MemorySource } from '../source/memory';
 import { Workspace } from '../source/workspace';
 import type { ChunkIndex } from './bm25';
-import { rankForPeople } from './people';
+import { rankChunks } from './ranked';
 import { chunkPrior, isDeclaration, isReexportList, rolesNamed, weightedStats } from './priors';
 import { CodeIndexService } from './service';
 
@@ -166,7 +166,7 @@ int cmd_add(int argc, const char **argv, const char *prefix)
 describe('Ranked priors', () => {
   it('puts the code that exports an image above the locale keys and style rules that say "export image"', async () => {
     const index = await indexOf(excalidraw());
-    const hits = rankForPeople(index, 'export an image', 20);
+    const hits = rankChunks(index, 'export an image', 20);
     expect(hits[0].chunk.path).toBe('packages/utils/src/export.ts');
     expect(hits[0].chunk.symbolName).toBe('exportToBlob');
     // every locale key comes after both exporting functions
@@ -184,11 +184,11 @@ describe('Ranked priors', () => {
   it('lets a locale key win when the query names it by its identifier or its words, or says "translation"', async () => {
     const index = await indexOf(excalidraw());
     for (const query of ['imageExportDialog', 'image export dialog header']) {
-      const named = rankForPeople(index, query, 5);
+      const named = rankChunks(index, query, 5);
       expect(named[0].chunk.path, query).toMatch(/^packages\/excalidraw\/locales\/\w+\.json$/);
       expect(named[0].prior, query).toBe(1);
     }
-    const said = rankForPeople(index, 'export image translation', 5);
+    const said = rankChunks(index, 'export image translation', 5);
     expect(said[0].role).toBe('locale');
     expect(said[0].discounts).toEqual([]);
   });
@@ -197,7 +197,7 @@ describe('Ranked priors', () => {
     const files = excalidraw();
     const without = Object.fromEntries(Object.entries(files).filter(([p]) => !p.includes('/locales/')));
     const component = (index: ChunkIndex) =>
-      rankForPeople(index, 'export an image', 50)
+      rankChunks(index, 'export an image', 50)
         .find((h) => h.chunk.symbolName === 'exportToBlob')!
         .components.find((c) => c.word === 'image')!;
     const lone = component(await indexOf(without));
@@ -216,7 +216,7 @@ describe('Ranked priors', () => {
   it('ranks a C body above its header prototype, and the prototype still appears', async () => {
     const index = await indexOf(GIT);
     for (const query of ['cmd_commit', 'cmd commit argc argv prefix']) {
-      const hits = rankForPeople(index, query, 10);
+      const hits = rankChunks(index, query, 10);
       expect(hits[0].chunk.path, query).toBe('builtin/commit.c');
       const proto = hits.find((h) => h.chunk.path === 'builtin.h' && h.chunk.symbolName === 'cmd_commit');
       expect(proto?.declaration, query).toBe(true);
@@ -233,9 +233,9 @@ describe('Ranked priors', () => {
       'CHANGELOG.md': '# Changelog\n\n## 1.2.0\n\n- parse a duration given in seconds or ms\n',
       'src/__snapshots__/parse.test.ts.snap': 'exports[`parse duration seconds 1`] = `3`;\n',
     });
-    expect(rankForPeople(index, 'parse a duration in seconds', 5)[0].chunk.path).toBe('src/parse.ts');
-    expect(rankForPeople(index, 'parse duration seconds test', 5)[0].chunk.path).toBe('src/parse.test.ts');
-    expect(rankForPeople(index, 'changelog parse duration', 5)[0].chunk.path).toBe('CHANGELOG.md');
+    expect(rankChunks(index, 'parse a duration in seconds', 5)[0].chunk.path).toBe('src/parse.ts');
+    expect(rankChunks(index, 'parse duration seconds test', 5)[0].chunk.path).toBe('src/parse.test.ts');
+    expect(rankChunks(index, 'changelog parse duration', 5)[0].chunk.path).toBe('CHANGELOG.md');
   });
 });
 
@@ -272,10 +272,10 @@ describe('barrels', () => {
     files['src/api/readBlob.js'] =
       'export async function readBlob({ fs, dir, gitdir, oid, filepath }) {\n  const { blob, oid: resolved } = await resolveBlob({ fs, gitdir, oid })\n  if (filepath !== undefined) return resolveFilepath({ fs, gitdir, oid, filepath })\n  return { oid: resolved, blob: new Uint8Array(blob) }\n}\n';
     const index = await indexOf(files);
-    const hits = rankForPeople(index, 'read a blob', 10);
+    const hits = rankChunks(index, 'read a blob', 10);
     expect(hits[0].chunk.path).toBe('src/api/readBlob.js');
     // "blob" alone: both blob functions before the barrel that names them three times each
-    const blob = rankForPeople(index, 'blob', 10).map((h) => h.chunk.path);
+    const blob = rankChunks(index, 'blob', 10).map((h) => h.chunk.path);
     expect(blob.indexOf('src/index.js')).toBeGreaterThan(
       Math.max(blob.indexOf('src/api/readBlob.js'), blob.indexOf('src/api/writeBlob.js')),
     );

@@ -18,7 +18,7 @@ import { Chunker } from '../chunk';
 import { Workspace } from '../source/workspace';
 import { chunkText, type ChunkIndex, type IndexedChunk } from './bm25';
 import { splitLinesForIndex } from './lines';
-import { relatedForPeople } from './related-people';
+import { relatedChunks } from './related-ranked';
 import { CodeIndexService } from './service';
 
 const TOP = 3;
@@ -228,7 +228,7 @@ describe('Related for people: golden pairs over three and @babel/core', () => {
       const index = indexes[p.pkg];
       const { seed, text } = seedOf(index, ROOTS[p.pkg], p.seed);
       const oldRank = rankOf(index.related(seed, text, OLD_DEPTH), p.want);
-      const hits = relatedForPeople(index, seed, text, OLD_DEPTH);
+      const hits = relatedChunks(index, seed, text, OLD_DEPTH);
       const newRank = rankOf(hits, p.want);
       const pass = newRank >= 1 && newRank <= TOP;
       if (oldRank >= 1 && oldRank <= TOP) oldTop++;
@@ -264,7 +264,7 @@ describe('Related for people: golden pairs over three and @babel/core', () => {
   it('never lists the seed, its container or its members, and orders ties by path then line', () => {
     const index = indexes.three;
     const { seed, text } = seedOf(index, ROOTS.three, t('math/Vector3.js', 'Vector3.addScaledVector'));
-    const hits = relatedForPeople(index, seed, text, 200);
+    const hits = relatedChunks(index, seed, text, 200);
     expect(hits.length).toBe(200);
     expect(
       hits.some(
@@ -285,6 +285,6 @@ describe('Related for people: golden pairs over three and @babel/core', () => {
       ).toBe(true);
     }
     // the same answer twice (the vector lengths are cached per index state)
-    expect(relatedForPeople(index, seed, text, 20)).toEqual(hits.slice(0, 20));
+    expect(relatedChunks(index, seed, text, 20)).toEqual(hits.slice(0, 20));
   });
 });

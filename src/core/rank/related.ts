@@ -1,16 +1,16 @@
 /**
  * The Related panel's one step: the innermost chunk at `line` is the seed, its text (the
- * file's lines as indexed) feeds relatedForPeople (related-people.ts: similarity normalised
+ * file's lines as indexed) feeds relatedChunks (related-people.ts: similarity normalised
  * for size, siblings before containers). find_related itself answers from seed 004's engine,
  * and ChunkIndex.related() keeps the seed's formula.
  * null when there is no seed: a path not in the index, a preamble line, an unreadable file.
  */
 import { chunkText, type ChunkIndex, type IndexedChunk } from './bm25';
-import { relatedForPeople, type PeopleRelatedHit } from './related-people';
+import { relatedChunks, type RelatedChunkHit } from './related-ranked';
 
 export interface RelatedAtLine {
   seed: IndexedChunk;
-  related: PeopleRelatedHit[];
+  related: RelatedChunkHit[];
 }
 
 export async function relatedAtLine(
@@ -26,6 +26,6 @@ export async function relatedAtLine(
   if (!lines) return null;
   return {
     seed,
-    related: relatedForPeople(index, seed, chunkText(lines, seed.startLine, seed.endLine), limit),
+    related: relatedChunks(index, seed, chunkText(lines, seed.startLine, seed.endLine), limit),
   };
 }

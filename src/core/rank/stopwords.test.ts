@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { queryWords } from './people';
+import { queryWords } from './ranked';
 import { inflectionsIn, stemOf } from './inflections';
 import { dropStopwords, looksLikeIdentifier } from './stopwords';
 

@@ -4,7 +4,7 @@
  * fresh index does.
  */
 import { describe, expect, it } from 'vitest';
-import { SeedIndexService } from '../seed004/service';
+import { CodebaseIndexService } from '../codebase-index/service';
 import { MemorySource } from '../source/memory';
 import { Workspace } from '../source/workspace';
 import type { Chunk } from '../chunk/types';
@@ -65,7 +65,7 @@ const quarry: Harness = {
 const seed004: Harness = {
   key: 'seed004',
   async open(store) {
-    const svc = new SeedIndexService(new Workspace([SOURCE]), store);
+    const svc = new CodebaseIndexService(new Workspace([SOURCE]), store);
     const { refreshMode } = await svc.refresh();
     const answers = QUERIES.map((q) =>
       svc.index!.search(q, 100).map((h) => [h.chunk.path, h.chunk.startLine, h.chunk.endLine, h.score]),

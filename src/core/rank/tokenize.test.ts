@@ -7,7 +7,7 @@ import { ChunkIndex } from './bm25';
 import { LineTerms } from './line-terms';
 import { splitLinesForIndex } from './lines';
 import { markTerms } from './mark-terms';
-import { queryWords, rankForPeople } from './people';
+import { queryWords, rankChunks } from './ranked';
 import { MemoryIndexStore } from './persist';
 import { CodeIndexService, type ChunkerLike } from './service';
 import { TermTable } from './term-table';
@@ -178,7 +178,7 @@ describe("BM25's line tokenization (the fast path)", () => {
           expect(lineTerms(files.flat(), copy)).toEqual(lineTerms(files.flat()));
           const query = q.join(' ');
           expect(general.search(query, 50)).toEqual(fast.search(query, 50));
-          expect(rankForPeople(general, query, 50)).toEqual(rankForPeople(fast, query, 50));
+          expect(rankChunks(general, query, 50)).toEqual(rankChunks(fast, query, 50));
           for (const term of new Set(tokenize(files.flat().join('\n')))) {
             expect(general.termIdOf(term)).toBe(fast.termIdOf(term));
             const postings = (index: ChunkIndex) => {
@@ -347,7 +347,7 @@ describe('an injected tokenizer', () => {
     expect(build().related(seed, 'x y', 5)).toEqual([]);
     // the people ranker reads the query with the index's tokenizer, identifier parts included
     expect(queryWords('listUsers', stem).words).toEqual(['list', 'user']);
-    const people = rankForPeople(build(stem), 'user', 5);
+    const people = rankChunks(build(stem), 'user', 5);
     expect(people.map((h) => h.chunk.path)).toEqual(['a.ts']);
     expect(people[0].components[0].via.sort()).toEqual(['listuser', 'user']);
     expect(people[0].components[0].symbolBoost).toBeGreaterThan(0);

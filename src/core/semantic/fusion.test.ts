@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { IndexedChunk } from '../rank/bm25';
-import type { PeopleHit } from '../rank/people';
+import type { RankedChunkHit } from '../rank/ranked';
 import { fuse, FUSION_DEPTH, isExactIdentifier, queryIdentifiers, type FusedHit } from './fusion';
 import type { SemanticHit } from './index';
 
@@ -20,7 +20,7 @@ const chunk = (symbolName: string, path = `src/${symbolName || 'anon'}.ts`): Ind
   };
 };
 
-const lex = (c: IndexedChunk, via: string[][] = [], exactSymbol = false): PeopleHit => ({
+const lex = (c: IndexedChunk, via: string[][] = [], exactSymbol = false): RankedChunkHit => ({
   chunk: c,
   score: 1,
   components: via.map((v, i) => ({

@@ -14,7 +14,7 @@
  * A hit's score is 1 / its place in the merged list.
  */
 import type { IndexedChunk } from '../rank/bm25';
-import type { PeopleHit } from '../rank/people';
+import type { RankedChunkHit } from '../rank/ranked';
 import type { SemanticHit } from './index';
 
 export const FUSION_DEPTH = 50;
@@ -55,7 +55,7 @@ export function isExactIdentifier(chunk: IndexedChunk, identifiers: readonly str
 
 export function fuse(
   query: string,
-  lexical: readonly PeopleHit[],
+  lexical: readonly RankedChunkHit[],
   semantic: readonly SemanticHit[],
   limit: number,
 ): FusedHit[] {

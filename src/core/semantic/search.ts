@@ -5,7 +5,7 @@
  * the similarity, its rank in each list, and whether it is an exact identifier.
  */
 import type { ChunkIndex, IndexedChunk } from '../rank/bm25';
-import { rankForPeople } from '../rank/people';
+import { rankChunks } from '../rank/ranked';
 import { languageForPath } from '../chunk/languages';
 import type { LanguageId } from '../chunk/types';
 import { QuarryError } from '../errors';
@@ -153,7 +153,7 @@ export async function semanticSearch(
       continue;
     }
     const depth = Math.max(FUSION_DEPTH, q.limit);
-    const lexical = rankForPeople(root.index, q.query, depth, filter);
+    const lexical = rankChunks(root.index, q.query, depth, filter);
     const semantic = root.vectors.search(root.index, vec, depth, filter);
     for (const h of fuse(q.query, lexical, semantic, q.limit))
       out.push(result(root.prefix, h.chunk, h.score, whyOf(h)));

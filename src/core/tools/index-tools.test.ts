@@ -4,11 +4,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MemoryIndexStore } from '../rank/persist';
-import { SeedIndexService } from '../seed004/service';
+import { CodebaseIndexService } from '../codebase-index/service';
 import { MemorySource } from '../source/memory';
 import { Workspace } from '../source/workspace';
 import { callTool } from '.';
-import { NO_RELATED } from './find_related';
+import { NO_RELATED } from './find-related';
 import { rejectionOf } from '../../../test/rejection';
 import { seedOnlyRoots } from '../workspace/roots.testutil';
 
@@ -52,7 +52,7 @@ Every request is authenticated with a session token.
 
 function ctx(files: Record<string, string> = FILES, store = new MemoryIndexStore()) {
   const workspace = new Workspace([new MemorySource(files, { name: 'repo', absoluteRoot: '/repo' })]);
-  const seedIndex = new SeedIndexService(workspace, store);
+  const seedIndex = new CodebaseIndexService(workspace, store);
   return { workspace, roots: seedOnlyRoots(seedIndex), seedIndex };
 }
 

@@ -1,19 +1,19 @@
 /** The tool registry: every tool contract Quarry answers, in one list. */
 import { QuarryError } from '../errors';
-import { codebaseSearch } from './codebase_search';
-import { codeSearch } from './code_search';
+import { codebaseSearch } from './codebase-search';
+import { codeSearch } from './code-search';
 import { exploreTool } from './explore';
-import { findRelated } from './find_related';
-import { findComponentsTool } from './find_components';
-import { getRoutes } from './get_routes';
-import { featureStatusTool } from './feature_status';
-import { listDirectory } from './list_directory';
-import { rankedSearch } from './ranked_search';
-import { readFile } from './read_file';
-import { relatedCode } from './related_code';
-import { searchCorpus } from './search_corpus';
-import { searchFiles } from './search_files';
-import { semanticCodeSearch } from './semantic_code_search';
+import { findRelated } from './find-related';
+import { findComponentsTool } from './find-components';
+import { getRoutes } from './get-routes';
+import { featureStatusTool } from './feature-status';
+import { listDirectory } from './list-directory';
+import { rankedSearch } from './ranked-search';
+import { readFile } from './read-file';
+import { relatedCode } from './related-code';
+import { searchCorpus } from './search-corpus';
+import { searchFiles } from './search-files';
+import { semanticCodeSearch } from './semantic-code-search';
 import type { Tool, ToolContext } from './types';
 import { rejectOverlongStrings, rejectUnknownFields } from './validate';
 

@@ -7,13 +7,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { nodeGrammarLoader } from '../../adapters/node/grammars';
 import { rejectionOf } from '../../../test/rejection';
 import { Chunker } from '../chunk';
-import type { PeopleHit } from '../rank/people';
+import type { RankedChunkHit } from '../rank/ranked';
 import { MemorySource } from '../source/memory';
 import { Workspace } from '../source/workspace';
 import { callTool } from '.';
-import { NO_RELATED } from './find_related';
-import { whyRanked, type RankedSearchResult } from './ranked_search';
-import type { RelatedCodeResult } from './related_code';
+import { NO_RELATED } from './find-related';
+import { whyRanked, type RankedSearchResult } from './ranked-search';
+import type { RelatedCodeResult } from './related-code';
 import type { ToolContext } from './types';
 import { localWorkspace, type LocalRoot } from '../workspace/local-root';
 import type { WorkspaceRoot } from '../workspace/root';
@@ -329,11 +329,11 @@ describe('ranked_search', () => {
           symbolBoost: 0,
         },
       ],
-    } as unknown as PeopleHit;
+    } as unknown as RankedChunkHit;
     expect(whyRanked(hit, ['list', 'user', 'all'])).toBe(
       'matched "list", "user" (in listusers, users, userid +1 more); symbol name has "list"; no match for "all"',
     );
-    const inTest = { ...hit, prior: 0.55 * 0.7, discounts: ['block', 'test file'] } as PeopleHit;
+    const inTest = { ...hit, prior: 0.55 * 0.7, discounts: ['block', 'test file'] } as RankedChunkHit;
     expect(whyRanked(inTest, ['list', 'user'])).toBe(
       'matched "list", "user" (in listusers, users, userid +1 more); symbol name has "list"; weighed x0.39 as block, test file',
     );

@@ -7,7 +7,7 @@ import { parseLanguage, semanticSearch, type SemanticResult, type SemanticRoot }
 import { MemorySource } from '../source/memory';
 import { Workspace } from '../source/workspace';
 import { callTool, type ToolContext } from '.';
-import { parseSemanticArgs } from './semantic_code_search';
+import { parseSemanticArgs } from './semantic-code-search';
 
 const FILES: Record<string, string> = {
   'src/auth/session.ts':

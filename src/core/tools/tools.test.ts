@@ -4,7 +4,7 @@ import { QuarryError } from '../errors';
 import { MemorySource, type MemoryTree } from '../source/memory';
 import { Workspace } from '../source/workspace';
 import { callTool, describeTools } from '.';
-import { SEARCH_FILES_NOTICE } from './search_files';
+import { SEARCH_FILES_NOTICE } from './search-files';
 
 const ws = (tree: MemoryTree = fixtureTree()) => ({
   workspace: new Workspace([new MemorySource(tree, { name: 'repo', absoluteRoot: '/work/repo' })]),

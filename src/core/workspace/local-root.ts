@@ -10,7 +10,7 @@ import { splitLinesForIndex } from '../rank/lines';
 import type { ChunkIndex } from '../rank/bm25';
 import type { IndexStore } from '../rank/persist';
 import type { ChunkerLike, RefreshStats } from '../rank/service';
-import { SeedIndexService } from '../seed004/service';
+import { CodebaseIndexService } from '../codebase-index/service';
 import { WorkspaceSemantic } from '../semantic/provider';
 import type { EmbeddingModel } from '../semantic/port';
 import type { SemanticRoot } from '../semantic/search';
@@ -34,7 +34,7 @@ export interface LocalRootOptions {
 }
 
 export class LocalRoot implements WorkspaceRoot {
-  readonly seed: SeedIndexService;
+  readonly seed: CodebaseIndexService;
   readonly code: SharedCodeIndexService | null;
   private semantic: WorkspaceSemantic | null = null;
   private readonly view: Workspace;
@@ -46,7 +46,7 @@ export class LocalRoot implements WorkspaceRoot {
   ) {
     this.view = new Workspace([source]);
     const { store, storeStem } = options;
-    this.seed = new SeedIndexService(this.view, store, storeStem ? `seed004-${storeStem}` : 'seed004');
+    this.seed = new CodebaseIndexService(this.view, store, storeStem ? `seed004-${storeStem}` : 'seed004');
     this.code = options.chunker
       ? new SharedCodeIndexService(
           this.view,

@@ -5,7 +5,7 @@
  */
 import type { ChunkIndex } from '../rank/bm25';
 import type { IndexedChunk } from '../rank/indexed-chunk';
-import { rankForPeople, type PeopleHit } from '../rank/people';
+import { rankChunks, type RankedChunkHit } from '../rank/ranked';
 
 export interface RankedPart {
   /** What the part's paths need in front to be workspace paths. */
@@ -14,7 +14,7 @@ export interface RankedPart {
 }
 
 export interface MergedHit<P extends RankedPart> {
-  hit: PeopleHit;
+  hit: RankedChunkHit;
   part: P;
   /** Workspace path. */
   path: string;
@@ -28,7 +28,7 @@ export function rankAcrossRoots<P extends RankedPart>(
 ): Array<MergedHit<P>> {
   return parts
     .flatMap((part) =>
-      rankForPeople(part.index, query, limit, filter ? (c) => filter(part, c) : undefined).map((hit) => ({
+      rankChunks(part.index, query, limit, filter ? (c) => filter(part, c) : undefined).map((hit) => ({
         hit,
         part,
         path: part.prefix + hit.chunk.path,

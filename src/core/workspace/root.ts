@@ -7,7 +7,7 @@
  */
 import type { ChunkIndex } from '../rank/bm25';
 import type { RefreshStats } from '../rank/service';
-import type { SeedIndexService } from '../seed004/service';
+import type { CodebaseIndexService } from '../codebase-index/service';
 import type { FileSource } from '../source/types';
 
 export interface WorkspaceRoot {
@@ -15,7 +15,7 @@ export interface WorkspaceRoot {
   readonly key: string;
   readonly source: FileSource;
   /** codebase_search and find_related: the seed-004 index, brought up to date (or waited for) before it resolves. */
-  seedIndex(signal?: AbortSignal): Promise<{ service: SeedIndexService; stats: RefreshStats }>;
+  seedIndex(signal?: AbortSignal): Promise<{ service: CodebaseIndexService; stats: RefreshStats }>;
   /**
    * ranked_search, related_code, Ranked mode: Quarry's code index of symbol chunks, refreshed
    * on demand (CLI) or the complete one a background build made (the app: NotFound

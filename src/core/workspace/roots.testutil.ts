@@ -1,9 +1,9 @@
 /** For tests and benchmarks that hold a seed-004 index of their own: the ToolContext roots over it. */
 import { QuarryError } from '../errors';
-import type { SeedIndexService } from '../seed004/service';
+import type { CodebaseIndexService } from '../codebase-index/service';
 import type { ToolRoot } from './root';
 
-export function seedOnlyRoots(service: SeedIndexService): ToolRoot[] {
+export function seedOnlyRoots(service: CodebaseIndexService): ToolRoot[] {
   const source = service.workspace.roots[0];
   return [
     {

@@ -1,5 +1,5 @@
 /**
- * A CodeIndexService whose concurrent refreshes share one run (as SeedIndexService's do):
+ * A CodeIndexService whose concurrent refreshes share one run (as CodebaseIndexService's do):
  * `quarry mcp` answers calls concurrently, so two tools asking for the same root's index wait
  * for one refresh. A caller's cancel ends its own wait; the run stops only when every caller
  * waiting for it has cancelled.

@@ -4,7 +4,7 @@
  * the uses expand to the places that render the component. The filter lives in the URL (cq).
  */
 import { useMemo } from 'react';
-import type { FindComponentsResult } from '../../core/tools/find_components';
+import type { FindComponentsResult } from '../../core/tools/find-components';
 import { formatCount, plural } from '../format';
 import { visibleText } from '../visible-text';
 import { VisibleText } from '../VisibleText';

@@ -7,7 +7,7 @@
  */
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import type { FeatureReference, FlagInfo } from '../../core/analyze/features';
-import type { FeatureStatusResult } from '../../core/tools/feature_status';
+import type { FeatureStatusResult } from '../../core/tools/feature-status';
 import { formatCount, plural } from '../format';
 import { visibleText } from '../visible-text';
 import { VisibleText } from '../VisibleText';

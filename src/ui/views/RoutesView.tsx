@@ -5,7 +5,7 @@
  */
 import { lazy, Suspense, useMemo } from 'react';
 import type { RouteEntry } from '../../core/analyze/routes';
-import type { GetRoutesResult } from '../../core/tools/get_routes';
+import type { GetRoutesResult } from '../../core/tools/get-routes';
 import { formatCount, plural } from '../format';
 import { visibleText } from '../visible-text';
 import { VisibleText } from '../VisibleText';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Chunk } from '../chunk/types';
 import { ChunkIndex } from './bm25';
 import { splitLinesForIndex } from './lines';
-import { queryWords, rankForPeople } from './people';
+import { queryWords, rankChunks } from './ranked';
 
 /** one chunk per `fn NAME` line, to the next */
 function build(files: Record<string, string>): ChunkIndex {
@@ -44,7 +44,7 @@ describe('people ranking', () => {
   it('finds getUserById for "user by id" (the contract tokenizer alone cannot)', () => {
     const index = build(FILES);
     expect(index.search('user by id', 5)[0].chunk.symbolName).toBe('notes'); // the contract ranks the prose first
-    const hits = rankForPeople(index, 'user by id', 5);
+    const hits = rankChunks(index, 'user by id', 5);
     expect(hits[0].chunk.symbolName).toBe('getUserById');
     const user = hits[0].components.find((c) => c.word === 'user')!;
     expect(user.via).toContain('getuserbyid');
@@ -52,10 +52,10 @@ describe('people ranking', () => {
   });
   it('ranks an exact identifier and symbol-name matches above body mentions', () => {
     const index = build(FILES);
-    const exact = rankForPeople(index, 'getUserById', 5);
+    const exact = rankChunks(index, 'getUserById', 5);
     expect(exact[0].chunk.symbolName).toBe('getUserById');
     expect(exact[0].exactSymbol).toBe(true);
-    const user = rankForPeople(index, 'user', 5).map((h) => h.chunk.symbolName);
+    const user = rankChunks(index, 'user', 5).map((h) => h.chunk.symbolName);
     // names containing "user" first, the prose that repeats "user" three times after them
     expect(user.indexOf('notes')).toBeGreaterThan(user.indexOf('getUserById'));
     expect(user.indexOf('notes')).toBeGreaterThan(user.indexOf('fetch_user_record'));
@@ -63,10 +63,10 @@ describe('people ranking', () => {
   it('keeps snake_case parts and survives a save/load round trip', () => {
     const index = build(FILES);
     const loaded = ChunkIndex.fromState(index.toState());
-    expect(rankForPeople(loaded, 'user record', 3)[0].chunk.symbolName).toBe('fetch_user_record');
-    expect(rankForPeople(loaded, 'user record', 3)).toEqual(rankForPeople(index, 'user record', 3));
+    expect(rankChunks(loaded, 'user record', 3)[0].chunk.symbolName).toBe('fetch_user_record');
+    expect(rankChunks(loaded, 'user record', 3)).toEqual(rankChunks(index, 'user record', 3));
   });
   it('returns nothing for a query without words', () => {
-    expect(rankForPeople(build(FILES), '... a', 5)).toEqual([]);
+    expect(rankChunks(build(FILES), '... a', 5)).toEqual([]);
   });
 });

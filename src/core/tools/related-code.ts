@@ -11,9 +11,9 @@
 import { QuarryError } from '../errors';
 import type { IndexedChunk } from '../rank/bm25';
 import { relatedAtLine } from '../rank/related';
-import { NO_RELATED } from './find_related';
+import { NO_RELATED } from './find-related';
 import { ensureCodeIndexes } from './index-context';
-import { roundScore } from './ranked_search';
+import { roundScore } from './ranked-search';
 import type { CodeIndexPart, Tool } from './types';
 import { ensureObject, optionalInt, requiredInt, requiredString } from './validate';
 

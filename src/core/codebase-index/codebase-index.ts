@@ -18,7 +18,7 @@
  */
 import { BM25_B, BM25_K1, idf, insertBounded } from '../rank/bm25-score';
 import { forEachToken, seedTerm, tokenize } from '../rank/tokenize';
-import { labelOf, type SeedChunk, type SeedChunkType } from './chunks';
+import { labelOf, type CodebaseChunk, type SeedChunkType } from './chunks';
 
 export interface SeedChunkRecord {
   id: number;
@@ -85,7 +85,7 @@ const byScoreThenPlace = (
       ? 1
       : a.chunk.startLine - b.chunk.startLine);
 
-export class SeedIndex {
+export class CodebaseIndex {
   private chunks: Array<SeedChunkRecord | null> = [];
   private termIndex = new Map<string, number>();
   private terms: string[] = [];
@@ -145,7 +145,7 @@ export class SeedIndex {
   }
 
   /** Replace a file's chunks. */
-  setFile(path: string, meta: SeedFileMeta, chunks: SeedChunk[]): void {
+  setFile(path: string, meta: SeedFileMeta, chunks: CodebaseChunk[]): void {
     this.removeFile(path);
     const heads = new Map<string, { counts: Counts; length: number }>();
     const ids = chunks.map((c) => {
@@ -379,8 +379,8 @@ export class SeedIndex {
     };
   }
 
-  static fromState(s: SeedIndexState): SeedIndex {
-    const index = new SeedIndex();
+  static fromState(s: SeedIndexState): CodebaseIndex {
+    const index = new CodebaseIndex();
     for (const term of s.terms) index.idOf(term);
     const byFile: number[][] = s.files.map(() => []);
     s.chunks.forEach(([fi, startLine, endLine, chunkType, name, length, uniq], id) => {

@@ -106,7 +106,7 @@ export interface RelatedFactors {
   container: number;
 }
 
-export interface PeopleRelatedHit {
+export interface RelatedChunkHit {
   chunk: IndexedChunk;
   score: number;
   factors: RelatedFactors;
@@ -201,13 +201,13 @@ function jaccard(a: Set<string>, b: Set<string>): number {
  * text (its file's lines as indexed); at most `limit` hits (at least 1). `allowed` says which
  * chunks may be listed (besideAnchor's rule by default; null lists every kind and role).
  */
-export function relatedForPeople(
+export function relatedChunks(
   index: ChunkIndex,
   seed: IndexedChunk,
   seedText: string,
   limit: number,
   allowed: ((c: IndexedChunk) => boolean) | null = besideAnchor(seed),
-): PeopleRelatedHit[] {
+): RelatedChunkHit[] {
   const tokenizer = index.tokenizer;
   const N = index.chunkCount;
   if (!N) return [];
@@ -329,7 +329,7 @@ export function relatedForPeople(
     const reasons: string[] = [];
     const siblings = siblingsOf(s.chunk, reasons);
     if (s.container !== 1) reasons.push('contains others');
-    const hit: PeopleRelatedHit = {
+    const hit: RelatedChunkHit = {
       chunk: s.chunk,
       score: s.score,
       factors: { similarity: s.similarity, siblings, size: s.size, container: s.container },

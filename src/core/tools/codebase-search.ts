@@ -5,11 +5,11 @@
  */
 import { QuarryError } from '../errors';
 import { elapsedSince, now } from '../jobs/yielder';
-import type { SeedChunkRecord } from '../seed004/seed-index';
+import type { SeedChunkRecord } from '../codebase-index/codebase-index';
 import { extensionOf } from '../source/types';
 import { envelope, ROUTE_TFIDF, type Envelope } from './envelope';
 import { selectRootPrefix } from './index-context';
-import { chunkTexts, ensureSeedIndexes } from './seed-context';
+import { chunkTexts, ensureSeedIndexes } from './codebase-context';
 import type { Tool } from './types';
 import { ensureObject } from './validate';
 

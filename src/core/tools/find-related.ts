@@ -7,11 +7,11 @@
 import { QuarryError } from '../errors';
 import { elapsedSince, now } from '../jobs/yielder';
 import { SNIPPET_CHARS } from '../rank/indexed-chunk';
-import { tokenSource } from '../seed004/chunks';
+import { tokenSource } from '../codebase-index/chunks';
 import { tokenize } from '../rank/tokenize';
 import { envelope, ROUTE_RELATED, type Envelope } from './envelope';
 import { selectRootPrefix } from './index-context';
-import { chunkTexts, ensureSeedIndexes, firstChars } from './seed-context';
+import { chunkTexts, ensureSeedIndexes, firstChars } from './codebase-context';
 import type { Tool } from './types';
 import { ensureObject } from './validate';
 

@@ -23,7 +23,7 @@
 
 export type SeedChunkType = 'function' | 'class' | 'const' | 'file';
 
-export interface SeedChunk {
+export interface CodebaseChunk {
   path: string;
   startLine: number;
   endLine: number;
@@ -120,7 +120,7 @@ function lineFinder(text: string): (offset: number) => number {
 }
 
 /** The chunks of one file's text (path repo-relative, forward slashes). */
-export function seedChunks(path: string, text: string): SeedChunk[] {
+export function seedChunks(path: string, text: string): CodebaseChunk[] {
   const symbols = findSymbols(text);
   const lines = rustLines(text);
   if (!symbols.length)
@@ -155,11 +155,11 @@ export function seedChunks(path: string, text: string): SeedChunk[] {
 }
 
 /** The text a chunk's tokens come from. */
-export function tokenSource(chunk: SeedChunk): string {
+export function tokenSource(chunk: CodebaseChunk): string {
   return labelOf(chunk) + chunk.text;
 }
 
 /** The path words and the name, before the text (tokens never span the separators, so a chunk's tokens are label + head + body). */
-export function labelOf(chunk: SeedChunk): string {
+export function labelOf(chunk: CodebaseChunk): string {
   return chunk.path.replace(/[/.-]/g, ' ') + ' ' + (chunk.symbolName ?? '') + ' ';
 }

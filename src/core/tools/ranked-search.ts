@@ -8,7 +8,7 @@
  * score, as codebase_search merges them. Each result says why it ranked (whyRanked).
  */
 import { languageForPath } from '../chunk/languages';
-import { queryWords, type PeopleHit } from '../rank/people';
+import { queryWords, type RankedChunkHit } from '../rank/ranked';
 import { parseLanguage } from '../semantic/search';
 import { compileGlob } from '../walk/glob';
 import { rankAcrossRoots } from '../workspace/ranked';
@@ -62,14 +62,14 @@ const WHY_VIA_TERMS = 3;
 const quoted = (words: readonly string[]) => words.map((w) => `"${w}"`).join(', ');
 
 /**
- * Why a hit ranked, for people, from its PeopleHit: one clause per kind of evidence, in this
- * one place (a new PeopleHit field, a role or a prior, is one more clause here).
+ * Why a hit ranked, for people, from its RankedChunkHit: one clause per kind of evidence, in this
+ * one place (a new RankedChunkHit field, a role or a prior, is one more clause here).
  *   exact symbol match · which query words matched, through which index terms when not the
  *   word itself · the words its symbol name holds (boosted) · the query's words it lacks.
  */
 const round2 = (n: number): number => Math.round(n * 100) / 100;
 
-export function whyRanked(hit: PeopleHit, words: readonly string[]): string {
+export function whyRanked(hit: RankedChunkHit, words: readonly string[]): string {
   const clauses: string[] = [];
   if (hit.exactSymbol)
     clauses.push(`exact symbol match: ${hit.chunk.symbolName} is the query as one identifier`);

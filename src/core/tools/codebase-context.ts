@@ -3,24 +3,24 @@
  * (ToolContext.roots), root-relative paths under the root's prefix.
  */
 import { QuarryError } from '../errors';
-import type { SeedChunk } from '../seed004/chunks';
-import type { SeedIndex } from '../seed004/seed-index';
-import type { SeedIndexService } from '../seed004/service';
+import type { CodebaseChunk } from '../codebase-index/chunks';
+import type { CodebaseIndex } from '../codebase-index/codebase-index';
+import type { CodebaseIndexService } from '../codebase-index/service';
 import type { RefreshStats } from '../rank/service';
 import { mergeRefreshStats } from './index-context';
 import type { ToolContext } from './types';
 
-export interface SeedPart {
+export interface CodebasePart {
   /** What this root's workspace paths start with ('' with one index over everything). */
   prefix: string;
-  service: SeedIndexService;
-  index: SeedIndex;
+  service: CodebaseIndexService;
+  index: CodebaseIndex;
 }
 
 export async function ensureSeedIndexes(
   ctx: ToolContext,
   rootPrefix: string,
-): Promise<{ parts: SeedPart[]; stats: RefreshStats }> {
+): Promise<{ parts: CodebasePart[]; stats: RefreshStats }> {
   // only the named root is brought up to date when the call names one
   const roots = (ctx.roots ?? []).filter((r) => !rootPrefix || r.prefix === rootPrefix);
   if (!roots.length) throw new QuarryError('EngineError', 'No index is available for this workspace', {});
@@ -34,8 +34,10 @@ export async function ensureSeedIndexes(
 }
 
 /** Chunk texts of the files a result shows, each file read once per call. */
-export function chunkTexts(part: SeedPart): (path: string, startLine: number) => Promise<SeedChunk | null> {
-  const files = new Map<string, Promise<SeedChunk[] | null>>();
+export function chunkTexts(
+  part: CodebasePart,
+): (path: string, startLine: number) => Promise<CodebaseChunk | null> {
+  const files = new Map<string, Promise<CodebaseChunk[] | null>>();
   return async (path, startLine) => {
     let chunks = files.get(path);
     if (!chunks) files.set(path, (chunks = part.service.chunksOf(path)));

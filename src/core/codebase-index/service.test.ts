@@ -8,9 +8,9 @@ import { MemoryIndexStore } from '../rank/persist';
 import { MemorySource } from '../source/memory';
 import { Workspace } from '../source/workspace';
 import { tokenSource } from './chunks';
-import { SeedIndex } from './seed-index';
+import { CodebaseIndex } from './codebase-index';
 import { tokenize } from '../rank/tokenize';
-import { SeedIndexService } from './service';
+import { CodebaseIndexService } from './service';
 
 const FILES: Record<string, string> = {
   'src/db/pool.ts':
@@ -30,8 +30,8 @@ const FILES: Record<string, string> = {
 };
 
 const service = (files = FILES, store = new MemoryIndexStore()) =>
-  new SeedIndexService(new Workspace([new MemorySource({ ...files })]), store);
-const rows = (index: SeedIndex, q: string) =>
+  new CodebaseIndexService(new Workspace([new MemorySource({ ...files })]), store);
+const rows = (index: CodebaseIndex, q: string) =>
   index.search(q, 100).map((h) => `${h.chunk.path}:${h.chunk.startLine}`);
 
 describe('what the seed-004 index holds', () => {
@@ -99,7 +99,7 @@ describe('refresh', () => {
   it('is a cache hit when nothing changed, incremental after a change, and scores as a rebuild would', async () => {
     const files = { ...FILES };
     const source = new MemorySource(files);
-    const s = new SeedIndexService(new Workspace([source]), new MemoryIndexStore());
+    const s = new CodebaseIndexService(new Workspace([source]), new MemoryIndexStore());
     await s.refresh();
     expect((await s.refresh()).refreshMode).toBe('cache_hit');
     source.write('src/db/pool.ts', 'export function createPool() { return pool; }\n');
@@ -107,7 +107,7 @@ describe('refresh', () => {
     source.remove('README.md');
     const inc = await s.refresh();
     expect(inc).toMatchObject({ refreshMode: 'incremental', filesChanged: 2, filesRemoved: 1 });
-    const rebuilt = new SeedIndexService(new Workspace([source]));
+    const rebuilt = new CodebaseIndexService(new Workspace([source]));
     await rebuilt.refresh();
     for (const q of ['pool', 'connection url', 'fresh pool docs']) {
       expect(s.index!.search(q, 100).map((h) => [h.chunk.path, h.chunk.startLine, h.score])).toEqual(
@@ -118,16 +118,16 @@ describe('refresh', () => {
   it('stores the index and loads it back as a cache hit; an unreadable store is rebuilt', async () => {
     const store = new MemoryIndexStore();
     const ws = new Workspace([new MemorySource({ ...FILES })]);
-    const first = new SeedIndexService(ws, store);
+    const first = new CodebaseIndexService(ws, store);
     await first.refresh();
-    const again = new SeedIndexService(ws, store);
+    const again = new CodebaseIndexService(ws, store);
     expect((await again.refresh()).refreshMode).toBe('cache_hit');
     expect(rows(again.index!, 'pool connection')).toEqual(rows(first.index!, 'pool connection'));
     expect(again.index!.search('pool', 3).map((h) => h.score)).toEqual(
       first.index!.search('pool', 3).map((h) => h.score),
     );
     store.data.set('seed004', new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]));
-    expect((await new SeedIndexService(ws, store).refresh()).refreshMode).toBe('full');
+    expect((await new CodebaseIndexService(ws, store).refresh()).refreshMode).toBe('full');
   });
   it('shares one running refresh between concurrent callers', async () => {
     const s = service();
@@ -178,7 +178,7 @@ describe('on disk', () => {
     fs.writeFileSync(path.join(dir, 'src/big.ts'), 'x'.repeat(1_048_577));
     fs.symlinkSync(path.join(dir, 'src/a.ts'), path.join(dir, 'link.ts'));
     fs.symlinkSync(path.join(dir, 'src'), path.join(dir, 'linkdir'));
-    const s = new SeedIndexService(new Workspace([new NodeFsSource(dir)]));
+    const s = new CodebaseIndexService(new Workspace([new NodeFsSource(dir)]));
     await s.refresh();
     expect(s.index!.paths().sort()).toEqual(['link.ts', 'src/a.ts', 'src/exact.ts']);
   });

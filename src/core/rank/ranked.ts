@@ -26,7 +26,7 @@ export const PART_WEIGHT = 0.7;
 export const SYMBOL_BOOST = 1.5;
 export const EXACT_SYMBOL_BOOST = 3;
 
-export interface PeopleComponent {
+export interface RankedComponent {
   /** the query word */
   word: string;
   /** index terms that matched it (exact term first) */
@@ -38,10 +38,10 @@ export interface PeopleComponent {
   symbolBoost: number;
 }
 
-export interface PeopleHit {
+export interface RankedChunkHit {
   chunk: IndexedChunk;
   score: number;
-  components: PeopleComponent[];
+  components: RankedComponent[];
   exactSymbol: boolean;
   /** what the score was multiplied by for the chunk's kind, file role and being a declaration (priors.ts) */
   prior: number;
@@ -73,18 +73,18 @@ export function queryWords(
 }
 
 /** The index's chunks ranked for `query` (see the module note); the index's tokenizer reads the query. */
-export function rankForPeople(
+export function rankChunks(
   index: ChunkIndex,
   query: string,
   limit: number,
   filter?: ChunkFilter,
-): PeopleHit[] {
+): RankedChunkHit[] {
   const tokenizer = index.tokenizer;
   const { words, joined } = queryWords(query, tokenizer);
   if (!words.length || !index.chunkCount) return [];
   const { weights, total } = weightedStats(index);
   const avgdl = index.avgdl();
-  const scores = new Map<number, { score: number; components: PeopleComponent[] }>();
+  const scores = new Map<number, { score: number; components: RankedComponent[] }>();
   for (const word of words) {
     const exact = index.termIdOf(word);
     const viaParts = index.termsWithPart(word);
@@ -141,7 +141,7 @@ export function rankForPeople(
     }
   }
   const roles = rolesNamed(words);
-  const hits: PeopleHit[] = [];
+  const hits: RankedChunkHit[] = [];
   for (const [id, s] of scores) {
     const chunk = index.chunkById(id)!;
     if (filter && !filter(chunk)) continue;

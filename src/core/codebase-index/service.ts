@@ -21,8 +21,8 @@ import type { Workspace } from '../source/workspace';
 import { minifiedDetail } from '../chunk/minified';
 import { DEFAULT_MAX_FILE_BYTES, type Skipped } from '../walk/policy';
 import { walkFiles } from '../walk/walk';
-import { decodeSeedText, seedChunks, type SeedChunk } from './chunks';
-import { SeedIndex, type SeedFileMeta, type SeedIndexState } from './seed-index';
+import { decodeSeedText, seedChunks, type CodebaseChunk } from './chunks';
+import { CodebaseIndex, type SeedFileMeta, type SeedIndexState } from './codebase-index';
 
 /** Seed 004: indexed final extensions (case-sensitive: `TS` is not `ts`). */
 export const SEED_EXTENSIONS: readonly string[] = [
@@ -50,8 +50,8 @@ interface Walked {
   mtimeMs: number;
 }
 
-export class SeedIndexService {
-  index: SeedIndex | null = null;
+export class CodebaseIndexService {
+  index: CodebaseIndex | null = null;
   lastStats: RefreshStats | null = null;
   private loaded = false;
   /** The refresh concurrent callers share. */
@@ -87,7 +87,7 @@ export class SeedIndexService {
   }
 
   /** A file's chunks as the index has them (workspace path); null when it cannot be read now. */
-  async chunksOf(path: string): Promise<SeedChunk[] | null> {
+  async chunksOf(path: string): Promise<CodebaseChunk[] | null> {
     try {
       const resolved = this.workspace.locate(path); // an indexed path, taken literally
       if (!resolved) return null;
@@ -157,7 +157,7 @@ export class SeedIndexService {
     const mode: RefreshMode = !old ? 'full' : changed.length || removed.length ? 'incremental' : 'cache_hit';
     if (mode !== 'cache_hit') {
       // read and chunk aside; apply in one synchronous step (a reader never sees half of it)
-      const prepared: Array<{ path: string; meta: SeedFileMeta; chunks: SeedChunk[] }> = [];
+      const prepared: Array<{ path: string; meta: SeedFileMeta; chunks: CodebaseChunk[] }> = [];
       for (const path of changed) {
         if (options.signal?.aborted) throw cancelled();
         const f = seen.get(path)!;
@@ -176,7 +176,7 @@ export class SeedIndexService {
         await yielder.maybeYield();
       }
       if (options.signal?.aborted) throw cancelled();
-      const index = mode === 'full' ? new SeedIndex() : old!;
+      const index = mode === 'full' ? new CodebaseIndex() : old!;
       for (const p of removed) index.removeFile(p);
       for (const p of prepared) index.setFile(p.path, p.meta, p.chunks);
       index.commit();
@@ -223,7 +223,7 @@ export class SeedIndexService {
       );
       const terms = fromJsonParts<string>(rest.slice(j.parts[0] + j.parts[1]));
       // the sections are views of the loaded bytes: copy what the index keeps
-      this.index = SeedIndex.fromState({
+      this.index = CodebaseIndex.fromState({
         files,
         chunks,
         terms,

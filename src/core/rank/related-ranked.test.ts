@@ -6,7 +6,7 @@ import { MemorySource } from '../source/memory';
 import { Workspace } from '../source/workspace';
 import { ChunkIndex, chunkText, type IndexedChunk } from './bm25';
 import { splitLinesForIndex } from './lines';
-import { besideAnchor, chunkNorms, nameParts, relatedForPeople } from './related-people';
+import { besideAnchor, chunkNorms, nameParts, relatedChunks } from './related-ranked';
 import { CodeIndexService } from './service';
 import { seedTokenizer } from './tokenize';
 
@@ -113,7 +113,7 @@ describe('related for people: the excalidraw complaint in miniature', () => {
     const old = index.related(seed, text, 50);
     expect(rankOf(old, 'App')).toBeLessThan(rankOf(old, 'actionZoomToFitSelection'));
 
-    const hits = relatedForPeople(index, seed, text, 50);
+    const hits = relatedChunks(index, seed, text, 50);
     console.log(
       `excalidraw in miniature: seed formula: App #${rankOf(old, 'App')}, actionZoomToFitSelection #${rankOf(old, 'actionZoomToFitSelection')}; ` +
         `panel: actionZoomToFitSelection #${rankOf(hits, 'actionZoomToFitSelection')}, App #${rankOf(hits, 'App') || '(not in the top 50)'}`,
@@ -182,7 +182,7 @@ describe('related for people', () => {
   it('leaves out the seed, its container and its members, and says why each hit is related', () => {
     const index = build(FILES2);
     const seed = index.chunksOf('src/cart/cart.ts').find((c) => c.symbolName === 'Cart.addItem')!;
-    const hits = relatedForPeople(index, seed, textOf(FILES2, seed), 10);
+    const hits = relatedChunks(index, seed, textOf(FILES2, seed), 10);
     const names = hits.map((h) => h.chunk.symbolName);
     expect(names).not.toContain('Cart');
     expect(names).not.toContain('Cart.addItem');
@@ -201,15 +201,13 @@ describe('related for people', () => {
   it('penalises a container only for a seed that is not one', () => {
     const index = build(FILES2);
     const fn = index.chunksOf('src/other/report.ts')[0];
-    const cart = relatedForPeople(index, fn, textOf(FILES2, fn), 10).find(
-      (h) => h.chunk.symbolName === 'Cart',
-    )!;
+    const cart = relatedChunks(index, fn, textOf(FILES2, fn), 10).find((h) => h.chunk.symbolName === 'Cart')!;
     expect(cart.factors.container).toBe(0.5);
     expect(cart.reasons).toContain('contains others');
     const cls = index.chunksOf('src/cart/cart.ts')[0];
-    expect(
-      relatedForPeople(index, cls, textOf(FILES2, cls), 10).every((h) => h.factors.container === 1),
-    ).toBe(true);
+    expect(relatedChunks(index, cls, textOf(FILES2, cls), 10).every((h) => h.factors.container === 1)).toBe(
+      true,
+    );
   });
 
   it('keeps the vector lengths until the index changes, and answers as an index loaded from its state', () => {
@@ -217,8 +215,8 @@ describe('related for people', () => {
     const norms = chunkNorms(index);
     expect(chunkNorms(index)).toBe(norms);
     const seed = index.chunksOf('src/cart/cart.ts')[1];
-    const before = relatedForPeople(index, seed, textOf(FILES2, seed), 10);
-    expect(relatedForPeople(ChunkIndex.fromState(index.toState()), seed, textOf(FILES2, seed), 10)).toEqual(
+    const before = relatedChunks(index, seed, textOf(FILES2, seed), 10);
+    expect(relatedChunks(ChunkIndex.fromState(index.toState()), seed, textOf(FILES2, seed), 10)).toEqual(
       before,
     );
     index.setFile(
@@ -228,7 +226,7 @@ describe('related for people', () => {
       ['addItem gift'],
     );
     expect(chunkNorms(index)).not.toBe(norms);
-    expect(relatedForPeople(index, seed, textOf(FILES2, seed), 10).map((h) => h.chunk.symbolName)).toContain(
+    expect(relatedChunks(index, seed, textOf(FILES2, seed), 10).map((h) => h.chunk.symbolName)).toContain(
       'addGift',
     );
   });
@@ -242,8 +240,8 @@ describe('related for people', () => {
   it('returns nothing for a seed without indexed words, and at least one hit for a limit below 1', () => {
     const index = build(FILES2);
     const seed = index.chunksOf('src/cart/wishlist.ts')[0];
-    expect(relatedForPeople(index, seed, '... a', 5)).toEqual([]);
-    expect(relatedForPeople(index, seed, textOf(FILES2, seed), 0)).toHaveLength(1);
+    expect(relatedChunks(index, seed, '... a', 5)).toEqual([]);
+    expect(relatedChunks(index, seed, textOf(FILES2, seed), 0)).toHaveLength(1);
   });
 });
 
@@ -320,21 +318,21 @@ describe('related for people: kinds beside the anchor (issue 31)', () => {
     ).toContain('key private');
 
     // the complaint, reproduced with every kind allowed: "private" keys crowd the first ten
-    const unfiltered = relatedForPeople(index, seed, textOf(seed), 10, null);
+    const unfiltered = relatedChunks(index, seed, textOf(seed), 10, null);
     expect(unfiltered.filter((h) => h.chunk.chunkType === 'key').length).toBeGreaterThanOrEqual(6);
     expect(unfiltered.map(row)).not.toContain('function packages/reactivity/src/shallow.ts isShallowBrand');
 
-    const hits = relatedForPeople(index, seed, textOf(seed), 10);
+    const hits = relatedChunks(index, seed, textOf(seed), 10);
     console.log(
       `vue in miniature: every kind: ${unfiltered.map(row).join(' | ')}\nbeside the class: ${hits.map(row).join(' | ')}`,
     );
     expect(hits.map(row)).toContain('function packages/reactivity/src/shallow.ts isShallowBrand');
     expect(hits.filter((h) => h.chunk.chunkType === 'key').map(row)).toEqual([]);
     // the translation shares words too: listed only when every role is
-    expect(relatedForPeople(index, seed, textOf(seed), 50, null).map(row)).toContain(
+    expect(relatedChunks(index, seed, textOf(seed), 50, null).map(row)).toContain(
       'const packages/runtime-core/src/locales/en.ts en',
     );
-    expect(relatedForPeople(index, seed, textOf(seed), 50).map(row)).not.toContain(
+    expect(relatedChunks(index, seed, textOf(seed), 50).map(row)).not.toContain(
       'const packages/runtime-core/src/locales/en.ts en',
     );
   }, 60_000);
@@ -342,7 +340,7 @@ describe('related for people: kinds beside the anchor (issue 31)', () => {
   it('lists keys beside a key', () => {
     const seed = seedOf('packages/reactivity/package.json', 'private');
     expect(seed.chunkType).toBe('key');
-    const hits = relatedForPeople(index, seed, textOf(seed), 10);
+    const hits = relatedChunks(index, seed, textOf(seed), 10);
     expect(hits.length).toBeGreaterThanOrEqual(6);
     expect(
       hits.slice(0, 6).every((h) => h.chunk.chunkType === 'key' && h.chunk.symbolName === 'private'),
