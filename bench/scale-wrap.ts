@@ -10,13 +10,13 @@ import type { EngineApi } from '../src/worker/protocol';
 export function wrapApi(api: EngineApi): EngineApi {
   return {
     ...api,
-    openRepo: (jobId, spec, onEvent, pull, open) =>
+    openRepo: (jobId, onEvent, spec, pull, open) =>
       api.openRepo(
         jobId,
+        onEvent,
         spec.kind === 'handle' && typeof spec.handle === 'string'
           ? { ...spec, handle: nodeHandle(spec.handle, spec.name) as unknown as FileSystemDirectoryHandle }
           : spec,
-        onEvent,
         pull,
         open,
       ),

@@ -14,7 +14,7 @@ const FILES: Record<string, string> = {
 
 async function openApi(withParsers = true) {
   const api = createEngineApi({ grammarLoader: withParsers ? nodeGrammarLoader : undefined });
-  const opened = await api.openRepo('open-1', { kind: 'memory', name: 'mini', files: FILES }, () => {});
+  const opened = await api.openRepo('open-1', () => {}, { kind: 'memory', name: 'mini', files: FILES });
   expect(opened.ok).toBe(true);
   return api;
 }

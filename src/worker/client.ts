@@ -54,6 +54,7 @@ import type {
   JobEnd,
   JobEvent,
   JobId,
+  JobStats,
   OpenOptions,
   OpenSpec,
   Outcome,
@@ -168,7 +169,7 @@ export class EngineClient {
   }
 
   /** A long call under a fresh job id (protected: test clients add jobs of their own). */
-  protected job<R, E extends JobEnd<R, any>>(
+  protected job<R, E extends JobEnd<R, JobStats>>(
     kind: string,
     invoke: (api: EngineApi, id: JobId, cb: JobCallback<R>, t: EngineTransport) => Promise<Outcome<E>>,
     handlers: { onBatch?: (items: R[]) => void; onProgress?: (p: Progress) => void },
@@ -205,7 +206,7 @@ export class EngineClient {
     return this.job<never, JobEnd<never, RepoStats>>(
       'open',
       async (api, id, cb, t) => {
-        if (spec.kind !== 'files') return api.openRepo(id, spec, cb, undefined, open);
+        if (spec.kind !== 'files') return api.openRepo(id, cb, spec, undefined, open);
         // A snapshot: only the paths cross; the worker pulls bytes through `pull`, which reads
         // the File objects here with streams and transfers the ArrayBuffers (never a File clone).
         const read = snapshotPuller(spec.files);
@@ -216,15 +217,15 @@ export class EngineClient {
         };
         const paths = spec.files.map((f) => f.path);
         if (paths.length <= STAGE_SLICE_PATHS)
-          return api.openRepo(id, { kind: 'files', name: spec.name, paths }, cb, t.proxy(pull), open);
+          return api.openRepo(id, cb, { kind: 'files', name: spec.name, paths }, t.proxy(pull), open);
         for (let i = 0; i < paths.length; i += STAGE_SLICE_PATHS) {
           const staged = await api.stagePaths(id, paths.slice(i, i + STAGE_SLICE_PATHS));
           if (!staged.ok) return staged;
         }
         return api.openRepo(
           id,
-          { kind: 'files', name: spec.name, paths: [], stageId: id },
           cb,
+          { kind: 'files', name: spec.name, paths: [], stageId: id },
           t.proxy(pull),
           open,
         );
@@ -234,7 +235,7 @@ export class EngineClient {
   }
 
   search(request: GrepRequest, onBatch?: (files: GrepFileResult[]) => void): Job<SearchEnd> {
-    return this.job<GrepFileResult, SearchEnd>('search', (api, id, cb) => api.search(id, request, cb), {
+    return this.job<GrepFileResult, SearchEnd>('search', (api, id, cb) => api.search(id, cb, request), {
       onBatch,
     });
   }
@@ -251,7 +252,7 @@ export class EngineClient {
   indexRepo(request: IndexRequest, onProgress?: (p: Progress) => void): Job<JobEnd<never, IndexStats>> {
     return this.job<never, JobEnd<never, IndexStats>>(
       'index',
-      (api, id, cb) => api.indexRepo(id, request, cb),
+      (api, id, cb) => api.indexRepo(id, cb, request),
       { onProgress },
     );
   }
@@ -280,7 +281,7 @@ export class EngineClient {
   ): Job<JobEnd<ExploreResult>> {
     return this.job<ExploreResult, JobEnd<ExploreResult>>(
       'explore',
-      (api, id, cb) => api.explore(id, args, cb),
+      (api, id, cb) => api.explore(id, cb, args),
       {
         onBatch: (items) => items.forEach((r) => onUpdate?.(r)),
       },
@@ -299,7 +300,7 @@ export class EngineClient {
   cloneRepo(request: CloneRequest, onProgress?: (p: Progress) => void): Job<JobEnd<never, GitJobStats>> {
     return this.job<never, JobEnd<never, GitJobStats>>(
       'clone',
-      (api, id, cb) => api.cloneRepo(id, request, cb),
+      (api, id, cb) => api.cloneRepo(id, cb, request),
       { onProgress },
       GIT_JOB_GRACE,
     );
@@ -312,7 +313,7 @@ export class EngineClient {
   ): Job<JobEnd<never, GitJobStats>> {
     return this.job<never, JobEnd<never, GitJobStats>>(
       'fetch',
-      (api, id, cb) => api.fetchRepo(id, libraryId, auth, cb),
+      (api, id, cb) => api.fetchRepo(id, cb, libraryId, auth),
       { onProgress },
       GIT_JOB_GRACE,
     );
@@ -326,7 +327,7 @@ export class EngineClient {
   ): Job<JobEnd<never, GitJobStats>> {
     return this.job<never, JobEnd<never, GitJobStats>>(
       'deepen',
-      (api, id, cb) => api.deepenRepo(id, libraryId, by, auth, cb),
+      (api, id, cb) => api.deepenRepo(id, cb, libraryId, by, auth),
       { onProgress },
       GIT_JOB_GRACE,
     );
@@ -352,7 +353,7 @@ export class EngineClient {
   ): Job<JobEnd<HistoryJobPart, HistoryLogStats>> {
     return this.job<HistoryJobPart, JobEnd<HistoryJobPart, HistoryLogStats>>(
       'history',
-      (api, id, cb) => api.historyLog(id, request, cb),
+      (api, id, cb) => api.historyLog(id, cb, request),
       {
         onBatch: (parts) => parts.forEach((p) => onPart?.(p)),
         onProgress,
@@ -379,7 +380,7 @@ export class EngineClient {
   ): Job<JobEnd<FileHistoryEntry, FileHistoryStats>> {
     return this.job<FileHistoryEntry, JobEnd<FileHistoryEntry, FileHistoryStats>>(
       'file-history',
-      (api, id, cb) => api.fileHistory(id, path, cb),
+      (api, id, cb) => api.fileHistory(id, cb, path),
       {
         onBatch,
         onProgress,
@@ -390,7 +391,7 @@ export class EngineClient {
   blame(path: string, onProgress?: (p: Progress) => void): Job<JobEnd<BlameResult, BlameStats>> {
     return this.job<BlameResult, JobEnd<BlameResult, BlameStats>>(
       'blame',
-      (api, id, cb) => api.blame(id, path, cb),
+      (api, id, cb) => api.blame(id, cb, path),
       { onProgress },
     );
   }
@@ -469,7 +470,7 @@ export class EngineClient {
   ): Job<JobEnd<ReferenceFile, ReferencesStats>> {
     return this.job<ReferenceFile, JobEnd<ReferenceFile, ReferencesStats>>(
       'references',
-      (api, id, cb) => api.references(id, request, cb),
+      (api, id, cb) => api.references(id, cb, request),
       { onBatch },
     );
   }

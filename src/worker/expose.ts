@@ -4,7 +4,7 @@
  * long session does not pile up open MessagePorts.
  */
 import * as Comlink from 'comlink';
-import type { EngineApi } from './protocol';
+import { ENGINE_METHODS, type EngineApi } from './protocol';
 
 type ReleasableCallback = { [Comlink.releaseProxy]?: () => void };
 
@@ -16,18 +16,20 @@ function release(cb: unknown): void {
   }
 }
 
+/** Every job of the method table releases its callbacks (the event sink, a snapshot's pull) when it settles. */
 export function withReleasedCallbacks(api: EngineApi): EngineApi {
-  return {
-    ...api,
-    openRepo: (jobId, spec, onEvent, pull, open) =>
-      api.openRepo(jobId, spec, onEvent, pull, open).finally(() => {
-        release(onEvent);
-        release(pull);
-      }),
-    search: (jobId, request, onEvent) => api.search(jobId, request, onEvent).finally(() => release(onEvent)),
-    indexRepo: (jobId, request, onEvent) =>
-      api.indexRepo(jobId, request, onEvent).finally(() => release(onEvent)),
-  };
+  const wrapped: Record<string, unknown> = { ...api };
+  for (const group of Object.values(ENGINE_METHODS)) {
+    for (const [name, kind] of Object.entries(group)) {
+      if (kind !== 'job' && kind !== 'foregroundJob') continue;
+      const method = api[name as keyof EngineApi] as (...args: unknown[]) => Promise<unknown>;
+      wrapped[name] = (...args: unknown[]) =>
+        method(...args).finally(() => {
+          for (const arg of args) if (typeof arg === 'function') release(arg);
+        });
+    }
+  }
+  return wrapped as EngineApi;
 }
 
 export function exposeEngine(api: EngineApi, endpoint?: Comlink.Endpoint): void {

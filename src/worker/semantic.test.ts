@@ -39,8 +39,8 @@ async function openEngine(store = new MemoryIndexStore(), model = countingModel(
     indexStore: store,
     semanticModel: model.load,
   });
-  expect((await api.openRepo('open', { kind: 'memory', name: 'app', files: FILES }, () => {})).ok).toBe(true);
-  expect((await api.indexRepo('index', {}, () => {})).ok).toBe(true);
+  expect((await api.openRepo('open', () => {}, { kind: 'memory', name: 'app', files: FILES })).ok).toBe(true);
+  expect((await api.indexRepo('index', () => {}, {})).ok).toBe(true);
   return { api, store, model };
 }
 
@@ -134,8 +134,8 @@ describe('semantic search in the engine', () => {
       error: { code: 'InvalidArgument', message: expect.stringContaining('Unknown field: k') },
     });
     const none = createEngineApi({ grammarLoader: nodeGrammarLoader });
-    await none.openRepo('o', { kind: 'memory', name: 'app', files: FILES }, () => {});
-    await none.indexRepo('i', {}, () => {});
+    await none.openRepo('o', () => {}, { kind: 'memory', name: 'app', files: FILES });
+    await none.indexRepo('i', () => {}, {});
     expect(await none.semanticStatus()).toMatchObject({ ok: true, value: { state: 'unavailable' } });
     expect(await none.callTool('semantic_code_search', { query: 'x' })).toMatchObject({
       ok: false,
@@ -158,8 +158,8 @@ describe('semantic search in the engine', () => {
         return nodeEmbeddingModel();
       },
     });
-    await api.openRepo('o', { kind: 'memory', name: 'app', files: FILES }, () => {});
-    await api.indexRepo('i', {}, () => {});
+    await api.openRepo('o', () => {}, { kind: 'memory', name: 'app', files: FILES });
+    await api.indexRepo('i', () => {}, {});
     expect(await api.enableSemantic('s1', () => {})).toMatchObject({
       ok: false,
       error: { message: expect.stringContaining('offline') },
