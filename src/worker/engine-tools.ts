@@ -294,6 +294,7 @@ function toolContext(roots: Roots, options: DispatchOptions): ToolContext {
     roots: roots.toolRoots((session): WorkspaceRoot => ({
       key: session.key,
       source: session.source,
+      state: session.state,
       get codeIndexReady() {
         return session.codeIndexReady;
       },

@@ -17,6 +17,7 @@ import { noHistoryReason, type GitService } from './git-service';
 import { historyStoreKey } from './history-store-key';
 import type { CommitChangesView, HistoryJobPart, HistoryLogStats, JobEnd, Progress } from './protocol';
 import type { RepoSession } from './session';
+import { slot } from '../core/workspace/root-state';
 
 const gitModule = () => import('../adapters/git');
 
@@ -31,7 +32,7 @@ interface Located {
   libraryId?: string;
 }
 
-interface RootState {
+interface HistoryRootState {
   objects: GitObjectStore;
   changes: Map<string, CommitChanges>;
 }
@@ -42,9 +43,10 @@ export interface HistoryServiceDeps {
   yieldBudgetMs?: number;
 }
 
-export class HistoryService {
-  private roots = new WeakMap<RepoSession, RootState>();
+/** A root's history: its object store and the commits' changes read so far (the root's state: released when it closes). */
+const HISTORY = slot<HistoryRootState>('history');
 
+export class HistoryService {
   constructor(
     private readonly git: GitService,
     private readonly deps: HistoryServiceDeps,
@@ -66,15 +68,15 @@ export class HistoryService {
     };
   }
 
-  private async state(session: RepoSession, loc: Located, fresh: boolean): Promise<RootState> {
+  private async state(session: RepoSession, loc: Located, fresh: boolean): Promise<HistoryRootState> {
     const g = await gitModule();
-    const known = this.roots.get(session);
+    const known = session.state.get(HISTORY);
     // a new job takes a new store (packs may have been rewritten); expanded commits stay valid
     const state = {
       objects: fresh || !known ? new g.GitObjectStore(loc.fs, loc.gitdir) : known.objects,
       changes: known?.changes ?? new Map(),
     };
-    this.roots.set(session, state);
+    session.state.set(HISTORY, state);
     return state;
   }
 

@@ -27,6 +27,7 @@ import type { ChunkIndex } from '../core/rank/bm25';
 import { fuzzyScore, preparePath, type PreparedPath } from './fuzzy';
 import type { Roots } from './roots';
 import type { RepoSession } from './session';
+import { slot } from '../core/workspace/root-state';
 
 /** Definitions listed at most (a name like `render` can have thousands). */
 export const MAX_DEFINITIONS = 200;
@@ -58,9 +59,11 @@ function checkName(name: unknown): string {
   return name;
 }
 
+/** A root's symbol table and its set of files (the root's state: released when it closes). */
+const SYMBOLS = slot<Table>('symbol table');
+const FILE_SET = slot<Set<string>>('file set');
+
 export class NavService {
-  private readonly tables = new WeakMap<RepoSession, Table>();
-  private readonly fileSets = new WeakMap<RepoSession, Set<string>>();
   /** Split lines of the files read last (least recently used dropped first); cleared when an index changes. */
   private readonly recentLines = new Map<string, string[] | null>();
 
@@ -73,7 +76,7 @@ export class NavService {
   private tableOf(session: RepoSession): Table | null {
     if (!session.indexReady) return null;
     const { index } = session.readyIndex();
-    const cached = this.tables.get(session);
+    const cached = session.state.get(SYMBOLS);
     if (
       cached &&
       cached.index === index &&
@@ -88,7 +91,7 @@ export class NavService {
     }
     const entry: Table = { index, idSpan: index.idSpan, chunkCount: index.chunkCount, table };
     this.recentLines.clear(); // files may have changed with the index
-    this.tables.set(session, entry);
+    session.state.set(SYMBOLS, entry);
     return entry;
   }
 
@@ -109,10 +112,10 @@ export class NavService {
   }
 
   private fileSet(session: RepoSession): Set<string> {
-    let set = this.fileSets.get(session);
+    let set = session.state.get(FILE_SET);
     if (!set) {
       set = new Set(session.quick.map((p) => p.path));
-      this.fileSets.set(session, set);
+      session.state.set(FILE_SET, set);
     }
     return set;
   }

@@ -17,6 +17,10 @@ import { errorJSON } from './edge';
 import type { JobEnd, Progress, SemanticStats, SemanticStatus } from './protocol';
 import type { Roots } from './roots';
 import type { RepoSession } from './session';
+import { slot } from '../core/workspace/root-state';
+
+/** A root's vectors (kept in the root's state: closing the root releases them). */
+const VECTORS = slot<SemanticIndex>('semantic vectors');
 
 export const vectorStoreKey = (key: string): string => `vectors:${key}`;
 
@@ -35,7 +39,6 @@ export interface SemanticDeps {
 
 export class SemanticService {
   private model: EmbeddingModel | null = null;
-  private readonly vectors = new WeakMap<RepoSession, SemanticIndex>();
   private state: SemanticStatus['state'] = 'off';
   private error: SemanticStatus['error'];
   private last: SemanticStats | null = null;
@@ -50,7 +53,7 @@ export class SemanticService {
     let vectors = 0;
     let chunks = 0;
     for (const s of roots.roots) {
-      const v = this.vectors.get(s);
+      const v = s.state.get(VECTORS);
       if (v) vectors += v.vectorCount;
       if (s.indexReady) chunks += s.readyIndex().index.chunkCount;
     }
@@ -109,12 +112,12 @@ export class SemanticService {
       for (const session of roots.roots) {
         const { index } = session.readyIndex();
         const store = this.deps.store ? forgivingStore(this.deps.store, () => undefined) : undefined;
-        let vectors = this.vectors.get(session);
+        let vectors = session.state.get(VECTORS);
         if (!vectors && store)
           vectors =
             (await SemanticIndex.load(store, vectorStoreKey(session.key), model.id, model.dims)) ?? undefined;
         vectors ??= new SemanticIndex(model.id, model.dims);
-        this.vectors.set(session, vectors);
+        session.state.set(VECTORS, vectors);
         const yielder = createBackgroundYielder(this.deps.foreground, {
           yieldBudgetMs: this.deps.yieldBudgetMs,
           signal: options.signal,

@@ -19,6 +19,7 @@ import type { MemorySource } from '../core/source/memory';
 import type { FileSource } from '../core/source/types';
 import { Workspace } from '../core/source/workspace';
 import type { WorkspaceRoot } from '../core/workspace/root';
+import { RootState } from '../core/workspace/root-state';
 import { decodeBytes } from '../core/walk/decode';
 import type { Skipped } from '../core/walk/policy';
 import { errorJSON } from './edge';
@@ -110,6 +111,8 @@ interface IndexHolder {
 }
 
 export class RepoSession implements WorkspaceRoot {
+  /** What services keep for this root (vectors, symbol table, history), released on close. */
+  readonly state = new RootState();
   readonly workspace: Workspace;
   readonly tree: FileTree;
   readonly quick: PreparedPath[];
@@ -466,9 +469,13 @@ export class RepoSession implements WorkspaceRoot {
   }
 
   /** Stop this session's work: its index build ends at once (its answer must never land on a newer session). */
+  /** Close: the running build stops, and the indexes and every service's state for this root are released. */
   close(): void {
     this.closed = true;
     this.build?.controller.abort();
+    this.state.clear();
+    this.seed = null;
+    this.index = null;
   }
 }
 

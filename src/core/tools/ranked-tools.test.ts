@@ -74,6 +74,7 @@ async function contextOf(
     key: r.key,
     source: r.source,
     codeIndexReady: false,
+    state: r.state,
     seedIndex: (signal) => r.seedIndex(signal),
     codeIndex: (signal) => {
       refreshes++;

@@ -19,6 +19,7 @@ import type { FileSource } from '../source/types';
 import { Workspace } from '../source/workspace';
 import { decodeBytes } from '../walk/decode';
 import type { WorkspaceRoot } from './root';
+import { RootState } from './root-state';
 import { SharedCodeIndexService } from './shared-code-index';
 import { RepoWorkspace } from './workspace';
 
@@ -34,6 +35,7 @@ export interface LocalRootOptions {
 }
 
 export class LocalRoot implements WorkspaceRoot {
+  readonly state = new RootState();
   readonly seed: CodebaseIndexService;
   readonly code: SharedCodeIndexService | null;
   private semantic: WorkspaceSemantic | null = null;
@@ -105,6 +107,7 @@ export class LocalRoot implements WorkspaceRoot {
 
   close(): void {
     this.semantic = null;
+    this.state.clear();
   }
 }
 

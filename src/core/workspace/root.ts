@@ -9,6 +9,7 @@ import type { ChunkIndex } from '../rank/bm25';
 import type { RefreshStats } from '../rank/service';
 import type { CodebaseIndexService } from '../codebase-index/service';
 import type { FileSource } from '../source/types';
+import type { RootState } from './root-state';
 
 export interface WorkspaceRoot {
   /** Where the root came from, stable across reopenings (the app's repository key; the CLI's absolute path). */
@@ -26,7 +27,9 @@ export interface WorkspaceRoot {
   readonly codeIndexReady: boolean;
   /** A file's lines as the index reads them (root-relative path), or null when unreadable. */
   lines(path: string): Promise<string[] | null>;
-  /** Release everything the root holds (indexes, caches, a running build). */
+  /** What services keep for this root (vectors, symbol table, history...), released when it closes. */
+  readonly state: RootState;
+  /** Release everything the root holds (indexes, caches, its state, a running build). */
   close(): void;
 }
 

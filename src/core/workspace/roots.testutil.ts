@@ -2,6 +2,7 @@
 import { QuarryError } from '../errors';
 import type { CodebaseIndexService } from '../codebase-index/service';
 import type { ToolRoot } from './root';
+import { RootState } from './root-state';
 
 export function seedOnlyRoots(service: CodebaseIndexService): ToolRoot[] {
   const source = service.workspace.roots[0];
@@ -13,6 +14,7 @@ export function seedOnlyRoots(service: CodebaseIndexService): ToolRoot[] {
         key: source.absoluteRoot,
         source,
         codeIndexReady: false,
+        state: new RootState(),
         seedIndex: async (signal) => ({ service, stats: await service.refresh({ signal }) }),
         codeIndex: () => Promise.reject(new QuarryError('EngineError', 'no code index in this test')),
         lines: async () => null,

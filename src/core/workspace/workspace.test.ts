@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { QuarryError } from '../errors';
 import { MemorySource } from '../source/memory';
 import type { WorkspaceRoot } from './root';
+import { RootState, slot } from './root-state';
 import { RepoWorkspace } from './workspace';
 
 function fakeRoot(key: string, name: string, closed: string[]): WorkspaceRoot {
@@ -14,6 +15,7 @@ function fakeRoot(key: string, name: string, closed: string[]): WorkspaceRoot {
     key,
     source: new MemorySource({ 'a.ts': 'x' }, { name }),
     codeIndexReady: false,
+    state: new RootState(),
     seedIndex: () => Promise.reject(new Error('unused')),
     codeIndex: () => Promise.reject(new Error('unused')),
     lines: async () => null,
@@ -84,5 +86,25 @@ describe('RepoWorkspace', () => {
     const [tool] = ws.toolRoots((r) => ({ ...r, codeIndexReady: true }));
     expect(tool.root.codeIndexReady).toBe(true);
     expect(ws.roots[0].codeIndexReady).toBe(false);
+  });
+});
+
+describe('RootState', () => {
+  it('keeps what services store for a root, and releases (disposes) all of it when the root closes', () => {
+    const state = new RootState();
+    const vectors = slot<{ n: number; dispose(): void }>('vectors');
+    const table = slot<Map<string, number>>('table');
+    const disposed: string[] = [];
+    const v = state.getOrMake(vectors, () => ({ n: 1, dispose: () => void disposed.push('vectors') }));
+    expect(state.getOrMake(vectors, () => ({ n: 2, dispose: () => undefined }))).toBe(v);
+    state.set(table, new Map([['a', 1]]));
+    expect(state.size).toBe(2);
+    state.clear();
+    expect(disposed).toEqual(['vectors']);
+    expect(state.get(vectors)).toBeUndefined();
+    // a service finishing after the close does not bring the state back
+    state.set(table, new Map());
+    expect(state.getOrMake(vectors, () => ({ n: 3, dispose: () => undefined })).n).toBe(3);
+    expect(state.size).toBe(0);
   });
 });
