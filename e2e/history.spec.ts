@@ -8,7 +8,14 @@ import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './fixtures';
-import { PERF_RETRIES, readLongTasks, recordLongTasks, startTrace, stopTrace } from './helpers/long-tasks';
+import {
+  describeLongTasks,
+  PERF_RETRIES,
+  readLongTasks,
+  recordLongTasks,
+  startTrace,
+  stopTrace,
+} from './helpers/long-tasks';
 import { pickerReturnsOpfs, writeOpfsTree } from './helpers/opfs';
 import { ScratchRepo } from '../src/adapters/git/scratch-repo.testutil';
 
@@ -139,8 +146,9 @@ test('History of an opened folder: commits, uncommitted changes as diffs, keyboa
   await expect(view.getByRole('list', { name: 'Uncommitted changes' })).toContainText('notes.md');
 });
 
-// A long-task check on this shared 2-core machine: retried as the other long-task checks
-// (helpers/long-tasks.ts PERF_RETRIES); the assertion itself stays at 50 ms.
+// A long-task check on this shared 2-core machine, decided by attribution as the other
+// long-task checks (helpers/long-tasks.ts): only long frames running the app's own scripts count;
+// retried as they are (PERF_RETRIES); the bound itself stays at 50 ms.
 test.describe('10,000 commits', () => {
   test.describe.configure({ retries: PERF_RETRIES });
   test(
@@ -193,13 +201,12 @@ test.describe('10,000 commits', () => {
       await page.keyboard.press('Home');
       await expect(view.getByTestId('commit').first().getByRole('button')).toBeFocused();
       await stopTrace(page, 'history-10000');
-      const { longTasks, lines } = await readLongTasks(page);
+      const r = await readLongTasks(page, { bound: 50 });
       console.log(
-        `10,000 commits in the browser: first row after ${firstRowMs} ms, whole log after ${allMs} ms; main-thread tasks over 50 ms: ${JSON.stringify(longTasks)}`,
+        `10,000 commits in the browser: first row after ${firstRowMs} ms, whole log after ${allMs} ms; ${describeLongTasks(r, 50)}`,
       );
-      if (longTasks.length)
-        console.log(`marks, long tasks and long animation frames:\n  ${lines.join('\n  ')}`);
-      expect(longTasks, 'main-thread tasks over 50 ms (ms)').toEqual([]);
+      if (r.offending.length) console.log(`marks and long animation frames:\n  ${r.lines.join('\n  ')}`);
+      expect(r.offending, "the app's frames blocking the main thread over 50 ms").toEqual([]);
     },
   );
 });

@@ -2,10 +2,13 @@
  * Golden ranking (after zoekt's internal/e2e): the queries in ranking.expectations.ts over
  * @babel/core's lib, each with hand-written expectations (which chunk should come first, which
  * belong in the top K). Both rankers answer every query: the contract ranker (codebase_search,
- * seed 004's BM25: ChunkIndex.search) and Ranked mode's people ranker (rankForPeople).
+ * seed 004's BM25: ChunkIndex.search) and Ranked mode's ranker (rankChunks).
  *
- * The test prints recall@K and MRR per ranker and fails when a case that passed stops passing
- * or a case marked as a known miss starts passing. It writes no file.
+ * Each ranker keeps a floor on MRR@10 (of the expected first hit) and recall@5 (of every
+ * expected chunk) over all cases, as relevance.test.ts does for the larger labelled set: a
+ * ranking change that costs either ranker fails here. Floors sit a little under the measured
+ * values (printed), so a tie-break moving one case does not fail; raise them when ranking
+ * improves. Each case's verdict is printed for diagnosis, not asserted. It writes no file.
  */
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,14 +16,27 @@ import { nodeGrammarLoader } from '../../src/adapters/node/grammars';
 import { NodeFsSource } from '../../src/adapters/node/fs';
 import { Chunker } from '../../src/core/chunk';
 import type { IndexedChunk } from '../../src/core/rank/bm25';
-import { rankForPeople } from '../../src/core/rank/people';
+import { rankChunks } from '../../src/core/rank/ranked';
 import { CodeIndexService } from '../../src/core/rank/service';
 import { Workspace } from '../../src/core/source/workspace';
-import { GOLDEN_CASES, TOP_K, type GoldenCase, type RankerId, type Want } from './ranking.expectations';
+import { GOLDEN_CASES, TOP_K, type GoldenCase, type Want } from './ranking.expectations';
 
 const ROOT = path.resolve('node_modules/@babel/core/lib');
 /** MRR counts the expected first hit within this many results */
 const MRR_DEPTH = 10;
+
+type Ranker = 'codebase_search' | 'Ranked';
+type Floor = { mrrAt10: number; recallAt5: number };
+
+/**
+ * Measured over all 28 cases and lowered by 0.02, rounded down (one case whose expected first hit
+ * slips from 1st to 2nd costs 0.018 of MRR): codebase_search MRR@10 .326, R@5 .399 (6 of 28
+ * cases fully met); Ranked MRR@10 .851, R@5 .887 (16 of 28).
+ */
+const FLOORS: Record<Ranker, Floor> = {
+  codebase_search: { mrrAt10: 0.3, recallAt5: 0.37 },
+  Ranked: { mrrAt10: 0.83, recallAt5: 0.86 },
+};
 
 type Hit = Pick<IndexedChunk, 'path' | 'symbolName' | 'startLine'>;
 
@@ -64,7 +80,7 @@ function judge(c: GoldenCase, hits: Hit[]): CaseResult {
 }
 
 describe('golden ranking over @babel/core (hand-written expectations)', () => {
-  it('each ranker meets every expectation not marked as its known miss', async () => {
+  it('each ranker keeps its MRR@10 and recall@5 floor', async () => {
     const chunker = await Chunker.create(nodeGrammarLoader);
     const svc = new CodeIndexService(new Workspace([new NodeFsSource(ROOT)]), async () => chunker);
     await svc.refresh();
@@ -77,53 +93,46 @@ describe('golden ranking over @babel/core (hand-written expectations)', () => {
     );
     expect(unknown.map(show), 'expectations that name no chunk of @babel/core/lib').toEqual([]);
 
-    const rankers: Record<RankerId, (q: string) => Hit[]> = {
-      bm25: (q) => index.search(q, MRR_DEPTH).map((h) => h.chunk),
-      people: (q) => rankForPeople(index, q, MRR_DEPTH).map((h) => h.chunk),
+    const rankers: Record<Ranker, (q: string) => Hit[]> = {
+      codebase_search: (q) => index.search(q, MRR_DEPTH).map((h) => h.chunk),
+      Ranked: (q) => rankChunks(index, q, MRR_DEPTH).map((h) => h.chunk),
     };
-    const problems: string[] = [];
+    const n = GOLDEN_CASES.length;
     const lines: string[] = [];
-    const summary: Record<RankerId, { recall: number; mrr: number; pass: number; knownMiss: number }> =
-      {} as never;
-    for (const id of Object.keys(rankers) as RankerId[]) {
+    const summary = {} as Record<Ranker, Floor & { pass: number }>;
+    for (const id of Object.keys(rankers) as Ranker[]) {
       let recall = 0;
       let mrr = 0;
       let pass = 0;
-      let knownMiss = 0;
       for (const c of GOLDEN_CASES) {
         const r = judge(c, rankers[id](c.query));
         recall += r.foundInTopK / r.wanted;
         mrr += r.firstRank ? 1 / r.firstRank : 0;
-        const miss = c.knownMiss?.[id];
         if (r.pass) pass++;
-        if (miss !== undefined) knownMiss++;
-        if (miss !== undefined && r.pass)
-          problems.push(
-            `${id} "${c.query}": marked as a known miss (${miss}) but passes now: remove the mark`,
-          );
-        if (miss === undefined && !r.pass) problems.push(`${id} "${c.query}": ${r.missing.join('; ')}`);
+        // per case, for diagnosis only: the floors below are the assertion
         lines.push(
-          `  ${id.padEnd(6)} ${r.pass ? 'pass' : miss !== undefined ? 'MISS' : 'FAIL'}  "${c.query}"${r.pass ? '' : `: ${r.missing.join('; ')}`}`,
+          `  ${id.padEnd(15)} ${r.pass ? 'pass' : 'miss'}  first@${r.firstRank || '-'}  top${TOP_K} ${r.foundInTopK}/${r.wanted}  "${c.query}"${r.pass ? '' : `: ${r.missing.join('; ')}`}`,
         );
       }
-      const n = GOLDEN_CASES.length;
-      summary[id] = { recall: recall / n, mrr: mrr / n, pass, knownMiss };
+      summary[id] = { mrrAt10: mrr / n, recallAt5: recall / n, pass };
     }
-    const n = GOLDEN_CASES.length;
     console.log(
       [
-        `golden ranking over @babel/core/lib, ${n} hand-judged queries (recall@${TOP_K} over all expectations; MRR of the expected first hit, depth ${MRR_DEPTH}):`,
-        ...(Object.keys(summary) as RankerId[]).map(
+        `golden ranking over @babel/core/lib, ${n} hand-judged queries (MRR@${MRR_DEPTH} of the expected first hit; recall@${TOP_K} over all expectations):`,
+        ...(Object.keys(summary) as Ranker[]).map(
           (id) =>
-            `  ${id === 'bm25' ? 'codebase_search BM25' : 'Ranked mode (people)'}: recall@${TOP_K} ${summary[id].recall.toFixed(3)}  MRR ${summary[id].mrr.toFixed(3)}  ` +
-            `cases passed ${summary[id].pass}/${n}  known misses ${summary[id].knownMiss}`,
+            `  ${id}: MRR@${MRR_DEPTH} ${summary[id].mrrAt10.toFixed(3)} (floor ${FLOORS[id].mrrAt10}), ` +
+            `R@${TOP_K} ${summary[id].recallAt5.toFixed(3)} (floor ${FLOORS[id].recallAt5}), cases fully met ${summary[id].pass}/${n}`,
         ),
         ...lines,
       ].join('\n'),
     );
-    expect(problems).toEqual([]);
+    for (const id of Object.keys(summary) as Ranker[]) {
+      expect(summary[id].mrrAt10, `${id} MRR@${MRR_DEPTH}`).toBeGreaterThanOrEqual(FLOORS[id].mrrAt10);
+      expect(summary[id].recallAt5, `${id} recall@${TOP_K}`).toBeGreaterThanOrEqual(FLOORS[id].recallAt5);
+    }
     // Ranked mode exists to do better for people than the contract's whole-identifier tokens
-    expect(summary.people.mrr).toBeGreaterThan(summary.bm25.mrr);
+    expect(summary.Ranked.mrrAt10).toBeGreaterThan(summary.codebase_search.mrrAt10);
   }, 120_000);
 });
 

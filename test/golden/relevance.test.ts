@@ -1,7 +1,7 @@
 /**
  * Relevance floors (issue 31): the labelled questions of bench/semantic (348 over five npm code
  * bases: lodash, three, @babel/core, libxmljs2's vendored libxml2, node-gyp; JavaScript, C/C++,
- * Python), answered by codebase_search (seed 004's engine) and Ranked (rankForPeople) over the
+ * Python), answered by codebase_search (seed 004's engine) and Ranked (rankChunks) over the
  * same comment-stripped copies `npm run bench` scores. Each ranker keeps a floor per code base
  * on MRR@10 and recall@5 over the whole set: a ranking change that costs any code base fails
  * here, whatever it gains elsewhere. Floors sit a little under the measured values (printed), so

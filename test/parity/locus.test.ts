@@ -246,11 +246,8 @@ describe.skipIf('skip' in locus)('seed-004 parity with the engine (Locus 0.6.2 o
       ];
       const failures: string[] = [];
       for (const [name, args] of calls) {
-        // the engine (its own process) answers while Quarry does: the same calls, in the same
-        // order on each side, in about half the time on two cores
-        const asked = engine.call(name, { ...args, root: corpus.dir });
         const mine = await ours(ctx, name, args);
-        const theirs = await asked;
+        const theirs = await engine.call(name, { ...args, root: corpus.dir });
         const limit =
           name === 'find_related'
             ? Math.max(1, (args.limit as number | undefined) ?? 10)
