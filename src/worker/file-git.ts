@@ -55,7 +55,7 @@ interface Access {
   key: string;
 }
 
-function throttled(scope: JobScope<any>, label: string) {
+function throttled<R>(scope: JobScope<R>, label: string) {
   let last = 0;
   return (done: number, total: number, force = false) => {
     const t = now();

@@ -18,8 +18,8 @@ import type { EngineApi } from './protocol';
 
 export interface NodeWorkerLike {
   postMessage(message: unknown, transfer?: unknown[]): void;
-  on(type: string, listener: (...args: any[]) => void): void;
-  off(type: string, listener: (...args: any[]) => void): void;
+  on(type: string, listener: (...args: unknown[]) => void): void;
+  off(type: string, listener: (...args: unknown[]) => void): void;
   terminate(): unknown;
 }
 
@@ -74,7 +74,7 @@ export async function startNodeWorkerTransport(
   });
   const api = Comlink.wrap<EngineApi>(nodeEndpoint(worker as never));
   const timeoutMs = options.startTimeoutMs ?? 30_000;
-  let onFail: (...args: any[]) => void = () => {};
+  let onFail: (...args: unknown[]) => void = () => {};
   try {
     await Promise.race([
       api.ping(),

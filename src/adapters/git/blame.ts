@@ -16,6 +16,7 @@ import {
   ByteLineInterner,
   commonSuffix,
   deriveVersion,
+  type ByteVersion,
   fullVersion,
   indentOf,
   lineCount,
@@ -99,12 +100,12 @@ async function readForBlame(
   );
 }
 
-export async function blameFile(
+/** The file's history back to its add (walked here unless given), and its blob at HEAD. */
+async function historyForBlame(
   repo: GitRepo,
   path: string,
-  options: BlameOptions = {},
-): Promise<BlameResult> {
-  repo = forObjectReads(repo);
+  options: BlameOptions,
+): Promise<{ history: FileHistory; headBlob: string }> {
   const segments = checkRepoPath(path);
   const trees = options.trees ?? new TreeCache();
   const history =
@@ -126,8 +127,43 @@ export async function blameFile(
       },
     );
   }
+  return { history, headBlob: history.headBlob };
+}
+
+/**
+ * The version before `current` (its bytes are `bytes`), and bToA: for each line j of the
+ * current version, the parent's line it was (-1: the commit wrote it).
+ */
+function parentLines(
+  current: ByteVersion,
+  bytes: Uint8Array,
+  interner: ByteLineInterner,
+): { parent: ByteVersion; bToA: Int32Array } {
+  const same = commonSuffix(bytes, current.bytes);
+  const parent = deriveVersion(current, bytes, interner, same);
+  // git leaves the common tail out of blame's diff (trim_common_tail); those lines map one to one
+  const tail = gitTrimmedTailLines(parent.bytes, current.bytes, same);
+  const na = lineCount(parent);
+  const nb = lineCount(current);
+  const d = diffLineIds(parent.ids.subarray(0, na - tail), current.ids.subarray(0, nb - tail), {
+    a: (i) => indentOf(parent, i),
+    b: (i) => indentOf(current, i),
+  });
+  const bToA = new Int32Array(nb).fill(-1);
+  for (const op of d.ops) if (op.op === 'equal') for (let i = 0; i < op.n; i++) bToA[op.b + i] = op.a + i;
+  for (let i = 0; i < tail; i++) bToA[nb - 1 - i] = na - 1 - i;
+  return { parent, bToA };
+}
+
+export async function blameFile(
+  repo: GitRepo,
+  path: string,
+  options: BlameOptions = {},
+): Promise<BlameResult> {
+  repo = forObjectReads(repo);
+  const { history, headBlob } = await historyForBlame(repo, path, options);
   const yielder = createYielder(options.yieldBudgetMs);
-  const headBytes = await readForBlame(repo, path, history.headBlob, null);
+  const headBytes = await readForBlame(repo, path, headBlob, null);
   const headDecoded = decodeBytes(headBytes);
   if (headDecoded.binary)
     throw new QuarryError('InvalidArgument', `${path} is a binary file: blame needs text`, {
@@ -201,21 +237,7 @@ export async function blameFile(
       break;
     }
     versions++;
-    const same = commonSuffix(bytes, current.bytes);
-    const parent = deriveVersion(current, bytes, interner, same);
-    // git leaves the common tail out of blame's diff (trim_common_tail); those lines map one to one
-    const tail = gitTrimmedTailLines(parent.bytes, current.bytes, same);
-    const na = lineCount(parent);
-    const nb = lineCount(current);
-    const cur = current;
-    const d = diffLineIds(parent.ids.subarray(0, na - tail), cur.ids.subarray(0, nb - tail), {
-      a: (i) => indentOf(parent, i),
-      b: (i) => indentOf(cur, i),
-    });
-    // bToA[j]: the parent's line that line j of the current version was (-1: this commit wrote it)
-    const bToA = new Int32Array(nb).fill(-1);
-    for (const op of d.ops) if (op.op === 'equal') for (let i = 0; i < op.n; i++) bToA[op.b + i] = op.a + i;
-    for (let i = 0; i < tail; i++) bToA[nb - 1 - i] = na - 1 - i;
+    const { parent, bToA } = parentLines(current, bytes, interner);
     assign(e, false, (i) => bToA[pendingCur[i]] >= 0);
     for (let i = 0; i < pendingCur.length; i++) pendingCur[i] = bToA[pendingCur[i]];
     current = parent;

@@ -254,19 +254,9 @@ export async function readHistoryLog(
   objects: GitObjectStore,
   options: HistoryLogOptions,
 ): Promise<HistoryLogResult> {
-  const { dir, gitdir, store, storeKey, signal, onPart } = options;
-  const batchCommits = Math.max(1, options.batchCommits ?? BATCH);
+  const { dir, gitdir, store, storeKey, onPart } = options;
 
-  let cached: StoredLog | null = null;
-  let cacheIgnored: string | undefined;
-  if (store && storeKey) {
-    try {
-      const data = await store.load(storeKey);
-      if (data) cached = decodeLog(data);
-    } catch (err) {
-      cacheIgnored = toQuarryError(err).message;
-    }
-  }
+  const { cached, cacheIgnored } = await loadStoredLog(options);
   if (cached) {
     onPart({
       kind: 'head',
@@ -348,45 +338,81 @@ export async function readHistoryLog(
   };
 
   if (cached && sameShallow) {
-    // Walk from the new HEAD until stored commits, then order new + stored in memory.
-    const known = new Map(cached.commits.map((c) => [c.oid, c]));
-    const reached = new Set<string>();
-    const fresh = new Map<string, LogCommit>();
-    for await (const c of walkLog(head, counted, {
-      shallow: shallowSet,
-      stopAt: known,
-      reached,
-      signal,
-      maybeYield: options.maybeYield,
-    }))
-      fresh.set(c.oid, c);
-    let merged: LogCommit[] = [];
-    const headDate = cached.commits[0].committed;
-    if (
-      reached.size === 1 &&
-      reached.has(cached.head) &&
-      [...fresh.values()].every((c) => c.committed > headDate)
-    ) {
-      // The usual case (commits on top of the stored head, all newer): the walk would pop every
-      // new commit before the old head and then go on exactly as the stored log did.
-      merged = [...fresh.values(), ...cached.commits];
-    } else {
-      const inMemory: CommitLoader = (oid) => fresh.get(oid) ?? known.get(oid) ?? null;
-      for await (const c of walkLog(head, inMemory, {
-        shallow: shallowSet,
-        signal,
-        maybeYield: options.maybeYield,
-      }))
-        merged.push(c);
-    }
+    const { merged, reached } = await mergeWithStored(head, cached, counted, shallowSet, options);
     progress(true);
     onPart({ kind: 'head', head, branch, shallow: merged.some((c) => c.parentMissing) });
     sendAll(onPart, merged, 'read');
     return finish(merged, reached.has(cached.head) ? 'incremental' : 'rewritten', read);
   }
 
-  // A full read, streamed: the first batch small, then larger ones at most every BATCH_MS.
   onPart({ kind: 'head', head, branch, shallow: shallowList.length > 0 });
+  const all = await streamFullLog(head, counted, shallowSet, options);
+  progress(true);
+  const shallow = all.some((c) => c.parentMissing);
+  if (shallow) onPart({ kind: 'head', head, branch, shallow });
+  return finish(all, 'full', read);
+}
+
+/** The stored log, if there is one and it decodes (else why it was ignored). */
+async function loadStoredLog({
+  store,
+  storeKey,
+}: HistoryLogOptions): Promise<{ cached: StoredLog | null; cacheIgnored?: string }> {
+  if (!store || !storeKey) return { cached: null };
+  try {
+    const data = await store.load(storeKey);
+    return { cached: data ? decodeLog(data) : null };
+  } catch (err) {
+    return { cached: null, cacheIgnored: toQuarryError(err).message };
+  }
+}
+
+/**
+ * Walk from the new HEAD until stored commits, then order new + stored in memory. `reached`:
+ * the stored commits the walk came to.
+ */
+async function mergeWithStored(
+  head: string,
+  cached: StoredLog,
+  counted: CommitLoader,
+  shallowSet: Set<string>,
+  { signal, maybeYield }: HistoryLogOptions,
+): Promise<{ merged: LogCommit[]; reached: Set<string> }> {
+  const known = new Map(cached.commits.map((c) => [c.oid, c]));
+  const reached = new Set<string>();
+  const fresh = new Map<string, LogCommit>();
+  for await (const c of walkLog(head, counted, {
+    shallow: shallowSet,
+    stopAt: known,
+    reached,
+    signal,
+    maybeYield,
+  }))
+    fresh.set(c.oid, c);
+  const headDate = cached.commits[0].committed;
+  if (
+    reached.size === 1 &&
+    reached.has(cached.head) &&
+    [...fresh.values()].every((c) => c.committed > headDate)
+  ) {
+    // The usual case (commits on top of the stored head, all newer): the walk would pop every
+    // new commit before the old head and then go on exactly as the stored log did.
+    return { merged: [...fresh.values(), ...cached.commits], reached };
+  }
+  const merged: LogCommit[] = [];
+  const inMemory: CommitLoader = (oid) => fresh.get(oid) ?? known.get(oid) ?? null;
+  for await (const c of walkLog(head, inMemory, { shallow: shallowSet, signal, maybeYield })) merged.push(c);
+  return { merged, reached };
+}
+
+/** A full read, streamed: the first batch small, then larger ones at most every BATCH_MS. */
+async function streamFullLog(
+  head: string,
+  counted: CommitLoader,
+  shallowSet: Set<string>,
+  { signal, maybeYield, onPart, batchCommits: batch }: HistoryLogOptions,
+): Promise<LogCommit[]> {
+  const batchCommits = Math.max(1, batch ?? BATCH);
   const all: LogCommit[] = [];
   let pending: LogCommit[] = [];
   let first = true;
@@ -398,11 +424,7 @@ export async function readHistoryLog(
     pending = [];
     lastSend = Date.now();
   };
-  for await (const c of walkLog(head, counted, {
-    shallow: shallowSet,
-    signal,
-    maybeYield: options.maybeYield,
-  })) {
+  for await (const c of walkLog(head, counted, { shallow: shallowSet, signal, maybeYield })) {
     all.push(c);
     pending.push(c);
     if (
@@ -413,10 +435,7 @@ export async function readHistoryLog(
       flush();
   }
   flush();
-  progress(true);
-  const shallow = all.some((c) => c.parentMissing);
-  if (shallow) onPart({ kind: 'head', head, branch, shallow });
-  return finish(all, 'full', read);
+  return all;
 }
 
 function sendAll(onPart: HistoryLogOptions['onPart'], commits: LogCommit[], from: 'cache' | 'read'): void {

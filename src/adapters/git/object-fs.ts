@@ -14,7 +14,8 @@ import type { GitFs, GitRepo } from './blob-at';
 const WRAPPED = Symbol('quarry.objectFs');
 const LOOSE = /^(.*\/objects)\/([0-9a-f]{2})\/[0-9a-f]{38}$/;
 
-type Promises = Record<string, (...args: any[]) => Promise<any>>;
+/** fs.promises' methods as this wrapper calls them: a path, then whatever the caller passed. */
+type Promises = Record<string, (path: string, ...rest: unknown[]) => Promise<unknown>>;
 
 function enoent(path: string): Error {
   return Object.assign(new Error(`ENOENT: no such file or directory, open '${path}'`), { code: 'ENOENT' });
@@ -28,7 +29,7 @@ export function objectReadingFs(fs: GitFs): GitFs {
     let p = listings.get(dir);
     if (!p) {
       p = inner.readdir(dir).then(
-        (names: string[]) => new Set(names),
+        (names) => new Set(names as string[]),
         () => null, // no such directory
       );
       listings.set(dir, p);

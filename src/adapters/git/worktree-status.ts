@@ -92,6 +92,56 @@ async function pool<T>(items: T[], width: number, fn: (item: T) => Promise<void>
   await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
 }
 
+/** The blob id of the working file at `path` (a symbolic link: of its target); null if unreadable. */
+async function hashWorkingFile(fs: GitFs, path: string, st: Stat): Promise<string | null> {
+  try {
+    if (st.isSymbolicLink?.() && fs.promises.readlink)
+      return await blobOid(new TextEncoder().encode(await fs.promises.readlink(path)));
+    const data = await fs.promises.readFile(path);
+    return await blobOid(typeof data === 'string' ? new TextEncoder().encode(data) : data);
+  } catch {
+    return null; // vanished or unreadable: reported as deleted
+  }
+}
+
+/**
+ * A tracked path's status (in the index, HEAD or both) from its stat, its index entry and
+ * HEAD's entry; null when unchanged. `hash` reads and hashes the file, when it has to be read.
+ */
+async function trackedStatus(
+  st: Stat | null,
+  entry: IndexEntry | undefined,
+  inHead: { oid: string; mode: number } | undefined,
+  indexMtimeMs: number,
+  hash: (st: Stat) => Promise<string | null>,
+): Promise<UncommittedFile['status'] | null> {
+  if (!st || st.isDirectory()) return inHead ? 'deleted' : null;
+  let oid: string | null = null;
+  const staged = entry && entry.stage === 0 && !entry.intentToAdd ? entry : undefined;
+  if (entry && (entry.skipWorktree || entry.assumeUnchanged)) oid = entry.oid;
+  else if (staged && statMatches(staged, st, indexMtimeMs)) oid = staged.oid;
+  else if (inHead && staged && staged.oid === inHead.oid && sizeDiffers(staged, st.size)) {
+    // not the index's blob, which is HEAD's: modified, whatever it holds (not read)
+    return 'modified';
+  } else if (!inHead && entry) {
+    // staged as new: added, whatever it holds now (not read)
+    return 'added';
+  } else if (inHead) {
+    oid = await hash(st);
+  }
+  if (inHead) {
+    if (oid === null) return 'deleted';
+    if (
+      oid !== inHead.oid ||
+      (entry && entry.stage === 0 && (entry.mode === SYMLINK) !== (inHead.mode === SYMLINK))
+    )
+      return 'modified';
+    return null;
+  }
+  if (entry) return oid === null ? 'deleted' : 'added';
+  return null;
+}
+
 export async function worktreeStatus(
   fs: GitFs,
   objects: GitObjectStore,
@@ -112,16 +162,6 @@ export async function worktreeStatus(
       return null;
     }
   };
-  const hashFile = async (rel: string, st: Stat): Promise<string | null> => {
-    try {
-      if (st.isSymbolicLink?.() && fs.promises.readlink)
-        return await blobOid(new TextEncoder().encode(await fs.promises.readlink(abs(rel))));
-      const data = await fs.promises.readFile(abs(rel));
-      return await blobOid(typeof data === 'string' ? new TextEncoder().encode(data) : data);
-    } catch {
-      return null; // vanished or unreadable: reported as deleted
-    }
-  };
 
   const index = await readIndexFile(fs, gitdir);
   const headFiles = head
@@ -139,38 +179,11 @@ export async function worktreeStatus(
   const seen = new Set<string>();
   const compare = async (rel: string, st: Stat | null) => {
     seen.add(rel);
-    const entry = tracked.get(rel);
-    const inHead = headFiles.get(rel);
-    if (!st || st.isDirectory()) {
-      if (inHead) files.push({ path: rel, status: 'deleted' });
-      return;
-    }
-    let oid: string | null = null;
-    const staged = entry && entry.stage === 0 && !entry.intentToAdd ? entry : undefined;
-    if (entry && (entry.skipWorktree || entry.assumeUnchanged)) oid = entry.oid;
-    else if (staged && statMatches(staged, st, index.mtimeMs)) oid = staged.oid;
-    else if (inHead && staged && staged.oid === inHead.oid && sizeDiffers(staged, st.size)) {
-      // not the index's blob, which is HEAD's: modified, whatever it holds (not read)
-      files.push({ path: rel, status: 'modified' });
-      return;
-    } else if (!inHead && entry) {
-      // staged as new: added, whatever it holds now (not read)
-      files.push({ path: rel, status: 'added' });
-      return;
-    } else if (inHead) {
+    const status = await trackedStatus(st, tracked.get(rel), headFiles.get(rel), index.mtimeMs, (found) => {
       hashed++;
-      oid = await hashFile(rel, st);
-    }
-    if (inHead) {
-      if (oid === null) files.push({ path: rel, status: 'deleted' });
-      else if (
-        oid !== inHead.oid ||
-        (entry && entry.stage === 0 && (entry.mode === SYMLINK) !== (inHead.mode === SYMLINK))
-      )
-        files.push({ path: rel, status: 'modified' });
-    } else if (entry) {
-      files.push({ path: rel, status: oid === null ? 'deleted' : 'added' });
-    }
+      return hashWorkingFile(fs, abs(rel), found);
+    });
+    if (status) files.push({ path: rel, status });
   };
 
   // The walk: tracked files met on the way are compared, the rest are untracked unless ignored.

@@ -137,19 +137,8 @@ export function componentsInTree(root: Node, path: string): FileComponents {
         if (decl) return statement(decl, outer, true, def);
         const value = node.childForFieldName('value');
         if (value) return fromValue(value, null, outer, true, true);
-        if (!node.childForFieldName('source')) {
-          for (const clause of node.namedChildren) {
-            if (clause.type !== 'export_clause') continue;
-            for (const spec of clause.namedChildren) {
-              if (spec.type !== 'export_specifier') continue;
-              const local = spec.childForFieldName('name')?.text;
-              const alias = spec.childForFieldName('alias')?.text;
-              if (!local) continue;
-              if (alias === 'default') defaultName = local;
-              else exportedNames.add(local);
-            }
-          }
-        }
+        if (!node.childForFieldName('source'))
+          defaultName = exportClauses(node, exportedNames) ?? defaultName;
         return;
       }
       case 'function_declaration':
@@ -217,36 +206,66 @@ export function componentsInTree(root: Node, path: string): FileComponents {
 
   const components: ComponentDef[] = [];
   for (const c of candidates) {
-    if (!c.anonymous && !isCapitalised(c.name)) continue;
-    let kind: ComponentKind;
-    let type: 'function' | 'arrow';
-    if (
-      CLASS_VALUES.has(c.node.type) ||
-      c.node.type === 'class_declaration' ||
-      c.node.type === 'abstract_class_declaration'
-    ) {
-      if (!extendsReactComponent(c.node)) continue;
-      kind = 'class';
-      type = 'function';
-    } else {
-      if (!returnsJsx(c.node)) continue;
-      type = c.node.type === 'arrow_function' ? 'arrow' : 'function';
-      kind = c.wrappers.includes('memo') ? 'memo' : c.wrappers.includes('forwardRef') ? 'forwardRef' : type;
-    }
-    const isDefault = c.isDefault || (!c.anonymous && c.name === defaultName);
-    components.push({
-      name: c.name,
-      type,
-      kind,
-      wrappers: c.wrappers,
-      line: lineOf(c.outer),
-      endLine: c.outer.endPosition.row + 1,
-      exported: c.exported || isDefault || exportedNames.has(c.name),
-      default: isDefault,
-      anonymous: c.anonymous,
-    });
+    const def = componentOf(c, defaultName, exportedNames);
+    if (def) components.push(def);
   }
   return { components, uses: usesInTree(root) };
+}
+
+/**
+ * `export { a, b as default }` (no source): adds the locals exported by name to `exported`
+ * and returns the one exported as default (null: none).
+ */
+function exportClauses(node: Node, exported: Set<string>): string | null {
+  let defaultName: string | null = null;
+  for (const clause of node.namedChildren) {
+    if (clause.type !== 'export_clause') continue;
+    for (const spec of clause.namedChildren) {
+      if (spec.type !== 'export_specifier') continue;
+      const local = spec.childForFieldName('name')?.text;
+      const alias = spec.childForFieldName('alias')?.text;
+      if (!local) continue;
+      if (alias === 'default') defaultName = local;
+      else exported.add(local);
+    }
+  }
+  return defaultName;
+}
+
+/** The candidate as a component: null unless it is capitalised (or anonymous) and returns JSX or extends Component. */
+function componentOf(
+  c: Candidate,
+  defaultName: string | null,
+  exportedNames: Set<string>,
+): ComponentDef | null {
+  if (!c.anonymous && !isCapitalised(c.name)) return null;
+  let kind: ComponentKind;
+  let type: 'function' | 'arrow';
+  if (
+    CLASS_VALUES.has(c.node.type) ||
+    c.node.type === 'class_declaration' ||
+    c.node.type === 'abstract_class_declaration'
+  ) {
+    if (!extendsReactComponent(c.node)) return null;
+    kind = 'class';
+    type = 'function';
+  } else {
+    if (!returnsJsx(c.node)) return null;
+    type = c.node.type === 'arrow_function' ? 'arrow' : 'function';
+    kind = c.wrappers.includes('memo') ? 'memo' : c.wrappers.includes('forwardRef') ? 'forwardRef' : type;
+  }
+  const isDefault = c.isDefault || (!c.anonymous && c.name === defaultName);
+  return {
+    name: c.name,
+    type,
+    kind,
+    wrappers: c.wrappers,
+    line: lineOf(c.outer),
+    endLine: c.outer.endPosition.row + 1,
+    exported: c.exported || isDefault || exportedNames.has(c.name),
+    default: isDefault,
+    anonymous: c.anonymous,
+  };
 }
 
 /** The function a value is, directly or inside memo(...)/forwardRef(...) wrappers. */

@@ -137,6 +137,141 @@ interface Env {
   maxWork: number;
 }
 
+/** The part of the diff split() searches, and its diagonals' furthest reach forward (kvdf) and backward (kvdb). */
+interface Box {
+  ha1: Int32Array;
+  off1: number;
+  lim1: number;
+  ha2: Int32Array;
+  off2: number;
+  lim2: number;
+  kvdf: Int32Array;
+  kvdb: Int32Array;
+  k: number;
+}
+
+/** xdiff's snake heuristic: a long enough snake far from the corner is a split point (false: none). */
+function snakeSplit(
+  { ha1, off1, lim1, ha2, off2, lim2, kvdf, kvdb, k }: Box,
+  fmin: number,
+  fmax: number,
+  fmid: number,
+  bmin: number,
+  bmax: number,
+  bmid: number,
+  ec: number,
+  spl: Split,
+): boolean {
+  let best = 0;
+  for (let d = fmax; d >= fmin; d -= 2) {
+    const dd = d > fmid ? d - fmid : fmid - d;
+    const i1 = kvdf[k + d];
+    const i2 = i1 - d;
+    const v = i1 - off1 + (i2 - off2) - dd;
+    if (
+      v > K_HEUR * ec &&
+      v > best &&
+      off1 + SNAKE_CNT <= i1 &&
+      i1 < lim1 &&
+      off2 + SNAKE_CNT <= i2 &&
+      i2 < lim2
+    ) {
+      for (let j = 1; ha1[i1 - j] === ha2[i2 - j]; j++) {
+        if (j === SNAKE_CNT) {
+          best = v;
+          spl.i1 = i1;
+          spl.i2 = i2;
+          break;
+        }
+      }
+    }
+  }
+  if (best > 0) {
+    spl.minLo = true;
+    spl.minHi = false;
+    return true;
+  }
+  for (let d = bmax; d >= bmin; d -= 2) {
+    const dd = d > bmid ? d - bmid : bmid - d;
+    const i1 = kvdb[k + d];
+    const i2 = i1 - d;
+    const v = lim1 - i1 + (lim2 - i2) - dd;
+    if (
+      v > K_HEUR * ec &&
+      v > best &&
+      off1 < i1 &&
+      i1 <= lim1 - SNAKE_CNT &&
+      off2 < i2 &&
+      i2 <= lim2 - SNAKE_CNT
+    ) {
+      for (let j = 0; ha1[i1 + j] === ha2[i2 + j]; j++) {
+        if (j === SNAKE_CNT - 1) {
+          best = v;
+          spl.i1 = i1;
+          spl.i2 = i2;
+          break;
+        }
+      }
+    }
+  }
+  if (best > 0) {
+    spl.minLo = false;
+    spl.minHi = true;
+    return true;
+  }
+  return false;
+}
+
+/** The cost limit reached: split at the furthest-reaching path by the (i1 + i2) measure. */
+function furthestSplit(
+  { off1, lim1, off2, lim2, kvdf, kvdb, k }: Box,
+  fmin: number,
+  fmax: number,
+  bmin: number,
+  bmax: number,
+  spl: Split,
+): void {
+  let fbest = -1;
+  let fbest1 = -1;
+  for (let d = fmax; d >= fmin; d -= 2) {
+    let i1 = Math.min(kvdf[k + d], lim1);
+    let i2 = i1 - d;
+    if (lim2 < i2) {
+      i1 = lim2 + d;
+      i2 = lim2;
+    }
+    if (fbest < i1 + i2) {
+      fbest = i1 + i2;
+      fbest1 = i1;
+    }
+  }
+  let bbest = LINE_MAX;
+  let bbest1 = LINE_MAX;
+  for (let d = bmax; d >= bmin; d -= 2) {
+    let i1 = Math.max(off1, kvdb[k + d]);
+    let i2 = i1 - d;
+    if (i2 < off2) {
+      i1 = off2 + d;
+      i2 = off2;
+    }
+    if (i1 + i2 < bbest) {
+      bbest = i1 + i2;
+      bbest1 = i1;
+    }
+  }
+  if (lim1 + lim2 - bbest < fbest - (off1 + off2)) {
+    spl.i1 = fbest1;
+    spl.i2 = fbest - fbest1;
+    spl.minLo = true;
+    spl.minHi = false;
+  } else {
+    spl.i1 = bbest1;
+    spl.i2 = bbest - bbest1;
+    spl.minLo = false;
+    spl.minHi = true;
+  }
+}
+
 /** xdl_split: the middle snake of [off1, lim1) x [off2, lim2), or a heuristic split point. */
 function split(
   ha1: Int32Array,
@@ -163,6 +298,7 @@ function split(
   let bmax = bmid;
   kvdf[k + fmid] = off1;
   kvdb[k + bmid] = lim1;
+  const box: Box = { ha1, off1, lim1, ha2, off2, lim2, kvdf, kvdb, k };
   for (let ec = 1; ; ec++) {
     let gotSnake = false;
     if (fmin > dmin) kvdf[k + --fmin - 1] = -1;
@@ -213,107 +349,12 @@ function split(
     if (needMin) continue;
 
     // A good snake far from the corner after a high cost: split there (xdiff's snake heuristic).
-    if (gotSnake && ec > HEUR_MIN_COST) {
-      let best = 0;
-      for (let d = fmax; d >= fmin; d -= 2) {
-        const dd = d > fmid ? d - fmid : fmid - d;
-        const i1 = kvdf[k + d];
-        const i2 = i1 - d;
-        const v = i1 - off1 + (i2 - off2) - dd;
-        if (
-          v > K_HEUR * ec &&
-          v > best &&
-          off1 + SNAKE_CNT <= i1 &&
-          i1 < lim1 &&
-          off2 + SNAKE_CNT <= i2 &&
-          i2 < lim2
-        ) {
-          for (let j = 1; ha1[i1 - j] === ha2[i2 - j]; j++) {
-            if (j === SNAKE_CNT) {
-              best = v;
-              spl.i1 = i1;
-              spl.i2 = i2;
-              break;
-            }
-          }
-        }
-      }
-      if (best > 0) {
-        spl.minLo = true;
-        spl.minHi = false;
-        return true;
-      }
-      for (let d = bmax; d >= bmin; d -= 2) {
-        const dd = d > bmid ? d - bmid : bmid - d;
-        const i1 = kvdb[k + d];
-        const i2 = i1 - d;
-        const v = lim1 - i1 + (lim2 - i2) - dd;
-        if (
-          v > K_HEUR * ec &&
-          v > best &&
-          off1 < i1 &&
-          i1 <= lim1 - SNAKE_CNT &&
-          off2 < i2 &&
-          i2 <= lim2 - SNAKE_CNT
-        ) {
-          for (let j = 0; ha1[i1 + j] === ha2[i2 + j]; j++) {
-            if (j === SNAKE_CNT - 1) {
-              best = v;
-              spl.i1 = i1;
-              spl.i2 = i2;
-              break;
-            }
-          }
-        }
-      }
-      if (best > 0) {
-        spl.minLo = false;
-        spl.minHi = true;
-        return true;
-      }
-    }
+    if (gotSnake && ec > HEUR_MIN_COST && snakeSplit(box, fmin, fmax, fmid, bmin, bmax, bmid, ec, spl))
+      return true;
 
     // Enough: take the furthest-reaching path by the (i1 + i2) measure.
     if (ec >= env.mxcost) {
-      let fbest = -1;
-      let fbest1 = -1;
-      for (let d = fmax; d >= fmin; d -= 2) {
-        let i1 = Math.min(kvdf[k + d], lim1);
-        let i2 = i1 - d;
-        if (lim2 < i2) {
-          i1 = lim2 + d;
-          i2 = lim2;
-        }
-        if (fbest < i1 + i2) {
-          fbest = i1 + i2;
-          fbest1 = i1;
-        }
-      }
-      let bbest = LINE_MAX;
-      let bbest1 = LINE_MAX;
-      for (let d = bmax; d >= bmin; d -= 2) {
-        let i1 = Math.max(off1, kvdb[k + d]);
-        let i2 = i1 - d;
-        if (i2 < off2) {
-          i1 = off2 + d;
-          i2 = off2;
-        }
-        if (i1 + i2 < bbest) {
-          bbest = i1 + i2;
-          bbest1 = i1;
-        }
-      }
-      if (lim1 + lim2 - bbest < fbest - (off1 + off2)) {
-        spl.i1 = fbest1;
-        spl.i2 = fbest - fbest1;
-        spl.minLo = true;
-        spl.minHi = false;
-      } else {
-        spl.i1 = bbest1;
-        spl.i2 = bbest - bbest1;
-        spl.minLo = false;
-        spl.minHi = true;
-      }
+      furthestSplit(box, fmin, fmax, bmin, bmax, spl);
       return true;
     }
   }

@@ -11,6 +11,15 @@ export function errorHandling(
   pyClasses: Map<string, string[]>,
   counts: { jsFiles: number; goFiles: number },
 ): Array<Pattern | null> {
+  return [
+    ...jsErrorHandling(tally, jsClasses, counts.jsFiles),
+    ...pythonErrorHandling(tally, pyClasses),
+    ...goRustErrorHandling(tally, counts.goFiles),
+  ];
+}
+
+/** JavaScript / TypeScript: what is thrown, try/catch, promise .catch(), Result types. */
+function jsErrorHandling(tally: Tally, jsClasses: JsClasses, jsFiles: number): Array<Pattern | null> {
   const kinds = throwKinds(tally, jsClasses);
   const t = 'js.throw.new:';
   const out: Array<Pattern | null> = [
@@ -35,7 +44,7 @@ export function errorHandling(
         'Error handling: try/catch',
         `files with try/catch (${plural(tally.count('js.try'), 'block')})`,
         tally.count('js.try.files'),
-        counts.jsFiles,
+        jsFiles,
         'JS/TS files',
         tally.examples('js.try'),
       ),
@@ -46,7 +55,7 @@ export function errorHandling(
         'Error handling: promise .catch()',
         `files with promise .catch() (${plural(tally.count('js.catch'), 'call')})`,
         tally.count('js.catch.files'),
-        counts.jsFiles,
+        jsFiles,
         'JS/TS files',
         tally.examples('js.catch'),
       ),
@@ -57,11 +66,17 @@ export function errorHandling(
         'Error handling: Result type',
         `files using a Result type (Result<…>, Ok(), Err(): ${plural(tally.count('js.result'), 'site')})`,
         tally.count('js.result.files'),
-        counts.jsFiles,
+        jsFiles,
         'JS/TS files',
         tally.examples('js.result'),
       ),
     );
+  return out;
+}
+
+/** Python: what is raised, bare except clauses. */
+function pythonErrorHandling(tally: Tally, pyClasses: Map<string, string[]>): Array<Pattern | null> {
+  const out: Array<Pattern | null> = [];
   const custom = pythonExceptionClasses(pyClasses);
   const raised = tally.withPrefix('py.raise.class:').map((r) => r.rest);
   out.push(
@@ -108,13 +123,19 @@ export function errorHandling(
       tally.examples('py.except.bare'),
     ),
   );
+  return out;
+}
+
+/** Go error checks and wrapping, Rust's ? against unwrap()/expect(). */
+function goRustErrorHandling(tally: Tally, goFiles: number): Array<Pattern | null> {
+  const out: Array<Pattern | null> = [];
   if (tally.count('go.errcheck') > 0)
     out.push(
       portion(
         'Error handling: Go error checks',
         `files with if err != nil checks (${plural(tally.count('go.errcheck'), 'check')})`,
         tally.count('go.errcheck.files'),
-        counts.goFiles,
+        goFiles,
         'Go files',
         tally.examples('go.errcheck'),
       ),

@@ -59,17 +59,9 @@ function sample<T>(list: readonly T[], n: number): T[] {
   return out;
 }
 
-export async function runExplore(
-  ctx: ToolContext,
-  args: ExploreArgs,
-  options: ExploreOptions = {},
-): Promise<ExploreResult> {
-  const roots = await resolveExploreRoots(ctx.workspace, args.path);
-  const corpus = new ExploreCorpus(ctx.workspace, roots, ctx.signal);
-  const names = analyzersFor(args.depth, args.focus);
-  const budget = options.budgetMs ?? ANALYZER_BUDGET_MS[args.depth];
-  const label = args.path.replace(/\\/g, '/').replace(/\/+$/, '') || '.';
-  const result: ExploreResult = {
+/** The report before any analyzer has run. */
+function emptyResult(label: string, args: ExploreArgs): ExploreResult {
+  return {
     path: label,
     depth: args.depth,
     ...(args.focus ? { focus: args.focus } : {}),
@@ -85,25 +77,54 @@ export async function runExplore(
     errors: [],
     files_scanned: 0,
   };
+}
+
+/** The texts of the source files the pattern agent reads (a sample of them past PATTERN_SAMPLE_FILES). */
+async function sourceTexts(c: ExploreCorpus, files: CorpusFile[]) {
+  const picked = sample(
+    files.filter((f) => f.size <= PATTERN_MAX_FILE_BYTES && languageForPath(f.rel)),
+    PATTERN_SAMPLE_FILES,
+  );
+  const out: Array<{ path: string; text: string }> = [];
+  for (const f of picked) {
+    const text = await c.text(f.rootIndex, f.rel);
+    if (text !== null) out.push({ path: f.path, text });
+    await c.pause();
+  }
+  return { texts: out, sampled: picked.length, of: files.length };
+}
+
+/** A promise that rejects when `signal` aborts (with its reason if an Error, else as a cancel); never resolves. */
+function rejectOnAbort(signal: AbortSignal): Promise<never> {
+  const stopped = new Promise<never>((_, reject) => {
+    const fail = () =>
+      reject(
+        signal.reason instanceof Error
+          ? signal.reason
+          : new QuarryError('Cancelled', 'The explore run was cancelled'),
+      );
+    if (signal.aborted) fail();
+    else signal.addEventListener('abort', fail, { once: true });
+  });
+  stopped.catch(() => undefined);
+  return stopped;
+}
+
+export async function runExplore(
+  ctx: ToolContext,
+  args: ExploreArgs,
+  options: ExploreOptions = {},
+): Promise<ExploreResult> {
+  const roots = await resolveExploreRoots(ctx.workspace, args.path);
+  const corpus = new ExploreCorpus(ctx.workspace, roots, ctx.signal);
+  const names = analyzersFor(args.depth, args.focus);
+  const budget = options.budgetMs ?? ANALYZER_BUDGET_MS[args.depth];
+  const label = args.path.replace(/\\/g, '/').replace(/\/+$/, '') || '.';
+  const result = emptyResult(label, args);
   const filesP = corpus.files();
   filesP.catch(() => undefined);
   const explored = roots.map((r) => ctx.workspace.displayPath(r.rootIndex, r.file ?? r.dir));
   const within = (path: string) => explored.some((d) => !d || path === d || path.startsWith(`${d}/`));
-
-  const sourceTexts = async (c: ExploreCorpus, files: CorpusFile[]) => {
-    const picked = sample(
-      files.filter((f) => f.size <= PATTERN_MAX_FILE_BYTES && languageForPath(f.rel)),
-      PATTERN_SAMPLE_FILES,
-    );
-    const out: Array<{ path: string; text: string }> = [];
-    for (const f of picked) {
-      const text = await c.text(f.rootIndex, f.rel);
-      if (text !== null) out.push({ path: f.path, text });
-      await c.pause();
-    }
-    return { texts: out, sampled: picked.length, of: files.length };
-  };
-
   // key files wait for the manifests (their entry points), whether that analyzer runs, fails or is skipped
   let manifestsRaw: Awaited<ReturnType<typeof manifestsAgent>>['raw'] = [];
   let manifestsEnded: () => void = () => undefined;
@@ -172,17 +193,7 @@ export async function runExplore(
       );
     }, budget);
     // ends the wait at the budget or on cancel, even for an analyzer that never looks at its signal
-    const stopped = new Promise<never>((_, reject) => {
-      const fail = () =>
-        reject(
-          own.signal.reason instanceof Error
-            ? own.signal.reason
-            : new QuarryError('Cancelled', 'The explore run was cancelled'),
-        );
-      if (own.signal.aborted) fail();
-      else own.signal.addEventListener('abort', fail, { once: true });
-    });
-    stopped.catch(() => undefined);
+    const stopped = rejectOnAbort(own.signal);
     const entry: AnalyzerRun = { name, status: 'ok', ms: 0 };
     try {
       const replaced = options.replace?.[name];

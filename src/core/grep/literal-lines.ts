@@ -63,104 +63,22 @@ export async function searchLines(
   segments: { ranges: readonly SegmentRange[]; size: number; mtimeMs?: number } | null = null,
   margin = RANGE_MARGIN,
 ): Promise<'searched' | 'absent' | 'whole' | Skipped> {
-  let bytes: Uint8Array;
-  /** the parts of the file to verify (null: all of it) */
-  let ranges: SegmentRange[] | null = null;
-  /** the byte windows of `bytes` that hold the file's bytes (null: all of it) */
-  let filled: Array<[number, number]> | null = null;
   const readWhole = () => (source.readTransient ? source.readTransient(path) : source.read(path));
+  let read: LinesRead;
   try {
-    if (segments) {
-      const size = segments.size;
-      ranges = segments.ranges
-        .map((r) => ({ start: r.start, end: Math.min(r.end, size), line: r.line }))
-        .filter((r) => r.start < r.end);
-      if (!ranges.length) ranges = null;
-    }
-    // at least one byte before each range: its '\n' shows the range still starts a line
-    const windows = ranges && source.readRanges ? widen(ranges, segments!.size, Math.max(1, margin)) : null;
-    // ranges that cover most of the file: one read of all of it costs less than a read per window
-    if (windows && windows.reduce((n, [s, e]) => n + e - s, 0) <= RANGED_READS.maxShare * segments!.size) {
-      filled = windows;
-      const got = await source.readRanges!(path, filled, segments!.size, segments!.mtimeMs);
-      if (got) bytes = got;
-      else {
-        ranges = null; // changed since it was indexed: search it whole
-        filled = null;
-        bytes = await readWhole();
-      }
-    } else {
-      bytes = await readWhole();
-      if (ranges && bytes.length !== segments!.size) ranges = null;
-    }
-    // ranges of a file edited since it was indexed (same size and time) may no longer be whole
-    // lines: search such a file whole
-    if (
-      ranges &&
-      !ranges.every(
-        (r) =>
-          (r.start === 0 || bytes[r.start - 1] === 10) && (r.end === bytes.length || bytes[r.end - 1] === 10),
-      )
-    ) {
-      ranges = null;
-      if (filled) {
-        filled = null;
-        bytes = await readWhole();
-      }
-    }
-    // the whole file is at hand: number the ranges' lines afresh rather than trust the index's
-    // (NaN: counted from the file's start when a line is delivered)
-    if (ranges && !filled) ranges = ranges.map((r) => ({ ...r, line: NaN }));
+    read = await readForLines(source, path, segments, margin, readWhole);
   } catch (err) {
     return readSkip(path, err);
   }
-  const windows = filled ?? [[0, bytes.length]];
-  const startsAtZero = windows[0][0] === 0;
-  if (startsAtZero && hasUtf16Bom(bytes)) return 'whole';
-  const from =
-    startsAtZero && bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-  // the binary sniff looks at a file's first 8 KiB (ranged reads: a file the index took as text);
-  // as the whole-file path answers, a UTF-8 byte-order mark means text unless the byte prefilter is on
-  if (startsAtZero && (absentWhenNone || from === 0) && hasNulByte(bytes.subarray(0, windows[0][1])))
-    return { path, reason: 'binary' };
-  if (
-    lf.orbit &&
-    windows.some(
-      ([s, e]) => containsBytes(bytes.subarray(s, e), KELVIN) || containsBytes(bytes.subarray(s, e), LONG_S),
-    )
-  )
-    return 'whole';
+  let { bytes, filled } = read;
+  const { ranges } = read;
+  const sniffed = sniff(bytes, filled, lf, absentWhenNone, path);
+  if (typeof sniffed !== 'number') return sniffed;
+  const from = sniffed;
   const parts = ranges ?? [{ start: from, end: bytes.length, line: 1 }];
   const { cap } = shape;
   const lines = new ByteLines(source, bytes, from, shape);
   const headBytes = lines.headBytes;
-  /**
-   * With a partly read buffer: whether every context line of bytes[ls, le) lies in the window
-   * holding that line (the walk contextOf makes, trusting only bytes inside the window).
-   */
-  const contextFits = (ls: number, le: number): boolean => {
-    const w = filled!.find(([s, e]) => ls >= s && le <= e);
-    if (!w) return false;
-    const [a, b] = w;
-    let end = ls - 1;
-    for (let k = 0; k < shape.before && end >= from; k++) {
-      if (end < a) return false;
-      let s = from;
-      if (end > from) {
-        const nl = bytes.lastIndexOf(10, end - 1);
-        if (nl < a && a > 0) return false; // the line starts before the window
-        s = Math.max(from, nl + 1);
-      }
-      end = s - 1;
-    }
-    let nl = le < bytes.length ? le : -1;
-    for (let k = 0; k < shape.after && nl !== -1 && nl + 1 < bytes.length; k++) {
-      const next = bytes.indexOf(10, nl + 1);
-      if (next === -1 ? b !== bytes.length : next >= b) return false; // the line ends past the window
-      nl = next;
-    }
-    return true;
-  };
   /** With a partly read buffer: whether the line bytes[ls, le) and its '\n' were read. */
   const lineRead = (ls: number, le: number): boolean =>
     filled!.some(([s, e]) => ls >= s && (le < e || (le === e && e === bytes.length)));
@@ -193,7 +111,10 @@ export async function searchLines(
     for (let ls = candidates.next(); ls !== -1; ls = candidates.next()) {
       found = true;
       let le = candidates.end;
-      if (filled && (!lineRead(ls, le) || (wantContext && !contextFits(ls, le)))) {
+      if (
+        filled &&
+        (!lineRead(ls, le) || (wantContext && !contextFits(filled, bytes, from, shape, ls, le)))
+      ) {
         // the line or a context line reaches past what was read: read the file whole (the same offsets)
         let whole: Uint8Array;
         try {
@@ -219,36 +140,13 @@ export async function searchLines(
           ? byteWindowsVerdict(bytes, ls, le, matcher, lf)
           : 'unknown';
       if (verdict === 'none') continue;
-      if (verdict === 'hit' && le - ls > headBytes) {
-        const { ascii, nonAscii } = lf.alphabet!;
-        let he = ls + headBytes;
-        while (he < le && (bytes[he] < 128 ? ascii[bytes[he]] === 1 : nonAscii)) he++;
-        he = Math.min(le, he + 4); // the run's right neighbour, whole (a UTF-8 sequence has at most 4 bytes)
-        const head = lines.text(ls, he);
-        const hitRanges = windowedRanges(head, head.length, matcher, lf);
-        // the head alone serves when the line's preview is its first `cap` characters (its first
-        // hit ends by then); otherwise the preview is a window around that hit, which an ASCII
-        // line gives from the bytes around it (any other line is decoded whole)
-        if (hitRanges && (cap === 0 || (hitRanges.length > 0 && hitRanges[0][1] <= cap!))) {
-          const lineNo = lineAt(ls);
-          if (!onLine(head, { line: lineNo, start: 0, end: head.length, ranges: hitRanges }, lineNo, context))
-            return 'searched';
-          continue;
-        }
-        const w = hitRanges ? asciiPreview(bytes, ls, le, cap!, matcher, lf) : null;
-        if (w) {
-          const lineNo = lineAt(ls);
-          if (
-            !onLine(
-              w.text,
-              { line: lineNo, start: 0, end: w.text.length, ranges: w.ranges, windowStart: w.textStart },
-              lineNo,
-              context,
-            )
-          )
-            return 'searched';
-          continue;
-        }
+      const cut =
+        verdict === 'hit' && le - ls > headBytes ? longLineCut(lines, ls, le, cap, matcher, lf) : null;
+      if (cut) {
+        const lineNo = lineAt(ls);
+        if (!onLine(cut.text, { line: lineNo, start: 0, end: cut.text.length, ...cut.hits }, lineNo, context))
+          return 'searched';
+        continue;
       }
       const text = lines.text(ls, le);
       const end = text.length > 0 && text.charCodeAt(text.length - 1) === 13 ? text.length - 1 : text.length;
@@ -266,6 +164,168 @@ export async function searchLines(
   }
   if (!found && absentWhenNone) return 'absent';
   return 'searched';
+}
+
+interface LinesRead {
+  bytes: Uint8Array;
+  /** the parts of the file to verify (null: all of it) */
+  ranges: SegmentRange[] | null;
+  /** the byte windows of `bytes` that hold the file's bytes (null: all of it) */
+  filled: Array<[number, number]> | null;
+}
+
+/**
+ * The file's bytes for searchLines: only the windows around `segments` (widened by `margin`)
+ * when the source reads ranges and they are at most RANGED_READS.maxShare of the file, else
+ * the whole file; ranges dropped (the file searched whole) when it changed since it was indexed.
+ */
+async function readForLines(
+  source: Workspace['roots'][number],
+  path: string,
+  segments: { ranges: readonly SegmentRange[]; size: number; mtimeMs?: number } | null,
+  margin: number,
+  readWhole: () => Promise<Uint8Array>,
+): Promise<LinesRead> {
+  let bytes: Uint8Array;
+  /** the parts of the file to verify (null: all of it) */
+  let ranges: SegmentRange[] | null = null;
+  /** the byte windows of `bytes` that hold the file's bytes (null: all of it) */
+  let filled: Array<[number, number]> | null = null;
+  if (segments) {
+    const size = segments.size;
+    ranges = segments.ranges
+      .map((r) => ({ start: r.start, end: Math.min(r.end, size), line: r.line }))
+      .filter((r) => r.start < r.end);
+    if (!ranges.length) ranges = null;
+  }
+  // at least one byte before each range: its '\n' shows the range still starts a line
+  const windows = ranges && source.readRanges ? widen(ranges, segments!.size, Math.max(1, margin)) : null;
+  // ranges that cover most of the file: one read of all of it costs less than a read per window
+  if (windows && windows.reduce((n, [s, e]) => n + e - s, 0) <= RANGED_READS.maxShare * segments!.size) {
+    filled = windows;
+    const got = await source.readRanges!(path, filled, segments!.size, segments!.mtimeMs);
+    if (got) bytes = got;
+    else {
+      ranges = null; // changed since it was indexed: search it whole
+      filled = null;
+      bytes = await readWhole();
+    }
+  } else {
+    bytes = await readWhole();
+    if (ranges && bytes.length !== segments!.size) ranges = null;
+  }
+  // ranges of a file edited since it was indexed (same size and time) may no longer be whole
+  // lines: search such a file whole
+  if (
+    ranges &&
+    !ranges.every(
+      (r) =>
+        (r.start === 0 || bytes[r.start - 1] === 10) && (r.end === bytes.length || bytes[r.end - 1] === 10),
+    )
+  ) {
+    ranges = null;
+    if (filled) {
+      filled = null;
+      bytes = await readWhole();
+    }
+  }
+  // the whole file is at hand: number the ranges' lines afresh rather than trust the index's
+  // (NaN: counted from the file's start when a line is delivered)
+  if (ranges && !filled) ranges = ranges.map((r) => ({ ...r, line: NaN }));
+  return { bytes, ranges, filled };
+}
+
+/**
+ * What the first bytes say: the length of a UTF-8 byte-order mark to skip; 'whole' when the
+ * file must be decoded whole (UTF-16, or a case orbit character present); a skip when binary.
+ */
+function sniff(
+  bytes: Uint8Array,
+  filled: Array<[number, number]> | null,
+  lf: LineFinders,
+  absentWhenNone: boolean,
+  path: string,
+): number | 'whole' | Skipped {
+  const windows = filled ?? [[0, bytes.length]];
+  const startsAtZero = windows[0][0] === 0;
+  if (startsAtZero && hasUtf16Bom(bytes)) return 'whole';
+  const from =
+    startsAtZero && bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  // the binary sniff looks at a file's first 8 KiB (ranged reads: a file the index took as text);
+  // as the whole-file path answers, a UTF-8 byte-order mark means text unless the byte prefilter is on
+  if (startsAtZero && (absentWhenNone || from === 0) && hasNulByte(bytes.subarray(0, windows[0][1])))
+    return { path, reason: 'binary' };
+  if (
+    lf.orbit &&
+    windows.some(
+      ([s, e]) => containsBytes(bytes.subarray(s, e), KELVIN) || containsBytes(bytes.subarray(s, e), LONG_S),
+    )
+  )
+    return 'whole';
+  return from;
+}
+
+/**
+ * With a partly read buffer: whether every context line of bytes[ls, le) lies in the window
+ * holding that line (the walk contextOf makes, trusting only bytes inside the window).
+ */
+function contextFits(
+  filled: Array<[number, number]> | null,
+  bytes: Uint8Array,
+  from: number,
+  shape: LineShape,
+  ls: number,
+  le: number,
+): boolean {
+  const w = filled!.find(([s, e]) => ls >= s && le <= e);
+  if (!w) return false;
+  const [a, b] = w;
+  let end = ls - 1;
+  for (let k = 0; k < shape.before && end >= from; k++) {
+    if (end < a) return false;
+    let s = from;
+    if (end > from) {
+      const nl = bytes.lastIndexOf(10, end - 1);
+      if (nl < a && a > 0) return false; // the line starts before the window
+      s = Math.max(from, nl + 1);
+    }
+    end = s - 1;
+  }
+  let nl = le < bytes.length ? le : -1;
+  for (let k = 0; k < shape.after && nl !== -1 && nl + 1 < bytes.length; k++) {
+    const next = bytes.indexOf(10, nl + 1);
+    if (next === -1 ? b !== bytes.length : next >= b) return false; // the line ends past the window
+    nl = next;
+  }
+  return true;
+}
+
+/**
+ * A long line whose hit the byte windows confirmed, delivered without decoding it whole: its
+ * head, or (an ASCII line) a window around its first hit; null when it must be decoded whole.
+ */
+function longLineCut(
+  lines: ByteLines,
+  ls: number,
+  le: number,
+  cap: LineShape['cap'],
+  matcher: Matcher,
+  lf: LineFinders,
+): { text: string; hits: Pick<LineHits, 'ranges' | 'windowStart'> } | null {
+  const bytes = lines.bytes;
+  const { ascii, nonAscii } = lf.alphabet!;
+  let he = ls + lines.headBytes;
+  while (he < le && (bytes[he] < 128 ? ascii[bytes[he]] === 1 : nonAscii)) he++;
+  he = Math.min(le, he + 4); // the run's right neighbour, whole (a UTF-8 sequence has at most 4 bytes)
+  const head = lines.text(ls, he);
+  const hitRanges = windowedRanges(head, head.length, matcher, lf);
+  // the head alone serves when the line's preview is its first `cap` characters (its first
+  // hit ends by then); otherwise the preview is a window around that hit, which an ASCII
+  // line gives from the bytes around it (any other line is decoded whole)
+  if (hitRanges && (cap === 0 || (hitRanges.length > 0 && hitRanges[0][1] <= cap!)))
+    return { text: head, hits: { ranges: hitRanges } };
+  const w = hitRanges ? asciiPreview(bytes, ls, le, cap!, matcher, lf) : null;
+  return w ? { text: w.text, hits: { ranges: w.ranges, windowStart: w.textStart } } : null;
 }
 
 /** The hits of one line of text (no '\n' in it), clipped to `end` (the line without its '\r'), as scanLines gives them. */

@@ -123,227 +123,49 @@ export async function poolSearch(
         ? prefilter.candidates(compiled.matcher)
         : null;
   const starts = await searchStarts(workspace, req.directory ?? '');
-  const localPlan = filePlan(compiled, options);
   const yielder = options.yielder ?? createYielder();
-  const maybeYield = async () => {
-    const y = yielder.maybeYield();
-    if (y) await y;
-  };
   const outstanding = new AbortController();
   const signal = options.signal;
   const onAbort = () => outstanding.abort();
   signal?.addEventListener('abort', onAbort);
-  const base = {
-    search: nextSearch++,
-    request: laneRequest(req),
-    plan: {
-      bytePrefilter: options.bytePrefilter,
-      literalLines: options.literalLines,
-      rangeMargin: options.rangeMargin,
-      indexed: !!prefilter,
+  const run: PoolRun = {
+    workspace,
+    req,
+    pool,
+    compiled,
+    tally,
+    prefilter,
+    candidates,
+    localPlan: filePlan(compiled, options),
+    signal,
+    outstanding,
+    base: {
+      search: nextSearch++,
+      request: laneRequest(req),
+      plan: {
+        bytePrefilter: options.bytePrefilter,
+        literalLines: options.literalLines,
+        rangeMargin: options.rangeMargin,
+        indexed: !!prefilter,
+      },
+      deliver: compiled.maxResults,
+      count: tally.countCeiling + 1,
     },
-    deliver: compiled.maxResults,
-    count: tally.countCeiling + 1,
+    heavyShare: pool.chunking?.heavyShare ?? HEAVY_ANSWER_SHARE,
+    maybeYield: async () => {
+      const y = yielder.maybeYield();
+      if (y) await y;
+    },
+    chunkNo: 0,
+    lanesOff: false,
+    localTail: Promise.resolve(),
+    dispatched: 0,
   };
-  let chunkNo = 0;
-  /** The lanes' answers cost more than they save: every chunk from here is searched on this thread while lines are still delivered. */
-  let lanesOff = false;
-  const heavyShare = pool.chunking?.heavyShare ?? HEAVY_ANSWER_SHARE;
-  /** The coordinator's own chunk in progress (its next one starts after it). */
-  let localTail: Promise<unknown> = Promise.resolve();
-  /** Bytes handed out so far (to the coordinator or the lanes). */
-  let dispatched = 0;
 
   try {
     for (const { rootIndex, rel: start } of starts) {
       if (tally.done) break;
-      const source = workspace.roots[rootIndex];
-      const prefix = rootPrefix(workspace, rootIndex);
-      const root = pool.rootRef(source);
-      const walkSkips: Array<{ seq: number; skip: Skipped }> = [];
-      let yielded = 0;
-      let flushed = 0;
-      const walker = searchWalker({
-        workspace,
-        rootIndex,
-        start,
-        req,
-        filter: compiled.filter,
-        prefilter,
-        candidates,
-        signal,
-        onSkip: (s) => walkSkips.push({ seq: yielded, skip: withPrefix(prefix, s) }),
-        // lanes that open the root stat each file themselves, in parallel: the walk only lists
-        statFiles: root === null,
-      });
-      const maxFileBytes = resolvePolicy({ maxFileBytes: req.maxFileBytes }).maxFileBytes;
-      /** The walk's skips found before the file at `seq` was (as the one-thread search records them). */
-      const skipsBefore = (seq: number) => {
-        while (flushed < walkSkips.length && walkSkips[flushed].seq <= seq)
-          tally.skip(walkSkips[flushed++].skip);
-      };
-      const inFlight: Pending[] = [];
-      let chunk: Array<ChunkFile & { seq: number }> = [];
-      let chunkBytes = 0;
-      const { firstBytes, maxBytes, maxFiles } = pool.chunking ?? {
-        firstBytes: FIRST_CHUNK_BYTES,
-        maxBytes: MAX_CHUNK_BYTES,
-        maxFiles: MAX_CHUNK_FILES,
-      };
-      const localFirst = pool.chunking?.localBytes ?? LOCAL_FIRST_BYTES;
-      let target = firstBytes;
-
-      /** A chunk searched straight into the tally, as one thread does (nothing before it is pending): true to stop. */
-      const searchHere = async (files: Array<ChunkFile & { seq: number }>): Promise<boolean> => {
-        const linesBefore = tally.delivered;
-        for (const f of files) {
-          if (signal?.aborted) {
-            tally.cancel();
-            return true;
-          }
-          skipsBefore(f.seq);
-          if ((await searchFileInto(tally, source, f, localPlan, prefix)) === 'stop') return true;
-          await maybeYield();
-        }
-        // Many lines a file (a very common string): the lanes' answers would only add packing and
-        // copying. Lines, not characters: one minified file's megabyte line is cheap to hand over,
-        // and the walk's sizes are estimates where it did not stat.
-        if (heavyShare > 0 && tally.delivered - linesBefore > HEAVY_LINES_PER_FILE * files.length)
-          lanesOff = true;
-        return false;
-      };
-
-      /** Hand the chunk cut so far to a lane or to this thread; true when the search must stop. */
-      const dispatch = async (): Promise<boolean> => {
-        if (!chunk.length) return false;
-        const files = chunk;
-        const sentBytes = chunkBytes;
-        chunk = [];
-        chunkBytes = 0;
-        // What the chunk can still matter for: what is merged so far is a lower bound on what
-        // comes before it, so it never needs more matches, or more lines counted, than this.
-        const task: ChunkTask = {
-          ...base,
-          root,
-          files: files.map(({ seq: _seq, ...f }) => f),
-          deliver: Math.max(0, base.deliver - tally.delivered),
-          count: Math.max(1, base.count - tally.total),
-        };
-        let answer: Promise<ChunkResult>;
-        const early = dispatched < localFirst;
-        dispatched += sentBytes;
-        const turn = chunkNo++;
-        // Its share after that: one chunk in (lanes + 1). Not "whenever it has none": its reads
-        // are synchronous (Node's fs) or in memory, so its own chunk is always done by the time
-        // the walk cuts the next one, and the lanes would get nothing.
-        // (heavy answers cost only while lines are delivered: a chunk that just counts answers light)
-        const off = lanesOff && tally.delivered < tally.maxResults;
-        const mine =
-          pool.coordinatorSearches === 'first' ? turn === 0 : !off && turn % (pool.lanes + 1) === 0;
-        const local = early || mine || off;
-        target = Math.min(target * 2, maxBytes);
-        // Nothing before it is pending: its matches go to the sink file by file, as one thread's do
-        // (held in a chunk's answer until merged, a very common string's line objects lived long
-        // enough for the garbage collector to promote them: 1.05 s against one thread's 0.75 s).
-        if (local && !inFlight.length) return searchHere(files);
-        if (local) {
-          // read from the workspace's own source (the first ones always: the first batch with no round trip)
-          // One of its own chunks at a time: a source's transient read buffer (readTransient)
-          // serves one reader, and two chunks in turn on this thread would read each other's bytes.
-          answer = localTail.then(() => searchChunk(source, task, outstanding.signal));
-          localTail = answer.catch(() => undefined);
-        } else {
-          if (root === null) await shipBytes(source, task, pool);
-          const files = task.files;
-          // a chunk a lane cannot answer (the thread died) is searched here
-          answer = pool
-            .run(task, outstanding.signal)
-            .catch((err: unknown) =>
-              isLaneLost(err)
-                ? searchChunk(source, { ...task, files, packed: undefined }, outstanding.signal)
-                : Promise.reject(err),
-            );
-        }
-        const pending: Pending = { files, answer, settled: false, laneBytes: local ? 0 : sentBytes };
-        const settle = () => void (pending.settled = true);
-        answer.then(settle, settle); // merged (or dropped) in order below
-        inFlight.push(pending);
-        return false;
-      };
-      /** Merge the oldest chunk; true when the search must stop. */
-      const mergeOldest = async (): Promise<boolean> => {
-        const { files, answer, laneBytes } = inFlight.shift()!;
-        const result = await answer;
-        // Answers heavier than a quarter of what was searched (a very common string's lines):
-        // packing, copying and unpacking them costs more than searching here, so the rest is.
-        if (heavyShare > 0 && laneBytes && (result.wire?.text.length ?? 0) > laneBytes / heavyShare)
-          lanesOff = true;
-        for (let i = 0; i < files.length; i++) {
-          const f = files[i];
-          skipsBefore(f.seq);
-          const r = result.files[i];
-          if (r.outcome === 'unsearched')
-            throw new Error(`search pool: ${f.path} was not searched before the search stopped`);
-          if (r.outcome === 'absent') {
-            tally.searched();
-            continue;
-          }
-          if (typeof r.outcome === 'object') {
-            tally.skip(withPrefix(prefix, r.outcome));
-            continue;
-          }
-          for (let k = 0; k < r.count; k++) {
-            if (!tally.line(() => matchOf(result, r, k, f.path) ?? missingMatch(f.path, k))) break;
-          }
-          tally.searched();
-          if (tally.finishFile(f.path)) return true;
-        }
-        return false;
-      };
-
-      let stopped = false;
-      for await (const file of walker) {
-        if (signal?.aborted) {
-          tally.cancel();
-          stopped = true;
-          break;
-        }
-        const path = prefix + file.path;
-        const segments = segmentsOf(path, candidates, prefilter);
-        const unstated = file.size < 0;
-        chunk.push({
-          seq: yielded++,
-          rel: file.path,
-          path,
-          segments,
-          ...(unstated ? { checkBytes: maxFileBytes } : {}),
-        });
-        chunkBytes += segments
-          ? segments.ranges.reduce((n, r) => n + Math.min(r.end, segments.size) - r.start, 0)
-          : unstated
-            ? UNSTATED_FILE_BYTES
-            : file.size;
-        if ((chunkBytes >= target || chunk.length >= maxFiles) && (await dispatch())) {
-          stopped = true;
-          break;
-        }
-        while (
-          inFlight.length &&
-          (inFlight.length > pool.lanes * IN_FLIGHT_PER_LANE + 1 || inFlight[0].settled)
-        ) {
-          if (await mergeOldest()) {
-            stopped = true;
-            break;
-          }
-        }
-        if (stopped) break;
-        await maybeYield();
-      }
-      if (!stopped) {
-        stopped = await dispatch();
-        while (inFlight.length && !stopped) stopped = await mergeOldest();
-      }
-      if (!stopped) skipsBefore(Infinity);
+      await new RootSearch(run, rootIndex).search(start);
     }
   } catch (err) {
     const qe = toQuarryError(err);
@@ -354,6 +176,251 @@ export async function poolSearch(
     signal?.removeEventListener('abort', onAbort);
   }
   return tally.summary(elapsedSince(t0), compiled.matcher.strategy + (candidates ? '+trigram' : ''));
+}
+
+/** One search on the pool: what the walks of its roots share. */
+interface PoolRun {
+  workspace: Workspace;
+  req: GrepRequest;
+  pool: SearchPool;
+  compiled: ReturnType<typeof compileRequest>;
+  tally: SearchTally;
+  prefilter: SearchPrefilter | undefined;
+  candidates: Candidates | null;
+  localPlan: ReturnType<typeof filePlan>;
+  signal: AbortSignal | undefined;
+  /** Aborted when the search ends: the chunks still out. */
+  outstanding: AbortController;
+  /** Every chunk's task but its root and files. */
+  base: Omit<ChunkTask, 'root' | 'files'>;
+  heavyShare: number;
+  maybeYield: () => Promise<void>;
+  chunkNo: number;
+  /** The lanes' answers cost more than they save: every chunk from here is searched on this thread while lines are still delivered. */
+  lanesOff: boolean;
+  /** The coordinator's own chunk in progress (its next one starts after it). */
+  localTail: Promise<unknown>;
+  /** Bytes handed out so far (to the coordinator or the lanes). */
+  dispatched: number;
+}
+
+/** One root's walk cut into chunks, handed out, and merged in walk order. */
+class RootSearch {
+  private readonly source: FileSource;
+  private readonly prefix: string;
+  private readonly root: string | null;
+  private readonly walkSkips: Array<{ seq: number; skip: Skipped }> = [];
+  private yielded = 0;
+  private flushed = 0;
+  private readonly inFlight: Pending[] = [];
+  private chunk: Array<ChunkFile & { seq: number }> = [];
+  private chunkBytes = 0;
+  private target: number;
+  private readonly maxBytes: number;
+  private readonly maxFiles: number;
+  private readonly localFirst: number;
+
+  constructor(
+    private readonly run: PoolRun,
+    private readonly rootIndex: number,
+  ) {
+    const { workspace, pool } = run;
+    this.source = workspace.roots[rootIndex];
+    this.prefix = rootPrefix(workspace, rootIndex);
+    this.root = pool.rootRef(this.source);
+    const { firstBytes, maxBytes, maxFiles } = pool.chunking ?? {
+      firstBytes: FIRST_CHUNK_BYTES,
+      maxBytes: MAX_CHUNK_BYTES,
+      maxFiles: MAX_CHUNK_FILES,
+    };
+    this.target = firstBytes;
+    this.maxBytes = maxBytes;
+    this.maxFiles = maxFiles;
+    this.localFirst = pool.chunking?.localBytes ?? LOCAL_FIRST_BYTES;
+  }
+
+  /** Walk from `start`, dispatching chunks and merging their answers. */
+  async search(start: string): Promise<void> {
+    const { workspace, req, compiled, prefilter, candidates, signal, tally, pool } = this.run;
+    const { prefix } = this;
+    const walker = searchWalker({
+      workspace,
+      rootIndex: this.rootIndex,
+      start,
+      req,
+      filter: compiled.filter,
+      prefilter,
+      candidates,
+      signal,
+      onSkip: (s) => this.walkSkips.push({ seq: this.yielded, skip: withPrefix(prefix, s) }),
+      // lanes that open the root stat each file themselves, in parallel: the walk only lists
+      statFiles: this.root === null,
+    });
+    const maxFileBytes = resolvePolicy({ maxFileBytes: req.maxFileBytes }).maxFileBytes;
+    let stopped = false;
+    for await (const file of walker) {
+      if (signal?.aborted) {
+        tally.cancel();
+        stopped = true;
+        break;
+      }
+      const path = prefix + file.path;
+      const segments = segmentsOf(path, candidates, prefilter);
+      const unstated = file.size < 0;
+      this.chunk.push({
+        seq: this.yielded++,
+        rel: file.path,
+        path,
+        segments,
+        ...(unstated ? { checkBytes: maxFileBytes } : {}),
+      });
+      this.chunkBytes += segments
+        ? segments.ranges.reduce((n, r) => n + Math.min(r.end, segments.size) - r.start, 0)
+        : unstated
+          ? UNSTATED_FILE_BYTES
+          : file.size;
+      if ((this.chunkBytes >= this.target || this.chunk.length >= this.maxFiles) && (await this.dispatch())) {
+        stopped = true;
+        break;
+      }
+      const { inFlight } = this;
+      while (
+        inFlight.length &&
+        (inFlight.length > pool.lanes * IN_FLIGHT_PER_LANE + 1 || inFlight[0].settled)
+      ) {
+        if (await this.mergeOldest()) {
+          stopped = true;
+          break;
+        }
+      }
+      if (stopped) break;
+      await this.run.maybeYield();
+    }
+    if (!stopped) {
+      stopped = await this.dispatch();
+      while (this.inFlight.length && !stopped) stopped = await this.mergeOldest();
+    }
+    if (!stopped) this.skipsBefore(Infinity);
+  }
+
+  /** The walk's skips found before the file at `seq` was (as the one-thread search records them). */
+  private skipsBefore(seq: number): void {
+    const { walkSkips } = this;
+    while (this.flushed < walkSkips.length && walkSkips[this.flushed].seq <= seq)
+      this.run.tally.skip(walkSkips[this.flushed++].skip);
+  }
+
+  /** A chunk searched straight into the tally, as one thread does (nothing before it is pending): true to stop. */
+  private async searchHere(files: Array<ChunkFile & { seq: number }>): Promise<boolean> {
+    const { tally, signal, localPlan, heavyShare } = this.run;
+    const linesBefore = tally.delivered;
+    for (const f of files) {
+      if (signal?.aborted) {
+        tally.cancel();
+        return true;
+      }
+      this.skipsBefore(f.seq);
+      if ((await searchFileInto(tally, this.source, f, localPlan, this.prefix)) === 'stop') return true;
+      await this.run.maybeYield();
+    }
+    // Many lines a file (a very common string): the lanes' answers would only add packing and
+    // copying. Lines, not characters: one minified file's megabyte line is cheap to hand over,
+    // and the walk's sizes are estimates where it did not stat.
+    if (heavyShare > 0 && tally.delivered - linesBefore > HEAVY_LINES_PER_FILE * files.length)
+      this.run.lanesOff = true;
+    return false;
+  }
+
+  /** Hand the chunk cut so far to a lane or to this thread; true when the search must stop. */
+  private async dispatch(): Promise<boolean> {
+    if (!this.chunk.length) return false;
+    const { run, source, root } = this;
+    const { tally, base, pool, outstanding } = run;
+    const files = this.chunk;
+    const sentBytes = this.chunkBytes;
+    this.chunk = [];
+    this.chunkBytes = 0;
+    // What the chunk can still matter for: what is merged so far is a lower bound on what
+    // comes before it, so it never needs more matches, or more lines counted, than this.
+    const task: ChunkTask = {
+      ...base,
+      root,
+      files: files.map(({ seq: _seq, ...f }) => f),
+      deliver: Math.max(0, base.deliver - tally.delivered),
+      count: Math.max(1, base.count - tally.total),
+    };
+    let answer: Promise<ChunkResult>;
+    const early = run.dispatched < this.localFirst;
+    run.dispatched += sentBytes;
+    const turn = run.chunkNo++;
+    // Its share after that: one chunk in (lanes + 1). Not "whenever it has none": its reads
+    // are synchronous (Node's fs) or in memory, so its own chunk is always done by the time
+    // the walk cuts the next one, and the lanes would get nothing.
+    // (heavy answers cost only while lines are delivered: a chunk that just counts answers light)
+    const off = run.lanesOff && tally.delivered < tally.maxResults;
+    const mine = pool.coordinatorSearches === 'first' ? turn === 0 : !off && turn % (pool.lanes + 1) === 0;
+    const local = early || mine || off;
+    this.target = Math.min(this.target * 2, this.maxBytes);
+    // Nothing before it is pending: its matches go to the sink file by file, as one thread's do
+    // (held in a chunk's answer until merged, a very common string's line objects lived long
+    // enough for the garbage collector to promote them: 1.05 s against one thread's 0.75 s).
+    if (local && !this.inFlight.length) return this.searchHere(files);
+    if (local) {
+      // read from the workspace's own source (the first ones always: the first batch with no round trip)
+      // One of its own chunks at a time: a source's transient read buffer (readTransient)
+      // serves one reader, and two chunks in turn on this thread would read each other's bytes.
+      answer = run.localTail.then(() => searchChunk(source, task, outstanding.signal));
+      run.localTail = answer.catch(() => undefined);
+    } else {
+      if (root === null) await shipBytes(source, task, pool);
+      const files = task.files;
+      // a chunk a lane cannot answer (the thread died) is searched here
+      answer = pool
+        .run(task, outstanding.signal)
+        .catch((err: unknown) =>
+          isLaneLost(err)
+            ? searchChunk(source, { ...task, files, packed: undefined }, outstanding.signal)
+            : Promise.reject(err),
+        );
+    }
+    const pending: Pending = { files, answer, settled: false, laneBytes: local ? 0 : sentBytes };
+    const settle = () => void (pending.settled = true);
+    answer.then(settle, settle); // merged (or dropped) in order below
+    this.inFlight.push(pending);
+    return false;
+  }
+
+  /** Merge the oldest chunk; true when the search must stop. */
+  private async mergeOldest(): Promise<boolean> {
+    const { tally, heavyShare } = this.run;
+    const { files, answer, laneBytes } = this.inFlight.shift()!;
+    const result = await answer;
+    // Answers heavier than a quarter of what was searched (a very common string's lines):
+    // packing, copying and unpacking them costs more than searching here, so the rest is.
+    if (heavyShare > 0 && laneBytes && (result.wire?.text.length ?? 0) > laneBytes / heavyShare)
+      this.run.lanesOff = true;
+    for (let i = 0; i < files.length; i++) {
+      const f = files[i];
+      this.skipsBefore(f.seq);
+      const r = result.files[i];
+      if (r.outcome === 'unsearched')
+        throw new Error(`search pool: ${f.path} was not searched before the search stopped`);
+      if (r.outcome === 'absent') {
+        tally.searched();
+        continue;
+      }
+      if (typeof r.outcome === 'object') {
+        tally.skip(withPrefix(this.prefix, r.outcome));
+        continue;
+      }
+      for (let k = 0; k < r.count; k++) {
+        if (!tally.line(() => matchOf(result, r, k, f.path) ?? missingMatch(f.path, k))) break;
+      }
+      tally.searched();
+      if (tally.finishFile(f.path)) return true;
+    }
+    return false;
+  }
 }
 
 /**

@@ -196,24 +196,14 @@ function jaccard(a: Set<string>, b: Set<string>): number {
   return shared / (a.size + b.size - shared);
 }
 
-/**
- * Chunks related to `seed` for people (see the module note). `seedText` is the seed chunk's
- * text (its file's lines as indexed); at most `limit` hits (at least 1). `allowed` says which
- * chunks may be listed (besideAnchor's rule by default; null lists every kind and role).
- */
-export function relatedChunks(
+/** The seed's vector: the terms of its text that the index knows, their weights, and its squared norm. */
+function seedVector(
   index: ChunkIndex,
-  seed: IndexedChunk,
   seedText: string,
-  limit: number,
-  allowed: ((c: IndexedChunk) => boolean) | null = besideAnchor(seed),
-): RelatedChunkHit[] {
-  const tokenizer = index.tokenizer;
+): { seedTerms: Array<{ t: number; idf: number; w: number }>; seedSq: number } {
   const N = index.chunkCount;
-  if (!N) return [];
-  // the seed's vector: terms of its text that the index knows
   const seedTf = new Map<string, number>();
-  for (const term of tokenize(seedText, tokenizer)) seedTf.set(term, (seedTf.get(term) ?? 0) + 1);
+  for (const term of tokenize(seedText, index.tokenizer)) seedTf.set(term, (seedTf.get(term) ?? 0) + 1);
   const seedTerms: Array<{ t: number; idf: number; w: number }> = [];
   let seedSq = 0;
   for (const [term, tf] of seedTf) {
@@ -226,38 +216,23 @@ export function relatedChunks(
     seedTerms.push({ t, idf: w, w: ws });
     seedSq += ws * ws;
   }
-  if (!seedTerms.length) return [];
-  const norms = chunkNorms(index);
+  return { seedTerms, seedSq };
+}
 
-  // dot products with every chunk that shares a term
-  if (dotScratch.length < index.idSpan)
-    dotScratch = new Float64Array(Math.max(index.idSpan, dotScratch.length * 2));
-  const dot = dotScratch;
-  const touched: number[] = [];
-  for (const { t, idf: w, w: ws } of seedTerms) {
-    const f = w * ws;
-    index.forEachPosting(t, (id, tf) => {
-      if (dot[id] === 0) touched.push(id);
-      dot[id] += f * sat(tf);
-    });
-  }
-
-  const seedNorm = Math.sqrt(seedSq);
+/** For a chunk c: 1 + its sibling boosts next to `seed` (its reasons into `why`). */
+function siblingBoosts(
+  index: ChunkIndex,
+  seed: IndexedChunk,
+): (c: IndexedChunk, why: string[] | null) => number {
+  const tokenizer = index.tokenizer;
   const seedFolder = folderOf(seed.path);
-  const seedFileChunks = index.chunksOf(seed.path);
   // the chunk that holds the seed (innermost): its other members are the seed's siblings
   let parent: IndexedChunk | null = null;
-  for (const c of seedFileChunks) {
+  for (const c of index.chunksOf(seed.path)) {
     if (c !== seed && within(seed, c) && !sameRange(seed, c) && (!parent || within(c, parent))) parent = c;
   }
-  const seedIsContainer = containersOf(index, seed.path).has(seed);
-  const containers = new Map<string, Set<IndexedChunk>>();
   const seedName = nameParts(seed.symbolName, tokenizer);
-  // "much bigger" than the seed and than a typical chunk: a one-line delegate's callee is not
-  const sizeBase = Math.max(seed.tokenCount, index.avgdl(), 1);
-
-  /** 1 + the sibling boosts of c; its reasons into `why` */
-  const siblingsOf = (c: IndexedChunk, why: string[] | null): number => {
+  return (c, why) => {
     let siblings = 1;
     if (c.path === seed.path && parent && within(c, parent)) {
       siblings += SAME_CONTAINER;
@@ -280,6 +255,45 @@ export function relatedChunks(
     }
     return siblings;
   };
+}
+
+/**
+ * Chunks related to `seed` for people (see the module note). `seedText` is the seed chunk's
+ * text (its file's lines as indexed); at most `limit` hits (at least 1). `allowed` says which
+ * chunks may be listed (besideAnchor's rule by default; null lists every kind and role).
+ */
+export function relatedChunks(
+  index: ChunkIndex,
+  seed: IndexedChunk,
+  seedText: string,
+  limit: number,
+  allowed: ((c: IndexedChunk) => boolean) | null = besideAnchor(seed),
+): RelatedChunkHit[] {
+  const N = index.chunkCount;
+  if (!N) return [];
+  const { seedTerms, seedSq } = seedVector(index, seedText);
+  if (!seedTerms.length) return [];
+  const norms = chunkNorms(index);
+
+  // dot products with every chunk that shares a term
+  if (dotScratch.length < index.idSpan)
+    dotScratch = new Float64Array(Math.max(index.idSpan, dotScratch.length * 2));
+  const dot = dotScratch;
+  const touched: number[] = [];
+  for (const { t, idf: w, w: ws } of seedTerms) {
+    const f = w * ws;
+    index.forEachPosting(t, (id, tf) => {
+      if (dot[id] === 0) touched.push(id);
+      dot[id] += f * sat(tf);
+    });
+  }
+
+  const seedNorm = Math.sqrt(seedSq);
+  const seedIsContainer = containersOf(index, seed.path).has(seed);
+  const containers = new Map<string, Set<IndexedChunk>>();
+  // "much bigger" than the seed and than a typical chunk: a one-line delegate's callee is not
+  const sizeBase = Math.max(seed.tokenCount, index.avgdl(), 1);
+  const siblingsOf = siblingBoosts(index, seed);
 
   // every candidate's score before the container factor (which only lowers it)
   const scored: Array<{

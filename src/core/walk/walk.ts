@@ -6,7 +6,7 @@
  */
 import ignore, { type Ignore } from 'ignore';
 import { QuarryError } from '../errors';
-import type { FileSource } from '../source/types';
+import type { FileSource, FileStat } from '../source/types';
 import { joinPath } from '../source/types';
 import { decodeBytes, hasNulByte, hasUtf16Bom, type TextEncodingName } from './decode';
 import { IGNORE_FILE_NAMES, resolvePolicy, type Skipped, type WalkPolicy } from './policy';
@@ -102,6 +102,50 @@ export function throwIfAborted(signal?: AbortSignal): void {
   if (signal?.aborted) throw new QuarryError('Cancelled', 'The search was cancelled');
 }
 
+/** The ignore levels of the directories above `start` (from the root down). */
+async function ignoreLevelsAbove(source: FileSource, start: string): Promise<IgnoreLevel[]> {
+  const levels: IgnoreLevel[] = [];
+  if (start === '') return levels;
+  const parts = start.split('/');
+  for (let i = 0; i < parts.length; i++) {
+    const dir = parts.slice(0, i).join('/');
+    const names = await presentIgnoreFiles(source, dir);
+    const level = names.length ? await loadIgnoreLevel(source, dir, names) : null;
+    if (level) levels.push(level);
+  }
+  return levels;
+}
+
+/** The stat of a symlink's target, or null (reported to `skip`) when it is not followed, broken or unreadable. */
+async function followSymlink(
+  source: FileSource,
+  path: string,
+  followSymlinks: boolean,
+  followDirSymlinks: boolean | undefined,
+  skip: (s: Skipped) => void,
+): Promise<FileStat | null> {
+  if (!followSymlinks) {
+    skip({ path, reason: 'notRegular', detail: 'symlink (not followed)' });
+    return null;
+  }
+  let stat: FileStat | null;
+  try {
+    stat = await source.stat(path);
+  } catch (err) {
+    skip(skipFor(path, err));
+    return null;
+  }
+  if (!stat) {
+    skip({ path, reason: 'notRegular', detail: 'broken symlink' });
+    return null;
+  }
+  if (stat.kind === 'directory' && followDirSymlinks === false) {
+    skip({ path, reason: 'notRegular', detail: 'symlink to a directory (not followed)' });
+    return null;
+  }
+  return stat;
+}
+
 export async function* walkFiles(source: FileSource, options: WalkOptions = {}): AsyncGenerator<WalkedFile> {
   const policy = resolvePolicy(options);
   const noisy = new Set(policy.noisySegments);
@@ -109,16 +153,7 @@ export async function* walkFiles(source: FileSource, options: WalkOptions = {}):
   const start = options.start ?? '';
 
   // Ignore files above the start directory still apply (as git does).
-  const levels: IgnoreLevel[] = [];
-  if (policy.useIgnoreFiles && start !== '') {
-    const parts = start.split('/');
-    for (let i = 0; i < parts.length; i++) {
-      const dir = parts.slice(0, i).join('/');
-      const names = await presentIgnoreFiles(source, dir);
-      const level = names.length ? await loadIgnoreLevel(source, dir, names) : null;
-      if (level) levels.push(level);
-    }
-  }
+  const levels: IgnoreLevel[] = policy.useIgnoreFiles ? await ignoreLevelsAbove(source, start) : [];
 
   const rootStat = await source.stat(start);
   if (!rootStat) throw new QuarryError('NotFound', `No such directory: ${start || '.'}`, { path: start });
@@ -157,27 +192,11 @@ export async function* walkFiles(source: FileSource, options: WalkOptions = {}):
           skip({ path, reason: 'noisyPath', directory: kind === 'directory' || undefined });
           continue;
         }
-        let stat = null;
+        let stat: FileStat | null = null;
         if (kind === 'symlink') {
-          if (!policy.followSymlinks) {
-            skip({ path, reason: 'notRegular', detail: 'symlink (not followed)' });
-            continue;
-          }
-          try {
-            stat = await source.stat(path);
-          } catch (err) {
-            skip(skipFor(path, err));
-            continue;
-          }
-          if (!stat) {
-            skip({ path, reason: 'notRegular', detail: 'broken symlink' });
-            continue;
-          }
+          stat = await followSymlink(source, path, policy.followSymlinks, options.followDirSymlinks, skip);
+          if (!stat) continue;
           kind = stat.kind;
-          if (kind === 'directory' && options.followDirSymlinks === false) {
-            skip({ path, reason: 'notRegular', detail: 'symlink to a directory (not followed)' });
-            continue;
-          }
         }
         if (kind === 'directory') {
           if (policy.useIgnoreFiles && isIgnored(levels, path, true)) {
