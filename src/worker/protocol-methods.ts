@@ -35,7 +35,7 @@ import type {
   SemanticStatus,
   TreeEntry,
   WorkspaceSymbolHit,
-} from './protocol';
+} from './protocol-types';
 import type {
   BlameResult,
   BlameStats,

@@ -16,7 +16,6 @@ import type { SemanticRoot } from '../core/semantic/search';
 import { errorJSON } from './edge';
 import type { JobEnd, Progress, SemanticStats, SemanticStatus } from './protocol';
 import type { Roots } from './roots';
-import type { RepoSession } from './session';
 import { slot } from '../core/workspace/root-state';
 
 /** A root's vectors (kept in the root's state: closing the root releases them). */

@@ -7,6 +7,8 @@
 export interface Slot<T> {
   /** For debugging: what the slot holds. */
   readonly name: string;
+  /** Never set: carries the type of the slot's value. */
+  readonly _value?: T;
 }
 
 export function slot<T>(name: string): Slot<T> {

@@ -17,7 +17,7 @@ import type { Progress } from '../protocol';
 import { noRepository, type Roots } from '../roots';
 import type { SemanticService } from '../semantic';
 import type { RepoSession, SessionDeps } from '../session';
-import type { EngineApiOptions } from '../engine';
+import type { EngineApiOptions } from './options';
 
 export interface EngineContext {
   options: EngineApiOptions;

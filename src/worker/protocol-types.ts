@@ -1,0 +1,309 @@
+/**
+ * The worker boundary's data (re-exported by protocol.ts, the only module both sides import). Everything here is plain,
+ * structured-cloneable data (no class instances, RegExp, Map or Error). File System
+ * Access handles and File objects are allowed because the platform clones them.
+ *
+ * Shape (after VS Code's search service): long calls take a job id and one callback that
+ * receives `{type, data}` envelopes; `cancel(jobId)` is its own call; a job resolves with
+ * `{results, limitHit, skipped, stats}`. Every method resolves with an Outcome instead of
+ * throwing, because Comlink forwards only message/name/stack of an Error.
+ */
+import type { ExploreResult } from '../core/explore/types';
+import type { QuarryErrorJSON } from '../core/errors';
+import type { GrepFileResult, GrepRequest, HitRange } from '../core/grep/types';
+import type { Skipped } from '../core/walk/policy';
+
+import type { JobEnd, JobStats } from './protocol-jobs';
+
+// ---- opening a repository -------------------------------------------------------------
+
+/** Where a repository comes from. Sent to the worker, which builds the FileSource there. */
+export type RepoSpec =
+  | { kind: 'demo' }
+  /** A live folder (File System Access); the engine files it in the library and derives its key. */
+  | { kind: 'handle'; name: string; handle: FileSystemDirectoryHandle }
+  /**
+   * A snapshot from `<input webkitdirectory>` or a dropped folder: cannot be re-read. Only the
+   * paths cross; the worker pulls the bytes it needs through openRepo's `pull` callback (see
+   * adapters/browser/files.ts for why File objects never cross).
+   */
+  | {
+      kind: 'files';
+      name: string;
+      paths: string[];
+      /** Paths sent ahead with stagePaths() (large folders). */ stageId?: string;
+    }
+  /** Plain text files (tests, the main-thread fallback, Node benchmarks). */
+  | { kind: 'memory'; name: string; files: Record<string, string> }
+  /** A repository cloned into the library (lightning-fs in IndexedDB): readable offline. */
+  | { kind: 'git'; id: string; name: string }
+  /** The folder `quarry serve --root DIR` exposes beside the app (adapters/browser/served-source.ts); opened only when the page names it. */
+  | { kind: 'served'; name: string };
+
+export type { PulledFile, PullFiles, SnapshotFile } from '../adapters/browser/files';
+import type { SnapshotFile } from '../adapters/browser/files';
+
+/** What the UI opens: like RepoSpec, but a snapshot keeps its File objects (on the main thread). */
+export type OpenSpec =
+  Exclude<RepoSpec, { kind: 'files' }> | { kind: 'files'; name: string; files: SnapshotFile[] };
+
+/** A snapshot's path list crosses in slices of this many paths (strings clone fast: ~1 ms per 5,000). */
+export const STAGE_SLICE_PATHS = 5000;
+
+/** How a repository joins the workspace: it replaces every open root (default), or is added as one more root. */
+export interface OpenOptions {
+  add?: boolean;
+}
+
+export interface RepoStats extends JobStats {
+  /** The repository's key, made by the engine: it names the repository in the address and its stored index. */
+  key: string;
+  /** The root's name in the workspace (paths are prefixed by it when several roots are open). */
+  root: string;
+  name: string;
+  kind: RepoSpec['kind'];
+  files: number;
+  bytes: number;
+  /** Files and directories left out, by reason. */
+  skippedByReason: Record<string, number>;
+}
+
+// ---- file tree, quick open, file viewer ------------------------------------------------
+
+export interface TreeEntry {
+  name: string;
+  path: string;
+  kind: 'file' | 'directory';
+  /** Present when the walk left this entry out (greyed in the tree). */
+  skipped?: Skipped['reason'];
+  /** Number of entries below (directories only; loaded or skipped). */
+  childCount?: number;
+  /** Set on the top-level entries of a workspace with several roots: the root's key. */
+  root?: string;
+}
+
+/** One open root of the workspace. */
+export interface RootInfo {
+  key: string;
+  /** Unique display name; with several roots, every path of this root starts with `name/`. */
+  name: string;
+  stats: RepoStats;
+  indexStatus: IndexStatus;
+}
+
+export interface QuickOpenHit {
+  path: string;
+  score: number;
+  /** UTF-16 indexes in `path` of the characters that matched the query. */
+  positions: number[];
+}
+
+export interface FileHighlight {
+  pattern: string;
+  mode: GrepRequest['mode'];
+  caseMode?: GrepRequest['caseMode'];
+  wholeWord?: boolean;
+}
+
+export type { LinkTarget, MarkdownDocument, MdBlock, MdInline } from './markdown-tree';
+
+/** readBytes refuses files larger than this (the viewer's images; a picture over 16 MB is not worth a tab's memory). */
+export const READ_BYTES_MAX_BYTES = 16 * 1024 * 1024;
+
+/** A file's raw bytes (readBytes: images for the viewer, including files the walk skipped as binary). */
+export interface FileBytes {
+  path: string;
+  bytes: Uint8Array;
+}
+
+export interface FileContent {
+  path: string;
+  text: string;
+  lineCount: number;
+  encoding: string;
+  bytes: number;
+  /** Hits of `highlight` by line (1-based), when asked for. */
+  hits: Array<[line: number, ranges: HitRange[]]>;
+  /** Set when the highlight pattern could not be compiled. */
+  highlightError?: QuarryErrorJSON;
+}
+
+export type SearchEnd = JobEnd<GrepFileResult, SearchStats>;
+
+export interface SearchStats extends JobStats {
+  total: number;
+  totalIsExact: boolean;
+  delivered: number;
+  filesSearched: number;
+  filesMatched: number;
+  strategy: string;
+}
+
+export interface EngineInfo {
+  /** 'worker' when the engine runs in a Web Worker, 'main-thread' for the fallback. */
+  host: 'worker' | 'main-thread' | 'node-worker';
+  /** The first root (null when nothing is open). */
+  repo: RepoStats | null;
+  roots: RootInfo[];
+}
+
+// ---- the code index (chunks + BM25 + trigrams), Ranked mode, related code ------------------
+
+export type RefreshMode = 'cache_hit' | 'incremental' | 'full';
+
+export interface IndexRequest {
+  /** The key of the root to index (RepoStats.key); every root, one after the other, when absent. */
+  root?: string;
+  /** Rebuild from scratch, ignoring the stored index. */
+  force?: boolean;
+}
+
+export interface IndexStats extends JobStats {
+  refreshMode: RefreshMode;
+  filesScanned: number;
+  chunksIndexed: number;
+  filesChanged: number;
+  filesRemoved: number;
+  /** Date.now() when the build finished. */
+  builtAt: number;
+  /** Set when the index could not be saved (it still works until the page is closed). */
+  saveError?: string;
+  /** Set when the text budget (INDEX_MAX_TEXT_BYTES) left files out: how many (text search scans them). */
+  overBudget?: number;
+  /** What the ranked index covers: parsed, as blocks (no parser), text only (core's Coverage). */
+  coverage?: Coverage;
+}
+
+export type { Coverage } from '../core/rank/build';
+import type { Coverage } from '../core/rank/build';
+
+/** What the status line shows. */
+export interface IndexStatus {
+  state: 'none' | 'building' | 'ready' | 'failed';
+  /** The last completed refresh (kept while a new one runs). */
+  last: IndexStats | null;
+  error?: QuarryErrorJSON;
+}
+
+// ---- semantic search ----------------------------------------------------------------------
+
+export interface SemanticStats extends JobStats {
+  /** view texts sent to the model in this run (the rest were stored) */
+  embedded: number;
+  chunks: number;
+  vectors: number;
+  /** bytes the vectors take (int8 + a scale each) */
+  bytes: number;
+}
+
+export interface SemanticStatus {
+  /** unavailable: no model in this build; off: not loaded yet; loading: the model; embedding: the chunks */
+  state: 'unavailable' | 'off' | 'loading' | 'embedding' | 'ready' | 'failed';
+  vectors: number;
+  /** chunks of the ready code indexes (what embedding covers) */
+  chunks: number;
+  last?: SemanticStats;
+  error?: QuarryErrorJSON;
+}
+
+/** Arguments of the engine's `semantic_search` tool (Semantic mode, and Ranked once the model is loaded). */
+export interface SemanticRequest extends RankedRequest {
+  /** 'semantic': vectors only; 'hybrid' (default): fused with the Ranked list */
+  type?: 'semantic' | 'hybrid';
+}
+
+/** Why a Semantic hit matched: core's SemanticWhy (lexical terms, similarity, ranks). */
+export type { SemanticWhy } from '../core/semantic/search';
+import type { SemanticWhy } from '../core/semantic/search';
+
+export interface SemanticHitView extends ChunkRef {
+  score: number;
+  why: SemanticWhy;
+  lines: Array<SnippetLine | null>;
+}
+
+export interface SemanticResult {
+  hits: SemanticHitView[];
+  type: 'semantic' | 'hybrid';
+  /** query words (highlighted in the snippets) */
+  words: string[];
+  elapsedMs: number;
+}
+
+/** Arguments of the engine's `ranked_view` tool (Ranked mode). */
+export interface RankedRequest {
+  query: string;
+  limit?: number;
+  include?: string[];
+  exclude?: string[];
+  extensions?: string[];
+}
+
+/** One score component of a Ranked hit: core's RankedComponent (plain data). */
+export type { RankedComponent } from '../core/rank/ranked';
+import type { RankedComponent } from '../core/rank/ranked';
+
+export interface SnippetLine {
+  line: number;
+  text: string;
+  /** UTF-16 ranges of matched words in `text`. */
+  ranges: HitRange[];
+}
+
+/** Where a chunk is: core's Chunk fields, nothing else of the index crosses. */
+export type { Chunk as ChunkRef } from '../core/chunk/types';
+import type { Chunk as ChunkRef } from '../core/chunk/types';
+
+export interface RankedHitView extends ChunkRef {
+  score: number;
+  exactSymbol: boolean;
+  components: RankedComponent[];
+  /** what the score was multiplied by for the chunk's kind, file role and being a declaration (1: nothing) */
+  prior: number;
+  /** the parts of the prior below 1, as words: "key", "test file", "declaration" */
+  discounts: string[];
+  /** A few lines of the chunk (its first line and the first matching lines), a null entry marks a gap. */
+  lines: Array<SnippetLine | null>;
+}
+
+export interface RankedResult {
+  hits: RankedHitView[];
+  /** Query words after identifier splitting and a sentence's stopwords ("getUserById" -> get, user, by, id; "user by id" -> user, id). */
+  words: string[];
+  elapsedMs: number;
+}
+
+export interface RelatedHitView extends ChunkRef {
+  score: number;
+  sharedTerms: string[];
+  /** why it is related beyond shared words: "same class", "same file", "same folder", "same kind", "similar name", "contains others" */
+  reasons: string[];
+}
+
+export interface RelatedResult {
+  seed: ChunkRef;
+  results: RelatedHitView[];
+}
+
+export type { ExploreResult };
+
+export type {
+  DefinitionsResult,
+  OutlineNode,
+  ReferenceFile,
+  ReferencesResult,
+  SymbolDefinition,
+  WorkspaceSymbolHit,
+} from '../core/nav/types';
+
+/** How a references job ended: lines counted (a lower bound when limitHit). */
+export interface ReferencesStats extends JobStats {
+  total: number;
+  limitHit: boolean;
+}
+
+/** A name to look up, and the workspace path of the file it was clicked in ('' from nowhere). */
+export interface NavRequest {
+  name: string;
+  path?: string;
+}
