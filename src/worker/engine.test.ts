@@ -4,6 +4,7 @@
  * (jobId, onEvent, ...args), streams through onEvent and can be cancelled by id.
  */
 import { describe, expect, it } from 'vitest';
+import { nodeGrammarLoader } from '../adapters/node/grammars';
 import { createEngineApi } from './engine';
 import { ENGINE_METHODS, type JobEvent } from './protocol';
 
@@ -60,5 +61,33 @@ describe('createEngineApi', () => {
     const end = await running;
     expect(end.ok && end.value.stats.ending).toBe('cancelled');
     expect(await api.cancel('s-2')).toEqual({ ok: true, value: false });
+  });
+});
+
+describe('the viewer colouring (syntax)', () => {
+  it("answers the window's exact colouring from the grammar's queries, null where it has none", async () => {
+    const api = createEngineApi({ grammarLoader: nodeGrammarLoader });
+    const files = {
+      'a.ts': "// one\nexport function go(n: number) {\n  return 'x' + n;\n}\n",
+      'notes.txt': 'export function not code\n',
+    };
+    await api.openRepo('o', () => {}, { kind: 'memory', name: 'app', files });
+    const r = await api.syntax('a.ts', 2, 3);
+    expect(r.ok).toBe(true);
+    const window = r.ok ? r.value : null;
+    expect(window).toMatchObject({ path: 'a.ts', language: 'typescript', fromLine: 2 });
+    const lines = files['a.ts'].split('\n');
+    const shown = window!.lines.map((spans, i) =>
+      spans.map(([s, e, k]) => `${k}:${lines[i + 1].slice(s, e)}`),
+    );
+    expect(shown[0]).toEqual(expect.arrayContaining(['kw:export', 'kw:function', 'fn:go', 'type:number']));
+    expect(shown[1]).toEqual(expect.arrayContaining(['kw:return', "str:'x'"]));
+    expect(await api.syntax('notes.txt', 1, 1)).toEqual({ ok: true, value: null });
+    expect(await api.syntax('a.ts', 3, 2)).toMatchObject({ ok: false, error: { code: 'InvalidArgument' } });
+    expect(await api.syntax('gone.ts', 1, 1)).toMatchObject({ ok: false, error: { code: 'NotFound' } });
+    // without grammars (a host that ships none) the viewer keeps its own colouring
+    const bare = createEngineApi();
+    await bare.openRepo('o', () => {}, { kind: 'memory', name: 'app', files });
+    expect(await bare.syntax('a.ts', 1, 1)).toEqual({ ok: true, value: null });
   });
 });

@@ -32,6 +32,7 @@ import { gitHandlers, navHandlers } from './engine/nav-git';
 import { repoHandlers } from './engine/repos';
 import { searchHandlers } from './engine/search';
 import { toolHandlers } from './engine/tools';
+import { viewerHandlers } from './engine/viewer';
 
 export type { EngineApiOptions } from './engine/options';
 
@@ -98,6 +99,7 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
     ...searchHandlers(ctx),
     ...indexHandlers(ctx),
     ...toolHandlers(ctx),
+    ...viewerHandlers(ctx),
     ...navHandlers(ctx),
     ...gitHandlers(ctx),
   });

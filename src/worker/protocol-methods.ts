@@ -33,6 +33,7 @@ import type {
   SearchEnd,
   SemanticStats,
   SemanticStatus,
+  SyntaxWindow,
   TreeEntry,
   WorkspaceSymbolHit,
 } from './protocol-types';
@@ -85,6 +86,7 @@ export const ENGINE_METHODS = {
   search: { search: 'foregroundJob' },
   index: { indexRepo: 'job', indexStatus: 'call', enableSemantic: 'job', semanticStatus: 'call' },
   tools: { callTool: 'call', explore: 'job' },
+  viewer: { syntax: 'foreground' },
   nav: {
     definitions: 'foreground',
     references: 'foregroundJob',
@@ -134,6 +136,12 @@ export interface EngineCalls {
    * and the engine's own (ranked_view, semantic_search, related_view, flag_inventory); args and result are plain data.
    */
   callTool(name: string, args: unknown): unknown;
+  /**
+   * The exact colouring of lines `fromLine`..`toLine` of a file, from its grammar's highlight
+   * queries (core/highlight), or null where there is none (no grammar or query, too large):
+   * the viewer then colours by language family.
+   */
+  syntax(path: string, fromLine: number, toLine: number): SyntaxWindow | null;
   definitions(request: NavRequest): DefinitionsResult;
   outline(path: string): OutlineNode[];
   workspaceSymbols(query: string, limit: number): WorkspaceSymbolHit[];

@@ -12,6 +12,8 @@ import type { ExploreResult } from '../core/explore/types';
 import type { QuarryErrorJSON } from '../core/errors';
 import type { GrepFileResult, GrepRequest, HitRange } from '../core/grep/types';
 import type { Skipped } from '../core/walk/policy';
+import type { LineSpans } from '../core/highlight/syntax';
+export type { LineSpans, SyntaxKind } from '../core/highlight/syntax';
 
 import type { JobEnd, JobStats } from './protocol-jobs';
 
@@ -114,6 +116,16 @@ export const READ_BYTES_MAX_BYTES = 16 * 1024 * 1024;
 export interface FileBytes {
   path: string;
   bytes: Uint8Array;
+}
+
+/** A window of a file's exact colouring (the viewer's visible lines). */
+export interface SyntaxWindow {
+  path: string;
+  /** The grammar that coloured it. */
+  language: string;
+  fromLine: number;
+  /** One entry per line from `fromLine`: [start column, end column, kind] runs. */
+  lines: LineSpans[];
 }
 
 export interface FileContent {

@@ -55,6 +55,45 @@ const TAGS: Partial<Record<GrammarLanguageId, () => Promise<{ default: string }>
   php: () => import('tree-sitter-php/queries/tags.scm?raw'),
 };
 
+/**
+ * The packages' highlight queries, in core/highlight/queries.ts's order (written out here because
+ * Vite needs each `?raw` import literally), each its own lazily imported chunk.
+ */
+const HIGHLIGHTS: Partial<Record<GrammarLanguageId, () => Promise<Array<{ default: string }>>>> = {
+  typescript: () =>
+    Promise.all([
+      import('tree-sitter-javascript/queries/highlights.scm?raw'),
+      import('tree-sitter-typescript/queries/highlights.scm?raw'),
+    ]),
+  tsx: () =>
+    Promise.all([
+      import('tree-sitter-javascript/queries/highlights.scm?raw'),
+      import('tree-sitter-javascript/queries/highlights-jsx.scm?raw'),
+      import('tree-sitter-typescript/queries/highlights.scm?raw'),
+    ]),
+  javascript: () =>
+    Promise.all([
+      import('tree-sitter-javascript/queries/highlights.scm?raw'),
+      import('tree-sitter-javascript/queries/highlights-jsx.scm?raw'),
+    ]),
+  python: () => Promise.all([import('tree-sitter-python/queries/highlights.scm?raw')]),
+  go: () => Promise.all([import('tree-sitter-go/queries/highlights.scm?raw')]),
+  rust: () => Promise.all([import('tree-sitter-rust/queries/highlights.scm?raw')]),
+  c: () => Promise.all([import('tree-sitter-c/queries/highlights.scm?raw')]),
+  cpp: () =>
+    Promise.all([
+      import('tree-sitter-c/queries/highlights.scm?raw'),
+      import('tree-sitter-cpp/queries/highlights.scm?raw'),
+    ]),
+  java: () => Promise.all([import('tree-sitter-java/queries/highlights.scm?raw')]),
+  csharp: () => Promise.all([import('tree-sitter-c-sharp/queries/highlights.scm?raw')]),
+  ruby: () => Promise.all([import('tree-sitter-ruby/queries/highlights.scm?raw')]),
+  php: () => Promise.all([import('tree-sitter-php/queries/highlights.scm?raw')]),
+  bash: () => Promise.all([import('tree-sitter-bash/queries/highlights.scm?raw')]),
+  css: () => Promise.all([import('tree-sitter-css/queries/highlights.scm?raw')]),
+  html: () => Promise.all([import('tree-sitter-html/queries/highlights.scm?raw')]),
+};
+
 async function fetchBytes(url: string): Promise<Uint8Array> {
   const res = await fetch(url);
   if (!res.ok) throw new Error(`Could not load ${url}: HTTP ${res.status}`);
@@ -67,5 +106,9 @@ export const browserGrammarLoader: GrammarLoader = {
   tagsQuery: async (lang) => {
     const load = TAGS[lang];
     return load ? (await load()).default : null;
+  },
+  highlightsQuery: async (lang) => {
+    const load = HIGHLIGHTS[lang];
+    return load ? (await load()).map((m) => m.default).join('\n') : null;
   },
 };

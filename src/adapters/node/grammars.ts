@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { GrammarLanguageId, GrammarLoader } from '../../core/chunk/types';
+import { HIGHLIGHT_QUERY_FILES } from '../../core/highlight/queries';
 
 const require = createRequire(import.meta.url);
 
@@ -53,5 +54,10 @@ export const nodeGrammarLoader: GrammarLoader = {
   tagsQuery: async (lang) => {
     const file = TAGS_FILES[lang];
     return file ? readFile(require.resolve(file), 'utf8') : null;
+  },
+  highlightsQuery: async (lang) => {
+    const files = HIGHLIGHT_QUERY_FILES[lang];
+    if (!files) return null;
+    return (await Promise.all(files.map((f) => readFile(require.resolve(f), 'utf8')))).join('\n');
   },
 };

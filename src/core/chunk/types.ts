@@ -72,4 +72,9 @@ export interface GrammarLoader {
    * when the package ships none. Fetched only when that language is loaded.
    */
   tagsQuery(lang: GrammarLanguageId): Promise<string | null>;
+  /**
+   * The grammar's highlight queries (core/highlight/queries.ts lists them), joined in precedence
+   * order, or null when it has none. Optional: without it the viewer colours by language family.
+   */
+  highlightsQuery?(lang: GrammarLanguageId): Promise<string | null>;
 }
