@@ -117,7 +117,7 @@ export class SyntaxColourer {
     const parser = (this.parser ??= new Parser());
     parser.setLanguage(loaded.language);
     const deadline = performance.now() + MAX_PARSE_MS;
-    let tree: Tree | null = null;
+    let tree: Tree | null;
     try {
       // web-tree-sitter cancels when the callback returns true
       const progressCallback = (() => performance.now() > deadline) as () => void;
