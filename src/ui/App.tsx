@@ -4,34 +4,29 @@
  * workspace, the workspace (tree | search or a view | file viewer) and the dialogs. The URL
  * holds the view state; the engine holds the repositories in a worker.
  */
-import { toQuarryError } from '../core/errors';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { filesFromInput } from '../adapters/browser/files';
-import { hasDirectoryPicker, pickDirectory } from '../adapters/browser/fs-access';
+import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { textOnlyCount } from '../core/rank/coverage-text';
 import type { EngineClient } from '../worker/client';
 import type { FileHighlight } from '../worker/protocol';
 import { createAppEngine, EngineContext } from './engine';
-import { FileTree } from './FileTree';
-import { formatCount, plural } from './format';
-import { textOnlyCount } from '../core/rank/coverage-text';
-import { GitProgressBar } from './git/GitProgress';
 import { LibraryDialog } from './git/LibraryDialog';
-import { IndexStatusLine } from './IndexStatusLine';
 import { QuickOpen } from './QuickOpen';
-import { OutlinePanel } from './nav/OutlinePanel';
 import { SymbolPicker } from './nav/SymbolPicker';
 import { SearchPanel } from './SearchPanel';
-import { NoticePanel, OpeningPanel } from './shell/Panels';
-import { RootList, TopBar } from './shell/TopBar';
+import { AddressTooLong, CloningPanel, NoticePanel, OpeningPanel, SnapshotNote } from './shell/Panels';
+import { Sidebar } from './shell/Sidebar';
+import { StatusBar } from './shell/StatusBar';
+import { TopBar } from './shell/TopBar';
 import { useFolderDrop, useGlobalShortcuts } from './shell/use-global-events';
+import { useFolderPicker } from './shell/use-folder-picker';
 import { SkippedDialog } from './SkippedDialog';
-import { useViewState } from './use-view-state';
+import type { Overlong, ViewState } from './url-state';
+import { useViewState, type UpdateView } from './use-view-state';
 import { ViewPanel } from './views/ViewPanel';
 import { ViewerColumn } from './viewer/ViewerColumn';
 import { OverviewColumn } from './viewer/OverviewColumn';
 import { useWorkspaceLayout, WorkspaceSplitters } from './shell/WorkspaceLayout';
-import { VisibleText } from './VisibleText';
-import type { OpenOptions } from './workspace/controller';
+import type { OpenRoot, WorkspaceController, WorkspaceState } from './workspace/controller';
 import { useWorkspace } from './workspace/use-workspace';
 
 export function App() {
@@ -43,90 +38,33 @@ export function App() {
   );
 }
 
-function Shell({ engine }: { engine: EngineClient }) {
-  const [view, update, getView, overlong, dismissOverlong] = useViewState();
-  // the pane sizes (resizable, remembered) applied to the workspace element
-  const workspaceRef = useWorkspaceLayout();
-  const [ws, controller] = useWorkspace(engine, getView, update);
-  const [quickOpen, setQuickOpen] = useState(false);
-  const [symbols, setSymbols] = useState<'workspace' | 'file' | null>(null);
-  const [outlineOpen, setOutlineOpen] = useState(true);
-  const [showSkipped, setShowSkipped] = useState(false);
-  const [skippedInTree, setSkippedInTree] = useState(true);
-  const [host, setHost] = useState('');
-  const [library, setLibrary] = useState<{ prefill?: { url: string; ref: string } } | null>(null);
-  const libraryButton = useRef<HTMLButtonElement>(null);
-  const fileInput = useRef<HTMLInputElement>(null);
-  const searchInput = useRef<HTMLInputElement>(null);
-  /** Whether the folder chosen next in the directory input joins the workspace (Add folder) or replaces it. */
-  const addChosenFiles = useRef(false);
-  const { roots, index } = ws;
-  const open = roots.length > 0;
-
-  useEffect(() => {
-    void controller.restore();
-    void engine.host().then(setHost, () => setHost(''));
-    // The engine restarts itself when a job ignores cancel; the new engine is empty: reopen every root.
-    return engine.addRestartListener(() => void controller.recover());
-  }, [engine, controller]);
-
-  const pickFolder = useCallback(
-    async (options: OpenOptions = {}) => {
-      if (!hasDirectoryPicker()) {
-        // no File System Access: the directory input (a snapshot), added or not as asked
-        addChosenFiles.current = !!options.add;
-        fileInput.current?.click();
-        return;
+/** The current search's hits to mark in the file viewer (none for an empty query or Ranked). */
+function searchHighlight(view: ViewState): FileHighlight | null {
+  return view.q && view.mode !== 'ranked'
+    ? {
+        pattern: view.q,
+        mode: view.mode === 'regex' ? 'regex' : 'literal',
+        caseMode: view.caseSensitive ? 'sensitive' : 'insensitive',
+        wholeWord: view.wholeWord,
       }
-      try {
-        const handle = await pickDirectory();
-        if (handle) await controller.openHandle(handle, options);
-      } catch (err) {
-        controller.setNotice({
-          kind: 'error',
-          title: 'Could not open the folder',
-          message: toQuarryError(err).message,
-        });
-      }
-    },
-    [controller],
+    : null;
+}
+
+/** The walk's skips, and the files the ranked index leaves to text search (the dialog lists both). */
+function skippedCount(roots: OpenRoot[], index: WorkspaceState['index']): number {
+  const coverage = index.last?.coverage;
+  return (
+    roots.reduce((n, r) => n + Object.values(r.stats.skippedByReason).reduce((a, b) => a + b, 0), 0) +
+    (coverage ? textOnlyCount(coverage) + coverage.overBudget : 0)
   );
+}
 
-  // A closed file dialog (no folder chosen) forgets the Add intent.
-  useEffect(() => {
-    const input = fileInput.current;
-    if (!input) return;
-    const forget = () => {
-      addChosenFiles.current = false;
-    };
-    input.addEventListener('cancel', forget);
-    return () => input.removeEventListener('cancel', forget);
-  }, []);
-
-  const onFilesChosen = (list: FileList | null) => {
-    const add = addChosenFiles.current && controller.state.roots.length > 0;
-    addChosenFiles.current = false;
-    if (!list || !list.length) return;
-    // Leave the task that delivered the files at once; the work happens in short tasks after it.
-    performance.mark('quarry:files-received');
-    // The input lets go of the list at once (an empty list in its place; ours stays whole, where
-    // `value = ''` would empty it in place): the browser saves a file input's every path and name
-    // in the page's history state, again after every address change, which for a folder of
-    // thousands of files was a main-thread task of 100-400 ms a second after each one (trace:
-    // RenderFrameImpl's delayed state sync). Choosing the same folder again still fires change.
-    const input = fileInput.current;
-    if (input && input.files === list) input.files = new DataTransfer().files;
-    // The FileList itself goes to filesFromInput: touching list[i] creates that File's JS wrapper,
-    // so 10,000 wrappers appear a slice at a time (spreading the GC work) rather than all at once.
-    setTimeout(() => {
-      void filesFromInput(list).then((folder) => controller.openSnapshot(folder.name, folder.files, { add }));
-    }, 0);
-  };
-
-  const dragging = useFolderDrop(controller);
-  const showQuickOpen = useCallback(() => {
-    if (controller.state.roots.length) setQuickOpen(true);
-  }, [controller]);
+/**
+ * Focus the search box: from another view, switch to Search first (a transition), then focus
+ * its box once it has rendered. `searchInput` is the box.
+ */
+function useSearchFocus(shownView: ViewState['view'], getView: () => ViewState, update: UpdateView) {
+  const searchInput = useRef<HTMLInputElement>(null);
   /** Set when Search was asked for from another view: its box takes focus once it is on screen. */
   const focusSearchWhenShown = useRef(false);
   const focusSearch = useCallback(() => {
@@ -137,242 +75,200 @@ function Shell({ engine }: { engine: EngineClient }) {
     } else setTimeout(() => searchInput.current?.focus(), 0);
   }, [getView, update]);
   useEffect(() => {
-    if (view.view !== 'search' || !focusSearchWhenShown.current) return;
+    if (shownView !== 'search' || !focusSearchWhenShown.current) return;
     focusSearchWhenShown.current = false;
     searchInput.current?.focus();
-  }, [view.view]);
+  }, [shownView]);
+  return { searchInput, focusSearch };
+}
+
+/** The workspace beside the sidebar: Search or another view, and the file viewer or the overview. */
+function WorkspaceColumns({
+  view,
+  update,
+  repoKey,
+  fileCount,
+  searchInput,
+  indexReady,
+  indexVersion,
+  onSymbolPicker,
+}: {
+  view: ViewState;
+  update: UpdateView;
+  repoKey: string;
+  fileCount: number;
+  searchInput: RefObject<HTMLInputElement | null>;
+  indexReady: boolean;
+  indexVersion: number;
+  onSymbolPicker: () => void;
+}) {
+  return (
+    <>
+      {view.view === 'search' ? (
+        <SearchPanel
+          view={view}
+          update={update}
+          repoKey={repoKey}
+          fileCount={fileCount}
+          searchInputRef={searchInput}
+          indexReady={indexReady}
+          indexVersion={indexVersion}
+        />
+      ) : (
+        <ViewPanel
+          view={view}
+          update={update}
+          repoKey={repoKey}
+          wide={view.view === 'explore' && !view.file}
+        />
+      )}
+      {view.view === 'explore' && !view.file ? null : view.file ? (
+        <ViewerColumn
+          view={view}
+          update={update}
+          repoKey={repoKey}
+          highlight={searchHighlight(view)}
+          indexReady={indexReady}
+          indexVersion={indexVersion}
+          onSymbolPicker={onSymbolPicker}
+        />
+      ) : (
+        <OverviewColumn view={view} update={update} repoKey={repoKey} />
+      )}
+      <WorkspaceSplitters
+        viewer={!(view.view === 'explore' && !view.file)}
+        middle={view.view === 'search' ? 'search panel' : `${view.view} view`}
+      />
+    </>
+  );
+}
+
+/** Nothing open yet: what Quarry does, and Clone a repository. */
+function HomeIntro({ onClone }: { onClone: () => void }) {
+  return (
+    <div className="home">
+      <h1>Explore a code repository, entirely in your browser</h1>
+      <p>Nothing is uploaded. Open a folder, clone a git repository, or look around the demo.</p>
+      <p>
+        <button type="button" className="primary" onClick={onClone}>
+          Clone a repository
+        </button>
+      </p>
+    </div>
+  );
+}
+
+/**
+ * The Repositories dialog on the workspace: a clone started here closes it once the clone is in
+ * (`onCloned`); a failed one is announced above the workspace only if `announceFailure` says so.
+ */
+function RepositoriesDialog({
+  ws,
+  controller,
+  prefill,
+  onClose,
+  onCloned,
+  announceFailure,
+}: {
+  ws: WorkspaceState;
+  controller: WorkspaceController;
+  prefill?: { url: string; ref: string };
+  onClose: () => void;
+  onCloned: () => void;
+  announceFailure: () => boolean;
+}) {
+  return (
+    <LibraryDialog
+      onClose={onClose}
+      cloning={ws.cloning}
+      startClone={(request) =>
+        void controller.startClone(request, { announceFailure }).then((opened) => {
+          if (opened) onCloned();
+        })
+      }
+      cloneError={ws.cloneError}
+      prefill={prefill}
+      currentKeys={ws.roots.map((r) => r.key)}
+      onOpen={(entry) => void controller.openLibraryEntry(entry)}
+      onAdd={(entry) => void controller.openLibraryEntry(entry, { add: true })}
+      onFetched={(entry) => controller.onFetched(entry)}
+      onDeleted={(entry) => controller.onDeleted(entry)}
+    />
+  );
+}
+
+type SymbolsMode = 'workspace' | 'file';
+
+/** The shell's pickers and dialogs: Go to file, a symbol picker (the workspace's or the file's), the skipped entries. */
+function useShellDialogs(controller: WorkspaceController, getView: () => ViewState) {
+  const [quickOpen, setQuickOpen] = useState(false);
+  const [symbols, setSymbols] = useState<SymbolsMode | null>(null);
+  const [showSkipped, setShowSkipped] = useState(false);
+  const showQuickOpen = useCallback(() => {
+    if (controller.state.roots.length) setQuickOpen(true);
+  }, [controller]);
   const showSymbols = useCallback(
-    (mode: 'workspace' | 'file') => {
+    (mode: SymbolsMode) => {
       if (controller.state.roots.length && (mode === 'workspace' || getView().file)) setSymbols(mode);
     },
     [controller, getView],
   );
-  useGlobalShortcuts({ quickOpen: showQuickOpen, focusSearch, symbols: showSymbols });
-  // A failed clone is announced above the workspace only while the dialog (which shows it) is closed.
+  return {
+    quickOpen,
+    setQuickOpen,
+    symbols,
+    setSymbols,
+    showSkipped,
+    setShowSkipped,
+    showQuickOpen,
+    showSymbols,
+  };
+}
+
+/**
+ * The Repositories dialog: open or not (with a clone's URL and ref filled in), the button that
+ * opens it (focused again when it closes), and whether a failed clone is announced above the
+ * workspace (only while the dialog, which shows it, is closed).
+ */
+function useLibraryDialog() {
+  const [library, setLibrary] = useState<{ prefill?: { url: string; ref: string } } | null>(null);
+  const libraryButton = useRef<HTMLButtonElement>(null);
   const libraryShown = useRef(false);
   useEffect(() => {
     libraryShown.current = !!library;
   }, [library]);
-
-  const openFile = useCallback(
-    (path: string) => update({ file: path, line: 0, diff: '', blame: false }, { push: true }),
-    [update],
-  );
   const closeLibrary = () => {
     setLibrary(null);
     libraryButton.current?.focus();
   };
+  const announceFailure = () => !libraryShown.current;
+  return { library, setLibrary, libraryButton, closeLibrary, announceFailure };
+}
 
-  const highlight: FileHighlight | null =
-    view.q && view.mode !== 'ranked'
-      ? {
-          pattern: view.q,
-          mode: view.mode === 'regex' ? 'regex' : 'literal',
-          caseMode: view.caseSensitive ? 'sensitive' : 'insensitive',
-          wholeWord: view.wholeWord,
-        }
-      : null;
-  // the walk's skips, and the files the ranked index leaves to text search (the dialog lists both)
-  const coverage = index.last?.coverage;
-  const skippedTotal =
-    roots.reduce((n, r) => n + Object.values(r.stats.skippedByReason).reduce((a, b) => a + b, 0), 0) +
-    (coverage ? textOnlyCount(coverage) + coverage.overBudget : 0);
-  const repoKey = open ? `${roots.map((r) => r.key).join('|')}#${ws.generation}` : '';
-  const files = roots.reduce((n, r) => n + r.stats.files, 0);
-  const readMs = roots.reduce((n, r) => n + r.stats.elapsedMs, 0);
-  const indexReady = controller.indexReady;
-
+/** The drop overlay, and the pickers and dialogs over the workspace (with something open). */
+function ShellDialogs({
+  dialogs: { quickOpen, setQuickOpen, symbols, setSymbols, showSkipped, setShowSkipped },
+  dragging,
+  open,
+  view,
+  update,
+  repoKey,
+  indexVersion,
+  openFile,
+}: {
+  dialogs: ReturnType<typeof useShellDialogs>;
+  /** A folder is dragged over the page. */
+  dragging: boolean;
+  /** Something is open. */
+  open: boolean;
+  view: ViewState;
+  update: UpdateView;
+  repoKey: string;
+  indexVersion: number;
+  openFile: (path: string) => void;
+}) {
   return (
-    <div className="app">
-      <TopBar
-        roots={roots}
-        view={view}
-        update={update}
-        folders={ws.folders}
-        fileInput={fileInput}
-        libraryButton={libraryButton}
-        onQuickOpen={() => setQuickOpen(true)}
-        onOpenFolder={() => void pickFolder()}
-        onAddFolder={() => void pickFolder({ add: true })}
-        onFilesChosen={onFilesChosen}
-        onLibrary={() => setLibrary({})}
-        onDemo={() => void controller.openDemo()}
-        onFolder={(entry) => void controller.openFolder(entry, true)}
-      />
-
-      {overlong.length > 0 && (
-        <div className="notice error" role="alert" data-testid="address-too-long">
-          {overlong.map((o) => (
-            <p key={o.field}>{o.message}</p>
-          ))}
-          <button type="button" onClick={dismissOverlong}>
-            Dismiss
-          </button>
-        </div>
-      )}
-
-      {roots.some((r) => r.spec.kind === 'files') && (
-        <p className="snapshot-note" role="note" data-testid="snapshot-note">
-          This folder is a snapshot: the browser gave Quarry a copy of its files once, so changes on disk will
-          not show up. Choose the folder again to refresh
-          {hasDirectoryPicker() ? ', or use “Open folder” for a live folder.' : '.'}
-        </p>
-      )}
-
-      {ws.notice && (
-        <NoticePanel
-          notice={ws.notice}
-          onOpenFolder={() => void pickFolder()}
-          onDemo={() => void controller.openDemo()}
-          onReopen={(folder) => void controller.openFolder(folder, true)}
-          onClone={(url, ref) => setLibrary({ prefill: { url, ref } })}
-        />
-      )}
-
-      {ws.cloning && !library && (
-        <div className="opening" data-testid="cloning">
-          <div className="opening-head">
-            <strong>
-              Cloning <VisibleText text={ws.cloning.url} />
-            </strong>
-          </div>
-          <GitProgressBar verb="Cloning" store={ws.cloning.progress} onCancel={ws.cloning.cancel} />
-        </div>
-      )}
-
-      {ws.opening && <OpeningPanel opening={ws.opening} />}
-
-      <main
-        ref={workspaceRef}
-        className={`workspace${ws.opening && !open ? ' hidden' : ''}`}
-        aria-busy={!!ws.opening}
-      >
-        {open ? (
-          <>
-            <aside className="sidebar" aria-label="Explorer">
-              <div className="sidebar-head">
-                <h2>Files</h2>
-                <label className="check">
-                  <input
-                    type="checkbox"
-                    checked={skippedInTree}
-                    onChange={(e) => setSkippedInTree(e.target.checked)}
-                  />{' '}
-                  Show skipped
-                </label>
-              </div>
-              <RootList roots={roots} onRemove={(key) => void controller.closeRoot(key)} />
-              <FileTree
-                repoKey={repoKey}
-                selected={view.file}
-                onOpen={openFile}
-                showSkipped={skippedInTree}
-              />
-              {view.file && !view.diff && (
-                <section className="outline-section" aria-label="Outline">
-                  <h2 className="sidebar-subhead">
-                    <button
-                      type="button"
-                      aria-expanded={outlineOpen}
-                      onClick={() => setOutlineOpen((o) => !o)}
-                      data-testid="outline-toggle"
-                    >
-                      <span aria-hidden="true">{outlineOpen ? '▾' : '▸'}</span> Outline
-                    </button>
-                  </h2>
-                  {outlineOpen && (
-                    <OutlinePanel
-                      path={view.file}
-                      line={view.line}
-                      repoKey={repoKey}
-                      indexVersion={index.version}
-                      onOpen={(line) => update({ line })}
-                    />
-                  )}
-                </section>
-              )}
-            </aside>
-            {view.view === 'search' ? (
-              <SearchPanel
-                view={view}
-                update={update}
-                repoKey={repoKey}
-                fileCount={files}
-                searchInputRef={searchInput}
-                indexReady={indexReady}
-                indexVersion={index.version}
-              />
-            ) : (
-              <ViewPanel
-                view={view}
-                update={update}
-                repoKey={repoKey}
-                wide={view.view === 'explore' && !view.file}
-              />
-            )}
-            {view.view === 'explore' && !view.file ? null : view.file ? (
-              <ViewerColumn
-                view={view}
-                update={update}
-                repoKey={repoKey}
-                highlight={highlight}
-                indexReady={indexReady}
-                indexVersion={index.version}
-                onSymbolPicker={() => showSymbols('file')}
-              />
-            ) : (
-              <OverviewColumn view={view} update={update} repoKey={repoKey} />
-            )}
-            <WorkspaceSplitters
-              viewer={!(view.view === 'explore' && !view.file)}
-              middle={view.view === 'search' ? 'search panel' : `${view.view} view`}
-            />
-          </>
-        ) : (
-          !ws.opening &&
-          !ws.notice && (
-            <div className="home">
-              <h1>Explore a code repository, entirely in your browser</h1>
-              <p>Nothing is uploaded. Open a folder, clone a git repository, or look around the demo.</p>
-              <p>
-                <button type="button" className="primary" onClick={() => setLibrary({})}>
-                  Clone a repository
-                </button>
-              </p>
-            </div>
-          )
-        )}
-      </main>
-
-      <footer className="statusbar">
-        <span>{host ? `Engine: ${host === 'worker' ? 'web worker' : host}` : 'Starting engine…'}</span>
-        {open && (
-          <>
-            <span>
-              {formatCount(files)} files read in {Math.round(readMs)} ms
-            </span>
-            <IndexStatusLine
-              index={index}
-              progress={controller.indexProgress}
-              canRefresh={!roots.some((r) => r.spec.kind === 'files')}
-              onRebuild={() => controller.buildIndex(true)}
-              onRefresh={() => void controller.refresh()}
-              onCancel={() => controller.cancelIndex()}
-            />
-            {skippedTotal > 0 && (
-              <button
-                type="button"
-                className="link"
-                onClick={() => setShowSkipped(true)}
-                data-testid="show-skipped"
-              >
-                {plural(skippedTotal, 'entry', 'entries')} skipped
-              </button>
-            )}
-          </>
-        )}
-      </footer>
-
+    <>
       {dragging && (
         <div className="drop-overlay" aria-hidden="true">
           Drop a folder to open it
@@ -390,7 +286,7 @@ function Shell({ engine }: { engine: EngineClient }) {
           mode={symbols}
           path={view.file}
           repoKey={repoKey}
-          indexVersion={index.version}
+          indexVersion={indexVersion}
           onOpen={(file, line) =>
             update({ file, line, diff: '', blame: false }, { push: file !== view.file })
           }
@@ -398,24 +294,181 @@ function Shell({ engine }: { engine: EngineClient }) {
         />
       )}
       {showSkipped && <SkippedDialog onClose={() => setShowSkipped(false)} />}
+    </>
+  );
+}
+
+/** The sidebar's switches: the outline shown or folded, skipped entries in the tree or not. */
+function useSidebarToggles() {
+  const [outlineOpen, setOutlineOpen] = useState(true);
+  const [skippedInTree, setSkippedInTree] = useState(true);
+  return { outlineOpen, setOutlineOpen, skippedInTree, setSkippedInTree };
+}
+
+/**
+ * Restores the workspace the address names, and reopens every root when the engine restarts;
+ * returns where the engine runs ('' until it says).
+ */
+function useStartWorkspace(engine: EngineClient, controller: WorkspaceController): string {
+  const [host, setHost] = useState('');
+  useEffect(() => {
+    void controller.restore();
+    void engine.host().then(setHost, () => setHost(''));
+    // The engine restarts itself when a job ignores cancel; the new engine is empty: reopen every root.
+    return engine.addRestartListener(() => void controller.recover());
+  }, [engine, controller]);
+  return host;
+}
+
+/** The panels above the workspace: an address cut short, a snapshot's note, notices, a clone or an open in progress. */
+function AboveWorkspace({
+  ws,
+  controller,
+  overlong,
+  onDismissOverlong,
+  libraryOpen,
+  onOpenFolder,
+  onClone,
+}: {
+  ws: WorkspaceState;
+  controller: WorkspaceController;
+  overlong: Overlong[];
+  onDismissOverlong: () => void;
+  /** The Repositories dialog is open (it shows a running clone itself). */
+  libraryOpen: boolean;
+  onOpenFolder: () => void;
+  onClone: (url: string, ref: string) => void;
+}) {
+  return (
+    <>
+      {overlong.length > 0 && <AddressTooLong overlong={overlong} onDismiss={onDismissOverlong} />}
+      {ws.roots.some((r) => r.spec.kind === 'files') && <SnapshotNote />}
+      {ws.notice && (
+        <NoticePanel
+          notice={ws.notice}
+          onOpenFolder={onOpenFolder}
+          onDemo={() => void controller.openDemo()}
+          onReopen={(folder) => void controller.openFolder(folder, true)}
+          onClone={onClone}
+        />
+      )}
+      {ws.cloning && !libraryOpen && <CloningPanel cloning={ws.cloning} />}
+      {ws.opening && <OpeningPanel opening={ws.opening} />}
+    </>
+  );
+}
+
+function Shell({ engine }: { engine: EngineClient }) {
+  const [view, update, getView, overlong, dismissOverlong] = useViewState();
+  // the pane sizes (resizable, remembered) applied to the workspace element
+  const workspaceRef = useWorkspaceLayout();
+  const [ws, controller] = useWorkspace(engine, getView, update);
+  const dialogs = useShellDialogs(controller, getView);
+  const { library, setLibrary, libraryButton, closeLibrary, announceFailure } = useLibraryDialog();
+  const sidebar = useSidebarToggles();
+  const { roots, index } = ws;
+  const open = roots.length > 0;
+  const host = useStartWorkspace(engine, controller);
+  const { fileInput, pickFolder, onFilesChosen } = useFolderPicker(controller);
+
+  const dragging = useFolderDrop(controller);
+  const { searchInput, focusSearch } = useSearchFocus(view.view, getView, update);
+  const { showQuickOpen, showSymbols } = dialogs;
+  useGlobalShortcuts({ quickOpen: showQuickOpen, focusSearch, symbols: showSymbols });
+
+  const openFile = useCallback(
+    (path: string) => update({ file: path, line: 0, diff: '', blame: false }, { push: true }),
+    [update],
+  );
+  const repoKey = open ? `${roots.map((r) => r.key).join('|')}#${ws.generation}` : '';
+
+  return (
+    <div className="app">
+      <TopBar
+        roots={roots}
+        view={view}
+        update={update}
+        folders={ws.folders}
+        fileInput={fileInput}
+        libraryButton={libraryButton}
+        onQuickOpen={() => dialogs.setQuickOpen(true)}
+        onOpenFolder={() => void pickFolder()}
+        onAddFolder={() => void pickFolder({ add: true })}
+        onFilesChosen={onFilesChosen}
+        onLibrary={() => setLibrary({})}
+        onDemo={() => void controller.openDemo()}
+        onFolder={(entry) => void controller.openFolder(entry, true)}
+      />
+      <AboveWorkspace
+        ws={ws}
+        controller={controller}
+        overlong={overlong}
+        onDismissOverlong={dismissOverlong}
+        libraryOpen={!!library}
+        onOpenFolder={() => void pickFolder()}
+        onClone={(url, ref) => setLibrary({ prefill: { url, ref } })}
+      />
+
+      <main
+        ref={workspaceRef}
+        className={`workspace${ws.opening && !open ? ' hidden' : ''}`}
+        aria-busy={!!ws.opening}
+      >
+        {open ? (
+          <>
+            <Sidebar
+              roots={roots}
+              view={view}
+              update={update}
+              repoKey={repoKey}
+              indexVersion={index.version}
+              onOpenFile={openFile}
+              onRemoveRoot={(key) => void controller.closeRoot(key)}
+              toggles={sidebar}
+            />
+            <WorkspaceColumns
+              view={view}
+              update={update}
+              repoKey={repoKey}
+              fileCount={roots.reduce((n, r) => n + r.stats.files, 0)}
+              searchInput={searchInput}
+              indexReady={controller.indexReady}
+              indexVersion={index.version}
+              onSymbolPicker={() => showSymbols('file')}
+            />
+          </>
+        ) : (
+          !ws.opening && !ws.notice && <HomeIntro onClone={() => setLibrary({})} />
+        )}
+      </main>
+
+      <StatusBar
+        host={host}
+        roots={roots}
+        index={index}
+        controller={controller}
+        skippedTotal={skippedCount(roots, index)}
+        onShowSkipped={() => dialogs.setShowSkipped(true)}
+      />
+
+      <ShellDialogs
+        dialogs={dialogs}
+        dragging={dragging}
+        open={open}
+        view={view}
+        update={update}
+        repoKey={repoKey}
+        indexVersion={index.version}
+        openFile={openFile}
+      />
       {library && (
-        <LibraryDialog
-          onClose={closeLibrary}
-          cloning={ws.cloning}
-          startClone={(request) =>
-            void controller
-              .startClone(request, { announceFailure: () => !libraryShown.current })
-              .then((opened) => {
-                if (opened) setLibrary(null);
-              })
-          }
-          cloneError={ws.cloneError}
+        <RepositoriesDialog
+          ws={ws}
+          controller={controller}
           prefill={library.prefill}
-          currentKeys={roots.map((r) => r.key)}
-          onOpen={(entry) => void controller.openLibraryEntry(entry)}
-          onAdd={(entry) => void controller.openLibraryEntry(entry, { add: true })}
-          onFetched={(entry) => controller.onFetched(entry)}
-          onDeleted={(entry) => controller.onDeleted(entry)}
+          onClose={closeLibrary}
+          onCloned={() => setLibrary(null)}
+          announceFailure={announceFailure}
         />
       )}
     </div>

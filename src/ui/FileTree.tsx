@@ -24,24 +24,13 @@ interface Row {
 
 const ROW_HEIGHT = 24;
 
-export function FileTree({
-  repoKey,
-  selected,
-  onOpen,
-  showSkipped,
-}: {
-  repoKey: string;
-  selected: string;
-  onOpen: (path: string) => void;
-  showSkipped: boolean;
-}) {
+/** The listed directories of the tree, which are expanded, and a loader; the open file's ancestors are revealed. */
+function useDirListing(repoKey: string, selected: string) {
   const engine = useEngine();
   const [children, setChildren] = useState<Map<string, TreeEntry[]>>(new Map());
   const [expanded, setExpanded] = useState<Set<string>>(new Set(['']));
-  const [focused, setFocused] = useState(0);
   const [error, setError] = useState<string | null>(null);
   const loading = useRef(new Set<string>());
-  const scrollRef = useRef<HTMLDivElement>(null);
 
   const load = useCallback(
     async (dir: string) => {
@@ -82,20 +71,144 @@ export function FileTree({
     });
     loadMissing(dirs);
   }, [selected, repoKey]);
+  return { children, expanded, setExpanded, error, load };
+}
 
-  const rows = useMemo(() => {
-    const out: Row[] = [];
-    const visit = (dir: string, level: number) => {
-      const list = (children.get(dir) ?? []).filter((e) => showSkipped || !e.skipped || viewableImage(e));
-      list.forEach((entry, i) => {
-        out.push({ entry, level, setSize: list.length, posInSet: i + 1 });
-        if (entry.kind === 'directory' && !entry.skipped && expanded.has(entry.path))
-          visit(entry.path, level + 1);
-      });
-    };
-    visit('', 1);
-    return out;
-  }, [children, expanded, showSkipped]);
+/** One entry of the tree. */
+function TreeRow({
+  row,
+  index,
+  top,
+  open,
+  selected,
+  focused,
+  onClick,
+}: {
+  row: Row;
+  index: number;
+  /** Its offset in the virtual list. */
+  top: number;
+  /** A directory shown open. */
+  open: boolean;
+  selected: boolean;
+  /** The row Tab reaches. */
+  focused: boolean;
+  onClick: () => void;
+}) {
+  const { entry } = row;
+  const isDir = entry.kind === 'directory';
+  // an image is kept out of search as binary, but the viewer shows it: not greyed
+  const skipped = entry.skipped && !viewableImage(entry) ? entry.skipped : undefined;
+  return (
+    <div
+      role="treeitem"
+      data-index={index}
+      data-testid="tree-item"
+      data-path={entry.path}
+      aria-level={row.level}
+      aria-setsize={row.setSize}
+      aria-posinset={row.posInSet}
+      aria-expanded={isDir && !entry.skipped ? open : undefined}
+      aria-selected={selected}
+      tabIndex={focused ? 0 : -1}
+      title={
+        skipped
+          ? `${visibleText(entry.path)} — skipped: ${SKIP_REASON_TEXT[skipped] ?? skipped}`
+          : entry.skipped
+            ? `${visibleText(entry.path)} — an image (not searched)`
+            : visibleText(entry.path)
+      }
+      className={`tree-row${skipped ? ' skipped' : ''}${selected ? ' selected' : ''}`}
+      style={{
+        transform: `translateY(${top}px)`,
+        height: ROW_HEIGHT,
+        paddingLeft: 8 + (row.level - 1) * 14,
+      }}
+      onClick={onClick}
+    >
+      <span className="tree-icon" aria-hidden="true">
+        {isDir ? (entry.skipped ? '▫' : open ? '▾' : '▸') : ''}
+      </span>
+      <FileIcon path={entry.name} kind={entry.kind === 'directory' ? 'directory' : 'file'} open={open} />
+      <span className="tree-name">
+        <VisibleText text={entry.name} />
+      </span>
+      {skipped && <span className="tree-reason"> ({skipped === 'noisyPath' ? 'skipped' : skipped})</span>}
+    </div>
+  );
+}
+
+/** The rows shown: each listed directory's entries, depth first into the expanded ones. */
+function treeRows(children: Map<string, TreeEntry[]>, expanded: Set<string>, showSkipped: boolean): Row[] {
+  const out: Row[] = [];
+  const visit = (dir: string, level: number) => {
+    const list = (children.get(dir) ?? []).filter((e) => showSkipped || !e.skipped || viewableImage(e));
+    list.forEach((entry, i) => {
+      out.push({ entry, level, setSize: list.length, posInSet: i + 1 });
+      if (entry.kind === 'directory' && !entry.skipped && expanded.has(entry.path))
+        visit(entry.path, level + 1);
+    });
+  };
+  visit('', 1);
+  return out;
+}
+
+/** What the tree does for a key on the focused row. */
+interface TreeActions {
+  moveFocus: (index: number) => void;
+  toggle: (entry: TreeEntry, open?: boolean) => void;
+  activate: (row: Row) => void;
+}
+
+/**
+ * The tree's keys on `row` (the `focused`th of `rows`): arrows, Home/End, Right opens or goes
+ * in, Left closes or goes to the parent, Enter or Space opens.
+ */
+function treeKeys(
+  row: Row,
+  focused: number,
+  rows: readonly Row[],
+  expanded: ReadonlySet<string>,
+  { moveFocus, toggle, activate }: TreeActions,
+): Record<string, () => void> {
+  return {
+    ArrowDown: () => moveFocus(focused + 1),
+    ArrowUp: () => moveFocus(focused - 1),
+    Home: () => moveFocus(0),
+    End: () => moveFocus(rows.length - 1),
+    ArrowRight: () => {
+      if (row.entry.kind === 'directory' && !row.entry.skipped) {
+        if (!expanded.has(row.entry.path)) toggle(row.entry, true);
+        else moveFocus(focused + 1);
+      }
+    },
+    ArrowLeft: () => {
+      if (row.entry.kind === 'directory' && expanded.has(row.entry.path)) toggle(row.entry, false);
+      else {
+        for (let i = focused - 1; i >= 0; i--) if (rows[i].level < row.level) return moveFocus(i);
+      }
+    },
+    Enter: () => activate(row),
+    ' ': () => activate(row),
+  };
+}
+
+export function FileTree({
+  repoKey,
+  selected,
+  onOpen,
+  showSkipped,
+}: {
+  repoKey: string;
+  selected: string;
+  onOpen: (path: string) => void;
+  showSkipped: boolean;
+}) {
+  const { children, expanded, setExpanded, error, load } = useDirListing(repoKey, selected);
+  const [focused, setFocused] = useState(0);
+  const scrollRef = useRef<HTMLDivElement>(null);
+
+  const rows = useMemo(() => treeRows(children, expanded, showSkipped), [children, expanded, showSkipped]);
 
   const selectedIndex = rows.findIndex((r) => r.entry.path === selected);
   useEffect(() => {
@@ -144,27 +257,7 @@ export function FileTree({
   const onKeyDown = (e: KeyboardEvent) => {
     const row = rows[focused];
     if (!row) return;
-    const keys: Record<string, () => void> = {
-      ArrowDown: () => moveFocus(focused + 1),
-      ArrowUp: () => moveFocus(focused - 1),
-      Home: () => moveFocus(0),
-      End: () => moveFocus(rows.length - 1),
-      ArrowRight: () => {
-        if (row.entry.kind === 'directory' && !row.entry.skipped) {
-          if (!expanded.has(row.entry.path)) toggle(row.entry, true);
-          else moveFocus(focused + 1);
-        }
-      },
-      ArrowLeft: () => {
-        if (row.entry.kind === 'directory' && expanded.has(row.entry.path)) toggle(row.entry, false);
-        else {
-          for (let i = focused - 1; i >= 0; i--) if (rows[i].level < row.level) return moveFocus(i);
-        }
-      },
-      Enter: () => activate(row),
-      ' ': () => activate(row),
-    };
-    const action = keys[e.key];
+    const action = treeKeys(row, focused, rows, expanded, { moveFocus, toggle, activate })[e.key];
     if (action) {
       e.preventDefault();
       action();
@@ -191,57 +284,20 @@ export function FileTree({
       >
         {virtualizer.getVirtualItems().map((item) => {
           const row = rows[item.index];
-          const { entry } = row;
-          const isDir = entry.kind === 'directory';
-          const isOpen = isDir && expanded.has(entry.path);
-          // an image is kept out of search as binary, but the viewer shows it: not greyed
-          const skipped = entry.skipped && !viewableImage(entry) ? entry.skipped : undefined;
           return (
-            <div
-              key={entry.path}
-              role="treeitem"
-              data-index={item.index}
-              data-testid="tree-item"
-              data-path={entry.path}
-              aria-level={row.level}
-              aria-setsize={row.setSize}
-              aria-posinset={row.posInSet}
-              aria-expanded={isDir && !entry.skipped ? isOpen : undefined}
-              aria-selected={entry.path === selected}
-              tabIndex={item.index === focused ? 0 : -1}
-              title={
-                skipped
-                  ? `${visibleText(entry.path)} — skipped: ${SKIP_REASON_TEXT[skipped] ?? skipped}`
-                  : entry.skipped
-                    ? `${visibleText(entry.path)} — an image (not searched)`
-                    : visibleText(entry.path)
-              }
-              className={`tree-row${skipped ? ' skipped' : ''}${entry.path === selected ? ' selected' : ''}`}
-              style={{
-                transform: `translateY(${item.start}px)`,
-                height: ROW_HEIGHT,
-                paddingLeft: 8 + (row.level - 1) * 14,
-              }}
+            <TreeRow
+              key={row.entry.path}
+              row={row}
+              index={item.index}
+              top={item.start}
+              open={row.entry.kind === 'directory' && expanded.has(row.entry.path)}
+              selected={row.entry.path === selected}
+              focused={item.index === focused}
               onClick={() => {
                 setFocused(item.index);
                 activate(row);
               }}
-            >
-              <span className="tree-icon" aria-hidden="true">
-                {isDir ? (entry.skipped ? '▫' : isOpen ? '▾' : '▸') : ''}
-              </span>
-              <FileIcon
-                path={entry.name}
-                kind={entry.kind === 'directory' ? 'directory' : 'file'}
-                open={isOpen}
-              />
-              <span className="tree-name">
-                <VisibleText text={entry.name} />
-              </span>
-              {skipped && (
-                <span className="tree-reason"> ({skipped === 'noisyPath' ? 'skipped' : skipped})</span>
-              )}
-            </div>
+            />
           );
         })}
       </div>

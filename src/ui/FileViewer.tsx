@@ -38,39 +38,10 @@ const ROW_HEIGHT = 20;
 type Loaded =
   { state: 'loading' } | { state: 'ready'; content: FileContent } | { state: 'error'; error: QuarryError };
 
-export function FileViewer({
-  path,
-  line,
-  highlight,
-  repoKey,
-  onLine,
-  toolbar,
-  indexVersion = 0,
-  onNavigate,
-  onSymbolPicker,
-}: {
-  /** Extra controls at the end of the viewer's bar (the Markdown preview toggle, blame, history). */
-  toolbar?: ReactNode;
-  path: string;
-  line: number;
-  highlight: FileHighlight | null;
-  repoKey: string;
-  onLine: (line: number) => void;
-  indexVersion?: number;
-  /** Look a name up: its definitions (`direct`: open the only one at once) or its references. */
-  onNavigate?: (name: string, action: NavAction) => void;
-  /** F12 with nothing chosen: offer the file's symbols instead. */
-  onSymbolPicker?: () => void;
-}) {
+/** The file at `path`, read again when the highlight's value, the repository or the engine changes. */
+function useFileContent(path: string, highlight: FileHighlight | null, repoKey: string): Loaded {
   const engine = useEngine();
   const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
-  const [copied, setCopied] = useState('');
-  const [goto, setGoto] = useState('');
-  /** The name under the cursor (a click on it): its occurrences are marked; F12 / Shift+F12 look it up. */
-  const [cursor, setCursor] = useState<{ path: string; line: number; name: string } | null>(null);
-  const [menu, setMenu] = useState<{ name: string; x: number; y: number } | null>(null);
-  /** A click on a name moves the current line without scrolling the view to centre it. */
-  const keepScroll = useRef(false);
   const hlKey = highlight ? JSON.stringify(highlight) : '';
   // The read follows the highlight's value (hlKey), not its identity: a parent may build a new object each render.
   const latestHighlight = useEffectEvent(() => highlight);
@@ -87,52 +58,32 @@ export function FileViewer({
       current = false;
     };
   }, [path, hlKey, repoKey, engine]);
+  return loaded;
+}
 
-  const content = loaded.state === 'ready' ? loaded.content : null;
-  const lines = useMemo(() => {
-    if (!content) return [];
-    const all = content.text.split('\n');
-    if (all.length > 1 && all[all.length - 1] === '') all.pop();
-    return all.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
-  }, [content]);
-  const hitsByLine = useMemo(() => new Map<number, HitRange[]>(content?.hits ?? []), [content]);
-  const lang = languageOf(path);
-
-  const copyLink = async () => {
-    const url = new URL(location.href);
-    url.searchParams.set('file', path);
-    if (line) url.searchParams.set('line', String(line));
-    const text = url.toString();
-    try {
-      await navigator.clipboard.writeText(text);
-      setCopied(line ? `Link to line ${line} copied` : 'Link copied');
-    } catch {
-      window.prompt('Copy this link', text);
-      setCopied('');
-    }
-    setTimeout(() => setCopied(''), 2500);
-  };
-
+/**
+ * A click on a name in the code: the name under the cursor (its occurrences are marked; F12 /
+ * Shift+F12 look it up) and the menu offered beside it; Ctrl/Cmd+click goes to its definition.
+ */
+function useNameClicks({
+  path,
+  lines,
+  line,
+  onLine,
+  onNavigate,
+}: {
+  path: string;
+  lines: readonly string[];
+  line: number;
+  onLine: (line: number) => void;
+  onNavigate?: (name: string, action: NavAction) => void;
+}) {
+  /** The name under the cursor (a click on it): its occurrences are marked; F12 / Shift+F12 look it up. */
+  const [cursor, setCursor] = useState<{ path: string; line: number; name: string } | null>(null);
+  const [menu, setMenu] = useState<{ name: string; x: number; y: number } | null>(null);
+  /** A click on a name moves the current line without scrolling the view to centre it. */
+  const keepScroll = useRef(false);
   const word = cursor && cursor.path === path ? cursor.name : '';
-  const hitLines = useMemo(() => (content ? content.hits.map(([n]) => n) : []), [content]);
-  const matchIndex = hitLines.indexOf(line);
-
-  const nameNow = (): string => {
-    const selected = window.getSelection()?.toString().trim() ?? '';
-    if (isIdentifier(selected)) return selected;
-    return word;
-  };
-  useViewerKeys({
-    hitLines,
-    line,
-    onLine,
-    lookUp: (action) => {
-      setMenu(null);
-      const name = nameNow();
-      if (name) onNavigate?.(name, action);
-      else onSymbolPicker?.();
-    },
-  });
 
   const onCodeClick = (e: React.MouseEvent<HTMLDivElement>) => {
     const row = (e.target as HTMLElement).closest<HTMLElement>('.code-line');
@@ -160,90 +111,149 @@ export function FileViewer({
     const box = (e.currentTarget.closest('.viewer') as HTMLElement).getBoundingClientRect();
     setMenu({ name: hit.name, x: e.clientX - box.left, y: e.clientY - box.top });
   };
+  return { word, menu, setMenu, keepScroll, onCodeClick };
+}
 
+/** Jump to a line: a number field and Go. */
+function GotoLine({ lineCount, onLine }: { lineCount: number; onLine: (line: number) => void }) {
+  const [goto, setGoto] = useState('');
   return (
-    <section className="viewer" role="region" aria-label={visibleText(path)} data-testid="file-viewer">
-      <header className="viewer-bar">
-        <h2 className="viewer-path" title={visibleText(path)}>
-          <VisibleText text={path} />
-        </h2>
-        {content && (
-          <span className="viewer-meta">
-            {formatCount(content.lineCount)} lines · {formatBytes(content.bytes)}
-            {content.hits.length ? ` · ${formatCount(content.hits.length)} matching lines` : ''}
-          </span>
-        )}
-        <form
-          className="goto"
-          onSubmit={(e) => {
-            e.preventDefault();
-            const n = Number.parseInt(goto, 10);
-            if (n > 0) onLine(Math.min(n, lines.length || n));
-            setGoto('');
-          }}
-        >
-          <input
-            type="number"
-            min={1}
-            aria-label="Go to line"
-            placeholder="Line"
-            value={goto}
-            onChange={(e) => setGoto(e.target.value)}
-          />
-          <button type="submit">Go</button>
-        </form>
-        <button
-          type="button"
-          onClick={copyLink}
-          data-testid="copy-link"
-          aria-label={line ? `Copy link to line ${line}` : 'Copy link'}
-          title={line ? `Copy a link to line ${line}` : 'Copy a link to this file'}
-        >
-          Copy link
-        </button>
-        <span className="copied" role="status">
-          {copied}
+    <form
+      className="goto"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const n = Number.parseInt(goto, 10);
+        if (n > 0) onLine(Math.min(n, lineCount || n));
+        setGoto('');
+      }}
+    >
+      <input
+        type="number"
+        min={1}
+        aria-label="Go to line"
+        placeholder="Line"
+        value={goto}
+        onChange={(e) => setGoto(e.target.value)}
+      />
+      <button type="submit">Go</button>
+    </form>
+  );
+}
+
+/** Copy a link to the file (and its line) to the clipboard, and say so for a moment. */
+function CopyLink({ path, line }: { path: string; line: number }) {
+  const [copied, setCopied] = useState('');
+  const copyLink = async () => {
+    const url = new URL(location.href);
+    url.searchParams.set('file', path);
+    if (line) url.searchParams.set('line', String(line));
+    const text = url.toString();
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopied(line ? `Link to line ${line} copied` : 'Link copied');
+    } catch {
+      window.prompt('Copy this link', text);
+      setCopied('');
+    }
+    setTimeout(() => setCopied(''), 2500);
+  };
+  return (
+    <>
+      <button
+        type="button"
+        onClick={copyLink}
+        data-testid="copy-link"
+        aria-label={line ? `Copy link to line ${line}` : 'Copy link'}
+        title={line ? `Copy a link to line ${line}` : 'Copy a link to this file'}
+      >
+        Copy link
+      </button>
+      <span className="copied" role="status">
+        {copied}
+      </span>
+    </>
+  );
+}
+
+/** The file's matches: previous, where the current line is among them, next. */
+function MatchNav({
+  hitLines,
+  line,
+  onLine,
+}: {
+  hitLines: number[];
+  line: number;
+  onLine: (line: number) => void;
+}) {
+  const matchIndex = hitLines.indexOf(line);
+  return (
+    <span className="match-nav" role="group" aria-label="Matches in this file">
+      <button
+        type="button"
+        aria-label="Previous match (Shift+F3)"
+        title="Previous match (Shift+F3)"
+        onClick={() => stepMatch(hitLines, line, -1, onLine)}
+      >
+        ↑
+      </button>
+      <span data-testid="match-position">
+        {matchIndex >= 0
+          ? `${matchIndex + 1} of ${formatCount(hitLines.length)}`
+          : `${formatCount(hitLines.length)} matches`}
+      </span>
+      <button
+        type="button"
+        aria-label="Next match (F3)"
+        title="Next match (F3)"
+        onClick={() => stepMatch(hitLines, line, 1, onLine)}
+      >
+        ↓
+      </button>
+    </span>
+  );
+}
+
+/** The viewer's bar: the path, the file's size, go to line, copy link, the matches, the extra tools. */
+function ViewerBar({
+  path,
+  content,
+  lineCount,
+  line,
+  hitLines,
+  onLine,
+  toolbar,
+}: {
+  path: string;
+  content: FileContent | null;
+  lineCount: number;
+  line: number;
+  hitLines: number[];
+  onLine: (line: number) => void;
+  toolbar?: ReactNode;
+}) {
+  return (
+    <header className="viewer-bar">
+      <h2 className="viewer-path" title={visibleText(path)}>
+        <VisibleText text={path} />
+      </h2>
+      {content && (
+        <span className="viewer-meta">
+          {formatCount(content.lineCount)} lines · {formatBytes(content.bytes)}
+          {content.hits.length ? ` · ${formatCount(content.hits.length)} matching lines` : ''}
         </span>
-        {hitLines.length > 0 && (
-          <span className="match-nav" role="group" aria-label="Matches in this file">
-            <button
-              type="button"
-              aria-label="Previous match (Shift+F3)"
-              title="Previous match (Shift+F3)"
-              onClick={() => stepMatch(hitLines, line, -1, onLine)}
-            >
-              ↑
-            </button>
-            <span data-testid="match-position">
-              {matchIndex >= 0
-                ? `${matchIndex + 1} of ${formatCount(hitLines.length)}`
-                : `${formatCount(hitLines.length)} matches`}
-            </span>
-            <button
-              type="button"
-              aria-label="Next match (F3)"
-              title="Next match (F3)"
-              onClick={() => stepMatch(hitLines, line, 1, onLine)}
-            >
-              ↓
-            </button>
-          </span>
-        )}
-        {toolbar}
-      </header>
-      <Breadcrumbs path={path} line={line} repoKey={repoKey} indexVersion={indexVersion} onLine={onLine} />
-      {menu && word === menu.name && (
-        <WordMenu
-          name={menu.name}
-          x={menu.x}
-          y={menu.y}
-          onChoose={(action) => {
-            setMenu(null);
-            onNavigate?.(menu.name, action);
-          }}
-          onClose={() => setMenu(null)}
-        />
       )}
+      <GotoLine lineCount={lineCount} onLine={onLine} />
+      <CopyLink path={path} line={line} />
+      {hitLines.length > 0 && <MatchNav hitLines={hitLines} line={line} onLine={onLine} />}
+      {toolbar}
+    </header>
+  );
+}
+
+/** Why the file cannot be shown, or that it is opening, or that its matches could not be marked. */
+function FileStatus({ path, loaded }: { path: string; loaded: Loaded }) {
+  return (
+    <>
       {loaded.state === 'loading' && (
         <p className="panel-note">
           Opening <VisibleText text={path} />…
@@ -257,11 +267,100 @@ export function FileViewer({
           <p>Pick another file in the tree or with Ctrl/⌘+P.</p>
         </div>
       )}
-      {content?.highlightError && (
+      {loaded.state === 'ready' && loaded.content.highlightError && (
         <p className="inline-error">
-          Matches not highlighted: <VisibleText text={content.highlightError.message} multiline />
+          Matches not highlighted: <VisibleText text={loaded.content.highlightError.message} multiline />
         </p>
       )}
+    </>
+  );
+}
+
+export function FileViewer({
+  path,
+  line,
+  highlight,
+  repoKey,
+  onLine,
+  toolbar,
+  indexVersion = 0,
+  onNavigate,
+  onSymbolPicker,
+}: {
+  /** Extra controls at the end of the viewer's bar (the Markdown preview toggle, blame, history). */
+  toolbar?: ReactNode;
+  path: string;
+  line: number;
+  highlight: FileHighlight | null;
+  repoKey: string;
+  onLine: (line: number) => void;
+  indexVersion?: number;
+  /** Look a name up: its definitions (`direct`: open the only one at once) or its references. */
+  onNavigate?: (name: string, action: NavAction) => void;
+  /** F12 with nothing chosen: offer the file's symbols instead. */
+  onSymbolPicker?: () => void;
+}) {
+  const loaded = useFileContent(path, highlight, repoKey);
+  const content = loaded.state === 'ready' ? loaded.content : null;
+  const lines = useMemo(() => {
+    if (!content) return [];
+    const all = content.text.split('\n');
+    if (all.length > 1 && all[all.length - 1] === '') all.pop();
+    return all.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+  }, [content]);
+  const hitsByLine = useMemo(() => new Map<number, HitRange[]>(content?.hits ?? []), [content]);
+  const lang = languageOf(path);
+  const { word, menu, setMenu, keepScroll, onCodeClick } = useNameClicks({
+    path,
+    lines,
+    line,
+    onLine,
+    onNavigate,
+  });
+  const hitLines = useMemo(() => (content ? content.hits.map(([n]) => n) : []), [content]);
+
+  const nameNow = (): string => {
+    const selected = window.getSelection()?.toString().trim() ?? '';
+    if (isIdentifier(selected)) return selected;
+    return word;
+  };
+  useViewerKeys({
+    hitLines,
+    line,
+    onLine,
+    lookUp: (action) => {
+      setMenu(null);
+      const name = nameNow();
+      if (name) onNavigate?.(name, action);
+      else onSymbolPicker?.();
+    },
+  });
+
+  return (
+    <section className="viewer" role="region" aria-label={visibleText(path)} data-testid="file-viewer">
+      <ViewerBar
+        path={path}
+        content={content}
+        lineCount={lines.length}
+        line={line}
+        hitLines={hitLines}
+        onLine={onLine}
+        toolbar={toolbar}
+      />
+      <Breadcrumbs path={path} line={line} repoKey={repoKey} indexVersion={indexVersion} onLine={onLine} />
+      {menu && word === menu.name && (
+        <WordMenu
+          name={menu.name}
+          x={menu.x}
+          y={menu.y}
+          onChoose={(action) => {
+            setMenu(null);
+            onNavigate?.(menu.name, action);
+          }}
+          onClose={() => setMenu(null)}
+        />
+      )}
+      <FileStatus path={path} loaded={loaded} />
       {content && (
         <CodeLines
           key={path}

@@ -9,20 +9,20 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { lazyMeasureOptions } from './virtual';
 import {
-  startTransition,
   useEffect,
   useLayoutEffect,
   useMemo,
   useRef,
   useState,
+  type Dispatch,
   type KeyboardEvent,
+  type RefObject,
+  type SetStateAction,
 } from 'react';
-import { QuarryError, toQuarryError } from '../core/errors';
 import { SearchStatus } from './SearchStatus';
-import { PREVIEW_LINE_CHARS, type GrepFileResult, type GrepRequest } from '../core/grep/types';
-import type { SearchEnd } from '../worker/protocol';
+import { PREVIEW_LINE_CHARS, type GrepRequest } from '../core/grep/types';
 import { ResultRows, type Row } from './result-stream';
-import { queryWords, rankComparer, type ResultOrder } from '../core/grep/text-relevance';
+import { rankComparer, type ResultOrder } from '../core/grep/text-relevance';
 import { arrange, holdThrough } from './result-order';
 import {
   anyCollapsed,
@@ -36,13 +36,13 @@ import {
 import { RankedResults } from './RankedResults';
 import { SemanticResults } from './SemanticResults';
 import { useSemantic } from './use-semantic';
-import { useEngine } from './engine';
 import { formatCount, plural } from './format';
 import { splitList, type ViewState } from './url-state';
 import { SearchBox } from './SearchBox';
 import { SearchOptions } from './SearchOptions';
 import { TextResultRow } from './TextResultRow';
 import type { UpdateView } from './use-view-state';
+import { useSearchRun, type SearchRunStatus } from './use-search-run';
 
 const ORDER_TITLES: Record<ResultOrder, string> = {
   relevance:
@@ -57,18 +57,6 @@ const REVEAL_STEP = 8;
 export const UI_COUNT_LIMIT = 100_000;
 const CONTEXT_LINES = 2;
 const ROW_HEIGHT = 20;
-/** Main-thread time spent turning results into rows before giving way. */
-const ROWS_SLICE_MS = 6;
-/** At most one render of the list per this many ms while results stream in. */
-const ROWS_RENDER_MS = 120;
-
-/** Give way to the browser (input, rendering) and continue in a later task. */
-function yieldToMain(): Promise<void> {
-  const s = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
-  if (s?.yield) return s.yield();
-  return new Promise((resolve) => setTimeout(resolve, 0));
-}
-
 /** The view fields a search request is built from. */
 export type RequestFields = Pick<
   ViewState,
@@ -92,42 +80,28 @@ export function buildRequest(view: RequestFields): GrepRequest {
   };
 }
 
-type Status =
-  | { state: 'idle' }
-  | { state: 'running'; started: number }
-  | { state: 'done'; end: SearchEnd }
-  | { state: 'error'; error: QuarryError };
-
-export function SearchPanel({
-  view,
-  update,
-  repoKey,
-  fileCount,
-  searchInputRef,
-  indexReady = false,
-  indexVersion = 0,
+/**
+ * The result list of the current search: the rows shown, in order (held files where they were,
+ * the rest sorted; a collapsed file with its header only), virtualized, and what the person has
+ * touched of it (result-order.ts). `revealed` rows are mounted so far; more come a frame at a time.
+ */
+function useResultList({
+  results,
+  rowsVersion,
+  collapse,
+  order,
+  revealed,
+  setRevealed,
+  setActive,
 }: {
-  view: ViewState;
-  update: UpdateView;
-  repoKey: string;
-  fileCount: number;
-  searchInputRef: React.RefObject<HTMLInputElement | null>;
-  /** The code index is complete: Ranked mode can answer, Text/Regex use its trigrams. */
-  indexReady?: boolean;
-  /** Bumped after every index build, so Ranked results follow a refresh. */
-  indexVersion?: number;
+  results: RefObject<ResultRows>;
+  rowsVersion: number;
+  collapse: CollapseState;
+  order: ResultOrder;
+  revealed: number;
+  setRevealed: Dispatch<SetStateAction<number>>;
+  setActive: (active: number) => void;
 }) {
-  // Ranked and Semantic rank chunks: no case / whole-word options, no streamed text hits
-  const ranked = view.mode === 'ranked' || view.mode === 'semantic' || view.mode === 'hybrid';
-  const engine = useEngine();
-  const semantic = useSemantic(repoKey, indexVersion);
-  const [rowsVersion, setRowsVersion] = useState(0);
-  /** The rows of the current search, built as its batches arrive. */
-  const results = useRef(new ResultRows());
-  const [status, setStatus] = useState<Status>({ state: 'idle' });
-  /** The focused row's place among the focusable rows (file headers and hits), -1: none yet. */
-  const [active, setActive] = useState(-1);
-  const [collapse, setCollapse] = useState<CollapseState>(NONE_COLLAPSED);
   const scrollRef = useRef<HTMLDivElement>(null);
   /** The files in the order last put on screen (paths). */
   const displayed = useRef<string[]>([]);
@@ -138,96 +112,10 @@ export function SearchPanel({
     touched: false,
     files: 0,
   });
-  /**
-   * Rows mounted so far: a finished search's files land together once ordered, and laying out a
-   * screenful of highlighted rows in one frame took 100-450 ms on a busy 2-core machine (the index
-   * build competing), so they are added REVEAL_STEP rows a frame; a scroll or a key reveals what it reaches at once.
-   */
-  const [revealed, setRevealed] = useState(REVEAL_STEP);
   const reveal = (through: number) => setRevealed((r) => (through + 1 > r ? through + 1 : r));
-
-  // A new request (a new search) only when a field it is built from changes, not the open file or line.
-  const { q, mode, caseSensitive, wholeWord, include, exclude, ext } = view;
-  const request = useMemo(
-    () => buildRequest({ q, mode, caseSensitive, wholeWord, include, exclude, ext }),
-    [q, mode, caseSensitive, wholeWord, include, exclude, ext],
-  );
-
-  useEffect(() => {
-    results.current = new ResultRows(queryWords(request.pattern, request.mode));
-    setRevealed(REVEAL_STEP);
-    setActive(-1);
-    setCollapse(NONE_COLLAPSED);
-    setRowsVersion((v) => v + 1);
-    if (!request.pattern || ranked) {
-      setStatus({ state: 'idle' });
-      return;
-    }
-    setStatus({ state: 'running', started: performance.now() });
-    let current = true;
-    const built = results.current;
-    let timer = 0;
-    let lastRender = 0;
-    // The list re-renders when rows come, at most every ROWS_RENDER_MS: each render measures
-    // every row of the list (the virtualizer's offsets), and thousands of rows streaming in
-    // made each frame a long task.
-    const render = () => {
-      if (timer) return;
-      timer = window.setTimeout(
-        () => {
-          timer = 0;
-          lastRender = performance.now();
-          // a transition: React renders the longer list in time slices
-          startTransition(() => setRowsVersion((v) => v + 1));
-        },
-        Math.max(0, lastRender + ROWS_RENDER_MS - performance.now()),
-      );
-    };
-    // Batches are turned into rows a slice of time at a time after the message that brought
-    // them (result-stream.ts), never in it: the message has the batch's copy to make already.
-    let drained: Promise<void> = Promise.resolve();
-    let draining = false;
-    const drain = async () => {
-      draining = true;
-      await yieldToMain();
-      let start = performance.now();
-      while (current && built.step()) {
-        if (performance.now() - start > ROWS_SLICE_MS) {
-          render();
-          await yieldToMain();
-          start = performance.now();
-        }
-      }
-      draining = false;
-      render();
-    };
-    const onBatch = (files: GrepFileResult[]) => {
-      built.push(files);
-      if (!draining) drained = drain();
-    };
-    const job = engine.search(request, onBatch);
-    job.done.then(
-      async (end) => {
-        await drained;
-        if (!current) return;
-        setRowsVersion((v) => v + 1);
-        setStatus({ state: 'done', end });
-      },
-      (err) => {
-        if (!current) return;
-        setStatus({ state: 'error', error: toQuarryError(err) });
-      },
-    );
-    return () => {
-      current = false;
-      clearTimeout(timer);
-      job.cancel(); // superseded by a newer query: a normal ending
-    };
-  }, [request, repoKey, engine, ranked]);
 
   // What the list shows, in order: the files whose rows are built (held ones where they were, the
   // rest sorted), a collapsed file with its header only (recomputed as batches arrive).
-  const order = view.order;
   const shown = useMemo(() => {
     void rowsVersion;
     const built = results.current;
@@ -240,7 +128,7 @@ export function SearchPanel({
       rankComparer(order),
     );
     return { ...visibleRows(built.rowsIn(files), collapse), order: files };
-  }, [rowsVersion, collapse, order]);
+  }, [rowsVersion, collapse, order, results]);
   useLayoutEffect(() => {
     displayed.current = shown.order;
   }, [shown]);
@@ -248,7 +136,7 @@ export function SearchPanel({
   useEffect(() => {
     scrollRef.current?.scrollTo({ top: 0 });
     setActive(-1);
-  }, [order]);
+  }, [order, setActive]);
 
   const virtualizer = useVirtualizer({
     count: shown.rows.length,
@@ -257,12 +145,11 @@ export function SearchPanel({
     overscan: 8,
     ...lazyMeasureOptions(),
   });
-  void rowsVersion;
   useEffect(() => {
     if (revealed >= shown.rows.length) return;
     const id = requestAnimationFrame(() => setRevealed((r) => r + REVEAL_STEP));
     return () => cancelAnimationFrame(id);
-  }, [revealed, shown.rows.length]);
+  }, [revealed, shown.rows.length, setRevealed]);
 
   /**
    * The person touched the list (pointer, wheel, key, focus) or scrolled it after touching it:
@@ -281,11 +168,31 @@ export function SearchPanel({
     for (const item of virtualizer.getVirtualItems()) if (item.start < bottom) last = item.index;
     h.files = holdThrough(shown.rows, last, shown.order, h.files);
   };
+  return { scrollRef, shown, virtualizer, touch, reveal };
+}
 
-  const open = (row: Row) => {
-    if (row.kind === 'line') update({ file: row.path, line: row.line }, { push: true });
-  };
+type ResultList = ReturnType<typeof useResultList>;
 
+/**
+ * Keyboard focus in the result list: the focusable rows are the file headers and the hits;
+ * Up/Down/Home/End move, Left collapses a file (or goes from a hit to its file), Right expands
+ * it, Up from the first goes back to the search box.
+ */
+function useResultKeys({
+  list: { shown, virtualizer, scrollRef, touch, reveal },
+  active,
+  setActive,
+  collapse,
+  setCollapse,
+  searchInputRef,
+}: {
+  list: ResultList;
+  active: number;
+  setActive: (active: number) => void;
+  collapse: CollapseState;
+  setCollapse: Dispatch<SetStateAction<CollapseState>>;
+  searchInputRef: RefObject<HTMLInputElement | null>;
+}) {
   /** Focus the i-th focusable row (a file header or a hit). */
   const focusItem = (i: number) => {
     const total = shown.focusable.length;
@@ -331,21 +238,217 @@ export function SearchPanel({
       action();
     }
   };
+  return { focusFirstHit, toggleFile, onResultsKey };
+}
 
-  const totalHits = results.current.hitCount;
-  const summary = (() => {
-    if (status.state === 'idle') return `Type to search ${plural(fileCount, 'file')}.`;
-    if (status.state === 'error') return '';
-    if (status.state === 'running')
-      return totalHits ? `Searching… ${plural(totalHits, 'match', 'matches')} so far` : 'Searching…';
-    const { stats, limitHit } = status.end;
-    if (!stats.total) return `No matches in ${plural(stats.filesSearched, 'file')}.`;
-    const of = stats.totalIsExact ? formatCount(stats.total) : `at least ${formatCount(stats.total)}`;
-    if (limitHit)
-      return `Showing ${formatCount(stats.delivered)} of ${of} matches in ${plural(stats.filesMatched, 'file')}`;
-    const via = stats.strategy.includes('+trigram') ? ', indexed' : '';
-    return `${plural(stats.total, 'match', 'matches')} in ${plural(stats.filesMatched, 'file')} (${Math.round(stats.elapsedMs)} ms${via})`;
-  })();
+/** The summary above the results: what the search found so far, or in the end. */
+function searchSummary(status: SearchRunStatus, totalHits: number, fileCount: number): string {
+  if (status.state === 'idle') return `Type to search ${plural(fileCount, 'file')}.`;
+  if (status.state === 'error') return '';
+  if (status.state === 'running')
+    return totalHits ? `Searching… ${plural(totalHits, 'match', 'matches')} so far` : 'Searching…';
+  const { stats, limitHit } = status.end;
+  if (!stats.total) return `No matches in ${plural(stats.filesSearched, 'file')}.`;
+  const of = stats.totalIsExact ? formatCount(stats.total) : `at least ${formatCount(stats.total)}`;
+  if (limitHit)
+    return `Showing ${formatCount(stats.delivered)} of ${of} matches in ${plural(stats.filesMatched, 'file')}`;
+  const via = stats.strategy.includes('+trigram') ? ', indexed' : '';
+  return `${plural(stats.total, 'match', 'matches')} in ${plural(stats.filesMatched, 'file')} (${Math.round(stats.elapsedMs)} ms${via})`;
+}
+
+/** The head of the Text/Regex results: the search's summary and status, the order switch, Collapse all. */
+function ResultsHead({
+  summary,
+  status,
+  order,
+  update,
+  files,
+  collapsed,
+  setCollapse,
+}: {
+  summary: string;
+  status: SearchRunStatus;
+  order: ResultOrder;
+  update: UpdateView;
+  /** The files listed, and how many of them are collapsed. */
+  files: number;
+  collapsed: number;
+  setCollapse: (collapse: CollapseState) => void;
+}) {
+  return (
+    <div className="results-head">
+      <SearchStatus
+        summary={summary}
+        running={status.state === 'running'}
+        error={status.state === 'error' ? status.error : null}
+      />
+      <div className="results-tools">
+        <div
+          role="radiogroup"
+          aria-label="Result order"
+          className="segmented results-order"
+          data-testid="result-order"
+        >
+          {(['relevance', 'path'] as const).map((o) => (
+            <label key={o} className={order === o ? 'on' : ''} title={ORDER_TITLES[o]}>
+              <input
+                type="radio"
+                name="result-order"
+                value={o}
+                checked={order === o}
+                onChange={() => update({ order: o })}
+              />
+              {o === 'relevance' ? 'Relevance' : 'Path'}
+            </label>
+          ))}
+        </div>
+        {files > 1 && (
+          <button
+            type="button"
+            className="results-collapse"
+            data-testid="collapse-all"
+            onClick={() => setCollapse(collapsed === files ? NONE_COLLAPSED : ALL_COLLAPSED)}
+          >
+            {collapsed === files ? 'Expand all' : 'Collapse all'}
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** Before a search: what the box does. */
+function SearchHint() {
+  return (
+    <div className="empty-hint">
+      <p>Search every file of the repository. Try a word from the code, or switch to Regex.</p>
+      <p>
+        <kbd>Ctrl</kbd>/<kbd>⌘</kbd>+<kbd>P</kbd> opens a file by name.
+      </p>
+    </div>
+  );
+}
+
+/** The Text/Regex result rows, virtualized: a file header per file, then its hits with context. */
+function ResultsScroll({
+  list: { scrollRef, shown, virtualizer, touch, reveal },
+  revealed,
+  active,
+  setActive,
+  collapse,
+  onKeyDown,
+  onToggle,
+  onOpen,
+}: {
+  list: ResultList;
+  revealed: number;
+  active: number;
+  setActive: (active: number) => void;
+  collapse: CollapseState;
+  onKeyDown: (e: KeyboardEvent) => void;
+  onToggle: (path: string) => void;
+  onOpen: (row: Row) => void;
+}) {
+  return (
+    <div
+      ref={scrollRef}
+      className="results-scroll"
+      data-testid="search-results"
+      onKeyDown={onKeyDown}
+      onPointerMove={() => touch()}
+      onPointerDown={() => touch()}
+      onWheel={() => touch()}
+      onTouchStart={() => touch()}
+      onFocus={() => touch()}
+      onScroll={() => {
+        touch(true);
+        const items = virtualizer.getVirtualItems();
+        if (items.length) reveal(items[items.length - 1].index);
+      }}
+    >
+      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const row = item.index < revealed ? shown.rows[item.index] : undefined;
+          const style = { transform: `translateY(${item.start}px)`, height: ROW_HEIGHT };
+          if (!row) return null;
+          const nav = shown.focusIndex[item.index];
+          return (
+            <TextResultRow
+              key={item.key}
+              row={row}
+              style={style}
+              nav={nav}
+              active={active}
+              collapsed={row.kind === 'file' && anyCollapsed(collapse) && isCollapsed(collapse, row.path)}
+              onFocus={() => setActive(nav)}
+              onToggle={onToggle}
+              onOpen={onOpen}
+            />
+          );
+        })}
+      </div>
+    </div>
+  );
+}
+
+export function SearchPanel({
+  view,
+  update,
+  repoKey,
+  fileCount,
+  searchInputRef,
+  indexReady = false,
+  indexVersion = 0,
+}: {
+  view: ViewState;
+  update: UpdateView;
+  repoKey: string;
+  fileCount: number;
+  searchInputRef: React.RefObject<HTMLInputElement | null>;
+  /** The code index is complete: Ranked mode can answer, Text/Regex use its trigrams. */
+  indexReady?: boolean;
+  /** Bumped after every index build, so Ranked results follow a refresh. */
+  indexVersion?: number;
+}) {
+  // Ranked and Semantic rank chunks: no case / whole-word options, no streamed text hits
+  const ranked = view.mode === 'ranked' || view.mode === 'semantic' || view.mode === 'hybrid';
+  const semantic = useSemantic(repoKey, indexVersion);
+  /** The focused row's place among the focusable rows (file headers and hits), -1: none yet. */
+  const [active, setActive] = useState(-1);
+  const [collapse, setCollapse] = useState<CollapseState>(NONE_COLLAPSED);
+  /**
+   * Rows mounted so far: a finished search's files land together once ordered, and laying out a
+   * screenful of highlighted rows in one frame took 100-450 ms on a busy 2-core machine (the index
+   * build competing), so they are added REVEAL_STEP rows a frame; a scroll or a key reveals what it reaches at once.
+   */
+  const [revealed, setRevealed] = useState(REVEAL_STEP);
+
+  // A new request (a new search) only when a field it is built from changes, not the open file or line.
+  const { q, mode, caseSensitive, wholeWord, include, exclude, ext } = view;
+  const request = useMemo(
+    () => buildRequest({ q, mode, caseSensitive, wholeWord, include, exclude, ext }),
+    [q, mode, caseSensitive, wholeWord, include, exclude, ext],
+  );
+  const { results, status, rowsVersion } = useSearchRun(request, repoKey, ranked, () => {
+    setRevealed(REVEAL_STEP);
+    setActive(-1);
+    setCollapse(NONE_COLLAPSED);
+  });
+  const order = view.order;
+  const list = useResultList({ results, rowsVersion, collapse, order, revealed, setRevealed, setActive });
+  const { shown } = list;
+  const { focusFirstHit, toggleFile, onResultsKey } = useResultKeys({
+    list,
+    active,
+    setActive,
+    collapse,
+    setCollapse,
+    searchInputRef,
+  });
+  const open = (row: Row) => {
+    if (row.kind === 'line') update({ file: row.path, line: row.line }, { push: true });
+  };
+  const summary = searchSummary(status, results.current.hitCount, fileCount);
 
   return (
     <section className="search-panel" aria-label="Search">
@@ -366,94 +469,26 @@ export function SearchPanel({
         <RankedResults view={view} update={update} indexReady={indexReady} indexVersion={indexVersion} />
       ) : (
         <>
-          <div className="results-head">
-            <SearchStatus
-              summary={summary}
-              running={status.state === 'running'}
-              error={status.state === 'error' ? status.error : null}
-            />
-            <div className="results-tools">
-              <div
-                role="radiogroup"
-                aria-label="Result order"
-                className="segmented results-order"
-                data-testid="result-order"
-              >
-                {(['relevance', 'path'] as const).map((o) => (
-                  <label key={o} className={order === o ? 'on' : ''} title={ORDER_TITLES[o]}>
-                    <input
-                      type="radio"
-                      name="result-order"
-                      value={o}
-                      checked={order === o}
-                      onChange={() => update({ order: o })}
-                    />
-                    {o === 'relevance' ? 'Relevance' : 'Path'}
-                  </label>
-                ))}
-              </div>
-              {shown.files > 1 && (
-                <button
-                  type="button"
-                  className="results-collapse"
-                  data-testid="collapse-all"
-                  onClick={() =>
-                    setCollapse(shown.collapsed === shown.files ? NONE_COLLAPSED : ALL_COLLAPSED)
-                  }
-                >
-                  {shown.collapsed === shown.files ? 'Expand all' : 'Collapse all'}
-                </button>
-              )}
-            </div>
-          </div>
-          {status.state === 'idle' && (
-            <div className="empty-hint">
-              <p>Search every file of the repository. Try a word from the code, or switch to Regex.</p>
-              <p>
-                <kbd>Ctrl</kbd>/<kbd>⌘</kbd>+<kbd>P</kbd> opens a file by name.
-              </p>
-            </div>
-          )}
-          <div
-            ref={scrollRef}
-            className="results-scroll"
-            data-testid="search-results"
+          <ResultsHead
+            summary={summary}
+            status={status}
+            order={order}
+            update={update}
+            files={shown.files}
+            collapsed={shown.collapsed}
+            setCollapse={setCollapse}
+          />
+          {status.state === 'idle' && <SearchHint />}
+          <ResultsScroll
+            list={list}
+            revealed={revealed}
+            active={active}
+            setActive={setActive}
+            collapse={collapse}
             onKeyDown={onResultsKey}
-            onPointerMove={() => touch()}
-            onPointerDown={() => touch()}
-            onWheel={() => touch()}
-            onTouchStart={() => touch()}
-            onFocus={() => touch()}
-            onScroll={() => {
-              touch(true);
-              const items = virtualizer.getVirtualItems();
-              if (items.length) reveal(items[items.length - 1].index);
-            }}
-          >
-            <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-              {virtualizer.getVirtualItems().map((item) => {
-                const row = item.index < revealed ? shown.rows[item.index] : undefined;
-                const style = { transform: `translateY(${item.start}px)`, height: ROW_HEIGHT };
-                if (!row) return null;
-                const nav = shown.focusIndex[item.index];
-                return (
-                  <TextResultRow
-                    key={item.key}
-                    row={row}
-                    style={style}
-                    nav={nav}
-                    active={active}
-                    collapsed={
-                      row.kind === 'file' && anyCollapsed(collapse) && isCollapsed(collapse, row.path)
-                    }
-                    onFocus={() => setActive(nav)}
-                    onToggle={toggleFile}
-                    onOpen={open}
-                  />
-                );
-              })}
-            </div>
-          </div>
+            onToggle={toggleFile}
+            onOpen={open}
+          />
         </>
       )}
     </section>

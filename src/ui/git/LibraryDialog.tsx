@@ -3,7 +3,7 @@
  * library of cloned repositories and opened folders: source, branch, size on disk, files,
  * last index; open, fetch updates, delete; storage use against the browser's quota.
  */
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useState } from 'react';
 import { QuarryError, toQuarryError } from '../../core/errors';
 import {
   type CloneRequest,
@@ -15,8 +15,9 @@ import { useEngine } from '../engine';
 import { formatBytes, formatCount, plural } from '../format';
 import { visibleText } from '../visible-text';
 import { VisibleText } from '../VisibleText';
+import { CloneForm } from './CloneForm';
 import { GitProgressBar, ProgressStore } from './GitProgress';
-import { keepToken, loadProxy, saveProxy, tokenFor } from './settings';
+import { tokenFor } from './settings';
 
 export interface CloneJobView {
   url: string;
@@ -42,12 +43,6 @@ export interface LibraryDialogProps {
   /** Pre-filled URL and ref (a shared link to a repository that is not here yet). */
   prefill?: { url: string; ref: string };
 }
-
-export const DEPTH_CHOICES: ReadonlyArray<{ value: number; label: string }> = [
-  { value: 1, label: 'Latest commit only (fastest)' },
-  { value: 50, label: 'Last 50 commits' },
-  { value: 0, label: 'Full history' },
-];
 
 function when(ms: number | undefined): string {
   if (!ms) return 'never';
@@ -133,213 +128,87 @@ function StorageLine({ info }: { info: LibraryInfo }) {
   );
 }
 
-function CloneForm({ cloning, startClone, cloneError, prefill }: LibraryDialogProps) {
-  const [url, setUrl] = useState(prefill?.url ?? '');
-  const [ref, setRef] = useState(prefill?.ref ?? '');
-  const [depth, setDepth] = useState(1);
-  const initialToken = tokenFor(prefill?.url ?? '');
-  const [token, setToken] = useState(initialToken.token);
-  const [remember, setRemember] = useState(initialToken.remembered);
-  const [proxy, setProxy] = useState(loadProxy);
-  const [showAccess, setShowAccess] = useState(!!initialToken.token || !!loadProxy());
-  const [inputError, setInputError] = useState<QuarryError | null>(null);
-  const tokenRef = useRef<HTMLInputElement>(null);
-  const proxyRef = useRef<HTMLInputElement>(null);
-  const urlRef = useRef<HTMLInputElement>(null);
-  const ids = useId();
-  const error = inputError ?? cloneError;
-
-  useEffect(() => urlRef.current?.focus(), []);
-
-  // A failed clone that needs a token or a proxy opens those settings and focuses the field
-  // (in an effect after the commit that rendered it).
-  const focusField =
-    cloneError?.code === 'AuthRequired'
-      ? 'token'
-      : cloneError?.code === 'NetworkError' && cloneError.data?.suggestCorsProxy
-        ? 'proxy'
-        : null;
-  useEffect(() => {
-    if (focusField) setShowAccess(true);
-  }, [cloneError, focusField]);
-  useEffect(() => {
-    if (!showAccess || !focusField) return;
-    (focusField === 'token' ? tokenRef : proxyRef).current?.focus();
-  }, [cloneError, focusField, showAccess]);
-
-  // A token kept for this host fills in when the URL changes.
-  const onUrl = (value: string) => {
-    setUrl(value);
-    const t = tokenFor(value);
-    if (t.token) {
-      setToken(t.token);
-      setRemember(t.remembered);
-    }
-  };
-
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    if (cloning) return;
-    const u = url.trim();
-    if (!u) {
-      setInputError(
-        new QuarryError(
-          'InvalidArgument',
-          'Enter the URL of a git repository, for example https://github.com/owner/repo.git',
-        ),
-      );
-      urlRef.current?.focus();
-      return;
-    }
-    setInputError(null);
-    saveProxy(proxy);
-    keepToken(u, token, remember);
-    startClone({
-      url: u,
-      ref: ref.trim() || undefined,
-      depth,
-      token: token.trim() || undefined,
-      corsProxy: proxy.trim() || undefined,
-    });
-  };
-
-  const branches = Array.isArray(error?.data?.branches) ? (error!.data.branches as string[]) : [];
-
+/** A library entry's branch, size, file count, and when it was indexed (and fetched). */
+function LibraryFacts({ entry, isClone }: { entry: LibraryEntry; isClone: boolean }) {
   return (
-    <form className="clone-form" onSubmit={submit} aria-labelledby={`${ids}-title`} data-testid="clone-form">
-      <h3 id={`${ids}-title`}>Clone a git repository</h3>
-      <div className="clone-row">
-        <label htmlFor={`${ids}-url`}>Repository URL</label>
-        <input
-          id={`${ids}-url`}
-          ref={urlRef}
-          type="url"
-          inputMode="url"
-          placeholder="https://github.com/owner/repo.git"
-          value={url}
-          onChange={(e) => onUrl(e.target.value)}
-          spellCheck={false}
-          autoComplete="url"
-          disabled={!!cloning}
-        />
-        <button type="submit" className="primary" disabled={!!cloning}>
-          Clone
-        </button>
+    <dl className="library-facts">
+      <div>
+        <dt>Branch</dt>
+        <dd>{entry.branch ? <VisibleText text={entry.branch} /> : '—'}</dd>
       </div>
-      <div className="clone-options">
-        <label>
-          Branch or tag{' '}
-          <input
-            value={ref}
-            onChange={(e) => setRef(e.target.value)}
-            placeholder="default branch"
-            spellCheck={false}
-            disabled={!!cloning}
-            size={16}
-          />
-        </label>
-        <label>
-          History{' '}
-          <select value={depth} onChange={(e) => setDepth(Number(e.target.value))} disabled={!!cloning}>
-            {DEPTH_CHOICES.map((d) => (
-              <option key={d.value} value={d.value}>
-                {d.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button
-          type="button"
-          className="link"
-          aria-expanded={showAccess}
-          onClick={() => setShowAccess((v) => !v)}
-        >
-          Access token and CORS proxy
-        </button>
+      <div>
+        <dt>Size</dt>
+        <dd>{formatBytes(entry.sizeBytes)}</dd>
       </div>
-      {showAccess && (
-        <div className="clone-access">
-          <label>
-            Access token (private repositories){' '}
-            <input
-              ref={tokenRef}
-              type="password"
-              value={token}
-              onChange={(e) => setToken(e.target.value)}
-              autoComplete="off"
-              spellCheck={false}
-              size={28}
-            />
-          </label>
-          <label className="check">
-            <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} />{' '}
-            Remember the token on this device
-          </label>
-          <label>
-            CORS proxy URL{' '}
-            <input
-              ref={proxyRef}
-              type="url"
-              value={proxy}
-              onChange={(e) => setProxy(e.target.value)}
-              placeholder="none"
-              spellCheck={false}
-              size={32}
-            />
-          </label>
-          <p className="muted">
-            The token is kept in this tab's memory unless you tick “Remember”; it is sent with this
-            repository's requests only, and through the CORS proxy when one is set, so use a proxy you trust.
-            Browsers can only clone from servers that allow cross-origin requests; for other hosts, a CORS
-            proxy relays the git traffic.
-          </p>
+      <div>
+        <dt>Files</dt>
+        <dd>{formatCount(entry.fileCount)}</dd>
+      </div>
+      <div>
+        <dt>Indexed</dt>
+        <dd>{when(entry.lastIndexedAt)}</dd>
+      </div>
+      {isClone && (
+        <div>
+          <dt>Fetched</dt>
+          <dd>{when(entry.lastFetchedAt)}</dd>
         </div>
       )}
-      {cloning && (
-        <GitProgressBar
-          verb="Cloning"
-          store={cloning.progress}
-          onCancel={cloning.cancel}
-          testId="clone-progress"
-        />
-      )}
-      {error && (
-        <div className="form-error" role="alert" data-testid="clone-error">
-          <p>
-            <VisibleText text={error.message} multiline />
-          </p>
-          {branches.length > 0 && (
-            <p>
-              Pick one:{' '}
-              {branches.map((b) => (
-                <button key={b} type="button" className="chip" onClick={() => setRef(b)}>
-                  <VisibleText text={b} />
-                </button>
-              ))}
-            </p>
-          )}
-        </div>
-      )}
-    </form>
+    </dl>
   );
 }
 
-function LibraryRow({
-  entry,
-  currentKeys,
-  onOpen,
-  onAdd,
-  onFetched,
-  onDeleted,
-  onClose,
-  onChanged,
-}: LibraryDialogProps & { entry: LibraryEntry; onChanged: () => void }) {
+/** Delete, then a confirmation (delete the clone, or forget the folder) or keep it. */
+function DeleteControl({
+  name,
+  isClone,
+  confirming,
+  setConfirming,
+  disabled,
+  onDelete,
+}: {
+  name: string;
+  isClone: boolean;
+  confirming: boolean;
+  setConfirming: (v: boolean) => void;
+  disabled: boolean;
+  onDelete: () => void;
+}) {
+  return !confirming ? (
+    <button
+      type="button"
+      onClick={() => setConfirming(true)}
+      aria-label={`Delete ${visibleText(name)}`}
+      disabled={disabled}
+    >
+      Delete
+    </button>
+  ) : (
+    <span className="confirm" role="group" aria-label={`Confirm deleting ${visibleText(name)}`}>
+      {isClone
+        ? 'Delete the clone and free its storage?'
+        : 'Remove this folder from the library? (its files stay on disk)'}{' '}
+      <button type="button" className="danger" onClick={onDelete}>
+        Yes, delete
+      </button>{' '}
+      <button type="button" onClick={() => setConfirming(false)}>
+        Keep
+      </button>
+    </span>
+  );
+}
+
+/** A library entry's fetch (with progress) and delete, and what the last of them said. */
+function useEntryActions(
+  entry: LibraryEntry,
+  onFetched: LibraryDialogProps['onFetched'],
+  onDeleted: LibraryDialogProps['onDeleted'],
+  onChanged: () => void,
+) {
   const engine = useEngine();
   const [fetching, setFetching] = useState<{ progress: ProgressStore; cancel: () => void } | null>(null);
   const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const isOpen = currentKeys.includes(entry.key);
-  const isClone = entry.source === 'clone';
 
   const fetchUpdates = async () => {
     const progress = new ProgressStore();
@@ -383,6 +252,27 @@ function LibraryRow({
       onChanged();
     }
   };
+  return { fetching, message, confirmDelete, setConfirmDelete, fetchUpdates, remove };
+}
+
+function LibraryRow({
+  entry,
+  currentKeys,
+  onOpen,
+  onAdd,
+  onFetched,
+  onDeleted,
+  onClose,
+  onChanged,
+}: LibraryDialogProps & { entry: LibraryEntry; onChanged: () => void }) {
+  const { fetching, message, confirmDelete, setConfirmDelete, fetchUpdates, remove } = useEntryActions(
+    entry,
+    onFetched,
+    onDeleted,
+    onChanged,
+  );
+  const isOpen = currentKeys.includes(entry.key);
+  const isClone = entry.source === 'clone';
 
   return (
     <li className="library-row" data-testid="library-row" aria-label={visibleText(entry.name)}>
@@ -395,30 +285,7 @@ function LibraryRow({
           {isClone ? <VisibleText text={entry.url} /> : 'opened folder'}
         </span>
       </div>
-      <dl className="library-facts">
-        <div>
-          <dt>Branch</dt>
-          <dd>{entry.branch ? <VisibleText text={entry.branch} /> : '—'}</dd>
-        </div>
-        <div>
-          <dt>Size</dt>
-          <dd>{formatBytes(entry.sizeBytes)}</dd>
-        </div>
-        <div>
-          <dt>Files</dt>
-          <dd>{formatCount(entry.fileCount)}</dd>
-        </div>
-        <div>
-          <dt>Indexed</dt>
-          <dd>{when(entry.lastIndexedAt)}</dd>
-        </div>
-        {isClone && (
-          <div>
-            <dt>Fetched</dt>
-            <dd>{when(entry.lastFetchedAt)}</dd>
-          </div>
-        )}
-      </dl>
+      <LibraryFacts entry={entry} isClone={isClone} />
       <div className="library-actions">
         <button
           type="button"
@@ -455,28 +322,14 @@ function LibraryRow({
             Fetch updates
           </button>
         )}
-        {!confirmDelete ? (
-          <button
-            type="button"
-            onClick={() => setConfirmDelete(true)}
-            aria-label={`Delete ${visibleText(entry.name)}`}
-            disabled={!!fetching}
-          >
-            Delete
-          </button>
-        ) : (
-          <span className="confirm" role="group" aria-label={`Confirm deleting ${visibleText(entry.name)}`}>
-            {isClone
-              ? 'Delete the clone and free its storage?'
-              : 'Remove this folder from the library? (its files stay on disk)'}{' '}
-            <button type="button" className="danger" onClick={() => void remove()}>
-              Yes, delete
-            </button>{' '}
-            <button type="button" onClick={() => setConfirmDelete(false)}>
-              Keep
-            </button>
-          </span>
-        )}
+        <DeleteControl
+          name={entry.name}
+          isClone={isClone}
+          confirming={confirmDelete}
+          setConfirming={setConfirmDelete}
+          disabled={!!fetching}
+          onDelete={() => void remove()}
+        />
       </div>
       {fetching && (
         <GitProgressBar verb="Fetching updates" store={fetching.progress} onCancel={fetching.cancel} />

@@ -22,33 +22,13 @@ type Loaded =
   | { state: 'refs'; files: ReferenceFile[]; end: ReferencesStats | null; rank?: Map<string, number> }
   | { state: 'error'; message: string; notReady: boolean };
 
-export function NavPanel({
-  sym,
-  nav,
-  from,
-  current,
-  indexVersion,
-  repoKey,
-  onOpen,
-  onClose,
-  onSwitch,
-}: {
-  sym: string;
-  nav: Exclude<NavKind, ''>;
-  /** The file the name was looked up from (ranking), and where the viewer is now (marked in the list). */
-  from: string;
-  current: { path: string; line: number };
-  indexVersion: number;
-  repoKey: string;
-  onOpen: (path: string, line: number) => void;
-  onClose: () => void;
-  onSwitch: (nav: Exclude<NavKind, ''>) => void;
-}) {
+/**
+ * The definitions, or the references as they stream in, of `sym` looked up from `from`;
+ * `key` names the lookup (loading while the last answer is another key's).
+ */
+function useNavResults(nav: Exclude<NavKind, ''>, sym: string, from: string, key: string): Loaded {
   const engine = useEngine();
   const [loaded, setLoaded] = useState<Loaded & { key?: string }>({ state: 'loading' });
-  const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
-  const listRef = useRef<HTMLDivElement>(null);
-  const key = `${nav}\n${sym}\n${from}\n${indexVersion}\n${repoKey}`;
 
   useEffect(() => {
     let live = true;
@@ -91,32 +71,125 @@ export function NavPanel({
     };
   }, [engine, key, nav, sym, from]);
 
-  const shown: Loaded = loaded.key === key ? loaded : { state: 'loading' };
+  return loaded.key === key ? loaded : { state: 'loading' };
+}
 
-  const onKeyDown = (e: React.KeyboardEvent) => {
-    if (e.key === 'Escape') {
-      e.preventDefault();
-      onClose();
-      return;
-    }
-    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
-    const items = [...(listRef.current?.querySelectorAll<HTMLElement>('[data-nav-item]') ?? [])];
-    if (!items.length) return;
-    e.preventDefault();
-    const at = items.indexOf(document.activeElement as HTMLElement);
-    const next =
-      e.key === 'ArrowDown' ? Math.min(items.length - 1, at + 1) : Math.max(0, at < 0 ? 0 : at - 1);
-    items[next].focus();
-  };
-
-  const title = nav === 'defs' ? 'Definitions' : 'References';
+/** The definitions found, each a button that opens it (the one the viewer is at marked). */
+function DefinitionList({
+  definitions,
+  current,
+  onOpen,
+}: {
+  definitions: DefinitionsResult['definitions'];
+  current: { path: string; line: number };
+  onOpen: (path: string, line: number) => void;
+}) {
   return (
-    <aside
-      className="nav-panel"
-      aria-label={`${title} of ${sym}`}
-      data-testid="nav-panel"
-      onKeyDown={onKeyDown}
-    >
+    <ul className="nav-defs">
+      {definitions.map((d) => {
+        const here = d.path === current.path && d.line === current.line;
+        return (
+          <li key={`${d.path}:${d.line}`}>
+            <button
+              type="button"
+              data-nav-item
+              data-testid="nav-item"
+              aria-current={here || undefined}
+              className={here ? 'current' : ''}
+              onClick={() => onOpen(d.path, d.line)}
+            >
+              <SymbolKind kind={d.chunkType} />
+              <span className="nav-def-name">
+                <VisibleText text={d.symbolName} />
+              </span>
+              <span className="nav-rank">{d.rank}</span>
+              <span className="nav-def-where">
+                <VisibleText text={d.path} />:{d.line}
+              </span>
+              <code className="nav-line">
+                <CodeText text={d.text} lang={languageOf(d.path)} />
+              </code>
+            </button>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+/** One file's references: a header that folds it, and a button per line. */
+function ReferenceFileSection({
+  file: f,
+  closed,
+  onToggle,
+  current,
+  onOpen,
+}: {
+  file: ReferenceFile;
+  closed: boolean;
+  onToggle: () => void;
+  current: { path: string; line: number };
+  onOpen: (path: string, line: number) => void;
+}) {
+  return (
+    <section className="nav-file">
+      <h3>
+        <button type="button" className="nav-file-head" aria-expanded={!closed} onClick={onToggle}>
+          <span aria-hidden="true">{closed ? '▸' : '▾'}</span> <VisibleText text={f.path} />{' '}
+          <span className="nav-file-count">{f.lines.length}</span>
+        </button>
+      </h3>
+      {!closed && (
+        <ul>
+          {f.lines.map((l) => {
+            const here = f.path === current.path && l.line === current.line;
+            return (
+              <li key={l.line}>
+                <button
+                  type="button"
+                  data-nav-item
+                  data-testid="nav-item"
+                  className={`nav-ref${here ? ' current' : ''}${l.definition ? ' def' : ''}`}
+                  aria-current={here || undefined}
+                  aria-label={`${f.path} line ${l.line}${l.definition ? ', definition' : ''}`}
+                  onClick={() => onOpen(f.path, l.line)}
+                >
+                  <span className="nav-ln">{l.line}</span>
+                  <code className="nav-line">
+                    <CodeText
+                      text={l.text}
+                      lang={languageOf(f.path)}
+                      hits={l.ranges}
+                      from={lineStart(l.text, l.ranges)}
+                    />
+                  </code>
+                  {l.definition && <span className="nav-rank">definition</span>}
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** The panel's title, the definitions/references switch, the close button and what the list is based on. */
+function NavPanelHead({
+  nav,
+  sym,
+  title,
+  onClose,
+  onSwitch,
+}: {
+  nav: Exclude<NavKind, ''>;
+  sym: string;
+  title: string;
+  onClose: () => void;
+  onSwitch: (nav: Exclude<NavKind, ''>) => void;
+}) {
+  return (
+    <>
       <header className="nav-head">
         <h2>
           {title} of <code>{sym}</code>
@@ -144,6 +217,61 @@ export function NavPanel({
           ? 'Search-based: symbols with this name from the code index (no type checker), this file and its imports first.'
           : 'Search-based: whole-word, case-sensitive matches of the name, definitions first.'}
       </p>
+    </>
+  );
+}
+
+export function NavPanel({
+  sym,
+  nav,
+  from,
+  current,
+  indexVersion,
+  repoKey,
+  onOpen,
+  onClose,
+  onSwitch,
+}: {
+  sym: string;
+  nav: Exclude<NavKind, ''>;
+  /** The file the name was looked up from (ranking), and where the viewer is now (marked in the list). */
+  from: string;
+  current: { path: string; line: number };
+  indexVersion: number;
+  repoKey: string;
+  onOpen: (path: string, line: number) => void;
+  onClose: () => void;
+  onSwitch: (nav: Exclude<NavKind, ''>) => void;
+}) {
+  const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
+  const listRef = useRef<HTMLDivElement>(null);
+  const shown = useNavResults(nav, sym, from, `${nav}\n${sym}\n${from}\n${indexVersion}\n${repoKey}`);
+
+  const onKeyDown = (e: React.KeyboardEvent) => {
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      onClose();
+      return;
+    }
+    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+    const items = [...(listRef.current?.querySelectorAll<HTMLElement>('[data-nav-item]') ?? [])];
+    if (!items.length) return;
+    e.preventDefault();
+    const at = items.indexOf(document.activeElement as HTMLElement);
+    const next =
+      e.key === 'ArrowDown' ? Math.min(items.length - 1, at + 1) : Math.max(0, at < 0 ? 0 : at - 1);
+    items[next].focus();
+  };
+
+  const title = nav === 'defs' ? 'Definitions' : 'References';
+  return (
+    <aside
+      className="nav-panel"
+      aria-label={`${title} of ${sym}`}
+      data-testid="nav-panel"
+      onKeyDown={onKeyDown}
+    >
+      <NavPanelHead nav={nav} sym={sym} title={title} onClose={onClose} onSwitch={onSwitch} />
       <div className="nav-list" ref={listRef} data-testid="nav-list" aria-busy={shown.state === 'loading'}>
         {shown.state === 'loading' && <p className="panel-note">Looking for {sym}…</p>}
         {shown.state === 'error' && (
@@ -161,35 +289,7 @@ export function NavPanel({
                 ? plural(shown.result.definitions.length, 'definition')
                 : `No definition of ${sym} in the code index.`}
             </p>
-            <ul className="nav-defs">
-              {shown.result.definitions.map((d) => {
-                const here = d.path === current.path && d.line === current.line;
-                return (
-                  <li key={`${d.path}:${d.line}`}>
-                    <button
-                      type="button"
-                      data-nav-item
-                      data-testid="nav-item"
-                      aria-current={here || undefined}
-                      className={here ? 'current' : ''}
-                      onClick={() => onOpen(d.path, d.line)}
-                    >
-                      <SymbolKind kind={d.chunkType} />
-                      <span className="nav-def-name">
-                        <VisibleText text={d.symbolName} />
-                      </span>
-                      <span className="nav-rank">{d.rank}</span>
-                      <span className="nav-def-where">
-                        <VisibleText text={d.path} />:{d.line}
-                      </span>
-                      <code className="nav-line">
-                        <CodeText text={d.text} lang={languageOf(d.path)} />
-                      </code>
-                    </button>
-                  </li>
-                );
-              })}
-            </ul>
+            <DefinitionList definitions={shown.result.definitions} current={current} onOpen={onOpen} />
           </>
         )}
         {shown.state === 'refs' && (
@@ -197,62 +297,23 @@ export function NavPanel({
             <p className="nav-count" data-testid="nav-count" role="status">
               {refsCount(shown.files, shown.end, sym)}
             </p>
-            {orderReferenceFiles(shown.files, from, shown.rank).map((f) => {
-              const closed = collapsed.has(f.path);
-              return (
-                <section key={f.path} className="nav-file">
-                  <h3>
-                    <button
-                      type="button"
-                      className="nav-file-head"
-                      aria-expanded={!closed}
-                      onClick={() =>
-                        setCollapsed((s) => {
-                          const n = new Set(s);
-                          if (closed) n.delete(f.path);
-                          else n.add(f.path);
-                          return n;
-                        })
-                      }
-                    >
-                      <span aria-hidden="true">{closed ? '▸' : '▾'}</span> <VisibleText text={f.path} />{' '}
-                      <span className="nav-file-count">{f.lines.length}</span>
-                    </button>
-                  </h3>
-                  {!closed && (
-                    <ul>
-                      {f.lines.map((l) => {
-                        const here = f.path === current.path && l.line === current.line;
-                        return (
-                          <li key={l.line}>
-                            <button
-                              type="button"
-                              data-nav-item
-                              data-testid="nav-item"
-                              className={`nav-ref${here ? ' current' : ''}${l.definition ? ' def' : ''}`}
-                              aria-current={here || undefined}
-                              aria-label={`${f.path} line ${l.line}${l.definition ? ', definition' : ''}`}
-                              onClick={() => onOpen(f.path, l.line)}
-                            >
-                              <span className="nav-ln">{l.line}</span>
-                              <code className="nav-line">
-                                <CodeText
-                                  text={l.text}
-                                  lang={languageOf(f.path)}
-                                  hits={l.ranges}
-                                  from={lineStart(l.text, l.ranges)}
-                                />
-                              </code>
-                              {l.definition && <span className="nav-rank">definition</span>}
-                            </button>
-                          </li>
-                        );
-                      })}
-                    </ul>
-                  )}
-                </section>
-              );
-            })}
+            {orderReferenceFiles(shown.files, from, shown.rank).map((f) => (
+              <ReferenceFileSection
+                key={f.path}
+                file={f}
+                closed={collapsed.has(f.path)}
+                onToggle={() =>
+                  setCollapsed((s) => {
+                    const n = new Set(s);
+                    if (n.has(f.path)) n.delete(f.path);
+                    else n.add(f.path);
+                    return n;
+                  })
+                }
+                current={current}
+                onOpen={onOpen}
+              />
+            ))}
           </>
         )}
       </div>

@@ -43,6 +43,66 @@ function visibleRows(
   return out;
 }
 
+/** The innermost symbol around `line` whose row shows (its parents are open); null: none. */
+function innermostShown(outline: readonly OutlineNode[], line: number, rows: Row[]): string | null {
+  const chain = line ? pathAt(outline, line) : [];
+  for (let i = chain.length - 1; i >= 0; i--)
+    if (rows.some((r) => r.id === idOf(chain[i]))) return idOf(chain[i]);
+  return null;
+}
+
+/** What the tree's actions are for its keys. */
+interface TreeActions {
+  move: (id: string | null | undefined) => void;
+  toggle: (id: string, open: boolean) => void;
+  open: (line: number) => void;
+}
+
+/**
+ * Does what `key` does on `row` (the `i`th of `rows`): Up/Down/Home/End move, Right opens or
+ * goes in, Left closes or goes out, Enter or Space opens the symbol's line. False: not a tree key.
+ */
+function treeKey(
+  key: string,
+  row: Row,
+  i: number,
+  rows: readonly Row[],
+  closed: ReadonlySet<string>,
+  { move, toggle, open }: TreeActions,
+): boolean {
+  const has = row.node.children.length > 0;
+  const isOpen = has && !closed.has(row.id);
+  switch (key) {
+    case 'ArrowDown':
+      move(rows[Math.min(rows.length - 1, i + 1)]?.id);
+      break;
+    case 'ArrowUp':
+      move(rows[Math.max(0, i - 1)]?.id);
+      break;
+    case 'Home':
+      move(rows[0]?.id);
+      break;
+    case 'End':
+      move(rows[rows.length - 1]?.id);
+      break;
+    case 'ArrowRight':
+      if (has && !isOpen) toggle(row.id, true);
+      else if (isOpen) move(rows[i + 1]?.id);
+      break;
+    case 'ArrowLeft':
+      if (isOpen) toggle(row.id, false);
+      else move(row.parent);
+      break;
+    case 'Enter':
+    case ' ':
+      open(row.node.line);
+      break;
+    default:
+      return false;
+  }
+  return true;
+}
+
 export function OutlinePanel({
   path,
   line,
@@ -63,12 +123,7 @@ export function OutlinePanel({
   const outline = useMemo(() => (state.state === 'ready' ? state.outline : []), [state]);
   const rows = useMemo(() => visibleRows(outline, closed), [outline, closed]);
   // the innermost symbol around the viewer's line (shown when its parents are open)
-  const here = useMemo(() => {
-    const chain = line ? pathAt(outline, line) : [];
-    for (let i = chain.length - 1; i >= 0; i--)
-      if (rows.some((r) => r.id === idOf(chain[i]))) return idOf(chain[i]);
-    return null;
-  }, [outline, line, rows]);
+  const here = useMemo(() => innermostShown(outline, line, rows), [outline, line, rows]);
 
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -105,37 +160,7 @@ export function OutlinePanel({
     });
 
   const onKeyDown = (e: React.KeyboardEvent, row: Row, i: number) => {
-    const has = row.node.children.length > 0;
-    const isOpen = has && !closed.has(row.id);
-    switch (e.key) {
-      case 'ArrowDown':
-        move(rows[Math.min(rows.length - 1, i + 1)]?.id);
-        break;
-      case 'ArrowUp':
-        move(rows[Math.max(0, i - 1)]?.id);
-        break;
-      case 'Home':
-        move(rows[0]?.id);
-        break;
-      case 'End':
-        move(rows[rows.length - 1]?.id);
-        break;
-      case 'ArrowRight':
-        if (has && !isOpen) toggle(row.id, true);
-        else if (isOpen) move(rows[i + 1]?.id);
-        break;
-      case 'ArrowLeft':
-        if (isOpen) toggle(row.id, false);
-        else move(row.parent);
-        break;
-      case 'Enter':
-      case ' ':
-        onOpen(row.node.line);
-        break;
-      default:
-        return;
-    }
-    e.preventDefault();
+    if (treeKey(e.key, row, i, rows, closed, { move, toggle, open: onOpen })) e.preventDefault();
   };
 
   if (state.state === 'loading') return <p className="panel-note">Reading symbols…</p>;
@@ -158,47 +183,87 @@ export function OutlinePanel({
         {virtualizer.getVirtualItems().map((item) => {
           const i = item.index;
           const row = rows[i];
-          const has = row.node.children.length > 0;
           return (
-            <li
+            <OutlineRow
               key={row.id}
-              data-id={row.id}
-              role="treeitem"
-              aria-level={row.depth + 1}
-              aria-posinset={row.posInSet}
-              aria-setsize={row.setSize}
-              aria-expanded={has ? !closed.has(row.id) : undefined}
-              aria-selected={row.id === here}
-              tabIndex={row.id === active ? 0 : -1}
-              className={`outline-item${row.id === here ? ' here' : ''}`}
-              style={{
-                transform: `translateY(${item.start}px)`,
-                height: ROW_HEIGHT,
-                paddingLeft: 6 + row.depth * 14,
-              }}
+              row={row}
+              top={item.start}
+              here={row.id === here}
+              active={row.id === active}
+              closed={closed.has(row.id)}
               onKeyDown={(e) => onKeyDown(e, row, i)}
               onFocus={() => setFocusId(row.id)}
-              onClick={() => onOpen(row.node.line)}
-            >
-              <span
-                className="outline-twisty"
-                aria-hidden="true"
-                onClick={(e) => {
-                  if (!has) return;
-                  e.stopPropagation();
-                  toggle(row.id, closed.has(row.id));
-                }}
-              >
-                {has ? (closed.has(row.id) ? '▸' : '▾') : ''}
-              </span>
-              <SymbolKind kind={row.node.chunkType} />
-              <span className="outline-name">
-                <VisibleText text={row.node.name} />
-              </span>
-            </li>
+              onOpen={() => onOpen(row.node.line)}
+              onToggle={() => toggle(row.id, closed.has(row.id))}
+            />
           );
         })}
       </ul>
     </div>
+  );
+}
+
+/** One symbol of the outline tree. */
+function OutlineRow({
+  row,
+  top,
+  here,
+  active,
+  closed,
+  onKeyDown,
+  onFocus,
+  onOpen,
+  onToggle,
+}: {
+  row: Row;
+  /** Its offset in the virtual list. */
+  top: number;
+  /** It holds the viewer's line. */
+  here: boolean;
+  /** It is the row Tab reaches. */
+  active: boolean;
+  closed: boolean;
+  onKeyDown: (e: React.KeyboardEvent) => void;
+  onFocus: () => void;
+  onOpen: () => void;
+  onToggle: () => void;
+}) {
+  const has = row.node.children.length > 0;
+  return (
+    <li
+      data-id={row.id}
+      role="treeitem"
+      aria-level={row.depth + 1}
+      aria-posinset={row.posInSet}
+      aria-setsize={row.setSize}
+      aria-expanded={has ? !closed : undefined}
+      aria-selected={here}
+      tabIndex={active ? 0 : -1}
+      className={`outline-item${here ? ' here' : ''}`}
+      style={{
+        transform: `translateY(${top}px)`,
+        height: ROW_HEIGHT,
+        paddingLeft: 6 + row.depth * 14,
+      }}
+      onKeyDown={onKeyDown}
+      onFocus={onFocus}
+      onClick={onOpen}
+    >
+      <span
+        className="outline-twisty"
+        aria-hidden="true"
+        onClick={(e) => {
+          if (!has) return;
+          e.stopPropagation();
+          onToggle();
+        }}
+      >
+        {has ? (closed ? '▸' : '▾') : ''}
+      </span>
+      <SymbolKind kind={row.node.chunkType} />
+      <span className="outline-name">
+        <VisibleText text={row.node.name} />
+      </span>
+    </li>
   );
 }

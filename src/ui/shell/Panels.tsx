@@ -1,9 +1,15 @@
-/** The panels above the workspace: an open in progress (with Cancel) and notices (errors, permission, lost snapshots, clone offers). */
+/**
+ * The panels above the workspace: an open or a clone in progress (with Cancel), notices (errors,
+ * permission, lost snapshots, clone offers), an address cut short, and a snapshot's note.
+ */
 import type { LibraryEntry } from '../../worker/protocol';
+import { hasDirectoryPicker } from '../../adapters/browser/fs-access';
 import { formatBytes, formatCount } from '../format';
+import { GitProgressBar } from '../git/GitProgress';
 import { useProgress } from '../progress-store';
 import { VisibleText } from '../VisibleText';
-import type { Notice, Opening } from '../workspace/controller';
+import type { Overlong } from '../url-state';
+import type { CloneJobView, Notice, Opening } from '../workspace/controller';
 
 export function OpeningPanel({ opening }: { opening: Opening }) {
   const p = useProgress(opening.progress);
@@ -136,6 +142,45 @@ export function NoticePanel({
       <button type="button" onClick={onDemo}>
         Open the demo
       </button>
+    </div>
+  );
+}
+
+/** The address's fields that were over their caps, cut short: what was done, and Dismiss. */
+export function AddressTooLong({ overlong, onDismiss }: { overlong: Overlong[]; onDismiss: () => void }) {
+  return (
+    <div className="notice error" role="alert" data-testid="address-too-long">
+      {overlong.map((o) => (
+        <p key={o.field}>{o.message}</p>
+      ))}
+      <button type="button" onClick={onDismiss}>
+        Dismiss
+      </button>
+    </div>
+  );
+}
+
+/** A folder read through the directory input: a copy, so changes on disk do not show. */
+export function SnapshotNote() {
+  return (
+    <p className="snapshot-note" role="note" data-testid="snapshot-note">
+      This folder is a snapshot: the browser gave Quarry a copy of its files once, so changes on disk will not
+      show up. Choose the folder again to refresh
+      {hasDirectoryPicker() ? ', or use “Open folder” for a live folder.' : '.'}
+    </p>
+  );
+}
+
+/** A clone in progress (while the Repositories dialog, which shows it too, is closed). */
+export function CloningPanel({ cloning }: { cloning: CloneJobView }) {
+  return (
+    <div className="opening" data-testid="cloning">
+      <div className="opening-head">
+        <strong>
+          Cloning <VisibleText text={cloning.url} />
+        </strong>
+      </div>
+      <GitProgressBar verb="Cloning" store={cloning.progress} onCancel={cloning.cancel} />
     </div>
   );
 }

@@ -53,23 +53,10 @@ function lineInfos(result: BlameResult): LineInfo[] {
   return out;
 }
 
-export function BlameView({
-  path,
-  line,
-  repoKey,
-  update,
-  toolbar,
-}: {
-  path: string;
-  line: number;
-  repoKey: string;
-  update: UpdateView;
-  toolbar?: ReactNode;
-}) {
+/** The file's blame from the engine (computed again when `attempt` changes), and the job's state. */
+function useBlame(path: string, repoKey: string, attempt: number): State | null {
   const engine = useEngine();
   const [state, setState] = useState<State | null>(null);
-  const [attempt, setAttempt] = useState(0);
-  const scrollRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     const progress = new ProgressStore();
@@ -91,18 +78,152 @@ export function BlameView({
       job.cancel(); // a no-op once it has ended
     };
   }, [engine, path, repoKey, attempt]);
+  return state;
+}
+
+/** A blamed line's gutter: its commit's age, and at the start of a run the commit, author and date. */
+function BlameGutter({
+  commit: c,
+  first,
+  recency,
+  onOpen,
+}: {
+  commit: BlameResult['commits'][number];
+  first: boolean;
+  /** 0..1: how recent the commit is among the blame's. */
+  recency: number;
+  /** Show the commit's diff of this file. */
+  onOpen: () => void;
+}) {
+  const mark = c.boundary ? '^' : '';
+  return (
+    <span className="blame-gutter">
+      <span className="blame-age" style={{ opacity: 0.15 + 0.85 * recency }} aria-hidden="true" />
+      {first && (
+        <>
+          <button
+            type="button"
+            className="blame-commit"
+            title={`${c.summary}\n${c.author}, ${fullDate(c.date)}\nOpen this commit's change to the file`}
+            aria-label={`Commit ${shortOid(c.oid)} by ${c.author}: ${c.summary}. Show its diff of this file`}
+            onClick={onOpen}
+          >
+            {mark}
+            {shortOid(c.oid)}
+          </button>
+          <span className="blame-author">{c.author}</span>
+          <time className="blame-date" title={fullDate(c.date)}>
+            {relativeTime(c.date)}
+          </time>
+        </>
+      )}
+    </span>
+  );
+}
+
+/** A blame that was cancelled or failed: compute it again, or show the file. */
+function BlameStopped({
+  error,
+  onRetry,
+  onClose,
+}: {
+  error: QuarryError | null;
+  onRetry: () => void;
+  onClose: () => void;
+}) {
+  return error === null ? (
+    <div className="git-note" role="status">
+      <p>Blame was cancelled.</p>
+      <p>
+        <button type="button" onClick={onRetry}>
+          Compute it again
+        </button>{' '}
+        <button type="button" onClick={onClose}>
+          Show the file
+        </button>
+      </p>
+    </div>
+  ) : (
+    <div className="git-note" role="alert">
+      <p>
+        <strong>Cannot blame this file.</strong> <VisibleText text={error.message} multiline />
+      </p>
+      <p>
+        <button type="button" onClick={onRetry}>
+          Try again
+        </button>{' '}
+        <button type="button" onClick={onClose}>
+          Show the file
+        </button>
+      </p>
+    </div>
+  );
+}
+
+/** Each commit's recency, 0..1 between the oldest and newest commit in the blame. */
+function commitRecency(result: BlameResult): number[] {
+  const dates = result.commits.map((c) => c.date);
+  const lo = Math.min(...dates);
+  const span = Math.max(...dates) - lo || 1;
+  return dates.map((d) => (d - lo) / span);
+}
+
+/** The blame's bar: the file, what the blame is of, Close blame and the viewer's tools. */
+function BlameBar({
+  path,
+  result,
+  onClose,
+  toolbar,
+}: {
+  path: string;
+  result: BlameResult | null;
+  onClose: () => void;
+  toolbar?: ReactNode;
+}) {
+  return (
+    <header className="viewer-bar">
+      <h2 className="viewer-path" title={visibleText(path)}>
+        <VisibleText text={path} />
+      </h2>
+      {result && (
+        <p className="git-bar-info" data-testid="blame-info">
+          <span className="mono">blame at HEAD {shortOid(result.head)}</span>
+          <span>
+            {plural(result.lineCount, 'line')} from {plural(result.commits.length, 'commit')}
+          </span>
+          {result.shallow && <span>a shallow clone: lines marked ^ may be older</span>}
+        </p>
+      )}
+      <button type="button" onClick={onClose} title="Show the file without blame">
+        Close blame
+      </button>
+      {toolbar}
+    </header>
+  );
+}
+
+export function BlameView({
+  path,
+  line,
+  repoKey,
+  update,
+  toolbar,
+}: {
+  path: string;
+  line: number;
+  repoKey: string;
+  update: UpdateView;
+  toolbar?: ReactNode;
+}) {
+  const [attempt, setAttempt] = useState(0);
+  const state = useBlame(path, repoKey, attempt);
+  const scrollRef = useRef<HTMLDivElement>(null);
 
   const result = state?.state === 'ready' ? state.result : null;
   const lines = useMemo(() => (result ? splitLines(result.text).lines.map(displayLine) : []), [result]);
   const infos = useMemo(() => (result ? lineInfos(result) : []), [result]);
   // recency 0..1 between the oldest and newest commit in the blame
-  const recency = useMemo(() => {
-    if (!result) return [];
-    const dates = result.commits.map((c) => c.date);
-    const lo = Math.min(...dates);
-    const span = Math.max(...dates) - lo || 1;
-    return dates.map((d) => (d - lo) / span);
-  }, [result]);
+  const recency = useMemo(() => (result ? commitRecency(result) : []), [result]);
 
   const virtualizer = useVirtualizer({
     count: lines.length,
@@ -125,24 +246,7 @@ export function BlameView({
       aria-label={`Blame of ${visibleText(path)}`}
       data-testid="blame-view"
     >
-      <header className="viewer-bar">
-        <h2 className="viewer-path" title={visibleText(path)}>
-          <VisibleText text={path} />
-        </h2>
-        {result && (
-          <p className="git-bar-info" data-testid="blame-info">
-            <span className="mono">blame at HEAD {shortOid(result.head)}</span>
-            <span>
-              {plural(result.lineCount, 'line')} from {plural(result.commits.length, 'commit')}
-            </span>
-            {result.shallow && <span>a shallow clone: lines marked ^ may be older</span>}
-          </p>
-        )}
-        <button type="button" onClick={close} title="Show the file without blame">
-          Close blame
-        </button>
-        {toolbar}
-      </header>
+      <BlameBar path={path} result={result} onClose={close} toolbar={toolbar} />
       {state?.state === 'running' && (
         <div className="git-progress-wrap">
           <GitProgressBar
@@ -153,33 +257,12 @@ export function BlameView({
           />
         </div>
       )}
-      {state?.state === 'cancelled' && (
-        <div className="git-note" role="status">
-          <p>Blame was cancelled.</p>
-          <p>
-            <button type="button" onClick={() => setAttempt((a) => a + 1)}>
-              Compute it again
-            </button>{' '}
-            <button type="button" onClick={close}>
-              Show the file
-            </button>
-          </p>
-        </div>
-      )}
-      {state?.state === 'error' && (
-        <div className="git-note" role="alert">
-          <p>
-            <strong>Cannot blame this file.</strong> <VisibleText text={state.error.message} multiline />
-          </p>
-          <p>
-            <button type="button" onClick={() => setAttempt((a) => a + 1)}>
-              Try again
-            </button>{' '}
-            <button type="button" onClick={close}>
-              Show the file
-            </button>
-          </p>
-        </div>
+      {(state?.state === 'cancelled' || state?.state === 'error') && (
+        <BlameStopped
+          error={state.state === 'error' ? state.error : null}
+          onRetry={() => setAttempt((a) => a + 1)}
+          onClose={close}
+        />
       )}
       {result && (
         <div
@@ -194,7 +277,6 @@ export function BlameView({
               const n = item.index + 1;
               const info = infos[item.index];
               const c = result.commits[info.commit];
-              const mark = c.boundary ? '^' : '';
               return (
                 <div
                   key={item.index}
@@ -204,31 +286,12 @@ export function BlameView({
                   data-line={n}
                   data-commit={c.oid}
                 >
-                  <span className="blame-gutter">
-                    <span
-                      className="blame-age"
-                      style={{ opacity: 0.15 + 0.85 * recency[info.commit] }}
-                      aria-hidden="true"
-                    />
-                    {info.first && (
-                      <>
-                        <button
-                          type="button"
-                          className="blame-commit"
-                          title={`${c.summary}\n${c.author}, ${fullDate(c.date)}\nOpen this commit's change to the file`}
-                          aria-label={`Commit ${shortOid(c.oid)} by ${c.author}: ${c.summary}. Show its diff of this file`}
-                          onClick={() => update({ diff: c.oid, blame: false }, { push: true })}
-                        >
-                          {mark}
-                          {shortOid(c.oid)}
-                        </button>
-                        <span className="blame-author">{c.author}</span>
-                        <time className="blame-date" title={fullDate(c.date)}>
-                          {relativeTime(c.date)}
-                        </time>
-                      </>
-                    )}
-                  </span>
+                  <BlameGutter
+                    commit={c}
+                    first={info.first}
+                    recency={recency[info.commit]}
+                    onOpen={() => update({ diff: c.oid, blame: false }, { push: true })}
+                  />
                   <button
                     type="button"
                     tabIndex={-1}

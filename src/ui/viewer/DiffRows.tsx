@@ -5,7 +5,7 @@
  * React text, never markup. A screen reader hears "removed" / "added" before a changed line.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { memo, useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import type { DiffLayout, DiffRow, RowSide } from '../../core/diff/rows';
 import { CodeText } from '../CodeText';
 import type { Language } from '../highlight';
@@ -87,6 +87,88 @@ export interface DiffRowsHandle {
   scrollToRow(index: number): void;
 }
 
+/** The longest line of either side, in characters (a tab counts as its 8 columns). */
+function longestColumns(lines: DiffLines): number {
+  let max = 0;
+  for (const ls of [lines.a, lines.b]) {
+    for (const l of ls) {
+      if (l.length + 7 * l.length <= max) continue; // cannot beat it even if every character were a tab
+      let tabs = 0;
+      for (let i = l.indexOf('\t'); i !== -1; i = l.indexOf('\t', i + 1)) tabs++;
+      max = Math.max(max, l.length + 7 * tabs);
+    }
+  }
+  return max;
+}
+
+/** Hidden unchanged lines: a button that shows them. */
+function GapRow({
+  row,
+  style,
+  onExpand,
+}: {
+  row: Extract<DiffRow, { kind: 'gap' }>;
+  style: CSSProperties;
+  onExpand: (id: number) => void;
+}) {
+  const lastA = row.a + row.count;
+  return (
+    <div className="diff-gap" style={style} data-testid="diff-gap">
+      <button
+        type="button"
+        onClick={() => onExpand(row.id)}
+        aria-label={`Show ${row.count} unchanged lines (${row.a + 1}–${lastA})`}
+      >
+        ⋯ {row.count} unchanged lines
+      </button>
+      {row.header && <span className="hunk">{row.header}</span>}
+    </div>
+  );
+}
+
+/** One row of the inline layout: both line numbers, the sign, and the line of the side that shows. */
+function InlineRow({
+  row,
+  lines,
+  lang,
+  width,
+  current,
+  style,
+}: {
+  row: Extract<DiffRow, { kind: 'line' }>;
+  lines: DiffLines;
+  lang: Language;
+  width: number;
+  current: string;
+  style: CSSProperties;
+}) {
+  const side = (row.right?.kind === 'insert' ? row.right : (row.left ?? row.right))!;
+  const text = side === row.left ? lines.a[side.line] : lines.b[side.line];
+  const noEol =
+    side === row.left
+      ? lines.aNoEol && side.line === lines.a.length - 1
+      : lines.bNoEol && side.line === lines.b.length - 1;
+  return (
+    <div
+      className={`diff-row is-${side.kind}${current}`}
+      style={style}
+      data-testid="diff-row"
+      data-change={side.kind}
+    >
+      <span className="diff-ln" style={{ width: `${width + 1}ch` }}>
+        {row.left ? row.left.line + 1 : ''}
+      </span>
+      <span className="diff-ln" style={{ width: `${width + 1}ch` }}>
+        {row.right ? row.right.line + 1 : ''}
+      </span>
+      <span className="diff-sign" aria-hidden="true">
+        {SIGN[side.kind]}
+      </span>
+      <Code side={side} text={text} lang={lang} offset={0} noEol={noEol} />
+    </div>
+  );
+}
+
 export function DiffRowsView({
   rows,
   lines,
@@ -126,38 +208,13 @@ export function DiffRowsView({
   const width = String(Math.max(lines.a.length, lines.b.length, 1)).length;
   const split = layout === 'split';
   // the longest line, in characters (a tab counts as its 8 columns): how far the halves scroll sideways
-  const longest = useMemo(() => {
-    let max = 0;
-    for (const ls of [lines.a, lines.b]) {
-      for (const l of ls) {
-        if (l.length + 7 * l.length <= max) continue; // cannot beat it even if every character were a tab
-        let tabs = 0;
-        for (let i = l.indexOf('\t'); i !== -1; i = l.indexOf('\t', i + 1)) tabs++;
-        max = Math.max(max, l.length + 7 * tabs);
-      }
-    }
-    return max;
-  }, [lines]);
+  const longest = useMemo(() => longestColumns(lines), [lines]);
   const gutter = width + 4;
 
   const body: ReactNode[] = virtualizer.getVirtualItems().map((item) => {
     const row = rows[item.index];
     const style = { transform: `translateY(${item.start}px)`, height: ROW_HEIGHT };
-    if (row.kind === 'gap') {
-      const lastA = row.a + row.count;
-      return (
-        <div key={`g${row.id}`} className="diff-gap" style={style} data-testid="diff-gap">
-          <button
-            type="button"
-            onClick={() => onExpand(row.id)}
-            aria-label={`Show ${row.count} unchanged lines (${row.a + 1}–${lastA})`}
-          >
-            ⋯ {row.count} unchanged lines
-          </button>
-          {row.header && <span className="hunk">{row.header}</span>}
-        </div>
-      );
-    }
+    if (row.kind === 'gap') return <GapRow key={`g${row.id}`} row={row} style={style} onExpand={onExpand} />;
     const current = row.block >= 0 && row.block === currentBlock ? ' current-change' : '';
     if (split) {
       return (
@@ -181,31 +238,16 @@ export function DiffRowsView({
         </div>
       );
     }
-    const side = (row.right?.kind === 'insert' ? row.right : (row.left ?? row.right))!;
-    const text = side === row.left ? lines.a[side.line] : lines.b[side.line];
-    const noEol =
-      side === row.left
-        ? lines.aNoEol && side.line === lines.a.length - 1
-        : lines.bNoEol && side.line === lines.b.length - 1;
     return (
-      <div
+      <InlineRow
         key={item.index}
-        className={`diff-row is-${side.kind}${current}`}
+        row={row}
+        lines={lines}
+        lang={lang}
+        width={width}
+        current={current}
         style={style}
-        data-testid="diff-row"
-        data-change={side.kind}
-      >
-        <span className="diff-ln" style={{ width: `${width + 1}ch` }}>
-          {row.left ? row.left.line + 1 : ''}
-        </span>
-        <span className="diff-ln" style={{ width: `${width + 1}ch` }}>
-          {row.right ? row.right.line + 1 : ''}
-        </span>
-        <span className="diff-sign" aria-hidden="true">
-          {SIGN[side.kind]}
-        </span>
-        <Code side={side} text={text} lang={lang} offset={0} noEol={noEol} />
-      </div>
+      />
     );
   });
 

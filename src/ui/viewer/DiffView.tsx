@@ -83,6 +83,149 @@ function bodyNote(r: FileDiffResult, path: string): ReactNode {
   return null;
 }
 
+/** What is compared: the two sides, the change counts, the commit, and notes on alignment and line endings. */
+function DiffInfo({ result }: { result: FileDiffResult }) {
+  const commit = result.commit;
+  return (
+    <p className="git-bar-info" data-testid="diff-info">
+      <span className="mono">{comparison(result)}</span>
+      {result.status === 'added' && <strong>added</strong>}
+      {result.status === 'deleted' && <strong>deleted</strong>}
+      {result.diff && (
+        <span
+          aria-label={`${plural(result.diff.added, 'line')} added, ${formatCount(result.diff.removed)} removed`}
+        >
+          <span className="diff-stat-add">+{formatCount(result.diff.added)}</span>{' '}
+          <span className="diff-stat-del">−{formatCount(result.diff.removed)}</span>
+        </span>
+      )}
+      {commit && (
+        <>
+          <span className="git-summary" title={commit.summary}>
+            {commit.summary}
+          </span>
+          <span>
+            {commit.author} · <time title={fullDate(commit.date)}>{relativeTime(commit.date)}</time>
+          </span>
+        </>
+      )}
+      {result.diff?.approximate && (
+        <span title="The files differ too much to align every line exactly">approximate alignment</span>
+      )}
+      {result.diff &&
+        result.diff.aEndings !== result.diff.bEndings &&
+        result.diff.aEndings !== 'none' &&
+        result.diff.bEndings !== 'none' && (
+          <span>
+            line endings: {result.diff.aEndings.toUpperCase()} → {result.diff.bEndings.toUpperCase()}
+          </span>
+        )}
+    </p>
+  );
+}
+
+/** Side by side or inline. */
+function DiffLayoutToggle({ layout, update }: { layout: DiffLayout; update: UpdateView }) {
+  return (
+    <div className="diff-layout" role="group" aria-label="Diff layout">
+      <button
+        type="button"
+        className="toggle"
+        aria-pressed={layout === 'split'}
+        onClick={() => layout !== 'split' && update({ dview: 'split' })}
+      >
+        Side by side
+      </button>
+      <button
+        type="button"
+        className="toggle"
+        aria-pressed={layout === 'inline'}
+        onClick={() => layout !== 'inline' && update({ dview: 'inline' })}
+      >
+        Inline
+      </button>
+    </div>
+  );
+}
+
+/** Previous / next change, and which of the `count` changes is current (block: -1 for none yet). */
+function DiffNav({ count, block, step }: { count: number; block: number; step: (dir: 1 | -1) => void }) {
+  return (
+    <span className="diff-nav">
+      <button type="button" onClick={() => step(-1)} disabled={!count} title="Previous change (Shift+F7)">
+        Previous change
+      </button>
+      <button type="button" onClick={() => step(1)} disabled={!count} title="Next change (F7)">
+        Next change
+      </button>
+      {count > 0 && (
+        <span role="status">
+          {block >= 0 ? `${block + 1} of ` : ''}
+          {plural(count, 'change')}
+        </span>
+      )}
+    </span>
+  );
+}
+
+/** F7 / Shift+F7 anywhere but in a text field or a dialog: the next / previous change. */
+function useChangeKeys(step: (dir: 1 | -1) => void): void {
+  const onKey = useEffectEvent((e: KeyboardEvent) => {
+    const t = e.target as HTMLElement | null;
+    if (
+      t &&
+      (t.tagName === 'INPUT' ||
+        t.tagName === 'TEXTAREA' ||
+        t.isContentEditable ||
+        t.closest('[role="dialog"]'))
+    )
+      return;
+    if (e.key === 'F7' && !e.ctrlKey && !e.metaKey && !e.altKey) {
+      e.preventDefault();
+      step(e.shiftKey ? -1 : 1);
+    }
+  });
+  useEffect(() => {
+    const handler = (e: KeyboardEvent) => onKey(e);
+    window.addEventListener('keydown', handler);
+    return () => window.removeEventListener('keydown', handler);
+  }, []);
+}
+
+/** A diff that could not be computed: try again, or show the file. */
+function DiffError({
+  message,
+  onRetry,
+  onClose,
+}: {
+  message: string;
+  onRetry: () => void;
+  onClose: () => void;
+}) {
+  return (
+    <div className="git-note" role="alert">
+      <p>
+        <strong>Cannot show this diff.</strong> <VisibleText text={message} multiline />
+      </p>
+      <p>
+        <button type="button" onClick={onRetry}>
+          Try again
+        </button>{' '}
+        <button type="button" onClick={onClose}>
+          Show the file
+        </button>
+      </p>
+    </div>
+  );
+}
+
+/** Whether the rows show under the note: there is none, or it says the sides are the same. */
+function rowsShown(result: FileDiffResult, note: ReactNode): boolean {
+  return (
+    !note || result.status === 'unchanged' || (!!result.diff && result.diff.added + result.diff.removed === 0)
+  );
+}
+
 export function DiffView({
   path,
   target,
@@ -141,36 +284,10 @@ export function DiffView({
     setBlock(next);
     rowsHandle.current?.scrollToRow(blocks[next]);
   };
-  const onKey = useEffectEvent((e: KeyboardEvent) => {
-    const t = e.target as HTMLElement | null;
-    if (
-      t &&
-      (t.tagName === 'INPUT' ||
-        t.tagName === 'TEXTAREA' ||
-        t.isContentEditable ||
-        t.closest('[role="dialog"]'))
-    )
-      return;
-    if (e.key === 'F7' && !e.ctrlKey && !e.metaKey && !e.altKey) {
-      e.preventDefault();
-      step(e.shiftKey ? -1 : 1);
-    }
-  });
-  useEffect(() => {
-    const handler = (e: KeyboardEvent) => onKey(e);
-    window.addEventListener('keydown', handler);
-    return () => window.removeEventListener('keydown', handler);
-  }, []);
+  useChangeKeys(step);
 
   const note = result ? bodyNote(result, path) : null;
-  const showRows =
-    result &&
-    built &&
-    lines &&
-    (!note ||
-      result.status === 'unchanged' ||
-      (result.diff && result.diff.added + result.diff.removed === 0));
-  const commit = result?.commit;
+  const showRows = result && built && lines && rowsShown(result, note);
   return (
     <section
       className="viewer diff-view"
@@ -182,79 +299,9 @@ export function DiffView({
         <h2 className="viewer-path" title={visibleText(path)}>
           <VisibleText text={path} />
         </h2>
-        {result && (
-          <p className="git-bar-info" data-testid="diff-info">
-            <span className="mono">{comparison(result)}</span>
-            {result.status === 'added' && <strong>added</strong>}
-            {result.status === 'deleted' && <strong>deleted</strong>}
-            {result.diff && (
-              <span
-                aria-label={`${plural(result.diff.added, 'line')} added, ${formatCount(result.diff.removed)} removed`}
-              >
-                <span className="diff-stat-add">+{formatCount(result.diff.added)}</span>{' '}
-                <span className="diff-stat-del">−{formatCount(result.diff.removed)}</span>
-              </span>
-            )}
-            {commit && (
-              <>
-                <span className="git-summary" title={commit.summary}>
-                  {commit.summary}
-                </span>
-                <span>
-                  {commit.author} · <time title={fullDate(commit.date)}>{relativeTime(commit.date)}</time>
-                </span>
-              </>
-            )}
-            {result.diff?.approximate && (
-              <span title="The files differ too much to align every line exactly">approximate alignment</span>
-            )}
-            {result.diff &&
-              result.diff.aEndings !== result.diff.bEndings &&
-              result.diff.aEndings !== 'none' &&
-              result.diff.bEndings !== 'none' && (
-                <span>
-                  line endings: {result.diff.aEndings.toUpperCase()} → {result.diff.bEndings.toUpperCase()}
-                </span>
-              )}
-          </p>
-        )}
-        <div className="diff-layout" role="group" aria-label="Diff layout">
-          <button
-            type="button"
-            className="toggle"
-            aria-pressed={layout === 'split'}
-            onClick={() => layout !== 'split' && update({ dview: 'split' })}
-          >
-            Side by side
-          </button>
-          <button
-            type="button"
-            className="toggle"
-            aria-pressed={layout === 'inline'}
-            onClick={() => layout !== 'inline' && update({ dview: 'inline' })}
-          >
-            Inline
-          </button>
-        </div>
-        <span className="diff-nav">
-          <button
-            type="button"
-            onClick={() => step(-1)}
-            disabled={!blocks.length}
-            title="Previous change (Shift+F7)"
-          >
-            Previous change
-          </button>
-          <button type="button" onClick={() => step(1)} disabled={!blocks.length} title="Next change (F7)">
-            Next change
-          </button>
-          {blocks.length > 0 && (
-            <span role="status">
-              {block >= 0 ? `${block + 1} of ` : ''}
-              {plural(blocks.length, 'change')}
-            </span>
-          )}
-        </span>
+        {result && <DiffInfo result={result} />}
+        <DiffLayoutToggle layout={layout} update={update} />
+        <DiffNav count={blocks.length} block={block} step={step} />
         <button
           type="button"
           onClick={() => update({ diff: '' }, { push: true })}
@@ -270,19 +317,11 @@ export function DiffView({
         </p>
       )}
       {loaded.state === 'error' && (
-        <div className="git-note" role="alert">
-          <p>
-            <strong>Cannot show this diff.</strong> <VisibleText text={loaded.error.message} multiline />
-          </p>
-          <p>
-            <button type="button" onClick={() => setAttempt((a) => a + 1)}>
-              Try again
-            </button>{' '}
-            <button type="button" onClick={() => update({ diff: '' }, { push: true })}>
-              Show the file
-            </button>
-          </p>
-        </div>
+        <DiffError
+          message={loaded.error.message}
+          onRetry={() => setAttempt((a) => a + 1)}
+          onClose={() => update({ diff: '' }, { push: true })}
+        />
       )}
       {note && (
         <div className="git-note" data-testid="diff-note">

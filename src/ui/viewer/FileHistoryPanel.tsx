@@ -22,24 +22,15 @@ type Run =
 
 const CHANGE_TEXT = { add: 'added', modify: '', delete: 'deleted' } as const;
 
-export function FileHistoryPanel({
-  path,
-  repoKey,
-  selected,
-  onOpen,
-  onClose,
-}: {
-  path: string;
-  repoKey: string;
-  /** The commit whose diff is open (the address's `diff`). */
-  selected: string;
-  onOpen: (oid: string) => void;
-  onClose: () => void;
-}) {
+/** The file's history, streamed from the engine (read again when `attempt` changes), and the read's state. */
+function useFileHistory(
+  path: string,
+  repoKey: string,
+  attempt: number,
+): { entries: FileHistoryEntry[]; run: Run | null } {
   const engine = useEngine();
   const [entries, setEntries] = useState<FileHistoryEntry[]>([]);
   const [run, setRun] = useState<Run | null>(null);
-  const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
     let live = true;
@@ -66,6 +57,25 @@ export function FileHistoryPanel({
       job.cancel();
     };
   }, [engine, path, repoKey, attempt]);
+  return { entries, run };
+}
+
+export function FileHistoryPanel({
+  path,
+  repoKey,
+  selected,
+  onOpen,
+  onClose,
+}: {
+  path: string;
+  repoKey: string;
+  /** The commit whose diff is open (the address's `diff`). */
+  selected: string;
+  onOpen: (oid: string) => void;
+  onClose: () => void;
+}) {
+  const [attempt, setAttempt] = useState(0);
+  const { entries, run } = useFileHistory(path, repoKey, attempt);
 
   const onKeyDown = (e: KeyboardEvent<HTMLUListElement>) => {
     if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;

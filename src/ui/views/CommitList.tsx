@@ -27,6 +27,45 @@ const PAGE = 10;
  */
 const DATE_FORMAT = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
+/** The row a key moves to from row i of `count` (null: not a moving key). */
+function keyTarget(key: string, i: number, count: number): number | null {
+  switch (key) {
+    case 'ArrowDown':
+      return i + 1;
+    case 'ArrowUp':
+      return i - 1;
+    case 'PageDown':
+      return i + PAGE;
+    case 'PageUp':
+      return i - PAGE;
+    case 'Home':
+      return 0;
+    case 'End':
+      return count - 1;
+    default:
+      return null;
+  }
+}
+
+/** A commit row's button text: its subject, then id, author, date and marks. */
+function CommitHeadText({ commit: c }: { commit: LogCommit }) {
+  const [subject] = c.message.split('\n', 1);
+  const date = new Date(c.date);
+  return (
+    <>
+      <span className="commit-subject">
+        <VisibleText text={subject} />
+      </span>
+      <span className="commit-meta">
+        <span className="mono">{c.oid.slice(0, 7)}</span> · <VisibleText text={c.author} /> ·{' '}
+        <time dateTime={date.toISOString()}>{DATE_FORMAT.format(date)}</time>
+        {c.parents.length > 1 && ' · merge'}
+        {c.parentMissing && ' · changes not fetched'}
+      </span>
+    </>
+  );
+}
+
 export function CommitList({
   commits,
   scrollRef,
@@ -90,20 +129,7 @@ export function CommitList({
     else virtualizer.scrollToIndex(i, { align: 'auto' });
   };
   const onKeyDown = (i: number) => (e: KeyboardEvent<HTMLButtonElement>) => {
-    const to =
-      e.key === 'ArrowDown'
-        ? i + 1
-        : e.key === 'ArrowUp'
-          ? i - 1
-          : e.key === 'PageDown'
-            ? i + PAGE
-            : e.key === 'PageUp'
-              ? i - PAGE
-              : e.key === 'Home'
-                ? 0
-                : e.key === 'End'
-                  ? commits.length - 1
-                  : null;
+    const to = keyTarget(e.key, i, commits.length);
     if (to === null) return;
     e.preventDefault();
     move(to);
@@ -116,8 +142,6 @@ export function CommitList({
         const c = commits[item.index];
         if (!c) return null;
         const isOpen = open === c.oid;
-        const [subject] = c.message.split('\n', 1);
-        const date = new Date(c.date);
         return (
           <li
             key={item.key}
@@ -145,15 +169,7 @@ export function CommitList({
                 onToggle(c.oid);
               }}
             >
-              <span className="commit-subject">
-                <VisibleText text={subject} />
-              </span>
-              <span className="commit-meta">
-                <span className="mono">{c.oid.slice(0, 7)}</span> · <VisibleText text={c.author} /> ·{' '}
-                <time dateTime={date.toISOString()}>{DATE_FORMAT.format(date)}</time>
-                {c.parents.length > 1 && ' · merge'}
-                {c.parentMissing && ' · changes not fetched'}
-              </span>
+              <CommitHeadText commit={c} />
             </button>
             {isOpen && <div className="commit-body">{renderBody(c)}</div>}
           </li>

@@ -6,7 +6,7 @@
  * commit's parent, and an opened folder's uncommitted changes open as diffs against HEAD
  * (the address says `diff=<oid>` or `diff=worktree`).
  */
-import { useEffect, useReducer, useRef, useState, type MouseEvent } from 'react';
+import { useEffect, useReducer, useRef, useState, type MouseEvent, type RefObject } from 'react';
 import { toQuarryError } from '../../core/errors';
 import type { CommitChangesView, HistoryJobPart, LogCommit, RootInfo } from '../../worker/protocol';
 import { useEngine } from '../engine';
@@ -43,32 +43,11 @@ const CHANGE_TEXT: Record<string, string> = {
 type Changes =
   { state: 'loading' } | { state: 'ready'; value: CommitChangesView } | { state: 'error'; message: string };
 
-export function HistoryView({ view, update, repoKey }: ViewProps) {
+/** With several roots: their list, and whose history is shown (a root's key; '' = the first root). */
+function useHistoryRoots(repoKey: string) {
   const engine = useEngine();
-  const [state, dispatch] = useReducer(historyReducer, INITIAL_HISTORY);
-  const [attempt, setAttempt] = useState(0);
-  const [running, setRunning] = useState<{ cancel: () => void } | null>(null);
-  const [openCommit, setOpenCommit] = useState<string | null>(null);
-  const [changes, setChanges] = useState<Map<string, Changes>>(new Map());
-  const [deepening, setDeepening] = useState<{ progress: ProgressStore; cancel: () => void } | null>(null);
-  const [deepenError, setDeepenError] = useState('');
-  /** With several roots: whose history (a root's key; '' = the first root). */
   const [roots, setRoots] = useState<RootInfo[]>([]);
   const [root, setRoot] = useState('');
-  const bodyRef = useRef<HTMLDivElement>(null);
-  /** Bumped when the log is read again or the view goes away: answers to older requests are dropped. */
-  const generation = useRef(0);
-  const deepenJob = useRef<(() => void) | null>(null);
-  useEffect(
-    () => () => {
-      generation.current++;
-      deepenJob.current?.(); // leaving History cancels a "fetch more history"
-    },
-    [],
-  );
-  const aboveRef = useRef<HTMLDivElement>(null);
-  const [above, setAbove] = useState(0);
-
   useEffect(() => {
     let live = true;
     engine.roots().then(
@@ -83,6 +62,20 @@ export function HistoryView({ view, update, repoKey }: ViewProps) {
       live = false;
     };
   }, [engine, repoKey]);
+  return { roots, root, setRoot };
+}
+
+/**
+ * The log of `root` as it streams from the worker's history job (read again on a new
+ * `attempt`), and the commit open in it with the changed files read so far. `generationRef`
+ * is bumped when the log is read again: answers to older requests are dropped.
+ */
+function useHistoryLog(repoKey: string, attempt: number, root: string, generationRef: RefObject<number>) {
+  const engine = useEngine();
+  const [state, dispatch] = useReducer(historyReducer, INITIAL_HISTORY);
+  const [running, setRunning] = useState<{ cancel: () => void } | null>(null);
+  const [openCommit, setOpenCommit] = useState<string | null>(null);
+  const [changes, setChanges] = useState<Map<string, Changes>>(new Map());
 
   // The log job: parts are applied once per frame (a burst of batches is one render).
   useEffect(() => {
@@ -100,7 +93,7 @@ export function HistoryView({ view, update, repoKey }: ViewProps) {
     setOpenCommit(null);
     setChanges(new Map());
     // a commit's changed files asked for before this (another root, an earlier visit) are not shown
-    generation.current++;
+    generationRef.current++;
     const job = engine.historyLog(
       root ? { root } : {},
       (part) => {
@@ -128,31 +121,41 @@ export function HistoryView({ view, update, repoKey }: ViewProps) {
       if (frame) cancelAnimationFrame(frame);
       job.cancel();
     };
-  }, [engine, repoKey, attempt, root]);
-
-  // The list's offset in the scroll body: what sits above it (uncommitted changes) changes height.
-  useEffect(() => {
-    const el = aboveRef.current;
-    if (!el || typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(() => setAbove(el.offsetHeight));
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
+  }, [engine, repoKey, attempt, root, generationRef]);
 
   const toggle = (oid: string) => {
     const next = openCommit === oid ? null : oid;
     setOpenCommit(next);
     if (!next || changes.get(next)?.state === 'ready' || changes.get(next)?.state === 'loading') return;
     setChanges((m) => new Map(m).set(next, { state: 'loading' }));
-    const asked = generation.current;
+    const asked = generationRef.current;
     engine.commitChanges(root ? { oid: next, root } : { oid: next }).then(
       (value) =>
-        asked === generation.current && setChanges((m) => new Map(m).set(next, { state: 'ready', value })),
+        asked === generationRef.current && setChanges((m) => new Map(m).set(next, { state: 'ready', value })),
       (err) =>
-        asked === generation.current &&
+        asked === generationRef.current &&
         setChanges((m) => new Map(m).set(next, { state: 'error', message: toQuarryError(err).message })),
     );
   };
+  return { state, running, openCommit, changes, toggle };
+}
+
+/**
+ * "Fetch more history" of a shallow clone: its progress and error; a complete one reads the
+ * log again (`onDeepened`). Leaving History cancels it and drops every answer still coming.
+ */
+function useDeepen(generationRef: RefObject<number>, onDeepened: () => void) {
+  const engine = useEngine();
+  const [deepening, setDeepening] = useState<{ progress: ProgressStore; cancel: () => void } | null>(null);
+  const [deepenError, setDeepenError] = useState('');
+  const deepenJob = useRef<(() => void) | null>(null);
+  useEffect(
+    () => () => {
+      generationRef.current++;
+      deepenJob.current?.(); // leaving History cancels a "fetch more history"
+    },
+    [generationRef],
+  );
 
   const fetchMore = async (libraryId: string, url: string) => {
     const progress = new ProgressStore();
@@ -162,79 +165,186 @@ export function HistoryView({ view, update, repoKey }: ViewProps) {
     setDeepening({ progress, cancel: job.cancel });
     setDeepenError('');
     deepenJob.current = job.cancel;
-    const asked = generation.current;
+    const asked = generationRef.current;
     try {
       const end = await job.done;
-      if (asked === generation.current && end.stats.ending === 'complete') setAttempt((a) => a + 1);
+      if (asked === generationRef.current && end.stats.ending === 'complete') onDeepened();
     } catch (err) {
-      if (asked === generation.current) setDeepenError(toQuarryError(err).message);
+      if (asked === generationRef.current) setDeepenError(toQuarryError(err).message);
     } finally {
       deepenJob.current = null;
-      if (asked === generation.current) setDeepening(null);
+      if (asked === generationRef.current) setDeepening(null);
     }
   };
+  return { deepening, deepenError, fetchMore };
+}
+
+/** The height of the element `ref` is on, followed as it changes. */
+function useObservedHeight(ref: RefObject<HTMLElement | null>): number {
+  const [height, setHeight] = useState(0);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => setHeight(el.offsetHeight));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [ref]);
+  return height;
+}
+
+/** The root picker (with several roots): whose history is shown. */
+function RootPicker({
+  roots,
+  root,
+  setRoot,
+}: {
+  roots: RootInfo[];
+  root: string;
+  setRoot: (root: string) => void;
+}) {
+  return (
+    <label className="check">
+      Root{' '}
+      <select
+        value={root || roots[0].key}
+        onChange={(e) => setRoot(e.target.value)}
+        data-testid="history-root"
+      >
+        {roots.map((r) => (
+          <option key={r.key} value={r.key}>
+            {visibleText(r.name)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** How fresh the log is, and while it is read, how far it got (with Stop). */
+function LogStatus({
+  state,
+  hasLog,
+  running,
+}: {
+  state: HistoryState;
+  hasLog: boolean;
+  running: { cancel: () => void } | null;
+}) {
+  const freshness = freshnessText(state);
+  return (
+    <>
+      {hasLog && freshness && (
+        <p
+          className="history-freshness"
+          data-testid="history-freshness"
+          data-from={state.from ?? ''}
+          data-refresh={state.end?.refresh ?? ''}
+        >
+          {freshness}
+        </p>
+      )}
+      {running && state.phase !== 'loading' && (
+        <div className="history-progress" data-testid="history-progress">
+          <span role="status">{progressText(state)}</span>
+          <button type="button" onClick={running.cancel} aria-label="Stop reading the history">
+            Stop
+          </button>
+        </div>
+      )}
+    </>
+  );
+}
+
+/** A shallow clone's "Fetch more commits", its progress and its error. */
+function DeepenControls({
+  state,
+  clone,
+  deepen: { deepening, deepenError, fetchMore },
+}: {
+  state: HistoryState;
+  clone: string;
+  deepen: ReturnType<typeof useDeepen>;
+}) {
+  return (
+    <>
+      {state.phase === 'done' && state.shallow && state.libraryId && (
+        <div className="view-controls">
+          <button
+            type="button"
+            onClick={() => void fetchMore(state.libraryId!, clone)}
+            disabled={!!deepening}
+          >
+            Fetch {DEEPEN_BY} more commits
+          </button>
+        </div>
+      )}
+      {deepening && (
+        <GitProgressBar verb="Fetching history" store={deepening.progress} onCancel={deepening.cancel} />
+      )}
+      {deepenError && (
+        <p className="form-error" role="alert">
+          {deepenError}
+        </p>
+      )}
+    </>
+  );
+}
+
+/** An opened folder's uncommitted changes, each opening as a diff against HEAD. */
+function UncommittedChanges({
+  uncommitted,
+  view,
+  update,
+}: { uncommitted: HistoryState['uncommitted'] } & Pick<ViewProps, 'view' | 'update'>) {
+  return (
+    <section
+      aria-labelledby="uncommitted-title"
+      className="history-uncommitted"
+      data-testid="history-uncommitted"
+    >
+      <h3 id="uncommitted-title">Uncommitted changes</h3>
+      {uncommitted.state === 'pending' && <p className="muted">Looking for uncommitted changes…</p>}
+      {uncommitted.state === 'error' && (
+        <p className="form-error">Could not read the uncommitted changes: {uncommitted.message}</p>
+      )}
+      {uncommitted.state === 'ready' &&
+        (uncommitted.files.length === 0 ? (
+          <p className="muted">None: the working tree matches the last commit.</p>
+        ) : (
+          <ChangedFiles
+            label="Uncommitted changes"
+            files={uncommitted.files.map((f) => ({ path: f.path, kind: f.status }))}
+            diff="worktree"
+            view={view}
+            update={update}
+          />
+        ))}
+    </section>
+  );
+}
+
+export function HistoryView({ view, update, repoKey }: ViewProps) {
+  const [attempt, setAttempt] = useState(0);
+  const { roots, root, setRoot } = useHistoryRoots(repoKey);
+  /** Bumped when the log is read again or the view goes away: answers to older requests are dropped. */
+  const generation = useRef(0);
+  const deepen = useDeepen(generation, () => setAttempt((a) => a + 1));
+  const { state, running, openCommit, changes, toggle } = useHistoryLog(repoKey, attempt, root, generation);
+  const bodyRef = useRef<HTMLDivElement>(null);
+  const aboveRef = useRef<HTMLDivElement>(null);
+  // The list's offset in the scroll body: what sits above it (uncommitted changes) changes height.
+  const above = useObservedHeight(aboveRef);
 
   const unavailable = state.end && !state.end.available ? state.end.reason : null;
   const hasLog = state.phase !== 'loading' && state.phase !== 'error' && !unavailable;
-  const freshness = freshnessText(state);
   return (
     <section className="view-panel" aria-labelledby="history-title" data-testid="history-view">
       <div className="view-head">
         <h2 id="history-title">History</h2>
-        {roots.length > 1 && (
-          <label className="check">
-            Root{' '}
-            <select
-              value={root || roots[0].key}
-              onChange={(e) => setRoot(e.target.value)}
-              data-testid="history-root"
-            >
-              {roots.map((r) => (
-                <option key={r.key} value={r.key}>
-                  {visibleText(r.name)}
-                </option>
-              ))}
-            </select>
-          </label>
-        )}
+        {roots.length > 1 && <RootPicker roots={roots} root={root} setRoot={setRoot} />}
         {hasLog && <Summary state={state} />}
-        {hasLog && freshness && (
-          <p
-            className="history-freshness"
-            data-testid="history-freshness"
-            data-from={state.from ?? ''}
-            data-refresh={state.end?.refresh ?? ''}
-          >
-            {freshness}
-          </p>
-        )}
-        {running && state.phase !== 'loading' && (
-          <div className="history-progress" data-testid="history-progress">
-            <span role="status">{progressText(state)}</span>
-            <button type="button" onClick={running.cancel} aria-label="Stop reading the history">
-              Stop
-            </button>
-          </div>
-        )}
-        {state.phase === 'done' && state.shallow && state.libraryId && (
-          <div className="view-controls">
-            <button
-              type="button"
-              onClick={() => void fetchMore(state.libraryId!, view.clone)}
-              disabled={!!deepening}
-            >
-              Fetch {DEEPEN_BY} more commits
-            </button>
-          </div>
-        )}
-        {deepening && (
-          <GitProgressBar verb="Fetching history" store={deepening.progress} onCancel={deepening.cancel} />
-        )}
-        {deepenError && (
-          <p className="form-error" role="alert">
-            {deepenError}
-          </p>
-        )}
+        <LogStatus state={state} hasLog={hasLog} running={running} />
+        <DeepenControls state={state} clone={view.clone} deepen={deepen} />
       </div>
       <div className="view-body" ref={bodyRef}>
         <div ref={aboveRef}>
@@ -248,33 +358,7 @@ export function HistoryView({ view, update, repoKey }: ViewProps) {
             </EmptyNote>
           )}
           {hasLog && state.uncommitted.state !== 'none' && (
-            <section
-              aria-labelledby="uncommitted-title"
-              className="history-uncommitted"
-              data-testid="history-uncommitted"
-            >
-              <h3 id="uncommitted-title">Uncommitted changes</h3>
-              {state.uncommitted.state === 'pending' && (
-                <p className="muted">Looking for uncommitted changes…</p>
-              )}
-              {state.uncommitted.state === 'error' && (
-                <p className="form-error">
-                  Could not read the uncommitted changes: {state.uncommitted.message}
-                </p>
-              )}
-              {state.uncommitted.state === 'ready' &&
-                (state.uncommitted.files.length === 0 ? (
-                  <p className="muted">None: the working tree matches the last commit.</p>
-                ) : (
-                  <ChangedFiles
-                    label="Uncommitted changes"
-                    files={state.uncommitted.files.map((f) => ({ path: f.path, kind: f.status }))}
-                    diff="worktree"
-                    view={view}
-                    update={update}
-                  />
-                ))}
-            </section>
+            <UncommittedChanges uncommitted={state.uncommitted} view={view} update={update} />
           )}
           {hasLog && state.phase !== 'streaming' && state.commits.length === 0 && (
             <EmptyNote title="No commits yet." />

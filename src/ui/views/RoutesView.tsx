@@ -41,17 +41,20 @@ const TYPE_ORDER = [
   'metadata',
 ];
 
+/** The route types present, in TYPE_ORDER and then any others. */
+function routeTypes(routes: RouteEntry[]): string[] {
+  const present = new Set(routes.map((r) => r.type));
+  return TYPE_ORDER.filter((t) => present.has(t as RouteEntry['type'])).concat(
+    [...present].filter((t) => !TYPE_ORDER.includes(t)),
+  );
+}
+
 export function RoutesView({ view, update, repoKey }: ViewProps) {
   const [state, retry] = useTool<GetRoutesResult>('get_routes', NO_ARGS, repoKey);
   const [draft, setDraft] = useDebouncedDraft(view.rq, (rq) => update({ rq }));
 
   const result = state.state === 'ready' ? state.value : null;
-  const types = useMemo(() => {
-    const present = new Set((result?.routes ?? []).map((r) => r.type));
-    return TYPE_ORDER.filter((t) => present.has(t as RouteEntry['type'])).concat(
-      [...present].filter((t) => !TYPE_ORDER.includes(t)),
-    );
-  }, [result]);
+  const types = useMemo(() => routeTypes(result?.routes ?? []), [result]);
   const shown = useMemo(
     () =>
       (result?.routes ?? []).filter(
@@ -150,44 +153,69 @@ export function RoutesView({ view, update, repoKey }: ViewProps) {
         {shown.length > 0 &&
           [...byApp].map(([name, routes]) => {
             if (!routes.length) return null;
-            const app = result!.apps.find((a) => a.name === name);
-            const id = `routes-app-${slug(name)}`;
             return (
-              <section key={name} className="route-app" aria-labelledby={id} data-testid="route-app">
-                <h3 id={id}>
-                  <VisibleText text={name} />
-                  {app && (
-                    <span className="muted app-meta">
-                      {' '}
-                      <VisibleText
-                        text={[
-                          app.root === '.' ? '' : app.root,
-                          app.appDirectory ? `App Router in ${app.appDirectory}/` : '',
-                          app.pagesDirectory ? `Pages Router in ${app.pagesDirectory}/` : '',
-                        ]
-                          .filter(Boolean)
-                          .join(' · ')}
-                      />
-                    </span>
-                  )}
-                </h3>
-                {view.rshow === 'table' ? (
-                  <RouteTable routes={routes} app={name} view={view} update={update} />
-                ) : view.rshow === 'graph' ? (
-                  <Suspense fallback={<Loading>Loading the drawing…</Loading>}>
-                    <DrawnRouteTree
-                      routes={routes}
-                      onOpenFile={(file) => update({ file, line: 0 }, { push: true })}
-                      height={420}
-                    />
-                  </Suspense>
-                ) : (
-                  <RouteTree routes={routes} app={name} view={view} update={update} />
-                )}
-              </section>
+              <RouteApp
+                key={name}
+                name={name}
+                app={result!.apps.find((a) => a.name === name)}
+                routes={routes}
+                view={view}
+                update={update}
+              />
             );
           })}
       </div>
+    </section>
+  );
+}
+
+/** One app's routes, as a tree, a table or a drawing. */
+function RouteApp({
+  name,
+  app,
+  routes,
+  view,
+  update,
+}: {
+  name: string;
+  app: GetRoutesResult['apps'][number] | undefined;
+  routes: RouteEntry[];
+  view: ViewProps['view'];
+  update: ViewProps['update'];
+}) {
+  const id = `routes-app-${slug(name)}`;
+  return (
+    <section className="route-app" aria-labelledby={id} data-testid="route-app">
+      <h3 id={id}>
+        <VisibleText text={name} />
+        {app && (
+          <span className="muted app-meta">
+            {' '}
+            <VisibleText
+              text={[
+                app.root === '.' ? '' : app.root,
+                app.appDirectory ? `App Router in ${app.appDirectory}/` : '',
+                app.pagesDirectory ? `Pages Router in ${app.pagesDirectory}/` : '',
+              ]
+                .filter(Boolean)
+                .join(' · ')}
+            />
+          </span>
+        )}
+      </h3>
+      {view.rshow === 'table' ? (
+        <RouteTable routes={routes} app={name} view={view} update={update} />
+      ) : view.rshow === 'graph' ? (
+        <Suspense fallback={<Loading>Loading the drawing…</Loading>}>
+          <DrawnRouteTree
+            routes={routes}
+            onOpenFile={(file) => update({ file, line: 0 }, { push: true })}
+            height={420}
+          />
+        </Suspense>
+      ) : (
+        <RouteTree routes={routes} app={name} view={view} update={update} />
+      )}
     </section>
   );
 }

@@ -202,6 +202,61 @@ function buildDrawing(routes: RouteEntry[]): Drawing {
   return { elements, routesAt, cyId, urlOf, finder, tones };
 }
 
+/** The side panel's content: the selected URL's route files (a prompt while none is selected). */
+function SelectedUrl({
+  selected,
+  at,
+  apps,
+  onOpenFile,
+}: {
+  selected: string | null;
+  at: RouteEntry[];
+  /** How many apps the routes come from (past one, each file names its app). */
+  apps: number;
+  onOpenFile: (path: string) => void;
+}) {
+  return selected === null ? (
+    <p className="muted">Select a URL in the tree, or find it by name, to see its files.</p>
+  ) : (
+    <>
+      <h3 className="graph-panel-title mono">
+        <VisibleText text={selected} />
+      </h3>
+      {at.length === 0 ? (
+        <p className="muted">No route file at this URL: a segment of longer URLs.</p>
+      ) : (
+        <ul className="graph-route-files" aria-label={`Files for ${visibleText(selected)}`}>
+          {at.map((r) => (
+            <li key={`${r.app}\u0000${r.filePath}\u0000${r.type}`}>
+              <Badge kind={`route-${r.type}`}>{r.type}</Badge>
+              {r.slot && (
+                <Badge kind="muted">
+                  @<VisibleText text={r.slot} />
+                </Badge>
+              )}
+              {r.methods && r.methods.length > 0 && <Badge kind="plain">{r.methods.join(' ')}</Badge>}
+              <button
+                type="button"
+                className="link mono"
+                onClick={() => onOpenFile(r.filePath)}
+                aria-label={`Open ${visibleText(r.filePath)} (${r.type})`}
+              >
+                <PathText path={r.filePath} />
+              </button>
+              {apps > 1 && (
+                <span className="muted">
+                  {' '}
+                  in <VisibleText text={r.app} />
+                </span>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
 export function RouteTree({ routes, onOpenFile, height = 480 }: RouteTreeProps) {
   const drawing = useMemo(() => buildDrawing(routes), [routes]);
   const [picked, setPicked] = useState<{ drawing: Drawing; url: string } | null>(null);
@@ -301,46 +356,7 @@ export function RouteTree({ routes, onOpenFile, height = 480 }: RouteTreeProps) 
           data-selected={selected ?? ''}
           style={{ maxHeight: height }}
         >
-          {selected === null ? (
-            <p className="muted">Select a URL in the tree, or find it by name, to see its files.</p>
-          ) : (
-            <>
-              <h3 className="graph-panel-title mono">
-                <VisibleText text={selected} />
-              </h3>
-              {at.length === 0 ? (
-                <p className="muted">No route file at this URL: a segment of longer URLs.</p>
-              ) : (
-                <ul className="graph-route-files" aria-label={`Files for ${visibleText(selected)}`}>
-                  {at.map((r) => (
-                    <li key={`${r.app}\u0000${r.filePath}\u0000${r.type}`}>
-                      <Badge kind={`route-${r.type}`}>{r.type}</Badge>
-                      {r.slot && (
-                        <Badge kind="muted">
-                          @<VisibleText text={r.slot} />
-                        </Badge>
-                      )}
-                      {r.methods && r.methods.length > 0 && <Badge kind="plain">{r.methods.join(' ')}</Badge>}
-                      <button
-                        type="button"
-                        className="link mono"
-                        onClick={() => onOpenFile(r.filePath)}
-                        aria-label={`Open ${visibleText(r.filePath)} (${r.type})`}
-                      >
-                        <PathText path={r.filePath} />
-                      </button>
-                      {apps > 1 && (
-                        <span className="muted">
-                          {' '}
-                          in <VisibleText text={r.app} />
-                        </span>
-                      )}
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </>
-          )}
+          <SelectedUrl selected={selected} at={at} apps={apps} onOpenFile={onOpenFile} />
         </aside>
       </div>
     </div>

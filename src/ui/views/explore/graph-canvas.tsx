@@ -176,6 +176,35 @@ export interface CytoscapeHandle {
   retry: () => void;
 }
 
+/** The window under e2e tests, and a container that carries its instance for them. */
+type TestWindow = Window & { __QUARRY_TEST__?: unknown };
+type DebugContainer = HTMLElement & { __cy?: Core };
+
+/** The instance's options: the preset layout over positioned elements, inert to drags and selection. */
+function graphOptions(
+  container: HTMLElement,
+  elements: ElementDefinition[],
+  style: CytoscapeOptions['style'],
+  big: boolean,
+): CytoscapeOptions {
+  return {
+    container,
+    elements,
+    style,
+    layout: { name: 'preset', fit: true, padding: 24 },
+    minZoom: 0.03,
+    maxZoom: 4,
+    boxSelectionEnabled: false,
+    autoungrabify: true,
+    autounselectify: true,
+    // moving frames come from the layered texture cache (see the header), not from these
+    textureOnViewport: false,
+    hideEdgesOnViewport: false, // but see hideEdgesWhenUnlayered
+    motionBlur: false,
+    pixelRatio: big ? 1 : 'auto',
+  };
+}
+
 export function useCytoscape({
   elements,
   style,
@@ -216,23 +245,7 @@ export function useCytoscape({
         if (cancelled) return;
         const theme = readTheme(el, colors);
         applied = JSON.stringify(theme);
-        const options: CytoscapeOptions = {
-          container: el,
-          elements,
-          style: [...style(theme), ...INERT],
-          layout: { name: 'preset', fit: true, padding: 24 },
-          minZoom: 0.03,
-          maxZoom: 4,
-          boxSelectionEnabled: false,
-          autoungrabify: true,
-          autounselectify: true,
-          // moving frames come from the layered texture cache (see the header), not from these
-          textureOnViewport: false,
-          hideEdgesOnViewport: false, // but see hideEdgesWhenUnlayered
-          motionBlur: false,
-          pixelRatio: big ? 1 : 'auto',
-        };
-        const c = cytoscape(options);
+        const c = cytoscape(graphOptions(el, elements, [...style(theme), ...INERT], big));
         instance = c;
         keepBackgroundingStill(cytoscape, c);
         if (big) hideEdgesWhenUnlayered(c);
@@ -266,7 +279,7 @@ export function useCytoscape({
           }, LAYERS_SETTLE_MS);
         });
         // for e2e and debugging only: the instance on its container
-        if (import.meta.env.DEV || (window as any).__QUARRY_TEST__) (el as any).__cy = c;
+        if (import.meta.env.DEV || (window as TestWindow).__QUARRY_TEST__) (el as DebugContainer).__cy = c;
         setCy(c);
       },
       (e: unknown) => {
@@ -291,7 +304,7 @@ export function useCytoscape({
       resize?.disconnect();
       el.removeAttribute('title');
       if (instance) {
-        delete (el as any).__cy;
+        delete (el as DebugContainer).__cy;
         instance.destroy();
       }
       setCy(null);
