@@ -6,7 +6,8 @@
  */
 import { Fragment, memo } from 'react';
 import type { HitRange } from '../core/grep/types';
-import { segmentLine, tokenizeLine, type Language } from './highlight';
+import type { LineSpans } from '../worker/protocol';
+import { segmentLine, tokenizeLine, type Language, type Token } from './highlight';
 import { cutColumn } from './blocks';
 
 /**
@@ -22,15 +23,20 @@ export const CodeText = memo(function CodeText({
   from = 0,
   to,
   markClass,
+  spans,
 }: {
   text: string;
   lang: Language;
+  /** The line's exact colouring from the engine (its grammar's highlight queries); absent: by language family. */
+  spans?: LineSpans;
   hits?: readonly HitRange[] | null;
   from?: number;
   to?: number;
   markClass?: string;
 }) {
-  let tokens = tokenizeLine(text, lang);
+  let tokens: Token[] = spans
+    ? spans.map(([start, end, kind]) => ({ start, end, kind }))
+    : tokenizeLine(text, lang);
   let shownHits: readonly HitRange[] = hits ?? [];
   const end = to === undefined ? text.length : cutColumn(text, Math.max(from, to));
   if (from > 0 || end < text.length) {

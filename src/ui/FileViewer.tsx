@@ -21,6 +21,7 @@ import { QuarryError, toQuarryError } from '../core/errors';
 import type { HitRange } from '../core/grep/types';
 import type { FileContent, FileHighlight } from '../worker/protocol';
 import { CodeText } from './CodeText';
+import { useSyntax } from './use-syntax';
 import { useEngine } from './engine';
 import { visibleText } from './visible-text';
 import { VisibleText } from './VisibleText';
@@ -437,10 +438,18 @@ function CodeLines({
   }, [firstHit, line, lines.length, virtualizer, keepScroll]);
 
   const width = String(lines.length).length;
+  const items = virtualizer.getVirtualItems();
+  const syntax = useSyntax(
+    path,
+    (items[0]?.index ?? 0) + 1,
+    (items[items.length - 1]?.index ?? 0) + 1,
+    lines.length,
+  );
   return (
     <div
       ref={scrollRef}
       className="viewer-scroll"
+      data-syntax={syntax.mode}
       tabIndex={0}
       aria-label={`Contents of ${visibleText(path)}`}
       data-testid="viewer-lines"
@@ -448,8 +457,9 @@ function CodeLines({
       onScroll={onScroll}
     >
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative', minWidth: '100%' }}>
-        {virtualizer.getVirtualItems().map((item) => {
+        {items.map((item) => {
           const n = item.index + 1;
+          const spans = syntax.spansOf(n);
           const text = lines[item.index];
           const hits = hitsByLine.get(n);
           const occ = !hits && word ? wholeWordRanges(text, word) : null;
@@ -474,9 +484,9 @@ function CodeLines({
               </button>
               <span className="code">
                 {occ && occ.length ? (
-                  <CodeText text={text} lang={lang} hits={occ} markClass="occ" />
+                  <CodeText text={text} lang={lang} spans={spans} hits={occ} markClass="occ" />
                 ) : (
-                  <CodeText text={text} lang={lang} hits={hits} />
+                  <CodeText text={text} lang={lang} spans={spans} hits={hits} />
                 )}
               </span>
             </div>

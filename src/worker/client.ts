@@ -65,6 +65,7 @@ import type {
   SemanticResult,
   SemanticStats,
   SemanticStatus,
+  SyntaxWindow,
   RankedResult,
   RelatedResult,
   RepoStats,
@@ -473,6 +474,10 @@ export class EngineClient {
       (api, id, cb) => api.references(id, cb, request),
       { onBatch },
     );
+  }
+  /** Lines `fromLine`..`toLine` of a file coloured from its grammar's highlight queries, or null (no grammar or query). */
+  syntax(path: string, fromLine: number, toLine: number): Promise<SyntaxWindow | null> {
+    return this.call((api) => api.syntax(path, fromLine, toLine));
   }
   outline(path: string): Promise<OutlineNode[]> {
     return this.call((api) => api.outline(path));
