@@ -18,6 +18,7 @@ import { Batcher, type JobScope } from './edge';
 import type { GitService } from './git-service';
 import type { BlameStats, FileGitStatus, FileHistoryStats, JobEnd, Progress } from './protocol';
 import type { RepoSession } from './session';
+import { Lru } from '../core/lru';
 
 const gitModule = () => import('../adapters/git');
 
@@ -28,25 +29,6 @@ const MAX_BLAMES = 16;
 const MAX_HISTORIES = 64;
 const MAX_DIFFS = 32;
 const MAX_TREE_CACHES = 8;
-
-/** A small least-recently-used map. */
-class Lru<V> {
-  private map = new Map<string, V>();
-  constructor(private readonly max: number) {}
-  get(key: string): V | undefined {
-    const v = this.map.get(key);
-    if (v !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, v);
-    }
-    return v;
-  }
-  set(key: string, value: V): void {
-    this.map.delete(key);
-    this.map.set(key, value);
-    if (this.map.size > this.max) this.map.delete(this.map.keys().next().value!);
-  }
-}
 
 interface Access {
   repo: GitRepo;
@@ -67,10 +49,10 @@ function throttled<R>(scope: JobScope<R>, label: string) {
 }
 
 export class FileGitService {
-  private blames = new Lru<BlameResult>(MAX_BLAMES);
-  private histories = new Lru<FileHistory>(MAX_HISTORIES);
-  private diffs = new Lru<FileDiffResult>(MAX_DIFFS);
-  private trees = new Lru<TreeCache>(MAX_TREE_CACHES);
+  private blames = new Lru<string, BlameResult>(MAX_BLAMES);
+  private histories = new Lru<string, FileHistory>(MAX_HISTORIES);
+  private diffs = new Lru<string, FileDiffResult>(MAX_DIFFS);
+  private trees = new Lru<string, TreeCache>(MAX_TREE_CACHES);
 
   constructor(private readonly git: GitService) {}
 
