@@ -23,6 +23,7 @@ import { DEFAULT_MAX_FILE_BYTES, type Skipped } from '../walk/policy';
 import { walkFiles } from '../walk/walk';
 import { decodeSeedText, seedChunks, type CodebaseChunk } from './chunks';
 import { CodebaseIndex, type SeedFileMeta, type SeedIndexState } from './codebase-index';
+import { SharedRun } from '../jobs/shared-run';
 
 /** Seed 004: indexed final extensions (case-sensitive: `TS` is not `ts`). */
 export const SEED_EXTENSIONS: readonly string[] = [
@@ -55,7 +56,7 @@ export class CodebaseIndexService {
   lastStats: RefreshStats | null = null;
   private loaded = false;
   /** The refresh concurrent callers share. */
-  private shared: SharedRefresh | null = null;
+  private readonly shared = new SharedRun<RefreshStats>('The index refresh was cancelled');
 
   constructor(
     readonly workspace: Workspace,
@@ -103,37 +104,11 @@ export class CodebaseIndexService {
    * waiting for it has cancelled.
    */
   refresh(options: { signal?: AbortSignal; yielder?: Yielder; force?: boolean } = {}): Promise<RefreshStats> {
-    const { signal } = options;
-    if (signal?.aborted) return Promise.reject(cancelled());
-    if (options.force) return this.run(options);
-    let entry = this.shared;
-    if (!entry) {
-      const controller = new AbortController();
-      const created: SharedRefresh = {
-        controller,
-        waiters: 0,
-        done: this.run({ ...options, signal: controller.signal }),
-      };
-      created.done
-        .catch(() => undefined)
-        .finally(() => {
-          if (this.shared === created) this.shared = null;
-        });
-      this.shared = entry = created;
+    if (options.force) {
+      if (options.signal?.aborted) return Promise.reject(cancelled());
+      return this.run(options);
     }
-    const shared = entry;
-    shared.waiters++;
-    return new Promise<RefreshStats>((resolve, reject) => {
-      const onAbort = () => {
-        if (--shared.waiters === 0) {
-          shared.controller.abort();
-          if (this.shared === shared) this.shared = null; // a later caller starts afresh
-        }
-        reject(cancelled());
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      shared.done.then(resolve, reject).finally(() => signal?.removeEventListener('abort', onAbort));
-    });
+    return this.shared.join(options.signal, (signal) => this.run({ ...options, signal }));
   }
 
   private async run(options: {
@@ -248,12 +223,6 @@ export class CodebaseIndexService {
       }),
     );
   }
-}
-
-interface SharedRefresh {
-  done: Promise<RefreshStats>;
-  controller: AbortController;
-  waiters: number;
 }
 
 const cancelled = () => new QuarryError('Cancelled', 'The index refresh was cancelled');
