@@ -8,6 +8,7 @@ import { searchAll } from '../../core/grep/search';
 import { NEVER_YIELD } from '../../core/jobs/yielder';
 import { CodeIndexService } from '../../core/rank/service';
 import { Workspace } from '../../core/source/workspace';
+import { readText } from '../../core/walk/walk';
 import { decodeBytes } from '../../core/walk/decode';
 import { ASCII_CHECK_BYTES, NodeFsSource } from './fs';
 
@@ -270,5 +271,18 @@ describe('NodeFsSource.statFile (the search opens each file once for its stat an
     const { matches } = await searchAll(ws, { pattern: 'needle', mode: 'literal' }, { yielder: NEVER_YIELD });
     expect(matches.map((m) => `${m.path}:${m.line}`).sort()).toEqual(['a.ts:1', 'link.ts:1', 'sub/b.ts:1']);
     expect(openFds()).toBeLessThanOrEqual(1); // at most the last file the search opened
+  });
+});
+
+describe('readText with several readers in flight', () => {
+  it("gives each caller its own file's text (a transient buffer would hand the first the second's bytes)", async () => {
+    const d = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-readtext-'));
+    fs.writeFileSync(path.join(d, 'main.c'), '#include "util.h"\nint main(void) { return util(); }\n');
+    fs.writeFileSync(path.join(d, 'package.json'), '{"name":"mixed"}\n');
+    const source = new NodeFsSource(d);
+    const [c, json] = await Promise.all([readText(source, 'main.c'), readText(source, 'package.json')]);
+    expect(c.ok && c.text).toBe('#include "util.h"\nint main(void) { return util(); }\n');
+    expect(json.ok && json.text).toBe('{"name":"mixed"}\n');
+    fs.rmSync(d, { recursive: true, force: true });
   });
 });

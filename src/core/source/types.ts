@@ -41,7 +41,9 @@ export interface FileSource {
   read(path: string): Promise<Uint8Array>;
   /**
    * Optional: the bytes of a file in a buffer that stays valid only until the next call
-   * (no allocation per file). Readers that decode at once (the search) use it when present.
+   * (no allocation per file). Only a source's single reader may use it (the search's lanes and
+   * chunk scans, one per source), decoding before its next await: with two readers in flight
+   * the second read overwrites the first's bytes (readText uses `read` for that reason).
    */
   readTransient?(path: string): Promise<Uint8Array>;
   /**

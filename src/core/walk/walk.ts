@@ -318,8 +318,11 @@ export async function readTextIfMayMatch(
 ): Promise<FilteredTextResult> {
   let bytes: Uint8Array;
   try {
-    // decoding copies, so a transient buffer is safe here
-    bytes = source.readTransient ? await source.readTransient(path) : await source.read(path);
+    // bytes of this call's own: readText has many callers in flight at once (explore's analyzers, the
+    // index build beside a tool, `quarry mcp`'s concurrent calls), and a transient buffer is
+    // overwritten by the next read before this one decodes (it turned an included header's text into
+    // package.json's, and dropped the edge). The search's own readers, one per source, keep using it.
+    bytes = await source.read(path);
   } catch (err) {
     return { ok: false, skipped: skipFor(path, err) };
   }
