@@ -22,6 +22,7 @@ import type { HitRange } from '../core/grep/types';
 import type { FileContent, FileHighlight } from '../worker/protocol';
 import { CodeText } from './CodeText';
 import { useSyntax } from './use-syntax';
+import { fnv1a } from '../core/hash';
 import { useEngine } from './engine';
 import { visibleText } from './visible-text';
 import { VisibleText } from './VisibleText';
@@ -310,6 +311,11 @@ export function FileViewer({
     return all.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
   }, [content]);
   const hitsByLine = useMemo(() => new Map<number, HitRange[]>(content?.hits ?? []), [content]);
+  // the text's identity for its colouring: the same text read again (new search highlights) keeps it
+  const textVersion = useMemo(
+    () => (content ? `${content.text.length}:${fnv1a(content.text)}` : ''),
+    [content],
+  );
   const lang = languageOf(path);
   const { word, menu, setMenu, keepScroll, onCodeClick } = useNameClicks({
     path,
@@ -367,6 +373,7 @@ export function FileViewer({
           key={path}
           path={path}
           lines={lines}
+          textVersion={textVersion}
           hitsByLine={hitsByLine}
           firstHit={content.hits[0]?.[0] ?? 0}
           lang={lang}
@@ -390,6 +397,7 @@ export function FileViewer({
 function CodeLines({
   path,
   lines,
+  textVersion,
   hitsByLine,
   firstHit,
   lang,
@@ -402,6 +410,8 @@ function CodeLines({
 }: {
   path: string;
   lines: string[];
+  /** A hash of the text (the colouring starts afresh when it changes). */
+  textVersion: string;
   hitsByLine: Map<number, HitRange[]>;
   /** The first hit's line (0: none): where the file opens without a line in the address. */
   firstHit: number;
@@ -441,9 +451,10 @@ function CodeLines({
   const items = virtualizer.getVirtualItems();
   const syntax = useSyntax(
     path,
+    textVersion,
+    lines.length,
     (items[0]?.index ?? 0) + 1,
     (items[items.length - 1]?.index ?? 0) + 1,
-    lines.length,
   );
   return (
     <div
