@@ -41,16 +41,6 @@ export interface CodeIndexPart {
   lines: (path: string) => Promise<string[] | null>;
 }
 
-export interface RankedFocusHit {
-  /** Workspace path. */
-  path: string;
-  startLine: number;
-  endLine: number;
-  symbol?: string;
-  score: number;
-  lines: string[];
-}
-
 export type HistoryPortResult =
   | {
       available: true;

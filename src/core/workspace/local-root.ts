@@ -17,7 +17,7 @@ import type { SemanticRoot } from '../semantic/search';
 import type { EmbedProgress } from '../semantic/index';
 import type { FileSource } from '../source/types';
 import { Workspace } from '../source/workspace';
-import { decodeBytes } from '../walk/decode';
+import { readText } from '../walk/walk';
 import type { WorkspaceRoot } from './root';
 import { RootState } from './root-state';
 import { SharedCodeIndexService } from './shared-code-index';
@@ -74,15 +74,10 @@ export class LocalRoot implements WorkspaceRoot {
     return this.code.index!;
   }
 
-  /** Read into bytes of the call's own (source.read): two reads in flight never share a buffer. */
+  /** The file's lines as the index reads them (readText: bytes of the call's own), or null. */
   async lines(path: string): Promise<string[] | null> {
-    try {
-      const bytes = await this.source.read(path);
-      const decoded = this.source.decode ? this.source.decode(bytes) : decodeBytes(bytes);
-      return decoded.binary ? null : splitLinesForIndex(decoded.text);
-    } catch {
-      return null;
-    }
+    const r = await readText(this.source, path);
+    return r.ok ? splitLinesForIndex(r.text) : null;
   }
 
   /** The root's code index with its vectors brought level (chunks embedded once, then only what changed). */
