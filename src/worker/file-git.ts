@@ -1,9 +1,10 @@
 /**
  * One file's git views for the viewer: its diff (in a commit, or uncommitted), its history and
  * its blame. The work is the git adapter's (file-diff.ts, file-history.ts, blame.ts); this
- * keeps results in memory per (root, HEAD, path) so opening them again is instant, keeps one
- * TreeCache per repository (trees never change, so the second walk reads almost none), streams
- * history entries in batches, and turns a cancel into a normal 'cancelled' ending.
+ * keeps results in memory per (HEAD, path) in the root's state so opening them again is
+ * instant, keeps one TreeCache per root (trees never change, so the second walk reads almost
+ * none), streams history entries in batches, and turns a cancel into a normal 'cancelled'
+ * ending. Closing the root releases all of it (and its repository, see GitService.repoFor).
  *
  * Paths arrive as root-relative (engine.ts routes workspace paths) and leave with the root's
  * prefix, like every other path the engine returns.
@@ -19,22 +20,40 @@ import type { GitService } from './git-service';
 import type { BlameStats, FileGitStatus, FileHistoryStats, JobEnd, Progress } from './protocol';
 import type { RepoSession } from './session';
 import { Lru } from '../core/lru';
+import { slot } from '../core/workspace/root-state';
 
 const gitModule = () => import('../adapters/git');
 
 /** Progress events at most this often. */
 const PROGRESS_MS = 50;
-/** Results kept in memory (blame keeps the file's text: a few MB at most each). */
+/** Results kept in memory per root (blame keeps the file's text: a few MB at most each). */
 const MAX_BLAMES = 16;
 const MAX_HISTORIES = 64;
 const MAX_DIFFS = 32;
-const MAX_TREE_CACHES = 8;
+
+/** A root's file views read so far, keyed by `${commit}\0${path}`, and its trees. */
+export class FileGitCaches {
+  readonly blames = new Lru<string, BlameResult>(MAX_BLAMES);
+  readonly histories = new Lru<string, FileHistory>(MAX_HISTORIES);
+  readonly diffs = new Lru<string, FileDiffResult>(MAX_DIFFS);
+  trees: TreeCache | null = null;
+
+  /** The root closed: drop everything now (a job still running keeps only what it holds). */
+  dispose(): void {
+    this.blames.clear();
+    this.histories.clear();
+    this.diffs.clear();
+    this.trees = null;
+  }
+}
+
+/** The root's file views (the root's state: released when it closes). */
+export const FILE_GIT = slot<FileGitCaches>('file git views');
 
 interface Access {
   repo: GitRepo;
   source: 'clone' | 'folder';
-  /** Names the repository in cache keys: the session's key (a clone's library id, a folder's recent id). */
-  key: string;
+  caches: FileGitCaches;
 }
 
 function throttled<R>(scope: JobScope<R>, label: string) {
@@ -49,30 +68,24 @@ function throttled<R>(scope: JobScope<R>, label: string) {
 }
 
 export class FileGitService {
-  private blames = new Lru<string, BlameResult>(MAX_BLAMES);
-  private histories = new Lru<string, FileHistory>(MAX_HISTORIES);
-  private diffs = new Lru<string, FileDiffResult>(MAX_DIFFS);
-  private trees = new Lru<string, TreeCache>(MAX_TREE_CACHES);
-
   constructor(private readonly git: GitService) {}
 
   private async access(session: RepoSession): Promise<Access> {
     const r = await this.git.repoFor(session);
     if ('reason' in r)
       throw new QuarryError('NotFound', r.reason, { reason: 'noRepository', root: session.name });
-    return { ...r, key: session.key };
+    return { ...r, caches: session.state.getOrMake(FILE_GIT, () => new FileGitCaches()) };
   }
 
   private async treesOf(a: Access): Promise<TreeCache> {
-    let t = this.trees.get(a.key);
-    if (!t) this.trees.set(a.key, (t = new (await gitModule()).TreeCache()));
-    return t;
+    const g = await gitModule();
+    return (a.caches.trees ??= new g.TreeCache());
   }
 
-  private async head(a: Access): Promise<string | null> {
+  private async head(repo: GitRepo): Promise<string | null> {
     const g = await gitModule();
     try {
-      return (await g.resolveCommit(a.repo, 'HEAD')).oid;
+      return (await g.resolveCommit(repo, 'HEAD')).oid;
     } catch (err) {
       if (toQuarryError(err).code === 'NotFound') return null;
       throw err;
@@ -82,7 +95,7 @@ export class FileGitService {
   async status(session: RepoSession): Promise<FileGitStatus> {
     const r = await this.git.repoFor(session);
     if ('reason' in r) return { available: false, reason: r.reason };
-    return { available: true, source: r.source, head: await this.head({ ...r, key: session.key }) };
+    return { available: true, source: r.source, head: await this.head(r.repo) };
   }
 
   async diff(session: RepoSession, rel: string, prefix: string, target: string): Promise<FileDiffResult> {
@@ -96,10 +109,10 @@ export class FileGitService {
     const trees = await this.treesOf(a);
     // a commit's diff never changes; the working tree's always may
     const commit = target === 'worktree' ? null : await g.resolveCommit(a.repo, target);
-    const key = commit ? `${a.key}\0${commit.oid}\0${rel}` : '';
-    const hit = key ? this.diffs.get(key) : undefined;
+    const key = commit ? `${commit.oid}\0${rel}` : '';
+    const hit = key ? a.caches.diffs.get(key) : undefined;
     const result = hit ?? (await g.fileDiff(a.repo, rel, commit?.oid ?? 'worktree', trees));
-    if (key && !hit) this.diffs.set(key, result);
+    if (key && !hit) a.caches.diffs.set(key, result);
     return prefix ? { ...result, path: prefix + result.path } : result;
   }
 
@@ -111,7 +124,7 @@ export class FileGitService {
     const t0 = now();
     const a = await this.access(session);
     const g = await gitModule();
-    const head = await this.head(a);
+    const head = await this.head(a.repo);
     const stats = (
       h: FileHistory | null,
       ending: FileHistoryStats['ending'],
@@ -125,8 +138,8 @@ export class FileGitService {
       cached,
     });
     if (!head) return { results: [], limitHit: false, skipped: [], stats: stats(null, 'complete', false) };
-    const key = `${a.key}\0${head}\0${rel}`;
-    const hit = this.histories.get(key);
+    const key = `${head}\0${rel}`;
+    const hit = a.caches.histories.get(key);
     if (hit)
       return { results: hit.entries, limitHit: false, skipped: [], stats: stats(hit, 'complete', true) };
     const batcher = new Batcher<FileHistoryEntry>((items) =>
@@ -141,7 +154,7 @@ export class FileGitService {
         onEntry: (e) => batcher.push(e),
         onProgress: (walked) => progress(walked, 0),
       });
-      this.histories.set(key, h);
+      a.caches.histories.set(key, h);
       return { results: batcher.drain(), limitHit: false, skipped: [], stats: stats(h, 'complete', false) };
     } catch (err) {
       batcher.drain();
@@ -161,7 +174,7 @@ export class FileGitService {
     const a = await this.access(session);
     const g = await gitModule();
     const head = await g.resolveCommit(a.repo, 'HEAD');
-    const key = `${a.key}\0${head.oid}\0${rel}`;
+    const key = `${head.oid}\0${rel}`;
     const end = (
       result: BlameResult | null,
       ending: BlameStats['ending'],
@@ -172,7 +185,7 @@ export class FileGitService {
       skipped: [],
       stats: { elapsedMs: elapsedSince(t0), ending, cached },
     });
-    const hit = this.blames.get(key);
+    const hit = a.caches.blames.get(key);
     if (hit) return end(hit, 'complete', true);
     const walkProgress = throttled(scope, "Reading the file's history");
     const blameProgress = throttled(scope, 'Blaming');
@@ -181,13 +194,13 @@ export class FileGitService {
         signal: scope.signal,
         trees: await this.treesOf(a),
         // a history walked for the File history panel already reaches the add: no second walk
-        history: this.histories.get(key),
+        history: a.caches.histories.get(key),
         onProgress: (p) =>
           p.phase === 'history'
             ? walkProgress(p.done, 0)
             : blameProgress(p.done, p.total, p.done === p.total),
       });
-      this.blames.set(key, result);
+      a.caches.blames.set(key, result);
       return end(result, 'complete', false);
     } catch (err) {
       if (toQuarryError(err).code === 'Cancelled' && scope.signal.aborted)

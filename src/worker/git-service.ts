@@ -29,10 +29,23 @@ import { vectorStoreKey } from './semantic';
 import { historyStoreKey } from './history-store-key';
 import type { GitRepo } from '../adapters/git/blob-at';
 import type { DirHandleLike } from '../adapters/git/fsa-fs';
+import { slot } from '../core/workspace/root-state';
 
 const gitModule = () => import('../adapters/git');
 type GitModule = Awaited<ReturnType<typeof gitModule>>;
-const folderRepos = new WeakMap<FileSystemDirectoryHandle, GitRepo>();
+
+/** Git access to one root: its repository and where it came from. */
+export interface RootRepo {
+  repo: GitRepo;
+  source: 'clone' | 'folder';
+}
+
+/**
+ * A root's git access, made on first use and kept in the root's state (released when it
+ * closes): one fs (a folder's directory handles) and one isomorphic-git cache of parsed
+ * packfiles per root. Two roots over the same repository each make their own.
+ */
+const REPO = slot<RootRepo>('git repository');
 
 /** git progress events are sent at most this often (isomorphic-git reports per object). */
 const GIT_PROGRESS_MS = 100;
@@ -278,37 +291,26 @@ export class GitService {
   }
 
   /** Git access to a root for one file's diff, history and blame (file-git.ts); the reason when it has no git data. */
-  async repoFor(
-    session: RepoSession,
-  ): Promise<{ repo: GitRepo; source: 'clone' | 'folder' } | { reason: string }> {
+  async repoFor(session: RepoSession): Promise<RootRepo | { reason: string }> {
     const origin = session.origin;
     if (origin.kind === 'git') {
       const g = await gitModule();
-      return {
+      return session.state.getOrMake(REPO, () => ({
         source: 'clone',
-        repo: {
-          fs: g.gitStorage().fs,
-          dir: g.repoDir(origin.id),
-          cache: g.gitCache(origin.id),
-          name: session.name,
-        },
-      };
+        repo: { fs: g.gitStorage().fs, dir: g.repoDir(origin.id), cache: {}, name: session.name },
+      }));
     }
     if (origin.kind === 'handle' && (await hasGitDir(origin.handle))) {
       const g = await gitModule();
-      // one fs (its directory handles) and one isomorphic-git cache per folder, kept across calls
-      let repo = folderRepos.get(origin.handle);
-      if (!repo)
-        folderRepos.set(
-          origin.handle,
-          (repo = {
-            fs: g.fsAccessGitFs(origin.handle as unknown as DirHandleLike),
-            dir: '/',
-            cache: {},
-            name: session.name,
-          }),
-        );
-      return { source: 'folder', repo };
+      return session.state.getOrMake(REPO, () => ({
+        source: 'folder',
+        repo: {
+          fs: g.fsAccessGitFs(origin.handle as unknown as DirHandleLike),
+          dir: '/',
+          cache: {},
+          name: session.name,
+        },
+      }));
     }
     return { reason: noHistoryReason(session) };
   }
