@@ -7,7 +7,7 @@ import type { JobStats } from './protocol-jobs';
 
 // ---- git: clone, fetch updates, the repository library, history ----------------------------
 
-import type { RepoRecord } from '../adapters/git/registry';
+import type { RepoRecord } from '../core/git/types';
 
 /** A library entry: a clone or an opened folder (with its handle while Recent keeps it). */
 export interface LibraryEntry extends RepoRecord {
@@ -17,10 +17,10 @@ export interface LibraryEntry extends RepoRecord {
   /** When the folder was last opened (ms since the epoch). */
   openedAt?: number;
 }
-export type { StorageEstimate } from '../adapters/git/repos';
-import type { StorageEstimate } from '../adapters/git/repos';
-export type { History, HistoryCommit, ChangedFile } from '../adapters/git/history';
-import type { History } from '../adapters/git/history';
+export type { StorageEstimate } from '../core/git/types';
+import type { StorageEstimate } from '../core/git/types';
+export type { History, HistoryCommit, ChangedFile } from '../core/git/types';
+import type { History } from '../core/git/types';
 
 export interface GitAuth {
   /** Access token for a private repository: sent with this call only, never stored by the engine. */
@@ -71,11 +71,9 @@ export interface HistoryView extends Partial<History> {
 
 // ---- the History view's log: streamed, stored with the index (worker/history-job.ts) ----------
 
-export type { LogCommit, LogRefresh } from '../adapters/git/history-log';
-import type { HistoryLogPart, LogRefresh } from '../adapters/git/history-log';
-export type { UncommittedFile } from '../adapters/git/worktree-status';
-import type { UncommittedFile } from '../adapters/git/worktree-status';
-import type { ChangedFile } from '../adapters/git/history';
+export type { LogCommit, LogRefresh } from '../core/git/types';
+import type { ChangedFile, HistoryLogPart, LogRefresh, UncommittedFile } from '../core/git/types';
+export type { UncommittedFile } from '../core/git/types';
 
 export interface HistoryLogRequest {
   /** The root's key (default: the first root). */
@@ -130,9 +128,9 @@ export interface CommitChangesView {
 
 // ---- one file's diff, history and blame (issue 18; worker/file-git.ts) ---------------------
 
-export type { FileDiffResult, FileDiffStatus } from '../adapters/git/file-diff';
-export type { FileHistoryEntry, FileChange } from '../adapters/git/file-history';
-export type { BlameResult, BlameCommit, BlameRun } from '../adapters/git/blame';
+export type { FileDiffResult, FileDiffStatus } from '../core/git/types';
+export type { FileHistoryEntry, FileChange } from '../core/git/types';
+export type { BlameResult, BlameCommit, BlameRun } from '../core/git/types';
 export type { DiffOp } from '../core/diff/ops';
 export type { TextDiff, DiffSide } from '../core/diff/text-diff';
 export type { WordPair, WordRange } from '../core/diff/words';

@@ -27,7 +27,7 @@ export type RepoSpec =
   /**
    * A snapshot from `<input webkitdirectory>` or a dropped folder: cannot be re-read. Only the
    * paths cross; the worker pulls the bytes it needs through openRepo's `pull` callback (see
-   * adapters/browser/files.ts for why File objects never cross).
+   * core/source/pulled-files.ts for why File objects never cross).
    */
   | {
       kind: 'files';
@@ -39,11 +39,20 @@ export type RepoSpec =
   | { kind: 'memory'; name: string; files: Record<string, string> }
   /** A repository cloned into the library (lightning-fs in IndexedDB): readable offline. */
   | { kind: 'git'; id: string; name: string }
-  /** The folder `quarry serve --root DIR` exposes beside the app (adapters/browser/served-source.ts); opened only when the page names it. */
+  /** The folder `quarry serve --root DIR` exposes beside the app (the browser adapter's served-source.ts); opened only when the page names it. */
   | { kind: 'served'; name: string };
 
-export type { PulledFile, PullFiles, SnapshotFile } from '../adapters/browser/files';
-import type { SnapshotFile } from '../adapters/browser/files';
+export type { PulledFile, PullFiles } from '../core/source/pulled-files';
+
+/**
+ * One file of a snapshot folder, on the main thread: its path relative to the chosen folder
+ * (without the folder's own name) and its File, which never crosses to the worker (the worker
+ * pulls bytes through PullFiles). The folder collectors (filesFromInput, folderFromDrop) make these.
+ */
+export interface SnapshotFile {
+  path: string;
+  file: Blob & { lastModified?: number };
+}
 
 /** What the UI opens: like RepoSpec, but a snapshot keeps its File objects (on the main thread). */
 export type OpenSpec =

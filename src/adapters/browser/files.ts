@@ -9,6 +9,7 @@
 import { QuarryError } from '../../core/errors';
 import { fnv1a } from '../../core/hash';
 import type { DirEntry, FileSource, FileStat } from '../../core/source/types';
+import type { PulledFile, PullFiles } from '../../core/source/pulled-files';
 
 export interface SnapshotFile {
   /** Path relative to the chosen folder (without the folder's own name). */
@@ -115,17 +116,7 @@ export class SnapshotSource implements FileSource {
 // worker walks the path list and pulls the bytes of the files its policy admits, a directory's
 // worth at a time; the main thread reads them (readCapped) and transfers the ArrayBuffers.
 
-/** One file's answer to a pull: its bytes, or only its size when over the limit, or an error. */
-export interface PulledFile {
-  path: string;
-  /** Bytes read (absent when `size` > the requested maxBytes, or on error). */
-  bytes?: ArrayBuffer;
-  size: number;
-  error?: string;
-}
-
-/** Main-thread callback the worker calls (over Comlink) to get file bytes. */
-export type PullFiles = (paths: string[], maxBytes: number) => Promise<PulledFile[]>;
+export type { PulledFile, PullFiles } from '../../core/source/pulled-files';
 
 /** Files read concurrently on the main thread per pull. */
 const PULL_CONCURRENCY = 8;

@@ -8,6 +8,7 @@
  * from one interner, so a line seen in many versions is hashed once.
  */
 import { QuarryError } from '../../core/errors';
+import type { BlameCommit, BlameResult, BlameRun, FileHistoryEntry } from '../../core/git/types';
 import { createYielder } from '../../core/jobs/yielder';
 import { diffLineIds } from '../../core/diff/ops';
 import { gitTrimmedTailLines } from '../../core/diff/tail';
@@ -25,38 +26,9 @@ import { MAX_DIFF_BYTES } from '../../core/diff/text-diff';
 import { checkRepoPath, shortOid, TreeCache, type GitRepo } from './blob-at';
 import { readBlobCapped } from './blob-read';
 import { forObjectReads } from './object-fs';
-import { cancelled, fileHistory, type FileHistory, type FileHistoryEntry } from './file-history';
+import { cancelled, fileHistory, type FileHistory } from './file-history';
 
-export interface BlameCommit {
-  oid: string;
-  author: string;
-  email: string;
-  date: number;
-  summary: string;
-  /** Past a shallow clone's boundary (or the walk's limit): lines may be older than this commit. */
-  boundary?: boolean;
-}
-
-/** Lines [start, start + count) of the file at HEAD (0-based) came from `commits[commit]`, where they were lines origStart... */
-export interface BlameRun {
-  start: number;
-  count: number;
-  commit: number;
-  origStart: number;
-}
-
-export interface BlameResult {
-  path: string;
-  head: string;
-  /** The file at HEAD (the lines the runs describe). */
-  text: string;
-  lineCount: number;
-  commits: BlameCommit[];
-  runs: BlameRun[];
-  /** Versions of the file diffed. */
-  versions: number;
-  shallow: boolean;
-}
+export type { BlameCommit, BlameResult, BlameRun } from '../../core/git/types';
 
 export interface BlameProgress {
   phase: 'history' | 'blame';

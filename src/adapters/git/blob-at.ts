@@ -8,6 +8,7 @@
 import './env';
 import * as git from 'isomorphic-git';
 import { QuarryError } from '../../core/errors';
+import type { CommitInfo } from '../../core/git/types';
 import { Lru } from '../../core/lru';
 
 export type GitFs = git.CallbackFsClient | git.PromiseFsClient;
@@ -24,17 +25,7 @@ export interface GitRepo {
 }
 
 /** A commit as the diff, history and blame views show it (plain data). */
-export interface CommitInfo {
-  oid: string;
-  parents: string[];
-  author: string;
-  email: string;
-  /** Author time, ms since the epoch. */
-  date: number;
-  /** The message's first line. */
-  summary: string;
-  tree: string;
-}
+export type { CommitInfo } from '../../core/git/types';
 
 export const shortOid = (oid: string) => oid.slice(0, 7);
 

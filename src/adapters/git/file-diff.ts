@@ -4,13 +4,8 @@
  * rest of Quarry decides text, and diffed by core/diff (lines, then words inside changed pairs).
  */
 import { QuarryError } from '../../core/errors';
-import {
-  decodeSide,
-  diffTexts,
-  MAX_DIFF_BYTES,
-  type DiffSide,
-  type TextDiff,
-} from '../../core/diff/text-diff';
+import type { CommitInfo, FileDiffResult, FileDiffStatus } from '../../core/git/types';
+import { decodeSide, diffTexts, MAX_DIFF_BYTES, type DiffSide } from '../../core/diff/text-diff';
 import {
   blobAt,
   checkRepoPath,
@@ -19,29 +14,13 @@ import {
   resolveCommit,
   shortOid,
   TreeCache,
-  type CommitInfo,
   type GitRepo,
 } from './blob-at';
 import { readBlobCapped, readWorktreeCapped, sameAsBlob, type CappedRead } from './blob-read';
 import { MAX_OBJECT_BYTES } from './object-codec';
 import { forObjectReads } from './object-fs';
 
-export type FileDiffStatus = 'added' | 'deleted' | 'modified' | 'unchanged' | 'parentMissing';
-
-export interface FileDiffResult {
-  path: string;
-  /** What was asked: a full commit oid, or 'worktree'. */
-  target: string;
-  /** The commit shown (null for the working tree). */
-  commit: Omit<CommitInfo, 'tree'> | null;
-  /** What it is compared with: the first parent, or HEAD for the working tree (null: none, a root commit or an empty repository). */
-  base: Omit<CommitInfo, 'tree'> | null;
-  status: FileDiffStatus;
-  before: DiffSide;
-  after: DiffSide;
-  /** The line and word diff when both sides are text (an absent side counts as empty). */
-  diff: TextDiff | null;
-}
+export type { FileDiffResult, FileDiffStatus } from '../../core/git/types';
 
 const info = (c: CommitInfo | null) => {
   if (!c) return null;

@@ -6,28 +6,12 @@
  * The walk yields on a time budget so a worker can take a cancel between commits.
  */
 import { QuarryError } from '../../core/errors';
+import type { CommitInfo, FileChange, FileHistoryEntry } from '../../core/git/types';
 import { createYielder } from '../../core/jobs/yielder';
-import {
-  blobAt,
-  checkRepoPath,
-  readParent,
-  resolveCommit,
-  TreeCache,
-  type CommitInfo,
-  type GitRepo,
-} from './blob-at';
+import { blobAt, checkRepoPath, readParent, resolveCommit, TreeCache, type GitRepo } from './blob-at';
 import { forObjectReads } from './object-fs';
 
-export type FileChange = 'add' | 'modify' | 'delete';
-
-export interface FileHistoryEntry extends Omit<CommitInfo, 'tree'> {
-  change: FileChange;
-  /** The path's blob after this commit (null: deleted) and in its first parent (null: absent). */
-  blob: string | null;
-  previousBlob: string | null;
-  /** The parent was not fetched (a shallow clone): this commit may not be where the file began. */
-  boundary?: boolean;
-}
+export type { FileChange, FileHistoryEntry } from '../../core/git/types';
 
 export interface FileHistory {
   path: string;

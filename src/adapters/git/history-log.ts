@@ -19,18 +19,12 @@
 import * as git from 'isomorphic-git';
 import './env';
 import { QuarryError, toQuarryError } from '../../core/errors';
+import type { HistoryLogPart, LogCommit, LogRefresh } from '../../core/git/types';
 import { decodeIndex, encodeIndex, fromJsonParts, jsonParts, type IndexStore } from '../../core/rank/persist';
 import { GitObjectStore, isOid, type GitFs } from './objects';
-import { parseCommit, walkLog, type CommitLoader, type LogCommit } from './log-walk';
+import { parseCommit, walkLog, type CommitLoader } from './log-walk';
 
-export type { LogCommit } from './log-walk';
-
-export type LogRefresh = 'cache_hit' | 'incremental' | 'rewritten' | 'full';
-
-/** What a history job streams: commits (a `reset` part replaces what came before) and the head. */
-export type HistoryLogPart =
-  | { kind: 'commits'; commits: LogCommit[]; reset: boolean; from: 'cache' | 'read' }
-  | { kind: 'head'; head: string | null; branch: string | null; shallow: boolean };
+export type { HistoryLogPart, LogCommit, LogRefresh } from '../../core/git/types';
 
 export interface HistoryLogProgress {
   read: number;

@@ -7,43 +7,20 @@
  */
 import './env';
 import * as git from 'isomorphic-git';
+import type { ChangeType, ChangedFile, History, HistoryCommit, LogCommit } from '../../core/git/types';
 import { commitLoader, readHead } from './history-log';
-import { walkLog, type LogCommit } from './log-walk';
+import { walkLog } from './log-walk';
 import { findGitdir, GitObjectStore, type GitFs } from './objects';
 import { commitChanges } from './tree-diff';
 import { worktreeStatus } from './worktree-status';
 
-export type ChangeType = 'add' | 'modify' | 'delete';
-
-export interface ChangedFile {
-  path: string;
-  type: ChangeType;
-}
-
-export interface HistoryCommit {
-  oid: string;
-  author: string;
-  email: string;
-  /** Author time, ms since the epoch. */
-  date: number;
-  message: string;
-  parents: string[];
-  changedFiles: ChangedFile[];
-  /** True when the parent is beyond a shallow clone's depth: changedFiles is then empty. */
-  parentMissing?: boolean;
-}
-
-export type UncommittedStatus = 'added' | 'modified' | 'deleted' | 'untracked';
-
-export interface History {
-  /** Current branch, or null when HEAD is detached. */
-  branch: string | null;
-  head: string | null;
-  commits: HistoryCommit[];
-  /** True when the log stopped at a shallow clone's boundary rather than the root commit. */
-  shallow: boolean;
-  uncommitted?: { path: string; status: UncommittedStatus }[];
-}
+export type {
+  ChangeType,
+  ChangedFile,
+  History,
+  HistoryCommit,
+  UncommittedStatus,
+} from '../../core/git/types';
 
 export interface HistoryOptions {
   /** Most recent commits to list (default 50). */

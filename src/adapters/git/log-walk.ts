@@ -8,20 +8,9 @@
  * memory (the cached log merged with the new ones), so both give the same order.
  */
 import { QuarryError } from '../../core/errors';
+import type { LogCommit } from '../../core/git/types';
 
-export interface LogCommit {
-  oid: string;
-  parents: string[];
-  author: string;
-  email: string;
-  /** Author time, ms since the epoch. */
-  date: number;
-  /** Committer time, seconds since the epoch (what the log is ordered by). */
-  committed: number;
-  message: string;
-  /** Set when the parents were not walked: a shallow clone's boundary or a missing parent object. */
-  parentMissing?: boolean;
-}
+export type { LogCommit } from '../../core/git/types';
 
 const decoder = new TextDecoder();
 const OID = /^[0-9a-f]{40}$/;

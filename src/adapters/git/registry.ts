@@ -5,33 +5,9 @@
  */
 import { openDB, type IDBPDatabase } from 'idb';
 import { QuarryError } from '../../core/errors';
+import type { RepoRecord } from '../../core/git/types';
 
-export interface RepoRecord {
-  id: string;
-  /** Clone URL (no credentials), or a label such as the folder name for opened folders. */
-  url: string;
-  /** Short display name (last path segment of the URL, or the folder name). */
-  name: string;
-  /** Checked-out branch, or the tag/commit when HEAD is detached. */
-  branch: string;
-  /** Checked-out commit oid ('' for a folder without git). */
-  commit: string;
-  /** Bytes stored for this repository (working tree + .git for clones). */
-  sizeBytes: number;
-  /** Files in the working tree, .git excluded. */
-  fileCount: number;
-  /** ms since the epoch */
-  clonedAt: number;
-  lastFetchedAt: number;
-  lastIndexedAt?: number;
-  source: 'clone' | 'folder';
-  /** Clone depth (0 = full history) reused by fetchUpdates. */
-  depth?: number;
-  /** The ref the user asked for, if any (else the remote's default branch was used). */
-  ref?: string;
-  /** CORS proxy used for the clone (a URL, not a secret), reused by fetchUpdates. */
-  corsProxy?: string;
-}
+export type { RepoRecord } from '../../core/git/types';
 
 const DB_NAME = 'quarry-repos';
 const STORE = 'repos';

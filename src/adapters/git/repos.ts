@@ -5,11 +5,14 @@
 import './env';
 import * as git from 'isomorphic-git';
 import { QuarryError, invalidArgument } from '../../core/errors';
+import type { RepoRecord, StorageEstimate } from '../../core/git/types';
 import { toGitError, type ErrorContext } from './errors';
 import { diffTrees } from './history';
 import { cancelledError, displayUrl, makeHttp } from './http';
-import { getRepo, listRepos, putRepo, removeRepoRecord, requireRepo, type RepoRecord } from './registry';
+import { getRepo, listRepos, putRepo, removeRepoRecord, requireRepo } from './registry';
 import { flushGitStorage, gitStorage, measureRepo, removeTree, repoDir, REPOS_ROOT } from './storage';
+
+export type { StorageEstimate } from '../../core/git/types';
 
 export interface GitProgress {
   /** isomorphic-git's phase: 'Counting objects', 'Receiving objects', 'Resolving deltas', 'Analyzing workdir', 'Updating workdir', ... */
@@ -462,16 +465,6 @@ export async function deleteRepo(id: string): Promise<void> {
     await removeTree(repoDir(id));
     await flushGitStorage(`Deleting ${id}`);
   }
-}
-
-export interface StorageEstimate {
-  /** Bytes this origin uses (navigator.storage.estimate), when the browser says. */
-  usageBytes: number | null;
-  quotaBytes: number | null;
-  /** Bytes the library's clones take, by their records. */
-  reposBytes: number;
-  /** Whether the browser promised not to evict this origin's storage. */
-  persisted: boolean | null;
 }
 
 export async function storageEstimate(): Promise<StorageEstimate> {

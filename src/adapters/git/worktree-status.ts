@@ -11,15 +11,12 @@
  */
 import ignore, { type Ignore } from 'ignore';
 import { QuarryError } from '../../core/errors';
-import type { UncommittedStatus } from './history';
+import type { UncommittedFile } from '../../core/git/types';
 import { blobOid, readIndexFile, sizeDiffers, type IndexEntry } from './index-file';
 import type { GitFs, GitObjectStore } from './objects';
 import { flattenCommitTree } from './tree-diff';
 
-export interface UncommittedFile {
-  path: string;
-  status: UncommittedStatus;
-}
+export type { UncommittedFile } from '../../core/git/types';
 
 export interface WorktreeStatus {
   files: UncommittedFile[];
