@@ -114,9 +114,9 @@ export async function runScaleBench(): Promise<void> {
   };
   let count = 0;
   const t3 = performance.now();
-  await client.search({ ...q.req, maxResults: 10_000 }, (batch) =>
-    batch.forEach((f) => (count += f.matches.length)),
-  ).done;
+  await client
+    .search({ ...q.req, maxResults: 10_000 })
+    .onBatch((batch) => batch.forEach((f) => (count += f.matches.length))).done;
   const oursMs = performance.now() - t3;
   const rgMs = ensureRipgrep() ? rgTimed(dir, q, 'default') : null;
   client.dispose();

@@ -90,20 +90,19 @@ async function measure(client: EngineClient, queries: Query[], runs: number) {
       let first = -1;
       count = 0;
       const t = performance.now();
-      const job = client.search(
-        {
+      const job = client
+        .search({
           ...q.req,
           maxResults: UI_MAX_RESULTS,
           countLimit: UI_COUNT_LIMIT,
           maxLineChars: PREVIEW_LINE_CHARS,
           contextBefore: 2,
           contextAfter: 2,
-        },
-        (batch) => {
+        })
+        .onBatch((batch) => {
           if (first < 0) first = performance.now() - t;
           for (const f of batch) count += f.matches.length;
-        },
-      );
+        });
       await job.done;
       lasts.push(performance.now() - t);
       firsts.push(first < 0 ? NaN : first);

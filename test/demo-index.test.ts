@@ -44,7 +44,7 @@ describe('the shipped demo index', () => {
     expect(stats.refreshMode).toBe('cache_hit');
     expect(stats.filesScanned).toBe(3);
     expect(fetched()).toBe(1);
-    const ranked = await client.rankedSearch({ query: 'findUser' });
+    const ranked = await client.callTool('ranked_view', { query: 'findUser' });
     expect(ranked.hits[0].path).toBe('src/users.ts');
     client.dispose();
   });

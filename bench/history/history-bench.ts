@@ -103,14 +103,16 @@ async function engineRun(client: EngineClient): Promise<{
   let uncommittedMs = 0;
   let list: string[] = [];
   const t = performance.now();
-  const end = await client.historyLog({}, (p) => {
-    if (p.kind === 'commits') {
-      last = performance.now() - t;
-      if (!first) first = last;
-      list = p.reset ? p.commits.map((c) => c.oid) : list.concat(p.commits.map((c) => c.oid));
-    }
-    if (p.kind === 'uncommitted') uncommittedMs = performance.now() - t;
-  }).done;
+  const end = await client.historyLog({}).onBatch((items) =>
+    items.forEach((p) => {
+      if (p.kind === 'commits') {
+        last = performance.now() - t;
+        if (!first) first = last;
+        list = p.reset ? p.commits.map((c) => c.oid) : list.concat(p.commits.map((c) => c.oid));
+      }
+      if (p.kind === 'uncommitted') uncommittedMs = performance.now() - t;
+    }),
+  ).done;
   return {
     first,
     all: last,

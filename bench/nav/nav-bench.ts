@@ -90,7 +90,7 @@ export async function runNavBench(corpusDir: string) {
       t = performance.now();
       let firstAt = -1;
       const got: ReferenceFile[] = [];
-      const end = await client.references(c, (batch) => {
+      const end = await client.references(c).onBatch((batch) => {
         if (firstAt < 0) firstAt = performance.now() - t;
         got.push(...batch);
       }).done;

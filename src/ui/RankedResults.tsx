@@ -28,7 +28,7 @@ interface RankedQuery {
 const fmt = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(3));
 
 const search = (engine: EngineClient, r: RankedQuery) =>
-  engine.rankedSearch({
+  engine.callTool('ranked_view', {
     query: r.query,
     limit: RANKED_LIMIT,
     include: r.include,

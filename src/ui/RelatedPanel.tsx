@@ -45,7 +45,7 @@ export function RelatedPanel({
     }
     let current = true;
     setS({ state: 'loading' });
-    engine.related(path, line, RELATED_LIMIT).then(
+    engine.callTool('related_view', { path, line, limit: RELATED_LIMIT }).then(
       (result) => current && setS({ state: 'done', result }),
       (err) => current && setS({ state: 'error', error: toQuarryError(err) }),
     );

@@ -33,7 +33,7 @@ interface SemanticQuery {
 }
 
 const search = (engine: EngineClient, r: SemanticQuery) =>
-  engine.semanticSearch({
+  engine.callTool('semantic_search', {
     query: r.query,
     type: r.type,
     limit: SEMANTIC_LIMIT,

@@ -97,7 +97,7 @@ export function useSearchRun(
       built.push(files);
       if (!draining) drained = drain();
     };
-    const job = engine.search(request, onBatch);
+    const job = engine.search(request).onBatch(onBatch);
     job.done.then(
       async (end) => {
         await drained;

@@ -42,7 +42,7 @@ export function useSemantic(repoKey: string, indexVersion: number): SemanticStat
     setError(null);
     setRunning(true);
     setProgress(null);
-    const j = engine.enableSemantic((p) => setProgress(p));
+    const j = engine.enableSemantic().onProgress((p) => setProgress(p));
     job.current = j;
     j.done
       .then(

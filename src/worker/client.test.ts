@@ -12,7 +12,7 @@ import { TEST_HOOKS_MODULE, TestEngineClient } from './test-hooks.testutil';
 import { Batcher } from './edge';
 import { createEngineApi } from './engine';
 import { startNodeWorkerTransport, type NodeWorkerConstructor } from './node-host';
-import type { EngineApi, Outcome } from './protocol';
+import { ENGINE_METHODS, type EngineApi, type Outcome } from './protocol';
 
 /** 120 files with one hit each, plus a few that must be skipped. */
 function fixture(): Record<string, string> {
@@ -56,6 +56,41 @@ const hosts: Host[] = [
       new EngineClient(() => startNodeWorkerTransport(Worker as unknown as NodeWorkerConstructor), o),
   },
 ];
+
+describe('EngineClient derived from the method table', () => {
+  it('has a method for every engine call and job, and each reaches the engine with its arguments', async () => {
+    const seen: string[] = [];
+    const engine = createEngineApi();
+    // every method of the table, answered here: the client must reach it under its own name
+    const spy = new Proxy(engine, {
+      get(target, name: string) {
+        const real = (target as unknown as Record<string, unknown>)[name];
+        if (typeof real !== 'function') return real;
+        return (...args: unknown[]) => {
+          seen.push(name);
+          return (real as (...a: unknown[]) => unknown)(...args);
+        };
+      },
+    }) as EngineApi;
+    const client = new EngineClient(() => inThreadTransport(spy));
+    const names = Object.values(ENGINE_METHODS).flatMap((s) => Object.keys(s));
+    const missing = names.filter(
+      (n) => n !== 'stagePaths' && typeof (client as unknown as Record<string, unknown>)[n] !== 'function',
+    );
+    expect(missing).toEqual([]);
+    await client.openRepo({ kind: 'memory', name: 'fx', files: fixture() }).done;
+    // a call's defaults are the engine's (quickOpen's limit 50, skipped's page of 500)
+    expect((await client.quickOpen('mod')).length).toBe(50);
+    expect((await client.skipped()).total).toBeGreaterThan(0);
+    const files: GrepFileResult[] = [];
+    const end = await client.search({ pattern: 'needle', mode: 'literal' }).onBatch((f) => files.push(...f))
+      .done;
+    expect(end.stats.ending).toBe('complete');
+    expect(files.length).toBe(121); // 120 modules and the README, each once
+    expect(seen).toEqual(expect.arrayContaining(['openRepo', 'quickOpen', 'skipped', 'search']));
+    client.dispose();
+  });
+});
 
 describe('Batcher', () => {
   it('flushes every 50 items and hands back the rest', () => {
@@ -102,10 +137,9 @@ for (const host of hosts) {
 
     it('streams search results in batches of about 50 and delivers each once, in order', async () => {
       const batches: GrepFileResult[][] = [];
-      const end = await client.search(
-        { pattern: 'needle', mode: 'literal', contextBefore: 1, contextAfter: 1 },
-        (b) => batches.push(b),
-      ).done;
+      const end = await client
+        .search({ pattern: 'needle', mode: 'literal', contextBefore: 1, contextAfter: 1 })
+        .onBatch((b) => batches.push(b)).done;
       const files = batches.flat();
       expect(end.stats.ending).toBe('complete');
       expect(end.stats.total).toBe(121);
@@ -129,9 +163,9 @@ for (const host of hosts) {
 
     it('caps results and says so', async () => {
       const got: GrepFileResult[] = [];
-      const end = await client.search({ pattern: 'needle', mode: 'literal', maxResults: 10 }, (b) =>
-        got.push(...b),
-      ).done;
+      const end = await client
+        .search({ pattern: 'needle', mode: 'literal', maxResults: 10 })
+        .onBatch((b) => got.push(...b)).done;
       expect(got.flatMap((f) => f.matches)).toHaveLength(10);
       expect(end.limitHit).toBe(true);
       expect(end.stats.total).toBe(121);
@@ -172,7 +206,7 @@ for (const host of hosts) {
       try {
         await big.openRepo({ kind: 'memory', name: 'big', files: bigFixture() }).done;
         let seen = 0;
-        const job = big.search({ pattern: 'needle', mode: 'literal' }, (b) => {
+        const job = big.search({ pattern: 'needle', mode: 'literal' }).onBatch((b) => {
           seen += b.length;
           job.cancel();
         });
@@ -189,7 +223,9 @@ for (const host of hosts) {
     }, 60_000);
 
     it('a cancelled open keeps the repository that was already loaded', async () => {
-      const job = client.openRepo({ kind: 'memory', name: 'other', files: bigFixture() }, () => job.cancel());
+      const job = client
+        .openRepo({ kind: 'memory', name: 'other', files: bigFixture() })
+        .onProgress(() => job.cancel());
       const end = await job.done;
       expect(end.stats.ending).toBe('cancelled');
       expect((await client.ping()).repo?.name).toBe('fixture');

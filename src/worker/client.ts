@@ -1,5 +1,6 @@
 /**
- * The main-thread side of the worker boundary: turns Outcomes back into values or rebuilt
+ * The main-thread side of the worker boundary, derived from the method table (ENGINE_METHODS):
+ * every call and job of the engine is a method here without being written again. It turns Outcomes back into values or rebuilt
  * QuarryErrors, gives every long call a job id, streams batches to a callback, and owns
  * cancellation. A job that is still running `graceMs` after cancel() gets the worker
  * terminated and a fresh one started; every call still pending is rejected with a clear
@@ -10,46 +11,13 @@
  * It lives in worker/ rather than ui/ because it has no React in it and Node benchmarks use it.
  */
 import { QuarryError, toQuarryError } from '../core/errors';
-import type { GrepFileResult, GrepRequest } from '../core/grep/types';
-import type { Skipped } from '../core/walk/policy';
 import { snapshotPuller, type PullFiles } from '../adapters/browser/files';
-import { STAGE_SLICE_PATHS } from './protocol';
+import { ENGINE_METHODS, STAGE_SLICE_PATHS } from './protocol';
 import type {
-  BlameResult,
-  BlameStats,
-  FileDiffRequest,
-  FileDiffResult,
-  FileGitStatus,
-  FileHistoryEntry,
-  FileHistoryStats,
-  DefinitionsResult,
-  NavRequest,
-  OutlineNode,
-  ReferenceFile,
-  ReferencesStats,
-  WorkspaceSymbolHit,
-  CloneRequest,
-  GitAuth,
-  GitJobStats,
-  HistoryRequest,
-  HistoryView,
-  HistoryJobPart,
-  HistoryLogRequest,
-  HistoryLogStats,
-  CommitChangesRequest,
-  CommitChangesView,
-  LibraryEntry,
-  LibraryInfo,
   EngineApi,
-  ExploreResult,
+  EngineCalls,
   EngineInfo,
-  FileBytes,
-  FileContent,
-  MarkdownDocument,
-  FileHighlight,
-  IndexRequest,
-  IndexStats,
-  IndexStatus,
+  EngineJobs,
   JobCallback,
   JobEnd,
   JobEvent,
@@ -59,19 +27,12 @@ import type {
   OpenSpec,
   Outcome,
   Progress,
-  QuickOpenHit,
   RankedRequest,
-  SemanticRequest,
-  SemanticResult,
-  SemanticStats,
-  SemanticStatus,
-  SyntaxWindow,
   RankedResult,
   RelatedResult,
   RepoStats,
-  RootInfo,
-  SearchEnd,
-  TreeEntry,
+  SemanticRequest,
+  SemanticResult,
 } from './protocol';
 
 export interface EngineTransport {
@@ -98,19 +59,59 @@ export const DEFAULT_CANCEL_GRACE_MS = 2000;
  * Git jobs stop at the next network read or progress event, but a checkout that has started is
  * finished on purpose (a half-rewritten tree is worse): never restart the worker under one.
  */
-const GIT_JOB_GRACE = { graceMs: 5 * 60_000 };
+const GIT_JOB_GRACE_MS = 5 * 60_000;
+const JOB_GRACE_MS: Partial<Record<keyof EngineJobs, number>> = {
+  cloneRepo: GIT_JOB_GRACE_MS,
+  fetchRepo: GIT_JOB_GRACE_MS,
+  deepenRepo: GIT_JOB_GRACE_MS,
+};
 
-export interface Job<E> {
+type ItemOf<E> = E extends JobEnd<infer R, JobStats> ? R : never;
+
+/**
+ * A running job. Attach handlers right after the call, before any await: events cross the
+ * boundary asynchronously, so none is missed. Each item reaches `onBatch` exactly once, in order
+ * (the end's remaining results included).
+ */
+export interface Job<E extends JobEnd<unknown, JobStats>> {
   id: JobId;
   done: Promise<E>;
   /** Ask the engine to stop; the job then ends normally with ending 'cancelled'. */
   cancel(): void;
+  onBatch(fn: ((items: ItemOf<E>[]) => void) | undefined): Job<E>;
+  onProgress(fn: ((p: Progress) => void) | undefined): Job<E>;
 }
 
 interface Pending {
   reject(err: QuarryError): void;
 }
 
+/** The engine's view tools, typed for the app (other names are core's contract tools: plain data). */
+export interface ViewTools {
+  ranked_view: [RankedRequest, RankedResult];
+  semantic_search: [SemanticRequest, SemanticResult];
+  related_view: [{ path: string; line: number; limit?: number }, RelatedResult];
+}
+
+/** Methods the client writes itself: cancel (the grace timer), openRepo (a snapshot's bytes), callTool (typed views). */
+type OwnMethods = 'cancel' | 'stagePaths' | 'callTool' | 'openRepo';
+/** Every other method of the table, derived: a call resolves with its value; a job returns a Job. */
+type DerivedCalls = {
+  [K in Exclude<keyof EngineCalls, OwnMethods>]: (
+    ...args: Parameters<EngineCalls[K]>
+  ) => Promise<Awaited<ReturnType<EngineCalls[K]>>>;
+};
+type DerivedJobs = {
+  [K in Exclude<keyof EngineJobs, OwnMethods>]: (...args: EngineJobs[K]['args']) => Job<EngineJobs[K]['end']>;
+};
+type AnyCall = (...args: unknown[]) => Promise<Outcome<unknown>>;
+type AnyJob = (id: JobId, cb: JobCallback<unknown>, ...args: unknown[]) => Promise<Outcome<JobEnd<unknown>>>;
+
+// The derived methods are installed on the prototype from ENGINE_METHODS (the static block below).
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export interface EngineClient extends DerivedCalls, DerivedJobs {}
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class EngineClient {
   private ready: Promise<EngineTransport>;
   private current: EngineTransport | null = null;
@@ -121,6 +122,24 @@ export class EngineClient {
   /** Incremented on every restart. */
   generation = 0;
   private restartListeners = new Set<(reason: QuarryError) => void>();
+
+  static {
+    const proto = EngineClient.prototype as unknown as Record<string, unknown>;
+    const own = new Set<string>(['cancel', 'stagePaths', 'callTool', 'openRepo']);
+    for (const [name, kind] of Object.values(ENGINE_METHODS).flatMap((s) => Object.entries(s))) {
+      if (own.has(name)) continue;
+      const method = name as keyof EngineApi;
+      proto[name] =
+        kind === 'job' || kind === 'foregroundJob'
+          ? function (this: EngineClient, ...args: unknown[]) {
+              const graceMs = JOB_GRACE_MS[method as keyof EngineJobs];
+              return this.job(name, (api, id, cb) => (api[method] as AnyJob)(id, cb, ...args), { graceMs });
+            }
+          : function (this: EngineClient, ...args: unknown[]) {
+              return this.call((api) => (api[method] as AnyCall)(...args));
+            };
+    }
+  }
 
   /** Called after every restart (the new engine is empty: reopen what was open); returns an unsubscribe. */
   addRestartListener(listener: (reason: QuarryError) => void): () => void {
@@ -170,23 +189,29 @@ export class EngineClient {
   }
 
   /** A long call under a fresh job id (protected: test clients add jobs of their own). */
-  protected job<R, E extends JobEnd<R, JobStats>>(
+  protected job<E extends JobEnd<unknown, JobStats>>(
     kind: string,
-    invoke: (api: EngineApi, id: JobId, cb: JobCallback<R>, t: EngineTransport) => Promise<Outcome<E>>,
-    handlers: { onBatch?: (items: R[]) => void; onProgress?: (p: Progress) => void },
+    invoke: (
+      api: EngineApi,
+      id: JobId,
+      cb: JobCallback<ItemOf<E>>,
+      t: EngineTransport,
+    ) => Promise<Outcome<E>>,
     options: { graceMs?: number } = {},
   ): Job<E> {
     const id = `${kind}-${++this.seq}-${Date.now().toString(36)}`;
+    const batchFns: ((items: ItemOf<E>[]) => void)[] = [];
+    const progressFns: ((p: Progress) => void)[] = [];
     let live = true;
-    const onEvent = (event: JobEvent<R>) => {
+    const onEvent = (event: JobEvent<ItemOf<E>>) => {
       if (!live) return;
-      if (event.type === 'batch') handlers.onBatch?.(event.data);
-      else handlers.onProgress?.(event.data);
+      if (event.type === 'batch') for (const fn of batchFns) fn(event.data);
+      else for (const fn of progressFns) fn(event.data);
     };
     this.running.set(id, { graceTimer: null, graceMs: options.graceMs });
-    const done = this.call<E>((api, t) => invoke(api, id, t.proxy(onEvent) as JobCallback<R>, t))
+    const done = this.call<E>((api, t) => invoke(api, id, t.proxy(onEvent) as JobCallback<ItemOf<E>>, t))
       .then((end) => {
-        if (end.results.length) handlers.onBatch?.(end.results);
+        if (end.results.length) for (const fn of batchFns) fn(end.results as ItemOf<E>[]);
         return end;
       })
       .finally(() => {
@@ -195,206 +220,56 @@ export class EngineClient {
         if (r?.graceTimer) clearTimeout(r.graceTimer);
         this.running.delete(id);
       });
-    return { id, done, cancel: () => this.cancel(id) };
+    const job: Job<E> = {
+      id,
+      done,
+      cancel: () => this.cancel(id),
+      onBatch: (fn) => {
+        if (fn) batchFns.push(fn);
+        return job;
+      },
+      onProgress: (fn) => {
+        if (fn) progressFns.push(fn);
+        return job;
+      },
+    };
+    return job;
   }
 
   /** Open a repository as the workspace, or with `{add: true}` as one more root. */
-  openRepo(
-    spec: OpenSpec,
-    onProgress?: (p: Progress) => void,
-    open: OpenOptions = {},
-  ): Job<JobEnd<never, RepoStats>> {
-    return this.job<never, JobEnd<never, RepoStats>>(
-      'open',
-      async (api, id, cb, t) => {
-        if (spec.kind !== 'files') return api.openRepo(id, cb, spec, undefined, open);
-        // A snapshot: only the paths cross; the worker pulls bytes through `pull`, which reads
-        // the File objects here with streams and transfers the ArrayBuffers (never a File clone).
-        const read = snapshotPuller(spec.files);
-        const pull: PullFiles = async (paths, maxBytes) => {
-          const files = await read(paths, maxBytes);
-          const buffers = files.flatMap((f) => (f.bytes ? [f.bytes] : []));
-          return t.transfer ? t.transfer(files, buffers) : files;
-        };
-        const paths = spec.files.map((f) => f.path);
-        if (paths.length <= STAGE_SLICE_PATHS)
-          return api.openRepo(id, cb, { kind: 'files', name: spec.name, paths }, t.proxy(pull), open);
-        for (let i = 0; i < paths.length; i += STAGE_SLICE_PATHS) {
-          const staged = await api.stagePaths(id, paths.slice(i, i + STAGE_SLICE_PATHS));
-          if (!staged.ok) return staged;
-        }
-        return api.openRepo(
-          id,
-          cb,
-          { kind: 'files', name: spec.name, paths: [], stageId: id },
-          t.proxy(pull),
-          open,
-        );
-      },
-      { onProgress },
-    );
-  }
-
-  search(request: GrepRequest, onBatch?: (files: GrepFileResult[]) => void): Job<SearchEnd> {
-    return this.job<GrepFileResult, SearchEnd>('search', (api, id, cb) => api.search(id, cb, request), {
-      onBatch,
+  openRepo(spec: OpenSpec, open: OpenOptions = {}): Job<JobEnd<never, RepoStats>> {
+    return this.job<JobEnd<never, RepoStats>>('openRepo', async (api, id, cb, t) => {
+      if (spec.kind !== 'files') return api.openRepo(id, cb, spec, undefined, open);
+      // A snapshot: only the paths cross; the worker pulls bytes through `pull`, which reads
+      // the File objects here with streams and transfers the ArrayBuffers (never a File clone).
+      const read = snapshotPuller(spec.files);
+      const pull: PullFiles = async (paths, maxBytes) => {
+        const files = await read(paths, maxBytes);
+        const buffers = files.flatMap((f) => (f.bytes ? [f.bytes] : []));
+        return t.transfer ? t.transfer(files, buffers) : files;
+      };
+      const paths = spec.files.map((f) => f.path);
+      if (paths.length <= STAGE_SLICE_PATHS)
+        return api.openRepo(id, cb, { kind: 'files', name: spec.name, paths }, t.proxy(pull), open);
+      for (let i = 0; i < paths.length; i += STAGE_SLICE_PATHS) {
+        const staged = await api.stagePaths(id, paths.slice(i, i + STAGE_SLICE_PATHS));
+        if (!staged.ok) return staged;
+      }
+      return api.openRepo(
+        id,
+        cb,
+        { kind: 'files', name: spec.name, paths: [], stageId: id },
+        t.proxy(pull),
+        open,
+      );
     });
   }
 
-  /** Remove one root of the workspace (by key); the others stay open with their indexes. */
-  closeRoot(key: string): Promise<boolean> {
-    return this.call((api) => api.closeRoot(key));
-  }
-  roots(): Promise<RootInfo[]> {
-    return this.call((api) => api.roots());
-  }
-
-  /** Build or refresh the code index of one root (request.root) or every root; progress phases stream to `onProgress`. */
-  indexRepo(request: IndexRequest, onProgress?: (p: Progress) => void): Job<JobEnd<never, IndexStats>> {
-    return this.job<never, JobEnd<never, IndexStats>>(
-      'index',
-      (api, id, cb) => api.indexRepo(id, cb, request),
-      { onProgress },
-    );
-  }
-  indexStatus(): Promise<IndexStatus> {
-    return this.call((api) => api.indexStatus());
-  }
-  /** Ranked mode: the engine's `ranked_view` tool (core's `ranked_search` ranking, in the view's shape). */
-  rankedSearch(request: RankedRequest): Promise<RankedResult> {
-    return this.callTool<RankedResult>('ranked_view', request);
-  }
-  /** Load the embedding model and embed the open roots' chunks; phases 'model' (bytes) then 'embedding' (views). */
-  enableSemantic(onProgress?: (p: Progress) => void): Job<JobEnd<never, SemanticStats>> {
-    return this.job<never, JobEnd<never, SemanticStats>>(
-      'semantic',
-      (api, id, cb) => api.enableSemantic(id, cb),
-      { onProgress },
-    );
-  }
-  semanticStatus(): Promise<SemanticStatus> {
-    return this.call((api) => api.semanticStatus());
-  }
-  /** The Explore view's report: `onUpdate` gets the report so far each time an analyzer finishes. */
-  explore(
-    args: Record<string, unknown>,
-    onUpdate?: (report: ExploreResult) => void,
-  ): Job<JobEnd<ExploreResult>> {
-    return this.job<ExploreResult, JobEnd<ExploreResult>>(
-      'explore',
-      (api, id, cb) => api.explore(id, cb, args),
-      {
-        onBatch: (items) => items.forEach((r) => onUpdate?.(r)),
-      },
-    );
-  }
-  /** Semantic mode (type 'semantic') and Ranked once the model is loaded (type 'hybrid'): the engine's `semantic_search` tool. */
-  semanticSearch(request: SemanticRequest): Promise<SemanticResult> {
-    return this.callTool<SemanticResult>('semantic_search', request);
-  }
-  /** The Related panel: the engine's `related_view` tool (core's `related_code` ranking, with find_related's argument rules). */
-  related(path: string, line: number, limit = 20): Promise<RelatedResult> {
-    return this.callTool<RelatedResult>('related_view', { path, line, limit });
-  }
-
-  /** Clone into the library; isomorphic-git's phases stream to `onProgress` (phase 'git', label = its phase). */
-  cloneRepo(request: CloneRequest, onProgress?: (p: Progress) => void): Job<JobEnd<never, GitJobStats>> {
-    return this.job<never, JobEnd<never, GitJobStats>>(
-      'clone',
-      (api, id, cb) => api.cloneRepo(id, cb, request),
-      { onProgress },
-      GIT_JOB_GRACE,
-    );
-  }
-  /** Fetch updates for a cloned repository (fetch + fast checkout). */
-  fetchRepo(
-    libraryId: string,
-    auth: GitAuth = {},
-    onProgress?: (p: Progress) => void,
-  ): Job<JobEnd<never, GitJobStats>> {
-    return this.job<never, JobEnd<never, GitJobStats>>(
-      'fetch',
-      (api, id, cb) => api.fetchRepo(id, cb, libraryId, auth),
-      { onProgress },
-      GIT_JOB_GRACE,
-    );
-  }
-  /** Fetch `by` more commits of a shallow clone's history. */
-  deepenRepo(
-    libraryId: string,
-    by = 50,
-    auth: GitAuth = {},
-    onProgress?: (p: Progress) => void,
-  ): Job<JobEnd<never, GitJobStats>> {
-    return this.job<never, JobEnd<never, GitJobStats>>(
-      'deepen',
-      (api, id, cb) => api.deepenRepo(id, cb, libraryId, by, auth),
-      { onProgress },
-      GIT_JOB_GRACE,
-    );
-  }
-  library(): Promise<LibraryInfo> {
-    return this.call((api) => api.library());
-  }
-  /** Recent: opened folders with their handles, most recently opened first. */
-  recentFolders(): Promise<LibraryEntry[]> {
-    return this.call((api) => api.recentFolders());
-  }
-  deleteRepo(id: string): Promise<boolean> {
-    return this.call((api) => api.deleteRepo(id));
-  }
-  history(request: HistoryRequest = {}): Promise<HistoryView> {
-    return this.call((api) => api.history(request));
-  }
-  /** History's log, streamed: the stored log at once, then what is new; an opened folder's uncommitted changes follow. */
-  historyLog(
-    request: HistoryLogRequest = {},
-    onPart?: (part: HistoryJobPart) => void,
-    onProgress?: (p: Progress) => void,
-  ): Job<JobEnd<HistoryJobPart, HistoryLogStats>> {
-    return this.job<HistoryJobPart, JobEnd<HistoryJobPart, HistoryLogStats>>(
-      'history',
-      (api, id, cb) => api.historyLog(id, cb, request),
-      {
-        onBatch: (parts) => parts.forEach((p) => onPart?.(p)),
-        onProgress,
-      },
-    );
-  }
-  /** One commit's changed files (History's expanded commit). */
-  commitChanges(request: CommitChangesRequest): Promise<CommitChangesView> {
-    return this.call((api) => api.commitChanges(request));
-  }
-  /** Whether a file's root has git data (blame and file history are offered), and its HEAD. */
-  fileGitStatus(path: string): Promise<FileGitStatus> {
-    return this.call((api) => api.fileGitStatus(path));
-  }
-  /** A file's diff in a commit (against its first parent) or of the working tree ('worktree', against HEAD). */
-  fileDiff(request: FileDiffRequest): Promise<FileDiffResult> {
-    return this.call((api) => api.fileDiff(request));
-  }
-  /** The commits that changed a file, newest first, streamed to `onBatch`; progress counts the commits read. */
-  fileHistory(
-    path: string,
-    onBatch?: (entries: FileHistoryEntry[]) => void,
-    onProgress?: (p: Progress) => void,
-  ): Job<JobEnd<FileHistoryEntry, FileHistoryStats>> {
-    return this.job<FileHistoryEntry, JobEnd<FileHistoryEntry, FileHistoryStats>>(
-      'file-history',
-      (api, id, cb) => api.fileHistory(id, cb, path),
-      {
-        onBatch,
-        onProgress,
-      },
-    );
-  }
-  /** Blame of a file at HEAD; the job's one result is the BlameResult. */
-  blame(path: string, onProgress?: (p: Progress) => void): Job<JobEnd<BlameResult, BlameStats>> {
-    return this.job<BlameResult, JobEnd<BlameResult, BlameStats>>(
-      'blame',
-      (api, id, cb) => api.blame(id, cb, path),
-      { onProgress },
-    );
+  /** Run a tool (core's contracts or the engine's views) on the open workspace: plain data in and out. */
+  callTool<N extends keyof ViewTools>(name: N, args: ViewTools[N][0]): Promise<ViewTools[N][1]>;
+  callTool<T = unknown>(name: string, args?: unknown): Promise<T>;
+  callTool(name: string, args: unknown = {}): Promise<unknown> {
+    return this.call((api) => api.callTool(name, args));
   }
 
   /**
@@ -439,58 +314,6 @@ export class EngineClient {
     await this.ready.catch(() => {});
     this.options.onRestart?.(err);
     for (const l of [...this.restartListeners]) l(err);
-  }
-
-  ping(): Promise<EngineInfo> {
-    return this.call((api) => api.ping());
-  }
-  listDir(path: string): Promise<TreeEntry[]> {
-    return this.call((api) => api.listDir(path));
-  }
-  quickOpen(query: string, limit = 50): Promise<QuickOpenHit[]> {
-    return this.call((api) => api.quickOpen(query, limit));
-  }
-  readFile(path: string, highlight?: FileHighlight): Promise<FileContent> {
-    return this.call((api) => api.readFile(path, highlight));
-  }
-  /** A file's bytes (an image for the viewer); refused over `maxBytes`. */
-  readBytes(path: string, maxBytes?: number): Promise<FileBytes> {
-    return this.call((api) => api.readBytes(path, maxBytes));
-  }
-  /** A Markdown file as a tree to render (text only). */
-  readMarkdown(path: string): Promise<MarkdownDocument> {
-    return this.call((api) => api.readMarkdown(path));
-  }
-  definitions(request: NavRequest): Promise<DefinitionsResult> {
-    return this.call((api) => api.definitions(request));
-  }
-  /** A name's references, file by file as the search finds them (`onBatch`); the end says how many. */
-  references(
-    request: NavRequest,
-    onBatch?: (files: ReferenceFile[]) => void,
-  ): Job<JobEnd<ReferenceFile, ReferencesStats>> {
-    return this.job<ReferenceFile, JobEnd<ReferenceFile, ReferencesStats>>(
-      'references',
-      (api, id, cb) => api.references(id, cb, request),
-      { onBatch },
-    );
-  }
-  /** Lines `fromLine`..`toLine` of a file coloured from its grammar's highlight queries, or null (no grammar or query). */
-  syntax(path: string, fromLine: number, toLine: number): Promise<SyntaxWindow | null> {
-    return this.call((api) => api.syntax(path, fromLine, toLine));
-  }
-  outline(path: string): Promise<OutlineNode[]> {
-    return this.call((api) => api.outline(path));
-  }
-  workspaceSymbols(query: string, limit = 50): Promise<WorkspaceSymbolHit[]> {
-    return this.call((api) => api.workspaceSymbols(query, limit));
-  }
-  skipped(offset = 0, limit = 500): Promise<{ total: number; items: Skipped[] }> {
-    return this.call((api) => api.skipped(offset, limit));
-  }
-  /** Run a tool (core's contracts or the engine's own) on the open workspace: plain data in and out. */
-  callTool<T = unknown>(name: string, args: unknown = {}): Promise<T> {
-    return this.call((api) => api.callTool(name, args)) as Promise<T>;
   }
 
   dispose(): void {

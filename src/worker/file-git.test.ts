@@ -117,18 +117,18 @@ describe('file diff, history and blame through the engine', { timeout: 90_000 },
 
   it('file history streams the commits that changed the file; a second ask comes from memory', async () => {
     const batches: FileHistoryEntry[] = [];
-    const first = await client.fileHistory('src/calc.ts', (items) => batches.push(...items)).done;
+    const first = await client.fileHistory('src/calc.ts').onBatch((items) => batches.push(...items)).done;
     expect(batches.map((e) => e.oid)).toEqual([c.edit, c.add]);
     expect(first.stats).toMatchObject({ ending: 'complete', cached: false, walked: 62, shallow: false });
     const again: FileHistoryEntry[] = [];
-    const second = await client.fileHistory('src/calc.ts', (items) => again.push(...items)).done;
+    const second = await client.fileHistory('src/calc.ts').onBatch((items) => again.push(...items)).done;
     expect(second.stats.cached).toBe(true);
     expect(again).toEqual(batches);
   });
 
   it('blame: progress, then the result; a second ask comes from memory', async () => {
     const progress: Progress[] = [];
-    const end = await client.blame('src/steps.ts', (p) => progress.push(p)).done;
+    const end = await client.blame('src/steps.ts').onProgress((p) => progress.push(p)).done;
     expect(end.stats).toMatchObject({ ending: 'complete', cached: false });
     const b = end.results[0];
     expect(b).toMatchObject({ path: 'src/steps.ts', lineCount: 60, versions: 60 });
@@ -145,7 +145,7 @@ describe('file diff, history and blame through the engine', { timeout: 90_000 },
   });
 
   it('a cancelled blame ends as cancelled, and can be asked again', async () => {
-    const job = client.blame('src/calc.ts', () => job.cancel());
+    const job = client.blame('src/calc.ts').onProgress(() => job.cancel());
     const end = await job.done;
     expect(end.stats.ending).toBe('cancelled');
     expect(end.results).toEqual([]);
@@ -154,9 +154,12 @@ describe('file diff, history and blame through the engine', { timeout: 90_000 },
   });
 
   it('with several roots, paths carry the root name; a root without git says why', async () => {
-    await client.openRepo({ kind: 'memory', name: 'notes', files: { 'a.md': '# a\n' } }, undefined, {
-      add: true,
-    }).done;
+    await client.openRepo(
+      { kind: 'memory', name: 'notes', files: { 'a.md': '# a\n' } },
+      {
+        add: true,
+      },
+    ).done;
     const d = await client.fileDiff({ path: 'calc-app/src/calc.ts', commit: c.edit });
     expect(d.path).toBe('calc-app/src/calc.ts');
     expect((await client.blame('calc-app/src/calc.ts').done).results[0].path).toBe('calc-app/src/calc.ts');
@@ -214,7 +217,7 @@ describe('file views of a clone (lightning-fs)', { timeout: 90_000 }, () => {
       head: lib.commit,
     });
     const entries: FileHistoryEntry[] = [];
-    await client.fileHistory('a.ts', (items) => entries.push(...items)).done;
+    await client.fileHistory('a.ts').onBatch((items) => entries.push(...items)).done;
     expect(entries.map((e) => e.summary)).toEqual(['Change b', 'Add a']);
     const d = await client.fileDiff({ path: 'a.ts', commit: entries[0].oid.slice(0, 10) });
     expect(d).toMatchObject({ status: 'modified', diff: { added: 1, removed: 1 } });

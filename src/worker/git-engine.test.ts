@@ -38,7 +38,7 @@ function memoryStore(): IndexStore & { keys: () => string[] } {
 
 async function searchAll(client: EngineClient, pattern: string): Promise<string[]> {
   const found: GrepFileResult[] = [];
-  await client.search({ pattern, mode: 'literal' }, (b) => found.push(...b)).done;
+  await client.search({ pattern, mode: 'literal' }).onBatch((b) => found.push(...b)).done;
   return found.map((f) => f.path).sort();
 }
 
@@ -50,9 +50,9 @@ describe('engine git surface', { timeout: 120_000 }, () => {
 
   it('clones with git progress, lists it in the library, opens it, searches and shows history', async () => {
     const progress: Progress[] = [];
-    const end = await client.cloneRepo({ url: server.repoUrl('engine-app'), depth: 0 }, (p) =>
-      progress.push(p),
-    ).done;
+    const end = await client
+      .cloneRepo({ url: server.repoUrl('engine-app'), depth: 0 })
+      .onProgress((p) => progress.push(p)).done;
     expect(end.stats.ending).toBe('complete');
     const repo = end.stats.repo!;
     expect(repo).toMatchObject({
@@ -148,7 +148,7 @@ describe('engine git surface', { timeout: 120_000 }, () => {
   });
 
   it('a cancelled clone ends as cancelled, leaves no entry, and can be retried', async () => {
-    const job = client.cloneRepo({ url: server.repoUrl('big-app', { slowMs: 40 }) }, (p) => {
+    const job = client.cloneRepo({ url: server.repoUrl('big-app', { slowMs: 40 }) }).onProgress((p) => {
       if (p.files > 0) job.cancel();
     });
     const end = await job.done;
@@ -186,7 +186,7 @@ describe('engine git surface', { timeout: 120_000 }, () => {
     expect(moved.commits!.map((c) => c.message)).toEqual(['A later commit']);
     expect(moved.shallow).toBe(true);
     const progress: Progress[] = [];
-    const deeper = await client.deepenRepo(repo.id, 50, {}, (p) => progress.push(p)).done;
+    const deeper = await client.deepenRepo(repo.id, 50, {}).onProgress((p) => progress.push(p)).done;
     expect(deeper.stats.repo!.depth).toBe(51);
     const full = await client.history();
     expect(full.shallow).toBe(false);
@@ -263,7 +263,6 @@ describe('history of an opened folder that contains .git', { timeout: 60_000 }, 
       // With a second root, History's file paths carry their root's name (so they open the right file).
       await client.openRepo(
         { kind: 'memory', name: 'other', files: { 'x.ts': 'export const x = 1;\n' } },
-        undefined,
         { add: true },
       ).done;
       const both = await client.history();

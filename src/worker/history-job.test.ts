@@ -53,14 +53,15 @@ async function readLog(client: EngineClient, request = {}) {
   const parts: HistoryJobPart[] = [];
   const progress: Progress[] = [];
   let list: LogCommit[] = [];
-  const end = await client.historyLog(
-    request,
-    (p) => {
-      parts.push(p);
-      if (p.kind === 'commits') list = p.reset ? [...p.commits] : [...list, ...p.commits];
-    },
-    (p) => progress.push(p),
-  ).done;
+  const end = await client
+    .historyLog(request)
+    .onBatch((items) =>
+      items.forEach((p) => {
+        parts.push(p);
+        if (p.kind === 'commits') list = p.reset ? [...p.commits] : [...list, ...p.commits];
+      }),
+    )
+    .onProgress((p) => progress.push(p)).done;
   return { end, parts, list, progress };
 }
 
@@ -130,9 +131,12 @@ describe('the history job on an opened folder', { timeout: 60_000 }, () => {
     expect((await rejectionOf(client.commitChanges({ oid: 'HEAD' }))).code).toBe('InvalidArgument');
     expect((await rejectionOf(client.commitChanges({ oid: 'e'.repeat(40) }))).code).toBe('NotFound');
 
-    await client.openRepo({ kind: 'memory', name: 'other', files: { 'x.ts': 'x\n' } }, undefined, {
-      add: true,
-    }).done;
+    await client.openRepo(
+      { kind: 'memory', name: 'other', files: { 'x.ts': 'x\n' } },
+      {
+        add: true,
+      },
+    ).done;
     expect((await client.commitChanges({ oid: helper })).files).toEqual([
       { path: 'app/src/helper.ts', type: 'add' },
     ]);
@@ -161,12 +165,14 @@ describe('the history job on an opened folder', { timeout: 60_000 }, () => {
     await client.openRepo({ kind: 'handle', name: 'app', handle }).done;
     let cancel = () => {};
     let got = 0;
-    const job = client.historyLog({}, (p) => {
-      if (p.kind === 'commits') {
-        got += p.commits.length;
-        cancel();
-      }
-    });
+    const job = client.historyLog({}).onBatch((items) =>
+      items.forEach((p) => {
+        if (p.kind === 'commits') {
+          got += p.commits.length;
+          cancel();
+        }
+      }),
+    );
     cancel = job.cancel;
     const end = await job.done;
     expect(end.stats.ending).toBe('cancelled');

@@ -31,16 +31,14 @@ describe('the index text budget in the engine', () => {
         'src/f29.ts',
       );
       const found: GrepFileResult[] = [];
-      await client.search(
-        { pattern: 'marker29', mode: 'literal', caseMode: 'sensitive', maxResults: 10 },
-        (batch) => found.push(...batch),
-      ).done;
+      await client
+        .search({ pattern: 'marker29', mode: 'literal', caseMode: 'sensitive', maxResults: 10 })
+        .onBatch((batch) => found.push(...batch)).done;
       expect(found.map((f) => f.path)).toEqual(['src/f29.ts']);
       const early: GrepFileResult[] = [];
-      await client.search(
-        { pattern: "'marker1'", mode: 'literal', caseMode: 'sensitive', maxResults: 10 },
-        (batch) => early.push(...batch),
-      ).done;
+      await client
+        .search({ pattern: "'marker1'", mode: 'literal', caseMode: 'sensitive', maxResults: 10 })
+        .onBatch((batch) => early.push(...batch)).done;
       expect(early.map((f) => f.path)).toEqual(['src/f01.ts']);
     } finally {
       client.dispose();

@@ -23,7 +23,7 @@ afterAll(() => client.dispose());
 async function refs(c: EngineClient, name: string, path: string) {
   const files: ReferenceFile[] = [];
   // the client hands the end's last items to onBatch too
-  const end = await c.references({ name, path }, (batch) => files.push(...batch)).done;
+  const end = await c.references({ name, path }).onBatch((batch) => files.push(...batch)).done;
   const rank = await c.definitions({ name, path }).then(
     (r) => definitionRanks(r.definitions),
     () => undefined,
@@ -105,12 +105,13 @@ describe('find references', () => {
     try {
       await c.openRepo({ kind: 'memory', name: 'many', files: many }).done;
       const batches: number[] = [];
-      const end = await c.references({ name: 'shared', path: 'src/f000.ts' }, (b) => batches.push(b.length))
-        .done;
+      const end = await c
+        .references({ name: 'shared', path: 'src/f000.ts' })
+        .onBatch((b) => batches.push(b.length)).done;
       expect(batches.length).toBeGreaterThan(1);
       expect(end.stats.total).toBe(801);
       let seen = 0;
-      const job = c.references({ name: 'shared', path: '' }, (b) => {
+      const job = c.references({ name: 'shared', path: '' }).onBatch((b) => {
         seen += b.length;
         if (seen < 800) job.cancel();
       });

@@ -9,7 +9,7 @@
  */
 import type { GrepFileResult, GrepRequest } from '../core/grep/types';
 import type { Skipped } from '../core/walk/policy';
-import type { PullFiles } from '../adapters/browser/files';
+import type { PullFiles } from '../core/source/pulled-files';
 import type {
   DefinitionsResult,
   EngineInfo,
@@ -122,13 +122,15 @@ export interface EngineCalls {
   stagePaths(stageId: string, paths: string[]): number;
   cancel(jobId: JobId): boolean;
   listDir(path: string): TreeEntry[];
-  quickOpen(query: string, limit: number): QuickOpenHit[];
+  /** Fuzzy file names (limit: default 50, at most 500). */
+  quickOpen(query: string, limit?: number): QuickOpenHit[];
   readFile(path: string, highlight?: FileHighlight): FileContent;
   /** A file's bytes as they are (an image), text or binary; refused over `maxBytes` (at most READ_BYTES_MAX_BYTES, the default). */
   readBytes(path: string, maxBytes?: number): FileBytes;
   /** A Markdown file as a tree of plain data for the viewer to render as text-only markup (markdown-tree.ts). */
   readMarkdown(path: string): MarkdownDocument;
-  skipped(offset: number, limit: number): { total: number; items: Skipped[] };
+  /** What the walk and the index left out, a page at a time (default offset 0, limit 500). */
+  skipped(offset?: number, limit?: number): { total: number; items: Skipped[] };
   indexStatus(): IndexStatus;
   semanticStatus(): SemanticStatus;
   /**
@@ -144,7 +146,7 @@ export interface EngineCalls {
   syntax(path: string, fromLine: number, toLine: number): SyntaxWindow | null;
   definitions(request: NavRequest): DefinitionsResult;
   outline(path: string): OutlineNode[];
-  workspaceSymbols(query: string, limit: number): WorkspaceSymbolHit[];
+  workspaceSymbols(query: string, limit?: number): WorkspaceSymbolHit[];
   /** The one registry: clones and opened folders (folders with their handles), newest first. */
   library(): LibraryInfo;
   /** Recent: opened folders with their handles, most recently opened first (loads no git code). */
@@ -152,7 +154,7 @@ export interface EngineCalls {
   /** Remove a library entry; a clone's stored files, a folder's handle and the stored index are freed. */
   deleteRepo(id: string): boolean;
   /** History of a root (a clone, or an opened folder that contains .git). */
-  history(request: HistoryRequest): HistoryView;
+  history(request?: HistoryRequest): HistoryView;
   /** One commit's changed files (read when it is expanded, then kept). */
   commitChanges(request: CommitChangesRequest): CommitChangesView;
   /** Whether the file's root has git data (blame, file history), and its HEAD. */
@@ -187,11 +189,11 @@ export interface EngineJobs {
   /** Clone into the library; nothing is registered unless it completes. */
   cloneRepo: JobSig<[request: CloneRequest], never, JobEnd<never, GitJobStats>>;
   /** Fetch + fast checkout of a cloned repository. */
-  fetchRepo: JobSig<[id: string, auth: GitAuth], never, JobEnd<never, GitJobStats>>;
-  /** Fetch `by` more commits of a shallow clone's history. */
-  deepenRepo: JobSig<[id: string, by: number, auth: GitAuth], never, JobEnd<never, GitJobStats>>;
+  fetchRepo: JobSig<[id: string, auth?: GitAuth], never, JobEnd<never, GitJobStats>>;
+  /** Fetch `by` more commits (default 50) of a shallow clone's history. */
+  deepenRepo: JobSig<[id: string, by?: number, auth?: GitAuth], never, JobEnd<never, GitJobStats>>;
   /** History's log, streamed; paints from the stored log, then reads only what is new. */
-  historyLog: JobSig<[request: HistoryLogRequest], HistoryJobPart, JobEnd<HistoryJobPart, HistoryLogStats>>;
+  historyLog: JobSig<[request?: HistoryLogRequest], HistoryJobPart, JobEnd<HistoryJobPart, HistoryLogStats>>;
   /** The commits that changed a file, newest first. */
   fileHistory: JobSig<[path: string], FileHistoryEntry, JobEnd<FileHistoryEntry, FileHistoryStats>>;
   /** Blame of the file at HEAD; the one result is the BlameResult. */

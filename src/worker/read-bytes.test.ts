@@ -84,7 +84,6 @@ describe('readBytes', () => {
     const c = await open();
     await c.openRepo(
       { kind: 'memory', name: 'lib', files: { 'pic.png': PNG, 'a.ts': 'export const a = 1;\n' } },
-      undefined,
       { add: true },
     ).done;
     const png = await c.readBytes('lib/pic.png');

@@ -40,9 +40,9 @@ function countingStore(): IndexStore & { saves: string[] } {
 
 async function searchPaths(client: EngineClient, pattern: string): Promise<string[]> {
   const found: GrepFileResult[] = [];
-  const end = await client.search({ pattern, mode: 'literal', caseMode: 'insensitive' }, (b) =>
-    found.push(...b),
-  ).done;
+  const end = await client
+    .search({ pattern, mode: 'literal', caseMode: 'insensitive' })
+    .onBatch((b) => found.push(...b)).done;
   expect(end.stats.total).toBe(found.reduce((n, f) => n + f.matches.length, 0));
   return found.map((f) => f.path);
 }
@@ -56,8 +56,7 @@ describe('a workspace of several roots', { timeout: 60_000 }, () => {
     try {
       const a = await client.openRepo({ kind: 'memory', name: 'app', files: APP }).done;
       expect(a.stats).toMatchObject({ key: 'memory:app', root: 'app' });
-      const b = await client.openRepo({ kind: 'memory', name: 'lib', files: LIB }, undefined, { add: true })
-        .done;
+      const b = await client.openRepo({ kind: 'memory', name: 'lib', files: LIB }, { add: true }).done;
       expect(b.stats).toMatchObject({ key: 'memory:lib', root: 'lib' });
       expect((await client.roots()).map((r) => [r.key, r.name])).toEqual([
         ['memory:app', 'app'],
@@ -101,9 +100,13 @@ describe('a workspace of several roots', { timeout: 60_000 }, () => {
         })
       ).results.map((r) => r.path);
       expect(onlyLib).toEqual(['lib/lib/cart-total.ts']);
-      const ranked = await client.rankedSearch({ query: 'format money' });
+      const ranked = await client.callTool('ranked_view', { query: 'format money' });
       expect(ranked.hits[0]).toMatchObject({ path: 'lib/lib/money.ts', symbolName: 'formatMoney' });
-      const related = await client.related('app/src/checkout.ts', 2, 5);
+      const related = await client.callTool('related_view', {
+        path: 'app/src/checkout.ts',
+        line: 2,
+        limit: 5,
+      });
       expect(related.seed).toMatchObject({ path: 'app/src/checkout.ts', symbolName: 'checkoutCart' });
       expect(related.results.map((r) => r.path)).toContain('app/src/cart.ts');
 
@@ -131,10 +134,10 @@ describe('a workspace of several roots', { timeout: 60_000 }, () => {
       const many: Record<string, string> = {};
       for (let i = 0; i < 150; i++) many[`m/f${i}.ts`] = `export function f${i}() {\n  return ${i};\n}\n`;
       await client.openRepo({ kind: 'memory', name: 'big', files: many }).done;
-      await client.openRepo({ kind: 'memory', name: 'app', files: APP }, undefined, { add: true }).done;
-      await client.openRepo({ kind: 'memory', name: 'lib', files: LIB }, undefined, { add: true }).done;
+      await client.openRepo({ kind: 'memory', name: 'app', files: APP }, { add: true }).done;
+      await client.openRepo({ kind: 'memory', name: 'lib', files: LIB }, { add: true }).done;
       let closed = false;
-      const job = client.indexRepo({}, () => {
+      const job = client.indexRepo({}).onProgress(() => {
         if (closed) return;
         closed = true;
         void client.closeRoot('memory:app'); // while the first root builds
@@ -148,7 +151,9 @@ describe('a workspace of several roots', { timeout: 60_000 }, () => {
       ]);
       // filters read paths within each root, in Ranked as in Text; a search's count limit spans the roots
       expect(
-        (await client.rankedSearch({ query: 'format money', include: ['lib/**'] })).hits.map((h) => h.path),
+        (await client.callTool('ranked_view', { query: 'format money', include: ['lib/**'] })).hits.map(
+          (h) => h.path,
+        ),
       ).toEqual(['lib/lib/money.ts']);
       const counted = await client.search({
         pattern: 'return',
@@ -173,7 +178,7 @@ describe('a workspace of several roots', { timeout: 60_000 }, () => {
     const client = new EngineClient(() => inThreadTransport(createEngineApi()));
     try {
       await client.openRepo({ kind: 'memory', name: 'app', files: APP }).done;
-      await client.openRepo({ kind: 'memory', name: 'lib', files: LIB }, undefined, { add: true }).done;
+      await client.openRepo({ kind: 'memory', name: 'lib', files: LIB }, { add: true }).done;
       await client.openRepo({ kind: 'memory', name: 'app', files: APP }).done;
       expect((await client.roots()).map((r) => r.key)).toEqual(['memory:app']);
       expect(await searchPaths(client, 'cart')).toEqual(['src/cart.ts', 'src/checkout.ts']);
@@ -196,12 +201,16 @@ describe('the app views go through the tool dispatch', { timeout: 60_000 }, () =
         ['src/cart.ts', 1.5],
         ['src/cart.ts', 99],
       ] as const) {
-        const viaPanel = await rejectionOf(client.related(path, line, 5));
+        const viaPanel = await rejectionOf(client.callTool('related_view', { path, line, limit: 5 }));
         const viaTool = await rejectionOf(client.callTool('find_related', { path, line, limit: 5 }));
         expect([viaPanel.code, viaPanel.message]).toEqual([viaTool.code, viaTool.message]);
       }
-      expect((await rejectionOf(client.related('src/cart.ts', 0, 5))).code).toBe('EngineError');
-      expect((await rejectionOf(client.rankedSearch({ query: 'cart', limit: 0 }))).data).toMatchObject({
+      expect(
+        (await rejectionOf(client.callTool('related_view', { path: 'src/cart.ts', line: 0, limit: 5 }))).code,
+      ).toBe('EngineError');
+      expect(
+        (await rejectionOf(client.callTool('ranked_view', { query: 'cart', limit: 0 }))).data,
+      ).toMatchObject({
         field: 'limit',
       });
       expect(
@@ -211,7 +220,7 @@ describe('the app views go through the tool dispatch', { timeout: 60_000 }, () =
         /ranked_view, semantic_search, related_view, flag_inventory/,
       );
       // `root` and a path in no root, as find_related takes them
-      await client.openRepo({ kind: 'memory', name: 'lib', files: LIB }, undefined, { add: true }).done;
+      await client.openRepo({ kind: 'memory', name: 'lib', files: LIB }, { add: true }).done;
       await client.indexRepo({}).done;
       const viaRoot = await client.callTool<{ seed: { path: string } }>('related_view', {
         path: 'src/checkout.ts',
@@ -219,7 +228,9 @@ describe('the app views go through the tool dispatch', { timeout: 60_000 }, () =
         root: 'app',
       });
       expect(viaRoot.seed.path).toBe('app/src/checkout.ts');
-      const nowhere = await rejectionOf(client.related('elsewhere/x.ts', 1, 5));
+      const nowhere = await rejectionOf(
+        client.callTool('related_view', { path: 'elsewhere/x.ts', line: 1, limit: 5 }),
+      );
       const nowhereTool = await rejectionOf(
         client.callTool('find_related', { path: 'elsewhere/x.ts', line: 1 }),
       );
@@ -278,7 +289,7 @@ describe('the app views go through the tool dispatch', { timeout: 60_000 }, () =
     );
     try {
       await client.openRepo({ kind: 'memory', name: 'app', files: APP }).done;
-      await client.openRepo({ kind: 'memory', name: 'lib', files: LIB }, undefined, { add: true }).done;
+      await client.openRepo({ kind: 'memory', name: 'lib', files: LIB }, { add: true }).done;
       // before the indexes are built: the view's own answer
       expect(await rejectionOf(client.callTool('ranked_search', { query: 'cart' }))).toMatchObject({
         code: 'NotFound',
@@ -287,7 +298,7 @@ describe('the app views go through the tool dispatch', { timeout: 60_000 }, () =
       await client.indexRepo({}).done;
       type Ranked = { results: Array<{ path: string; symbol: string; startLine: number; why: string }> };
       const ranked = await client.callTool<Ranked>('ranked_search', { query: 'cart total', limit: 5 });
-      const view = await client.rankedSearch({ query: 'cart total', limit: 5 });
+      const view = await client.callTool('ranked_view', { query: 'cart total', limit: 5 });
       expect(ranked.results.map((r) => `${r.path}:${r.startLine}`)).toEqual(
         view.hits.map((h) => `${h.path}:${h.startLine}`),
       );
@@ -307,7 +318,11 @@ describe('the app views go through the tool dispatch', { timeout: 60_000 }, () =
         path: 'app/src/checkout.ts',
         line: 3,
       });
-      const panel = await client.related('app/src/checkout.ts', 3, 10);
+      const panel = await client.callTool('related_view', {
+        path: 'app/src/checkout.ts',
+        line: 3,
+        limit: 10,
+      });
       expect(related.seed).toMatchObject({ path: 'app/src/checkout.ts', symbol: 'checkoutCart' });
       expect(related.results.map((r) => r.path)).toEqual(panel.results.map((r) => r.path));
       expect(

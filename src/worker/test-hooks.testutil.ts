@@ -36,6 +36,6 @@ export const TEST_HOOKS_MODULE = new URL('./test-hooks.testutil.ts', import.meta
 
 export class TestEngineClient extends EngineClient {
   spin(ms: number): Job<JobEnd<never>> {
-    return this.job<never, JobEnd<never>>('spin', (api, id) => (api as TestEngineApi).spin(id, ms), {});
+    return this.job<JobEnd<never>>('spin', (api, id) => (api as TestEngineApi).spin(id, ms));
   }
 }

@@ -53,7 +53,7 @@ describe('the worker killed mid-build', () => {
     const second = engine();
     await second.client.openRepo({ kind: 'memory', name: 'killed', files: files('second') }).done;
     let indexing = 0;
-    const build = second.client.indexRepo({ force: true }, (p) => {
+    const build = second.client.indexRepo({ force: true }).onProgress((p) => {
       if (p.phase === 'indexing') indexing = p.files;
     });
     let ended = false;
@@ -80,10 +80,9 @@ describe('the worker killed mid-build', () => {
       expect(stats.refreshMode).toBe('incremental');
       expect(stats.filesChanged).toBe(1);
       const hits: string[] = [];
-      await third.client.search(
-        { pattern: 'secondMarker', mode: 'literal', caseMode: 'sensitive', maxResults: 10 },
-        (batch) => batch.forEach((f) => hits.push(f.path)),
-      ).done;
+      await third.client
+        .search({ pattern: 'secondMarker', mode: 'literal', caseMode: 'sensitive', maxResults: 10 })
+        .onBatch((batch) => batch.forEach((f) => hits.push(f.path))).done;
       expect(hits).toEqual(['src/m7/file7.ts']);
     } finally {
       third.client.dispose();

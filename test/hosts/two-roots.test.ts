@@ -59,7 +59,7 @@ beforeAll(async () => {
   client = new EngineClient(() => inThreadTransport(createEngineApi({ grammarLoader: nodeGrammarLoader })));
   const names = Object.keys(ROOTS);
   for (const [i, name] of names.entries())
-    await client.openRepo({ kind: 'memory', name, files: ROOTS[name] }, undefined, { add: i > 0 }).done;
+    await client.openRepo({ kind: 'memory', name, files: ROOTS[name] }, { add: i > 0 }).done;
   await client.indexRepo({}).done;
 }, 60_000);
 afterAll(() => client?.dispose());

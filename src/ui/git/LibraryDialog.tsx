@@ -212,9 +212,9 @@ function useEntryActions(
 
   const fetchUpdates = async () => {
     const progress = new ProgressStore();
-    const job = engine.fetchRepo(entry.id, { token: tokenFor(entry.url).token || undefined }, (p) =>
-      progress.set(p),
-    );
+    const job = engine
+      .fetchRepo(entry.id, { token: tokenFor(entry.url).token || undefined })
+      .onProgress((p) => progress.set(p));
     setFetching({ progress, cancel: job.cancel });
     setMessage(null);
     try {

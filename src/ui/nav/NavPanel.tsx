@@ -56,7 +56,7 @@ function useNavResults(nav: Exclude<NavKind, ''>, sym: string, from: string, key
       },
       () => {},
     );
-    const job = engine.references({ name: sym, path: from }, (batch) => {
+    const job = engine.references({ name: sym, path: from }).onBatch((batch) => {
       files = [...files, ...batch];
       show();
     });

@@ -60,7 +60,7 @@ function useBlame(path: string, repoKey: string, attempt: number): State | null 
 
   useEffect(() => {
     const progress = new ProgressStore();
-    const job = engine.blame(path, (p) => progress.set(p));
+    const job = engine.blame(path).onProgress((p) => progress.set(p));
     let live = true;
     setState({ state: 'running', progress, cancel: job.cancel });
     job.done.then(

@@ -36,11 +36,10 @@ function useFileHistory(
     let live = true;
     const progress = new ProgressStore();
     setEntries([]);
-    const job = engine.fileHistory(
-      path,
-      (items) => live && setEntries((prev) => [...prev, ...items]),
-      (p) => progress.set(p),
-    );
+    const job = engine
+      .fileHistory(path)
+      .onBatch((items) => live && setEntries((prev) => [...prev, ...items]))
+      .onProgress((p) => progress.set(p));
     setRun({ state: 'running', progress, cancel: job.cancel });
     job.done.then(
       (end) =>

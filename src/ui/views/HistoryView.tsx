@@ -94,14 +94,13 @@ function useHistoryLog(repoKey: string, attempt: number, root: string, generatio
     setChanges(new Map());
     // a commit's changed files asked for before this (another root, an earlier visit) are not shown
     generationRef.current++;
-    const job = engine.historyLog(
-      root ? { root } : {},
-      (part) => {
-        pending.push(part);
+    const job = engine
+      .historyLog(root ? { root } : {})
+      .onBatch((parts) => {
+        pending.push(...parts);
         frame ||= requestAnimationFrame(flush);
-      },
-      (progress) => live && dispatch({ type: 'progress', progress }),
-    );
+      })
+      .onProgress((progress) => live && dispatch({ type: 'progress', progress }));
     setRunning({ cancel: job.cancel });
     job.done.then(
       (end) => {
@@ -159,9 +158,9 @@ function useDeepen(generationRef: RefObject<number>, onDeepened: () => void) {
 
   const fetchMore = async (libraryId: string, url: string) => {
     const progress = new ProgressStore();
-    const job = engine.deepenRepo(libraryId, DEEPEN_BY, { token: tokenFor(url).token || undefined }, (p) =>
-      progress.set(p),
-    );
+    const job = engine
+      .deepenRepo(libraryId, DEEPEN_BY, { token: tokenFor(url).token || undefined })
+      .onProgress((p) => progress.set(p));
     setDeepening({ progress, cancel: job.cancel });
     setDeepenError('');
     deepenJob.current = job.cancel;

@@ -39,13 +39,13 @@ export function useExplore(
     }
     let live = true;
     let latest: ExploreResult | null = null;
-    const job = engine.explore(
-      JSON.parse(key.slice(key.indexOf('\0') + 1)) as Record<string, unknown>,
-      (report) => {
+    const job = engine
+      .explore(JSON.parse(key.slice(key.indexOf('\0') + 1)) as Record<string, unknown>)
+      .onBatch((reports) => {
+        const report = reports[reports.length - 1];
         latest = report;
         if (live) setState({ state: 'running', report, cancel: job.cancel });
-      },
-    );
+      });
     setState({ state: 'running', report: null, cancel: job.cancel });
     job.done.then(
       (end) => {

@@ -149,7 +149,7 @@ export class WorkspaceController {
     const { engine, view } = this.deps;
     const name = spec.kind === 'demo' ? DEMO_TITLE : spec.name;
     const progress = new ProgressStore();
-    const job = engine.openRepo(spec, (p) => progress.set(p), { add: !!options.add });
+    const job = engine.openRepo(spec, { add: !!options.add }).onProgress((p) => progress.set(p));
     this.set({ opening: { name, progress, cancel: job.cancel }, notice: null });
     let swapped = false;
     try {
@@ -440,7 +440,7 @@ export class WorkspaceController {
     options: OpenOptions & { announceFailure?: () => boolean } = {},
   ): Promise<boolean> {
     const progress = new ProgressStore();
-    const job = this.deps.engine.cloneRepo(request, (p) => progress.set(p));
+    const job = this.deps.engine.cloneRepo(request).onProgress((p) => progress.set(p));
     this.set({ cloning: { url: request.url, progress, cancel: job.cancel }, cloneError: null });
     try {
       const end = await job.done;
@@ -515,9 +515,9 @@ export class WorkspaceController {
       this.pendingIndex = null; // a rebuild asked for meanwhile replaces the deferred start
     }
     this.indexProgress.value = null;
-    const job = this.deps.engine.indexRepo(root ? { force, root } : { force }, (p) =>
-      this.indexProgress.set(p),
-    );
+    const job = this.deps.engine
+      .indexRepo(root ? { force, root } : { force })
+      .onProgress((p) => this.indexProgress.set(p));
     const mine = { cancel: job.cancel };
     this.indexJobs.set(root, mine);
     this.setIndex((prev) => ({ ...prev, state: 'building', error: undefined }));

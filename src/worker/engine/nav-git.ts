@@ -25,7 +25,7 @@ export function navHandlers(ctx: EngineContext): ServiceHandlers<'nav'> {
       };
     },
     outline: (path) => nav.outline(path),
-    workspaceSymbols: (query, limit) => nav.workspaceSymbols(query, limit),
+    workspaceSymbols: (query, limit) => nav.workspaceSymbols(query, limit ?? 50),
   };
 }
 
@@ -33,8 +33,8 @@ export function gitHandlers(ctx: EngineContext): ServiceHandlers<'git'> {
   const { roots, git, fileGit, histories } = ctx;
   return {
     cloneRepo: (scope, request) => git.clone(scope, request),
-    fetchRepo: (scope, id, auth) => git.fetch(scope, id, auth),
-    deepenRepo: (scope, id, by, auth) => git.deepen(scope, id, by, auth),
+    fetchRepo: (scope, id, auth) => git.fetch(scope, id, auth ?? {}),
+    deepenRepo: (scope, id, by, auth) => git.deepen(scope, id, by ?? 50, auth ?? {}),
     library: () => git.library(),
     recentFolders: () => git.recentFolders(),
     deleteRepo: (id) => git.delete(id),

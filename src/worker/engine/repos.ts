@@ -62,7 +62,7 @@ export function repoHandlers(ctx: EngineContext): ServiceHandlers<'repos'> {
     },
     quickOpen: (query, limit) => {
       requireRoots(roots);
-      const max = Math.max(1, Math.min(limit, 500));
+      const max = Math.max(1, Math.min(Math.floor(Number(limit ?? 50)) || 50, 500));
       if (!roots.multiRoot) return fuzzyRank(roots.roots[0].quick, String(query ?? ''), max);
       const hits = roots.roots.flatMap((s) => {
         const prefix = roots.prefixOf(s);
@@ -113,7 +113,9 @@ export function repoHandlers(ctx: EngineContext): ServiceHandlers<'repos'> {
       const all = roots.roots.flatMap((s) =>
         [...s.skipped, ...s.indexSkipped].map(withPrefix(roots.prefixOf(s))),
       );
-      return { total: all.length, items: all.slice(offset, offset + limit) };
+      const from = Math.max(0, Math.floor(Number(offset ?? 0)) || 0);
+      const count = Math.max(0, Math.floor(Number(limit ?? 500)) || 0);
+      return { total: all.length, items: all.slice(from, from + count) };
     },
   };
 }
