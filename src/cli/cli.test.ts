@@ -207,7 +207,7 @@ describe('quarry CLI', () => {
       textOnly: { minified: 1, generated: 1, failed: 0 },
     });
   });
-  it('tools prints every tool as {name, description, inputSchema}', () => {
+  it('tools prints every tool quarry call serves as {name, description, inputSchema}', () => {
     const r = quarry(['tools']);
     expect(r.code).toBe(0);
     const tools = JSON.parse(r.stdout);
@@ -226,6 +226,11 @@ describe('quarry CLI', () => {
       'get_routes',
       'feature_status',
       'explore',
+      // the app's view tools (not listed over MCP)
+      'ranked_view',
+      'semantic_search',
+      'related_view',
+      'flag_inventory',
     ]);
     for (const t of tools) expect(Object.keys(t).sort()).toEqual(['description', 'inputSchema', 'name']);
   });

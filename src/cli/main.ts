@@ -7,7 +7,7 @@
  */
 import { isUserError, QuarryError, toQuarryError } from '../core/errors';
 import { Workspace } from '../core/source/workspace';
-import { callTool, describeTools } from '../core/tools';
+import { ALL_TOOLS, callTool, describeTools } from '../core/tools';
 import type { ToolContext } from '../core/tools/types';
 import { nodeSearchPool } from '../adapters/node/search-pool';
 import { NodeFsSource } from '../adapters/node/fs';
@@ -25,14 +25,18 @@ import { serveCommand } from './serve';
 import * as path from 'node:path';
 
 const USAGE = `Usage:
-  quarry tools                                   list every tool as JSON {name, description, inputSchema}
+  quarry tools                                   list every tool as JSON {name, description, inputSchema}: the
+                                                 contracts, then the app's view tools (ranked_view,
+                                                 semantic_search, related_view, flag_inventory)
   quarry call <tool> '<json-args>' --root DIR    run one tool over DIR (repeat --root for several roots;
                                                  QUARRY_ROOT is used when no --root is given)
   quarry chunks --root DIR [--seed004]           print every symbol chunk of the index, one JSON object per line
                                                  (--seed004: the chunks codebase_search and find_related rank)
   quarry chunks --stats --root DIR [--json]      what the index covers: files parsed, as blocks (no parser),
                                                  text only (minified, generated, parser failed), per file
-  quarry mcp --root DIR                          serve every tool over MCP (stdio, JSON-RPC 2.0)
+  quarry mcp --root DIR                          serve the contracts over MCP (stdio, JSON-RPC 2.0; not the
+                                                 view tools: ranked_search, related_code and others answer
+                                                 the same questions for programs)
   quarry serve [--port N] [--root DIR]           serve the app (dist/, built first when missing) on
                                                  http://127.0.0.1:4173/ until Ctrl+C; with --root the app
                                                  opens DIR (read-only, on this machine only)
@@ -174,7 +178,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       return command || help ? 0 : 2;
     }
     if (command === 'tools') {
-      io.stdout(JSON.stringify(describeTools(), null, 2) + '\n');
+      io.stdout(JSON.stringify(describeTools(ALL_TOOLS), null, 2) + '\n');
       return 0;
     }
     if (command === 'call') {
@@ -192,7 +196,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         );
       }
       const ctx = toolContext(resolveRoots(roots, io.env, args), io, noCache);
-      const result = await callTool(tool, args, ctx);
+      const result = await callTool(tool, args, ctx, ALL_TOOLS);
       io.stdout((typeof result === 'string' && !json ? result : JSON.stringify(result, null, 2)) + '\n');
       return 0;
     }

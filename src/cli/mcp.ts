@@ -1,9 +1,12 @@
 /**
  * `quarry mcp --root DIR`: the tools over the Model Context Protocol's stdio transport, on the
  * official SDK's low-level `Server` (initialize and version negotiation, ping, cancellation,
- * concurrent requests and the framing are the SDK's). tools/list is the tools layer's own list
- * (describeTools); tools/call runs callTool with the request's AbortSignal, so a
- * notifications/cancelled from the client stops the work.
+ * concurrent requests and the framing are the SDK's). tools/list is the tools layer's list of
+ * contracts (describeTools: TOOLS); tools/call runs callTool over the same list with the
+ * request's AbortSignal, so a notifications/cancelled from the client stops the work. The app's
+ * view tools (VIEW_TOOLS), which `quarry call` also serves, are not offered here: they answer
+ * in the views' shapes what ranked_search, related_code, semantic_code_search and
+ * feature_status answer for programs, and a model choosing among near-twins chooses worse.
  *
  * Errors, as seed 004 asks ("parser failures are MCP invalid params"):
  *   - an unknown tool or bad tool input (a user error: InvalidArgument, InvalidFilter, ...) is a

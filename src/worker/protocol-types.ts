@@ -227,84 +227,25 @@ export interface SemanticStatus {
   error?: QuarryErrorJSON;
 }
 
-/** Arguments of the engine's `semantic_search` tool (Semantic mode, and Ranked once the model is loaded). */
-export interface SemanticRequest extends RankedRequest {
-  /** 'semantic': vectors only; 'hybrid' (default): fused with the Ranked list */
-  type?: 'semantic' | 'hybrid';
-}
-
 /** Why a Semantic hit matched: core's SemanticWhy (lexical terms, similarity, ranks). */
 export type { SemanticWhy } from '../core/semantic/search';
-import type { SemanticWhy } from '../core/semantic/search';
-
-export interface SemanticHitView extends ChunkRef {
-  score: number;
-  why: SemanticWhy;
-  lines: Array<SnippetLine | null>;
-}
-
-export interface SemanticResult {
-  hits: SemanticHitView[];
-  type: 'semantic' | 'hybrid';
-  /** query words (highlighted in the snippets) */
-  words: string[];
-  elapsedMs: number;
-}
-
-/** Arguments of the engine's `ranked_view` tool (Ranked mode). */
-export interface RankedRequest {
-  query: string;
-  limit?: number;
-  include?: string[];
-  exclude?: string[];
-  extensions?: string[];
-}
-
 /** One score component of a Ranked hit: core's RankedComponent (plain data). */
 export type { RankedComponent } from '../core/rank/ranked';
-import type { RankedComponent } from '../core/rank/ranked';
 
-export interface SnippetLine {
-  line: number;
-  text: string;
-  /** UTF-16 ranges of matched words in `text`. */
-  ranges: HitRange[];
-}
-
-/** Where a chunk is: core's Chunk fields, nothing else of the index crosses. */
-export type { Chunk as ChunkRef } from '../core/chunk/types';
-import type { Chunk as ChunkRef } from '../core/chunk/types';
-
-export interface RankedHitView extends ChunkRef {
-  score: number;
-  exactSymbol: boolean;
-  components: RankedComponent[];
-  /** what the score was multiplied by for the chunk's kind, file role and being a declaration (1: nothing) */
-  prior: number;
-  /** the parts of the prior below 1, as words: "key", "test file", "declaration" */
-  discounts: string[];
-  /** A few lines of the chunk (its first line and the first matching lines), a null entry marks a gap. */
-  lines: Array<SnippetLine | null>;
-}
-
-export interface RankedResult {
-  hits: RankedHitView[];
-  /** Query words after identifier splitting and a sentence's stopwords ("getUserById" -> get, user, by, id; "user by id" -> user, id). */
-  words: string[];
-  elapsedMs: number;
-}
-
-export interface RelatedHitView extends ChunkRef {
-  score: number;
-  sharedTerms: string[];
-  /** why it is related beyond shared words: "same class", "same file", "same folder", "same kind", "similar name", "contains others" */
-  reasons: string[];
-}
-
-export interface RelatedResult {
-  seed: ChunkRef;
-  results: RelatedHitView[];
-}
+/** The view tools' arguments and answers (ranked_view, semantic_search, related_view, flag_inventory): core's. */
+export type {
+  ChunkRef,
+  FlagInventoryResult,
+  RankedHitView,
+  RankedRequest,
+  RankedResult,
+  RelatedHitView,
+  RelatedResult,
+  SemanticHitView,
+  SemanticRequest,
+  SemanticResult,
+  SnippetLine,
+} from '../core/tools/views/types';
 
 export type { ExploreResult };
 

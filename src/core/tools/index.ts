@@ -1,4 +1,8 @@
-/** The tool registry: every tool contract Quarry answers, in one list. */
+/**
+ * The tool registry: every tool contract Quarry answers (TOOLS: what `quarry mcp` lists), and
+ * the app's view tools beside them (VIEW_TOOLS); the app's engine and `quarry call` serve both
+ * (ALL_TOOLS), through the one callTool.
+ */
 import { QuarryError } from '../errors';
 import { codebaseSearch } from './codebase-search';
 import { codeSearch } from './code-search';
@@ -16,6 +20,10 @@ import { searchFiles } from './search-files';
 import { semanticCodeSearch } from './semantic-code-search';
 import type { Tool, ToolContext } from './types';
 import { rejectOverlongStrings, rejectUnknownFields } from './validate';
+import { flagInventoryTool } from './views/flag-inventory';
+import { rankedView } from './views/ranked-view';
+import { relatedView } from './views/related-view';
+import { semanticSearchView } from './views/semantic-view';
 
 export const TOOLS: Tool[] = [
   codeSearch,
@@ -34,12 +42,23 @@ export const TOOLS: Tool[] = [
   exploreTool,
 ];
 
-export function findTool(name: string): Tool {
-  const tool = TOOLS.find((t) => t.name === name);
+/**
+ * The engine's own tools behind the app's views, answering in the views' shapes (snippet lines
+ * with marked ranges, score components): Ranked mode, Semantic mode, the Related panel, the
+ * Features view. Not contracts of a seed, and not listed over MCP, where ranked_search,
+ * related_code, semantic_code_search and feature_status answer the same questions for programs.
+ */
+export const VIEW_TOOLS: Tool[] = [rankedView, semanticSearchView, relatedView, flagInventoryTool];
+
+/** Every tool the app's engine and `quarry call` serve: the contracts, then the view tools. */
+export const ALL_TOOLS: readonly Tool[] = [...TOOLS, ...VIEW_TOOLS];
+
+export function findTool(name: string, tools: readonly Tool[] = TOOLS): Tool {
+  const tool = tools.find((t) => t.name === name);
   if (!tool) {
     throw new QuarryError(
       'InvalidArgument',
-      `Unknown tool "${name}". Tools: ${TOOLS.map((t) => t.name).join(', ')}`,
+      `Unknown tool "${name}". Tools: ${tools.map((t) => t.name).join(', ')}`,
       {
         field: 'tool',
         value: name,
@@ -49,8 +68,8 @@ export function findTool(name: string): Tool {
   return tool;
 }
 
-export function describeTools() {
-  return TOOLS.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
+export function describeTools(tools: readonly Tool[] = TOOLS) {
+  return tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
 }
 
 /** The fields a tool accepts: its schema's properties, aliases included (see JsonSchema). */
@@ -60,12 +79,18 @@ export function toolFields(tool: Tool): string[] {
 
 /**
  * The one entry every host calls a tool through (the CLI's `quarry call`, the MCP server, the
- * app's worker): an unknown field is refused first, before the tool's own checks and before
- * any index refresh (seed 004: parser failures come before the refresh); so is a string over
- * the length cap (src/core/limits.ts).
+ * app's worker), over the tools that host serves (`tools`: MCP the contracts, the others
+ * ALL_TOOLS): an unknown field is refused first, before the tool's own checks and before any
+ * index refresh (seed 004: parser failures come before the refresh); so is a string over the
+ * length cap (src/core/limits.ts).
  */
-export async function callTool(name: string, args: unknown, ctx: ToolContext): Promise<unknown> {
-  const tool = findTool(name);
+export async function callTool(
+  name: string,
+  args: unknown,
+  ctx: ToolContext,
+  tools: readonly Tool[] = TOOLS,
+): Promise<unknown> {
+  const tool = findTool(name, tools);
   rejectUnknownFields(args, toolFields(tool));
   rejectOverlongStrings(args);
   for (const root of ctx.workspace.roots) root.forgetChecks?.();

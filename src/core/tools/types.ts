@@ -23,14 +23,20 @@ export interface ToolContext {
    * loaded on first use: hosts pass `() => sharedSourceParsers(loader)`.
    */
   parsers?: () => Promise<SourceParsers>;
-  /**
-   * semantic_code_search's model and every root's code index with its vectors, brought up to
-   * date (chunks indexed, changed ones embedded) before it resolves.
-   */
-  semantic?: (signal?: AbortSignal) => Promise<{ model: EmbeddingModel; roots: SemanticRoot[] }>;
+  /** The host's semantic service (semantic_code_search, semantic_search); absent: they say the host has none. */
+  semantic?: SemanticPort;
   /** explore's git agent: a root's recent history (absent: no host access to git, reported as unavailable). */
   history?: (rootIndex: number, limit: number, signal?: AbortSignal) => Promise<HistoryPortResult>;
 }
+
+/**
+ * The semantic service a host provides (the app's SemanticService, the CLI's cliSemantic): the
+ * embedding model, and every root's code index with its vectors brought up to date (chunks
+ * indexed, changed ones embedded) before it resolves, each under its root's prefix.
+ */
+export type SemanticPort = (
+  signal?: AbortSignal,
+) => Promise<{ model: EmbeddingModel; roots: SemanticRoot[] }>;
 
 /** One root's code index as the index tools read it (index-context.ts ensureCodeIndexes). */
 export interface CodeIndexPart {

@@ -24,6 +24,31 @@ export function noRepository(): QuarryError {
   });
 }
 
+/**
+ * `route`'s rule over roots known by their display names (a RepoWorkspace's, or the tools'
+ * ToolRoots): which root a workspace path belongs to (its index), and the path inside it.
+ */
+export function routeByName(
+  names: readonly string[],
+  path: string,
+  field = 'path',
+): { index: number; rel: string; prefix: string } {
+  if (!names.length) throw noRepository();
+  if (typeof path !== 'string')
+    throw new QuarryError('InvalidArgument', `${field} must be a string`, { field, value: path });
+  const clean = path.replace(/^\/+|\/+$/g, '');
+  if (names.length === 1) return { index: 0, rel: clean, prefix: '' };
+  const slash = clean.indexOf('/');
+  const first = slash < 0 ? clean : clean.slice(0, slash);
+  const i = names.indexOf(first);
+  if (i < 0)
+    throw new QuarryError('NotFound', `"${path}" is not under any open root (${names.join(', ')})`, {
+      path,
+      reason: 'noSuchRoot',
+    });
+  return { index: i, rel: slash < 0 ? '' : clean.slice(slash + 1), prefix: names[i] + '/' };
+}
+
 export class RepoWorkspace<R extends WorkspaceRoot = WorkspaceRoot> {
   private list: R[] = [];
   private view: Workspace | null = null;
@@ -111,21 +136,8 @@ export class RepoWorkspace<R extends WorkspaceRoot = WorkspaceRoot> {
 
   /** The root a workspace path belongs to, and the path inside it. */
   route(path: string, field = 'path'): Routed<R> {
-    if (!this.list.length) throw noRepository();
-    if (typeof path !== 'string')
-      throw new QuarryError('InvalidArgument', `${field} must be a string`, { field, value: path });
-    const clean = path.replace(/^\/+|\/+$/g, '');
-    if (!this.multiRoot) return { root: this.list[0], rel: clean, prefix: '' };
-    const names = this.names();
-    const slash = clean.indexOf('/');
-    const first = slash < 0 ? clean : clean.slice(0, slash);
-    const i = names.indexOf(first);
-    if (i < 0)
-      throw new QuarryError('NotFound', `"${path}" is not under any open root (${names.join(', ')})`, {
-        path,
-        reason: 'noSuchRoot',
-      });
-    return { root: this.list[i], rel: slash < 0 ? '' : clean.slice(slash + 1), prefix: names[i] + '/' };
+    const { index, rel, prefix } = routeByName(this.names(), path, field);
+    return { root: this.list[index], rel, prefix };
   }
 
   /**

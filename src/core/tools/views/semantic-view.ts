@@ -1,0 +1,75 @@
+/**
+ * semantic_search: the app's Semantic mode (and Ranked's hybrid once the model is loaded).
+ * semantic_code_search's engine over every root, its vectors brought level with the code index
+ * first by the host's semantic service (ToolContext.semantic: the app's SemanticService, the
+ * CLI's cliSemantic), with the view's path filters, snippets and each hit's why. The words
+ * marked in a snippet are the lexical terms that matched, else the question's own words.
+ */
+import { QuarryError } from '../../errors';
+import { elapsedSince, now } from '../../jobs/yielder';
+import { queryWords } from '../../rank/ranked';
+import { semanticSearch, type SemanticType } from '../../semantic/search';
+import type { Tool } from '../types';
+import { ensureObject, optionalEnum } from '../validate';
+import { chunkRef, lineReader, listArgs, listSchema, routeAmong, snippetLines, toolRoots } from './shared';
+import type { ChunkRef, SemanticHitView, SemanticResult } from './types';
+
+/** Words of a question marked in no snippet. */
+const QUESTION_WORDS = new Set(
+  'the and for into from with that this what where when which who how why does did are was were has have had can could should would will not but all any our your their its his her them they there here then than also just only over under about after before while each every some such very more most other out off upon via per get set use'.split(
+    ' ',
+  ),
+);
+
+export const semanticSearchView: Tool<SemanticResult> = {
+  name: 'semantic_search',
+  description:
+    "The app's Semantic mode, in its shape: semantic_code_search's engine (type 'semantic': vectors only; 'hybrid', the default: fused with the Ranked list) with include/exclude/extensions filters on root-relative paths, each hit with snippet lines (matched words as UTF-16 ranges) and why it matched. Needs the embedding model. Programs usually want semantic_code_search.",
+  inputSchema: listSchema({
+    type: {
+      type: 'string',
+      enum: ['semantic', 'hybrid'],
+      default: 'hybrid',
+      description: "'semantic' (vectors only) or 'hybrid' (fused with the Ranked list)",
+    },
+  }),
+  async execute(raw, ctx) {
+    const t0 = now();
+    if (!ctx.semantic)
+      throw new QuarryError(
+        'EngineError',
+        'semantic search needs the embedding model, and this host provides none',
+      );
+    const args = ensureObject(raw);
+    const { query, limit, pathTest } = listArgs(args);
+    const type = optionalEnum<SemanticType>(args, 'type', ['semantic', 'hybrid'], 'hybrid');
+    const { words } = queryWords(query);
+    if (!query.trim()) return { hits: [], type, words, elapsedMs: elapsedSince(t0) };
+    const roots = toolRoots(ctx, 'semantic_search');
+    const { model, roots: semanticRoots } = await ctx.semantic(ctx.signal);
+    // a question's little words ("where do we...") are not what a hit is about: not marked
+    const questionWords = words.filter((w) => w.length > 2 && !QUESTION_WORDS.has(w));
+    const results = await semanticSearch(semanticRoots, model, {
+      query,
+      type,
+      limit,
+      ...(pathTest ? { pathTest } : {}),
+    });
+    const read = lineReader();
+    const hits: SemanticHitView[] = [];
+    for (const r of results) {
+      const { root, rel } = routeAmong(roots, r.path);
+      const ref: ChunkRef = {
+        path: rel,
+        startLine: r.startLine,
+        endLine: r.endLine,
+        symbolName: r.symbol,
+        chunkType: r.chunkType as ChunkRef['chunkType'],
+      };
+      const terms = new Set(r.why.terms.length ? r.why.terms : questionWords);
+      const lines = snippetLines(await read(root, rel), ref, terms);
+      hits.push({ ...chunkRef(ref, root.prefix), score: r.score, why: r.why, lines });
+    }
+    return { hits, type, words, elapsedMs: elapsedSince(t0) };
+  },
+};
