@@ -13,7 +13,6 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import {
   describeLongTasks,
-  PERF_RETRIES,
   indexReady,
   mark,
   readLongTasks,
@@ -31,8 +30,7 @@ import type { QuarryPage } from './pages/quarry-page';
 // the service worker's first-visit precache is no part of opening a folder.
 test.use({ trace: 'off', serviceWorkers: 'block' });
 // As in performance.spec.ts, decided by attribution (helpers/long-tasks.ts): only long frames
-// running the app's own scripts count, others are printed; the same retries for a starved frame.
-test.describe.configure({ retries: PERF_RETRIES });
+// running the app's own scripts count, by CPU time where the wall clock stretched; no retries.
 
 const NAME = 'real-tree';
 /**
