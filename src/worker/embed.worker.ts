@@ -1,22 +1,15 @@
 /**
  * The embedding thread (embed-client.ts starts it from the engine worker): loads the USE-lite
- * model once, from the app's own assets, and embeds the texts it is sent. Plain messages:
- * `{id, type: 'load'}` answers progress messages, then ready or error; `{id, type: 'embed'}`
- * answers vectors (its buffer transferred) or error. An embed before any load loads the model
- * first (without progress); embeds run one at a time, in the order they came.
+ * model once, from the app's own assets, and embeds the texts it is sent. The messages are core's
+ * (semantic/thread-embedder.ts): `{id, type: 'load'}` answers progress messages, then ready or
+ * error; `{id, type: 'embed'}` answers vectors (its buffer transferred) or error. An embed before
+ * any load loads the model first (without progress); embeds run one at a time, in the order they came.
  */
 import { env } from '@tensorflow/tfjs-core';
 import type { EmbeddingModel } from '../core/semantic/port';
+import type { EmbedReply, EmbedRequest } from '../core/semantic/thread-embedder';
 import { browserUseLiteFiles, useLiteWasmUrls } from '../adapters/browser/model-files';
 import { loadUseLite } from '../adapters/embed/use-lite';
-
-export type EmbedRequest = { id: number; type: 'load' } | { id: number; type: 'embed'; texts: string[] };
-
-export type EmbedReply =
-  | { id: number; type: 'progress'; loaded: number; total: number }
-  | { id: number; type: 'ready'; modelId: string; dims: number }
-  | { id: number; type: 'vectors'; vectors: Float32Array }
-  | { id: number; type: 'error'; message: string };
 
 /** Progress messages at most this often (the shards arrive in ~64 KB chunks), and always the last. */
 const PROGRESS_MS = 50;

@@ -1,8 +1,9 @@
 /**
  * The Node search pool (CLI, MCP, the engine in a worker thread, the bench): worker_threads
- * running search-thread, one per core beyond the caller's (which searches too). From the bundled CLI the thread is
- * the bundled search-thread.mjs beside cli.mjs; from the TypeScript sources the parse pool's
- * .mjs boot file has tsx compile search-thread.ts in the thread.
+ * running search-thread, one per core beyond the caller's (which searches too), scheduled by
+ * core's LanePool. From the bundled CLI the thread is the bundled search-thread.mjs beside
+ * cli.mjs; from the TypeScript sources thread-boot.mjs has tsx compile search-thread.ts in the
+ * thread (worker-thread.ts).
  */
 import { availableParallelism } from 'node:os';
 import type { LaneMessage, LaneReply } from '../../core/grep/lane';

@@ -1,20 +1,27 @@
 /**
- * A worker thread of one of Quarry's Node pools (parsing, search), as core's PoolThread: started from the bundled
- * `<name>.mjs` beside the CLI's bundle, or from the TypeScript sources through the .mjs boot
- * file that has tsx compile `<name>.ts` in the thread. The thread keeps the process alive only
- * while it has work to answer.
+ * A worker thread of one of Quarry's Node pools (parsing, search, the embedding model), as core's
+ * PoolThread: started from the bundled `<name>.mjs` beside the CLI's bundle, or from the
+ * TypeScript sources through thread-boot.mjs, which has tsx compile `<name>.ts` in the thread.
+ * The thread keeps the process alive only while it has work to answer.
  */
 import { Worker } from 'node:worker_threads';
 import type { PoolThread } from '../../core/jobs/pool-thread';
 
 export type { PoolThread };
 
-/** `name` beside this module ('parse-thread', 'search-thread'); `isWork(m)`: the message will be answered. */
-export function startPoolThread<M, R>(name: string, isWork: (message: M) => boolean): PoolThread<M, R> {
+/**
+ * `name` beside this module ('parse-thread', 'search-thread', 'embed-thread'); `isWork(m)`: the
+ * message will be answered; `isAnswer(r)`: the reply answers one (default: every reply does).
+ */
+export function startPoolThread<M, R>(
+  name: string,
+  isWork: (message: M) => boolean,
+  isAnswer: (reply: R) => boolean = () => true,
+): PoolThread<M, R> {
   const here = import.meta.url;
   const fromSources = here.endsWith('.ts');
   const worker = fromSources
-    ? new Worker(new URL('./parse-thread-boot.mjs', here), {
+    ? new Worker(new URL('./thread-boot.mjs', here), {
         workerData: { entry: new URL(`./${name}.ts`, here).href },
       })
     : new Worker(new URL(`./${name}.mjs`, here));
@@ -34,7 +41,7 @@ export function startPoolThread<M, R>(name: string, isWork: (message: M) => bool
         onExit(reason);
       };
       worker.on('message', (reply: R) => {
-        if (--pending === 0) worker.unref();
+        if (isAnswer(reply) && --pending === 0) worker.unref();
         onReply(reply);
       });
       worker.on('error', (err) => exit(err instanceof Error ? err.message : String(err)));

@@ -7,6 +7,7 @@ import {
   MAX_HOLD_MS,
   poolSize,
   serveChunks,
+  THREAD_BUDGET_MS,
   ThreadPool,
   type ChunkMessage,
   type ChunkReply,
@@ -207,6 +208,29 @@ describe('ThreadPool', () => {
     const next = pool.chunk('small.c', 'y');
     threads[1].answer(threads[1].received[1]);
     expect((await next)[0].symbolName).toBe('y');
+  });
+
+  it('a thread that hangs over a file past THREAD_BUDGET_MS is ended: that file fails transiently, a new thread takes the rest', async () => {
+    vi.useFakeTimers();
+    try {
+      const { pool, threads } = fakePool(1);
+      const stuck = pool.chunk('stuck.c', 'x');
+      const failed = expect(stuck).rejects.toMatchObject({
+        code: 'Unreadable',
+        message: `The parser thread stopped while parsing stuck.c: it gave no answer in ${THREAD_BUDGET_MS} ms`,
+        data: { transient: true },
+      });
+      const next = pool.chunk('next.c', 'y');
+      await vi.advanceTimersByTimeAsync(THREAD_BUDGET_MS);
+      await failed;
+      expect(threads[0].terminated).toBe(true);
+      expect(threads[1].received.map((r) => r.path)).toEqual(['next.c']);
+      threads[1].answer(threads[1].received[0]);
+      expect((await next)[0].symbolName).toBe('y');
+      pool.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('passes a thread error on as the QuarryError it was', async () => {

@@ -4,16 +4,19 @@
  * gives the very index a build on one thread gives: chunk ids, postings and stored bytes
  * alike (a property test checks it with answers arriving in random order).
  *
- * ThreadPool is the platform-free half of a pool: it speaks ChunkRequest/ChunkReply to
- * whatever `spawn` returns (a Web Worker in the browser, a worker_threads Worker in Node; see
- * the adapters), gives each file to the thread with the least text pending, sends a thread
- * two files at a time (the rest wait here, so a cancelled build's files are dropped instead of
- * parsed for nothing), and when a thread dies rejects the files it held (they are skipped as
- * unreadable, with the reason) and starts a new one for the others. serveChunks is the thread side.
+ * ThreadPool is the platform-free half of a pool, on core's thread pool (jobs/pool.ts): it
+ * speaks ChunkRequest/ChunkReply to whatever `spawn` returns (a Web Worker in the browser, a
+ * worker_threads Worker in Node; see the adapters), gives each file to the thread with the least
+ * text pending (or one that has its grammar), sends a thread two files at a time (the rest wait
+ * here, so a cancelled build's files are dropped instead of parsed for nothing), and when a
+ * thread dies rejects the files it held (they are skipped as unreadable, with the reason) and
+ * starts a new one for the others. serveChunks is the thread side.
  */
 import { QuarryError, toQuarryError, type QuarryErrorJSON } from '../errors';
+import { Pool, type ThreadSlot } from '../jobs/pool';
 import type { PoolThread } from '../jobs/pool-thread';
-import { MAX_BACKGROUND_WAIT_MS, now, unlessAborted } from '../jobs/yielder';
+import { MAX_BACKGROUND_WAIT_MS, unlessAborted } from '../jobs/yielder';
+import { MAX_PARSE_MS } from '../limits';
 import type { Chunk } from './types';
 
 /** One file's chunks, maybe computed on another thread. Rejects with QuarryError('Unreadable') when the file cannot be chunked. */
@@ -88,29 +91,16 @@ export function serveChunks(
 /** What ThreadPool needs of a thread. */
 export type ChunkThread = PoolThread<ChunkMessage, ChunkReply>;
 
+/** A file for the pool: what the thread is sent, and where it may go. */
 interface Job {
-  id: number;
   path: string;
   text: string;
-  resolve: (c: Chunk[]) => void;
-  reject: (e: unknown) => void;
-  signal?: AbortSignal;
   affinity?: string;
   threads?: number;
-  onAbort?: () => void;
 }
 
-interface Slot {
-  thread: ChunkThread;
-  /** Sent to the thread and not answered yet (see canSend). */
-  sent: Map<number, Job>;
-  /** Waiting here, in order, until the thread has room: a cancelled build's files are dropped from it. */
-  backlog: Job[];
-  /** Characters sent or waiting and not answered yet: the thread's queue, measured in work. */
-  chars: number;
-  /** Characters sent and not answered yet. */
-  sentChars: number;
-  /** The affinity keys of the files it was given (the grammars it has loaded or is loading). */
+/** What the pool keeps of a thread: the affinity keys of the files it was given (the grammars it has loaded or is loading). */
+interface ThreadKeys {
   keys: Set<string>;
 }
 
@@ -133,32 +123,63 @@ export const MAX_HOLD_MS = MAX_BACKGROUND_WAIT_MS;
 /** Threads that stop before their first answer, in a row, after which the pool parses on the calling thread. */
 export const START_FAILURES_BEFORE_FALLBACK = 2;
 
+/**
+ * The longest a thread may take over one file (from when it is the oldest it holds) before it
+ * counts as hung: it is then ended, the file fails (transiently) and a new thread takes the
+ * others. A file's own parse stops at MAX_PARSE_MS (it fails, with 'parse-timeout'); this only
+ * catches a thread that no longer answers at all, with room for a grammar to load first.
+ */
+export const THREAD_BUDGET_MS = 12 * MAX_PARSE_MS;
+
 export class ThreadPool implements FileChunker {
-  private readonly slots: Array<Slot | null>;
-  private nextId = 1;
-  private disposed = false;
-  /** Threads that stopped without ever answering, in a row (a worker script that cannot load, say). */
-  private startFailures = 0;
-  /** Set once threads cannot start here: every file goes to `fallback` from then on. */
+  private readonly pool: Pool<ChunkMessage, ChunkReply, Job, Chunk[], ThreadKeys>;
+  /** The chunker on the calling thread once threads cannot start here (made the first time it is needed). */
   private onThisThread: Promise<FileChunker> | null = null;
-  /** How long to keep new files back (ms; 0: send them), see holdWhile. */
-  private gate: (() => number) | null = null;
-  /** When the current hold began (-1: not holding). */
-  private heldSince = -1;
-  private resumeTimer: ReturnType<typeof setTimeout> | null = null;
+  private readonly local: (() => Promise<FileChunker>) | null;
 
   constructor(
-    private readonly spawn: () => ChunkThread,
+    spawn: () => ChunkThread,
     readonly parallelism: number,
     /** The chunker to use on the calling thread when threads cannot start (none: their files fail, transiently). */
-    private readonly fallback?: () => Promise<FileChunker>,
+    fallback?: () => Promise<FileChunker>,
   ) {
     if (!(parallelism >= 1))
       throw new QuarryError(
         'InvalidArgument',
         `A parsing pool needs at least one thread, not ${parallelism}`,
       );
-    this.slots = Array.from({ length: parallelism }, () => null);
+    this.local = fallback
+      ? () => {
+          if (!this.onThisThread) {
+            this.onThisThread = fallback();
+            this.onThisThread.catch(() => undefined);
+          }
+          return this.onThisThread;
+        }
+      : null;
+    this.pool = new Pool({
+      size: parallelism,
+      spawn,
+      state: () => ({ keys: new Set<string>() }),
+      encode: (id, job) => ({ message: { id, path: job.path, text: job.text }, transfer: [] }),
+      replyId: (reply) => reply.id,
+      outcome: (reply) =>
+        'chunks' in reply
+          ? { ok: true, value: reply.chunks }
+          : { ok: false, error: new QuarryError(reply.error.code, reply.error.message, reply.error.data) },
+      weight: (job) => job.text.length,
+      room: canSend,
+      place: (job, slots) => this.place(job, slots),
+      budget: () => THREAD_BUDGET_MS,
+      // a file with a thread finishes: a cancelled build only drops the files still waiting here
+      cancelRunning: 'finish',
+      cancelled: (job) => cancelled(job.path),
+      lost: (reason, job) => threadStopped(job.path, reason),
+      closed: () => new QuarryError('Cancelled', 'The parsing pool was closed'),
+      giveUpAfter: START_FAILURES_BEFORE_FALLBACK,
+      fallback: this.local ? (job) => this.local!().then((c) => c.chunk(job.path, job.text)) : undefined,
+      maxHoldMs: MAX_HOLD_MS,
+    });
   }
 
   /**
@@ -170,223 +191,74 @@ export class ThreadPool implements FileChunker {
    * in one go.
    */
   holdWhile(gate: (() => number) | null): void {
-    this.gate = gate;
-  }
-
-  private holding(): boolean {
-    const wait = this.gate?.() ?? 0;
-    if (!(wait > 0)) {
-      this.heldSince = -1;
-      return false;
-    }
-    const t = now();
-    if (this.heldSince < 0) this.heldSince = t;
-    if (t - this.heldSince >= MAX_HOLD_MS) return false;
-    this.resumeTimer ??= setTimeout(
-      () => {
-        this.resumeTimer = null;
-        this.pump();
-      },
-      Math.min(wait, 50),
-    );
-    return true;
-  }
-
-  /** Send what the threads have room for, unless held. */
-  private pump(): void {
-    if (this.disposed) return;
-    if (!this.slots.some((s) => s?.backlog.length)) {
-      // nothing waiting: no hold to keep (the next one starts afresh), no timer armed to check it again
-      this.heldSince = -1;
-      return;
-    }
-    if (this.holding()) return;
-    for (const slot of this.slots) {
-      if (slot)
-        while (slot.backlog.length && canSend(slot, slot.backlog[0])) this.send(slot, slot.backlog.shift()!);
-    }
+    this.pool.holdWhile(gate);
   }
 
   /** Whether the pool gave up on threads and parses on the calling thread. */
   get fellBack(): boolean {
-    return this.onThisThread !== null;
+    return this.pool.gaveUp;
   }
 
   chunk(path: string, text: string, options: ChunkOptions = {}): Promise<Chunk[]> {
-    if (this.disposed) return Promise.reject(new QuarryError('Cancelled', 'The parsing pool was closed'));
-    if (options.signal?.aborted) return Promise.reject(cancelled(path));
-    if (this.onThisThread) return this.onThisThread.then((c) => c.chunk(path, text));
-    // the thread with the least text still to parse (a thread busy with one 1 MB file is not free)
+    return this.pool.run(
+      { path, text, affinity: options.affinity, threads: options.threads },
+      options.signal,
+    );
+  }
+
+  /**
+   * The thread for a file: the one with the least text still to parse (a thread busy with one 1 MB
+   * file is not free), or one that has its grammar unless it has AFFINITY_SLACK_CHARS more.
+   */
+  private place(job: Job, slots: readonly ThreadSlot<ThreadKeys>[]): number {
     let best = 0;
     let home = -1;
-    const key = options.affinity;
-    const n = Math.max(1, Math.min(this.slots.length, options.threads ?? this.parallelism));
+    const key = job.affinity;
+    const n = this.usable(job.threads);
     for (let i = 0; i < n; i++) {
-      if (this.load(i) < this.load(best)) best = i;
-      if (key !== undefined && this.slots[i]?.keys.has(key) && (home < 0 || this.load(i) < this.load(home)))
+      if (slots[i].load < slots[best].load) best = i;
+      if (key !== undefined && slots[i].state.keys.has(key) && (home < 0 || slots[i].load < slots[home].load))
         home = i;
     }
-    const chosen = home >= 0 && this.load(home) <= this.load(best) + AFFINITY_SLACK_CHARS ? home : best;
-    let slot: Slot;
-    try {
-      slot = this.slotAt(chosen);
-    } catch (err) {
-      // a thread that cannot even be created (a browser's SecurityError, ERR_WORKER_INIT_FAILED): this file fails, for now
-      return Promise.reject(threadStopped(path, err instanceof Error ? err.message : String(err)));
-    }
-    if (key !== undefined) slot.keys.add(key);
-    return new Promise<Chunk[]>((resolve, reject) => {
-      const job: Job = {
-        id: this.nextId++,
-        path,
-        text,
-        resolve,
-        reject,
-        signal: options.signal,
-        affinity: key,
-        threads: options.threads,
-      };
-      slot.chars += text.length;
-      if (canSend(slot, job) && !this.holding()) this.send(slot, job);
-      else {
-        slot.backlog.push(job);
-        if (job.signal) {
-          job.onAbort = () => this.drop(slot, job);
-          job.signal.addEventListener('abort', job.onAbort, { once: true });
-        }
-      }
-    });
+    const chosen = home >= 0 && slots[home].load <= slots[best].load + AFFINITY_SLACK_CHARS ? home : best;
+    if (key !== undefined) slots[chosen].state.keys.add(key);
+    return chosen;
+  }
+
+  private usable(threads: number | undefined): number {
+    return Math.max(1, Math.min(this.parallelism, threads ?? this.parallelism));
   }
 
   prepare(keys: readonly string[], options: Pick<ChunkOptions, 'threads'> = {}): void {
-    if (this.disposed) return;
-    if (this.onThisThread) {
-      void this.onThisThread.then(
+    if (this.pool.closed) return;
+    if (this.pool.gaveUp && this.local) {
+      void this.local().then(
         (c) => c.prepare?.(keys),
         () => undefined,
       );
       return;
     }
-    const n = Math.max(1, Math.min(this.slots.length, options.threads ?? this.parallelism));
+    const slots = this.pool.slots;
+    const n = this.usable(options.threads);
     for (const key of keys) {
-      if (this.slots.some((s) => s?.keys.has(key))) continue;
+      if (slots.some((s) => s.state.keys.has(key))) continue;
       // the thread with the fewest grammars: each loads its share, in parallel with the others
       let best = 0;
-      for (let i = 1; i < n; i++)
-        if ((this.slots[i]?.keys.size ?? 0) < (this.slots[best]?.keys.size ?? 0)) best = i;
-      try {
-        const slot = this.slotAt(best);
-        slot.keys.add(key);
-        slot.thread.post({ preload: key }, []);
-      } catch {
-        return; // no thread can start: the files will say so
-      }
+      for (let i = 1; i < n; i++) if (slots[i].state.keys.size < slots[best].state.keys.size) best = i;
+      if (!this.pool.post(best, { preload: key })) return; // no thread can start: the files will say so
+      slots[best].state.keys.add(key);
     }
-  }
-
-  private send(slot: Slot, job: Job): void {
-    if (job.onAbort) job.signal!.removeEventListener('abort', job.onAbort);
-    slot.sent.set(job.id, job);
-    slot.sentChars += job.text.length;
-    slot.thread.post({ id: job.id, path: job.path, text: job.text }, []);
-  }
-
-  /** A waiting file of a cancelled build: never sent. */
-  private drop(slot: Slot, job: Job): void {
-    const at = slot.backlog.indexOf(job);
-    if (at < 0) return;
-    slot.backlog.splice(at, 1);
-    slot.chars -= job.text.length;
-    job.reject(cancelled(job.path));
-  }
-
-  private load(i: number): number {
-    return this.slots[i]?.chars ?? 0;
-  }
-
-  private slotAt(i: number): Slot {
-    const existing = this.slots[i];
-    if (existing) return existing;
-    const slot: Slot = {
-      thread: this.spawn(),
-      sent: new Map(),
-      backlog: [],
-      chars: 0,
-      sentChars: 0,
-      keys: new Set(),
-    };
-    this.slots[i] = slot;
-    let answered = false;
-    slot.thread.listen(
-      (reply) => {
-        answered = true;
-        this.startFailures = 0;
-        const job = slot.sent.get(reply.id);
-        if (!job) return;
-        slot.sent.delete(reply.id);
-        slot.chars -= job.text.length;
-        slot.sentChars -= job.text.length;
-        this.pump();
-        if ('chunks' in reply) job.resolve(reply.chunks);
-        else job.reject(new QuarryError(reply.error.code, reply.error.message, reply.error.data));
-      },
-      (reason) => {
-        if (this.slots[i] === slot) this.slots[i] = null; // later files start a new thread
-        if (!answered) this.startFailures++;
-        if (
-          !answered &&
-          this.fallback &&
-          (this.onThisThread || this.startFailures >= START_FAILURES_BEFORE_FALLBACK)
-        ) {
-          // threads cannot start here: parse on the calling thread from now on, the files this one held too
-          if (!this.onThisThread) {
-            this.onThisThread = this.fallback();
-            this.onThisThread.catch(() => undefined);
-          }
-          slot.backlog.unshift(...slot.sent.values());
-          slot.sent.clear();
-        }
-        for (const job of slot.sent.values()) job.reject(threadStopped(job.path, reason));
-        slot.sent.clear();
-        slot.chars = 0;
-        slot.sentChars = 0;
-        // the files that were only waiting go to the threads still (or newly) running
-        for (const job of slot.backlog.splice(0)) {
-          if (job.onAbort) job.signal!.removeEventListener('abort', job.onAbort);
-          this.chunk(job.path, job.text, {
-            signal: job.signal,
-            affinity: job.affinity,
-            threads: job.threads,
-          }).then(job.resolve, job.reject);
-        }
-      },
-    );
-    return slot;
   }
 
   dispose(): void {
-    this.disposed = true;
-    if (this.resumeTimer !== null) clearTimeout(this.resumeTimer);
-    this.resumeTimer = null;
-    for (let i = 0; i < this.slots.length; i++) {
-      const slot = this.slots[i];
-      this.slots[i] = null;
-      if (!slot) continue;
-      for (const job of [...slot.sent.values(), ...slot.backlog]) {
-        if (job.onAbort) job.signal!.removeEventListener('abort', job.onAbort);
-        job.reject(new QuarryError('Cancelled', 'The parsing pool was closed'));
-      }
-      slot.sent.clear();
-      slot.backlog = [];
-      slot.thread.terminate();
-    }
+    this.pool.dispose();
   }
 }
 
-function canSend(slot: Slot, job: Job): boolean {
+function canSend(slot: ThreadSlot<ThreadKeys>, job: Job): boolean {
   return (
-    slot.sent.size < IN_FLIGHT_MIN ||
-    (slot.sent.size < IN_FLIGHT_MAX && slot.sentChars + job.text.length <= IN_FLIGHT_CHARS)
+    slot.inFlight < IN_FLIGHT_MIN ||
+    (slot.inFlight < IN_FLIGHT_MAX && slot.inFlightWeight + job.text.length <= IN_FLIGHT_CHARS)
   );
 }
 

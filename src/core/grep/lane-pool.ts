@@ -1,12 +1,14 @@
 /**
- * The platform-free half of the search pool: threads started on first use (a Web Worker in
- * the browser, a worker_threads Worker in Node: see the adapters), each chunk given to the
- * thread with the fewest chunks out, a cancel sent for a chunk no longer wanted. A thread
- * that dies fails its chunks with laneLost (the coordinator searches them itself), and a new
- * thread is started for later ones; after two threads in a row die before answering anything,
- * every chunk fails so (the search goes on on the calling thread alone).
+ * The platform-free half of the search pool, on core's thread pool (jobs/pool.ts): threads
+ * started on first use (a Web Worker in the browser, a worker_threads Worker in Node: see the
+ * adapters), each chunk given at once to the thread with the fewest chunks out (a lane not started
+ * yet first), a cancel sent for a chunk no longer wanted. A thread that dies fails its chunks with
+ * laneLost (the coordinator searches them itself), and a new thread is started for later ones;
+ * after two threads in a row die before answering anything (or cannot be created), every chunk
+ * fails so (the search goes on on the calling thread alone).
  */
 import { QuarryError } from '../errors';
+import { Pool } from '../jobs/pool';
 import type { PoolThread } from '../jobs/pool-thread';
 import type { FileSource } from '../source/types';
 import { transferables, type ChunkResult, type ChunkTask, type LaneMessage, type LaneReply } from './lane';
@@ -14,15 +16,6 @@ import type { SearchPool } from './pool';
 
 /** A search thread: messages go with their buffers moved (see transferables()). */
 export type LaneThread = PoolThread<LaneMessage, LaneReply>;
-
-interface Lane {
-  thread: LaneThread;
-  out: Map<
-    number,
-    { task: ChunkTask; resolve: (r: ChunkResult) => void; reject: (e: unknown) => void; signal: AbortSignal }
-  >;
-  answered: boolean;
-}
 
 /** The smallest packing buffer (chunks grow to MAX_CHUNK_BYTES; a buffer fits many of the small first ones). */
 const MIN_BUFFER_BYTES = 1 << 20;
@@ -43,20 +36,47 @@ export function searchLaneCount(cores: number | undefined): number {
   return Math.max(1, Math.floor(cores ?? 2) - 1);
 }
 
+const cancelled = () => new QuarryError('Cancelled', 'The search was cancelled', {});
+
 export class LanePool implements SearchPool {
-  private readonly threads: Array<Lane | null>;
-  private nextId = 1;
+  private readonly pool: Pool<LaneMessage, LaneReply, ChunkTask, ChunkResult>;
   /** Packed-bytes buffers back from the lanes, to be filled again (fresh memory costs page faults). */
   private spare: ArrayBuffer[] = [];
-  private deadInARow = 0;
-  private broken = false;
 
   constructor(
-    private readonly spawn: () => LaneThread,
+    spawn: () => LaneThread,
     readonly lanes: number,
     private readonly refOf: (source: FileSource) => string | null,
   ) {
-    this.threads = new Array<Lane | null>(Math.max(1, lanes)).fill(null);
+    this.pool = new Pool({
+      size: Math.max(1, lanes),
+      spawn: () => this.recycling(spawn()),
+      encode: (id, task) => {
+        const message: LaneMessage = { id, task };
+        return { message, transfer: transferables(message) };
+      },
+      replyId: (reply) => reply.id,
+      outcome: (reply) =>
+        'result' in reply
+          ? { ok: true, value: reply.result }
+          : { ok: false, error: QuarryError.fromJSON(reply.error) },
+      // the lane searches its chunks one after the other: the pool never holds one back
+      room: () => true,
+      // the lane with the fewest chunks out; one not started yet before any that has one
+      place: (_task, slots) => {
+        let best = 0;
+        const out = (i: number) => (slots[i].started ? slots[i].inFlight : -1);
+        for (let i = 1; i < slots.length; i++) if (out(i) < out(best)) best = i;
+        return best;
+      },
+      cancelRunning: { message: (id) => ({ cancel: id }) },
+      cancelled,
+      // what it held is searched again by the coordinator (its bytes went with the thread)
+      lost: (reason) => laneLost(reason),
+      closed: () => laneLost('the search pool was closed'),
+      giveUpAfter: 2,
+      fallback: () => Promise.reject(laneLost('the search threads could not start')),
+    });
   }
 
   rootRef(source: FileSource): string | null {
@@ -70,85 +90,33 @@ export class LanePool implements SearchPool {
     return new Uint8Array(Math.max(MIN_BUFFER_BYTES, 2 ** Math.ceil(Math.log2(Math.max(1, bytes)))));
   }
 
+  run(task: ChunkTask, signal: AbortSignal): Promise<ChunkResult> {
+    return this.pool.run(task, signal);
+  }
+
+  /** Terminates the threads: chunks still out fail with laneLost (the coordinator searches them), as do later ones. */
+  dispose(): void {
+    this.pool.dispose();
+  }
+
+  /** The thread, keeping the packed buffer of every answer (a cancelled chunk's too). */
+  private recycling(thread: LaneThread): LaneThread {
+    return {
+      post: (message, transfer) => thread.post(message, transfer),
+      listen: (onReply, onExit) =>
+        thread.listen((reply) => {
+          this.recycle('result' in reply ? reply.result.packed : reply.packed);
+          onReply(reply);
+        }, onExit),
+      terminate: () => thread.terminate(),
+    };
+  }
+
   /** Keep a packed buffer handed back (a few, the largest). */
   private recycle(packed: Uint8Array | undefined): void {
     if (!packed || !(packed.buffer instanceof ArrayBuffer) || packed.buffer.byteLength === 0) return;
     this.spare.push(packed.buffer);
     this.spare.sort((a, b) => b.byteLength - a.byteLength);
     this.spare.length = Math.min(this.spare.length, MAX_SPARE_BUFFERS);
-  }
-
-  run(task: ChunkTask, signal: AbortSignal): Promise<ChunkResult> {
-    if (signal.aborted) return Promise.reject(new QuarryError('Cancelled', 'The search was cancelled', {}));
-    if (this.broken) return Promise.reject(laneLost('the search threads could not start'));
-    const slot = this.leastBusy();
-    const lane = this.threads[slot] ?? this.start(slot);
-    if (!lane) return Promise.reject(laneLost('the search threads could not start'));
-    const id = this.nextId++;
-    return new Promise<ChunkResult>((resolve, reject) => {
-      const onAbort = () => {
-        if (!lane.out.delete(id)) return;
-        lane.thread.post({ cancel: id }, []);
-        reject(new QuarryError('Cancelled', 'The search was cancelled', {}));
-      };
-      const settle = () => signal.removeEventListener('abort', onAbort);
-      lane.out.set(id, {
-        task,
-        resolve: (r) => (settle(), resolve(r)),
-        reject: (e) => (settle(), reject(e)),
-        signal,
-      });
-      signal.addEventListener('abort', onAbort, { once: true });
-      const message: LaneMessage = { id, task };
-      lane.thread.post(message, transferables(message));
-    });
-  }
-
-  dispose(): void {
-    for (const lane of this.threads) lane?.thread.terminate();
-    this.threads.fill(null);
-  }
-
-  private leastBusy(): number {
-    let best = 0;
-    for (let i = 1; i < this.threads.length; i++) {
-      const n = this.threads[i]?.out.size ?? -1;
-      const b = this.threads[best]?.out.size ?? -1;
-      if (n < b) best = i;
-    }
-    return best;
-  }
-
-  private start(slot: number): Lane | null {
-    let thread: LaneThread;
-    try {
-      thread = this.spawn();
-    } catch {
-      this.broken = true;
-      return null;
-    }
-    const lane: Lane = { thread, out: new Map(), answered: false };
-    thread.listen(
-      (reply) => {
-        this.recycle('result' in reply ? reply.result.packed : reply.packed);
-        const job = lane.out.get(reply.id);
-        if (!job) return; // cancelled meanwhile
-        lane.out.delete(reply.id);
-        lane.answered = true;
-        this.deadInARow = 0;
-        if ('result' in reply) job.resolve(reply.result);
-        else job.reject(QuarryError.fromJSON(reply.error));
-      },
-      (reason) => {
-        if (this.threads[slot] === lane) this.threads[slot] = null;
-        if (!lane.answered && ++this.deadInARow >= 2) this.broken = true;
-        // what it held is searched again by the coordinator (its bytes went with the thread)
-        for (const job of lane.out.values()) job.reject(laneLost(reason));
-        lane.out.clear();
-        thread.terminate();
-      },
-    );
-    this.threads[slot] = lane;
-    return lane;
   }
 }

@@ -1,9 +1,9 @@
 /**
  * The thread under each of Quarry's pools (search lanes: grep/lane-pool.ts; parsing:
- * chunk/pool.ts; the embedding model: worker/embed-client.ts), whatever the host: the pools
- * speak to a PoolThread and are handed a factory of them, so the same pool runs on Web Workers
- * in the browser (messagePortThread over a Worker) and on worker_threads in Node
- * (adapters/node/worker-thread.ts).
+ * chunk/pool.ts; the embedding model: semantic/thread-embedder.ts, all scheduled by jobs/pool.ts),
+ * whatever the host: the pools speak to a PoolThread and are handed a factory of them, so the
+ * same pool runs on Web Workers in the browser (messagePortThread over a Worker) and on
+ * worker_threads in Node (adapters/node/worker-thread.ts).
  */
 
 export interface PoolThread<M, R> {
