@@ -9,7 +9,7 @@ import '../adapters/git/node-shims.testutil';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADA, CliRepo } from '../adapters/git/cli-repo.testutil';
 import { nodeHandle } from '../adapters/git/node-handle.testutil';
-import type { RecentRepo } from '../adapters/browser/recent';
+import { memoryFolders } from './memory-folders.testutil';
 import { Foreground } from '../core/jobs/yielder';
 import { MemoryIndexStore } from '../core/rank/persist';
 import { MemorySource } from '../core/source/memory';
@@ -21,18 +21,6 @@ import { FILE_GIT, FileGitService } from './file-git';
 import { GitService, type RootRepo } from './git-service';
 import { RepoSession, type SessionDeps } from './session';
 import { readSnapshot } from './snapshot';
-
-function memoryFolders() {
-  const recent: RecentRepo[] = [];
-  return {
-    remember: async (h: FileSystemDirectoryHandle) =>
-      recent.find((r) => r.handle === h) ??
-      (recent.push({ id: `folder-${recent.length + 1}`, name: h.name, handle: h, openedAt: Date.now() }),
-      recent.at(-1)!),
-    list: async () => recent,
-    forget: async () => {},
-  };
-}
 
 async function repoOf(git: GitService, session: RepoSession): Promise<RootRepo> {
   const r = await git.repoFor(session);

@@ -9,23 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGitServer, type GitServer } from '../../e2e/git-server/server';
 import { ADA, CliRepo, GRACE } from '../adapters/git/cli-repo.testutil';
 import { nodeHandle } from '../adapters/git/node-handle.testutil';
-import type { RecentRepo } from '../adapters/browser/recent';
+import { memoryFolders } from './memory-folders.testutil';
 import { rejectionOf } from '../../test/rejection';
 import { EngineClient, inThreadTransport } from './client';
 import { createEngineApi } from './engine';
 import type { FileHistoryEntry, Progress } from './protocol';
-
-function memoryFolders() {
-  const recent: RecentRepo[] = [];
-  return {
-    remember: async (h: FileSystemDirectoryHandle) =>
-      recent.find((r) => r.handle === h) ??
-      (recent.push({ id: `folder-${recent.length + 1}`, name: h.name, handle: h, openedAt: Date.now() }),
-      recent.at(-1)!),
-    list: async () => recent,
-    forget: async () => {},
-  };
-}
 
 const lines = (...xs: string[]) => xs.join('\n') + '\n';
 

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { nodeHandle } from '../adapters/git/node-handle.testutil';
 import { ScratchRepo } from '../adapters/git/scratch-repo.testutil';
 import { MemoryIndexStore } from '../core/rank/persist';
-import type { RecentRepo } from '../adapters/browser/recent';
+import { memoryFolders } from './memory-folders.testutil';
 import { rejectionOf } from '../../test/rejection';
 import { EngineClient, inThreadTransport } from './client';
 import { createEngineApi } from './engine';
@@ -19,18 +19,6 @@ const repos: ScratchRepo[] = [];
 afterEach(() => {
   for (const r of repos.splice(0)) r.dispose();
 });
-
-function folderHandles() {
-  const recent: RecentRepo[] = [];
-  return {
-    remember: async (h: FileSystemDirectoryHandle) =>
-      recent.find((r) => r.handle === h) ??
-      (recent.push({ id: `folder-${recent.length + 1}`, name: h.name, handle: h, openedAt: Date.now() }),
-      recent.at(-1)!),
-    list: async () => recent,
-    forget: async () => undefined,
-  };
-}
 
 function setup() {
   const repo = new ScratchRepo();
@@ -43,7 +31,7 @@ function setup() {
   });
   const store = new MemoryIndexStore();
   const client = new EngineClient(() =>
-    inThreadTransport(createEngineApi({ indexStore: store, folderHandles: folderHandles() })),
+    inThreadTransport(createEngineApi({ indexStore: store, folderHandles: memoryFolders() })),
   );
   const handle = nodeHandle(repo.dir, 'app') as unknown as FileSystemDirectoryHandle;
   return { repo, store, client, handle };
