@@ -5,7 +5,7 @@
  * costs what it changed, not the size of the repository.
  */
 import { QuarryError } from '../../core/errors';
-import type { ChangedFile } from './history';
+import type { ChangedFile } from '../../core/git/types';
 import { parseCommit } from './log-walk';
 import { bytesToHex, type GitObjectStore } from './objects';
 

@@ -11,7 +11,14 @@ import { QuarryError } from '../errors';
 import { Pool } from '../jobs/pool';
 import type { PoolThread } from '../jobs/pool-thread';
 import type { FileSource } from '../source/types';
-import { transferables, type ChunkResult, type ChunkTask, type LaneMessage, type LaneReply } from './lane';
+import {
+  laneLost,
+  transferables,
+  type ChunkResult,
+  type ChunkTask,
+  type LaneMessage,
+  type LaneReply,
+} from './lane';
 import type { SearchPool } from './pool';
 
 /** A search thread: messages go with their buffers moved (see transferables()). */
@@ -21,15 +28,6 @@ export type LaneThread = PoolThread<LaneMessage, LaneReply>;
 const MIN_BUFFER_BYTES = 1 << 20;
 /** Buffers kept for reuse: a lane's two chunks in flight, for a few lanes. */
 const MAX_SPARE_BUFFERS = 8;
-
-/** A chunk a lane will not answer (it died, or none could start): the coordinator searches it itself. */
-export function laneLost(reason: string): QuarryError {
-  return new QuarryError('EngineError', `A search thread stopped: ${reason}`, { reason: 'laneLost' });
-}
-
-export function isLaneLost(err: unknown): boolean {
-  return err instanceof QuarryError && err.data.reason === 'laneLost';
-}
 
 /** Search threads for a machine with `cores` cores, leaving one for the caller's thread. */
 export function searchLaneCount(cores: number | undefined): number {

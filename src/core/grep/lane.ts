@@ -17,6 +17,15 @@ import { filePlan, searchFile, type FileOutcome, type FileSegments, type PlanOpt
 import { packMatches, unpackMatch, type PackedMatches } from './match-codec';
 import type { GrepMatch, GrepRequest } from './types';
 
+/** A chunk a lane will not answer (it died, or none could start): the coordinator searches it itself. */
+export function laneLost(reason: string): QuarryError {
+  return new QuarryError('EngineError', `A search thread stopped: ${reason}`, { reason: 'laneLost' });
+}
+
+export function isLaneLost(err: unknown): boolean {
+  return err instanceof QuarryError && err.data.reason === 'laneLost';
+}
+
 export interface ChunkFile {
   /** Root-relative path (read with it). */
   rel: string;

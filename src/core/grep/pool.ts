@@ -16,7 +16,7 @@ import { resolvePolicy, type Skipped } from '../walk/policy';
 import { compileRequest } from './compile-request';
 import { filePlan, searchFileInto } from './file-search';
 import { laneRequest, matchOf, searchChunk, type ChunkFile, type ChunkResult, type ChunkTask } from './lane';
-import { isLaneLost } from './lane-pool';
+import { isLaneLost } from './lane';
 import type { SearchPrefilter } from './prefilter';
 import {
   rootPrefix,
