@@ -14,11 +14,21 @@ import { decodeBytes, hasNulByte, type Decoded } from '../../core/walk/decode';
 /** decodeUtf8 checks a range this long or longer for ASCII first (shorter: the check costs more than it saves). */
 export const ASCII_CHECK_BYTES = 128;
 
-/** A file open for reading, with what its fstat said at the open. */
+/** A file open for reading, with what its fstat said at the open (mtimeMs: its change stamp). */
 interface Opened {
   fd: number;
   size: number;
   mtimeMs: number;
+}
+
+/**
+ * What the source reports as a file's mtimeMs: the later of its modification time and its status
+ * change time. An edit that keeps the size and puts the old modification time back (`touch -r`,
+ * a restore, a tool that preserves times) still moves the ctime, which no one can set, so the
+ * indexes that compare size and time see the change; a chmod or a rename also counts (a re-read).
+ */
+export function changeStamp(st: { mtimeMs: number; ctimeMs: number }): number {
+  return st.ctimeMs > st.mtimeMs ? st.ctimeMs : st.mtimeMs;
 }
 
 function kindOf(d: fs.Dirent | fs.Stats): EntryKind {
@@ -43,6 +53,8 @@ const NOT_PLAIN = /(?:^|\/)\.{1,2}(?:\/|$)|\/\/|^\/|\/$/;
 const OPEN_READ = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
 /** The final component must not be a symlink: one is checked (stays inside the root?) first. */
 const NO_FOLLOW = fs.constants.O_NOFOLLOW ?? 0;
+/** A directory opened to list it: never blocking, and only a directory (a FIFO there fails at once). */
+const OPEN_DIR = OPEN_READ | (fs.constants.O_DIRECTORY ?? 0);
 
 export class NodeFsSource implements FileSource {
   readonly name: string;
@@ -120,11 +132,26 @@ export class NodeFsSource implements FileSource {
     this.insideDirs.delete(dir); // a listing always resolves its directory afresh
     this.checkDir(dir);
     try {
-      return fs
-        .readdirSync(this.abs(dir), { withFileTypes: true })
-        .map((d) => ({ name: d.name, kind: kindOf(d) }));
+      return this.readDir(dir).map((d) => ({ name: d.name, kind: kindOf(d) }));
     } catch (err) {
       throw fsError(err, dir);
+    }
+  }
+
+  /**
+   * The directory's entries, read through a descriptor the kernel says is inside the root (on
+   * Linux, /proc/self/fd: the listing is of the very directory checked), so a directory swapped
+   * for an outside link after checkDir() cannot list the outside folder. Elsewhere the path
+   * resolved now is checked, then listed.
+   */
+  private readDir(dir: string): fs.Dirent[] {
+    const abs = this.abs(dir);
+    const fd = fs.openSync(abs, OPEN_DIR);
+    try {
+      if (!this.isInside(realPathOf(fd, abs))) throw outsideRoot(dir);
+      return fs.readdirSync(procFd ? `/proc/self/fd/${fd}` : abs, { withFileTypes: true });
+    } finally {
+      fs.closeSync(fd);
     }
   }
 
@@ -183,8 +210,9 @@ export class NodeFsSource implements FileSource {
       fs.closeSync(fd);
       return this.stat(rel);
     }
-    this.held = { rel, fd, size: st.size, mtimeMs: st.mtimeMs };
-    return { kind: 'file', size: st.size, mtimeMs: st.mtimeMs, id: `${st.dev}:${st.ino}` };
+    const mtimeMs = changeStamp(st);
+    this.held = { rel, fd, size: st.size, mtimeMs };
+    return { kind: 'file', size: st.size, mtimeMs, id: `${st.dev}:${st.ino}` };
   }
 
   async stat(rel: string): Promise<FileStat | null> {
@@ -201,7 +229,7 @@ export class NodeFsSource implements FileSource {
       const out: FileStat = {
         kind: kind === 'symlink' ? 'other' : kind,
         size: st.size,
-        mtimeMs: st.mtimeMs,
+        mtimeMs: changeStamp(st),
         id: `${st.dev}:${st.ino}`,
       };
       const special = kind === 'other' ? specialOf(st) : undefined;
@@ -221,16 +249,17 @@ export class NodeFsSource implements FileSource {
   /**
    * Open a regular file inside the root for reading, or throw (outside the root, a FIFO, a
    * device...). The checks before opening use the directory cache (cleared by every walk from
-   * the root and by forgetChecks(), which callTool runs before every tool call); with `verify`
-   * the kernel then says where the descriptor really points (/proc/self/fd on Linux), so a
-   * directory swapped for a link since it was checked cannot lead a read outside. The search's
-   * hot path (readTransient, readRanges: some 8 µs a file) relies on the cache alone. `size` is
-   * the file's size at open: readers stop there, so a growing file cannot make a read endless.
+   * the root and by forgetChecks(), which callTool runs before every tool call); then, at every
+   * open (the search's hot path too: readTransient, readRanges, statFile's held descriptor), the
+   * kernel says where the descriptor really points (/proc/self/fd on Linux), so a directory
+   * swapped for a link since it was checked cannot lead a read outside (issue 34: the cache alone
+   * let a swap during a search return outside text). `size` is the file's size at open: readers
+   * stop there, so a growing file cannot make a read endless.
    */
-  private open(rel: string, verify = true): Opened {
+  private open(rel: string): Opened {
     const held = this.take(rel);
     if (held) {
-      if (verify && !this.isInside(realPathOf(held.fd, this.abs(rel)))) {
+      if (!this.isInside(realPathOf(held.fd, this.abs(rel)))) {
         fs.closeSync(held.fd);
         throw outsideRoot(rel);
       }
@@ -251,7 +280,7 @@ export class NodeFsSource implements FileSource {
       }
     }
     try {
-      if (verify && !this.isInside(realPathOf(fd, abs))) throw outsideRoot(rel);
+      if (!this.isInside(realPathOf(fd, abs))) throw outsideRoot(rel);
       const st = fs.fstatSync(fd);
       if (!st.isFile()) {
         const what = st.isDirectory() ? 'a directory' : `a ${specialOf(st) ?? 'special file'}`;
@@ -260,7 +289,7 @@ export class NodeFsSource implements FileSource {
           reason: 'notRegular',
         });
       }
-      return { fd, size: st.size, mtimeMs: st.mtimeMs };
+      return { fd, size: st.size, mtimeMs: changeStamp(st) };
     } catch (err) {
       fs.closeSync(fd);
       throw fsError(err, rel);
@@ -316,8 +345,8 @@ export class NodeFsSource implements FileSource {
   }
 
   /** fn(fd) on the file opened for reading, closed after; errors become QuarryErrors. */
-  private withFile<T>(rel: string, fn: (fd: number, size: number, mtimeMs: number) => T, verify = true): T {
-    const { fd, size, mtimeMs } = this.open(rel, verify);
+  private withFile<T>(rel: string, fn: (fd: number, size: number, mtimeMs: number) => T): T {
+    const { fd, size, mtimeMs } = this.open(rel);
     try {
       return fn(fd, size, mtimeMs);
     } catch (err) {
@@ -328,16 +357,12 @@ export class NodeFsSource implements FileSource {
   }
 
   async readTransient(rel: string): Promise<Uint8Array> {
-    return this.withFile(
-      rel,
-      (fd, atOpen) => {
-        if (this.scratch.length < atOpen)
-          this.scratch = Buffer.allocUnsafe(Math.max(atOpen, this.scratch.length * 2));
-        const size = readUpTo(fd, this.scratch, atOpen);
-        return this.scratch.subarray(0, size);
-      },
-      false,
-    );
+    return this.withFile(rel, (fd, atOpen) => {
+      if (this.scratch.length < atOpen)
+        this.scratch = Buffer.allocUnsafe(Math.max(atOpen, this.scratch.length * 2));
+      const size = readUpTo(fd, this.scratch, atOpen);
+      return this.scratch.subarray(0, size);
+    });
   }
 
   async readRanges(
@@ -346,24 +371,20 @@ export class NodeFsSource implements FileSource {
     size: number,
     mtimeMs?: number,
   ): Promise<Uint8Array | null> {
-    return this.withFile(
-      rel,
-      (fd, atOpen, mtimeAtOpen) => {
-        // (the size and time the open's fstat saw: no second fstat)
-        if (atOpen !== size || (mtimeMs !== undefined && mtimeAtOpen !== mtimeMs)) return null;
-        if (this.scratch.length < size)
-          this.scratch = Buffer.allocUnsafe(Math.max(size, this.scratch.length * 2));
-        for (const [start, end] of ranges) {
-          for (let at = start; at < end;) {
-            const n = fs.readSync(fd, this.scratch, at, end - at, at);
-            if (n === 0) return null; // shorter than it said: it is changing
-            at += n;
-          }
+    return this.withFile(rel, (fd, atOpen, mtimeAtOpen) => {
+      // (the size and time the open's fstat saw: no second fstat)
+      if (atOpen !== size || (mtimeMs !== undefined && mtimeAtOpen !== mtimeMs)) return null;
+      if (this.scratch.length < size)
+        this.scratch = Buffer.allocUnsafe(Math.max(size, this.scratch.length * 2));
+      for (const [start, end] of ranges) {
+        for (let at = start; at < end;) {
+          const n = fs.readSync(fd, this.scratch, at, end - at, at);
+          if (n === 0) return null; // shorter than it said: it is changing
+          at += n;
         }
-        return this.scratch.subarray(0, size);
-      },
-      false,
-    );
+      }
+      return this.scratch.subarray(0, size);
+    });
   }
 
   async read(rel: string): Promise<Uint8Array> {

@@ -17,6 +17,11 @@ export interface FileStat {
   /** Kind after following symlinks. */
   kind: Exclude<EntryKind, 'symlink'>;
   size: number;
+  /**
+   * When the file last changed, compared (with the size) to tell whether an index is stale. A
+   * source may report a stamp later than the modification time: Node's is the later of mtime and
+   * ctime, so an edit that puts the old mtime back (`touch -r`) still counts as a change.
+   */
   mtimeMs: number;
   /** Identity of the resolved directory or file (for example dev:ino), used to detect symlink loops. */
   id?: string;
