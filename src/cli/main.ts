@@ -22,6 +22,8 @@ import { cliSemantic, cliWorkspace } from './workspace';
 import { cliHistory } from './history';
 import { serveMcp } from './mcp';
 import { serveCommand } from './serve';
+import { Turns, yieldingSource } from './turns';
+import type { FileSource } from '../core/source/types';
 import * as path from 'node:path';
 
 const USAGE = `Usage:
@@ -71,12 +73,13 @@ export function parseArgs(argv: string[]) {
   let port: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (a === '--root') {
-      const v = argv[++i];
+    if (a === '--root' || a.startsWith('--root=')) {
+      const v = a === '--root' ? argv[++i] : a.slice(7);
       if (v === undefined) throw usageError('--root needs a directory');
+      // `--root "$REPO"` with REPO unset: never the working directory by accident
+      if (v === '') throw new QuarryError('InvalidArgument', '--root is empty', { field: 'root', value: v });
       roots.push(v);
-    } else if (a.startsWith('--root=')) roots.push(a.slice(7));
-    else if (a === '--port') {
+    } else if (a === '--port') {
       port = argv[++i];
       if (port === undefined) throw usageError('--port needs a number');
     } else if (a.startsWith('--port=')) port = a.slice(7);
@@ -107,8 +110,8 @@ function resolveRoots(roots: string[], env: Record<string, string | undefined>, 
  * What every tool call needs over local roots: the workspace (one LocalRoot per root, with its
  * cached indexes, shared by every tool of the process), the parsers, the history, the threads.
  */
-function toolContext(rootList: string[], io: CliIO, noCache: boolean): ToolContext {
-  const files = openRoots(rootList);
+function toolContext(rootList: string[], io: CliIO, noCache: boolean, turns?: Turns): ToolContext {
+  const files = openRoots(rootList, turns);
   const dir = noCache ? null : defaultCacheDir(io.env);
   if (!noCache && !dir)
     io.stderr(
@@ -140,8 +143,9 @@ function cliSearchPool() {
   return (searchPool ??= nodeSearchPool());
 }
 
-function openRoots(roots: string[]): Workspace {
-  const sources = roots.map((r) => {
+/** A Workspace over the --root directories; with `turns` (a server), each source lets the event loop run between reads. */
+function openRoots(roots: string[], turns?: Turns): Workspace {
+  const sources = roots.map((r): FileSource => {
     const abs = path.resolve(r);
     let st: fs.Stats;
     try {
@@ -151,7 +155,8 @@ function openRoots(roots: string[]): Workspace {
     }
     if (!st.isDirectory())
       throw new QuarryError('InvalidArgument', `--root ${r}: not a directory`, { field: 'root', value: r });
-    return new NodeFsSource(abs);
+    const source = new NodeFsSource(abs);
+    return turns ? yieldingSource(source, turns) : source;
   });
   return new Workspace(sources);
 }
@@ -202,9 +207,10 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     }
     if (command === 'mcp') {
       await serveMcp(
-        toolContext(resolveRoots(roots, io.env, undefined), io, noCache),
+        toolContext(resolveRoots(roots, io.env, undefined), io, noCache, new Turns()),
         io.stdin ?? process.stdin,
         io.stdout,
+        io.stderr,
       );
       return 0;
     }

@@ -1,8 +1,8 @@
 /**
  * `quarry mcp --root DIR`: the tools over the Model Context Protocol's stdio transport, on the
- * official SDK's low-level `Server` (initialize and version negotiation, ping, cancellation,
- * concurrent requests and the framing are the SDK's). tools/list is the tools layer's list of
- * contracts (describeTools: TOOLS); tools/call runs callTool over the same list with the
+ * official SDK's low-level `Server` (initialize and version negotiation, ping, cancellation and
+ * concurrent requests are the SDK's; the stdio framing is ours, below). tools/list is the tools
+ * layer's list of contracts (describeTools: TOOLS); tools/call runs callTool over the same list with the
  * request's AbortSignal, so a notifications/cancelled from the client stops the work. The app's
  * view tools (VIEW_TOOLS), which `quarry call` also serves, are not offered here: they answer
  * in the views' shapes what ranked_search, related_code, semantic_code_search and
@@ -14,10 +14,14 @@
  *   - any other failure (e.g. "No related chunks found for that location") is a tool result with
  *     isError: true and the message as its text, so the model reads it;
  *   - a cancelled call gets no answer at all (the SDK drops it).
+ *
+ * Framing is mcp-transport.ts's (limits on a line's size and nesting, clear answers to broken
+ * envelopes) and mcp-requests.ts checks a request's own params first. Heavy calls (every tool
+ * but read_file and list_directory) run HEAVY_SLOTS at a time in the order they came
+ * (turns.ts FairQueue), and main.ts hands this server sources that let the event loop run
+ * between reads, so a ping answers while they work.
  */
-import { Writable, type Readable } from 'node:stream';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -28,6 +32,14 @@ import { isUserError, toQuarryError } from '../core/errors';
 import { callTool, describeTools } from '../core/tools';
 import type { ToolContext } from '../core/tools/types';
 import { PRODUCT, PRODUCT_VERSION } from '../core/version';
+import { checkRequest } from './mcp-requests';
+import { LineTransport } from './mcp-transport';
+import { FairQueue } from './turns';
+
+/** Tools that answer from one file or one directory: never queued behind the heavy ones. */
+const LIGHT_TOOLS = new Set(['read_file', 'list_directory']);
+/** Heavy calls running at once (a walk each on this thread; the rest wait their turn, in order). */
+export const HEAVY_SLOTS = 2;
 
 /**
  * A JSON-RPC error the SDK answers with as it is: its numeric `code`, its `message` word for
@@ -81,7 +93,10 @@ export async function runToolCall(
  * The MCP server over a tool context, not yet connected. `idle()` resolves once every
  * tools/call that has started has settled (for a clean exit when stdin ends).
  */
-export function createMcpServer(ctx: ToolContext): { server: Server; idle: () => Promise<void> } {
+export function createMcpServer(
+  ctx: ToolContext,
+  queue: FairQueue = new FairQueue(HEAVY_SLOTS),
+): { server: Server; idle: () => Promise<void> } {
   // The low-level Server, which the SDK's JSDoc marks deprecated in favour of McpServer "except for
   // advanced use cases": McpServer wants zod schemas, and the tools layer owns each tool's JSON Schema.
   const server = new Server(
@@ -92,8 +107,10 @@ export function createMcpServer(ctx: ToolContext): { server: Server; idle: () =>
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: describeTools() }));
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
-    // No queue and no lock here: the SDK starts each request's handler as it arrives.
-    const call = runToolCall(ctx, request.params.name, request.params.arguments ?? {}, extra.signal);
+    // The SDK starts each request's handler as it arrives; heavy calls then wait their turn.
+    const { name, arguments: args = {} } = request.params;
+    const run = () => runToolCall(ctx, name, args, extra.signal);
+    const call = LIGHT_TOOLS.has(name) ? run() : queue.run(run, extra.signal);
     inflight.add(call);
     const forget = () => void inflight.delete(call);
     call.then(forget, forget);
@@ -107,16 +124,6 @@ export function createMcpServer(ctx: ToolContext): { server: Server; idle: () =>
     await turn(); // and their answers are written a few microtasks after that
   };
   return { server, idle };
-}
-
-/** The SDK's stdio transport writes to a stream; the CLI hands us a function. */
-function writableOf(output: (s: string) => void): Writable {
-  return new Writable({
-    write(chunk: Buffer | string, _encoding, callback) {
-      output(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
-      callback();
-    },
-  });
 }
 
 /**
@@ -138,7 +145,7 @@ export async function serveMcp(
     input.once('end', resolve);
     input.once('close', resolve);
   });
-  await server.connect(new StdioServerTransport(input as Readable, writableOf(output)));
+  await server.connect(new LineTransport(input, output, { check: checkRequest }));
   await Promise.race([ended, closed]);
   await idle();
   await server.close();

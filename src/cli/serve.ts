@@ -7,24 +7,35 @@
  * nothing by itself unless that tag is there):
  *   GET /__quarry/root/files       {name, files: [{path, size, mtimeMs}]}: what the walk policy admits
  *   GET /__quarry/root/raw/<path>  the bytes of a listed file (nothing else: no climb, no escaping link)
+ * Both want the run's token in an `X-Quarry-Token` header: index.html carries it
+ * (`<meta name="quarry-served-token">`), so only a page this server sent (same origin) can read
+ * it, and any other web page's blind request is refused with 403 before anything is walked or
+ * read. The listing is one shared walk at a time (served-folder.ts). A file name may hold a
+ * backslash (a POSIX name character, `back\slash.ts`): it is listed and served like any other.
  *
  * The app is served without its service worker: a precached index.html would answer every visit
  * to this address with the folder (or no folder) of an earlier run. /sw.js is a script that
  * removes a worker an earlier visit installed here (`vite preview` uses the same port).
  */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { QuarryError } from '../core/errors';
-import { walkFiles } from '../core/walk/walk';
 import { NodeFsSource } from '../adapters/node/fs';
+import { ServedFolder } from './served-folder';
 
 export const DEFAULT_PORT = 4173;
 export const DEFAULT_HOST = '127.0.0.1';
 /** Where the served folder lives on the server (the app's adapters/browser/served-source.ts asks here). */
 export const ROOT_PREFIX = '__quarry';
+/** The page's copy of the token (served-source.ts reads it) and the request header that carries it back. */
+export const TOKEN_META = 'quarry-served-token';
+export const TOKEN_HEADER = 'x-quarry-token';
+/** Says a 403 was for a missing or wrong token (the app then reads the page's token and asks again). */
+export const REFUSED_HEADER = 'X-Quarry-Refused';
 
 export interface ServeOptions {
   /** 0 picks a free port (default DEFAULT_PORT). */
@@ -36,6 +47,16 @@ export interface ServeOptions {
   distDir?: string;
   /** Progress lines (the build). */
   log?: (line: string) => void;
+  /**
+   * When set, every /__quarry/root/ request must carry it (header X-Quarry-Token) and index.html
+   * carries it; `quarry serve` always sets a fresh random one (newToken).
+   */
+  token?: string;
+}
+
+/** A fresh token for one run of the server: 24 random bytes, base64url. */
+export function newToken(): string {
+  return randomBytes(24).toString('base64url');
 }
 
 export interface RunningServer {
@@ -154,45 +175,13 @@ async function ensureBuilt(log: (line: string) => void): Promise<string> {
   return dist;
 }
 
-// ---- the served folder -------------------------------------------------------------------------
-
-interface ListedFile {
-  path: string;
-  size: number;
-  mtimeMs: number;
-}
-
-/** A folder exposed read-only: its listing (the walk policy's files) and the bytes of listed files only. */
-class ServedFolder {
-  readonly name: string;
-  private readonly source: NodeFsSource;
-  private listed: Promise<Set<string>> | null = null;
-
-  constructor(abs: string) {
-    this.source = new NodeFsSource(abs);
-    this.name = this.source.name;
-  }
-
-  /** Walked afresh on every call, so the app's Refresh sees the folder as it is now. */
-  async list(): Promise<ListedFile[]> {
-    const files: ListedFile[] = [];
-    for await (const f of walkFiles(this.source))
-      files.push({ path: f.path, size: f.size, mtimeMs: Math.floor(f.mtimeMs) });
-    this.listed = Promise.resolve(new Set(files.map((f) => f.path)));
-    return files;
-  }
-
-  /** null when `rel` is not in the latest listing; throws (PathOutsideRoot, Unreadable...) when it cannot be read. */
-  async read(rel: string): Promise<Uint8Array | null> {
-    this.listed ??= this.list().then((files) => new Set(files.map((f) => f.path)));
-    if (!(await this.listed).has(rel)) return null;
-    return this.source.read(rel); // refuses a symlink that leads outside the root, and anything not a regular file
-  }
-}
-
 // ---- requests ----------------------------------------------------------------------------------
 
-/** The decoded '/'-separated segments of a request path; 'climb' for '.', '..' or a separator inside a segment; 'bad' for broken escapes. */
+/**
+ * The decoded '/'-separated segments of a request path; 'climb' for '.', '..', a '/' or a NUL
+ * inside a segment; 'bad' for broken escapes. A backslash is left in (a POSIX file name may hold
+ * one): handle() refuses it where it could be read as a separator.
+ */
 function segmentsOf(rawUrl: string): string[] | 'climb' | 'bad' {
   const pathname = rawUrl.split(/[?#]/, 1)[0];
   const out: string[] = [];
@@ -204,7 +193,7 @@ function segmentsOf(rawUrl: string): string[] | 'climb' | 'bad' {
     } catch {
       return 'bad';
     }
-    if (seg === '.' || seg === '..' || /[/\\\0]/.test(seg)) return 'climb';
+    if (seg === '.' || seg === '..' || /[/\0]/.test(seg)) return 'climb';
     out.push(seg);
   }
   return out;
@@ -241,7 +230,21 @@ interface Context {
   dist: string;
   folder: ServedFolder | null;
   host: string;
+  token: string | null;
 }
+
+/** Whether the request carries the run's token (compared in constant time). */
+function tokenMatches(req: http.IncomingMessage, token: string): boolean {
+  const sent = req.headers[TOKEN_HEADER];
+  if (typeof sent !== 'string') return false;
+  const a = Buffer.from(sent);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** A backslash is a separator on Windows: there it never names a file. */
+const hasSeparatorBackslash = (segments: string[]) =>
+  process.platform === 'win32' && segments.some((s) => s.includes('\\'));
 
 async function handle(req: http.IncomingMessage, res: http.ServerResponse, ctx: Context): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD')
@@ -249,7 +252,11 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse, ctx: 
   const segments = segmentsOf(req.url ?? '/');
   if (segments === 'bad') return send(req, res, 400, 'Bad path\n');
   if (segments === 'climb') return send(req, res, 403, 'Forbidden: the path climbs out of the app\n');
-  if (segments[0] === ROOT_PREFIX) return handleRoot(req, res, ctx, segments.slice(1));
+  if (segments[0] === ROOT_PREFIX && !hasSeparatorBackslash(segments))
+    return handleRoot(req, res, ctx, segments.slice(1));
+  // the app's own files never hold a backslash: one is a climb (`..\..\x`) on some system
+  if (segments.some((s) => s.includes('\\')))
+    return send(req, res, 403, 'Forbidden: the path climbs out of the app\n');
   if (segments.length === 0 || (segments.length === 1 && segments[0] === 'index.html'))
     return sendIndex(req, res, ctx);
   if (segments.length === 1 && segments[0] === 'sw.js')
@@ -313,7 +320,8 @@ function sendIndex(req: http.IncomingMessage, res: http.ServerResponse, ctx: Con
   }
   html = html.replace(REGISTER_SW_SCRIPT, '');
   if (ctx.folder) {
-    const meta = `<meta name="quarry-served-root" content="${escapeHtml(ctx.folder.name)}" />`;
+    const token = ctx.token ? `<meta name="${TOKEN_META}" content="${escapeHtml(ctx.token)}" />` : '';
+    const meta = `${token}<meta name="quarry-served-root" content="${escapeHtml(ctx.folder.name)}" />`;
     // a function: a `$&` in the folder's name must not be read as a replacement pattern
     html = html.includes('</head>') ? html.replace('</head>', () => `${meta}</head>`) : meta + html;
   }
@@ -330,12 +338,14 @@ async function handleRoot(
   if (!ctx.folder || rest[0] !== 'root')
     return send(req, res, 404, 'Not found (no folder is served: quarry serve --root DIR)\n', headers);
   if (!hostAllowed(req, ctx.host)) return send(req, res, 403, 'Forbidden: unexpected Host header\n', headers);
-  if (rest.length === 2 && rest[1] === 'files') {
-    const files = await ctx.folder.list();
-    return send(req, res, 200, JSON.stringify({ name: ctx.folder.name, files }), {
+  if (ctx.token && !tokenMatches(req, ctx.token))
+    return send(req, res, 403, 'Forbidden: no token, or not the token of the page this server sent\n', {
       ...headers,
-      'Content-Type': MIME['.json'],
+      [REFUSED_HEADER]: 'token',
     });
+  if (rest.length === 2 && rest[1] === 'files') {
+    const { body } = await ctx.folder.listing();
+    return send(req, res, 200, body, { ...headers, 'Content-Type': MIME['.json'] });
   }
   if (rest[1] !== 'raw' || rest.length < 3) return send(req, res, 404, 'Not found\n', headers);
   const rel = rest.slice(2).join('/');
@@ -359,13 +369,14 @@ async function handleRoot(
 export async function startServer(options: ServeOptions = {}): Promise<RunningServer> {
   const host = options.host ?? DEFAULT_HOST;
   const port = options.port ?? DEFAULT_PORT;
-  const folder = options.root === undefined ? null : new ServedFolder(checkRoot(options.root));
+  const folder =
+    options.root === undefined ? null : new ServedFolder(new NodeFsSource(checkRoot(options.root)));
   const dist = options.distDir ? path.resolve(options.distDir) : await ensureBuilt(options.log ?? (() => {}));
   if (!fs.existsSync(path.join(dist, 'index.html')))
     throw new QuarryError('NotFound', `No index.html in ${dist}: build the app (npm run build)`, {
       path: dist,
     });
-  const ctx: Context = { dist, folder, host };
+  const ctx: Context = { dist, folder, host, token: options.token ?? null };
   const server = http.createServer((req, res) => {
     handle(req, res, ctx).catch((err: unknown) => {
       if (!res.headersSent)
@@ -440,6 +451,7 @@ export async function serveCommand(
     root,
     distDir: args.distDir,
     log: (line) => io.stderr(line + '\n'),
+    token: newToken(),
   });
   io.stdout(`Quarry at ${server.url}\n`);
   if (root !== undefined)

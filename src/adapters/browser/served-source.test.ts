@@ -39,12 +39,13 @@ const LISTING = {
     { path: 'README.md', size: 5, mtimeMs: 1000 },
     { path: 'src/a b#c.ts', size: 3, mtimeMs: 2000 },
     { path: 'src/deep/x.ts', size: 1 },
+    // a backslash is a character of a POSIX file name, not a separator
+    { path: 'back\\slash.ts', size: 2, mtimeMs: 3000 },
     // dropped: not a plain relative path, or a file's name used as a directory
     { path: '../escape.ts', size: 1 },
     { path: '/abs.ts', size: 1 },
     { path: 'a//b.ts', size: 1 },
     { path: 'src/./c.ts', size: 1 },
-    { path: 'win\\x.ts', size: 1 },
     { path: 'README.md/inner.ts', size: 1 },
     { path: 'nosize.ts' },
     { path: 'negative.ts', size: -1 },
@@ -60,9 +61,11 @@ describe('ServedSource', () => {
     expect(source.name).toBe('app');
     expect(source.absoluteRoot).toBe('/app');
     expect((await source.list('')).sort((a, b) => a.name.localeCompare(b.name))).toEqual([
+      { name: 'back\\slash.ts', kind: 'file' },
       { name: 'README.md', kind: 'file' },
       { name: 'src', kind: 'directory' },
     ]);
+    expect(await source.stat('back\\slash.ts')).toEqual({ kind: 'file', size: 2, mtimeMs: 3000 });
     expect(await source.list('src')).toEqual([
       { name: 'a b#c.ts', kind: 'file' },
       { name: 'deep', kind: 'directory' },

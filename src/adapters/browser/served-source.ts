@@ -6,11 +6,22 @@
  * The app requests nothing by itself: it opens such a folder only when the page it was served in
  * names one (`<meta name="quarry-served-root">`, which only `quarry serve --root` writes), the
  * person's own request.
+ *
+ * `quarry serve` answers only requests carrying its run's token (header X-Quarry-Token), which
+ * the page it sent carries in `<meta name="quarry-served-token">`: a page of another origin can
+ * neither read it nor send the header without the server's consent, so it cannot make the server
+ * walk the folder. This source runs in the engine's worker, which has no document: it takes the
+ * token from the page's meta tag when it has one, else reads it from the page's HTML (same
+ * origin) the first time the server refuses a request for want of it, then asks again.
  */
 import { QuarryError } from '../../core/errors';
 import type { DirEntry, FileSource, FileStat } from '../../core/source/types';
 
 export const SERVED_ROOT_META = 'quarry-served-root';
+export const SERVED_TOKEN_META = 'quarry-served-token';
+/** The request header the token goes back in, and the answer header of a 403 for want of it (src/cli/serve.ts). */
+export const TOKEN_HEADER = 'X-Quarry-Token';
+const REFUSED_HEADER = 'X-Quarry-Refused';
 /** Where the server answers; an absolute path, so it resolves the same from the page and from the worker. */
 export const SERVED_ROOT_PATH = '/__quarry/root/';
 
@@ -22,10 +33,28 @@ export function servedRootName(
   return content ? content : null;
 }
 
+/** The token the page carries (`quarry serve`), else null. */
+export function servedToken(
+  doc: Pick<Document, 'querySelector'> | undefined = globalThis.document,
+): string | null {
+  const content = doc?.querySelector(`meta[name="${SERVED_TOKEN_META}"]`)?.getAttribute('content');
+  return content ? content : null;
+}
+
+/** The token in a page's HTML, as `quarry serve` writes it (its characters are base64url), else null. */
+export function tokenInHtml(html: string): string | null {
+  return new RegExp(`<meta name="${SERVED_TOKEN_META}" content="([\\w-]+)"`).exec(html)?.[1] ?? null;
+}
+
+/** The token last read from the page, per origin: a Refresh's new source asks with it at once. */
+const knownTokens = new Map<string, string>();
+
 export interface ServedSourceOptions {
   /** A URL of the app's origin the paths resolve against (default: this realm's location). */
   base?: string;
   fetch?: typeof fetch;
+  /** The server's token (default: the page's meta tag, else read from the page when the server asks for it). */
+  token?: string;
 }
 
 type Dir = Map<string, Dir | { size: number; mtimeMs: number }>;
@@ -41,7 +70,8 @@ function validPath(path: unknown): path is string {
     path !== '' &&
     path
       .split('/')
-      .every((s) => s !== '' && s !== '.' && s !== '..' && !s.includes('\\') && !s.includes('\0'))
+      // a backslash is a file name's character here (a POSIX name may hold one), never a separator
+      .every((s) => s !== '' && s !== '.' && s !== '..' && !s.includes('\0'))
   );
 }
 
@@ -51,6 +81,7 @@ export class ServedSource implements FileSource {
   private readonly base: string;
   private readonly fetchFn: typeof fetch;
   private tree: Promise<Dir> | null = null;
+  private readonly origin: string;
 
   constructor(name: string, options: ServedSourceOptions = {}) {
     this.name = name;
@@ -63,22 +94,47 @@ export class ServedSource implements FileSource {
         { field: 'base' },
       );
     this.base = base;
+    this.origin = new URL(base).origin;
     this.fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
+    const token = options.token ?? servedToken();
+    if (token) knownTokens.set(this.origin, token);
   }
 
   private url(rest: string): string {
     return new URL(SERVED_ROOT_PATH + rest, this.base).href;
   }
 
+  /** Same origin only, never redirected elsewhere, never a cached copy of another run's folder. */
+  private fetchSameOrigin(url: string, token?: string): Promise<Response> {
+    return this.fetchFn(url, {
+      credentials: 'same-origin',
+      cache: 'no-store',
+      redirect: 'error',
+      ...(token ? { headers: { [TOKEN_HEADER]: token } } : {}),
+    });
+  }
+
+  /** The token in the HTML of the page this app was served in, or null. */
+  private async pageToken(): Promise<string | null> {
+    const res = await this.fetchSameOrigin(new URL('/', this.base).href);
+    const token = res.ok ? tokenInHtml(await res.text()) : null;
+    if (token) knownTokens.set(this.origin, token);
+    return token;
+  }
+
+  /** The request with the token known for this origin; refused for want of it, read the page's and ask once more. */
+  private async fetchWithToken(url: string): Promise<Response> {
+    const known = knownTokens.get(this.origin);
+    const res = await this.fetchSameOrigin(url, known);
+    if (res.status !== 403 || res.headers.get(REFUSED_HEADER) !== 'token') return res;
+    const token = await this.pageToken();
+    return token && token !== known ? this.fetchSameOrigin(url, token) : res;
+  }
+
   private async get(rest: string, what: string): Promise<Response> {
     let res: Response;
     try {
-      // same origin only, never redirected elsewhere, never a cached copy of another run's folder
-      res = await this.fetchFn(this.url(rest), {
-        credentials: 'same-origin',
-        cache: 'no-store',
-        redirect: 'error',
-      });
+      res = await this.fetchWithToken(this.url(rest));
     } catch (err) {
       throw new QuarryError(
         'NetworkError',
@@ -93,6 +149,12 @@ export class ServedSource implements FileSource {
         'NotFound',
         `${what} is not served (quarry serve stopped, or runs without --root or on another folder)`,
         { path: what },
+      );
+    if (res.status === 403 && res.headers.get(REFUSED_HEADER) === 'token')
+      throw new QuarryError(
+        'Unreadable',
+        `quarry serve refused ${what}: this page does not carry its token (open the address quarry serve printed)`,
+        { path: what, status: 403 },
       );
     if (res.status === 403)
       throw new QuarryError('PathOutsideRoot', `quarry serve refused ${what}`, {

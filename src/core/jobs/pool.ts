@@ -28,6 +28,7 @@
  */
 import { QuarryError } from '../errors';
 import type { PoolThread } from './pool-thread';
+import { onAbort } from './abort-fanout';
 import { MAX_BACKGROUND_WAIT_MS, now } from './yielder';
 
 export type { PoolThread };
@@ -101,8 +102,8 @@ interface Entry<T, V> {
   readonly weight: number;
   resolve(value: V): void;
   reject(error: unknown): void;
-  signal?: AbortSignal;
-  onAbort?: () => void;
+  /** Stops listening to the task's signal (one listener per signal for all its tasks: abort-fanout.ts). */
+  offAbort?: () => void;
   /** The slot it is bound to (waiting there or in flight), or null while it waits in the shared queue. */
   slot: number | null;
   where: 'waiting' | 'sent' | 'done';
@@ -182,11 +183,7 @@ export class Pool<M, R, T, V, S = undefined> {
         slot: null,
         where: 'waiting',
       };
-      if (signal) {
-        entry.signal = signal;
-        entry.onAbort = () => this.cancel(entry);
-        signal.addEventListener('abort', entry.onAbort, { once: true });
-      }
+      if (signal) entry.offAbort = onAbort(signal, () => this.cancel(entry));
       this.enqueue(entry, false);
       this.pump();
     });
@@ -523,8 +520,8 @@ export class Pool<M, R, T, V, S = undefined> {
   }
 
   private detach(entry: Entry<T, V>): void {
-    if (entry.onAbort) entry.signal?.removeEventListener('abort', entry.onAbort);
-    entry.onAbort = undefined;
+    entry.offAbort?.();
+    entry.offAbort = undefined;
   }
 
   private settle(entry: Entry<T, V>, outcome: Outcome<V>): void {

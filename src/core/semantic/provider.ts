@@ -9,6 +9,7 @@ import type { CodeIndexService } from '../rank/service';
 import { splitLinesForIndex } from '../rank/lines';
 import { readText } from '../walk/walk';
 import type { IndexStore } from '../rank/persist';
+import { SharedRun } from '../jobs/shared-run';
 import type { EmbeddingModel } from './port';
 import { SemanticIndex, type EmbedProgress } from './index';
 import type { SemanticRoot } from './search';
@@ -23,8 +24,16 @@ export function workspaceLines(workspace: Workspace): (path: string) => Promise<
   };
 }
 
+/**
+ * Concurrent callers share one run (core/jobs/shared-run.ts): `quarry mcp` answers calls at once,
+ * and twelve cold semantic calls would otherwise each embed the same chunks. Progress goes to the
+ * caller that started the run; a caller's cancel ends its own wait.
+ */
 export class WorkspaceSemantic {
   private vectors: SemanticIndex | null = null;
+  private readonly shared = new SharedRun<{ model: EmbeddingModel; root: SemanticRoot }>(
+    'Embedding was cancelled',
+  );
 
   constructor(
     private readonly service: CodeIndexService,
@@ -33,9 +42,16 @@ export class WorkspaceSemantic {
     private readonly storeKey = 'vectors',
   ) {}
 
-  async root(
+  root(
     options: { signal?: AbortSignal; onProgress?: (p: EmbedProgress) => void } = {},
   ): Promise<{ model: EmbeddingModel; root: SemanticRoot }> {
+    return this.shared.join(options.signal, (signal) => this.bringLevel({ ...options, signal }));
+  }
+
+  private async bringLevel(options: {
+    signal: AbortSignal;
+    onProgress?: (p: EmbedProgress) => void;
+  }): Promise<{ model: EmbeddingModel; root: SemanticRoot }> {
     const model = await this.model();
     await this.service.refresh({ signal: options.signal });
     const index = this.service.index!;
