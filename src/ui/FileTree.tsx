@@ -10,6 +10,7 @@ import { useCallback, useEffect, useEffectEvent, useMemo, useRef, useState, type
 import type { TreeEntry } from '../worker/protocol';
 import { useEngine } from './engine';
 import { SKIP_REASON_TEXT } from './format';
+import { revealedDirs } from './tree-paths';
 import { isImagePath } from './shell/file-icons';
 import { FileIcon } from './shell/FileIcon';
 import { visibleText } from './visible-text';
@@ -40,7 +41,11 @@ function useDirListing(repoKey: string, selected: string) {
         const entries = await engine.listDir(dir);
         setChildren((prev) => new Map(prev).set(dir, entries));
       } catch (err) {
-        setError(toQuarryError(err).message);
+        loading.current.delete(dir); // asked again when next opened
+        // Only the root's listing failing leaves no tree. A folder that cannot be listed (the
+        // folder of a linked file that is gone; the viewer says "No such file") stays closed.
+        if (dir === '') setError(toQuarryError(err).message);
+        else setExpanded((prev) => (prev.has(dir) ? new Set([...prev].filter((d) => d !== dir)) : prev));
       }
     },
     [engine],
@@ -61,8 +66,8 @@ function useDirListing(repoKey: string, selected: string) {
   });
   useEffect(() => {
     if (!selected) return;
-    const parts = selected.split('/').slice(0, -1);
-    const dirs = parts.map((_, i) => parts.slice(0, i + 1).join('/'));
+    const dirs = revealedDirs(selected);
+    if (!dirs.length) return;
     setExpanded((prev) => {
       if (dirs.every((d) => prev.has(d))) return prev;
       const next = new Set(prev);

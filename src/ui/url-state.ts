@@ -119,6 +119,21 @@ export function parseRepoKey(key: string): RepoKeyRef {
   return { kind: 'unknown', key };
 }
 
+/**
+ * Whether an address's `clone=` may be offered for cloning: an http(s) URL with a host, the only
+ * kind a browser clones. A link's `javascript:`, `file:` or `data:` URL is refused before the page
+ * offers anything (the clone itself refuses them too).
+ */
+export function isCloneUrl(url: string): boolean {
+  let u: URL;
+  try {
+    u = new URL(url.trim());
+  } catch {
+    return false;
+  }
+  return (u.protocol === 'https:' || u.protocol === 'http:') && u.hostname !== '';
+}
+
 /** The text fields of the address, each with the name its length-cap message gives it. */
 const TEXT_FIELDS = {
   q: 'The search query',

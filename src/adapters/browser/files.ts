@@ -369,6 +369,21 @@ export interface CollectedFolder {
 }
 
 /**
+ * A file's path from `<input type=file webkitdirectory>` ("folder/sub/file"), its last part the
+ * file's own name: Chromium writes a backslash in a name as '/' in webkitRelativePath
+ * (`back\slash.ts` comes as "folder/back/slash.ts"), which would make a folder `back` of it;
+ * File.name keeps the backslash. (A folder's name above it cannot be recovered so.)
+ */
+export function inputRelativePath(file: { name: string; webkitRelativePath?: string }): string {
+  const rel = file.webkitRelativePath || file.name;
+  const name = file.name;
+  if (!name.includes('\\')) return rel;
+  const split = name.replace(/\\/g, '/');
+  if (rel === split) return name;
+  return rel.endsWith(`/${split}`) ? rel.slice(0, rel.length - split.length) + name : rel;
+}
+
+/**
  * Files from `<input type=file webkitdirectory>`: webkitRelativePath is "folder/sub/file".
  * Yields to the event loop every few milliseconds so a 100k-file folder never blocks the page.
  */
@@ -382,7 +397,7 @@ export async function filesFromInput(list: FileList | File[], sliceMs = 4): Prom
       sliceStart = performance.now();
     }
     const file = list[i];
-    const rel = (file as File & { webkitRelativePath?: string }).webkitRelativePath || file.name;
+    const rel = inputRelativePath(file);
     const slash = rel.indexOf('/');
     if (!name) name = slash > 0 ? rel.slice(0, slash) : 'folder';
     files.push({ path: slash > 0 ? rel.slice(slash + 1) : rel, file });

@@ -12,7 +12,7 @@ import {
 import { parseToml } from './toml';
 
 export function readPython(m: Manifest, text: string): void {
-  const name = m.path.split(/[\\/]/).pop();
+  const name = m.path.split('/').pop();
   if (name === 'pyproject.toml') readPyproject(m, text);
   else if (name === 'setup.cfg') readSetupCfg(m, text);
   else readRequirements(m, text);
@@ -88,7 +88,7 @@ function readPyproject(m: Manifest, text: string): void {
 
 /** requirements*.txt: one requirement a line; options (-r, -c, -e, --index-url) and local paths skipped, VCS URLs by their #egg= name. */
 function readRequirements(m: Manifest, text: string): void {
-  const file = (m.path.split(/[\\/]/).pop() ?? '').toLowerCase();
+  const file = (m.path.split('/').pop() ?? '').toLowerCase();
   const scope: DependencyScope = /(^|[^a-z])tests?([^a-z]|$)/.test(file)
     ? 'test'
     : /(^|[^a-z])(dev|develop|development|lint)([^a-z]|$)/.test(file)

@@ -61,7 +61,7 @@ const KIND_BY_NAME = new Map<string, ManifestKind>([
 
 /** The kind of manifest a path names, by its file name; null for other files and anything under node_modules/ or vendor/. */
 export function manifestKindOf(path: string): ManifestKind | null {
-  const parts = path.split(/[\\/]/);
+  const parts = path.split('/'); // a backslash is part of a POSIX name (`back\package.json` is no manifest)
   if (parts.some((p) => p === 'node_modules' || p === 'vendor')) return null;
   const name = parts[parts.length - 1];
   const kind = KIND_BY_NAME.get(name);

@@ -7,6 +7,7 @@
  * is quadratic on files with thousands of top-level declarations.
  */
 import type { Node } from 'web-tree-sitter';
+import type { ParseBudget } from './budget';
 import type { Chunk, ChunkType } from './types';
 
 /** Which sibling nodes a language attaches to the declaration below them. */
@@ -47,6 +48,8 @@ export class ChunkCollector {
     private readonly path: string,
     private readonly text: string,
     private readonly rules: AttachRules,
+    /** The file's time budget: each chunk added asks it (BudgetSpent is thrown once it is spent). */
+    private readonly budget?: ParseBudget,
   ) {}
 
   /**
@@ -60,6 +63,7 @@ export class ChunkCollector {
     at?: { siblings: Siblings; index: number },
     endNode: Node = node,
   ): void {
+    this.budget?.check();
     const ownStart = node.startPosition.row;
     const startRow = at ? this.attachedStartRow(ownStart, at.siblings, at.index) : ownStart;
     const endRow = Math.max(lastRow(endNode), ownStart);

@@ -71,6 +71,7 @@
  */
 import { Language, Parser } from 'web-tree-sitter';
 import { QuarryError } from '../errors';
+import { BudgetSpent, ParseBudget } from './budget';
 import { ChunkCollector } from './collect';
 import { GRAMMAR_SPECS, type GrammarSpec, grammarLanguageOf, languageForPath } from './languages';
 import { chunkMarkdown } from './markdown';
@@ -169,9 +170,11 @@ export interface ChunkerOptions {
    */
   languages?: readonly GrammarLanguageId[];
   /**
-   * Give up on one file after this much parsing (default: no limit) and throw
-   * QuarryError('Unreadable', data.reason 'parse-timeout'). Pathological input runs at
-   * ~0.1-0.3 MB/s against ~2-4 MB/s for ordinary code (see the throughput test).
+   * Give up on one file after this much time (default: no limit) and throw
+   * QuarryError('Unreadable', data.reason 'parse-timeout'). The budget covers the parse, the
+   * tags query and the walk of the tree (budget.ts): deeply nested code parses in a second but
+   * its walk is quadratic. Pathological input runs at ~0.1-0.3 MB/s against ~2-4 MB/s for
+   * ordinary code (see the throughput test).
    */
   maxParseMs?: number;
 }
@@ -265,17 +268,14 @@ export class Chunker {
       throw new QuarryError('Unreadable', `No ${lang} grammar loaded for ${path}`, { path, language: lang });
     if (text.trim() === '') return [];
     const source = grammar.spec.source ? grammar.spec.source(path, text) : text;
+    // one budget for the whole file: the parse, the query and the walk (see budget.ts)
+    const budget = this.maxParseMs === undefined ? undefined : new ParseBudget(this.maxParseMs);
     let tree;
-    let timedOut = false;
     try {
       grammar.parser ??= new Parser().setLanguage(grammar.language);
-      const limit = this.maxParseMs;
-      if (limit === undefined) tree = grammar.parser.parse(source);
+      if (!budget) tree = grammar.parser.parse(source);
       else {
-        const deadline = performance.now() + limit;
-        // web-tree-sitter cancels when the callback returns true (its .d.ts says void).
-        const progressCallback = (() => (timedOut = performance.now() > deadline)) as () => void;
-        tree = grammar.parser.parse(source, null, { progressCallback });
+        tree = grammar.parser.parse(source, null, { progressCallback: budget.progress });
         if (!tree) grammar.parser.reset(); // a cancelled parser would otherwise resume next time
       }
     } catch (err) {
@@ -293,23 +293,28 @@ export class Chunker {
       );
     }
     if (!tree) {
-      if (timedOut) {
-        throw new QuarryError('Unreadable', `Parsing ${path} took longer than ${this.maxParseMs} ms`, {
-          path,
-          language: lang,
-          reason: 'parse-timeout',
-        });
-      }
+      if (budget?.spent()) throw this.timedOut(path, lang);
       throw new QuarryError('Unreadable', `Could not parse ${path}`, { path, language: lang });
     }
     try {
-      const c = new ChunkCollector(path, text, grammar.spec.attach);
-      if (grammar.queries) chunkTags(tree.rootNode, grammar.queries, c);
+      const c = new ChunkCollector(path, text, grammar.spec.attach, budget);
+      if (grammar.queries) chunkTags(tree.rootNode, grammar.queries, c, budget);
       else grammar.spec.walk?.(tree.rootNode, c, { text, jsxTypes: grammar.jsxTypes });
       return c.chunks;
+    } catch (err) {
+      if (err instanceof BudgetSpent) throw this.timedOut(path, lang);
+      throw err;
     } finally {
       tree.delete();
     }
+  }
+
+  private timedOut(path: string, lang: GrammarLanguageId): QuarryError {
+    return new QuarryError('Unreadable', `Parsing ${path} took longer than ${this.maxParseMs} ms`, {
+      path,
+      language: lang,
+      reason: 'parse-timeout',
+    });
   }
 
   /** Frees the parsers (the languages and their queries stay with the runtime, shared). */

@@ -74,10 +74,10 @@ const has = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k)
 
 /** The language of a path by its final extension (case-sensitive) or its extensionless name, or null. */
 export function languageForPath(path: string): LanguageId | null {
-  const p = path.replace(/\\/g, '/');
-  const ext = extensionOf(p);
+  // '/' only separates: a backslash is part of a POSIX file name
+  const ext = extensionOf(path);
   if (ext !== '') return has(LANGUAGE_BY_EXTENSION, ext) ? LANGUAGE_BY_EXTENSION[ext] : null;
-  const base = p.slice(p.lastIndexOf('/') + 1);
+  const base = path.slice(path.lastIndexOf('/') + 1);
   return has(LANGUAGE_BY_NAME, base) ? LANGUAGE_BY_NAME[base] : null;
 }
 

@@ -28,6 +28,7 @@
  * attached above it (collect.ts); containers overlap their members.
  */
 import { Query, type Language, type Node } from 'web-tree-sitter';
+import { BudgetSpent, type ParseBudget } from './budget';
 import { type ChunkCollector, type Siblings } from './collect';
 import type { ChunkType } from './types';
 
@@ -88,10 +89,13 @@ export class TagsQueries {
     if (!this.query && spec.patterns.trim()) this.query = new Query(language, spec.patterns);
   }
 
-  tags(root: Node): Tag[] {
+  /** The candidates under `root`; throws BudgetSpent when `budget` runs out meanwhile. */
+  tags(root: Node, budget?: ParseBudget): Tag[] {
     const out: Tag[] = [];
     if (!this.query) return out;
-    for (const match of this.query.matches(root)) {
+    const matches = this.query.matches(root, budget ? { progressCallback: budget.progress } : {});
+    if (budget?.spent()) throw new BudgetSpent(budget.ms); // the query stopped: its matches are partial
+    for (const match of matches) {
       let def: Node | null = null;
       let kind = '';
       let name: Node | null = null;
@@ -131,11 +135,15 @@ interface Kept {
   owner: string | null;
 }
 
-/** Runs the queries over one tree and adds the chunks. */
-export function chunkTags(root: Node, queries: TagsQueries, c: ChunkCollector): void {
+/**
+ * Runs the queries over one tree and adds the chunks. Each candidate asks `budget` (judging one
+ * climbs its ancestors, which costs as much as it is deep): BudgetSpent is thrown once it is spent.
+ */
+export function chunkTags(root: Node, queries: TagsQueries, c: ChunkCollector, budget?: ParseBudget): void {
   const { spec } = queries;
   const defs: { tag: Tag; def: Definition }[] = [];
-  for (const tag of queries.tags(root)) {
+  for (const tag of queries.tags(root, budget)) {
+    budget?.check();
     let def: Definition | null;
     try {
       def = spec.define(tag);
@@ -159,6 +167,7 @@ export function chunkTags(root: Node, queries: TagsQueries, c: ChunkCollector): 
   const seen = new Set<string>();
   const siblings = new SiblingIndex();
   for (const { tag, def } of defs) {
+    budget?.check();
     const scope = scopeOf(def.node, kept, spec, root);
     if (scope === undefined) continue;
     let type = def.type;

@@ -21,9 +21,12 @@ export {
 } from '../source/file-role';
 import type { Lang } from '../source/file-role';
 
-/** A path with '/' separators and no leading './'. */
+/**
+ * A listed path without its leading './'. Paths are '/'-separated already; a backslash is a
+ * character of a POSIX file name (`back\slash.ts`), never read as a separator.
+ */
 export function normalizePath(path: string): string {
-  return path.replace(/\\/g, '/').replace(/^(?:\.\/)+/, '');
+  return path.replace(/^(?:\.\/)+/, '');
 }
 
 export { baseName, dirName };

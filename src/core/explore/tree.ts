@@ -50,10 +50,8 @@ function wholeNumber(value: number | undefined, fallback: number, min: number): 
 
 function add(root: Dir, file: string): void {
   if (typeof file !== 'string') return;
-  const parts = file
-    .replace(/\\/g, '/')
-    .split('/')
-    .filter((p) => p !== '' && p !== '.');
+  // '/' only: a backslash is part of a POSIX file name (`back\slash.ts` is a file, not a folder)
+  const parts = file.split('/').filter((p) => p !== '' && p !== '.');
   if (parts.length === 0 || parts.includes('..')) return;
   // the folders are made on the way down; the file is counted (in every folder above it) once
   let dir = root;

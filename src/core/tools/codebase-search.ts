@@ -7,6 +7,7 @@ import { QuarryError } from '../errors';
 import { elapsedSince, now } from '../jobs/yielder';
 import type { SeedChunkRecord } from '../codebase-index/codebase-index';
 import { extensionOf } from '../source/types';
+import { pathContains } from '../walk/glob';
 import { envelope, ROUTE_TFIDF, type Envelope } from './envelope';
 import { selectRootPrefix } from './index-context';
 import { chunkTexts, ensureSeedIndexes } from './codebase-context';
@@ -83,9 +84,9 @@ export function parseCodebaseSearchArgs(raw: unknown): CodebaseSearchArgs {
     const p = args.path_filter;
     if (typeof p !== 'string' || p.trim() === '')
       throw invalidFilter('path_filter', 'must be a non-empty string', p);
-    pathFilter = p.replace(/\\/g, '/');
+    pathFilter = p; // matched as written, or with its backslashes read as '/' (pathContains)
   }
-  const excludePaths = stringArray(args, 'exclude_paths')?.map((p) => p.replace(/\\/g, '/'));
+  const excludePaths = stringArray(args, 'exclude_paths');
   return { query, root, limit, includeContent, extensions, pathFilter, excludePaths };
 }
 
@@ -126,8 +127,8 @@ export const codebaseSearch: Tool<Envelope> = {
     const tests: Array<(path: string) => boolean> = [];
     if (rootPrefix) tests.push((p) => p.startsWith(rootPrefix));
     if (exts) tests.push((p) => exts.has(extensionOf(p)));
-    if (a.pathFilter) tests.push((p) => p.includes(a.pathFilter!));
-    if (a.excludePaths) tests.push((p) => !a.excludePaths!.some((x) => p.includes(x)));
+    if (a.pathFilter) tests.push((p) => pathContains(p, a.pathFilter!));
+    if (a.excludePaths) tests.push((p) => !a.excludePaths!.some((x) => pathContains(p, x)));
     // Every root's best `limit` hits, merged by score (then path and line, for a stable order).
     // Per-root indexes score with their own corpus statistics, as zoekt scores each shard.
     const hits = parts

@@ -7,6 +7,8 @@
  *   ----
  * one line of context, nearby matches merged into one block, a blank line between files,
  * at most 300 results with the seed's notice, lines over 500 characters cut with [truncated...].
+ * A path with a control, bidi or invisible character, or a leading `"`, is printed as a JSON
+ * string (quote-path.ts), so no name can split its header or forge another.
  *
  * A result is a match, i.e. a matching line ("Limits results to a maximum of 300 matches with
  * notification"); context lines and merged blocks do not count. The notice ("300 of 300+") says
@@ -17,6 +19,7 @@
  */
 import { searchAll, mergeBlocks } from '../grep/search';
 import { compileGlob } from '../walk/glob';
+import { quotePath } from './quote-path';
 import type { Tool } from './types';
 import { truncateLine } from './types';
 import { ensureObject, optionalString, requiredString } from './validate';
@@ -76,7 +79,7 @@ export const searchFiles: Tool<string> = {
     for (const block of mergeBlocks(matches)) {
       if (block.path !== currentPath) {
         if (currentPath !== null) out += '\n';
-        out += `# ${block.path}\n`;
+        out += `# ${quotePath(block.path)}\n`;
         currentPath = block.path;
       }
       for (const row of block.lines)

@@ -75,13 +75,21 @@ export interface PathFilterSpec {
   exclude?: string[];
   /** Final extensions without dot ('ts' or '.ts'); case-sensitive. */
   extensions?: string[];
-  /** Case-sensitive substring of the path. */
+  /** Case-sensitive substring of the path (a backslash matches itself, or '/'). */
   pathContains?: string;
   /** Field names for error messages. */
   fields?: { include?: string; exclude?: string; extensions?: string };
 }
 
 /** One predicate from every path filter; null when nothing filters. */
+/**
+ * Whether `path` holds `needle` as written (a backslash of a POSIX file name, `back\slash.ts`) or
+ * with its backslashes read as '/' (a Windows-style `src\core`).
+ */
+export function pathContains(path: string, needle: string): boolean {
+  return path.includes(needle) || (needle.includes('\\') && path.includes(needle.replace(/\\/g, '/')));
+}
+
 export function compilePathFilter(spec: PathFilterSpec): PathTest | null {
   const tests: PathTest[] = [];
   const includeField = spec.fields?.include ?? 'include';
@@ -101,8 +109,8 @@ export function compilePathFilter(spec: PathFilterSpec): PathTest | null {
     tests.push((p) => exts.has(extensionOf(p)));
   }
   if (spec.pathContains) {
-    const needle = spec.pathContains.replace(/\\/g, '/');
-    tests.push((p) => p.includes(needle));
+    const needle = spec.pathContains;
+    tests.push((p) => pathContains(p, needle));
   }
   if (!tests.length) return null;
   return (p) => tests.every((t) => t(p));

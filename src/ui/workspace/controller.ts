@@ -12,7 +12,7 @@ import type { EngineClient } from '../../worker/client';
 import type { CloneRequest, LibraryEntry, OpenSpec, RepoStats } from '../../worker/protocol';
 import type { IndexUiState } from '../IndexStatusLine';
 import { ProgressStore } from '../progress-store';
-import { parseRepoKey, type RepoKeyRef, type ViewState } from '../url-state';
+import { isCloneUrl, parseRepoKey, type RepoKeyRef, type ViewState } from '../url-state';
 import type { UpdateView } from '../use-view-state';
 
 /** One open root, as the UI keeps it (for reloads after an engine restart). */
@@ -373,7 +373,15 @@ export class WorkspaceController {
           if (entry) await this.openClone(entry, { add, restoring });
           // the address carries the first clone root's URL only
           else if (view.clone && keys.findIndex((k) => parseRepoKey(k).kind === 'git') === i)
-            note({ kind: 'clone-offer', url: view.clone, ref: view.cref });
+            note(
+              isCloneUrl(view.clone)
+                ? { kind: 'clone-offer', url: view.clone, ref: view.cref }
+                : {
+                    kind: 'error',
+                    title: 'This link cannot be cloned',
+                    message: `Its repository address is not an http(s) URL: ${view.clone}`,
+                  },
+            );
           else
             note({
               kind: 'error',
