@@ -35,6 +35,8 @@ export default defineConfig({
     testTimeout: 30_000,
     // fixture repositories are built with the git CLI in beforeAll hooks: seconds on a loaded machine
     hookTimeout: 60_000,
+    // the `quarry` bin bundled once before the files that spawn it start (test/quarry-bundle.setup.ts)
+    globalSetup: ['test/quarry-bundle.setup.ts'],
     pool: 'threads',
     // Vitest's default is one worker per core but one: on a 2-core machine, one. Two run the
     // suite ~15% faster here (many tests wait on git, child processes and worker threads).

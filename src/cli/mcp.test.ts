@@ -3,7 +3,7 @@
  * spawning the real bin), and with raw lines where a client would never send them.
  */
 import { MAX_QUERY_CHARS } from '../core/limits';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -15,7 +15,7 @@ import {
   McpError,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { writeFixtureDir } from '../../test/fixtures/repo';
 import { describeTools } from '../core/tools';
 import { PRODUCT, PRODUCT_VERSION } from '../core/version';
@@ -44,8 +44,7 @@ function writeBigFixture(): string {
 beforeAll(() => {
   root = writeFixtureDir();
   bigRoot = writeBigFixture();
-  // bundle the CLI once (bin/quarry.mjs rebuilds it when src/ changed) before any timing below
-  spawnSync(process.execPath, [BIN, '--help']);
+  // the CLI is bundled before any test file runs (test/quarry-bundle.setup.ts), before any timing below
 }, 60_000);
 
 const open: Client[] = [];
@@ -53,7 +52,7 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((c) => c.close()));
 });
 
-async function connect(dir: string) {
+async function start(dir: string) {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, 'mcp', '--root', dir, '--no-cache'],
@@ -63,9 +62,34 @@ async function connect(dir: string) {
   transport.stderr?.on('data', (d) => (stderr += d));
   const client = new Client({ name: 'quarry-test', version: '1.0.0' });
   await client.connect(transport);
-  open.push(client);
   return { client, transport, stderr: () => stderr };
 }
+
+/** A server of its own, closed after the test: for tests that time it, cancel on it or need its index unbuilt. */
+async function connect(dir: string) {
+  const session = await start(dir);
+  open.push(session.client);
+  return session;
+}
+
+/**
+ * One server over `root` for the tests that only ask it questions (--no-cache: nothing outlives
+ * the file): each starts it if no test has yet, and one that lost it (closed) gets a new one.
+ */
+let sharedSession: Promise<Awaited<ReturnType<typeof start>>> | null = null;
+function shared() {
+  sharedSession ??= start(root).then((s) => {
+    s.client.onclose = () => {
+      sharedSession = null;
+    };
+    return s;
+  });
+  return sharedSession;
+}
+afterAll(async () => {
+  const s = await sharedSession?.catch(() => null);
+  await s?.client.close();
+});
 
 /** Writes raw lines to `quarry mcp`, closes stdin, and returns every answer line parsed, the exit code and stderr. */
 async function rawSession(lines: unknown[], opts: { args?: string[]; env?: Record<string, string> } = {}) {
@@ -123,7 +147,7 @@ async function rejection(p: Promise<unknown>): Promise<McpError> {
 
 describe('quarry mcp (SDK client over stdio)', () => {
   it('initializes with serverInfo from core/version and lists exactly the tools layer', async () => {
-    const { client } = await connect(root);
+    const { client } = await shared();
     expect(client.getServerVersion()).toEqual({ name: PRODUCT, version: PRODUCT_VERSION });
     expect(client.getServerCapabilities()?.tools).toBeDefined();
     const { tools } = await client.listTools();
@@ -133,7 +157,7 @@ describe('quarry mcp (SDK client over stdio)', () => {
   });
 
   it('calls tools: JSON text plus structuredContent for objects', async () => {
-    const { client } = await connect(root);
+    const { client } = await shared();
     const grep = await client.callTool({
       name: 'code_search',
       arguments: { query: 'calculateTotal', fileType: 'ts' },
@@ -157,7 +181,7 @@ describe('quarry mcp (SDK client over stdio)', () => {
   });
 
   it('answers explore (seed 003) with the report as structuredContent, and refuses a bad depth', async () => {
-    const { client } = await connect(root);
+    const { client } = await shared();
     const res = await client.callTool({
       name: 'explore',
       arguments: { path: '.', depth: 'deep', focus: 'validate user' },
@@ -245,7 +269,7 @@ describe('quarry mcp (SDK client over stdio)', () => {
   }, 60_000);
 
   it('answers semantic_code_search with the bundled model (its array as JSON text)', async () => {
-    const { client } = await connect(root);
+    const { client } = await shared();
     const res = await client.callTool({
       name: 'semantic_code_search',
       arguments: { query: 'check that the user credentials are valid', limit: 3 },
@@ -266,7 +290,7 @@ describe('quarry mcp (SDK client over stdio)', () => {
   }, 60_000);
 
   it('maps an unknown tool and bad arguments to invalid params (-32602) with the engine message word for word', async () => {
-    const { client } = await connect(root);
+    const { client } = await shared();
     const unknown = await rejection(client.callTool({ name: 'no_such_tool', arguments: {} }));
     expect(unknown.code).toBe(ErrorCode.InvalidParams);
     expect(unknown.message).toMatch(/^MCP error -32602: Unknown tool "no_such_tool"/);
@@ -286,7 +310,7 @@ describe('quarry mcp (SDK client over stdio)', () => {
   });
 
   it('returns engine errors as isError results carrying exactly the message', async () => {
-    const { client } = await connect(root);
+    const { client } = await shared();
     const res = await client.callTool({ name: 'find_related', arguments: { path: 'src/app.ts', line: 1 } });
     expect(res).toEqual({
       content: [{ type: 'text', text: 'No related chunks found for that location' }],
@@ -297,7 +321,7 @@ describe('quarry mcp (SDK client over stdio)', () => {
   });
 
   it('refuses a ~1 MB query at once with the length cap, then answers the next call', async () => {
-    const { client } = await connect(root);
+    const { client } = await shared();
     const query = Array.from({ length: 120_000 }, (_, i) => `word${i % 5000}`).join(' ') + ' validateUser';
     expect(query.length).toBeGreaterThan(1_000_000);
     const err = await client

@@ -40,7 +40,7 @@ function quarry(
 
 beforeAll(() => {
   repo = buildHostileRepo({ wide: false, big: false });
-  spawnSync(process.execPath, [BIN, '--help']); // bundle the CLI (as this user) before anyone else runs it
+  // the CLI is bundled (as this user) before any test file runs: test/quarry-bundle.setup.ts
 }, 120_000);
 afterAll(() => repo?.cleanup());
 
