@@ -8,6 +8,8 @@ const PORT = Number(process.env.E2E_PORT ?? 4173);
 /** The local git server (e2e/git-server: git http-backend with CORS, fixture repos built at start). Specs read GIT_PORT. */
 process.env.GIT_PORT ??= String(PORT + 4001);
 const GIT_PORT = Number(process.env.GIT_PORT);
+/** The built app to serve: `dist` (E2E_DIST names another build folder, so two builds can be tested side by side). */
+process.env.E2E_DIST ??= 'dist';
 
 export default defineConfig({
   testDir: 'e2e',
@@ -60,7 +62,7 @@ export default defineConfig({
   ],
   webServer: [
     {
-      command: `npx vite preview --host 127.0.0.1 --port ${PORT} --strictPort`,
+      command: `npx vite preview --host 127.0.0.1 --port ${PORT} --strictPort --outDir ${process.env.E2E_DIST}`,
       url: `http://127.0.0.1:${PORT}/`,
       reuseExistingServer: !process.env.CI,
       timeout: 60_000,

@@ -12,7 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 
-const GRAPH = join(import.meta.dirname, '..', 'dist', 'bundle-graph.json');
+const GRAPH = join(import.meta.dirname, '..', process.env.E2E_DIST ?? 'dist', 'bundle-graph.json');
 
 interface ChunkInfo {
   fileName: string;

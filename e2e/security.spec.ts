@@ -11,7 +11,7 @@ import { expect, test } from './fixtures';
 // offline use needs the service worker (playwright.config.ts blocks it for the other specs)
 test.use({ serviceWorkers: 'allow' });
 
-const DIST = join(import.meta.dirname, '..', 'dist');
+const DIST = join(import.meta.dirname, '..', process.env.E2E_DIST ?? 'dist');
 
 function distFiles(dir = DIST): string[] {
   return readdirSync(dir).flatMap((name) => {
