@@ -13,6 +13,7 @@ export default defineConfig(
   globalIgnores([
     'node_modules/',
     'dist/',
+    'dist-*/',
     'scratch/',
     'test-results/',
     'playwright-report/',
