@@ -9,6 +9,7 @@
  * structured clone copies them, ~GB/s, and the engine keeps its own). serveLane is the
  * thread side of the messages; searchChunk is what it runs, here or on the coordinator.
  */
+import { HeldFileView } from '../source/held-contents';
 import { QuarryError, toQuarryError, type QuarryErrorJSON } from '../errors';
 import type { DirEntry, FileSource, FileStat } from '../source/types';
 import { fileOnWalk } from '../walk/walk';
@@ -98,8 +99,11 @@ export async function searchChunk(
   source: FileSource,
   task: ChunkTask,
   signal?: AbortSignal,
+  /** The bytes of files held in memory (search-files.ts heldOf): read from there, not from `source`. */
+  held?: ((path: string) => Uint8Array | undefined) | null,
 ): Promise<ChunkResult> {
   const plan = filePlan(compiledFor(task.request), task.plan);
+  const view = held ? new HeldFileView(source) : null;
   const files: ChunkFileResult[] = [];
   let counted = 0;
   let delivered = 0;
@@ -109,8 +113,10 @@ export async function searchChunk(
       files.push({ outcome: 'unsearched', count: 0, matches: [] });
       continue;
     }
+    const bytes = held?.(f.path);
+    const from = bytes ? view!.use(bytes) : source;
     if (f.checkBytes !== undefined) {
-      const skip = await fileOnWalk(source, f.rel, f.checkBytes);
+      const skip = await fileOnWalk(from, f.rel, f.checkBytes);
       if (skip) {
         files.push({ outcome: skip, count: 0 });
         continue;
@@ -118,7 +124,7 @@ export async function searchChunk(
     }
     let count = 0;
     const matches: GrepMatch[] = [];
-    const outcome = await searchFile(source, f.rel, f.path, plan, f.segments, (make) => {
+    const outcome = await searchFile(from, f.rel, f.path, plan, f.segments, (make) => {
       count++;
       counted++;
       if (delivered < task.deliver) {

@@ -241,12 +241,15 @@ describe('the search pool', () => {
         fc.boolean(),
         fc.option(fc.integer({ min: 1, max: 3 }), { nil: undefined }),
         fc.boolean(),
-        async (files, req, shape, indexed, stopAfter, transient) => {
+        fc.boolean(),
+        async (files, req, shape, indexed, stopAfter, transient, held) => {
           const ws = new Workspace([transient ? new TransientSource(files) : new MemorySource(files)]);
           let prefilter;
           if (indexed) {
+            // held: the files' bytes in memory (the direct path reads none; lanes get them shipped)
             const svc = new CodeIndexService(ws, async () => chunker, undefined, 'index', {
               segmentChars: 40,
+              holdContents: held,
             });
             await svc.refresh();
             prefilter = svc.prefilter();

@@ -18,7 +18,9 @@ import { filePlan, searchFileInto } from './file-search';
 import { laneRequest, matchOf, searchChunk, type ChunkFile, type ChunkResult, type ChunkTask } from './lane';
 import { isLaneLost } from './lane';
 import type { SearchPrefilter } from './prefilter';
+import { HeldFileView } from '../source/held-contents';
 import {
+  heldOf,
   rootPrefix,
   searchStarts,
   searchWalker,
@@ -219,6 +221,9 @@ class RootSearch {
   private readonly maxBytes: number;
   private readonly maxFiles: number;
   private readonly localFirst: number;
+  /** Files held in memory (the direct path): searched and shipped from there. */
+  private readonly held: ((path: string) => Uint8Array | undefined) | null;
+  private readonly view: HeldFileView | null;
 
   constructor(
     private readonly run: PoolRun,
@@ -227,7 +232,10 @@ class RootSearch {
     const { workspace, pool } = run;
     this.source = workspace.roots[rootIndex];
     this.prefix = rootPrefix(workspace, rootIndex);
-    this.root = pool.rootRef(this.source);
+    this.held = heldOf(run.req, run.prefilter, run.candidates);
+    this.view = this.held ? new HeldFileView(this.source) : null;
+    // files held in memory are shipped to the lanes from there, never opened by them
+    this.root = this.held ? null : pool.rootRef(this.source);
     const { firstBytes, maxBytes, maxFiles } = pool.chunking ?? {
       firstBytes: FIRST_CHUNK_BYTES,
       maxBytes: MAX_CHUNK_BYTES,
@@ -320,7 +328,9 @@ class RootSearch {
         return true;
       }
       this.skipsBefore(f.seq);
-      if ((await searchFileInto(tally, this.source, f, localPlan, this.prefix)) === 'stop') return true;
+      const bytes = this.held?.(f.path);
+      const source = bytes ? this.view!.use(bytes) : this.source;
+      if ((await searchFileInto(tally, source, f, localPlan, this.prefix)) === 'stop') return true;
       await this.run.maybeYield();
     }
     // Many lines a file (a very common string): the lanes' answers would only add packing and
@@ -369,17 +379,17 @@ class RootSearch {
       // read from the workspace's own source (the first ones always: the first batch with no round trip)
       // One of its own chunks at a time: a source's transient read buffer (readTransient)
       // serves one reader, and two chunks in turn on this thread would read each other's bytes.
-      answer = run.localTail.then(() => searchChunk(source, task, outstanding.signal));
+      answer = run.localTail.then(() => searchChunk(source, task, outstanding.signal, this.held));
       run.localTail = answer.catch(() => undefined);
     } else {
-      if (root === null) await shipBytes(source, task, pool);
+      if (root === null) await shipBytes(source, task, pool, this.held, run.prefilter);
       const files = task.files;
       // a chunk a lane cannot answer (the thread died) is searched here
       answer = pool
         .run(task, outstanding.signal)
         .catch((err: unknown) =>
           isLaneLost(err)
-            ? searchChunk(source, { ...task, files, packed: undefined }, outstanding.signal)
+            ? searchChunk(source, { ...task, files, packed: undefined }, outstanding.signal, this.held)
             : Promise.reject(err),
         );
     }
@@ -464,13 +474,20 @@ function candidateBytes(
 }
 
 /** Read each file's bytes into one packed buffer of the task (for lanes that cannot open the root). */
-async function shipBytes(source: FileSource, task: ChunkTask, pool: SearchPool): Promise<void> {
+async function shipBytes(
+  source: FileSource,
+  task: ChunkTask,
+  pool: SearchPool,
+  held: ((path: string) => Uint8Array | undefined) | null,
+  prefilter: SearchPrefilter | undefined,
+): Promise<void> {
   const parts: Array<Uint8Array | null> = [];
   let total = 0;
   for (const f of task.files) {
     try {
-      const bytes = await source.read(f.rel);
-      f.mtimeMs = (await source.stat(f.rel))?.mtimeMs;
+      const inMemory = held?.(f.path);
+      const bytes = inMemory ?? (await source.read(f.rel));
+      f.mtimeMs = inMemory ? prefilter?.mtimeOf?.(f.path) : (await source.stat(f.rel))?.mtimeMs;
       parts.push(bytes);
       total += bytes.byteLength;
     } catch (err) {

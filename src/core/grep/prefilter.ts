@@ -35,6 +35,8 @@ export interface SearchPrefilter {
   mtimeOf?(path: string): number | undefined;
   /** Present only when the index covers every file the walk admits up to this size (the direct path). */
   maxIndexedBytes?: number;
+  /** The file's bytes as the index read them, when held in memory (the direct path reads no file for it). */
+  contentOf?(path: string): Uint8Array | undefined;
 }
 
 /**

@@ -52,13 +52,8 @@ export function searchWalker(w: WalkerInput): AsyncGenerator<WalkedFile> {
   const source = workspace.roots[rootIndex];
   const prefix = rootPrefix(workspace, rootIndex);
   const maxBytes = req.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  const direct =
-    candidates &&
-    prefilter?.sizeOf &&
-    prefilter.maxIndexedBytes !== undefined &&
-    req.useIgnoreFiles !== false &&
-    maxBytes <= prefilter.maxIndexedBytes;
-  if (direct) return directFiles(candidates, prefilter, prefix, start, filter, maxBytes);
+  if (isDirect(req, prefilter, candidates))
+    return directFiles(candidates!, prefilter!, prefix, start, filter, maxBytes);
   return walkFiles(source, {
     start,
     maxFileBytes: req.maxFileBytes,
@@ -71,6 +66,35 @@ export function searchWalker(w: WalkerInput): AsyncGenerator<WalkedFile> {
         : (filter ?? undefined),
     onSkip: w.onSkip,
   });
+}
+
+/** Whether the search lists an index's candidates with no walk (the index is complete for this request). */
+export function isDirect(
+  req: GrepRequest,
+  prefilter: SearchPrefilter | undefined,
+  candidates: Candidates | null,
+): boolean {
+  const maxBytes = req.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  return Boolean(
+    candidates &&
+    prefilter?.sizeOf &&
+    prefilter.maxIndexedBytes !== undefined &&
+    req.useIgnoreFiles !== false &&
+    maxBytes <= prefilter.maxIndexedBytes,
+  );
+}
+
+/**
+ * On the direct path, the bytes of `path` as the index read them when it holds them in memory
+ * (the search then reads no file), else undefined.
+ */
+export function heldOf(
+  req: GrepRequest,
+  prefilter: SearchPrefilter | undefined,
+  candidates: Candidates | null,
+): ((path: string) => Uint8Array | undefined) | null {
+  const contentOf = prefilter?.contentOf;
+  return contentOf && isDirect(req, prefilter, candidates) ? (path) => contentOf(path) : null;
 }
 
 /** A root's path prefix in workspace paths ('' with one root). */

@@ -18,7 +18,8 @@ import { compileRequest } from './compile-request';
 import { filePlan, searchFileInto } from './file-search';
 import { onOneThread, poolSearch, type SearchPool } from './pool';
 import type { SearchPrefilter } from './prefilter';
-import { rootPrefix, searchStarts, searchWalker, segmentsOf, withPrefix } from './search-files';
+import { heldOf, rootPrefix, searchStarts, searchWalker, segmentsOf, withPrefix } from './search-files';
+import { HeldFileView } from '../source/held-contents';
 import { SearchTally } from './tally';
 import type { GrepFileResult, GrepRequest, GrepSink, GrepSummary } from './types';
 
@@ -76,6 +77,8 @@ export async function searchWorkspace(
       if (tally.done) break;
       const source = workspace.roots[rootIndex];
       const prefix = rootPrefix(workspace, rootIndex);
+      const held = heldOf(req, prefilter, candidates);
+      const view = held ? new HeldFileView(source) : null;
       const walker = searchWalker({
         workspace,
         rootIndex,
@@ -97,9 +100,10 @@ export async function searchWorkspace(
         const path = prefix + file.path;
         const segments = plan.lineFinders ? segmentsOf(path, candidates, prefilter) : null;
         const checkBytes = file.size < 0 ? maxFileBytes : undefined;
+        const bytes = held?.(path);
         const r = await searchFileInto(
           tally,
-          source,
+          bytes ? view!.use(bytes) : source,
           { rel: file.path, path, segments, checkBytes },
           plan,
           prefix,

@@ -20,9 +20,10 @@ import type { Chunker } from '../chunk';
 import type { FileChunker } from '../chunk/pool';
 import { QuarryError, toQuarryError } from '../errors';
 import { createYielder, elapsedSince, now, unlessAborted, type Yielder } from '../jobs/yielder';
+import { DEFAULT_HELD_BUDGET_BYTES, HeldContents, type HeldStats } from '../source/held-contents';
 import type { Workspace } from '../source/workspace';
 import { DEFAULT_MAX_FILE_BYTES, type Skipped } from '../walk/policy';
-import { readText, walkFiles } from '../walk/walk';
+import { readText, walkFiles, type TextResult } from '../walk/walk';
 import { applyIndexBudget } from './budget';
 import {
   applyPrepared,
@@ -131,8 +132,20 @@ export class CodeIndexService {
       tokenizer?: Tokenizer;
       /** The text budget (default INDEX_MAX_TEXT_BYTES): files past it are searched by scanning. */
       maxTextBytes?: number;
+      /**
+       * Hold the indexed files' bytes in memory, up to this many bytes (true: the default budget),
+       * so the indexed search reads no file (held-contents.ts). Off by default: a one-shot CLI call
+       * searches once.
+       */
+      holdContents?: boolean | number;
     } = {},
-  ) {}
+  ) {
+    const hold = options.holdContents;
+    this.contents = hold ? new HeldContents(hold === true ? DEFAULT_HELD_BUDGET_BYTES : hold) : null;
+  }
+
+  /** The indexed files' bytes, when held (holdContents). */
+  readonly contents: HeldContents | null;
 
   /** The store, when the index may use it: a stored index holds the seed tokenizer's terms only. */
   private get usableStore(): IndexStore | undefined {
@@ -287,10 +300,7 @@ export class CodeIndexService {
       : changed.length || removed.length
         ? 'incremental'
         : 'cache_hit';
-    const read = (path: string) => {
-      const f = seen.get(path)!;
-      return readText(ws.roots[f.rootIndex], f.rel);
-    };
+    const read = this.reader(seen);
     const ctx: BuildContext = {
       read,
       chunker: async () =>
@@ -320,6 +330,8 @@ export class CodeIndexService {
       options.onTextReady?.();
       this.index = await buildChunkIndex(ctx, text.ranked, chunks);
       this.symbolsPending = false;
+      const table = this.table;
+      this.contents?.retainOnly((p) => table.has(p));
     } else if (mode === 'incremental') {
       const prepared = await prepareChanges(ctx, rows);
       // applied in one synchronous step: a reader never sees half of it
@@ -330,6 +342,7 @@ export class CodeIndexService {
         index.removeFile(p);
         trigrams.removeFile(p);
         table.delete(p);
+        this.contents?.drop(p);
       }
       for (const p of prepared) applyPrepared(p, index, trigrams, table);
       this.overBudget = overBudget;
@@ -361,6 +374,39 @@ export class CodeIndexService {
     return stats;
   }
 
+  /**
+   * How a refresh reads a walked file: from its source, or (holdContents) from the held bytes when
+   * they are the file as walked (step 2 reads a ranked file again; an unchanged file held since the
+   * last refresh), else read now and held.
+   */
+  private reader(
+    seen: ReadonlyMap<string, { rootIndex: number; rel: string; size: number; mtimeMs: number }>,
+  ) {
+    const ws = this.workspace;
+    const contents = this.contents;
+    return (path: string): Promise<TextResult> => {
+      const f = seen.get(path)!;
+      const source = ws.roots[f.rootIndex];
+      if (!contents) return readText(source, f.rel);
+      const held = contents.get(path, f.size, f.mtimeMs);
+      return readText(
+        {
+          read: async (rel) => {
+            if (held) return held;
+            const bytes = await source.read(rel);
+            contents.hold(path, bytes, f.mtimeMs);
+            return bytes;
+          },
+          decode: source.decode?.bind(source),
+        },
+        f.rel,
+      ).then((r) => {
+        if (!r.ok) contents.drop(path); // binary or unreadable: in no index
+        return r;
+      });
+    };
+  }
+
   /** A search prefilter over the trigram index (valid right after refresh()). */
   prefilter() {
     const t = this.trigrams;
@@ -373,8 +419,46 @@ export class CodeIndexService {
       mtimeOf: (p: string) => (t.has(p) ? table.get(p)?.mtimeMs : undefined),
       // the direct path (candidates only, no walk) needs an index of every file: not when the budget left some out
       ...(this.overBudget === 0 ? { maxIndexedBytes: DEFAULT_MAX_FILE_BYTES } : {}),
+      ...(this.contents ? { contentOf: heldContentOf(this.contents, t, table) } : {}),
     };
   }
+
+  /**
+   * Hold the bytes of indexed files not held yet (after a stored index was reopened: a cache hit
+   * reads no file), as they are now if they still have the size the index saw. Cancellable;
+   * yields between files. Files changed since are left to the next refresh.
+   */
+  async holdIndexedContents(
+    options: { signal?: AbortSignal; yielder?: Yielder } = {},
+  ): Promise<HeldStats | null> {
+    const contents = this.contents;
+    const t = this.trigrams;
+    const table = this.table;
+    if (!contents || !t || !table) return null;
+    const yielder = options.yielder ?? createYielder();
+    const ws = this.workspace;
+    for (const [path, row] of table) {
+      if (options.signal?.aborted) throw cancelledError();
+      if (!t.has(path) || contents.has(path) || this.table !== table) continue;
+      const at = ws.locate(path);
+      if (!at) continue;
+      const bytes = await ws.roots[at.rootIndex].read(at.rel).catch(() => null);
+      // (the table may have been replaced by a refresh meanwhile: that refresh holds what it read)
+      if (bytes && bytes.byteLength === row.size && this.table === table && table.get(path) === row)
+        contents.hold(path, bytes, row.mtimeMs);
+      const y = yielder.maybeYield();
+      if (y) await y;
+    }
+    return contents.stats();
+  }
+}
+
+/** The held bytes of an indexed file, only as the index's row says it was (size and time). */
+function heldContentOf(contents: HeldContents, trigrams: TrigramIndex, table: Map<string, FileRow>) {
+  return (path: string): Uint8Array | undefined => {
+    const row = trigrams.has(path) ? table.get(path) : undefined;
+    return row ? contents.get(path, row.size, row.mtimeMs) : undefined;
+  };
 }
 
 type ChunkState = ReturnType<ChunkIndex['toState']>;

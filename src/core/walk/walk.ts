@@ -307,12 +307,12 @@ export type FilteredTextResult = TextResult | { ok: 'absent' };
 /** A test over a file's raw bytes: false means no hit can be in it. */
 export type BytePrefilter = (bytes: Uint8Array) => boolean;
 
-export function readText(source: FileSource, path: string): Promise<TextResult> {
+export function readText(source: Pick<FileSource, 'read' | 'decode'>, path: string): Promise<TextResult> {
   return readTextIfMayMatch(source, path, null) as Promise<TextResult>;
 }
 
 export async function readTextIfMayMatch(
-  source: FileSource,
+  source: Pick<FileSource, 'read' | 'decode'>,
   path: string,
   mayMatch: BytePrefilter | null,
 ): Promise<FilteredTextResult> {
