@@ -321,8 +321,15 @@ export default defineConfig({
     // 5 MB) are fetched only when a repository has files of their language, and kept by the
     // service worker from then on (runtime caching: offline once used). Grammars exceed
     // workbox's 2 MiB default.
+    //
+    // A new deployment's worker waits (registerType 'prompt': no skipWaiting) until the person
+    // agrees to reload (shell/OfflineStatus.tsx posts SKIP_WAITING), so an open page never runs
+    // against another build's files. The first worker claims the page it was installed from
+    // (clientsClaim), so a first visit works offline without a reload; the status bar says
+    // "Ready to work offline" from then on. registerSW.js stays a separate script: `quarry
+    // serve` drops it (src/cli/serve.ts).
     VitePWA({
-      registerType: 'autoUpdate',
+      registerType: 'prompt',
       injectRegister: 'script-defer',
       manifest: {
         name: 'Quarry — explore code in your browser',
@@ -364,6 +371,7 @@ export default defineConfig({
         // Never answer the app's own navigations from the network first: offline is the point.
         navigateFallback: 'index.html',
         cleanupOutdatedCaches: true,
+        clientsClaim: true,
       },
     }),
   ],

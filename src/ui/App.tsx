@@ -25,7 +25,7 @@ import { useViewState, type UpdateView } from './use-view-state';
 import { ViewPanel } from './views/ViewPanel';
 import { ViewerColumn } from './viewer/ViewerColumn';
 import { OverviewColumn } from './viewer/OverviewColumn';
-import { useWorkspaceLayout, WorkspaceSplitters } from './shell/WorkspaceLayout';
+import { useWorkspaceLayout, workspaceArrangement, WorkspaceSplitters } from './shell/WorkspaceLayout';
 import type { OpenRoot, WorkspaceController, WorkspaceState } from './workspace/controller';
 import { useWorkspace } from './workspace/use-workspace';
 
@@ -115,14 +115,9 @@ function WorkspaceColumns({
           indexVersion={indexVersion}
         />
       ) : (
-        <ViewPanel
-          view={view}
-          update={update}
-          repoKey={repoKey}
-          wide={view.view === 'explore' && !view.file}
-        />
+        <ViewPanel view={view} update={update} repoKey={repoKey} wide={!view.file} />
       )}
-      {view.view === 'explore' && !view.file ? null : view.file ? (
+      {view.view !== 'search' && !view.file ? null : view.file ? (
         <ViewerColumn
           view={view}
           update={update}
@@ -136,7 +131,7 @@ function WorkspaceColumns({
         <OverviewColumn view={view} update={update} repoKey={repoKey} />
       )}
       <WorkspaceSplitters
-        viewer={!(view.view === 'explore' && !view.file)}
+        arrangement={workspaceArrangement(view)}
         middle={view.view === 'search' ? 'search panel' : `${view.view} view`}
       />
     </>
@@ -412,6 +407,7 @@ function Shell({ engine }: { engine: EngineClient }) {
       <main
         ref={workspaceRef}
         className={`workspace${ws.opening && !open ? ' hidden' : ''}`}
+        data-layout={open ? workspaceArrangement(view) : undefined}
         aria-busy={!!ws.opening}
       >
         {open ? (

@@ -1,6 +1,7 @@
 /**
  * A drag handle between two panes (a WAI-ARIA window splitter): drag it, or focus it and use
- * ArrowLeft/ArrowRight (Shift: bigger steps), Home/End; double-click or Enter restores the
+ * ArrowLeft/ArrowRight (ArrowUp/ArrowDown for the horizontal one between a view and the file
+ * under it; Shift: bigger steps), Home/End; double-click or Enter restores the
  * default. It sizes one pane of the PaneLayout; a drag writes CSS variables only (the panes
  * are not re-rendered) and is stored when the pointer is let go.
  */
@@ -27,6 +28,8 @@ export function Splitter({
   const range = applied.range[pane];
   // The Related panel is right of its splitter: dragging left widens it.
   const direction = pane === 'related' ? -1 : 1;
+  // the stacked parts' splitter lies across the column: it moves up and down
+  const horizontal = pane === 'stack';
   const drag = useRef<{ x: number; start: number; id: number } | null>(null);
 
   const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
@@ -34,18 +37,19 @@ export function Splitter({
     e.preventDefault();
     e.currentTarget.setPointerCapture(e.pointerId);
     e.currentTarget.focus();
-    drag.current = { x: e.clientX, start: value, id: e.pointerId };
-    document.body.classList.add('resizing');
+    drag.current = { x: horizontal ? e.clientY : e.clientX, start: value, id: e.pointerId };
+    document.body.classList.add(horizontal ? 'resizing-rows' : 'resizing');
   };
   const onPointerMove = (e: PointerEvent<HTMLDivElement>) => {
     const d = drag.current;
     if (!d || d.id !== e.pointerId) return;
-    layout.preview(pane, Math.max(range.min, Math.min(range.max, d.start + (e.clientX - d.x) * direction)));
+    const at = horizontal ? e.clientY : e.clientX;
+    layout.preview(pane, Math.max(range.min, Math.min(range.max, d.start + (at - d.x) * direction)));
   };
   const end = (e: PointerEvent<HTMLDivElement>) => {
     if (!drag.current || drag.current.id !== e.pointerId) return;
     drag.current = null;
-    document.body.classList.remove('resizing');
+    document.body.classList.remove('resizing', 'resizing-rows');
     layout.commit();
   };
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
@@ -59,7 +63,7 @@ export function Splitter({
   return (
     <div
       role="separator"
-      aria-orientation="vertical"
+      aria-orientation={horizontal ? 'horizontal' : 'vertical'}
       aria-label={label}
       aria-controls={controls}
       aria-valuenow={value}
@@ -68,7 +72,7 @@ export function Splitter({
       aria-valuetext={`${value} pixels`}
       tabIndex={0}
       title={`${label}: drag, or use the arrow keys; double-click to reset`}
-      className={`splitter${className ? ` ${className}` : ''}`}
+      className={`splitter${horizontal ? ' splitter-h' : ''}${className ? ` ${className}` : ''}`}
       data-testid={`splitter-${pane}`}
       onPointerDown={onPointerDown}
       onPointerMove={onPointerMove}

@@ -1,7 +1,11 @@
-/** The status bar: where the engine runs, the files read, the code index's status, and what was skipped. */
+/**
+ * The status bar: where the engine runs, the files read, the code index's status, what was
+ * skipped, and whether Quarry works offline yet (or a new version waits).
+ */
 import { formatCount, plural } from '../format';
 import { IndexStatusLine } from '../IndexStatusLine';
 import type { OpenRoot, WorkspaceController, WorkspaceState } from '../workspace/controller';
+import { OfflineStatus } from './OfflineStatus';
 
 export function StatusBar({
   host,
@@ -45,6 +49,7 @@ export function StatusBar({
           )}
         </>
       )}
+      <OfflineStatus />
     </footer>
   );
 }

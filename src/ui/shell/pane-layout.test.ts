@@ -9,6 +9,7 @@ import {
   PANE_MIN,
   PaneLayout,
   parseSizes,
+  STACK_DEFAULT_FRACTION,
   type SizeStorage,
 } from './pane-layout';
 
@@ -57,8 +58,10 @@ describe('parseSizes', () => {
     ['{"tree":"wide","middle":-5,"related":1e9,"relatedCollapsed":"yes"}', PANE_DEFAULTS],
     [
       '{"tree":300.4,"middle":512,"related":200,"relatedCollapsed":true}',
-      { tree: 300, middle: 512, related: 200, relatedCollapsed: true },
+      { tree: 300, middle: 512, related: 200, relatedCollapsed: true, stack: null },
     ],
+    ['{"stack":330.6}', { ...PANE_DEFAULTS, stack: 331 }],
+    ['{"stack":-4}', PANE_DEFAULTS],
     ['{"tree":300,"middle":null}', { ...PANE_DEFAULTS, tree: 300 }],
   ])('%j', (raw, want) => {
     expect(parseSizes(raw)).toEqual(want);
@@ -77,6 +80,23 @@ describe('keyResize', () => {
     expect(keyResize('End', false, 240, range, 1)).toBe(600);
     expect(keyResize('Enter', false, 240, range, 1)).toBe('reset');
     expect(keyResize('a', false, 240, range, 1)).toBeNull();
+    // a horizontal splitter (the view above the file): ArrowUp moves it up, the upper part shrinks
+    expect(keyResize('ArrowUp', false, 240, range, 1)).toBe(224);
+    expect(keyResize('ArrowDown', true, 240, range, 1)).toBe(304);
+  });
+});
+
+describe('the stacked parts (a view above the file or diff)', () => {
+  it('gives the file or diff below its minimum height, the view above the rest', () => {
+    const a = applySizes(PANE_DEFAULTS, 1200, 830);
+    expect(a.stack).toBe(Math.round(830 * STACK_DEFAULT_FRACTION));
+    expect(830 - a.stack).toBeGreaterThanOrEqual(PANE_MIN.stackViewer);
+    // a short window: the file keeps its minimum, the view gives way
+    const short = applySizes(PANE_DEFAULTS, 1000, 690);
+    expect(690 - short.stack).toBe(PANE_MIN.stackViewer);
+    // a chosen height is clamped the same way, and never below the view's own minimum
+    expect(applySizes({ ...PANE_DEFAULTS, stack: 2000 }, 1200, 830).stack).toBe(830 - PANE_MIN.stackViewer);
+    expect(applySizes({ ...PANE_DEFAULTS, stack: 10 }, 1200, 830).stack).toBe(PANE_MIN.stack);
   });
 });
 

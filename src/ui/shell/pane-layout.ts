@@ -1,6 +1,7 @@
 /**
  * The workspace's pane sizes: the file tree's and the middle column's widths (the viewer takes
- * the rest), the Related panel's width and whether it is collapsed. Plain TS (tested in Node):
+ * the rest), the Related panel's width and whether it is collapsed, and, when a view or a diff
+ * takes the area right of the tree (the view above the file or diff), the upper part's height. Plain TS (tested in Node):
  * the sizes the person chose are kept in localStorage; what is applied is those sizes clamped to
  * the width the workspace has now, so a narrower window never pushes the viewer off screen.
  *
@@ -19,15 +20,36 @@ export interface PaneSizes {
   /** The Related panel's width in px. */
   related: number;
   relatedCollapsed: boolean;
+  /** The upper part's height in px when a view or Search sits above the file or diff; null: STACK_DEFAULT_FRACTION. */
+  stack: number | null;
 }
 
-export type PaneKey = 'tree' | 'middle' | 'related';
+export type PaneKey = 'tree' | 'middle' | 'related' | 'stack';
 
-export const PANE_DEFAULTS: PaneSizes = { tree: 240, middle: null, related: 300, relatedCollapsed: false };
+export const PANE_DEFAULTS: PaneSizes = {
+  tree: 240,
+  middle: null,
+  related: 300,
+  relatedCollapsed: false,
+  stack: null,
+};
 /** The middle column's default share of the workspace: the viewer gets the most room. */
 export const MIDDLE_DEFAULT_FRACTION = 0.28;
-/** Below these a pane stops being useful (a path, a result line, a few words of code). */
-export const PANE_MIN = { tree: 150, middle: 260, viewer: 340, related: 170 } as const;
+/** The upper part's default share of the workspace's height when a view sits above the file or diff. */
+export const STACK_DEFAULT_FRACTION = 0.4;
+/**
+ * Below these a pane stops being useful (a path, a result line, a few words of code); `stack`
+ * is the upper part's height (a view's head and a few rows), `stackViewer` the file's or diff's
+ * under it (its bars and 15 lines of code).
+ */
+export const PANE_MIN = {
+  tree: 150,
+  middle: 260,
+  viewer: 340,
+  related: 170,
+  stack: 120,
+  stackViewer: 460,
+} as const;
 /** The viewer's own column (file) keeps at least this much beside the Related panel. */
 export const VIEWER_BESIDE_RELATED_MIN = 300;
 /** The splitter before the Related panel takes this much of the column (workspace.css .splitter). */
@@ -43,6 +65,7 @@ export interface AppliedLayout {
   tree: number;
   middle: number;
   related: number;
+  stack: number;
   /** The range each splitter can move in at this width (px of the pane it sizes). */
   range: Record<PaneKey, { min: number; max: number }>;
 }
@@ -67,15 +90,19 @@ export function parseSizes(raw: string | null): PaneSizes {
     middle: d.middle === null ? null : finite(d.middle) ? px(d.middle, 0) || null : null,
     related: px(d.related, PANE_DEFAULTS.related),
     relatedCollapsed: d.relatedCollapsed === true,
+    stack: finite(d.stack) ? px(d.stack, 0) || null : null,
   };
 }
 
 /**
- * The sizes fitted to a workspace `width` px wide (the viewer column keeps PANE_MIN.viewer when
- * it can; when even the minimums do not fit, each pane keeps its minimum and the grid scrolls).
+ * The sizes fitted to a workspace `width` × `height` px (the viewer column keeps PANE_MIN.viewer
+ * when it can; when even the minimums do not fit, each pane keeps its minimum and the grid scrolls).
  */
-export function applySizes(sizes: PaneSizes, width: number): AppliedLayout {
+export function applySizes(sizes: PaneSizes, width: number, height = 0): AppliedLayout {
   const w = Math.max(0, width);
+  const h = Math.max(0, Math.round(height));
+  const stackMax = Math.max(PANE_MIN.stack, h - PANE_MIN.stackViewer);
+  const stack = clamp(sizes.stack ?? Math.round(h * STACK_DEFAULT_FRACTION), PANE_MIN.stack, stackMax);
   const treeMax = Math.max(PANE_MIN.tree, w - PANE_MIN.middle - PANE_MIN.viewer);
   const tree = clamp(sizes.tree, PANE_MIN.tree, treeMax);
   const middleWanted = sizes.middle ?? Math.round(w * MIDDLE_DEFAULT_FRACTION);
@@ -88,10 +115,12 @@ export function applySizes(sizes: PaneSizes, width: number): AppliedLayout {
     tree,
     middle,
     related,
+    stack,
     range: {
       tree: { min: PANE_MIN.tree, max: treeMax },
       middle: { min: PANE_MIN.middle, max: middleMax },
       related: { min: PANE_MIN.related, max: relatedMax },
+      stack: { min: PANE_MIN.stack, max: stackMax },
     },
   };
 }
@@ -99,7 +128,7 @@ export function applySizes(sizes: PaneSizes, width: number): AppliedLayout {
 /**
  * What a key on a focused splitter does: a new size for the pane (`value` is its size now,
  * `direction` +1 when the pane is left of the splitter, -1 when right of it, so ArrowLeft
- * always moves the splitter left); 'reset' for Enter; null for other keys.
+ * always moves the splitter left, and ArrowUp a horizontal one up); 'reset' for Enter; null for other keys.
  */
 export function keyResize(
   key: string,
@@ -111,8 +140,10 @@ export function keyResize(
   const step = shift ? KEY_STEP_LARGE : KEY_STEP;
   switch (key) {
     case 'ArrowLeft':
+    case 'ArrowUp':
       return clamp(value - step * direction, range.min, range.max);
     case 'ArrowRight':
+    case 'ArrowDown':
       return clamp(value + step * direction, range.min, range.max);
     case 'Home':
       return range.min;
@@ -138,6 +169,7 @@ export interface SizeStorage {
 export class PaneLayout {
   private sizes: PaneSizes;
   private width = 0;
+  private height = 0;
   private applied: AppliedLayout;
   private element: HTMLElement | null = null;
   private readonly listeners = new Set<() => void>();
@@ -150,7 +182,7 @@ export class PaneLayout {
       // storage refused (private mode, a sandboxed frame): defaults
     }
     this.sizes = parseSizes(raw);
-    this.applied = applySizes(this.sizes, 0);
+    this.applied = applySizes(this.sizes, 0, 0);
   }
 
   /** The chosen sizes (what is stored). */
@@ -172,16 +204,22 @@ export class PaneLayout {
     return () => this.listeners.delete(listener);
   };
 
-  /** The workspace element (null when it goes away) and its width. */
-  attach(element: HTMLElement | null, width?: number): void {
+  /** The workspace element (null when it goes away) and its size. */
+  attach(element: HTMLElement | null, width?: number, height?: number): void {
     this.element = element;
     if (width !== undefined) this.width = width;
+    if (height !== undefined) this.height = height;
     this.refresh();
   }
 
   setWidth(width: number): void {
-    if (Math.abs(width - this.width) < 0.5) return;
+    this.setSize(width, this.height);
+  }
+
+  setSize(width: number, height: number): void {
+    if (Math.abs(width - this.width) < 0.5 && Math.abs(height - this.height) < 0.5) return;
     this.width = width;
+    this.height = height;
     this.refresh();
   }
 
@@ -217,13 +255,14 @@ export class PaneLayout {
   }
 
   private refresh(): void {
-    this.applied = applySizes(this.sizes, this.width);
+    this.applied = applySizes(this.sizes, this.width, this.height);
     const el = this.element;
     if (el && this.width > 0) {
       el.style.setProperty('--ws-tree', `${this.applied.tree}px`);
       el.style.setProperty('--ws-middle', `${this.applied.middle}px`);
       el.style.setProperty('--ws-related', `${this.applied.related}px`);
     }
+    if (el && this.height > 0) el.style.setProperty('--ws-stack', `${this.applied.stack}px`);
     for (const l of [...this.listeners]) l();
   }
 

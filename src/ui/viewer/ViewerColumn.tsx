@@ -1,8 +1,12 @@
 /**
  * The viewer's column: what the open file is shown as (its text, a diff, blame, a rendered
  * Markdown page, an image) and the panels beside it (related code, navigation results).
- * Which one is chosen by the address (ViewState), so a link restores it.
+ * Which one is chosen by the address (ViewState), so a link restores it. Under a view, or
+ * showing a diff, the column takes the whole width right of the tree (shell/WorkspaceLayout.tsx)
+ * and the Related panel folds away: the code gets the room. Where the panes stack in one
+ * scrolling column (a narrow window), opening a file scrolls the column into view.
  */
+import { useEffect, useRef } from 'react';
 import type { FileHighlight } from '../../worker/protocol';
 import { FileViewer } from '../FileViewer';
 import { RecentFiles } from './RecentFiles';
@@ -13,6 +17,9 @@ import { useNavigation } from '../nav/use-navigation';
 import { useFileGit } from './use-file-git';
 import type { ViewState } from '../url-state';
 import type { UpdateView } from '../use-view-state';
+
+/** Where the workspace's panes stack in one scrolling column (workspace.css). */
+const NARROW = '(max-width: 900px)';
 
 export interface ViewerColumnProps {
   view: ViewState;
@@ -39,8 +46,15 @@ export function ViewerColumn({
   const rendering = useRendering(view, update);
   // a diff or blame in the file's place, the File history panel beside it, their toggles in the bar
   const fileGit = useFileGit(view, update, repoKey);
+  // Related code beside a file seen from Search; not beside a view or a diff
+  const related = view.view === 'search' && !view.diff;
+  const column = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = column.current;
+    if (el && window.matchMedia(NARROW).matches) el.scrollIntoView({ block: 'start' });
+  }, [view.file, view.diff]);
   return (
-    <div className="viewer-column">
+    <div className="viewer-column" ref={column}>
       <div className="viewer-main">
         <RecentFiles
           repoKey={repoKey}
@@ -94,13 +108,15 @@ export function ViewerColumn({
             onSwitch={(nav) => update({ nav })}
           />
         ) : (
-          <RelatedPane
-            path={view.file}
-            line={view.line}
-            indexReady={indexReady}
-            indexVersion={indexVersion}
-            onOpen={(file, line) => update({ file, line }, { push: true })}
-          />
+          related && (
+            <RelatedPane
+              path={view.file}
+              line={view.line}
+              indexReady={indexReady}
+              indexVersion={indexVersion}
+              onOpen={(file, line) => update({ file, line }, { push: true })}
+            />
+          )
         ))}
     </div>
   );

@@ -8,7 +8,10 @@ import { HistoryView } from './HistoryView';
 import { RoutesView } from './RoutesView';
 import './views.css';
 
-/** `wide`: no file is open, so the view takes the viewer's column too (Explore's graph needs the room). */
+/**
+ * Every view takes the whole area right of the tree (shell/WorkspaceLayout.tsx), above the file
+ * when one is open; `wide`: no file is open (Explore marks itself so).
+ */
 export function ViewPanel({
   view,
   update,
