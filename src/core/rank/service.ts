@@ -347,6 +347,7 @@ export class CodeIndexService {
       for (const p of prepared) applyPrepared(p, index, trigrams, table);
       this.overBudget = overBudget;
     }
+    this.contents?.trim();
     if (mode !== 'cache_hit' && this.usableStore) {
       options.onProgress?.({ phase: 'saving', loaded: 0, total: 1 });
       await this.save();
@@ -449,6 +450,7 @@ export class CodeIndexService {
       const y = yielder.maybeYield();
       if (y) await y;
     }
+    contents.trim();
     return contents.stats();
   }
 }

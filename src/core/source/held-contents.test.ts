@@ -74,4 +74,16 @@ describe('HeldContents', () => {
     expect(text(held.get('small'))).toBe('abc');
     expect(text(held.get('small2'))).toBe('def');
   });
+
+  it('trim gives back the unused end of the last block, and holding goes on after it', () => {
+    const held = new HeldContents(1 << 20, 64);
+    held.hold('a', bytes('0123456789'), 1);
+    expect(held.stats().allocated).toBe(64);
+    held.trim();
+    expect(held.stats().allocated).toBe(10);
+    expect(text(held.get('a'))).toBe('0123456789');
+    held.hold('b', bytes('abc'), 1);
+    expect(text(held.get('b'))).toBe('abc');
+    expect(text(held.get('a'))).toBe('0123456789');
+  });
 });

@@ -91,6 +91,16 @@ export class HeldContents {
     if (used - this.liveBytes > Math.max(this.blockBytes, used / 3)) this.compact();
   }
 
+  /**
+   * Give back the free end of the last block (after a build or a fill: the blocks grow by up to
+   * HELD_BLOCK_BYTES at a time, so up to that much would stay allocated and unused).
+   */
+  trim(): void {
+    const last = this.blocks.length - 1;
+    if (last < 0 || this.tail === this.blocks[last].byteLength) return;
+    this.blocks[last] = this.blocks[last].slice(0, this.tail);
+  }
+
   /** Forget every file `keep` says no to (a full rebuild's files that are gone). */
   retainOnly(keep: (path: string) => boolean): void {
     for (const path of [...this.entries.keys()]) if (!keep(path)) this.drop(path);
