@@ -25,7 +25,18 @@ import { scanLines, type LineHits } from './scan';
 export const CHUNK = { bytes: 60 * 1024 };
 
 /** A matching line; return false to stop (the same callback searchLines takes). */
-export type OnLine = (text: string, hits: LineHits, lineNo: number, context?: () => LineContext) => boolean;
+export type OnLine = ((
+  text: string,
+  hits: LineHits,
+  lineNo: number,
+  context?: () => LineContext,
+) => boolean) & {
+  /**
+   * True when the next matching line is only counted (the delivered lines are all made): a
+   * reader that knows a line matches without decoding it may then pass '' and no hits.
+   */
+  countOnly?: () => boolean;
+};
 
 /**
  * Search one file in pieces: 'searched'; 'absent' when `mayMatch` says its bytes hold no hit;

@@ -11,6 +11,7 @@ import { fileOnWalk, readTextIfMayMatch, type BytePrefilter } from '../walk/walk
 import { bytePrefilter } from './prefilter';
 import type { compileRequest } from './compile-request';
 import { bytePlan, searchBytes } from './byte-search';
+import type { OnLine } from './chunk-scan';
 import type { LineFinders } from './line-windows';
 import { RANGE_MARGIN, type LineContext, type LineShape } from './literal-lines';
 import type { Matcher } from './regex';
@@ -69,7 +70,10 @@ export interface FileSegments {
 export type FileOutcome = 'searched' | 'absent' | Skipped;
 
 /** A matching line; `make` builds its delivered form. Return false to stop reading the file. */
-export type OnMatchLine = (make: () => GrepMatch) => boolean;
+export type OnMatchLine = ((make: () => GrepMatch) => boolean) & {
+  /** True when the next line will only be counted (`make` never called): see chunk-scan.ts OnLine. */
+  countOnly?: () => boolean;
+};
 
 /** Search one file (`rel` in `source`, shown as `path`). */
 export async function searchFile(
@@ -81,8 +85,13 @@ export async function searchFile(
   onLine: OnMatchLine,
 ): Promise<FileOutcome> {
   const { matcher, shape } = plan;
-  const hitLine = (text: string, hits: LineHits, lineNo: number, context?: () => LineContext): boolean =>
-    onLine(() => deliveredMatch(path, text, hits, lineNo, shape, context));
+  const hitLine: OnLine = (
+    text: string,
+    hits: LineHits,
+    lineNo: number,
+    context?: () => LineContext,
+  ): boolean => onLine(() => deliveredMatch(path, text, hits, lineNo, shape, context));
+  hitLine.countOnly = onLine.countOnly;
   const r = await searchBytes(source, rel, plan, segments, hitLine);
   if (r !== 'whole') return r;
   const loaded = await readTextIfMayMatch(source, rel, plan.mayMatch);
@@ -120,7 +129,9 @@ export async function searchFileInto(
       return 'passed';
     }
   }
-  const r = await searchFile(source, f.rel, f.path, plan, f.segments, (make) => tally.line(make));
+  const onLine: OnMatchLine = (make) => tally.line(make);
+  onLine.countOnly = () => tally.delivered >= tally.maxResults;
+  const r = await searchFile(source, f.rel, f.path, plan, f.segments, onLine);
   if (r === 'absent' || typeof r === 'object') {
     tally.dropFile();
     // an absent file counts as searched, as the byte prefilter answers in the whole-file path

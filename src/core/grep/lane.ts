@@ -14,7 +14,14 @@ import { QuarryError, toQuarryError, type QuarryErrorJSON } from '../errors';
 import type { DirEntry, FileSource, FileStat } from '../source/types';
 import { fileOnWalk } from '../walk/walk';
 import { compileRequest } from './compile-request';
-import { filePlan, searchFile, type FileOutcome, type FileSegments, type PlanOptions } from './file-search';
+import {
+  filePlan,
+  searchFile,
+  type FileOutcome,
+  type FileSegments,
+  type OnMatchLine,
+  type PlanOptions,
+} from './file-search';
 import { packMatches, unpackMatch, type PackedMatches } from './match-codec';
 import type { GrepMatch, GrepRequest } from './types';
 
@@ -124,7 +131,7 @@ export async function searchChunk(
     }
     let count = 0;
     const matches: GrepMatch[] = [];
-    const outcome = await searchFile(from, f.rel, f.path, plan, f.segments, (make) => {
+    const onLine: OnMatchLine = (make) => {
       count++;
       counted++;
       if (delivered < task.deliver) {
@@ -136,7 +143,9 @@ export async function searchChunk(
         return false;
       }
       return true;
-    });
+    };
+    onLine.countOnly = () => delivered >= task.deliver;
+    const outcome = await searchFile(from, f.rel, f.path, plan, f.segments, onLine);
     files.push({ outcome, count, matches });
   }
   if (signal?.aborted) throw new QuarryError('Cancelled', 'The search was cancelled', {});

@@ -29,12 +29,19 @@ export function literalLineFinders(matcher: Matcher): LineFinders | null {
     const re = lits.length > 1 ? new RegExp(escaped.join('|'), 'g') : null;
     const one = lits[0];
     const find = re ? regexFind(re) : (text: string, from: number) => text.indexOf(one, from);
-    return { finders: lits.map((l) => byteFinder(enc.encode(l), false)), orbit: false, alphabet, find };
+    return {
+      finders: lits.map((l) => byteFinder(enc.encode(l), false)),
+      literals: lits,
+      orbit: false,
+      alphabet,
+      find,
+    };
   }
   // ASCII-only folding (a file holding U+212A or U+017F is searched whole)
   const find = regexFind(new RegExp(escaped.join('|'), 'gi'));
   return {
     finders: lits.map((l) => byteFinder(enc.encode(l.toLowerCase()), true)),
+    literals: lits,
     orbit: lits.some((l) => /[ks]/i.test(l)),
     alphabet,
     find,
@@ -74,6 +81,8 @@ function regexFind(re: RegExp): (text: string, from: number) => number {
 
 export interface LineFinders {
   finders: ByteFinder[];
+  /** the literals the finders search for (case-folded when case-insensitive) */
+  literals: string[];
   /** case-insensitive with k or s: a file holding U+212A or U+017F is searched whole */
   orbit: boolean;
   /** the matcher's hit alphabet: long lines are matched only in the runs around literals */

@@ -6,8 +6,8 @@
 import type { Workspace } from '../source/workspace';
 import { containsBytes, hasNulByte, hasUtf16Bom } from '../walk/decode';
 import type { Skipped } from '../walk/policy';
-import { ByteLines, type LineContext, type LineShape } from './byte-lines';
-import { readSkip } from './chunk-scan';
+import { ByteLines, type LineShape } from './byte-lines';
+import { readSkip, type OnLine } from './chunk-scan';
 import {
   asciiPreview,
   byteWindowsVerdict,
@@ -58,12 +58,13 @@ export async function searchLines(
   lf: LineFinders,
   matcher: Matcher,
   shape: LineShape,
-  onLine: (text: string, hits: LineHits, lineNo: number, context?: () => LineContext) => boolean,
+  onLine: OnLine,
   absentWhenNone: boolean,
   segments: { ranges: readonly SegmentRange[]; size: number; mtimeMs?: number } | null = null,
   margin = RANGE_MARGIN,
 ): Promise<'searched' | 'absent' | 'whole' | Skipped> {
   const readWhole = () => (source.readTransient ? source.readTransient(path) : source.read(path));
+  const countOnly = countsWithoutText(matcher, lf) ? onLine.countOnly : undefined;
   let read: LinesRead;
   try {
     read = await readForLines(source, path, segments, margin, readWhole);
@@ -134,6 +135,11 @@ export async function searchLines(
         if (candidates.next() !== ls) return 'searched'; // cannot happen: the same bytes
         le = candidates.end;
       }
+      if (countOnly?.()) {
+        // only counted: the line holds the literal's bytes, so it holds a hit; no text, no number
+        if (!onLine('', { line: 0, start: 0, end: 0, ranges: [] }, 0)) return 'searched';
+        continue;
+      }
       const context = wantContext ? () => lines.contextOf(ls, le) : undefined;
       const verdict =
         lf.alphabet && le - ls >= LINE_WINDOWS.byteMinLine
@@ -164,6 +170,12 @@ export async function searchLines(
   }
   if (!found && absentWhenNone) return 'absent';
   return 'searched';
+}
+
+/** A line found by a plain literal's own bytes holds a hit: when it is only counted, it is not decoded. */
+function countsWithoutText(matcher: Matcher, lf: LineFinders): boolean {
+  const plain = matcher.plainBytesLiteral;
+  return !!plain && lf.literals.length === 1 && lf.literals[0] === plain;
 }
 
 interface LinesRead {

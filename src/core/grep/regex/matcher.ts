@@ -75,6 +75,12 @@ export interface Matcher {
   /** The characters a hit can contain (see analyze.ts hitAlphabet); null when unknown or when
    *  the pattern has line anchors. A hit never extends past a character outside it. */
   readonly hitAlphabet?: HitAlphabet | null;
+  /**
+   * The pattern when it is a case-sensitive plain literal with no whole-word rule (and no line
+   * break): a line holds a hit exactly when its bytes hold the literal's UTF-8 bytes, so a line
+   * that is only counted needs no decoding. null otherwise.
+   */
+  readonly plainBytesLiteral?: string | null;
 }
 
 type OnHit = (start: number, end: number) => boolean | void;
@@ -363,6 +369,7 @@ class CompiledMatcher implements Matcher {
   }
   readonly caseInsensitive: boolean;
   readonly requiredLiterals: string[] | null;
+  readonly plainBytesLiteral: string | null;
 
   private readonly literal: string | null = null;
   private readonly js: RegExp | null = null;
@@ -382,6 +389,7 @@ class CompiledMatcher implements Matcher {
     this.requiredLiterals = literals;
 
     const lit = plainLiteral(node);
+    this.plainBytesLiteral = lit && !wholeWord && !caseInsensitive && !/[\r\n]/.test(lit) ? lit : null;
     const c = cost(node);
     let strategy: Strategy;
     if (lit !== null) {
