@@ -12,6 +12,8 @@ import { createAppEngine, EngineContext } from './engine';
 import { LibraryDialog } from './git/LibraryDialog';
 import { QuickOpen } from './QuickOpen';
 import { SymbolPicker } from './nav/SymbolPicker';
+import { SkipLink } from './nav/SkipLink';
+import { useJumpKeys } from './nav/jump-history';
 import { SearchPanel } from './SearchPanel';
 import { AddressTooLong, CloningPanel, NoticePanel, OpeningPanel, SnapshotNote } from './shell/Panels';
 import { Sidebar } from './shell/Sidebar';
@@ -282,9 +284,7 @@ function ShellDialogs({
           path={view.file}
           repoKey={repoKey}
           indexVersion={indexVersion}
-          onOpen={(file, line) =>
-            update({ file, line, diff: '', blame: false }, { push: file !== view.file })
-          }
+          onOpen={(file, line) => update({ file, line, diff: '', blame: false }, { push: true })}
           onClose={() => setSymbols(null)}
         />
       )}
@@ -370,6 +370,7 @@ function Shell({ engine }: { engine: EngineClient }) {
   const { searchInput, focusSearch } = useSearchFocus(view.view, getView, update);
   const { showQuickOpen, showSymbols } = dialogs;
   useGlobalShortcuts({ quickOpen: showQuickOpen, focusSearch, symbols: showSymbols });
+  useJumpKeys();
 
   const openFile = useCallback(
     (path: string) => update({ file: path, line: 0, diff: '', blame: false }, { push: true }),
@@ -379,6 +380,7 @@ function Shell({ engine }: { engine: EngineClient }) {
 
   return (
     <div className="app">
+      <SkipLink hasFile={open && !!view.file} />
       <TopBar
         roots={roots}
         view={view}

@@ -4,7 +4,7 @@
  * bare text nodes and only coloured runs and hits get an element: every element costs style
  * and layout time in the frame that shows a batch of results.
  */
-import { Fragment, memo } from 'react';
+import { Fragment, memo, type ReactNode } from 'react';
 import type { HitRange } from '../core/grep/types';
 import type { LineSpans } from '../worker/protocol';
 import { segmentLine, tokenizeLine, type Language, type Token } from './highlight';
@@ -15,7 +15,11 @@ import { cutColumn } from './blocks';
  * `to`: and only up to this column (a results row shows what its pane can hold, not a whole
  * 1,000-character preview: the browser shapes every character it is given).
  */
-/** `markClass`: a class for the marks (the viewer marks the name under the cursor apart from search hits). */
+/**
+ * `markClass`: a class for the marks (the viewer marks the name under the cursor apart from search hits).
+ * `caret`: the viewer's caret at this column (whole lines only): an empty element between the
+ * characters, so it sits exactly where the text puts it (tabs, wide characters) with no measuring.
+ */
 export const CodeText = memo(function CodeText({
   text,
   lang,
@@ -24,6 +28,7 @@ export const CodeText = memo(function CodeText({
   to,
   markClass,
   spans,
+  caret,
 }: {
   text: string;
   lang: Language;
@@ -33,6 +38,7 @@ export const CodeText = memo(function CodeText({
   from?: number;
   to?: number;
   markClass?: string;
+  caret?: number;
 }) {
   let tokens: Token[] = spans
     ? spans.map(([start, end, kind]) => ({ start, end, kind }))
@@ -52,15 +58,39 @@ export const CodeText = memo(function CodeText({
       .map(([s, e]) => [Math.max(s, from) - from, Math.min(e, end) - from] as HitRange);
   }
   const pieces = segmentLine(from > 0 || end < text.length ? text.slice(from, end) : text, tokens, shownHits);
+  const caretAt = caret !== undefined && from === 0 ? Math.max(0, Math.min(caret, end)) : -1;
+  // where each segment starts in the line (the caret goes into the one it falls in)
+  const starts: number[][] = [];
+  let shown = 0;
+  for (const piece of pieces) {
+    starts.push(
+      piece.segments.map((seg) => {
+        shown += seg.text.length;
+        return shown - seg.text.length;
+      }),
+    );
+  }
+  /** The segment's text, with the caret inside it when it falls there (before its first character, or within). */
+  const withCaret = (t: string, start: number): ReactNode => {
+    const at = caretAt - start;
+    if (at < 0 || at >= t.length) return t;
+    return (
+      <>
+        {t.slice(0, at)}
+        <CaretMark />
+        {t.slice(at)}
+      </>
+    );
+  };
   return (
     <>
       {pieces.map((piece, i) => {
         const inner = piece.segments.map((s, j) =>
           s.kind === 'plain' ? (
-            <Fragment key={j}>{s.text}</Fragment>
+            <Fragment key={j}>{withCaret(s.text, starts[i][j])}</Fragment>
           ) : (
             <span key={j} className={`tk-${s.kind}`}>
-              {s.text}
+              {withCaret(s.text, starts[i][j])}
             </span>
           ),
         );
@@ -72,6 +102,12 @@ export const CodeText = memo(function CodeText({
           <Fragment key={i}>{inner}</Fragment>
         );
       })}
+      {caretAt >= 0 && caretAt >= shown && <CaretMark />}
     </>
   );
 });
+
+/** The caret: no text and no width (the line's text and its columns stay exactly as they are). */
+function CaretMark() {
+  return <span className="caret" data-testid="caret" aria-hidden="true" />;
+}

@@ -1,16 +1,20 @@
 /**
  * The file viewer: only the lines on screen are in the DOM and coloured (a 50k-line file
  * opens at once), with line numbers, the current search's hits in <mark> (F3 / Shift+F3 move
- * between them), jump to line, "copy link" to a line, and breadcrumbs. A click on a name
- * marks its occurrences and offers Go to definition (F12, or Ctrl/Cmd+click) and Find
- * references (Shift+F12). The hits are computed in the worker with the same matcher.
+ * between them), jump to line, "copy link" to a line, and breadcrumbs. It has a caret (nav/
+ * use-caret.ts: arrows, Home/End, PageUp/Down, Ctrl+G; a click places it) whose name's
+ * occurrences are marked: F12 goes to its definition, Shift+F12 finds its references, the
+ * context-menu key (or Shift+F10) offers both, as a click on a name does; Ctrl/Cmd+click goes
+ * at once. A name the pointer rests on, or Ctrl+K Ctrl+I at the caret, shows its definition's
+ * signature and doc comment (nav/HoverCard.tsx). The hits are computed in the worker with the same matcher.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { lazyMeasureOptions } from './virtual';
+import { inView, lazyMeasureOptions } from './virtual';
 import {
   startTransition,
   useEffect,
   useEffectEvent,
+  useId,
   useMemo,
   useRef,
   useState,
@@ -28,9 +32,13 @@ import { visibleText } from './visible-text';
 import { VisibleText } from './VisibleText';
 import { formatBytes, formatCount } from './format';
 import { languageOf } from './highlight';
-import { wholeWordRanges, isIdentifier } from '../core/nav/identifier';
+import { identifierAt, isIdentifier, wholeWordRanges } from '../core/nav/identifier';
 import { Breadcrumbs } from './nav/Breadcrumbs';
-import { identifierAtPoint } from './nav/code-click';
+import { GotoLine } from './nav/GotoLine';
+import { HoverCard } from './nav/HoverCard';
+import { useCaret, type CaretApi, type OnLine, type Reveal } from './nav/use-caret';
+import { useCodeInput } from './nav/use-code-input';
+import { useHover } from './nav/use-hover';
 import { WordMenu, type NavAction } from './nav/WordMenu';
 import { stepMatch, useViewerKeys } from './nav/use-viewer-keys';
 import './nav/nav.css';
@@ -61,85 +69,6 @@ function useFileContent(path: string, highlight: FileHighlight | null, repoKey: 
     };
   }, [path, hlKey, repoKey, engine]);
   return loaded;
-}
-
-/**
- * A click on a name in the code: the name under the cursor (its occurrences are marked; F12 /
- * Shift+F12 look it up) and the menu offered beside it; Ctrl/Cmd+click goes to its definition.
- */
-function useNameClicks({
-  path,
-  lines,
-  line,
-  onLine,
-  onNavigate,
-}: {
-  path: string;
-  lines: readonly string[];
-  line: number;
-  onLine: (line: number) => void;
-  onNavigate?: (name: string, action: NavAction) => void;
-}) {
-  /** The name under the cursor (a click on it): its occurrences are marked; F12 / Shift+F12 look it up. */
-  const [cursor, setCursor] = useState<{ path: string; line: number; name: string } | null>(null);
-  const [menu, setMenu] = useState<{ name: string; x: number; y: number } | null>(null);
-  /** A click on a name moves the current line without scrolling the view to centre it. */
-  const keepScroll = useRef(false);
-  const word = cursor && cursor.path === path ? cursor.name : '';
-
-  const onCodeClick = (e: React.MouseEvent<HTMLDivElement>) => {
-    const row = (e.target as HTMLElement).closest<HTMLElement>('.code-line');
-    const code = row?.querySelector<HTMLElement>('.code');
-    if (!row || !code || !code.contains(e.target as Node)) return;
-    const sel = window.getSelection();
-    if (sel && !sel.isCollapsed && sel.toString()) return; // a drag that selected text
-    const n = Number(row.dataset.line);
-    const hit = identifierAtPoint(code, lines[n - 1] ?? '', e.clientX, e.clientY);
-    if (!hit) {
-      setCursor(null);
-      setMenu(null);
-      return;
-    }
-    setCursor({ path, line: n, name: hit.name });
-    if (n !== line) {
-      keepScroll.current = true;
-      onLine(n);
-    }
-    if (e.ctrlKey || e.metaKey) {
-      setMenu(null);
-      onNavigate?.(hit.name, 'definition');
-      return;
-    }
-    const box = (e.currentTarget.closest('.viewer') as HTMLElement).getBoundingClientRect();
-    setMenu({ name: hit.name, x: e.clientX - box.left, y: e.clientY - box.top });
-  };
-  return { word, menu, setMenu, keepScroll, onCodeClick };
-}
-
-/** Jump to a line: a number field and Go. */
-function GotoLine({ lineCount, onLine }: { lineCount: number; onLine: (line: number) => void }) {
-  const [goto, setGoto] = useState('');
-  return (
-    <form
-      className="goto"
-      onSubmit={(e) => {
-        e.preventDefault();
-        const n = Number.parseInt(goto, 10);
-        if (n > 0) onLine(Math.min(n, lineCount || n));
-        setGoto('');
-      }}
-    >
-      <input
-        type="number"
-        min={1}
-        aria-label="Go to line"
-        placeholder="Line"
-        value={goto}
-        onChange={(e) => setGoto(e.target.value)}
-      />
-      <button type="submit">Go</button>
-    </form>
-  );
 }
 
 /** Copy a link to the file (and its line) to the clipboard, and say so for a moment. */
@@ -215,7 +144,25 @@ function MatchNav({
   );
 }
 
-/** The viewer's bar: the path, the file's size, go to line, copy link, the matches, the extra tools. */
+/** The file's lines, its hits by line, the lines with hits, and its text's identity for its colouring. */
+function useFileLines(content: FileContent | null) {
+  const lines = useMemo(() => {
+    if (!content) return [];
+    const all = content.text.split('\n');
+    if (all.length > 1 && all[all.length - 1] === '') all.pop();
+    return all.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+  }, [content]);
+  const hitsByLine = useMemo(() => new Map<number, HitRange[]>(content?.hits ?? []), [content]);
+  // the same text read again (new search highlights) keeps its colouring
+  const textVersion = useMemo(
+    () => (content ? `${content.text.length}:${fnv1a(content.text)}` : ''),
+    [content],
+  );
+  const hitLines = useMemo(() => (content ? content.hits.map(([n]) => n) : []), [content]);
+  return { lines, hitsByLine, textVersion, hitLines };
+}
+
+/** The viewer's bar: the path, the file's size, the caret and go to line, copy link, the matches, the extra tools. */
 function ViewerBar({
   path,
   content,
@@ -223,6 +170,8 @@ function ViewerBar({
   line,
   hitLines,
   onLine,
+  caret,
+  gotoRef,
   toolbar,
 }: {
   path: string;
@@ -231,6 +180,8 @@ function ViewerBar({
   line: number;
   hitLines: number[];
   onLine: (line: number) => void;
+  caret: CaretApi;
+  gotoRef: RefObject<HTMLInputElement | null>;
   toolbar?: ReactNode;
 }) {
   return (
@@ -244,7 +195,13 @@ function ViewerBar({
           {content.hits.length ? ` · ${formatCount(content.hits.length)} matching lines` : ''}
         </span>
       )}
-      <GotoLine lineCount={lineCount} onLine={onLine} />
+      <GotoLine
+        lineCount={lineCount}
+        caret={caret.shown ? caret.caret : null}
+        inputRef={gotoRef}
+        onGo={caret.jumpTo}
+        onDone={() => document.querySelector<HTMLElement>('[data-testid="viewer-lines"]')?.focus()}
+      />
       <CopyLink path={path} line={line} />
       {hitLines.length > 0 && <MatchNav hitLines={hitLines} line={line} onLine={onLine} />}
       {toolbar}
@@ -281,6 +238,7 @@ function FileStatus({ path, loaded }: { path: string; loaded: Loaded }) {
 export function FileViewer({
   path,
   line,
+  col = 0,
   highlight,
   repoKey,
   onLine,
@@ -293,9 +251,12 @@ export function FileViewer({
   toolbar?: ReactNode;
   path: string;
   line: number;
+  /** The caret's 1-based column on `line` (0: none), from the address. */
+  col?: number;
   highlight: FileHighlight | null;
   repoKey: string;
-  onLine: (line: number) => void;
+  /** Move to a line (and a 1-based caret column); `push`: as a jump (Back returns). */
+  onLine: OnLine;
   indexVersion?: number;
   /** Look a name up: its definitions (`direct`: open the only one at once) or its references. */
   onNavigate?: (name: string, action: NavAction) => void;
@@ -304,42 +265,42 @@ export function FileViewer({
 }) {
   const loaded = useFileContent(path, highlight, repoKey);
   const content = loaded.state === 'ready' ? loaded.content : null;
-  const lines = useMemo(() => {
-    if (!content) return [];
-    const all = content.text.split('\n');
-    if (all.length > 1 && all[all.length - 1] === '') all.pop();
-    return all.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
-  }, [content]);
-  const hitsByLine = useMemo(() => new Map<number, HitRange[]>(content?.hits ?? []), [content]);
-  // the text's identity for its colouring: the same text read again (new search highlights) keeps it
-  const textVersion = useMemo(
-    () => (content ? `${content.text.length}:${fnv1a(content.text)}` : ''),
-    [content],
-  );
+  const { lines, hitsByLine, textVersion, hitLines } = useFileLines(content);
   const lang = languageOf(path);
-  const { word, menu, setMenu, keepScroll, onCodeClick } = useNameClicks({
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const gotoRef = useRef<HTMLInputElement>(null);
+  const caret = useCaret({
     path,
     lines,
     line,
+    col,
+    firstHit: content?.hits[0]?.[0] ?? 0,
     onLine,
-    onNavigate,
+    scrollRef,
+    rowHeight: ROW_HEIGHT,
   });
-  const hitLines = useMemo(() => (content ? content.hits.map(([n]) => n) : []), [content]);
-
-  const nameNow = (): string => {
-    const selected = window.getSelection()?.toString().trim() ?? '';
-    if (isIdentifier(selected)) return selected;
-    return word;
-  };
+  const hover = useHover({ path, lines, indexVersion, scrollRef });
+  const hoverId = useId();
+  // the name at the caret (placed by a click, the keys or a jump): its occurrences are marked, F12 looks it up
+  const word =
+    caret.shown && caret.placed
+      ? (identifierAt(lines[caret.caret.line - 1] ?? '', caret.caret.col)?.name ?? '')
+      : '';
+  const input = useCodeInput({ lines, word, caret, hover, scrollRef, onNavigate });
   useViewerKeys({
     hitLines,
     line,
     onLine,
     lookUp: (action) => {
-      setMenu(null);
-      const name = nameNow();
-      if (name) onNavigate?.(name, action);
+      // a selected name, or the one at the caret
+      const selected = window.getSelection()?.toString().trim() ?? '';
+      const name = isIdentifier(selected) ? selected : word;
+      if (name) input.lookUp(name, action);
       else onSymbolPicker?.();
+    },
+    gotoLine: () => {
+      gotoRef.current?.focus();
+      gotoRef.current?.select();
     },
   });
 
@@ -352,42 +313,121 @@ export function FileViewer({
         line={line}
         hitLines={hitLines}
         onLine={onLine}
+        caret={caret}
+        gotoRef={gotoRef}
         toolbar={toolbar}
       />
-      <Breadcrumbs path={path} line={line} repoKey={repoKey} indexVersion={indexVersion} onLine={onLine} />
-      {menu && word === menu.name && (
-        <WordMenu
-          name={menu.name}
-          x={menu.x}
-          y={menu.y}
-          onChoose={(action) => {
-            setMenu(null);
-            onNavigate?.(menu.name, action);
-          }}
-          onClose={() => setMenu(null)}
-        />
-      )}
+      <Breadcrumbs
+        path={path}
+        line={caret.shown ? caret.caret.line : line}
+        repoKey={repoKey}
+        indexVersion={indexVersion}
+        onLine={(n) => caret.jumpTo(n)}
+      />
+      <Popups input={input} hover={hover} hoverId={hoverId} />
       <FileStatus path={path} loaded={loaded} />
       {content && (
         <CodeLines
           key={path}
           path={path}
+          scrollRef={scrollRef}
           lines={lines}
           textVersion={textVersion}
           hitsByLine={hitsByLine}
-          firstHit={content.hits[0]?.[0] ?? 0}
           lang={lang}
           word={word}
-          line={line}
-          keepScroll={keepScroll}
-          onLine={onLine}
-          onCodeClick={onCodeClick}
-          onScroll={menu ? () => setMenu(null) : undefined}
+          caret={caret}
+          describedBy={hover.card ? hoverId : undefined}
+          events={{
+            onClick: input.onCodeClick,
+            onKeyDown: input.onKeyDown,
+            onBlur: input.onBlur,
+            onFocus: input.onFocus,
+            onContextMenu: input.onContextMenu,
+            onMouseMove: hover.onMouseMove,
+            onMouseLeave: hover.onMouseLeave,
+            onScroll: input.menu || hover.card ? input.onScroll : undefined,
+          }}
+          wantsFocus={input.wantsFocus}
+          onLineNumber={(n) => caret.place({ line: n, col: 0 }, false)}
         />
       )}
     </section>
   );
 }
+
+/** Over the code: the menu of a name (Go to definition, Find references) and the hover card. */
+function Popups({
+  input,
+  hover,
+  hoverId,
+}: {
+  input: ReturnType<typeof useCodeInput>;
+  hover: ReturnType<typeof useHover>;
+  hoverId: string;
+}) {
+  const { menu } = input;
+  return (
+    <>
+      {menu && (
+        <WordMenu
+          name={menu.name}
+          x={menu.x}
+          y={menu.y}
+          autoFocus={menu.byKey}
+          onChoose={(action) => input.lookUp(menu.name, action)}
+          onClose={input.closeMenu}
+        />
+      )}
+      {hover.card && (
+        <HoverCard id={hoverId} card={hover.card} onEnter={hover.onCardEnter} onLeave={hover.onCardLeave} />
+      )}
+    </>
+  );
+}
+
+/** The view follows the caret: centred on a jump, as little as needed for a key, its column kept in sight. */
+function useReveal(
+  reveal: Reveal,
+  lineCount: number,
+  virtualizer: ReturnType<typeof useVirtualizer<HTMLDivElement, Element>>,
+  scrollRef: RefObject<HTMLDivElement | null>,
+) {
+  useEffect(() => {
+    if (!lineCount || reveal.mode === 'none') return;
+    const index = Math.min(reveal.line, lineCount) - 1;
+    if (reveal.mode === 'center') {
+      if (index >= 0) virtualizer.scrollToIndex(index, { align: 'center' });
+      // a new list is at the top already (a scroll would lay the page out for nothing)
+      else if (virtualizer.scrollOffset) virtualizer.scrollToOffset(0);
+    } else if (!inView(virtualizer, index, ROW_HEIGHT)) virtualizer.scrollToIndex(index, { align: 'auto' });
+    // sideways: once the caret's row is drawn, scroll a long line to its column (a file opened
+    // at a line's start has nothing to scroll: no layout read then)
+    if (index < 0 || (reveal.mode === 'center' && !reveal.col)) return;
+    const frame = requestAnimationFrame(() => {
+      const box = scrollRef.current;
+      const mark = box?.querySelector('.caret');
+      if (!box || !mark) return;
+      const c = mark.getBoundingClientRect();
+      const b = box.getBoundingClientRect();
+      if (c.left < b.left + 40 && box.scrollLeft > 0) box.scrollLeft -= b.left + 80 - c.left;
+      else if (c.right > b.right - 24) box.scrollLeft += c.right - b.right + 80;
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [reveal, lineCount, virtualizer, scrollRef]);
+}
+
+type CodeEvents = Pick<
+  React.HTMLAttributes<HTMLDivElement>,
+  | 'onClick'
+  | 'onKeyDown'
+  | 'onBlur'
+  | 'onFocus'
+  | 'onMouseMove'
+  | 'onMouseLeave'
+  | 'onScroll'
+  | 'onContextMenu'
+>;
 
 /**
  * A file's lines, only those on screen in the page. One per file (keyed by path): a new list
@@ -396,36 +436,35 @@ export function FileViewer({
  */
 function CodeLines({
   path,
+  scrollRef,
   lines,
   textVersion,
   hitsByLine,
-  firstHit,
   lang,
   word,
-  line,
-  keepScroll,
-  onLine,
-  onCodeClick,
-  onScroll,
+  caret,
+  describedBy,
+  events,
+  wantsFocus,
+  onLineNumber,
 }: {
   path: string;
+  scrollRef: RefObject<HTMLDivElement | null>;
   lines: string[];
   /** A hash of the text (the colouring starts afresh when it changes). */
   textVersion: string;
   hitsByLine: Map<number, HitRange[]>;
-  /** The first hit's line (0: none): where the file opens without a line in the address. */
-  firstHit: number;
   lang: ReturnType<typeof languageOf>;
-  /** The name under the cursor: its occurrences are marked. */
+  /** The name at the caret: its occurrences are marked. */
   word: string;
-  line: number;
-  /** Set by a click on a name: the line moves without the view scrolling to centre it. */
-  keepScroll: RefObject<boolean>;
-  onLine: (line: number) => void;
-  onCodeClick: (e: React.MouseEvent<HTMLDivElement>) => void;
-  onScroll?: () => void;
+  caret: CaretApi;
+  /** The hover card's id while it is shown. */
+  describedBy?: string;
+  events: CodeEvents;
+  /** The code had the focus when the last file was left (a jump): the new one takes it. */
+  wantsFocus: RefObject<boolean>;
+  onLineNumber: (line: number) => void;
 }) {
-  const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: lines.length,
     getScrollElement: () => scrollRef.current,
@@ -433,19 +472,12 @@ function CodeLines({
     overscan: 10,
     ...lazyMeasureOptions(),
   });
-
-  // Land on the line from the URL (or the first hit).
+  useReveal(caret.reveal, lines.length, virtualizer, scrollRef);
   useEffect(() => {
-    if (!lines.length) return;
-    if (keepScroll.current) {
-      keepScroll.current = false;
-      return;
-    }
-    const target = line > 0 ? line : firstHit;
-    if (target > 0) virtualizer.scrollToIndex(Math.min(target, lines.length) - 1, { align: 'center' });
-    // a new list is at the top already (a scroll would lay the page out for nothing)
-    else if (virtualizer.scrollOffset) virtualizer.scrollToOffset(0);
-  }, [firstHit, line, lines.length, virtualizer, keepScroll]);
+    const active = document.activeElement;
+    if (wantsFocus.current && (!active || active === document.body))
+      scrollRef.current?.focus({ preventScroll: true });
+  }, [wantsFocus, scrollRef]);
 
   const width = String(lines.length).length;
   const items = virtualizer.getVirtualItems();
@@ -456,6 +488,7 @@ function CodeLines({
     (items[0]?.index ?? 0) + 1,
     (items[items.length - 1]?.index ?? 0) + 1,
   );
+  const current = caret.shown ? caret.caret.line : 0;
   return (
     <div
       ref={scrollRef}
@@ -463,9 +496,10 @@ function CodeLines({
       data-syntax={syntax.mode}
       tabIndex={0}
       aria-label={`Contents of ${visibleText(path)}`}
+      aria-describedby={describedBy}
+      aria-keyshortcuts="F12 Shift+F12 Control+G Alt+ArrowLeft Alt+ArrowRight"
       data-testid="viewer-lines"
-      onClick={onCodeClick}
-      onScroll={onScroll}
+      {...events}
     >
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative', minWidth: '100%' }}>
         {items.map((item) => {
@@ -474,13 +508,14 @@ function CodeLines({
           const text = lines[item.index];
           const hits = hitsByLine.get(n);
           const occ = !hits && word ? wholeWordRanges(text, word) : null;
+          const at = n === current ? caret.caret.col : undefined;
           return (
             <div
               key={item.index}
-              className={`code-line${n === line ? ' current' : ''}`}
+              className={`code-line${n === current ? ' current' : ''}`}
               data-line={n}
               data-testid="code-line"
-              aria-current={n === line ? 'true' : undefined}
+              aria-current={n === current ? 'true' : undefined}
               style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
             >
               <button
@@ -489,15 +524,15 @@ function CodeLines({
                 className="ln"
                 style={{ width: `${width + 2}ch` }}
                 aria-label={`Line ${n}`}
-                onClick={() => onLine(n)}
+                onClick={() => onLineNumber(n)}
               >
                 {n}
               </button>
               <span className="code">
                 {occ && occ.length ? (
-                  <CodeText text={text} lang={lang} spans={spans} hits={occ} markClass="occ" />
+                  <CodeText text={text} lang={lang} spans={spans} hits={occ} markClass="occ" caret={at} />
                 ) : (
-                  <CodeText text={text} lang={lang} spans={spans} hits={hits} />
+                  <CodeText text={text} lang={lang} spans={spans} hits={hits} caret={at} />
                 )}
               </span>
             </div>

@@ -38,3 +38,20 @@ describe('CodeText window', () => {
     expect(textOf(renderToStaticMarkup(<CodeText text={line} lang="plain" to={3} />))).toBe('ab');
   });
 });
+
+describe('CodeText caret', () => {
+  const caretAt = (html: string) => textOf(html.split('<span class="caret"')[0]).length;
+  it('puts the caret between the characters of its column, inside colours and marks, or at the end', () => {
+    const line = 'const total = formatMoney(cents);';
+    for (const col of [0, 6, 14, 20, line.length]) {
+      const html = renderToStaticMarkup(
+        <CodeText text={line} lang="c-like" hits={[[14, 25]]} markClass="occ" caret={col} />,
+      );
+      expect(html.match(/class="caret"/g)).toHaveLength(1);
+      expect(caretAt(html)).toBe(col);
+      expect(textOf(html)).toBe(line); // the text itself is untouched
+    }
+    expect(renderToStaticMarkup(<CodeText text="" lang="plain" caret={0} />)).toContain('class="caret"');
+    expect(renderToStaticMarkup(<CodeText text={line} lang="plain" />)).not.toContain('caret');
+  });
+});

@@ -58,6 +58,11 @@ describe('view state in the URL', () => {
       url: '?repo=demo&repo=git%3Alib-1&repo=recent%3Aab12&clone=http%3A%2F%2Fhost%2Flib.git&file=lib%2Fsrc%2Fa.ts',
     },
     {
+      name: "the caret's line and column (a jump's place in the history)",
+      state: { ...DEFAULT_VIEW, file: 'src/a.ts', line: 12, col: 5 },
+      url: '?file=src%2Fa.ts&line=12&col=5',
+    },
+    {
       name: 'navigation, a diff, blame and file history',
       state: {
         ...DEFAULT_VIEW,
@@ -94,6 +99,9 @@ describe('view state in the URL', () => {
     expect(parseViewState('?order=relevance')).toEqual(DEFAULT_VIEW);
     expect(serializeViewState({ ...DEFAULT_VIEW, q: 'x', order: 'relevance' })).toBe('?q=x');
     expect(serializeViewState({ ...DEFAULT_VIEW, line: 5 })).toBe(''); // a line needs a file
+    expect(serializeViewState({ ...DEFAULT_VIEW, file: 'a.ts', col: 5 })).toBe('?file=a.ts'); // a column needs a line
+    expect(parseViewState('?file=a.ts&col=5').col).toBe(0);
+    expect(parseViewState('?file=a.ts&line=2&col=-1').col).toBe(0);
     // a diff, blame, file history and a Markdown mode belong to an open file
     expect(serializeViewState({ ...DEFAULT_VIEW, diff: 'abc', blame: true, fhist: true, md: 'source' })).toBe(
       '',

@@ -58,6 +58,7 @@ export function useViewState(): [ViewState, UpdateView, () => ViewState, Overlon
   }, []);
   const update = useCallback<UpdateView>((patch, options) => {
     const next = { ...current.current, ...patch };
+    if (('line' in patch || 'file' in patch) && !('col' in patch)) next.col = 0; // a new line, no caret column yet
     current.current = next;
     const url = `${location.pathname}${serializeViewState(next)}${location.hash}`;
     if (url !== `${location.pathname}${location.search}${location.hash}`) {

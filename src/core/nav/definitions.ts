@@ -8,6 +8,7 @@
  */
 import type { Chunk } from '../chunk/types';
 import { definitionShape, implementsDeclaration } from './declarations';
+import { symbolDoc } from './doc-comment';
 import type { FileImports } from './file-imports';
 import { wholeWordRanges } from './identifier';
 import type { DefinitionRank, SymbolDefinition } from './types';
@@ -90,6 +91,7 @@ export function rankDefinitions(
       chunkType: c.chunkType,
       rank,
       text: (lines?.[at.line - 1] ?? '').trim().slice(0, TEXT_CHARS),
+      ...symbolDoc(lines, at.line),
     };
     found.push({ def, tier: TIERS.indexOf(rank), ...definitionShape(c, lines) });
   }

@@ -318,6 +318,8 @@ describe('references', () => {
           chunkType: 'function',
           rank: 'imported',
           text: '',
+          signature: '',
+          doc: '',
         },
       ],
       { total: 4, limitHit: false },

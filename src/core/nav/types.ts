@@ -17,6 +17,10 @@ export interface SymbolDefinition {
   rank: DefinitionRank;
   /** The name's line, for the picker (cut to 200 characters). */
   text: string;
+  /** The signature from the name's line on, for a hover card ('' when unread); see doc-comment.ts. */
+  signature: string;
+  /** The doc comment above it (or a Python docstring), markers taken off ('' when none). */
+  doc: string;
 }
 
 /**

@@ -58,3 +58,30 @@ export function identifierAtPoint(
     return null;
   return hit;
 }
+
+/** The column (UTF-16, 0-based) of the line `code` holds under (x, y), or -1 off its text. */
+export function columnAtPoint(code: HTMLElement, x: number, y: number): number {
+  const caret = caretAt(x, y);
+  return caret ? columnIn(code, caret.node, caret.offset) : -1;
+}
+
+/** A DOM range over columns [start, end) of the line whose code is in `code` (null when out of its text). */
+export function rangeOfColumns(code: HTMLElement, start: number, end: number): Range | null {
+  const range = document.createRange();
+  let pos = 0;
+  let started = false;
+  const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+  for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+    const len = t.textContent?.length ?? 0;
+    if (!started && start <= pos + len) {
+      range.setStart(t, start - pos);
+      started = true;
+    }
+    if (started && end <= pos + len) {
+      range.setEnd(t, end - pos);
+      return range;
+    }
+    pos += len;
+  }
+  return null;
+}

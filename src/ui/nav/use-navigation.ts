@@ -33,6 +33,8 @@ export function useNavigation(view: ViewState, update: UpdateView) {
             {
               file: first.path,
               line: first.line,
+              // the caret on the definition's name (Back returns to where the lookup was made)
+              col: first.column[1] > first.column[0] ? first.column[0] + 1 : 0,
               sym: name,
               nav: second ? 'defs' : '',
               diff: '',

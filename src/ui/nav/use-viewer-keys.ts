@@ -1,6 +1,8 @@
 /**
  * The viewer's keys, page-wide while a file is open (as in VS Code): F3 / Shift+F3 next and
- * previous match, F12 go to definition, Shift+F12 find references. Not while typing in a field.
+ * previous match, F12 go to definition, Shift+F12 find references (the name at the caret),
+ * Ctrl+G go to line. Not while typing in a field. The caret's own keys are the viewer's
+ * (use-caret.ts); Alt+←/→ are page-wide (jump-history.ts).
  */
 import { useEffect, useEffectEvent } from 'react';
 import type { NavAction } from './WordMenu';
@@ -10,6 +12,8 @@ export function useViewerKeys(o: {
   line: number;
   onLine: (line: number) => void;
   lookUp: (action: NavAction) => void;
+  /** Ctrl+G: the Go to line field. */
+  gotoLine?: () => void;
 }): void {
   const onKey = useEffectEvent((e: KeyboardEvent) => {
     const t = e.target as HTMLElement | null;
@@ -28,6 +32,15 @@ export function useViewerKeys(o: {
     } else if (e.key === 'F12' && !e.ctrlKey && !e.metaKey && !e.altKey) {
       e.preventDefault();
       o.lookUp(e.shiftKey ? 'references' : 'definition');
+    } else if (
+      o.gotoLine &&
+      (e.ctrlKey || e.metaKey) &&
+      !e.shiftKey &&
+      !e.altKey &&
+      e.key.toLowerCase() === 'g'
+    ) {
+      e.preventDefault();
+      o.gotoLine();
     }
   });
   useEffect(() => {

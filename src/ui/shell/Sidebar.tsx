@@ -49,7 +49,7 @@ function OutlineSection({
           line={view.line}
           repoKey={repoKey}
           indexVersion={indexVersion}
-          onOpen={(line) => update({ line })}
+          onOpen={(line) => update({ line }, { push: true })}
         />
       )}
     </section>

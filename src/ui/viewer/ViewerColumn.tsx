@@ -78,9 +78,10 @@ export function ViewerColumn({
             <FileViewer
               path={view.file}
               line={view.line}
+              col={view.col}
               highlight={highlight}
               repoKey={repoKey}
-              onLine={(line) => update({ line })}
+              onLine={(line, o) => update({ line, col: o?.col ?? 0 }, { push: o?.push })}
               indexVersion={indexVersion}
               onNavigate={navigate.lookUp}
               onSymbolPicker={onSymbolPicker}
