@@ -8,6 +8,7 @@
  * A budget caps the bytes held: past it a file is not held and the search reads it from its
  * source as before (`missed` says how many, and how many bytes). Nothing here reads a file.
  */
+import { INDEX_MAX_TEXT_BYTES } from '../limits';
 import type { FileSource } from './types';
 
 /** Bytes per block: files are packed into blocks of this size (a larger file gets a block of its own). */
@@ -15,8 +16,8 @@ export const HELD_BLOCK_BYTES = 16 * 1024 * 1024;
 
 const MIN_BLOCK_BYTES = 1024 * 1024;
 
-/** The default budget: index + contents stays within ~2.5x a corpus this size or smaller. */
-export const DEFAULT_HELD_BUDGET_BYTES = 1024 * 1024 * 1024;
+/** The default budget: the index's own text budget, so every file the index holds can be held. */
+export const DEFAULT_HELD_BUDGET_BYTES = INDEX_MAX_TEXT_BYTES;
 
 interface Entry {
   block: number;
