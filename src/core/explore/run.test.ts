@@ -154,10 +154,13 @@ describe('one analyzer failing does not lose the report', () => {
     const r = await runExplore(
       ctxOf(),
       { path: '.', depth: 'standard' },
-      { budgetMs: 50, replace: { patterns: () => new Promise(() => undefined) } },
+      // (a budget the other analyzers meet even on a loaded machine: 50 ms timed the tree out too)
+      { budgetMs: 1000, replace: { patterns: () => new Promise(() => undefined) } },
     );
     expect(r.analyzers.find((a) => a.name === 'patterns')?.status).toBe('timeout');
-    expect(r.errors[0].message).toMatch(/patterns analyzer ran out of its/);
+    expect(r.errors.map((e) => e.message)).toContainEqual(
+      expect.stringMatching(/patterns analyzer ran out of its/),
+    );
     expect(r.key_files.length).toBeGreaterThan(0);
   });
 
