@@ -221,6 +221,24 @@ describe('layoutGraph', () => {
       { numRuns: 200 },
     );
   });
+  it('groups by groupOf when given: folder nodes side by side in one cluster, files in theirs', () => {
+    type G = { id: string; kind: 'file' | 'folder'; group: string };
+    const nodes: G[] = [
+      { id: 'd:a', kind: 'folder', group: 'folders' },
+      { id: 'd:b', kind: 'folder', group: 'folders' },
+      { id: 'f:c/x.ts', kind: 'file', group: 'dir:c' },
+      { id: 'f:c/y.ts', kind: 'file', group: 'dir:c' },
+    ];
+    const l = layoutGraph(nodes, [{ from: 'd:a', to: 'd:b' }], {
+      groupOf: (n) => ({ id: n.group, label: n.group === 'folders' ? '' : 'c' }),
+    });
+    expect(l.clusters.map((c) => c.id).sort()).toEqual(['dir:c', 'folders']);
+    expect(l.positions.get('d:a')!.cluster).toBe('folders');
+    expect(l.positions.get('f:c/y.ts')!.cluster).toBe('dir:c');
+    // a imports b: b a column to the right
+    expect(l.positions.get('d:b')!.x).toBeGreaterThan(l.positions.get('d:a')!.x);
+    checkGraph(nodes as unknown as N[], l);
+  });
 });
 
 describe('layoutTree', () => {

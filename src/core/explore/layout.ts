@@ -3,7 +3,8 @@
  * (no DOM), so the UI only hands the result to the renderer's `preset` layout.
  *
  * layoutGraph: files are grouped by folder (the first `maxClusterDepth` segments), external
- * packages in one cluster of their own. Inside a cluster, files stand in columns by import
+ * packages in one cluster of their own, or by `groupOf` (the folder-level graph: collapsed
+ * folders as nodes of one group, an expanded folder's files in its own). Inside a cluster, files stand in columns by import
  * depth within the cluster (the longest path from a file no other file of the cluster imports;
  * cycles are broken at the DFS back edges, so they cannot hang the layering), each column in
  * name order; a tall column wraps into several, and a long run of columns wraps into bands,
@@ -57,15 +58,27 @@ export interface GraphLayout {
   positions: Map<string, { x: number; y: number; cluster: string }>;
 }
 
-export interface GraphLayoutOptions {
+export interface GraphLayoutOptions<N extends LayoutNode = LayoutNode> {
   /** Folder segments that name a cluster (2: `src/core/explore/a.ts` -> `src/core`). */
   maxClusterDepth?: number;
+  /** The cluster of a node, instead of its folder (clusterOf): e.g. collapsed folders drawn as nodes, side by side. */
+  groupOf?: (node: N) => { id: string; label: string };
+}
+
+/** What the graph layout needs of a node. */
+export interface LayoutNode {
+  id: string;
+  kind: 'file' | 'external' | 'folder';
 }
 
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The cluster a file belongs to: its folder cut at `depth` segments. */
-export function clusterOf(id: string, kind: 'file' | 'external', depth = 2): { id: string; label: string } {
+export function clusterOf(
+  id: string,
+  kind: 'file' | 'external' | 'folder',
+  depth = 2,
+): { id: string; label: string } {
   if (kind === 'external') return { id: EXTERNAL_CLUSTER_ID, label: EXTERNAL_CLUSTER_LABEL };
   // the folder, cut after `depth` segments
   const last = id.lastIndexOf('/');
@@ -82,10 +95,10 @@ export function clusterOf(id: string, kind: 'file' | 'external', depth = 2): { i
   return { id: `dir:${folder}`, label: folder || ROOT_CLUSTER_LABEL };
 }
 
-export function layoutGraph(
-  nodes: ReadonlyArray<{ id: string; kind: 'file' | 'external' }>,
+export function layoutGraph<N extends LayoutNode>(
+  nodes: ReadonlyArray<N>,
   edges: ReadonlyArray<{ from: string; to: string }>,
-  options: GraphLayoutOptions = {},
+  options: GraphLayoutOptions<N> = {},
 ): GraphLayout {
   const depth = Math.max(0, Math.floor(options.maxClusterDepth ?? 2));
   // group the nodes (the first of a repeated id wins)
@@ -93,7 +106,7 @@ export function layoutGraph(
   const clusterOfNode = new Map<string, string>();
   for (const n of nodes) {
     if (clusterOfNode.has(n.id)) continue;
-    const c = clusterOf(n.id, n.kind, depth);
+    const c = options.groupOf ? options.groupOf(n) : clusterOf(n.id, n.kind, depth);
     clusterOfNode.set(n.id, c.id);
     let g = groups.get(c.id);
     if (!g) groups.set(c.id, (g = { label: c.label, members: [] }));

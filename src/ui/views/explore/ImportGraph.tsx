@@ -1,24 +1,32 @@
 /**
- * The drawn import graph: files grouped in their folders (layoutGraph), external packages
- * apart, an arrow per import (type-only dashed, dynamic dotted), runtime cycles in the danger
- * color. Wheel or buttons zoom, drag pans. A click (or the find box) selects a file; the side
- * panel, in the DOM, shows its path, what imports it (each opens the importing line) and what
- * it imports.
+ * The drawn import graph: files grouped in their folders, external packages apart, an arrow per
+ * pair of importing files (type-only dashed, dynamic dotted), runtime cycles in the danger color,
+ * the most imported files and folders (hubs) filled. A large graph (opensAtFolderLevel) opens at
+ * folder level: each folder one node, the imports between folders one edge each, as wide as
+ * their count; a click on a folder (or its button in the side panel's folder list) draws its
+ * files in its place. Wheel or buttons zoom, drag pans. A click (or the find box) selects a file;
+ * the side panel, in the DOM, shows its path, what imports it (each opens the importing line) and
+ * what it imports. The drawing fills in a slice per frame (useCytoscape), so opening the view on
+ * a 1,000-file graph never blocks the page.
  */
-import type { ElementDefinition, StylesheetJson } from 'cytoscape';
+import type { Core } from 'cytoscape';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { baseName } from '../../../core/source/types';
 import type { GraphEdgeReport, GraphNodeReport, ImportGraphReport } from '../../../core/explore/types';
 import {
-  GRAPH_CLUSTER_PADDING,
-  GRAPH_NODE_HEIGHT,
-  GRAPH_NODE_WIDTH,
-  layoutGraph,
-} from '../../../core/explore/layout';
+  fileKey,
+  folderKey,
+  graphView,
+  indexFolders,
+  opensAtFolderLevel,
+  type FolderIndex,
+} from '../../../core/explore/graph-folders';
 import { formatCount, plural } from '../../format';
 import { visibleText } from '../../visible-text';
 import { VisibleText } from '../../VisibleText';
 import { Badge, PathText } from '../parts';
+import { FolderList } from './FolderList';
+import { boxId, buildDrawing, fitTo, GRAPH_COLORS, graphStyle } from './graph-elements';
 import {
   centerOn,
   GraphCanvas,
@@ -26,7 +34,6 @@ import {
   useCytoscape,
   ZoomControls,
   type FinderItem,
-  type GraphTheme,
 } from './graph-canvas';
 import '../views.css';
 import './graph.css';
@@ -42,128 +49,13 @@ export interface ImportGraphProps {
 /** A list in the side panel shows this many rows, then says how many more. */
 const PANEL_ROWS = 200;
 
-const COLORS = [
-  '--bg',
-  '--bg-soft',
-  '--bg-active',
-  '--fg',
-  '--fg-muted',
-  '--border',
-  '--accent',
-  '--error',
-  '--graph-cluster',
-  '--graph-edge',
-  '--graph-ext-fill',
-  '--graph-ext-line',
-] as const;
-
-/** Which drawn kind wins when two files import each other more than once. */
-const KIND_RANK: Record<GraphEdgeReport['kind'], number> = { static: 0, dynamic: 1, type: 2 };
-
-function graphStyle(t: GraphTheme): StylesheetJson {
-  return [
-    {
-      selector: 'node',
-      style: {
-        'font-family': t.font,
-        'font-size': 12,
-        color: t['--fg'],
-        'min-zoomed-font-size': 7,
-        'text-events': 'no',
-      },
-    },
-    {
-      selector: 'node.cluster',
-      style: {
-        shape: 'round-rectangle',
-        'background-color': t['--graph-cluster'],
-        'border-color': t['--border'],
-        'border-width': 1,
-        padding: `${GRAPH_CLUSTER_PADDING}px`,
-        label: 'data(label)',
-        'text-valign': 'top',
-        'text-halign': 'center',
-        'text-margin-y': -4,
-        'font-size': 14,
-        'font-weight': 600,
-        color: t['--fg-muted'],
-        'min-zoomed-font-size': 5,
-      },
-    },
-    {
-      selector: 'node.file, node.external',
-      style: {
-        shape: 'round-rectangle',
-        width: GRAPH_NODE_WIDTH,
-        height: GRAPH_NODE_HEIGHT,
-        'background-color': t['--bg'],
-        'border-color': t['--fg-muted'],
-        'border-width': 1,
-        label: 'data(label)',
-        'text-valign': 'center',
-        'text-halign': 'center',
-        'text-wrap': 'ellipsis',
-        'text-max-width': `${GRAPH_NODE_WIDTH - 14}px`,
-      },
-    },
-    {
-      selector: 'node.external',
-      style: {
-        shape: 'hexagon',
-        'background-color': t['--graph-ext-fill'],
-        'border-color': t['--graph-ext-line'],
-      },
-    },
-    { selector: 'node.cycle', style: { 'border-color': t['--error'], 'border-width': 2.5 } },
-    { selector: 'node.near', style: { 'border-color': t['--accent'], 'border-width': 2.5 } },
-    {
-      selector: 'node.picked',
-      style: { 'border-color': t['--accent'], 'border-width': 4, 'background-color': t['--bg-active'] },
-    },
-    {
-      selector: 'edge',
-      style: {
-        width: 1.2,
-        'curve-style': 'straight',
-        'line-color': t['--graph-edge'],
-        'target-arrow-color': t['--graph-edge'],
-        'target-arrow-shape': 'triangle',
-        'arrow-scale': 0.9,
-        opacity: 0.7,
-      },
-    },
-    { selector: 'edge.type', style: { 'line-style': 'dashed', 'line-dash-pattern': [6, 4] } },
-    { selector: 'edge.dynamic', style: { 'line-style': 'dotted' } },
-    {
-      selector: 'edge.cycle',
-      style: {
-        'line-color': t['--error'],
-        'target-arrow-color': t['--error'],
-        width: 2.2,
-        opacity: 1,
-        'z-index': 5,
-      },
-    },
-    {
-      selector: 'edge.near',
-      style: {
-        'line-color': t['--accent'],
-        'target-arrow-color': t['--accent'],
-        width: 2.5,
-        opacity: 1,
-        'z-index': 9,
-      },
-    },
-  ] as StylesheetJson;
-}
-
 interface Model {
   byId: Map<string, GraphNodeReport>;
   /** Edges into a file (its importers), and out of it, in line order. */
   importedBy: Map<string, GraphEdgeReport[]>;
   imports: Map<string, GraphEdgeReport[]>;
-  /** Runtime cycle: each file's component. */
-  cycleOf: Map<string, number>;
+  /** Folders, cycles and hubs. */
+  folders: FolderIndex;
   finder: FinderItem[];
 }
 
@@ -185,151 +77,81 @@ function buildModel(graph: ImportGraphReport): Model {
     a[key] < b[key] ? -1 : a[key] > b[key] ? 1 : a.line - b.line;
   for (const list of importedBy.values()) list.sort((a, b) => byPath(a, b, 'from'));
   for (const list of imports.values()) list.sort((a, b) => a.line - b.line || byPath(a, b, 'to'));
-  const cycleOf = new Map<string, number>();
-  graph.cycles.forEach((c, i) => c.files.forEach((f) => cycleOf.set(f, i)));
   const finder = [...byId.values()].map((n) => ({
     id: n.id,
     name: n.kind === 'file' ? baseName(n.id) : n.id,
     full: n.id,
   }));
-  return { byId, importedBy, imports, cycleOf, finder };
+  return { byId, importedBy, imports, folders: indexFolders(graph), finder };
 }
 
-/** A static edge between two files of the same runtime cycle is part of it. */
-const inCycle = (m: Model, e: { from: string; to: string; kind: string }) =>
-  e.kind === 'static' && m.cycleOf.has(e.from) && m.cycleOf.get(e.from) === m.cycleOf.get(e.to);
-
-/** The drawing: cluster boxes, nodes at their layout positions (ids n0.., c0..), one edge per pair of files. */
-function buildElements(
-  graph: ImportGraphReport,
-  m: Model,
-  onlyCycles: boolean,
-): {
-  elements: ElementDefinition[];
-  cyId: Map<string, string>;
-  pathOf: Map<string, string>;
-  edgeCount: number;
-} {
-  const nodes = [...m.byId.values()].filter((n) => !onlyCycles || m.cycleOf.has(n.id));
-  const shown = new Set(nodes.map((n) => n.id));
-  const pairs = new Map<string, GraphEdgeReport>();
-  for (const e of graph.edges) {
-    if (!shown.has(e.from) || !shown.has(e.to)) continue;
-    if (onlyCycles && !inCycle(m, e)) continue;
-    const key = `${e.from}\u0000${e.to}`;
-    const had = pairs.get(key);
-    if (!had || KIND_RANK[e.kind] < KIND_RANK[had.kind]) pairs.set(key, e);
-  }
-  const layout = layoutGraph(nodes, [...pairs.values()]);
-  const elements: ElementDefinition[] = [];
-  const clusterId = new Map<string, string>();
-  layout.clusters.forEach((c, i) => {
-    clusterId.set(c.id, `c${i}`);
-    elements.push({
-      group: 'nodes',
-      data: { id: `c${i}`, label: visibleText(c.label) },
-      classes: 'cluster',
-      selectable: false,
-      pannable: true,
-    });
-  });
-  const cyId = new Map<string, string>();
-  const pathOf = new Map<string, string>();
-  nodes.forEach((n, i) => {
-    const p = layout.positions.get(n.id)!;
-    const id = `n${i}`;
-    cyId.set(n.id, id);
-    pathOf.set(id, n.id);
-    const classes = [n.kind === 'external' ? 'external' : 'file'];
-    if (m.cycleOf.has(n.id)) classes.push('cycle');
-    elements.push({
-      group: 'nodes',
-      data: {
-        id,
-        parent: clusterId.get(p.cluster),
-        label: visibleText(n.kind === 'file' ? baseName(n.id) : n.id),
-      },
-      position: { x: p.x, y: p.y },
-      classes,
-      pannable: true,
-    });
-  });
-  let k = 0;
-  for (const e of pairs.values()) {
-    const classes: string[] = [e.kind];
-    if (inCycle(m, e)) classes.push('cycle');
-    elements.push({
-      group: 'edges',
-      data: { id: `e${k++}`, source: cyId.get(e.from)!, target: cyId.get(e.to)! },
-      classes,
-      pannable: true,
-    });
-  }
-  return { elements, cyId, pathOf, edgeCount: k };
-}
+const NO_FOLDERS: ReadonlySet<string> = new Set();
 
 export function ImportGraph({ graph, onOpenFile, height = 560 }: ImportGraphProps) {
   const model = useMemo(() => buildModel(graph), [graph]);
+  const byFolder = useMemo(() => opensAtFolderLevel(graph), [graph]);
   const hasCycles = graph.cycles.length > 0;
   const [cyclesOnly, setCyclesOnly] = useState(false);
   const onlyCycles = cyclesOnly && hasCycles;
-  const drawing = useMemo(() => buildElements(graph, model, onlyCycles), [graph, model, onlyCycles]);
+  const [expanded, setExpanded] = useExpanded(graph);
+  const view = useMemo(
+    () => graphView(graph, model.folders, { expanded: byFolder ? expanded : 'all', onlyCycles }),
+    [graph, model, byFolder, expanded, onlyCycles],
+  );
+  const drawing = useMemo(() => buildDrawing(view), [view]);
   // the selection belongs to the graph it was made in
   const [picked, setPicked] = useState<{ graph: ImportGraphReport; path: string } | null>(null);
   const selected = picked?.graph === graph && model.byId.has(picked.path) ? picked.path : null;
+  // what to show once drawn: a file chosen outside the canvas, a folder just expanded
   const [centerRequest, setCenterRequest] = useState<string | null>(null);
 
-  const { containerRef, cy, error, retry } = useCytoscape({
+  const expand = (folder: string) => {
+    setExpanded((had) => new Set(had).add(folder));
+    setCenterRequest(boxId(folder));
+  };
+  const toggleFolder = (folder: string) => {
+    if (expanded.has(folder)) setExpanded((had) => new Set([...had].filter((f) => f !== folder)));
+    else expand(folder);
+  };
+
+  const { containerRef, cy, drawn, version, error, retry } = useCytoscape({
     elements: drawing.elements,
+    bounds: drawing.bounds,
+    big: graph.nodes.length + graph.edges.length > 600,
     style: graphStyle,
-    colors: COLORS,
+    colors: GRAPH_COLORS,
     onNodeTap: (id) => {
-      const path = drawing.pathOf.get(id);
-      if (path) setPicked({ graph, path });
+      if (id.startsWith('d:'))
+        expand(id.slice(2)); // a collapsed folder: draw its files
+      else if (id.startsWith('f:')) setPicked({ graph, path: id.slice(2) });
     },
     onBackgroundTap: () => setPicked(null),
-    titleOf: (id) => {
-      const path = drawing.pathOf.get(id);
-      return path === undefined ? undefined : [path];
-    },
+    titleOf: (id) => titleOf(model, id),
   });
 
-  // the selection on the canvas: the file, its edges and its neighbours
-  useEffect(() => {
-    if (!cy || cy.destroyed()) return;
-    cy.batch(() => {
-      cy.elements('.picked, .near').removeClass('picked near');
-      const id = selected === null ? undefined : drawing.cyId.get(selected);
-      if (!id) return;
-      const node = cy.getElementById(id);
-      node.addClass('picked');
-      node.connectedEdges().addClass('near');
-      node.neighborhood('node').not(node).addClass('near');
-    });
-  }, [cy, selected, drawing]);
-
-  // a file chosen outside the canvas: show it (waits for a rebuild when the drawing changed)
+  useCanvasSelection(cy, selected, model, version);
   useEffect(() => {
     if (!cy || cy.destroyed() || centerRequest === null) return;
-    const id = drawing.cyId.get(centerRequest);
-    if (id && centerOn(cy, id)) setCenterRequest(null);
-  }, [cy, centerRequest, drawing]);
+    const shown = centerRequest.startsWith('box:')
+      ? fitTo(cy, centerRequest)
+      : centerOn(cy, fileKey(centerRequest));
+    if (shown) setCenterRequest(null);
+  }, [cy, centerRequest, version]);
 
   const select = (path: string) => {
     setPicked({ graph, path });
-    if (onlyCycles && !model.cycleOf.has(path)) setCyclesOnly(false);
+    if (onlyCycles && !model.folders.cycleOf.has(path)) setCyclesOnly(false);
+    const folder = model.folders.folderOf.get(path);
+    if (byFolder && folder !== undefined && !expanded.has(folder))
+      setExpanded((had) => new Set(had).add(folder));
     setCenterRequest(path);
   };
 
   const files = graph.nodes.filter((n) => n.kind === 'file').length;
-  const externals = graph.nodes.length - files;
-  const drawnFiles = onlyCycles ? model.cycleOf.size : files;
-  const summary =
-    `Import graph: ${plural(drawnFiles, 'file')}` +
-    (onlyCycles ? ' in cycles' : externals ? `, ${plural(externals, 'external package')}` : '') +
-    `, ${plural(drawing.edgeCount, 'import')}, ${plural(graph.cycles.length, 'cycle')}`;
+  const folderLevel = byFolder && !onlyCycles;
+  const summary = summaryOf(graph, model, view.edges.length, folderLevel ? expanded : null, onlyCycles);
 
-  if (!graph.nodes.length) {
+  if (!graph.edges.length) {
     return (
       <div className="graph-wrap" data-testid="import-graph">
         <p className="graph-note">No imports to draw: no file of the workspace imports another.</p>
@@ -338,7 +160,7 @@ export function ImportGraph({ graph, onOpenFile, height = 560 }: ImportGraphProp
   }
 
   return (
-    <div className="graph-wrap" data-testid="import-graph">
+    <div className="graph-wrap" data-testid="import-graph" data-level={folderLevel ? 'folders' : 'files'}>
       <div className="graph-toolbar">
         <NodeFinder
           items={model.finder}
@@ -346,24 +168,17 @@ export function ImportGraph({ graph, onOpenFile, height = 560 }: ImportGraphProp
           label="Find a file in the import graph"
           placeholder="Find a file by name"
         />
-        <button
-          type="button"
-          className="toggle"
-          aria-pressed={onlyCycles}
-          disabled={!hasCycles}
-          onClick={() => setCyclesOnly((v) => !v)}
-          title={hasCycles ? 'Draw only the files in runtime import cycles' : 'No runtime import cycle'}
-        >
-          Only cycles
-        </button>
+        <CyclesToggle on={onlyCycles} enabled={hasCycles} onToggle={() => setCyclesOnly((v) => !v)} />
         <ZoomControls cy={cy} what="import graph" />
-        <GraphLegend />
+        <GraphLegend folders={byFolder} />
       </div>
+      {folderLevel && <FolderNote files={files} folders={model.folders.folders.size} />}
       {graph.truncated && <p className="graph-note">The graph was capped: only part of it is drawn.</p>}
       <div className="graph-body">
         <GraphCanvas
           canvasRef={containerRef}
           ready={!!cy}
+          drawn={drawn}
           error={error}
           onRetry={retry}
           label={summary}
@@ -376,20 +191,129 @@ export function ImportGraph({ graph, onOpenFile, height = 560 }: ImportGraphProp
           onOpenFile={onOpenFile}
           onSelect={select}
           height={height}
-        />
+        >
+          {byFolder && (
+            <FolderList
+              index={model.folders}
+              expanded={expanded}
+              onToggle={toggleFolder}
+              onCollapseAll={() => setExpanded(() => NO_FOLDERS)}
+            />
+          )}
+        </NodePanel>
       </div>
     </div>
   );
 }
 
-function GraphLegend() {
+/** The folders drawn as their files (large graphs), for the graph they were opened in. */
+function useExpanded(
+  graph: ImportGraphReport,
+): [ReadonlySet<string>, (next: (had: ReadonlySet<string>) => ReadonlySet<string>) => void] {
+  const [opened, setOpened] = useState<{ graph: ImportGraphReport; folders: ReadonlySet<string> } | null>(
+    null,
+  );
+  const expanded = opened?.graph === graph ? opened.folders : NO_FOLDERS;
+  const setExpanded = (next: (had: ReadonlySet<string>) => ReadonlySet<string>) =>
+    setOpened((o) => ({ graph, folders: next(o?.graph === graph ? o.folders : NO_FOLDERS) }));
+  return [expanded, setExpanded];
+}
+
+/** A node's tooltip: a file's path; a folder's name, size and marks. */
+function titleOf(model: Model, id: string): string[] | undefined {
+  if (id.startsWith('f:')) return [id.slice(2)];
+  const f = id.startsWith('d:') ? model.folders.folders.get(id.slice(2)) : undefined;
+  if (!f) return undefined;
+  const marks = `${f.hub ? ', a hub' : ''}${f.cycle ? ', in a runtime cycle' : ''}`;
+  return [
+    f.label,
+    `${plural(f.members.length, f.external ? 'package' : 'file')}${marks}`,
+    'Click to draw its files',
+  ];
+}
+
+function CyclesToggle({ on, enabled, onToggle }: { on: boolean; enabled: boolean; onToggle: () => void }) {
+  return (
+    <button
+      type="button"
+      className="toggle"
+      aria-pressed={on}
+      disabled={!enabled}
+      onClick={onToggle}
+      title={enabled ? 'Draw only the files in runtime import cycles' : 'No runtime import cycle'}
+    >
+      Only cycles
+    </button>
+  );
+}
+
+function FolderNote({ files, folders }: { files: number; folders: number }) {
+  return (
+    <p className="graph-note">
+      {formatCount(files)} files in {plural(folders, 'folder')}: drawn by folder, each line as wide as the
+      imports it stands for. Click a folder, or its name under Folders, to draw its files.
+    </p>
+  );
+}
+
+/** The selection on the canvas: the file (or its folder, collapsed), its edges and its neighbours. */
+function useCanvasSelection(cy: Core | null, selected: string | null, model: Model, version: number): void {
+  useEffect(() => {
+    if (!cy || cy.destroyed()) return;
+    cy.batch(() => {
+      cy.elements('.picked, .near').removeClass('picked near');
+      if (selected === null) return;
+      let node = cy.getElementById(fileKey(selected));
+      const folder = model.folders.folderOf.get(selected);
+      if (node.empty() && folder !== undefined) node = cy.getElementById(folderKey(folder));
+      if (node.empty()) return;
+      node.addClass('picked');
+      node.connectedEdges().addClass('near');
+      node.neighborhood('node').not(node).addClass('near');
+    });
+  }, [cy, selected, model, version]);
+}
+
+/** The drawing's accessible name: what is drawn, in words. `expanded` null: drawn file by file. */
+function summaryOf(
+  graph: ImportGraphReport,
+  model: Model,
+  links: number,
+  expanded: ReadonlySet<string> | null,
+  onlyCycles: boolean,
+): string {
+  const files = graph.nodes.filter((n) => n.kind === 'file').length;
+  const externals = graph.nodes.length - files;
+  const cycles = plural(graph.cycles.length, 'cycle');
+  if (expanded)
+    return (
+      `Import graph by folder: ${plural(model.folders.folders.size, 'folder')} of ${plural(files, 'file')}` +
+      (expanded.size ? `, ${plural(expanded.size, 'folder')} drawn as files` : '') +
+      `, ${plural(links, 'link')}, ${cycles}`
+    );
+  return (
+    `Import graph: ${plural(onlyCycles ? model.folders.cycleOf.size : files, 'file')}` +
+    (onlyCycles ? ' in cycles' : externals ? `, ${plural(externals, 'external package')}` : '') +
+    `, ${plural(links, 'import')}, ${cycles}`
+  );
+}
+
+function GraphLegend({ folders }: { folders: boolean }) {
   return (
     <ul className="graph-legend" aria-label="Legend">
+      {folders && (
+        <li>
+          <span className="swatch swatch-folder" aria-hidden="true" /> folder
+        </li>
+      )}
       <li>
         <span className="swatch swatch-file" aria-hidden="true" /> file
       </li>
       <li>
         <span className="swatch swatch-external" aria-hidden="true" /> external package
+      </li>
+      <li>
+        <span className="swatch swatch-hub" aria-hidden="true" /> hub (most imported)
       </li>
       <li>
         <span className="swatch swatch-cycle" aria-hidden="true" /> in a runtime cycle
@@ -413,12 +337,15 @@ function NodePanel({
   onOpenFile,
   onSelect,
   height,
+  children,
 }: {
   selected: string | null;
   model: Model;
   onOpenFile: ImportGraphProps['onOpenFile'];
   onSelect: (path: string) => void;
   height: number;
+  /** Shown under the file (the folder list of a large graph). */
+  children?: ReactNode;
 }) {
   const node = selected === null ? undefined : model.byId.get(selected);
   return (
@@ -442,7 +369,8 @@ function NodePanel({
             <Badge kind={node.kind === 'external' ? 'muted' : 'plain'}>
               {node.kind === 'external' ? 'external package' : 'file'}
             </Badge>
-            {model.cycleOf.has(node.id) && <Badge kind="cycle">in a runtime cycle</Badge>}
+            {model.folders.cycleOf.has(node.id) && <Badge kind="cycle">in a runtime cycle</Badge>}
+            {model.folders.hubFiles.has(node.id) && <Badge kind="hub">hub</Badge>}
           </p>
           {node.kind === 'file' && (
             <button
@@ -511,6 +439,7 @@ function NodePanel({
           />
         </>
       )}
+      {children}
     </aside>
   );
 }

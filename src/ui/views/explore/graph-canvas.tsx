@@ -1,9 +1,10 @@
 /**
  * What the drawn import graph and the drawn route tree share: a hook that owns one Cytoscape
- * instance (loaded lazily, built from positioned elements with the `preset` layout, destroyed
- * on unmount and rebuilt when the elements change), the theme's colors read from the CSS
- * variables (again when the theme changes), the zoom buttons, and a find box that selects a
- * node by name without the canvas (keyboard users; e2e types a name and presses Enter).
+ * instance (loaded lazily, created empty, destroyed on unmount), brings it to positioned
+ * elements a few milliseconds per frame (graph-progressive.ts: a change keeps what stays, moves
+ * it, adds the rest in slices, so the drawing fills in and no task is long), the theme's colors
+ * read from the CSS variables (again when the theme changes), the zoom buttons, and the find box
+ * (graph-finder.tsx).
  *
  * Repository strings reach the canvas only as label data (drawn text) and the DOM only as
  * React text: never as markup.
@@ -20,12 +21,21 @@
  * while moving only when zoomed in past what the layers can hold (hideEdgesWhenUnlayered);
  * and, before Cytoscape 3.35, every drawing of a node restyled it (keepBackgroundingStill).
  */
-import type { Core, CytoscapeOptions, ElementDefinition, EventObject, StylesheetJson } from 'cytoscape';
-import { useEffect, useEffectEvent, useId, useMemo, useRef, useState, type RefObject } from 'react';
-import { plural } from '../../format';
+import type {
+  CollectionReturnValue,
+  Core,
+  CytoscapeOptions,
+  ElementDefinition,
+  EventObject,
+  StylesheetJson,
+} from 'cytoscape';
+import { useEffect, useEffectEvent, useRef, useState, type RefObject } from 'react';
 import { visibleText } from '../../visible-text';
 import { VisibleText } from '../../VisibleText';
 import { loadCytoscape, type Cytoscape } from './cytoscape-loader';
+import { applyElements, nextFrame } from './graph-progressive';
+
+export { NodeFinder, rankMatches, type FinderItem } from './graph-finder';
 
 /** The theme as concrete colors: CSS variable name -> a color Cytoscape understands; `font` is the UI font. */
 export type GraphTheme = Record<string, string>;
@@ -50,12 +60,12 @@ const INERT: StylesheetJson = [{ selector: 'node, edge', style: { events: 'no' }
  * files). The graphs here have no background images, so the state is pinned to false. Nothing
  * to do from 3.35.0 on (fixed there: images with no URL are skipped).
  */
-function keepBackgroundingStill(cytoscape: Cytoscape, cy: Core): void {
+function keepBackgroundingStill(cytoscape: Cytoscape, added: CollectionReturnValue): void {
   const [major, minor] = String((cytoscape as unknown as { version?: string }).version ?? '')
     .split('.')
     .map(Number);
   if (!(major === 3 && minor < 35)) return;
-  cy.nodes().forEach((n) => {
+  added.nodes().forEach((n) => {
     Object.defineProperty((n as unknown as { _private: object })._private, 'backgrounding', {
       get: () => false,
       set: () => {},
@@ -71,18 +81,40 @@ function keepBackgroundingStill(cytoscape: Cytoscape, cy: Core): void {
  * edges are hidden while the view moves (Cytoscape's hideEdgesOnViewport, switched with the
  * zoom; at the scales the layers cover, hiding them would draw the nodes one by one instead).
  */
-function hideEdgesWhenUnlayered(cy: Core): void {
+function hideEdgesWhenUnlayered(cy: Core, extent: () => Bounds | null): () => void {
   const renderer = (
     cy as unknown as { renderer?: () => { hideEdgesOnViewport?: boolean } | undefined }
   ).renderer?.();
-  if (!renderer || !('hideEdgesOnViewport' in renderer)) return;
-  const bb = cy.elements().boundingBox();
+  if (!renderer || !('hideEdgesOnViewport' in renderer)) return () => {};
   // the pixel ratio is 1 on big graphs; a layer is drawn at up to twice the current scale
   const update = () => {
-    renderer.hideEdgesOnViewport = bb.w * bb.h * cy.zoom() ** 2 > LAYER_MAX_AREA / 4;
+    const bb = extent();
+    renderer.hideEdgesOnViewport =
+      !!bb && (bb.x2 - bb.x1) * (bb.y2 - bb.y1) * cy.zoom() ** 2 > LAYER_MAX_AREA / 4;
   };
   update();
   cy.on('zoom', update);
+  return update;
+}
+
+/** A drawing's extent in model units. */
+export interface Bounds {
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+}
+
+/** The viewport that shows `b` whole in the container, `padding` pixels around (Cytoscape's fit, without measuring any element). */
+function fitBounds(cy: Core, b: Bounds, padding: number): void {
+  const w = Math.max(1, cy.width() - 2 * padding);
+  const h = Math.max(1, cy.height() - 2 * padding);
+  const scale = Math.min(w / (b.x2 - b.x1 || 1), h / (b.y2 - b.y1 || 1));
+  const zoom = Math.min(cy.maxZoom(), Math.max(cy.minZoom(), scale));
+  cy.viewport({
+    zoom,
+    pan: { x: (cy.width() - zoom * (b.x1 + b.x2)) / 2, y: (cy.height() - zoom * (b.y1 + b.y2)) / 2 },
+  });
 }
 
 /** The boxes of the drawn nodes, for the hook's own hit test. */
@@ -90,7 +122,7 @@ interface NodeIndex {
   ids: string[];
   /** x1, y1, x2, y2 per node, in model coordinates. */
   boxes: Float64Array;
-  /** 1 for a compound parent (a folder box). */
+  /** 1 for a folder box (a compound parent, or a `cluster` node drawn under the others). */
   parent: Uint8Array;
 }
 
@@ -104,7 +136,7 @@ function indexNodes(cy: Core): NodeIndex {
     const hw = n.outerWidth() / 2;
     const hh = n.outerHeight() / 2;
     boxes.set([p.x - hw, p.y - hh, p.x + hw, p.y + hh], i * 4);
-    parent[i] = n.isParent() ? 1 : 0;
+    parent[i] = n.isParent() || n.hasClass('cluster') ? 1 : 0;
     ids.push(n.id());
   });
   return { ids, boxes, parent };
@@ -154,8 +186,12 @@ export function readTheme(el: Element, names: readonly string[]): GraphTheme {
 }
 
 export interface CytoscapeSetup {
-  /** Positioned elements (memoize them: a new array rebuilds the graph). */
+  /** Positioned elements, nodes before edges (memoize them: a new array is a change, applied progressively). */
   elements: ElementDefinition[];
+  /** The drawing's extent: the first viewport shows it before any element is in (else the view fits the elements once all are). */
+  bounds?: Bounds;
+  /** Draw at one pixel per CSS pixel (default: more than BIG_GRAPH elements at the start). */
+  big?: boolean;
   /** The stylesheet for a theme (a stable function). */
   style: (theme: GraphTheme) => StylesheetJson;
   /** The CSS variables the stylesheet reads (a stable array). */
@@ -170,28 +206,42 @@ export interface CytoscapeSetup {
 
 export interface CytoscapeHandle {
   containerRef: RefObject<HTMLDivElement | null>;
-  /** The live instance, null while loading (and after a failure). */
+  /** The live instance, null while loading (and after a failure); its elements fill in progressively. */
   cy: Core | null;
+  /** Every element of the last change is in and drawn. */
+  drawn: boolean;
+  /** Counts the changes of elements completed (effects that need the elements depend on it). */
+  version: number;
   error: string | null;
   retry: () => void;
+}
+
+/**
+ * Attach a headless instance to its container. Cytoscape's mount() sets the stylesheet again
+ * from the creation options (parsing it a second time): the instance has it already, so the
+ * options forget it first (the same private state as keepBackgroundingStill's).
+ */
+function mountParsed(c: Core, el: HTMLElement): void {
+  const p = (c as unknown as { _private?: { options?: { style?: unknown } } })._private;
+  if (p?.options) delete p.options.style;
+  c.mount(el);
 }
 
 /** The window under e2e tests, and a container that carries its instance for them. */
 type TestWindow = Window & { __QUARRY_TEST__?: unknown };
 type DebugContainer = HTMLElement & { __cy?: Core };
 
-/** The instance's options: the preset layout over positioned elements, inert to drags and selection. */
+/** The instance's options: an empty preset drawing (the elements come in slices), inert to drags and selection. */
 function graphOptions(
-  container: HTMLElement,
-  elements: ElementDefinition[],
+  container: HTMLElement | null,
   style: CytoscapeOptions['style'],
   big: boolean,
 ): CytoscapeOptions {
   return {
-    container,
-    elements,
+    container: container ?? undefined,
+    elements: [],
     style,
-    layout: { name: 'preset', fit: true, padding: 24 },
+    layout: { name: 'preset', fit: false },
     minZoom: 0.03,
     maxZoom: 4,
     boxSelectionEnabled: false,
@@ -205,8 +255,114 @@ function graphOptions(
   };
 }
 
+/** Taps and hovers: the node under the pointer found with the hook's own index (see the header), rebuilt when `changes()` moves. */
+function wirePointer(
+  c: Core,
+  el: HTMLElement,
+  changes: () => number,
+  on: {
+    tapNode: (id: string) => void;
+    tapBackground: () => void;
+    title: (id: string) => string[] | undefined;
+  },
+): void {
+  let nodes: NodeIndex | null = null;
+  let indexed = -1;
+  // the node under the pointer: a tap or a touch (larger slack) from Cytoscape, which reports it on the core
+  const hit = (e: EventObject, touch = false) => {
+    if (!nodes || indexed !== changes()) {
+      nodes = indexNodes(c);
+      indexed = changes();
+    }
+    return nodeAt(nodes, e.position, (touch ? 8 : 2) / c.zoom());
+  };
+  c.on('tap', (e: EventObject) => {
+    if (e.target !== c) return;
+    const at = hit(e, typeof TouchEvent !== 'undefined' && e.originalEvent instanceof TouchEvent);
+    if (at === undefined) on.tapBackground();
+    else if (!at.parent) on.tapNode(at.id); // a folder box's own space: neither (as before)
+  });
+  let hovered: string | undefined;
+  c.on('mousemove', (e: EventObject) => {
+    if (e.target !== c) return;
+    const at = hit(e);
+    const id = at && !at.parent ? at.id : undefined;
+    if (id === hovered) return;
+    hovered = id;
+    const t = id === undefined ? undefined : on.title(id);
+    if (t?.length) el.title = t.map(visibleText).join('\n');
+    else el.removeAttribute('title');
+  });
+}
+
+/** What the instance and its elements share (one ref). */
+interface Shared {
+  lib: Cytoscape | null;
+  /** Bumped whenever elements come or go: the hit-test index is rebuilt on the next pointer event. */
+  changes: number;
+  /** The drawing's extent once known, and what to call when it changes. */
+  extent: Bounds | null;
+  extentChanged: () => void;
+}
+
+/** The elements: applied a slice per frame (graph-progressive.ts), so no change is one long task. */
+function useElements(
+  cy: Core | null,
+  elements: ElementDefinition[],
+  bounds: Bounds | undefined,
+  sharedRef: RefObject<Shared>,
+): { drawn: boolean; version: number } {
+  const [drawn, setDrawn] = useState(false);
+  const [version, setVersion] = useState(0);
+  useEffect(() => {
+    if (!cy || cy.destroyed()) return;
+    let cancelled = false;
+    let settle: ReturnType<typeof setTimeout> | undefined;
+    setDrawn(false);
+    const first = cy.elements().empty();
+    if (first && bounds) fitBounds(cy, bounds, 24);
+    const shared = sharedRef.current;
+    if (bounds) {
+      shared.extent = bounds;
+      shared.extentChanged();
+    }
+    const cytoscape = shared.lib;
+    void applyElements(cy, elements, {
+      cancelled: () => cancelled,
+      added: (added) => {
+        if (cytoscape) keepBackgroundingStill(cytoscape, added);
+      },
+      sliced: () => void shared.changes++,
+    }).then(async (done) => {
+      if (!done || cancelled) return;
+      if (first && !bounds) cy.fit(undefined, 24);
+      if (!bounds) {
+        const bb = cy.elements().boundingBox();
+        shared.extent = { x1: bb.x1, y1: bb.y1, x2: bb.x2, y2: bb.y2 };
+        shared.extentChanged();
+      }
+      await nextFrame(); // the renderer has drawn the last slice
+      if (cancelled) return;
+      setDrawn(true);
+      setVersion((v) => v + 1);
+      // once the drawing has settled, one more frame: Cytoscape builds its layers from there, in
+      // idle frames, so the first pan already draws from them
+      settle = setTimeout(() => {
+        if (!cy.destroyed()) cy.forceRender();
+      }, LAYERS_SETTLE_MS);
+    });
+    return () => {
+      cancelled = true;
+      clearTimeout(settle);
+    };
+  }, [cy, elements, bounds, sharedRef]);
+  return { drawn: drawn && !!cy, version };
+}
+
 export function useCytoscape({
   elements,
+  bounds,
+  big,
   style,
   colors,
   onNodeTap,
@@ -220,15 +376,17 @@ export function useCytoscape({
   const tapNode = useEffectEvent((id: string) => onNodeTap?.(id));
   const tapBackground = useEffectEvent(() => onBackgroundTap?.());
   const title = useEffectEvent((id: string) => titleOf?.(id));
+  const bigAtStart = useEffectEvent(() => big ?? elements.length > BIG_GRAPH);
+  const sharedRef = useRef<Shared>({ lib: null, changes: 0, extent: null, extentChanged: () => {} });
 
+  // the instance: created empty, the elements come in the effect below
   useEffect(() => {
     const el = containerRef.current;
     if (!el) return;
     let instance: Core | null = null;
     let cancelled = false;
     let applied = '';
-    let nodes: NodeIndex | null = null;
-    let settle: ReturnType<typeof setTimeout> | undefined;
+    const shared = sharedRef.current;
     setError(null);
     const restyle = () => {
       if (!instance) return;
@@ -237,55 +395,36 @@ export function useCytoscape({
       if (key === applied) return;
       applied = key;
       instance.style([...style(theme), ...INERT]);
-      nodes = null; // a border width may have changed
+      shared.changes++; // a border width may have changed: a new hit-test index
     };
-    const big = elements.length > BIG_GRAPH;
-    loadCytoscape().then(
-      (cytoscape) => {
+    const big = bigAtStart();
+    loadCytoscape()
+      .then(async (cytoscape) => {
+        // three tasks, not one (traced: 120 ms on a loaded machine): the module's evaluation,
+        // the instance with its stylesheet, then its renderer on the container
+        await nextFrame();
         if (cancelled) return;
+        shared.lib = cytoscape;
         const theme = readTheme(el, colors);
         applied = JSON.stringify(theme);
-        const c = cytoscape(graphOptions(el, elements, [...style(theme), ...INERT], big));
+        const c = cytoscape({
+          ...graphOptions(null, [...style(theme), ...INERT], big),
+          headless: true,
+          styleEnabled: true,
+        });
         instance = c;
-        keepBackgroundingStill(cytoscape, c);
-        if (big) hideEdgesWhenUnlayered(c);
-        // the node under the pointer: a tap or a touch (larger slack) from Cytoscape, which reports it on the core
-        const hit = (e: EventObject, touch = false) => {
-          nodes ??= indexNodes(c);
-          return nodeAt(nodes, e.position, (touch ? 8 : 2) / c.zoom());
-        };
-        c.on('tap', (e: EventObject) => {
-          if (e.target !== c) return;
-          const at = hit(e, typeof TouchEvent !== 'undefined' && e.originalEvent instanceof TouchEvent);
-          if (at === undefined) tapBackground();
-          else if (!at.parent) tapNode(at.id); // a folder box's own space: neither (as before)
-        });
-        let hovered: string | undefined;
-        c.on('mousemove', (e: EventObject) => {
-          if (e.target !== c) return;
-          const at = hit(e);
-          const id = at && !at.parent ? at.id : undefined;
-          if (id === hovered) return;
-          hovered = id;
-          const t = id === undefined ? undefined : title(id);
-          if (t?.length) el.title = t.map(visibleText).join('\n');
-          else el.removeAttribute('title');
-        });
-        // once the first drawing has settled, one more frame: Cytoscape builds its layers from
-        // there, in idle frames, so the first pan already draws from them
-        c.one('render', () => {
-          settle = setTimeout(() => {
-            if (!c.destroyed()) c.forceRender();
-          }, LAYERS_SETTLE_MS);
-        });
+        await nextFrame();
+        if (cancelled) return;
+        mountParsed(c, el);
+        if (big) shared.extentChanged = hideEdgesWhenUnlayered(c, () => shared.extent);
+        wirePointer(c, el, () => shared.changes, { tapNode, tapBackground, title });
         // for e2e and debugging only: the instance on its container
         if (import.meta.env.DEV || (window as TestWindow).__QUARRY_TEST__) (el as DebugContainer).__cy = c;
         setCy(c);
-      },
-      (e: unknown) => {
+      })
+      .catch((e: unknown) => {
         if (!cancelled) setError(e instanceof Error ? e.message : String(e));
-      },
-    );
+      });
     // the theme: the system setting, or a class / data-theme / style change on <html> or <body>
     const media = window.matchMedia?.('(prefers-color-scheme: dark)');
     media?.addEventListener('change', restyle);
@@ -298,20 +437,23 @@ export function useCytoscape({
     resize?.observe(el);
     return () => {
       cancelled = true;
-      clearTimeout(settle);
       media?.removeEventListener('change', restyle);
       mutations.disconnect();
       resize?.disconnect();
       el.removeAttribute('title');
+      shared.extentChanged = () => {};
+      shared.extent = null;
       if (instance) {
         delete (el as DebugContainer).__cy;
         instance.destroy();
       }
       setCy(null);
     };
-  }, [elements, style, colors, attempt]);
+  }, [style, colors, attempt]);
 
-  return { containerRef, cy, error, retry: () => setAttempt((a) => a + 1) };
+  const { drawn, version } = useElements(cy, elements, bounds, sharedRef);
+
+  return { containerRef, cy, drawn, version, error, retry: () => setAttempt((a) => a + 1) };
 }
 
 /** Select-and-show: zoom in enough to read, then center on the node (no animation: instant and cheap). */
@@ -352,123 +494,11 @@ export function ZoomControls({ cy, what }: { cy: Core | null; what: string }) {
   );
 }
 
-export interface FinderItem {
-  /** What onPick receives. */
-  id: string;
-  /** The short name matched first (a file's base name, a URL segment). */
-  name: string;
-  /** The full text matched and shown (a path, a URL). */
-  full: string;
-}
-
-const SHOWN_MATCHES = 8;
-
-/** Items matching `query`: an exact name first, then names that start with it, contain it, then full texts that contain it. */
-export function rankMatches(items: readonly FinderItem[], query: string): FinderItem[] {
-  const q = query.trim().toLowerCase();
-  if (!q) return [];
-  const scored: Array<[number, FinderItem]> = [];
-  for (const it of items) {
-    const name = it.name.toLowerCase();
-    const full = it.full.toLowerCase();
-    const score =
-      name === q || full === q
-        ? 0
-        : name.startsWith(q)
-          ? 1
-          : name.includes(q)
-            ? 2
-            : full.includes(q)
-              ? 3
-              : -1;
-    if (score >= 0) scored.push([score, it]);
-  }
-  scored.sort(
-    ([a, x], [b, y]) =>
-      a - b || x.full.length - y.full.length || (x.full < y.full ? -1 : x.full > y.full ? 1 : 0),
-  );
-  return scored.map(([, it]) => it);
-}
-
-/** A search box over the nodes: Enter picks the best match; the matches are buttons too. */
-export function NodeFinder({
-  items,
-  onPick,
-  label,
-  placeholder,
-}: {
-  items: readonly FinderItem[];
-  onPick: (id: string) => void;
-  label: string;
-  placeholder: string;
-}) {
-  const [query, setQuery] = useState('');
-  const [open, setOpen] = useState(false);
-  const listId = useId();
-  const matches = useMemo(() => rankMatches(items, query), [items, query]);
-  const pick = (it: FinderItem) => {
-    setOpen(false);
-    onPick(it.id);
-  };
-  const shown = open && query.trim() !== '';
-  return (
-    <div className="graph-find" role="search" aria-label={label}>
-      <input
-        type="search"
-        aria-label={label}
-        placeholder={placeholder}
-        value={query}
-        spellCheck={false}
-        autoComplete="off"
-        aria-controls={shown ? listId : undefined}
-        aria-expanded={shown}
-        data-testid="graph-find"
-        onChange={(e) => {
-          setQuery(e.target.value);
-          setOpen(true);
-        }}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter' && matches.length) {
-            e.preventDefault();
-            pick(matches[0]);
-          } else if (e.key === 'Escape' && shown) {
-            e.preventDefault();
-            setOpen(false);
-          }
-        }}
-      />
-      {shown && (
-        <ul id={listId} className="graph-find-list" aria-label="Matches">
-          {matches.slice(0, SHOWN_MATCHES).map((it) => (
-            <li key={it.id}>
-              <button type="button" data-testid="graph-find-match" onClick={() => pick(it)}>
-                <VisibleText text={it.full} />
-              </button>
-            </li>
-          ))}
-          {matches.length === 0 && <li className="muted">No match</li>}
-          {matches.length > SHOWN_MATCHES && (
-            <li className="muted">
-              {plural(matches.length - SHOWN_MATCHES, 'more match', 'more matches')}; type more of the name
-            </li>
-          )}
-        </ul>
-      )}
-      <span className="visually-hidden" aria-live="polite">
-        {shown
-          ? matches.length
-            ? `${plural(matches.length, 'match', 'matches')}; Enter selects the first`
-            : 'No match'
-          : ''}
-      </span>
-    </div>
-  );
-}
-
 /** The canvas, with its loading and failure states over it. */
 export function GraphCanvas({
   canvasRef,
   ready,
+  drawn = ready,
   error,
   onRetry,
   label,
@@ -477,6 +507,8 @@ export function GraphCanvas({
 }: {
   canvasRef: RefObject<HTMLDivElement | null>;
   ready: boolean;
+  /** Every element is in and drawn (the canvas fills in progressively between `ready` and this). */
+  drawn?: boolean;
   error: string | null;
   onRetry: () => void;
   /** The accessible summary of the drawing (role="img"). */
@@ -493,7 +525,13 @@ export function GraphCanvas({
         aria-label={label}
         data-testid="graph-canvas"
         data-ready={ready ? 'true' : 'false'}
+        data-drawn={ready && drawn ? 'true' : 'false'}
       />
+      {ready && !drawn && !error && (
+        <span className="graph-drawing" role="status">
+          <span className="spinner" aria-hidden="true" /> Drawing…
+        </span>
+      )}
       {!ready && !error && (
         <div className="graph-overlay" role="status">
           <span className="spinner" aria-hidden="true" /> Drawing the {what}…
