@@ -24,7 +24,7 @@
  *      definition p50/p95 (target p95 < 50 ms), find references to the first files on screen
  *      (target p95 < 150 ms) and to the last, beside `rg -w -F -s NAME`; references compared
  *      line by line with rg's
- * BENCH_RUNS (default 5) sets the runs per query; BENCH_ONLY=scan|worker|index|build|seed004|clone|scale|semantic|explore|nav|history|blame runs one
+ * BENCH_RUNS (default 5) sets the runs per query; BENCH_ONLY=scan|worker|index|build|seed004|clone|scale|semantic|explore|nav|history|blame|reopen runs one
  * section; BENCH_QUERY=<part of a query name> runs only those queries; BENCH_CORPUS_MB=<n> builds a smaller corpus of about n MB (a quick check of the bench
  * itself, in its own directory; the figures are only meaningful on the full corpus).
  */
@@ -44,6 +44,7 @@ import { runQualityBench } from './semantic/quality';
 import { runEmbedBench } from './semantic/embed-bench';
 import { runExploreBench } from './explore/explore-bench';
 import { runGraphViewBench } from './explore/graph-view';
+import { runReopenBench } from './reopen/reopen-bench';
 import { runHistoryBench } from './history/history-bench';
 import { runBlameBench } from './history/blame-bench';
 import { runNavBench } from './nav/nav-bench';
@@ -150,6 +151,8 @@ async function main() {
   if (ONLY === 'history') return runHistoryBench();
   // Blame (issue 18) builds its own 5,000-line, 1,000-commit repository.
   if (ONLY === 'blame') return runBlameBench();
+  // Reopening a 4,000-file folder from its stored listing (issue 33): Chromium over the built app.
+  if (ONLY === 'reopen') return runReopenBench();
   const corpus = buildCorpus(process.env.BENCH_CORPUS_MB ? Number(process.env.BENCH_CORPUS_MB) : undefined);
   console.log(
     `corpus: ${corpus.files} files, ${(corpus.bytes / 1024 / 1024).toFixed(1)} MiB in ${corpus.dir}; ${RUNS} runs per query (median)`,

@@ -51,12 +51,25 @@ function useDirListing(repoKey: string, selected: string) {
     [engine],
   );
 
-  // A new repository: start over from the root.
+  // A new repository: start over from the root. The same roots read again (a reopened folder
+  // reconciled with what was stored, a Refresh): the open folders stay open, listed afresh.
+  const shownRoots = useRef('');
+  const expandedDirs = useEffectEvent(() => expanded);
   useEffect(() => {
+    const roots = repoKey.replace(/#[^#]*$/, '');
+    const same = roots !== '' && roots === shownRoots.current;
+    shownRoots.current = roots;
     loading.current = new Set();
+    setError(null);
+    if (same) {
+      const open = expandedDirs();
+      // a folder listed but closed is listed again when it next opens
+      setChildren((prev) => new Map([...prev].filter(([dir]) => open.has(dir))));
+      for (const dir of open) void load(dir);
+      return;
+    }
     setChildren(new Map());
     setExpanded(new Set(['']));
-    setError(null);
     void load('');
   }, [repoKey, load]);
 

@@ -1,7 +1,9 @@
 /**
  * The code index's status line: while building, its phase, counts and a Cancel button; when
  * ready, files, chunks, refresh mode (cache_hit / incremental / full) and the last build time,
- * with "Rebuild index" (a full build) and, for folders Quarry can re-read, "Refresh".
+ * with "Rebuild index" (a full build) and, for folders Quarry can re-read, "Refresh". Before all
+ * that, quietly, "Checking for changes (n of N)" while a reopened folder is compared with what
+ * was stored.
  */
 import { INDEX_MAX_TEXT_BYTES } from '../core/limits';
 import {
@@ -20,6 +22,8 @@ export interface IndexUiState {
   error?: string;
   /** Bumped after each completed build. */
   version: number;
+  /** A root opened from its stored listing is being compared with its folder: its progress. */
+  checking?: ProgressSource | null;
 }
 
 const PHASE: Record<string, string> = {
@@ -55,6 +59,7 @@ export function IndexStatusLine({
       data-state={index.state}
       data-mode={last?.refreshMode ?? ''}
     >
+      {index.checking && <CheckingNote progress={index.checking} />}
       {index.state === 'building' ? (
         <>
           <span>
@@ -131,6 +136,28 @@ export function IndexStatusLine({
         </>
       )}
     </div>
+  );
+}
+
+/**
+ * Quiet, while a root opened from its stored listing is compared with its folder: what is shown
+ * is the listing's until then, and every view asks again if anything changed.
+ */
+function CheckingNote({ progress }: { progress: ProgressSource }) {
+  const p = useProgress(progress);
+  return (
+    <span
+      data-testid="reconcile-status"
+      className="index-checking"
+      style={{ whiteSpace: 'nowrap' }}
+      title="Shown from what was stored at the last visit; the folder is being read again and anything that changed is refreshed"
+    >
+      Checking for changes
+      {p && p.files > 0
+        ? ` (${formatCount(p.files)}${p.totalFiles ? ` of ${formatCount(p.totalFiles)}` : ''})`
+        : ''}
+      …
+    </span>
   );
 }
 

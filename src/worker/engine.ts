@@ -86,6 +86,7 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
       getChunker,
       indexStore: options.indexStore,
       indexMaxTextBytes: options.indexMaxTextBytes,
+      holdContents: options.holdContents,
       foreground: edge.foreground,
       yieldBudgetMs: options.yieldBudgetMs,
       progressIntervalMs,

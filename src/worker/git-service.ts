@@ -25,6 +25,7 @@ import type {
   Progress,
 } from './protocol';
 import { indexStoreKey, libraryEntryKey, seedIndexStoreKey, type RepoSession } from './session';
+import { listingStoreKey } from './stored-listing';
 import { vectorStoreKey } from './semantic';
 import { historyStoreKey } from './history-store-key';
 import type { GitRepo } from '../adapters/git/blob-at';
@@ -285,6 +286,7 @@ export class GitService {
     await g.deleteRepo(id);
     await this.indexStore?.remove?.(indexStoreKey(libraryEntryKey(record))).catch(() => undefined);
     await this.indexStore?.remove?.(seedIndexStoreKey(libraryEntryKey(record))).catch(() => undefined);
+    await this.indexStore?.remove?.(listingStoreKey(libraryEntryKey(record))).catch(() => undefined);
     await this.indexStore?.remove?.(vectorStoreKey(libraryEntryKey(record))).catch(() => undefined);
     await this.indexStore?.remove?.(historyStoreKey(libraryEntryKey(record))).catch(() => undefined);
     return true;

@@ -25,6 +25,7 @@ import type {
   OpenOptions,
   OutlineNode,
   QuickOpenHit,
+  ReconcileStats,
   ReferenceFile,
   ReferencesStats,
   RepoSpec,
@@ -72,6 +73,7 @@ export const ENGINE_METHODS = {
   repos: {
     ping: 'call',
     openRepo: 'job',
+    reconcileRepo: 'job',
     closeRoot: 'call',
     roots: 'call',
     stagePaths: 'call',
@@ -177,6 +179,11 @@ export interface EngineJobs {
    * `files` snapshot: the worker asks the main thread for bytes through it.
    */
   openRepo: JobSig<[spec: RepoSpec, pull?: PullFiles, open?: OpenOptions], never, JobEnd<never, RepoStats>>;
+  /**
+   * Read a root opened from its stored listing (stats.fromListing) again in the background, switch
+   * it to what the folder holds and say what differs; progress is files checked of the listing's.
+   */
+  reconcileRepo: JobSig<[key: string], never, JobEnd<never, ReconcileStats>>;
   search: JobSig<[request: GrepRequest], GrepFileResult, SearchEnd>;
   /** Build or refresh the code index of one root or of all (each stored under its root's key). */
   indexRepo: JobSig<[request: IndexRequest], never, JobEnd<never, IndexStats>>;

@@ -8,6 +8,7 @@
  * `{results, limitHit, skipped, stats}`. Every method resolves with an Outcome instead of
  * throwing, because Comlink forwards only message/name/stack of an Error.
  */
+import type { HeldStats } from '../core/source/held-contents';
 import type { ExploreResult } from '../core/explore/types';
 import type { QuarryErrorJSON } from '../core/errors';
 import type { GrepFileResult, GrepRequest, HitRange } from '../core/grep/types';
@@ -77,6 +78,25 @@ export interface RepoStats extends JobStats {
   bytes: number;
   /** Files and directories left out, by reason. */
   skippedByReason: Record<string, number>;
+  /**
+   * Opened from its stored listing (the last read's paths and stamps): the folder is still to be
+   * read and compared with it (reconcileRepo).
+   */
+  fromListing?: boolean;
+}
+
+/** How a reconcile ended: what the folder holds that the stored listing did not (paths root-prefixed). */
+export interface ReconcileStats extends JobStats {
+  key: string;
+  /** Counts of changed, added and removed text files, and whether the skipped entries differ. */
+  changed: number;
+  added: number;
+  removed: number;
+  skippedChanged: boolean;
+  /** The changed and removed files (at most 1,000): answers that read one of them are stale. */
+  touched: string[];
+  /** The root's figures now (files, bytes, skipped by reason). */
+  stats?: RepoStats;
 }
 
 // ---- file tree, quick open, file viewer ------------------------------------------------
@@ -204,6 +224,12 @@ export interface IndexStatus {
   /** The last completed refresh (kept while a new one runs). */
   last: IndexStats | null;
   error?: QuarryErrorJSON;
+  /**
+   * The indexed files' bytes held in memory for search (core/source/held-contents.ts): how many,
+   * and how many are read from the folder instead (over the memory budget, or not held yet after
+   * a reopen).
+   */
+  contents?: HeldStats;
 }
 
 // ---- semantic search ----------------------------------------------------------------------

@@ -14,9 +14,10 @@ import type { ChunkIndex } from '../core/rank/bm25';
 import { splitLinesForIndex } from '../core/rank/lines';
 import { forgivingStore, type IndexStore } from '../core/rank/persist';
 import { CodeIndexService, type RefreshStats } from '../core/rank/service';
+import type { HeldStats } from '../core/source/held-contents';
 import { CodebaseIndexService } from '../core/codebase-index/service';
-import type { MemorySource } from '../core/source/memory';
 import type { FileSource } from '../core/source/types';
+import { diffListings, listingChanged, type ListedFile, type ListingDiff } from '../core/workspace/reconcile';
 import { Workspace } from '../core/source/workspace';
 import type { WorkspaceRoot } from '../core/workspace/root';
 import { RootState } from '../core/workspace/root-state';
@@ -31,51 +32,20 @@ import type {
   IndexStatus,
   JobEnd,
   Progress,
-  RepoSpec,
   RepoStats,
   TreeEntry,
 } from './protocol';
 import { FileTree, type Snapshot } from './snapshot';
+import {
+  listingStats,
+  ListingSource,
+  snapshotFiles,
+  SwitchingSource,
+  type StoredListing,
+} from './stored-listing';
 
-/** Where an open repository came from, for history and the library. */
-export type RepoOrigin =
-  | { kind: 'git'; id: string }
-  | { kind: 'handle'; handle: FileSystemDirectoryHandle; libraryId?: string }
-  | { kind: 'other' };
-
-/**
- * The one place a repository key is made. It names the repository in the address (`?repo=`)
- * and its stored index ('index:' + key): 'demo', 'git:<library id>' for a clone, the folder's
- * library id ('recent:<id>') for an opened folder, 'snapshot:<name>' for a chosen folder's
- * one-time copy, 'memory:<name>' for in-memory files (tests, benchmarks), 'served:<name>' for the
- * folder `quarry serve --root` exposes.
- */
-export function repoKey(spec: RepoSpec, folderId?: string): string {
-  switch (spec.kind) {
-    case 'demo':
-      return 'demo';
-    case 'git':
-      return `git:${spec.id}`;
-    case 'handle':
-      return folderId ?? `handle:${spec.name}`;
-    case 'files':
-      return `snapshot:${spec.name}`;
-    case 'memory':
-      return `memory:${spec.name}`;
-    case 'served':
-      return `served:${spec.name}`;
-  }
-}
-
-/** The key a library entry's repository is opened (and its index stored) under. */
-export function libraryEntryKey(entry: { id: string; source: 'clone' | 'folder' }): string {
-  return entry.source === 'clone' ? `git:${entry.id}` : entry.id;
-}
-
-/** Where a session's code index is stored. */
-export const indexStoreKey = (key: string): string => `index:${key}`;
-/** Where a session's seed-004 index (codebase_search, find_related) is stored. */
-export const seedIndexStoreKey = (key: string): string => `seed004:${key}`;
+export { indexStoreKey, libraryEntryKey, repoKey, seedIndexStoreKey, type RepoOrigin } from './repo-keys';
+import { indexStoreKey, seedIndexStoreKey, type RepoOrigin } from './repo-keys';
 
 /** Per-file hit lines returned to the viewer. */
 const MAX_VIEWER_HIT_LINES = 100_000;
@@ -100,6 +70,12 @@ export interface SessionDeps {
   onIndexed?: (session: RepoSession, builtAt: number) => Promise<void>;
   /** The index text budget (default INDEX_MAX_TEXT_BYTES; tests make it small). */
   indexMaxTextBytes?: number;
+  /**
+   * Hold the indexed files' bytes in the index (a number: the budget in bytes). Default false: a
+   * session's files are already in memory once its snapshot is read (snapshot.ts), and a second
+   * copy would only double the memory; hosts whose roots read from disk turn it on.
+   */
+  holdContents?: boolean | number;
 }
 
 interface IndexHolder {
@@ -114,8 +90,17 @@ export class RepoSession implements WorkspaceRoot {
   /** What services keep for this root (vectors, symbol table, history), released on close. */
   readonly state = new RootState();
   readonly workspace: Workspace;
-  readonly tree: FileTree;
-  readonly quick: PreparedPath[];
+  /** The listing's or the snapshot's (the reconcile switches it: listing.ts). */
+  readonly source: SwitchingSource;
+  tree: FileTree;
+  quick: PreparedPath[];
+  /** Text files, sorted, with the stamps their copies carry (what is stored as the listing). */
+  files: ListedFile[];
+  /**
+   * Opened from its stored listing: the folder (`raw`) is still to be read and compared with it
+   * (reconcileFolder). Null once the session holds a complete snapshot.
+   */
+  pendingReconcile: FileSource | null = null;
   indexStatus: IndexStatus = { state: 'none', last: null };
   private index: IndexHolder | null = null;
   /** The running build (one at a time per session); closing the session stops it. */
@@ -125,15 +110,18 @@ export class RepoSession implements WorkspaceRoot {
   constructor(
     readonly key: string,
     readonly origin: RepoOrigin,
-    readonly source: MemorySource,
-    readonly skipped: Skipped[],
-    readonly stats: RepoStats,
-    textFiles: string[],
+    source: FileSource,
+    public skipped: Skipped[],
+    public stats: RepoStats,
+    files: ListedFile[],
     private readonly deps: SessionDeps,
   ) {
-    this.workspace = new Workspace([source]);
-    this.tree = new FileTree(textFiles, skipped);
-    this.quick = textFiles.map(preparePath);
+    this.source = new SwitchingSource(source);
+    this.workspace = new Workspace([this.source]);
+    this.files = files;
+    const paths = files.map((f) => f[0]);
+    this.tree = new FileTree(paths, skipped);
+    this.quick = paths.map(preparePath);
   }
 
   static fromSnapshot(key: string, origin: RepoOrigin, snap: Snapshot, deps: SessionDeps): RepoSession {
@@ -143,11 +131,75 @@ export class RepoSession implements WorkspaceRoot {
       snap.source,
       snap.skipped,
       { ...snap.stats, key, root: snap.stats.name },
-      snap.textFiles,
+      snapshotFiles(snap),
       deps,
     );
     session.raw = snap.raw ?? null;
     return session;
+  }
+
+  /**
+   * A session from its stored listing: the tree, quick open and the stored index answer at once,
+   * each file's bytes are read from the folder when asked, and the folder is still to be
+   * reconciled (pendingReconcile).
+   */
+  static fromListing(
+    key: string,
+    origin: RepoOrigin,
+    listing: StoredListing,
+    raw: FileSource,
+    deps: SessionDeps,
+    elapsedMs: number,
+  ): RepoSession {
+    const stats = listingStats(listing, raw.name, key, elapsedMs);
+    const session = new RepoSession(
+      key,
+      origin,
+      new ListingSource(listing.files, raw),
+      listing.skipped,
+      stats,
+      listing.files,
+      deps,
+    );
+    session.raw = raw;
+    session.pendingReconcile = raw;
+    return session;
+  }
+
+  /** What is stored as this session's listing. */
+  listing(): Omit<StoredListing, 'version'> {
+    return {
+      name: this.stats.name,
+      kind: this.stats.kind,
+      files: this.files,
+      skipped: this.skipped,
+      bytes: this.stats.bytes,
+    };
+  }
+
+  /**
+   * The folder read again (the reconcile): the session now answers from the fresh snapshot, its
+   * tree and quick open from what the folder holds; returns what differs from the listing. The
+   * index is not touched: its refresh (incremental) compares the same stamps.
+   */
+  applySnapshot(snap: Snapshot): ListingDiff {
+    const files = snapshotFiles(snap);
+    const diff = diffListings({ files: this.files, skipped: this.skipped }, { files, skipped: snap.skipped });
+    if (diff.changed.length || diff.added.length || diff.removed.length) {
+      this.filesVersion++;
+      this.indexBehind = true;
+    }
+    this.source.target = snap.source;
+    this.raw = snap.raw ?? this.raw;
+    this.pendingReconcile = null;
+    this.skipped = snap.skipped;
+    this.files = files;
+    this.stats = { ...snap.stats, key: this.key, root: this.stats.root };
+    if (listingChanged(diff)) {
+      this.tree = new FileTree(snap.textFiles, snap.skipped);
+      this.quick = snap.textFiles.map(preparePath);
+    }
+    return diff;
   }
 
   /** The source the snapshot was read from: readBytes reads the files the walk kept out as binary (images) from it. */
@@ -295,10 +347,20 @@ export class RepoSession implements WorkspaceRoot {
     return this.fileLines(path);
   }
 
-  /** The trigram prefilter for searches, once this session's index is complete. */
+  /**
+   * The trigram prefilter for searches, once this session's index is complete and describes the
+   * files it holds: after a reconcile changed them, searches scan until the index has caught up
+   * (an index of the old files would miss an added file, or answer from a changed one's old text).
+   */
   prefilter() {
+    if (this.indexBehind) return undefined;
     return this.index?.ready || this.index?.textReady ? this.index.service.prefilter() : undefined;
   }
+
+  /** Bumped when the reconcile switches the session to other files: a build of older ones does not catch up. */
+  private filesVersion = 0;
+  /** The files changed since the index was last refreshed (a reconcile found changes). */
+  private indexBehind = false;
 
   /** The complete index, or a NotFound with reason 'indexNotReady'. */
   readyIndex(): { service: CodeIndexService; index: ChunkIndex } {
@@ -341,6 +403,7 @@ export class RepoSession implements WorkspaceRoot {
   ): Promise<JobEnd<never, IndexStats>> {
     if (this.closed) throw new QuarryError('Cancelled', `${this.name} was closed`);
     this.build?.controller.abort();
+    this.holding?.abort();
     const controller = new AbortController();
     const signal = options.signal ? anySignal([options.signal, controller.signal]) : controller.signal;
     const entry: { controller: AbortController; done: Promise<JobEnd<never, IndexStats>> } = {
@@ -379,7 +442,10 @@ export class RepoSession implements WorkspaceRoot {
       },
       store,
       indexStoreKey(this.key),
-      this.deps.indexMaxTextBytes === undefined ? {} : { maxTextBytes: this.deps.indexMaxTextBytes },
+      {
+        ...(this.deps.indexMaxTextBytes === undefined ? {} : { maxTextBytes: this.deps.indexMaxTextBytes }),
+        holdContents: this.deps.holdContents ?? false,
+      },
     );
     this.index = holder;
     return holder;
@@ -393,6 +459,7 @@ export class RepoSession implements WorkspaceRoot {
     current: () => boolean,
   ): Promise<JobEnd<never, IndexStats>> {
     const t0 = now();
+    const filesVersion = this.filesVersion;
     if (current()) this.buildProgress = onProgress;
     const state = this.holder();
     state.saveError = undefined;
@@ -418,6 +485,7 @@ export class RepoSession implements WorkspaceRoot {
         },
       });
       state.ready = true;
+      if (filesVersion === this.filesVersion) this.indexBehind = false;
       const end: IndexStats = {
         elapsedMs: elapsedSince(t0),
         ending: 'complete',
@@ -434,6 +502,9 @@ export class RepoSession implements WorkspaceRoot {
       if (stats.coverage) end.coverage = stats.coverage;
       this.indexSkipped = stats.skipped.filter((k) => INDEX_SKIP_REASONS.has(k.reason));
       this.indexStatus = { state: 'ready', last: end };
+      // a stored index reopened read no file: hold their bytes now, in the background (the
+      // search reads them from the folder until then)
+      if (stats.refreshMode === 'cache_hit') this.holdContents(state.service);
       await this.deps.onIndexed?.(this, end.builtAt).catch(() => undefined);
       return {
         results: [],
@@ -470,7 +541,26 @@ export class RepoSession implements WorkspaceRoot {
 
   /** Stop this session's work: its index build ends at once (its answer must never land on a newer session). */
   /** Close: the running build stops, and the indexes and every service's state for this root are released. */
+  /** The indexed files' bytes held for search, or null before an index (or without holdContents). */
+  heldContents(): HeldStats | null {
+    return this.index?.service.contents?.stats() ?? null;
+  }
+
+  /** The background read that fills the held contents after a reopen (stopped by close and by the next build). */
+  private holding: AbortController | null = null;
+
+  private holdContents(service: CodeIndexService): void {
+    this.holding?.abort();
+    const c = (this.holding = new AbortController());
+    const yielder = createBackgroundYielder(this.deps.foreground, {
+      yieldBudgetMs: this.deps.yieldBudgetMs,
+      signal: c.signal,
+    });
+    void service.holdIndexedContents({ signal: c.signal, yielder }).catch(() => undefined);
+  }
+
   close(): void {
+    this.holding?.abort();
     this.closed = true;
     this.build?.controller.abort();
     this.state.clear();

@@ -19,6 +19,8 @@ export interface Snapshot {
   raw?: FileSource;
   /** Text files, sorted. */
   textFiles: string[];
+  /** Each text file's stamps as its in-memory copy carries them (stored as the listing: stored-listing.ts). */
+  stamps: Map<string, { size: number; mtimeMs: number }>;
   /** Sorted by path. */
   skipped: Skipped[];
   /** The open's figures (the session adds its key and root name). */
@@ -62,6 +64,7 @@ export async function readSnapshot(
 
   const source = new MemorySource({}, { name: raw.name, absoluteRoot: raw.absoluteRoot });
   const textFiles: string[] = [];
+  const stamps: Snapshot['stamps'] = new Map();
   let readFiles = 0;
   let readBytes = 0;
   let next = 0;
@@ -87,7 +90,9 @@ export async function readSnapshot(
       readBytes += bytes.byteLength;
       if (decodeBytes(bytes).binary) skipped.push({ path: f.path, reason: 'binary' });
       else {
-        source.write(f.path, bytes, stampByContent ? contentStamp(bytes) : f.mtimeMs);
+        const mtimeMs = stampByContent ? contentStamp(bytes) : f.mtimeMs;
+        source.write(f.path, bytes, mtimeMs);
+        stamps.set(f.path, { size: bytes.byteLength, mtimeMs });
         textFiles.push(f.path);
       }
       progress({
@@ -127,7 +132,7 @@ export async function readSnapshot(
     bytes: readBytes,
     skippedByReason,
   };
-  return { source, textFiles, skipped, stats, raw };
+  return { source, textFiles, stamps, skipped, stats, raw };
 }
 
 function compareEntries(a: TreeEntry, b: TreeEntry): number {

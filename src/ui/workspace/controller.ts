@@ -2,111 +2,31 @@
  * The open workspace's lifecycle, as a plain object (no React; unit-tested in Node): opening
  * and swapping repositories, adding and removing roots, the background index build, recovery
  * after an engine restart, restoring what the address names, cloning, and the notices a person
- * sees when something goes wrong. React reads it through useWorkspace().
+ * sees when something goes wrong. React reads it through useWorkspace(). A root opened from its
+ * stored listing is reconciled with its folder in the background (reconcile.ts).
  *
  * The engine makes repository keys; this only reads them back (RepoStats.key, LibraryEntry.key)
  * and writes them to the address.
  */
-import { QuarryError, toQuarryError } from '../../core/errors';
-import type { EngineClient } from '../../worker/client';
-import type { CloneRequest, LibraryEntry, OpenSpec, RepoStats } from '../../worker/protocol';
+import { toQuarryError } from '../../core/errors';
+import type { CloneRequest, LibraryEntry, OpenSpec, ReconcileStats } from '../../worker/protocol';
 import type { IndexUiState } from '../IndexStatusLine';
 import { ProgressStore } from '../progress-store';
 import { isCloneUrl, parseRepoKey, type RepoKeyRef, type ViewState } from '../url-state';
-import type { UpdateView } from '../use-view-state';
+import { Reconciler } from './reconcile';
+import {
+  DEMO_TITLE,
+  INITIAL_STATE,
+  type Notice,
+  type OpenOptions,
+  type OpenRoot,
+  type WorkspaceDeps,
+  type WorkspaceState,
+} from './types';
 
-/** One open root, as the UI keeps it (for reloads after an engine restart). */
-export interface OpenRoot {
-  key: string;
-  /** The root's unique name (the prefix of its paths when several roots are open). */
-  name: string;
-  stats: RepoStats;
-  spec: OpenSpec;
-  /** A clone's URL and ref (they go into the address). */
-  clone?: { url: string; ref: string };
-}
-
-export interface Opening {
-  name: string;
-  progress: ProgressStore;
-  cancel: () => void;
-}
-
-export interface CloneJobView {
-  url: string;
-  progress: ProgressStore;
-  cancel: () => void;
-}
-
-export type Notice =
-  | { kind: 'error'; title: string; message: string }
-  | { kind: 'permission'; folder: LibraryEntry }
-  | { kind: 'snapshot-lost'; name: string }
-  /** A link to a clone this browser does not have: offer to clone it, then restore the view. */
-  | { kind: 'clone-offer'; url: string; ref: string };
-
-export interface WorkspaceState {
-  roots: OpenRoot[];
-  /** Bumped on every (re)load so views re-query. */
-  generation: number;
-  opening: Opening | null;
-  notice: Notice | null;
-  index: IndexUiState;
-  /** Opened folders the library still has handles for (Recent), newest first. */
-  folders: LibraryEntry[];
-  cloning: CloneJobView | null;
-  cloneError: QuarryError | null;
-}
-
-export interface OpenOptions {
-  /** Add as one more root instead of replacing the workspace. */
-  add?: boolean;
-  /** Close the open file (a different repository). */
-  resetFile?: boolean;
-  clone?: { url: string; ref: string };
-  /** Restoring the address: its file path already names its root. */
-  restoring?: boolean;
-}
-
-export type WorkspaceEngine = Pick<
-  EngineClient,
-  'openRepo' | 'closeRoot' | 'roots' | 'indexRepo' | 'indexStatus' | 'library' | 'recentFolders' | 'cloneRepo'
->;
-
-export interface WorkspaceDeps {
-  engine: WorkspaceEngine;
-  /** The address: the view state and its updater. */
-  view: { get(): ViewState; update: UpdateView };
-  /** Runs a state change as a low-priority render (React's startTransition); immediate elsewhere. */
-  transition?: (fn: () => void) => void;
-  /** Runs `fn` once the main thread is idle after a swap; returns a cancel. */
-  whenIdle?: (fn: () => void) => () => void;
-  /** File System Access permission for a stored folder handle (asking needs a user gesture). */
-  ensureReadPermission?: (handle: FileSystemDirectoryHandle, request: boolean) => Promise<boolean>;
-  /** User-timing marks for profiles. */
-  mark?: (name: string) => void;
-  /** The folder `quarry serve --root` names in the page (adapters/browser/served-source.ts): opened instead of the demo. */
-  servedRoot?: string | null;
-}
+export * from './types';
 
 const MAX_FOLDERS = 10;
-const DEMO_TITLE = 'quarry (demo)';
-
-export const INITIAL_STATE: WorkspaceState = {
-  roots: [],
-  generation: 0,
-  opening: null,
-  notice: null,
-  index: { state: 'none', last: null, version: 0 },
-  folders: [],
-  cloning: null,
-  cloneError: null,
-};
-
-export function rootTitle(root: Pick<OpenRoot, 'spec' | 'stats'>): string {
-  return root.spec.kind === 'demo' ? DEMO_TITLE : root.stats.name;
-}
-
 export class WorkspaceController {
   private current: WorkspaceState = INITIAL_STATE;
   private listeners = new Set<() => void>();
@@ -116,8 +36,18 @@ export class WorkspaceController {
   private pendingIndex: { generation: number; root: string; cancel: () => void } | null = null;
   readonly indexProgress = new ProgressStore();
   private started = false;
+  /** The roots cleared from the screen while another repository opens (shown again if it fails). */
+  private hidden: OpenRoot[] | null = null;
+  private readonly reconciler: Reconciler;
 
-  constructor(private readonly deps: WorkspaceDeps) {}
+  constructor(private readonly deps: WorkspaceDeps) {
+    this.reconciler = new Reconciler(
+      deps.engine,
+      deps.whenIdle,
+      (checking) => this.setIndex((prev) => (prev.checking === checking ? prev : { ...prev, checking })),
+      (key, stats) => this.reconciled(key, stats),
+    );
+  }
 
   get state(): WorkspaceState {
     return this.current;
@@ -144,18 +74,32 @@ export class WorkspaceController {
 
   // ---- opening -------------------------------------------------------------------------
 
-  /** Read a repository into the engine; what was open stays until the new one is complete. */
+  /**
+   * Read a repository into the engine. Another repository (not a root added, not the same one
+   * read again) leaves the screen at once; it comes back if the open is cancelled or fails (the
+   * engine keeps it until the new one is complete).
+   */
   async open(spec: OpenSpec, options: OpenOptions = {}): Promise<void> {
     const { engine, view } = this.deps;
     const name = spec.kind === 'demo' ? DEMO_TITLE : spec.name;
     const progress = new ProgressStore();
     const job = engine.openRepo(spec, { add: !!options.add }).onProgress((p) => progress.set(p));
-    this.set({ opening: { name, progress, cancel: job.cancel }, notice: null });
+    this.deps.mark?.('quarry:open-start');
+    const shown = this.current.roots;
+    const clears = !!options.resetFile && !options.add && shown.length > 0;
+    if (clears) this.hidden = shown;
+    this.set((s) => ({
+      opening: { name, progress, cancel: job.cancel },
+      notice: null,
+      ...(clears ? { roots: [], generation: s.generation + 1 } : {}),
+    }));
     let swapped = false;
     try {
       const end = await job.done;
       if (end.stats.ending !== 'complete') return; // cancelled: keep what was open
       swapped = true;
+      this.deps.mark?.('quarry:open-read');
+      if (clears) this.hidden = null;
       const infos = await engine.roots().catch(() => null);
       this.deps.mark?.('quarry:opened');
       const before = this.current.roots;
@@ -191,6 +135,7 @@ export class WorkspaceController {
         // added root: the other roots' indexes are left alone and only the new one is built.
         if (!options.add) this.cancelIndexJobs();
         else this.indexJobs.get(opened.key)?.cancel();
+        this.reconciler.cancel(options.add ? opened.key : undefined);
         const generation = this.current.generation + 1;
         this.set((s) => ({
           roots,
@@ -199,6 +144,8 @@ export class WorkspaceController {
           index: { ...s.index, state: 'building', error: undefined, last: options.add ? s.index.last : null },
         }));
         this.scheduleIndex(generation, options.add ? opened.key : '');
+        // opened from its stored listing: read the folder again in the background and compare
+        if (end.stats.fromListing) this.reconciler.start(opened.key);
       });
       if (spec.kind === 'handle') void this.refreshFolders();
     } catch (err) {
@@ -206,8 +153,33 @@ export class WorkspaceController {
       if (e.code === 'EngineRestarted') return; // the restart handler reopens
       this.set({ notice: { kind: 'error', title: `Could not open ${name}`, message: e.message } });
     } finally {
-      if (!swapped) this.set({ opening: null });
+      if (!swapped) {
+        // what was open comes back (the engine still holds it)
+        const back = clears && this.hidden === shown;
+        if (back) this.hidden = null;
+        this.set((s) =>
+          back && !s.roots.length
+            ? { opening: null, roots: shown, generation: s.generation + 1 }
+            : { opening: null },
+        );
+      }
     }
+  }
+
+  /**
+   * A root opened from its stored listing was compared with its folder: its figures are the
+   * folder's now; when anything changed, every view asks again (the tree, the open file, a search
+   * answered from the listing) and the index refreshes what changed (incremental).
+   */
+  private reconciled(key: string, stats: ReconcileStats): void {
+    if (!this.current.roots.some((r) => r.key === key)) return;
+    const changed = stats.changed + stats.added + stats.removed > 0 || stats.skippedChanged;
+    this.set((s) => ({
+      roots: s.roots.map((r) => (r.key === key && stats.stats ? { ...r, stats: stats.stats } : r)),
+      ...(changed ? { generation: s.generation + 1 } : {}),
+    }));
+    this.deps.mark?.('quarry:reconciled');
+    if (changed) this.buildIndex(false, this.current.roots.length > 1 ? key : '');
   }
 
   private transition(fn: () => void): void {
@@ -226,7 +198,8 @@ export class WorkspaceController {
     const { engine, view } = this.deps;
     const before = this.current.roots;
     if (before.length < 2 || !before.some((r) => r.key === key)) return;
-    // its build (running or about to start) goes with it
+    // its build (running or about to start) and its reconcile go with it
+    this.reconciler.cancel(key);
     this.indexJobs.get(key)?.cancel();
     this.indexJobs.delete(key);
     if (this.pendingIndex?.root === key) {
@@ -333,7 +306,10 @@ export class WorkspaceController {
   async recover(): Promise<void> {
     this.pendingIndex?.cancel();
     this.pendingIndex = null; // the reopen schedules the build again, on the new engine
-    const roots = this.current.roots;
+    this.reconciler.cancel();
+    // roots cleared from the screen by an open the restart interrupted are the engine's still
+    const roots = this.current.roots.length ? this.current.roots : (this.hidden ?? []);
+    this.hidden = null;
     for (const root of roots) {
       // the first root that opens again replaces the workspace; the rest join it
       const engineHasRoots = (await this.deps.engine.roots().catch(() => [])).length > 0;
@@ -347,6 +323,7 @@ export class WorkspaceController {
   async restore(): Promise<void> {
     if (this.started) return;
     this.started = true;
+    this.deps.mark?.('quarry:restore');
     const view = this.deps.view.get();
     const served = this.deps.servedRoot ?? null;
     const keys = view.repos.length ? view.repos : ['demo'];
@@ -390,6 +367,7 @@ export class WorkspaceController {
             });
         } else if (ref.kind === 'folder') {
           await folders;
+          this.deps.mark?.('quarry:recent-read');
           const entry = this.current.folders.find((r) => r.key === ref.id);
           if (entry?.handle) await this.openFolder(entry, false, { add, restoring });
           else
@@ -535,9 +513,11 @@ export class WorkspaceController {
       return true;
     };
     const stillBuilding = () => this.indexJobs.size > 0 || !!this.pendingIndex;
+    const wake = () => this.reconciler.indexEnded();
     job.done.then(
       async (end) => {
         if (!ended()) return;
+        wake();
         if (end.stats.ending !== 'complete') {
           if (!stillBuilding())
             this.setIndex((prev) => ({ ...prev, state: prev.last ? 'ready' : 'cancelled' }));
@@ -552,10 +532,12 @@ export class WorkspaceController {
           state: stillBuilding() ? 'building' : 'ready',
           last,
           version: prev.version + 1,
+          checking: prev.checking, // a reconcile goes on after the index
         }));
       },
       (err) => {
         if (!ended()) return;
+        wake();
         const e = toQuarryError(err);
         if (e.code === 'EngineRestarted') return;
         this.setIndex((prev) => ({ ...prev, state: 'failed', error: e.message }));

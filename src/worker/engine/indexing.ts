@@ -1,6 +1,7 @@
 /** The code index of every root (built one root after the other, each stored under its key) and semantic search's vectors. */
 import { mergeCoverage } from '../../core/rank/build';
 import type { JobScope } from '../edge';
+import type { HeldStats } from '../../core/source/held-contents';
 import type { IndexRequest, IndexStats, IndexStatus, JobEnd } from '../protocol';
 import type { Roots } from '../roots';
 import { SKIPPED_IN_END } from '../session';
@@ -76,8 +77,10 @@ function indexJob(ctx: EngineContext) {
 
 /** The index status of the whole workspace: building while any root builds, ready when all are. */
 function workspaceIndexStatus(roots: Roots): IndexStatus {
+  const held = roots.roots.map((s) => s.heldContents()).filter((h) => h !== null);
+  const contents = held.length ? sumHeld(held) : undefined;
   const all = roots.roots.map((s) => s.indexStatus);
-  if (all.length === 1) return all[0];
+  if (all.length === 1) return { ...all[0], ...(contents ? { contents } : {}) };
   const state = all.some((s) => s.state === 'building')
     ? 'building'
     : all.some((s) => s.state === 'failed')
@@ -87,7 +90,19 @@ function workspaceIndexStatus(roots: Roots): IndexStatus {
         : 'none';
   const lasts = all.map((s) => s.last);
   const last = lasts.every((l) => l) ? mergeIndexStats(lasts as IndexStats[]) : null;
-  return { state, last, error: all.find((s) => s.error)?.error };
+  return { state, last, error: all.find((s) => s.error)?.error, ...(contents ? { contents } : {}) };
+}
+
+function sumHeld(all: HeldStats[]): HeldStats {
+  const sum = (k: keyof HeldStats) => all.reduce((a, h) => a + h[k], 0);
+  return {
+    files: sum('files'),
+    bytes: sum('bytes'),
+    allocated: sum('allocated'),
+    budget: sum('budget'),
+    missedFiles: sum('missedFiles'),
+    missedBytes: sum('missedBytes'),
+  };
 }
 
 function mergeIndexStats(all: IndexStats[]): IndexStats {

@@ -32,6 +32,12 @@ export interface EngineApiOptions {
   /** The code index's text budget (default INDEX_MAX_TEXT_BYTES, src/core/limits.ts). */
   indexMaxTextBytes?: number;
   /**
+   * Hold the indexed files' bytes in the index so an indexed search reads no file (a number: the
+   * budget in bytes; core/source/held-contents.ts). Default false: the app's sessions read every
+   * file into memory already (snapshot.ts).
+   */
+  holdContents?: boolean | number;
+  /**
    * What the index build parses with: a pool of parsing threads (the browser worker passes
    * one of Web Workers; `hold` is the engine's foreground wait, during which the pool sends its
    * threads no new files). Default: this thread, with `grammarLoader`.

@@ -26,6 +26,7 @@ import { readSnapshot } from '../snapshot';
 import { repoKey, RepoSession, SKIPPED_IN_END, type RepoOrigin } from '../session';
 import type { ServiceHandlers } from './api';
 import { requirePath, requireRoots, throttledProgress, withPrefix, type EngineContext } from './context';
+import { reconcileJob, sessionFromListing, storeListing } from './reconcile';
 
 export function repoHandlers(ctx: EngineContext): ServiceHandlers<'repos'> {
   const { roots, edge, options } = ctx;
@@ -35,6 +36,7 @@ export function repoHandlers(ctx: EngineContext): ServiceHandlers<'repos'> {
   return {
     ping: () => ({ host, repo: roots.roots[0]?.stats ?? null, roots: rootInfo(roots) }),
     openRepo: (scope, spec, pull, options) => open(scope, spec, pull, options ?? {}),
+    reconcileRepo: reconcileJob(ctx),
     closeRoot: (key) => roots.remove(String(key)),
     roots: () => rootInfo(roots),
     cancel: (jobId) => edge.cancel(jobId),
@@ -188,7 +190,7 @@ async function resolve(
  * added to it with `add`). A cancelled or failed open keeps what was open.
  */
 function openRoot(ctx: EngineContext, staged: Map<string, string[]>) {
-  const { roots, git, options } = ctx;
+  const { options } = ctx;
   return async (
     scope: JobScope<never>,
     spec: RepoSpec,
@@ -196,7 +198,11 @@ function openRoot(ctx: EngineContext, staged: Map<string, string[]>) {
     open: OpenOptions,
   ): Promise<JobEnd<never, RepoStats>> => {
     const t0 = now();
-    const { raw, origin, key } = await resolve(ctx, staged, spec, pull);
+    const found = await resolve(ctx, staged, spec, pull);
+    const { raw, origin, key } = found;
+    // opened before: the stored listing answers at once, and the UI reconciles in the background
+    const stored = await sessionFromListing(ctx, spec, found, t0);
+    if (stored && !scope.signal.aborted) return swapIn(ctx, stored, open);
     const snap = await readSnapshot(raw, spec.kind, {
       signal: scope.signal,
       onProgress: throttledProgress(scope, ctx.progressIntervalMs),
@@ -218,23 +224,25 @@ function openRoot(ctx: EngineContext, staged: Map<string, string[]>) {
       return { results: [], limitHit: false, skipped: [], stats };
     }
     const session = RepoSession.fromSnapshot(key, origin, snap, ctx.sessionDeps);
-    if (open.add) roots.add(session);
-    else roots.replaceAll(session);
-    // In the background: the open is done without loading the git adapter; library() waits for it.
-    if (origin.kind === 'handle' && origin.libraryId)
-      git.registerFolder(
-        origin.handle,
-        origin.libraryId,
-        snap.stats.name,
-        snap.stats.files,
-        snap.stats.bytes,
-      );
-    const prefix = roots.prefixOf(session);
-    return {
-      results: [],
-      limitHit: snap.skipped.length > SKIPPED_IN_END,
-      skipped: snap.skipped.slice(0, SKIPPED_IN_END).map(withPrefix(prefix)),
-      stats: { ...snap.stats, key, root: prefix.replace(/\/$/, '') || snap.stats.name },
-    };
+    storeListing(ctx, session);
+    return swapIn(ctx, session, open);
+  };
+}
+
+/** Swap a new root in (replacing the workspace, or added with `add`) and say what it holds. */
+function swapIn(ctx: EngineContext, session: RepoSession, open: OpenOptions): JobEnd<never, RepoStats> {
+  const { roots, git } = ctx;
+  if (open.add) roots.add(session);
+  else roots.replaceAll(session);
+  const { origin, stats, skipped } = session;
+  // In the background: the open is done without loading the git adapter; library() waits for it.
+  if (origin.kind === 'handle' && origin.libraryId)
+    git.registerFolder(origin.handle, origin.libraryId, stats.name, stats.files, stats.bytes);
+  const prefix = roots.prefixOf(session);
+  return {
+    results: [],
+    limitHit: skipped.length > SKIPPED_IN_END,
+    skipped: skipped.slice(0, SKIPPED_IN_END).map(withPrefix(prefix)),
+    stats: { ...stats, root: prefix.replace(/\/$/, '') || stats.name },
   };
 }
