@@ -205,6 +205,9 @@ export class GitService {
   fetch(scope: JobScope<never>, id: string, auth: GitAuth): Promise<JobEnd<never, GitJobStats>> {
     return this.run(scope, async (g, signal, onProgress) => {
       const r = await g.fetchUpdates(String(id), { ...authOf(auth), signal, onProgress });
+      // the stored listing describes the old checkout: the next open reads the clone afresh
+      if (r.changedPaths.length || r.removedPaths.length)
+        await this.indexStore?.remove?.(listingStoreKey(libraryEntryKey(r.record))).catch(() => undefined);
       return {
         repo: entryOf(r.record),
         changedPaths: r.changedPaths,
