@@ -45,10 +45,14 @@ test('a reload in the middle of an index build: the stored index survives and th
   await expect(quarry.indexStatus).toHaveAttribute('data-state', 'building', { timeout: 30_000 });
   await page.reload();
 
-  // the folder comes back (Recent), its index finishes, and answers follow the files
+  // The folder comes back (Recent) from its stored listing with the last complete index (the
+  // first generation: a cache_hit of what the listing describes, never of the half-built one);
+  // the check then reads the folder, finds the changed file, and the index catches up with it.
   await quarry.waitForRepo('big-app');
-  const mode = await quarry.waitForIndex(240_000);
-  expect(['incremental', 'full']).toContain(mode); // never a cache_hit of a half-built index
+  await quarry.waitForIndex(240_000);
+  await expect(page.getByTestId('reconcile-status')).toHaveCount(0, { timeout: 120_000 });
+  await expect(quarry.indexStatus).toHaveAttribute('data-mode', /^(incremental|full)$/, { timeout: 240_000 });
+  await expect(quarry.indexStatus).toHaveAttribute('data-state', 'ready', { timeout: 240_000 });
   await quarry.search('second generation marker', 'Ranked');
   await expect(quarry.rankedHits.first()).toContainText('secondGenerationMarker');
   await quarry.search('firstGenerationMarker', 'Text');
