@@ -10,6 +10,8 @@ export type ErrorCode =
   | 'InvalidPattern'
   | 'InvalidGlob'
   | 'InvalidFilter'
+  /** The search box's query language (core/query): data.column (1-based) and data.suggestion say where and what. */
+  | 'InvalidQuery'
   | 'EngineError'
   | 'IndexVersionMismatch'
   | 'NotFound'

@@ -3,9 +3,10 @@
  * that can fail before any file is read.
  */
 import { QuarryError } from '../errors';
-import { compilePathFilter } from '../walk/glob';
+import { compileGlob, compilePathFilter, type PathTest } from '../walk/glob';
+import { compileFileExpr } from './bool-search';
 import { compileMatcher } from './regex';
-import type { GrepRequest } from './types';
+import type { GrepRequest, PathRule } from './types';
 
 export const DEFAULT_MAX_RESULTS = 10_000;
 
@@ -26,12 +27,18 @@ export function compileRequest(req: GrepRequest) {
     caseMode: req.caseMode ?? 'sensitive',
     wholeWord: req.wholeWord,
   });
-  const filter = compilePathFilter({
-    include: req.include,
-    exclude: req.exclude,
-    extensions: req.extensions,
-    pathContains: req.pathContains,
-  });
+  const filter = withRules(
+    compilePathFilter({
+      include: req.include,
+      exclude: req.exclude,
+      extensions: req.extensions,
+      pathContains: req.pathContains,
+    }),
+    req.pathRules,
+  );
+  // a boolean query's patterns are each compiled too (bad input fails before any file is read)
+  if (req.fileExpr)
+    compileFileExpr(req.fileExpr, { caseMode: req.caseMode ?? 'sensitive', wholeWord: req.wholeWord });
   const contextBefore = nonNegativeInt(req.contextBefore, 'contextBefore', 0);
   const contextAfter = nonNegativeInt(req.contextAfter, 'contextAfter', 0);
   const maxResults = nonNegativeInt(req.maxResults, 'maxResults', DEFAULT_MAX_RESULTS);
@@ -40,4 +47,34 @@ export function compileRequest(req: GrepRequest) {
   const cap =
     req.maxLineChars === undefined ? undefined : nonNegativeInt(req.maxLineChars, 'maxLineChars', 0);
   return { matcher, filter, contextBefore, contextAfter, maxResults, countLimit, cap };
+}
+
+/** A path rule as a test: a glob, or our own regex engine over the path (a user's pattern never runs on a backtracking engine unchecked). */
+export function compilePathRule(rule: PathRule): PathTest {
+  if (rule.glob) {
+    const glob = compileGlob(rule.pattern, 'file');
+    return rule.negated ? (p) => !glob(p) : glob;
+  }
+  const matcher = compileMatcher(rule.pattern, {
+    mode: 'regex',
+    caseMode: rule.caseSensitive ? 'sensitive' : 'insensitive',
+  });
+  const found = (path: string) => {
+    let hit = false;
+    matcher.scan(path, () => {
+      hit = true;
+      return false;
+    });
+    return hit;
+  };
+  return rule.negated ? (p) => !found(p) : found;
+}
+
+function withRules(filter: PathTest | null, rules: readonly PathRule[] | undefined): PathTest | null {
+  if (!rules?.length) return filter;
+  if (!Array.isArray(rules))
+    throw new QuarryError('InvalidArgument', 'pathRules must be an array', { field: 'pathRules' });
+  const tests = rules.map(compilePathRule);
+  if (filter) tests.unshift(filter);
+  return (p) => tests.every((t) => t(p));
 }

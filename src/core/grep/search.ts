@@ -14,6 +14,7 @@ import { toQuarryError } from '../errors';
 import { createYielder, elapsedSince, NEVER_YIELD, now, type Yielder } from '../jobs/yielder';
 import type { Workspace } from '../source/workspace';
 import { resolvePolicy } from '../walk/policy';
+import { boolSearch } from './bool-search';
 import { compileRequest } from './compile-request';
 import { filePlan, searchFileInto } from './file-search';
 import { onOneThread, poolSearch, type SearchPool } from './pool';
@@ -58,6 +59,8 @@ export async function searchWorkspace(
   sink: GrepSink,
   options: SearchOptions = {},
 ): Promise<GrepSummary> {
+  if (req.fileExpr)
+    return boolSearch(req, sink, (inner, innerSink) => searchWorkspace(workspace, inner, innerSink, options));
   const t0 = now();
   const compiled = compileRequest(req);
   const candidates = options.prefilter ? options.prefilter.candidates(compiled.matcher) : null;

@@ -1,6 +1,19 @@
 /** Request and result types of the text-search engine (plain data: they cross the worker boundary). */
 import type { CaseMode } from './regex';
 import type { Skipped } from '../walk/policy';
+import type { QueryExpr } from '../query/types';
+
+/**
+ * One path rule of a query (`file:` / `-file:`): a regular expression found anywhere in the
+ * root-relative path, or a glob (a value with `*`, `?`, `[` or `{`); every rule must hold.
+ */
+export interface PathRule {
+  pattern: string;
+  glob: boolean;
+  negated: boolean;
+  /** Regex rules only (globs follow their own rule). */
+  caseSensitive: boolean;
+}
 
 export interface GrepRequest {
   pattern: string;
@@ -14,6 +27,15 @@ export interface GrepRequest {
   extensions?: string[];
   /** Case-sensitive substring of the path. */
   pathContains?: string;
+  /** Path rules that must all hold (the query language's file:, -file:, -lang:). */
+  pathRules?: PathRule[];
+  /**
+   * A boolean query over several patterns (core/query): `pattern` is then the alternation of its
+   * patterns (mode regex). A file is listed when the expression holds over the patterns its
+   * lines contain, and only the lines and hits of patterns not under NOT are delivered
+   * (bool-search.ts). `maxResults` and `countLimit` count the lines delivered.
+   */
+  fileExpr?: QueryExpr;
   /** Start below this directory of each root ('' = whole root). */
   directory?: string;
   contextBefore?: number;
