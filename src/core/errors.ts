@@ -84,6 +84,7 @@ export function isUserError(err: unknown): boolean {
       err.code === 'InvalidPattern' ||
       err.code === 'InvalidGlob' ||
       err.code === 'InvalidFilter' ||
+      err.code === 'InvalidQuery' ||
       err.code === 'PathOutsideRoot')
   );
 }

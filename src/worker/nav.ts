@@ -24,7 +24,8 @@ import type {
   WorkspaceSymbolHit,
 } from '../core/nav/types';
 import type { ChunkIndex } from '../core/rank/bm25';
-import { fuzzyScore, preparePath, type PreparedPath } from './fuzzy';
+import { type PreparedPath } from '../core/nav/fuzzy';
+import { searchSymbols, type SymbolSource } from '../core/query/symbols';
 import type { Roots } from './roots';
 import type { RepoSession } from './session';
 import { slot } from '../core/workspace/root-state';
@@ -269,36 +270,26 @@ export class NavService {
   async workspaceSymbols(query: string, limit: number): Promise<WorkspaceSymbolHit[]> {
     const q = String(query ?? '').slice(0, 200);
     const max = Math.max(1, Math.min(Math.floor(limit) || 50, 500));
-    const hits: (WorkspaceSymbolHit & { chunk: Chunk; prefix: string })[] = [];
-    for (const { prefix, table } of this.readyTables()) {
-      table.prepared ??= table.table.all.map((chunk) => ({ chunk, name: preparePath(chunk.symbolName) }));
-      for (const { chunk, name } of table.prepared) {
-        const hit = fuzzyScore(name, q);
-        if (!hit) continue;
-        hits.push({
-          name: chunk.symbolName,
-          chunkType: chunk.chunkType,
-          path: prefix + chunk.path,
-          line: chunk.startLine,
-          score: hit.score,
-          positions: hit.positions,
-          chunk,
-          prefix,
-        });
-      }
-    }
-    hits.sort(
-      (a, b) =>
-        b.score - a.score ||
-        a.name.length - b.name.length ||
-        (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) ||
-        a.line - b.line,
+    const tables = this.readyTables().flatMap(({ prefix, table }) => (table ? [{ prefix, table }] : []));
+    const sources: SymbolSource[] = tables.map(({ prefix, table }) => ({
+      prefix,
+      table: table.table,
+      prepared: table.prepared,
+    }));
+    const top = searchSymbols(
+      sources,
+      { pattern: q, mode: 'literal' },
+      { pathTest: null, caseMode: 'insensitive', limit: max },
     );
-    const top = hits.slice(0, max);
+    tables.forEach(({ table }, i) => (table.prepared = sources[i].prepared)); // kept for the next query
     const lines = await this.linesMap(top.map((h) => h.path));
-    return top.map(({ chunk, prefix: _prefix, ...h }) => ({
-      ...h,
-      line: nameLine(chunk, shortName(chunk.symbolName), lines.get(h.path) ?? null).line,
+    return top.map(({ chunk, path, score, positions }) => ({
+      name: chunk.symbolName,
+      chunkType: chunk.chunkType,
+      path,
+      score,
+      positions,
+      line: nameLine(chunk, shortName(chunk.symbolName), lines.get(path) ?? null).line,
     }));
   }
 }

@@ -24,7 +24,7 @@ import { RootState } from '../core/workspace/root-state';
 import { decodeBytes } from '../core/walk/decode';
 import type { Skipped } from '../core/walk/policy';
 import { errorJSON } from './edge';
-import { preparePath, type PreparedPath } from './fuzzy';
+import { preparePath, type PreparedPath } from '../core/nav/fuzzy';
 import type {
   FileContent,
   FileHighlight,

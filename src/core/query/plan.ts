@@ -7,9 +7,11 @@
  */
 import { QuarryError } from '../errors';
 import { compileFileExpr } from '../grep/bool-search';
+import { compilePathRule } from '../grep/compile-request';
 import { compileMatcher, type CaseMode } from '../grep/regex';
 import type { GrepRequest, PathRule } from '../grep/types';
 import { LANGUAGES, type LanguageInfo } from '../source/languages';
+import { compilePathFilter, type PathTest } from '../walk/glob';
 import type { ParsedQuery, QueryExpr, QueryFilter, QueryType } from './types';
 
 export interface PlanContext {
@@ -273,4 +275,13 @@ export function planQuery(q: ParsedQuery, ctx: PlanContext): QueryPlan {
       compileFileExpr(q.expr, { caseMode: b.caseMode });
       return { ...b, type, pattern: q.expr, author, before, after };
   }
+}
+
+/** The plan's path rules and languages as one test of a root-relative path; null when nothing filters. */
+export function planPathTest(plan: Pick<QueryPlan, 'pathRules' | 'extensions'>): PathTest | null {
+  const tests = plan.pathRules.map(compilePathRule);
+  const byExtension = compilePathFilter({ extensions: plan.extensions });
+  if (byExtension) tests.push(byExtension);
+  if (!tests.length) return null;
+  return (p) => tests.every((t) => t(p));
 }

@@ -8,16 +8,7 @@
 
 /** A filter's canonical name. */
 export type FilterField =
-  | 'file'
-  | 'lang'
-  | 'case'
-  | 'root'
-  | 'type'
-  | 'select'
-  | 'count'
-  | 'author'
-  | 'before'
-  | 'after';
+  'file' | 'lang' | 'case' | 'root' | 'type' | 'select' | 'count' | 'author' | 'before' | 'after';
 
 /** What a query searches: file contents (the default), the symbol table, commit messages, or the lines commits added and removed. */
 export type QueryType = 'file' | 'symbol' | 'commit' | 'diff';

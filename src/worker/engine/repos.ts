@@ -13,7 +13,7 @@ import { DirectoryHandleSource } from '../../adapters/browser/fs-access';
 import { demoSource } from '../../adapters/browser/demo';
 import { ServedSource } from '../../adapters/browser/served-source';
 import type { JobScope } from '../edge';
-import { fuzzyRank } from '../fuzzy';
+import { fuzzyRank } from '../../core/nav/fuzzy';
 import {
   READ_BYTES_MAX_BYTES,
   type JobEnd,
