@@ -32,3 +32,44 @@ export interface UseLiteFiles {
   /** vocab.json: [piece, score] pairs. */
   vocabulary(): Promise<unknown>;
 }
+
+/**
+ * Port: the files of an ONNX model in the transformers.js layout (config.json, tokenizer.json,
+ * onnx/model.onnx or onnx/model_quantized.onnx, and optionally tokenizer_config.json and the
+ * sentence-transformers files modules.json, 1_Pooling/config.json, sentence_bert_config.json).
+ * Node reads them from a folder (adapters/node/onnx-files.ts); a browser would fetch them.
+ */
+export interface OnnxModelFiles {
+  /** What the model is called when its config names nothing (the folder's name, say). */
+  readonly name: string;
+  /** A file's bytes by its path relative to the model ('onnx/model.onnx'), or null when there is none. */
+  read(path: string, onProgress?: (loaded: number, total: number) => void): Promise<Uint8Array | null>;
+}
+
+/** An int64 input of an ONNX model: [batch, sequence] ids, mask, token types or positions. */
+export interface OnnxInput {
+  data: BigInt64Array;
+  dims: readonly number[];
+}
+
+/** A float32 output of an ONNX model ([batch, sequence, hidden] or [batch, hidden]). */
+export interface OnnxOutput {
+  data: Float32Array;
+  dims: readonly number[];
+}
+
+/**
+ * Port: one loaded ONNX graph (an onnxruntime-node or onnxruntime-web session). Core chooses
+ * the inputs to feed (by the graph's input names) and the output to read.
+ */
+export interface OnnxRunner {
+  readonly inputNames: readonly string[];
+  readonly outputNames: readonly string[];
+  run(feeds: Readonly<Record<string, OnnxInput>>, output: string): Promise<OnnxOutput>;
+  dispose?(): void;
+}
+
+/** Port: an ONNX runtime, which loads a graph from its bytes (the only runtime-specific step). */
+export interface OnnxRuntime {
+  createRunner(model: Uint8Array): Promise<OnnxRunner>;
+}
