@@ -56,7 +56,10 @@ test('text results come in relevance order; the Path switch reorders them, is in
   mkdirSync('e2e/output', { recursive: true });
   await page.getByRole('region', { name: 'Search' }).screenshot({ path: 'e2e/output/result-order.png' });
 
-  await order.getByRole('radio', { name: 'Path' }).check();
+  // click, then wait for the state: the order lives in the address, and under load the re-render
+  // comes after check()'s own immediate look at the radio ("did not change its state")
+  await order.getByRole('radio', { name: 'Path' }).click();
+  await expect(order.getByRole('radio', { name: 'Path' })).toBeChecked();
   await expect(page).toHaveURL(/order=path/);
   await expect(files.first()).toHaveAttribute('data-path', PATH[0]);
   await expect.poll(paths).toEqual(PATH);
