@@ -12,6 +12,7 @@ import { createYielder, elapsedSince, now, type Foreground } from '../core/jobs/
 import type { IndexStore } from '../core/rank/persist';
 import type { CommitChanges } from '../adapters/git/tree-diff';
 import type { GitObjectStore, GitFs } from '../adapters/git/objects';
+import type { LogCommit } from '../core/git/types';
 import { errorJSON, type JobScope } from './edge';
 import { noHistoryReason, type GitService } from './git-service';
 import { historyStoreKey } from './history-store-key';
@@ -24,7 +25,7 @@ const gitModule = () => import('../adapters/git');
 /** Expanded commits remembered per root (a commit's changes never change). */
 const MAX_CHANGES = 2000;
 
-interface Located {
+export interface Located {
   fs: GitFs;
   dir: string;
   gitdir: string;
@@ -35,6 +36,8 @@ interface Located {
 interface HistoryRootState {
   objects: GitObjectStore;
   changes: Map<string, CommitChanges>;
+  /** The log last read for a search, by its head (history-search.ts). */
+  log?: { head: string | null; commits: LogCommit[]; shallow: boolean };
 }
 
 export interface HistoryServiceDeps {
@@ -52,7 +55,8 @@ export class HistoryService {
     private readonly deps: HistoryServiceDeps,
   ) {}
 
-  private async locate(session: RepoSession): Promise<Located | { reason: string }> {
+  /** Where a root's git data is (history-search.ts reads it too). */
+  async locate(session: RepoSession): Promise<Located | { reason: string }> {
     const found = await this.git.repoFor(session);
     if ('reason' in found) return { reason: noHistoryReason(session) };
     const g = await gitModule();
@@ -68,11 +72,13 @@ export class HistoryService {
     };
   }
 
-  private async state(session: RepoSession, loc: Located, fresh: boolean): Promise<HistoryRootState> {
+  /** The root's object store and expanded commits (a fresh store when `fresh`). */
+  async state(session: RepoSession, loc: Located, fresh: boolean): Promise<HistoryRootState> {
     const g = await gitModule();
     const known = session.state.get(HISTORY);
     // a new job takes a new store (packs may have been rewritten); expanded commits stay valid
-    const state = {
+    const state: HistoryRootState = {
+      ...known,
       objects: fresh || !known ? new g.GitObjectStore(loc.fs, loc.gitdir) : known.objects,
       changes: known?.changes ?? new Map(),
     };

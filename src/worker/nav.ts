@@ -26,9 +26,16 @@ import type {
 import type { ChunkIndex } from '../core/rank/bm25';
 import { type PreparedPath } from '../core/nav/fuzzy';
 import { searchSymbols, type SymbolSource } from '../core/query/symbols';
+import { planPathTest, type LeafPattern, type QueryPlan } from '../core/query/plan';
+import type { SymbolSearchResult } from '../core/query/results';
+import type { CaseMode } from '../core/grep/regex';
+import type { PathTest } from '../core/walk/glob';
 import type { Roots } from './roots';
 import type { RepoSession } from './session';
 import { slot } from '../core/workspace/root-state';
+
+/** type:symbol answers at most this many (count:all included). */
+const SYMBOL_RESULTS_MAX = 1000;
 
 /** Definitions listed at most (a name like `render` can have thousands). */
 export const MAX_DEFINITIONS = 200;
@@ -270,18 +277,7 @@ export class NavService {
   async workspaceSymbols(query: string, limit: number): Promise<WorkspaceSymbolHit[]> {
     const q = String(query ?? '').slice(0, 200);
     const max = Math.max(1, Math.min(Math.floor(limit) || 50, 500));
-    const tables = this.readyTables().flatMap(({ prefix, table }) => (table ? [{ prefix, table }] : []));
-    const sources: SymbolSource[] = tables.map(({ prefix, table }) => ({
-      prefix,
-      table: table.table,
-      prepared: table.prepared,
-    }));
-    const top = searchSymbols(
-      sources,
-      { pattern: q, mode: 'literal' },
-      { pathTest: null, caseMode: 'insensitive', limit: max },
-    );
-    tables.forEach(({ table }, i) => (table.prepared = sources[i].prepared)); // kept for the next query
+    const { top } = this.symbols({ pattern: q, mode: 'literal' }, null, null, 'insensitive', max);
     const lines = await this.linesMap(top.map((h) => h.path));
     return top.map(({ chunk, path, score, positions }) => ({
       name: chunk.symbolName,
@@ -291,5 +287,42 @@ export class NavService {
       positions,
       line: nameLine(chunk, shortName(chunk.symbolName), lines.get(path) ?? null).line,
     }));
+  }
+
+  /** A `type:symbol` query's plan: the symbols of the roots it names, under its path filters. */
+  async symbolSearch(plan: Extract<QueryPlan, { type: 'symbol' }>): Promise<SymbolSearchResult> {
+    const limit = Math.min(plan.count, SYMBOL_RESULTS_MAX);
+    const { top, total } = this.symbols(plan.name, plan.roots, planPathTest(plan), plan.caseMode, limit);
+    const lines = await this.linesMap(top.map((h) => h.path));
+    const results = top.map(({ chunk, path, positions }) => ({
+      name: chunk.symbolName,
+      kind: chunk.chunkType,
+      path,
+      line: nameLine(chunk, shortName(chunk.symbolName), lines.get(path) ?? null).line,
+      endLine: chunk.endLine,
+      positions,
+    }));
+    return { results, total };
+  }
+
+  private symbols(
+    name: LeafPattern | null,
+    rootNames: readonly string[] | null,
+    pathTest: PathTest | null,
+    caseMode: CaseMode,
+    limit: number,
+  ) {
+    const names = this.roots.names();
+    const tables = this.readyTables().flatMap(({ prefix, table }, i) =>
+      table && (!rootNames || rootNames.includes(names[i])) ? [{ prefix, table }] : [],
+    );
+    const sources: SymbolSource[] = tables.map(({ prefix, table }) => ({
+      prefix,
+      table: table.table,
+      prepared: table.prepared,
+    }));
+    const all = searchSymbols(sources, name, { pathTest, caseMode, limit: Infinity });
+    tables.forEach(({ table }, i) => (table.prepared = sources[i].prepared)); // kept for the next query
+    return { top: all.slice(0, limit), total: all.length };
   }
 }

@@ -2,6 +2,7 @@
  * The worker boundary's git contracts (re-exported by protocol.ts): clone and fetch, the
  * repository library, history and its log, one file's diff, history and blame.
  */
+import type { HistorySearchSummary } from '../core/query/results';
 import type { QuarryErrorJSON } from '../core/errors';
 import type { JobStats } from './protocol-jobs';
 
@@ -112,6 +113,9 @@ export interface HistoryLogStats extends JobStats {
   cacheIgnored?: string;
   saveError?: string;
 }
+
+/** How a type:commit / type:diff search ended: how far back it reached, and whether the log is shallow. */
+export interface HistorySearchStats extends JobStats, HistorySearchSummary {}
 
 export interface CommitChangesRequest {
   oid: string;

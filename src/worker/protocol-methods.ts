@@ -54,11 +54,13 @@ import type {
   HistoryJobPart,
   HistoryLogRequest,
   HistoryLogStats,
+  HistorySearchStats,
   HistoryRequest,
   HistoryView,
   LibraryEntry,
   LibraryInfo,
 } from './protocol-git';
+import type { HistoryResult, QueryOptions, SymbolSearchResult } from '../core/query/results';
 import type { JobCallback, JobEnd, JobId, Outcome } from './protocol-jobs';
 
 /**
@@ -94,6 +96,7 @@ export const ENGINE_METHODS = {
     references: 'foregroundJob',
     outline: 'foreground',
     workspaceSymbols: 'foreground',
+    symbolSearch: 'foreground',
   },
   git: {
     cloneRepo: 'job',
@@ -104,6 +107,7 @@ export const ENGINE_METHODS = {
     deleteRepo: 'call',
     history: 'foreground',
     historyLog: 'job',
+    historySearch: 'job',
     commitChanges: 'foreground',
     fileGitStatus: 'call',
     fileDiff: 'foreground',
@@ -149,6 +153,8 @@ export interface EngineCalls {
   definitions(request: NavRequest): DefinitionsResult;
   outline(path: string): OutlineNode[];
   workspaceSymbols(query: string, limit?: number): WorkspaceSymbolHit[];
+  /** A `type:symbol` query of the query language (core/query), with the box's switches. */
+  symbolSearch(query: string, options: QueryOptions): SymbolSearchResult;
   /** The one registry: clones and opened folders (folders with their handles), newest first. */
   library(): LibraryInfo;
   /** Recent: opened folders with their handles, most recently opened first (loads no git code). */
@@ -201,6 +207,12 @@ export interface EngineJobs {
   deepenRepo: JobSig<[id: string, by?: number, auth?: GitAuth], never, JobEnd<never, GitJobStats>>;
   /** History's log, streamed; paints from the stored log, then reads only what is new. */
   historyLog: JobSig<[request?: HistoryLogRequest], HistoryJobPart, JobEnd<HistoryJobPart, HistoryLogStats>>;
+  /** A `type:commit` or `type:diff` query over the roots' logs, results streamed as found (core/query/results.ts). */
+  historySearch: JobSig<
+    [query: string, options: QueryOptions],
+    HistoryResult,
+    JobEnd<HistoryResult, HistorySearchStats>
+  >;
   /** The commits that changed a file, newest first. */
   fileHistory: JobSig<[path: string], FileHistoryEntry, JobEnd<FileHistoryEntry, FileHistoryStats>>;
   /** Blame of the file at HEAD; the one result is the BlameResult. */

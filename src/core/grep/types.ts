@@ -36,6 +36,8 @@ export interface GrepRequest {
    * (bool-search.ts). `maxResults` and `countLimit` count the lines delivered.
    */
   fileExpr?: QueryExpr;
+  /** Only these roots, by name, when several are open (the query language's root:); absent: every root. */
+  roots?: string[];
   /** Start below this directory of each root ('' = whole root). */
   directory?: string;
   contextBefore?: number;

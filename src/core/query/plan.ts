@@ -226,6 +226,7 @@ function fileRequest(q: ParsedQuery, b: PlanBase, ctx: PlanContext): GrepRequest
     pathRules: b.pathRules.length ? b.pathRules : undefined,
     extensions: b.extensions.length ? b.extensions : undefined,
     maxResults: b.count === Infinity ? undefined : b.count,
+    ...(b.roots ? { roots: b.roots } : {}),
   };
   if (expr.kind === 'term' || expr.kind === 'regex') {
     request.pattern = expr.kind === 'term' ? expr.value : expr.pattern;
@@ -264,6 +265,11 @@ export function planQuery(q: ParsedQuery, ctx: PlanContext): QueryPlan {
       return { ...b, type, name };
     }
     case 'commit':
+      if (b.pathRules.length || b.extensions.length)
+        throw queryError(
+          'file: and lang: narrow files: use them with type:diff (lines commits changed) or type:file',
+          'type:diff',
+        );
       if (q.expr) compileFileExpr(q.expr, { caseMode: b.caseMode });
       return { ...b, type, message: q.expr, author, before, after };
     case 'diff':

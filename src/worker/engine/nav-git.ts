@@ -4,6 +4,8 @@ import type { ReferenceFile } from '../../core/nav/types';
 import { Batcher } from '../edge';
 import type { ServiceHandlers } from './api';
 import { namedRoot, type EngineContext } from './context';
+import { planFor, planOf } from './query';
+import { historySearch, historySearchRoots } from '../history-search';
 
 export function navHandlers(ctx: EngineContext): ServiceHandlers<'nav'> {
   const { nav } = ctx;
@@ -26,6 +28,8 @@ export function navHandlers(ctx: EngineContext): ServiceHandlers<'nav'> {
     },
     outline: (path) => nav.outline(path),
     workspaceSymbols: (query, limit) => nav.workspaceSymbols(query, limit ?? 50),
+    symbolSearch: (query, options) =>
+      nav.symbolSearch(planOf(planFor(ctx.roots, query, options), ['symbol'], 'symbolSearch')),
   };
 }
 
@@ -46,6 +50,20 @@ export function gitHandlers(ctx: EngineContext): ServiceHandlers<'git'> {
     historyLog: (scope, request) => {
       const session = namedRoot(roots, request?.root);
       return histories.log(scope, session, roots.prefixOf(session));
+    },
+    historySearch: async (scope, query, options) => {
+      const plan = planOf(planFor(roots, query, options), ['commit', 'diff'], 'historySearch');
+      const names = roots.names();
+      const targets = roots.roots.filter((_, i) => !plan.roots || plan.roots.includes(names[i]));
+      const deps = { histories, store: ctx.options.indexStore, yieldBudgetMs: ctx.options.yieldBudgetMs };
+      if (targets.length === 1)
+        return historySearch(deps, scope, targets[0], roots.prefixOf(targets[0]), plan);
+      return historySearchRoots(
+        deps,
+        scope,
+        targets.map((s) => ({ session: s, prefix: roots.prefixOf(s) })),
+        plan,
+      );
     },
     commitChanges: (request) => {
       const session = namedRoot(roots, request?.root);

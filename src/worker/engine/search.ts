@@ -28,6 +28,10 @@ function searchJob(ctx: EngineContext) {
       prefix: roots.prefixOf(session),
       directory: request.directory,
     }));
+    if (request.roots) {
+      const names = roots.names();
+      targets = targets.filter((_, i) => request.roots!.includes(names[i]));
+    }
     if (roots.multiRoot && request.directory) {
       const r = roots.route(request.directory, 'directory');
       targets = [{ session: r.root, prefix: r.prefix, directory: r.rel }];
