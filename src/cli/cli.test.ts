@@ -226,6 +226,7 @@ describe('quarry CLI', () => {
       'get_routes',
       'feature_status',
       'explore',
+      'search',
       // the app's view tools (not listed over MCP)
       'ranked_view',
       'semantic_search',

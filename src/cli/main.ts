@@ -19,7 +19,7 @@ import { CodebaseIndexService } from '../core/codebase-index/service';
 import * as fs from 'node:fs';
 import { chunksCommand } from './chunks';
 import { cliSemantic, cliWorkspace } from './workspace';
-import { cliHistory } from './history';
+import { cliHistory, cliHistorySearch } from './history';
 import { serveMcp } from './mcp';
 import { serveCommand } from './serve';
 import { Turns, yieldingSource } from './turns';
@@ -133,6 +133,7 @@ function toolContext(rootList: string[], io: CliIO, noCache: boolean, turns?: Tu
     parsers: () => sharedSourceParsers(nodeGrammarLoader),
     semantic: cliSemantic(workspace, io.stderr),
     history: cliHistory(rootList),
+    historySearch: cliHistorySearch(rootList),
     searchPool: cliSearchPool(),
   };
 }

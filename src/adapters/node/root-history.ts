@@ -14,6 +14,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { history } from '../git/history';
+import { readHistoryLog } from '../git/history-log';
+import { runHistoryQuery } from '../git/history-query';
+import { GitObjectStore, type GitFs } from '../git/objects';
+import { QuarryError } from '../../core/errors';
+import type { LogCommit } from '../../core/git/types';
 import type { HistoryPortResult, ToolContext } from '../../core/tools/types';
 import { rootGitFs, type RootGitFs } from './git-fs';
 
@@ -88,5 +93,32 @@ export function nodeRootHistory(rootDirs: readonly string[]): NonNullable<ToolCo
       commits: h.commits,
       uncommitted: h.uncommitted ?? [],
     };
+  };
+}
+
+/**
+ * The search tool's type:commit / type:diff on disk: the root's own git data (as above), its
+ * log read in full (no stored log: a CLI call is one process), the plan run over it.
+ */
+export function nodeRootHistorySearch(
+  rootDirs: readonly string[],
+): NonNullable<ToolContext['historySearch']> {
+  return async (plan, rootIndex, prefix, onResult, signal) => {
+    const root = path.resolve(rootDirs[rootIndex]);
+    const gfs = rootGitFs(root);
+    const at = await rootGitdir(root, gfs);
+    if ('reason' in at) throw new QuarryError('NotFound', at.reason, { field: 'root' });
+    const objects = new GitObjectStore(gfs as unknown as GitFs, at.gitdir);
+    let commits: LogCommit[] = [];
+    const log = await readHistoryLog(gfs as unknown as GitFs, objects, {
+      dir: root,
+      gitdir: at.gitdir,
+      signal,
+      onPart: (part) => {
+        if (part.kind === 'commits')
+          commits = part.reset ? part.commits.slice() : commits.concat(part.commits);
+      },
+    });
+    return runHistoryQuery(plan, { commits, shallow: log.shallow, objects, prefix, signal, onResult });
   };
 }

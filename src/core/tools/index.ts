@@ -17,6 +17,7 @@ import { readFile } from './read-file';
 import { relatedCode } from './related-code';
 import { searchCorpus } from './search-corpus';
 import { searchFiles } from './search-files';
+import { searchTool } from './search';
 import { semanticCodeSearch } from './semantic-code-search';
 import type { Tool, ToolContext } from './types';
 import { rejectOverlongStrings, rejectUnknownFields } from './validate';
@@ -40,6 +41,7 @@ export const TOOLS: Tool[] = [
   getRoutes,
   featureStatusTool,
   exploreTool,
+  searchTool,
 ];
 
 /**

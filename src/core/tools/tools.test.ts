@@ -43,6 +43,7 @@ describe('tool registry', () => {
       'get_routes',
       'feature_status',
       'explore',
+      'search',
     ]);
     for (const t of tools) {
       expect(t.description.length).toBeGreaterThan(20);

@@ -5,6 +5,8 @@ import type { Workspace } from '../source/workspace';
 import type { EmbeddingModel } from '../semantic/port';
 import type { SemanticRoot } from '../semantic/search';
 import type { ToolRoot } from '../workspace/root';
+import type { QueryPlan } from '../query/plan';
+import type { HistoryResult, HistorySearchSummary } from '../query/results';
 
 export interface ToolContext {
   workspace: Workspace;
@@ -27,6 +29,17 @@ export interface ToolContext {
   semantic?: SemanticPort;
   /** explore's git agent: a root's recent history (absent: no host access to git, reported as unavailable). */
   history?: (rootIndex: number, limit: number, signal?: AbortSignal) => Promise<HistoryPortResult>;
+  /**
+   * The search tool's type:commit / type:diff over one root's git history (results with the
+   * root's `prefix` on their paths); absent: the host reads no history and says so.
+   */
+  historySearch?: (
+    plan: Extract<QueryPlan, { type: 'commit' | 'diff' }>,
+    rootIndex: number,
+    prefix: string,
+    onResult: (r: HistoryResult) => void,
+    signal?: AbortSignal,
+  ) => Promise<HistorySearchSummary>;
 }
 
 /**
