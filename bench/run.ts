@@ -24,7 +24,11 @@
  *      definition p50/p95 (target p95 < 50 ms), find references to the first files on screen
  *      (target p95 < 150 ms) and to the last, beside `rg -w -F -s NAME`; references compared
  *      line by line with rg's
- * BENCH_RUNS (default 5) sets the runs per query; BENCH_ONLY=scan|worker|index|build|seed004|clone|scale|semantic|explore|nav|history|blame|reopen runs one
+ *   8. the query language (bench/query-bench.ts): the same pattern with and without file:, -file:,
+ *      lang: and a glob (never slower), booleans beside their first term, type:commit on a
+ *      10,000-commit stored log (target first results < 200 ms) and type:diff over 1,000 commits
+ *      beside git log -G / -S (the same commits)
+ * BENCH_RUNS (default 5) sets the runs per query; BENCH_ONLY=scan|worker|index|build|seed004|clone|scale|semantic|explore|nav|query|history|blame|reopen runs one
  * section; BENCH_QUERY=<part of a query name> runs only those queries; BENCH_CORPUS_MB=<n> builds a smaller corpus of about n MB (a quick check of the bench
  * itself, in its own directory; the figures are only meaningful on the full corpus).
  */
@@ -48,6 +52,7 @@ import { runReopenBench } from './reopen/reopen-bench';
 import { runHistoryBench } from './history/history-bench';
 import { runBlameBench } from './history/blame-bench';
 import { runNavBench } from './nav/nav-bench';
+import { runQueryBench } from './query-bench';
 
 export const QUERIES: Query[] = [
   {
@@ -167,6 +172,7 @@ async function main() {
   if (!ONLY || ONLY === 'clone') await runCloneBench();
   if (!ONLY || ONLY === 'scale') await runScaleBench();
   if (!ONLY || ONLY === 'nav') await runNavBench(corpus.dir);
+  if (!ONLY || ONLY === 'query') await runQueryBench(corpus.dir, nodeSearchPool(), RUNS);
   if (!ONLY || ONLY === 'explore') {
     await runExploreBench(corpus.dir);
     await runGraphViewBench();
