@@ -15,6 +15,7 @@ import { SymbolPicker } from './nav/SymbolPicker';
 import { SkipLink } from './nav/SkipLink';
 import { useJumpKeys } from './nav/jump-history';
 import { SearchPanel } from './SearchPanel';
+import { queryHighlight } from './query/use-query-plan';
 import { AddressTooLong, CloningPanel, NoticePanel, OpeningPanel, SnapshotNote } from './shell/Panels';
 import { Sidebar } from './shell/Sidebar';
 import { StatusBar } from './shell/StatusBar';
@@ -42,14 +43,8 @@ export function App() {
 
 /** The current search's hits to mark in the file viewer (none for an empty query or Ranked). */
 function searchHighlight(view: ViewState): FileHighlight | null {
-  return view.q && view.mode !== 'ranked'
-    ? {
-        pattern: view.q,
-        mode: view.mode === 'regex' ? 'regex' : 'literal',
-        caseMode: view.caseSensitive ? 'sensitive' : 'insensitive',
-        wholeWord: view.wholeWord,
-      }
-    : null;
+  // the query's patterns, not its filters (query/use-query-plan.ts)
+  return queryHighlight(view);
 }
 
 /** The walk's skips, and the files the ranked index leaves to text search (the dialog lists both). */

@@ -1,12 +1,14 @@
 /**
  * The search box's options: the mode (Text, Regex, Ranked, Semantic, Hybrid), Match case and
- * Whole word (Text and Regex only), and the include / exclude / extensions filters behind a
- * toggle (open at first when one is set), each committed to the view after a pause in typing.
+ * Whole word (Text and Regex only), and "+ Filter", which writes a filter into the query (the
+ * include / exclude / extensions fields of old are filters of the query language now: file:,
+ * -file:, lang:). A link of old with those fields keeps them in Ranked, Semantic and Hybrid
+ * modes (which read them), said here with a way to clear them; Text and Regex turn them into
+ * filters of the query (SearchPanel).
  */
-import { useState } from 'react';
 import { SEARCH_MODES, type SearchMode, type ViewState } from './url-state';
 import type { UpdateView } from './use-view-state';
-import { useDebouncedDraft } from './views/use-tool';
+import { FilterMenu } from './query/FilterMenu';
 
 const MODE_LABELS: Record<SearchMode, string> = {
   text: 'Text',
@@ -16,8 +18,8 @@ const MODE_LABELS: Record<SearchMode, string> = {
   hybrid: 'Hybrid',
 };
 const MODE_TITLES: Record<SearchMode, string> = {
-  text: 'Exact text, like ripgrep',
-  regex: 'A regular expression (RE2 syntax)',
+  text: 'Exact text, like ripgrep, with filters such as lang: and file:',
+  regex: 'A regular expression (RE2 syntax), with filters such as lang: and file:',
   ranked: 'Code ranked by its words and identifiers (BM25 with code-aware weights)',
   semantic: 'By meaning, with the embedding model',
   hybrid: 'Ranked fused with the embedding model',
@@ -29,17 +31,31 @@ const TOGGLES = [
   ['wholeWord', 'Whole word'],
 ] as const;
 
+/** The old fields a link set, as words ('' when none). */
+function legacyText(view: ViewState): string {
+  return [
+    view.include && `include ${view.include}`,
+    view.exclude && `exclude ${view.exclude}`,
+    view.ext && `extensions ${view.ext}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
+}
+
 export function SearchOptions({
   view,
   update,
   ranked,
+  onFilter,
 }: {
   view: ViewState;
   update: UpdateView;
-  /** The mode ranks chunks: no case or whole-word options. */
+  /** The mode ranks chunks: no case or whole-word options, no query filters. */
   ranked: boolean;
+  /** Write a filter into the query. */
+  onFilter: (filter: string) => void;
 }) {
-  const [showFilters, setShowFilters] = useState(Boolean(view.include || view.exclude || view.ext));
+  const legacy = ranked ? legacyText(view) : '';
   return (
     <>
       <div className="search-options">
@@ -70,64 +86,16 @@ export function SearchOptions({
               {label}
             </button>
           ))}
-        <button
-          type="button"
-          className="toggle"
-          aria-expanded={showFilters}
-          aria-controls="search-filters"
-          onClick={() => setShowFilters((s) => !s)}
-        >
-          Filters{view.include || view.exclude || view.ext ? ' •' : ''}
-        </button>
+        {!ranked && <FilterMenu onChoose={onFilter} />}
       </div>
-      {showFilters && (
-        <div className="search-filters" id="search-filters">
-          <FilterField
-            label="Include"
-            placeholder="src/**, *.ts"
-            value={view.include}
-            onCommit={(v) => update({ include: v })}
-          />
-          <FilterField
-            label="Exclude"
-            placeholder="*.test.ts"
-            value={view.exclude}
-            onCommit={(v) => update({ exclude: v })}
-          />
-          <FilterField
-            label="Extensions"
-            placeholder="ts, tsx"
-            value={view.ext}
-            onCommit={(v) => update({ ext: v })}
-          />
-        </div>
+      {legacy && (
+        <p className="query-note" data-testid="legacy-filters">
+          Also filtered by the link: {legacy}.
+          <button type="button" onClick={() => update({ include: '', exclude: '', ext: '' })}>
+            Clear
+          </button>
+        </p>
       )}
     </>
-  );
-}
-
-function FilterField({
-  label,
-  placeholder,
-  value,
-  onCommit,
-}: {
-  label: string;
-  placeholder: string;
-  value: string;
-  onCommit: (v: string) => void;
-}) {
-  const [draft, setDraft] = useDebouncedDraft(value, onCommit, 300);
-  return (
-    <label className="filter-field">
-      <span>{label}</span>
-      <input
-        type="text"
-        value={draft}
-        placeholder={placeholder}
-        spellCheck={false}
-        onChange={(e) => setDraft(e.target.value)}
-      />
-    </label>
   );
 }

@@ -4,11 +4,13 @@
  * every hit in a <mark>, in a virtualised list. A new query supersedes (cancels) the old one.
  * Files are shown in relevance or path order (the `order` switch, in the URL), with the no-jump
  * rule of result-order.ts: once the list is touched, the files seen stay put.
+ * `type:symbol`, `type:commit` and `type:diff` list their own results (query/QueryResults.tsx).
  * Keyboard: ArrowDown from the box enters the results; Up/Down move between hits; Enter opens.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { lazyMeasureOptions } from './virtual';
 import {
+  useCallback,
   useEffect,
   useLayoutEffect,
   useMemo,
@@ -37,12 +39,19 @@ import { RankedResults } from './RankedResults';
 import { SemanticResults } from './SemanticResults';
 import { useSemantic } from './use-semantic';
 import { formatCount, plural } from './format';
-import { splitList, type ViewState } from './url-state';
-import { SearchBox } from './SearchBox';
+import type { ViewState } from './url-state';
+import { SearchBox, type SearchBoxApi, type SearchBoxQuery } from './SearchBox';
 import { SearchOptions } from './SearchOptions';
 import { TextResultRow } from './TextResultRow';
 import type { UpdateView } from './use-view-state';
 import { useSearchRun, type SearchRunStatus } from './use-search-run';
+import type { QueryPlan } from '../core/query/plan';
+import type { QueryAnalysis } from './query/query-analysis';
+import { useQueryAnalysis } from './query/use-query-plan';
+import { useCompletionSources } from './query/use-completion-sources';
+import { useListKeys } from './query/list-keys';
+import { QueryResults } from './query/QueryResults';
+import { appendFilter } from './query/FilterMenu';
 
 const ORDER_TITLES: Record<ResultOrder, string> = {
   relevance:
@@ -57,24 +66,18 @@ const REVEAL_STEP = 8;
 export const UI_COUNT_LIMIT = 100_000;
 const CONTEXT_LINES = 2;
 const ROW_HEIGHT = 20;
-/** The view fields a search request is built from. */
-export type RequestFields = Pick<
-  ViewState,
-  'q' | 'mode' | 'caseSensitive' | 'wholeWord' | 'include' | 'exclude' | 'ext'
->;
+const EMPTY_REQUEST: GrepRequest = { pattern: '', mode: 'literal' };
 
-export function buildRequest(view: RequestFields): GrepRequest {
+/** The text search a query's plan asks for (none when it asks for another kind, or has no pattern). */
+export function buildRequest(plan: QueryPlan | null): GrepRequest {
+  if (plan?.type !== 'file' || !plan.request) return EMPTY_REQUEST;
+  const r = plan.request;
   return {
-    pattern: view.q,
-    mode: view.mode === 'regex' ? 'regex' : 'literal',
-    caseMode: view.caseSensitive ? 'sensitive' : 'insensitive',
-    wholeWord: view.wholeWord,
-    include: splitList(view.include),
-    exclude: splitList(view.exclude),
-    extensions: splitList(view.ext),
+    ...r,
     contextBefore: CONTEXT_LINES,
     contextAfter: CONTEXT_LINES,
-    maxResults: UI_MAX_RESULTS,
+    // count:all asks for every match: the list still holds at most UI_COUNT_LIMIT
+    maxResults: Math.min(r.maxResults ?? UI_COUNT_LIMIT, UI_COUNT_LIMIT),
     countLimit: UI_COUNT_LIMIT,
     maxLineChars: PREVIEW_LINE_CHARS,
   };
@@ -242,7 +245,16 @@ function useResultKeys({
 }
 
 /** The summary above the results: what the search found so far, or in the end. */
-function searchSummary(status: SearchRunStatus, totalHits: number, fileCount: number): string {
+function searchSummary(
+  status: SearchRunStatus,
+  totalHits: number,
+  fileCount: number,
+  analysis: QueryAnalysis,
+): string {
+  // what is wrong with the query is said under the box
+  if (analysis.kind === 'error' || analysis.kind === 'pending') return '';
+  if (analysis.kind === 'ok' && analysis.plan.type === 'file' && !analysis.plan.request)
+    return 'Add a pattern to search for: filters alone match no lines.';
   if (status.state === 'idle') return `Type to search ${plural(fileCount, 'file')}.`;
   if (status.state === 'error') return '';
   if (status.state === 'running')
@@ -323,6 +335,11 @@ function SearchHint() {
     <div className="empty-hint">
       <p>Search every file of the repository. Try a word from the code, or switch to Regex.</p>
       <p>
+        Narrow it with filters such as <code>lang:python</code>, <code>file:src/</code> or{' '}
+        <code>-file:test</code>; <code>type:symbol</code>, <code>type:commit</code> and <code>type:diff</code>{' '}
+        search symbols and history.
+      </p>
+      <p>
         <kbd>Ctrl</kbd>/<kbd>⌘</kbd>+<kbd>P</kbd> opens a file by name.
       </p>
     </div>
@@ -391,6 +408,49 @@ function ResultsScroll({
   );
 }
 
+/** What a hit row and a file header do (with select:file, a header opens its file at its first match). */
+function rowActions(
+  update: UpdateView,
+  results: RefObject<ResultRows>,
+  selectFiles: boolean,
+  toggleFile: (path: string) => void,
+) {
+  const open = (row: Row) => {
+    if (row.kind === 'line') update({ file: row.path, line: row.line }, { push: true });
+  };
+  const onToggle = (path: string) => {
+    if (!selectFiles) return toggleFile(path);
+    const first = results.current.file(path)?.rows.find((r) => r.kind === 'line' && r.ranges);
+    update({ file: path, line: first?.kind === 'line' ? first.line : 0 }, { push: true });
+  };
+  return { open, onToggle };
+}
+
+/** The query box's side of the panel: the query's analysis, completion's sources, "+ Filter", list keys. */
+function useQueryBox(
+  view: ViewState,
+  update: UpdateView,
+  repoKey: string,
+  ranked: boolean,
+  searchInputRef: RefObject<HTMLInputElement | null>,
+) {
+  const completion = useCompletionSources(repoKey);
+  const analysis = useQueryAnalysis(view, update, ranked, completion.rootNames, UI_MAX_RESULTS);
+  const boxApi = useRef<SearchBoxApi | null>(null);
+  const keys = useListKeys(searchInputRef);
+  const addFilter = useCallback(
+    (filter: string) => boxApi.current?.write((draft) => appendFilter(draft, filter)),
+    [],
+  );
+  const box: SearchBoxQuery = {
+    problem: analysis.kind === 'error' ? analysis.problem : null,
+    sources: completion.sources,
+    loadSource: completion.load,
+    apiRef: boxApi,
+  };
+  return { analysis, box, keys, addFilter };
+}
+
 export function SearchPanel({
   view,
   update,
@@ -423,16 +483,17 @@ export function SearchPanel({
    */
   const [revealed, setRevealed] = useState(REVEAL_STEP);
 
-  // A new request (a new search) only when a field it is built from changes, not the open file or line.
-  const { q, mode, caseSensitive, wholeWord, include, exclude, ext } = view;
-  const request = useMemo(
-    () => buildRequest({ q, mode, caseSensitive, wholeWord, include, exclude, ext }),
-    [q, mode, caseSensitive, wholeWord, include, exclude, ext],
-  );
-  const { results, status, rowsVersion } = useSearchRun(request, repoKey, ranked, () => {
+  // The query (its plan, its problem, completion's sources); a new request only when the plan changes.
+  const query = useQueryBox(view, update, repoKey, ranked, searchInputRef);
+  const plan = query.analysis.kind === 'ok' ? query.analysis.plan : null;
+  const request = useMemo(() => buildRequest(plan), [plan]);
+  const textSearch = !ranked && (!plan || plan.type === 'file');
+  const selectFiles = plan?.type === 'file' && plan.select === 'file';
+  const { results, status, rowsVersion } = useSearchRun(request, repoKey, !textSearch, () => {
     setRevealed(REVEAL_STEP);
     setActive(-1);
-    setCollapse(NONE_COLLAPSED);
+    // select:file lists the files only: each its header
+    setCollapse(selectFiles ? ALL_COLLAPSED : NONE_COLLAPSED);
   });
   const order = view.order;
   const list = useResultList({ results, rowsVersion, collapse, order, revealed, setRevealed, setActive });
@@ -445,15 +506,19 @@ export function SearchPanel({
     setCollapse,
     searchInputRef,
   });
-  const open = (row: Row) => {
-    if (row.kind === 'line') update({ file: row.path, line: row.line }, { push: true });
-  };
-  const summary = searchSummary(status, results.current.hitCount, fileCount);
+  const { open, onToggle } = rowActions(update, results, selectFiles, toggleFile);
+  const summary = searchSummary(status, results.current.hitCount, fileCount, query.analysis);
 
   return (
     <section className="search-panel" aria-label="Search">
-      <SearchBox view={view} update={update} inputRef={searchInputRef} onArrowDown={() => focusFirstHit()}>
-        <SearchOptions view={view} update={update} ranked={ranked} />
+      <SearchBox
+        view={view}
+        update={update}
+        inputRef={searchInputRef}
+        onArrowDown={() => (textSearch ? focusFirstHit() : query.keys.focusFirst())}
+        query={query.box}
+      >
+        <SearchOptions view={view} update={update} ranked={ranked} onFilter={query.addFilter} />
       </SearchBox>
       {view.mode === 'semantic' || view.mode === 'hybrid' ? (
         // Ranked stays lexical once the model is loaded: hybrid scored below it on the labelled set (docs/design.md)
@@ -467,6 +532,16 @@ export function SearchPanel({
         />
       ) : ranked ? (
         <RankedResults view={view} update={update} indexReady={indexReady} indexVersion={indexVersion} />
+      ) : plan && plan.type !== 'file' ? (
+        <QueryResults
+          type={plan.type}
+          view={view}
+          update={update}
+          repoKey={repoKey}
+          indexReady={indexReady}
+          indexVersion={indexVersion}
+          keys={query.keys}
+        />
       ) : (
         <>
           <ResultsHead
@@ -478,7 +553,7 @@ export function SearchPanel({
             collapsed={shown.collapsed}
             setCollapse={setCollapse}
           />
-          {status.state === 'idle' && <SearchHint />}
+          {status.state === 'idle' && query.analysis.kind === 'empty' && <SearchHint />}
           <ResultsScroll
             list={list}
             revealed={revealed}
@@ -486,7 +561,7 @@ export function SearchPanel({
             setActive={setActive}
             collapse={collapse}
             onKeyDown={onResultsKey}
-            onToggle={toggleFile}
+            onToggle={onToggle}
             onOpen={open}
           />
         </>

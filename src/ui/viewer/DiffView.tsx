@@ -5,10 +5,10 @@
  * editor) or the bar's buttons moving between changes. The diff is computed in the worker;
  * the rows are built here from its edit script (a few ms even for a large file).
  */
-import { useEffect, useEffectEvent, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useEffectEvent, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { QuarryError, toQuarryError } from '../../core/errors';
 import { displayLine, splitLines } from '../../core/diff/lines';
-import { buildRows, type DiffLayout } from '../../core/diff/rows';
+import { buildRows, type DiffLayout, type DiffRow } from '../../core/diff/rows';
 import type { DiffSide, FileDiffResult } from '../../worker/protocol';
 import { useEngine } from '../engine';
 import { formatBytes, formatCount, plural } from '../format';
@@ -17,6 +17,7 @@ import type { UpdateView } from '../use-view-state';
 import { visibleText } from '../visible-text';
 import { VisibleText } from '../VisibleText';
 import { DiffRowsView, type DiffRowsHandle } from './DiffRows';
+import { lineRow } from './diff-line';
 import { fullDate, relativeTime, shortOid } from './git-format';
 import './diff.css';
 
@@ -219,6 +220,31 @@ function DiffError({
   );
 }
 
+/**
+ * A link to a line (the address's `line` with `diff`, e.g. a type:diff result; 1-based, the
+ * commit's side, else the parent's; 0: the top): its change scrolled to and made current, once
+ * per diff and line.
+ */
+function useLineFocus(
+  rows: readonly DiffRow[] | null,
+  line: number,
+  diffKey: string,
+  setBlock: (block: number) => void,
+  rowsHandle: RefObject<DiffRowsHandle | null>,
+) {
+  const done = useRef('');
+  useEffect(() => {
+    const key = `${diffKey}:${line}`;
+    if (!rows || !line || done.current === key) return;
+    done.current = key;
+    const at = lineRow(rows, line);
+    if (at < 0) return;
+    const row = rows[at];
+    if (row.kind === 'line' && row.block >= 0) setBlock(row.block);
+    rowsHandle.current?.scrollToRow(at);
+  }, [rows, line, diffKey, setBlock, rowsHandle]);
+}
+
 /** Whether the rows show under the note: there is none, or it says the sides are the same. */
 function rowsShown(result: FileDiffResult, note: ReactNode): boolean {
   return (
@@ -233,10 +259,12 @@ export function DiffView({
   repoKey,
   update,
   toolbar,
+  line = 0,
 }: {
   path: string;
   /** A commit oid, or 'worktree'. */
   target: string;
+  line?: number;
   layout: DiffLayout;
   repoKey: string;
   update: UpdateView;
@@ -277,6 +305,7 @@ export function DiffView({
   );
   const blocks = built?.blockStarts ?? [];
 
+  useLineFocus(built?.rows ?? null, line, `${path}@${target}`, setBlock, rowsHandle);
   const step = (dir: 1 | -1) => {
     if (!blocks.length) return;
     const next =

@@ -70,6 +70,7 @@ export function useFileGit(view: ViewState, update: UpdateView, repoKey: string)
     <DiffView
       path={view.file}
       target={view.diff}
+      line={view.line}
       layout={view.dview}
       repoKey={repoKey}
       update={update}
