@@ -26,7 +26,8 @@ import type {
 import type { ChunkIndex } from '../core/rank/bm25';
 import { type PreparedPath } from '../core/nav/fuzzy';
 import { searchSymbols, type SymbolSource } from '../core/query/symbols';
-import { planPathTest, type LeafPattern, type QueryPlan } from '../core/query/plan';
+import type { LeafPattern, QueryPlan } from '../core/query/plan';
+import { planPathTest } from '../core/query/plan-engine';
 import type { SymbolSearchResult } from '../core/query/results';
 import type { CaseMode } from '../core/grep/regex';
 import type { PathTest } from '../core/walk/glob';

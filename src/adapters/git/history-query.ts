@@ -7,7 +7,8 @@
  */
 import { searchCommits, type CommitQuery } from '../../core/git/commit-search';
 import type { LogCommit } from '../../core/git/types';
-import { planPathTest, type QueryPlan } from '../../core/query/plan';
+import type { QueryPlan } from '../../core/query/plan';
+import { planPathTest } from '../../core/query/plan-engine';
 import type { HistoryResult, HistorySearchSummary } from '../../core/query/results';
 import { authorMatcher, exprTextMatcher } from '../../core/query/text-matcher';
 import type { GitObjectStore } from './objects';

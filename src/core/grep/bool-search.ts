@@ -9,6 +9,7 @@
  * this wrapper stops it once the request's own cap and count are reached.
  */
 import { QuarryError } from '../errors';
+import { alternationOf } from '../query/alternation';
 import type { QueryExpr } from '../query/types';
 import { compileMatcher, type CaseMode, type Matcher } from './regex';
 import type { GrepFileResult, GrepMatch, GrepRequest, GrepSink, GrepSummary, HitRange } from './types';
@@ -27,10 +28,7 @@ export interface CompiledFileExpr {
   alternation: string;
 }
 
-/** Escape a literal for the regex dialect (compileMatcher's parser). */
-export function escapeRegex(literal: string): string {
-  return literal.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&');
-}
+export { escapeRegex } from '../query/alternation';
 
 type Holds = (present: readonly boolean[]) => boolean;
 
@@ -40,7 +38,6 @@ export function compileFileExpr(
   opts: { caseMode: CaseMode; wholeWord?: boolean },
 ): CompiledFileExpr {
   const leaves: Leaf[] = [];
-  const sources: string[] = [];
   const walk = (e: QueryExpr, positive: boolean): Holds => {
     switch (e.kind) {
       case 'term':
@@ -52,7 +49,6 @@ export function compileFileExpr(
           matcher: compileMatcher(pattern, { mode, caseMode: opts.caseMode, wholeWord: opts.wholeWord }),
           positive,
         });
-        sources.push(e.kind === 'term' ? escapeRegex(e.value) : `(?:${e.pattern})`);
         return (p) => p[i];
       }
       case 'not': {
@@ -79,7 +75,7 @@ export function compileFileExpr(
       },
     );
   }
-  return { leaves, holds, alternation: sources.join('|') };
+  return { leaves, holds, alternation: alternationOf(expr) };
 }
 
 /** The hits of the shown leaves on a line, merged and in order. */

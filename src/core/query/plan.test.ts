@@ -4,8 +4,10 @@ import { Workspace } from '../source/workspace';
 import { searchAll } from '../grep/search';
 import { dateValue, languagesNamed, planQuery, type PlanContext, type QueryPlan } from './plan';
 import type { ParsedQuery, QueryFilter } from './types';
+import { PATTERN_CHECK } from './plan-engine';
 
 const ctx: PlanContext = {
+  check: PATTERN_CHECK,
   caseSensitive: false,
   defaultCount: 500,
   roots: ['shop', 'ledger'],

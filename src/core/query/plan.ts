@@ -6,12 +6,10 @@
  * error shape as the parser's.
  */
 import { QuarryError } from '../errors';
-import { compileFileExpr } from '../grep/bool-search';
-import { compilePathRule } from '../grep/compile-request';
-import { compileMatcher, type CaseMode } from '../grep/regex';
+import type { CaseMode } from '../grep/regex';
 import type { GrepRequest, PathRule } from '../grep/types';
 import { LANGUAGES, type LanguageInfo } from '../source/languages';
-import { compilePathFilter, type PathTest } from '../walk/glob';
+import { alternationOf } from './alternation';
 import type { ParsedQuery, QueryExpr, QueryFilter, QueryType } from './types';
 
 export interface PlanContext {
@@ -24,7 +22,15 @@ export interface PlanContext {
   defaultCount: number;
   /** Now, for relative dates (`after:2w`); ms since the epoch. */
   now?: number;
+  /**
+   * Compiles a pattern as the search will run it (throws the engine's error). The engine and the
+   * tools pass plan-engine.ts's PATTERN_CHECK; the page passes none (it plans without the regex
+   * engine, and the search reports a pattern it cannot run).
+   */
+  check?: PatternCheck;
 }
+
+export type PatternCheck = (pattern: string, mode: 'literal' | 'regex', caseSensitive: boolean) => void;
 
 /** One pattern of a history or symbol search. */
 export interface LeafPattern {
@@ -129,24 +135,35 @@ export function dateValue(field: string, value: string, now = Date.now()): numbe
   throw queryError(`${field}: needs a date such as 2024-05-01 or 2w (two weeks ago), got \`${value}\``);
 }
 
-function pathRule(f: QueryFilter, caseSensitive: boolean): PathRule {
+function pathRule(f: QueryFilter, caseSensitive: boolean, check: PatternCheck | undefined): PathRule {
   const glob = GLOB_CHARS.test(f.value);
-  if (!glob) checkPattern(f.value, 'regex', caseSensitive, `file:${f.value}`);
+  if (!glob) checkPattern(check, f.value, 'regex', caseSensitive, `file:${f.value}`);
   return { pattern: f.value, glob, negated: f.negated, caseSensitive };
 }
 
 function checkPattern(
+  check: PatternCheck | undefined,
   pattern: string,
   mode: 'literal' | 'regex',
   caseSensitive: boolean,
   what: string,
 ): void {
+  if (!check) return;
   try {
-    compileMatcher(pattern, { mode, caseMode: caseSensitive ? 'sensitive' : 'insensitive' });
+    check(pattern, mode, caseSensitive);
   } catch (err) {
     const detail = err instanceof Error ? err.message : String(err);
     throw queryError(`\`${what}\` is not a pattern the search can run: ${detail}`);
   }
+}
+
+/** Every pattern of an expression, checked (the NOTed ones too). */
+function checkExpr(check: PatternCheck | undefined, e: QueryExpr, caseSensitive: boolean): void {
+  if (!check) return;
+  if (e.kind === 'term') checkPattern(check, e.value, 'literal', caseSensitive, e.value);
+  else if (e.kind === 'regex') checkPattern(check, e.pattern, 'regex', caseSensitive, `/${e.pattern}/`);
+  else if (e.kind === 'not') checkExpr(check, e.item, caseSensitive);
+  else for (const x of e.items) checkExpr(check, x, caseSensitive);
 }
 
 function single<T extends string>(filters: QueryFilter[], field: QueryFilter['field']): T | null {
@@ -192,7 +209,9 @@ function leafOf(expr: QueryExpr | null, type: QueryType): LeafPattern | null {
 function base(q: ParsedQuery, ctx: PlanContext): PlanBase {
   const caseValue = single<'yes' | 'no'>(q.filters, 'case');
   const caseSensitive = caseValue ? caseValue === 'yes' : ctx.caseSensitive;
-  const pathRules = q.filters.filter((f) => f.field === 'file').map((f) => pathRule(f, caseSensitive));
+  const pathRules = q.filters
+    .filter((f) => f.field === 'file')
+    .map((f) => pathRule(f, caseSensitive, ctx.check));
   const langs = q.filters.filter((f) => f.field === 'lang');
   const extensions = [
     ...new Set(langs.filter((f) => !f.negated).flatMap((f) => languageExtensions(f.value))),
@@ -228,13 +247,15 @@ function fileRequest(q: ParsedQuery, b: PlanBase, ctx: PlanContext): GrepRequest
     maxResults: b.count === Infinity ? undefined : b.count,
     ...(b.roots ? { roots: b.roots } : {}),
   };
+  checkExpr(ctx.check, expr, b.caseMode === 'sensitive');
   if (expr.kind === 'term' || expr.kind === 'regex') {
     request.pattern = expr.kind === 'term' ? expr.value : expr.pattern;
     request.mode = expr.kind === 'term' ? 'literal' : 'regex';
     return request;
   }
-  const cx = compileFileExpr(expr, { caseMode: b.caseMode, wholeWord: ctx.wholeWord });
-  return { ...request, pattern: cx.alternation, mode: 'regex', fileExpr: expr };
+  if (!hasShownPattern(expr, true))
+    throw queryError('NOT needs something to search for beside it, as in `foo NOT bar`');
+  return { ...request, pattern: alternationOf(expr), mode: 'regex', fileExpr: expr };
 }
 
 /** What a parsed query asks for; throws QuarryError('InvalidQuery') for values that cannot run. */
@@ -255,13 +276,13 @@ export function planQuery(q: ParsedQuery, ctx: PlanContext): QueryPlan {
     throw queryError(`select:file lists files; it does not apply to type:${type}`);
   const before = beforeValue === null ? null : dateValue('before', beforeValue, ctx.now);
   const after = afterValue === null ? null : dateValue('after', afterValue, ctx.now);
-  if (author !== null) checkPattern(author, 'regex', false, `author:${author}`);
+  if (author !== null) checkPattern(ctx.check, author, 'regex', false, `author:${author}`);
   switch (type) {
     case 'file':
       return { ...b, type, request: fileRequest(q, b, ctx), select };
     case 'symbol': {
       const name = leafOf(q.expr, type);
-      if (name) checkPattern(name.pattern, name.mode, b.caseMode === 'sensitive', name.pattern);
+      if (name) checkPattern(ctx.check, name.pattern, name.mode, b.caseMode === 'sensitive', name.pattern);
       return { ...b, type, name };
     }
     case 'commit':
@@ -270,7 +291,7 @@ export function planQuery(q: ParsedQuery, ctx: PlanContext): QueryPlan {
           'file: and lang: narrow files: use them with type:diff (lines commits changed) or type:file',
           'type:diff',
         );
-      if (q.expr) compileFileExpr(q.expr, { caseMode: b.caseMode });
+      if (q.expr) checkShown(ctx.check, q.expr, b.caseMode);
       return { ...b, type, message: q.expr, author, before, after };
     case 'diff':
       if (!q.expr)
@@ -278,16 +299,20 @@ export function planQuery(q: ParsedQuery, ctx: PlanContext): QueryPlan {
           'type:diff needs a pattern to find in the added and removed lines',
           'type:diff /pattern/',
         );
-      compileFileExpr(q.expr, { caseMode: b.caseMode });
+      checkShown(ctx.check, q.expr, b.caseMode);
       return { ...b, type, pattern: q.expr, author, before, after };
   }
 }
 
-/** The plan's path rules and languages as one test of a root-relative path; null when nothing filters. */
-export function planPathTest(plan: Pick<QueryPlan, 'pathRules' | 'extensions'>): PathTest | null {
-  const tests = plan.pathRules.map(compilePathRule);
-  const byExtension = compilePathFilter({ extensions: plan.extensions });
-  if (byExtension) tests.push(byExtension);
-  if (!tests.length) return null;
-  return (p) => tests.every((t) => t(p));
+/** Whether some pattern is under an even number of NOTs (something to show). */
+function hasShownPattern(e: QueryExpr, positive: boolean): boolean {
+  if (e.kind === 'term' || e.kind === 'regex') return positive;
+  if (e.kind === 'not') return hasShownPattern(e.item, !positive);
+  return e.items.some((x) => hasShownPattern(x, positive));
+}
+
+function checkShown(check: PatternCheck | undefined, e: QueryExpr, caseMode: CaseMode): void {
+  checkExpr(check, e, caseMode === 'sensitive');
+  if (!hasShownPattern(e, true))
+    throw queryError('NOT needs something to search for beside it, as in `foo NOT bar`');
 }

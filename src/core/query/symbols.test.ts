@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Chunk, ChunkType } from '../chunk/types';
 import { SymbolTable } from '../nav/symbol-table';
-import { planPathTest, planQuery } from './plan';
+import { planQuery } from './plan';
+import { PATTERN_CHECK, planPathTest } from './plan-engine';
 import { parseQuery } from './parse';
 import { searchSymbols, type SymbolSource } from './symbols';
 
@@ -22,7 +23,7 @@ const sources = (): SymbolSource[] => [
 ];
 
 function run(query: string) {
-  const plan = planQuery(parseQuery(query), { caseSensitive: false, defaultCount: 50 });
+  const plan = planQuery(parseQuery(query), { caseSensitive: false, defaultCount: 50, check: PATTERN_CHECK });
   if (plan.type !== 'symbol') throw new Error(plan.type);
   return searchSymbols(sources(), plan.name, {
     pathTest: planPathTest(plan),

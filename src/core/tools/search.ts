@@ -12,7 +12,8 @@ import { searchWorkspace } from '../grep/search';
 import type { GrepFileResult } from '../grep/types';
 import { SymbolTable } from '../nav/symbol-table';
 import { parseQuery } from '../query/parse';
-import { planPathTest, planQuery, type QueryPlan } from '../query/plan';
+import { planQuery, type QueryPlan } from '../query/plan';
+import { PATTERN_CHECK, planPathTest } from '../query/plan-engine';
 import type { HistoryResult, HistorySearchSummary, SymbolResult } from '../query/results';
 import { searchSymbols, type SymbolSource } from '../query/symbols';
 import { ensureCodeIndexes } from './index-context';
@@ -75,6 +76,7 @@ function planFor(args: SearchArgs, ctx: ToolContext): QueryPlan {
     caseSensitive: args.caseSensitive,
     roots: names,
     defaultCount: args.limit,
+    check: PATTERN_CHECK,
   });
   return { ...plan, count: Math.min(plan.count, SEARCH_LIMIT_MAX) };
 }

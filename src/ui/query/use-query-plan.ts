@@ -6,7 +6,7 @@
  */
 import { useEffect, useMemo } from 'react';
 import type { FileHighlight } from '../../worker/protocol';
-import { compileFileExpr } from '../../core/grep/bool-search';
+import { alternationOf } from '../../core/query/alternation';
 import { parseQuery } from '../../core/query/parse';
 import type { ViewState } from '../url-state';
 import type { UpdateView } from '../use-view-state';
@@ -69,7 +69,7 @@ export function queryHighlight(view: ViewState): FileHighlight | null {
     const base = { caseMode, wholeWord: view.wholeWord } as const;
     if (expr.kind === 'term') return { pattern: expr.value, mode: 'literal', ...base };
     if (expr.kind === 'regex') return { pattern: expr.pattern, mode: 'regex', ...base };
-    return { pattern: compileFileExpr(expr, base).alternation, mode: 'regex', ...base };
+    return { pattern: alternationOf(expr), mode: 'regex', ...base };
   } catch {
     return null;
   }

@@ -2,6 +2,7 @@
 import { QuarryError } from '../../core/errors';
 import { parseQuery } from '../../core/query/parse';
 import { planQuery, type QueryPlan } from '../../core/query/plan';
+import { PATTERN_CHECK } from '../../core/query/plan-engine';
 import type { QueryOptions } from '../../core/query/results';
 import type { Roots } from '../roots';
 
@@ -29,6 +30,7 @@ export function planFor(roots: Roots, query: unknown, options: unknown): QueryPl
     wholeWord: o.wholeWord,
     roots: names,
     defaultCount: o.limit!,
+    check: PATTERN_CHECK,
   });
 }
 
