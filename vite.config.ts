@@ -13,7 +13,7 @@ import {
 import { tmpdir } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { createRequire } from 'node:module';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -201,6 +201,181 @@ function quarryUseLite(): Plugin {
 }
 
 /**
+ * A deployer's own embedding model: `QUARRY_EMBED_MODEL=DIR npm run build` copies an ONNX model in
+ * the transformers.js layout (its JSON files and ONE ONNX export: onnx/model_quantized.onnx when
+ * there is one, else onnx/model.onnx; QUARRY_EMBED_MODEL_ONNX=onnx/model_fp16.onnx picks another)
+ * into the deployment under assets/embed-model/, each name with a hash of its bytes, and gives
+ * their URLs and sizes in `virtual:quarry-embed-model` (adapters/browser/deployed-model.ts, read
+ * by the embedding worker only). `virtual:quarry-embed-model-info` is the model's name and size
+ * alone, for the engine's status. Without the variable both are `null` and nothing is copied: the
+ * build is USE lite's, unchanged. The files are never precached (vite.config.ts globIgnores): the
+ * service worker keeps them from the first semantic search on.
+ */
+export interface DeployedModelFile {
+  path: string;
+  abs: string;
+  bytes: number;
+}
+
+export interface DeployedModelPlan {
+  name: string;
+  onnxFile: string;
+  files: DeployedModelFile[];
+}
+
+/**
+ * The files the loader reads, as core/semantic/onnx-pick.ts pickLayoutFiles chooses them with
+ * prefer 'quantized' (written again here: the Vite config imports no source file; a unit test
+ * checks the two agree): the JSON files there are, the pooling config, one ONNX export. A string:
+ * what is missing.
+ */
+function pickModelFiles(
+  has: (path: string) => boolean,
+  modules: unknown,
+  onnxFile?: string,
+): { onnx: string; files: string[] } | string {
+  if (!has('config.json')) return 'config.json';
+  if (!has('tokenizer.json')) return 'tokenizer.json';
+  const candidates = onnxFile
+    ? [onnxFile]
+    : ['onnx/model_quantized.onnx', 'model_quantized.onnx', 'onnx/model.onnx', 'model.onnx'];
+  const onnx = candidates.find(has);
+  if (!onnx) return candidates.join(' or ');
+  const files = LAYOUT_JSON.filter(has);
+  const entry = Array.isArray(modules)
+    ? (modules as Array<Record<string, unknown>>).find(
+        (m) =>
+          m &&
+          typeof m.type === 'string' &&
+          /\.Pooling$/.test(m.type) &&
+          typeof m.path === 'string' &&
+          m.path,
+      )
+    : undefined;
+  const pooling = entry ? `${String(entry.path).replace(/\/+$/, '')}/config.json` : '1_Pooling/config.json';
+  if (has(pooling)) files.push(pooling);
+  files.push(onnx);
+  return { onnx, files };
+}
+
+const LAYOUT_JSON = [
+  'config.json',
+  'tokenizer.json',
+  'tokenizer_config.json',
+  'modules.json',
+  'sentence_bert_config.json',
+];
+
+/** A relative path inside the folder ('onnx/model.onnx'), never leaving it. */
+function isLayoutPath(p: string): boolean {
+  return (
+    p.length > 0 &&
+    p.length <= 512 &&
+    !p.startsWith('/') &&
+    !/\\|\0/.test(p) &&
+    p.split('/').every((part) => part !== '' && part !== '.' && part !== '..')
+  );
+}
+
+/** The files a build copies from `dir`, checked (a folder that is no model fails the build, saying why). */
+export function planEmbedModel(dir: string, onnxFile?: string): DeployedModelPlan {
+  const root = resolve(dir);
+  const fail = (why: string) => new Error(`QUARRY_EMBED_MODEL=${dir}: ${why}`);
+  let isDir: boolean;
+  try {
+    isDir = statSync(root).isDirectory();
+  } catch {
+    throw fail('no such directory');
+  }
+  if (!isDir) throw fail('not a directory');
+  const has = (rel: string) => {
+    try {
+      return isLayoutPath(rel) && statSync(join(root, rel)).isFile();
+    } catch {
+      return false;
+    }
+  };
+  let modules: unknown;
+  try {
+    modules = has('modules.json') ? JSON.parse(readFileSync(join(root, 'modules.json'), 'utf8')) : undefined;
+  } catch {
+    throw fail('modules.json is not valid JSON');
+  }
+  if (onnxFile !== undefined && !isLayoutPath(onnxFile))
+    throw fail(`${onnxFile} is not a path inside the folder`);
+  const chosen = pickModelFiles(has, modules, onnxFile);
+  if (typeof chosen === 'string')
+    throw fail(`the folder has no ${chosen}: it is not a model in the transformers.js layout`);
+  return {
+    name: basename(root),
+    onnxFile: chosen.onnx,
+    files: chosen.files.map((p) => ({ path: p, abs: join(root, p), bytes: statSync(join(root, p)).size })),
+  };
+}
+
+/** assets/embed-model/<folders>/<stem>-<hash>.<ext>: a new model's files are new URLs, a cached one never goes stale. */
+function assetName(path: string, source: Buffer): string {
+  const hash = createHash('sha256').update(source).digest('hex').slice(0, 10);
+  const slash = path.lastIndexOf('/');
+  const folder = path.slice(0, slash + 1);
+  const file = path.slice(slash + 1);
+  const dot = file.lastIndexOf('.');
+  const [stem, ext] = dot > 0 ? [file.slice(0, dot), file.slice(dot)] : [file, ''];
+  return `assets/embed-model/${folder}${stem}-${hash}${ext}`;
+}
+
+export function quarryEmbedModel(
+  dir = process.env.QUARRY_EMBED_MODEL,
+  onnxFile = process.env.QUARRY_EMBED_MODEL_ONNX || undefined,
+): Plugin {
+  const id = 'virtual:quarry-embed-model';
+  const infoId = 'virtual:quarry-embed-model-info';
+  const DEV = '/@quarry-embed-model/';
+  let plan: DeployedModelPlan | null | undefined;
+  const getPlan = () => (plan === undefined ? (plan = dir ? planEmbedModel(dir, onnxFile) : null) : plan);
+  let command: 'build' | 'serve' = 'build';
+  let base = '/';
+  return {
+    name: 'quarry-embed-model',
+    configResolved(config) {
+      command = config.command;
+      base = config.base.startsWith('/') ? config.base : '/';
+    },
+    resolveId: (source) => (source === id || source === infoId ? '\0' + source : null),
+    load(loadId) {
+      if (loadId !== '\0' + id && loadId !== '\0' + infoId) return null;
+      const p = getPlan();
+      if (!p) return 'export default null;\n';
+      const total = p.files.reduce((a, f) => a + f.bytes, 0);
+      if (loadId === '\0' + infoId)
+        return `export default ${JSON.stringify({ name: p.name, bytes: total })};\n`;
+      const entries = p.files.map((f) => {
+        if (command === 'serve')
+          return `${JSON.stringify(f.path)}: { url: ${JSON.stringify(base.slice(0, -1) + DEV + f.path)}, bytes: ${f.bytes} }`;
+        const source = readFileSync(f.abs);
+        const ref = this.emitFile({ type: 'asset', fileName: assetName(f.path, source), source });
+        return `${JSON.stringify(f.path)}: { url: import.meta.ROLLUP_FILE_URL_${ref}, bytes: ${f.bytes} }`;
+      });
+      return `export default {\n  name: ${JSON.stringify(p.name)},\n  onnxFile: ${JSON.stringify(p.onnxFile)},\n  bytes: ${total},\n  files: {\n  ${entries.join(',\n  ')}\n  },\n};\n`;
+    },
+    configureServer(server) {
+      server.middlewares.use(DEV, (req, res, next) => {
+        const rel = decodeURIComponent((req.url ?? '').split('?')[0].slice(1));
+        const f = getPlan()?.files.find((m) => m.path === rel);
+        if (!f) return next();
+        res.setHeader(
+          'Content-Type',
+          rel.endsWith('.json') ? 'application/json' : 'application/octet-stream',
+        );
+        res.setHeader('Content-Length', String(f.bytes));
+        res.setHeader('Cache-Control', 'no-cache');
+        createReadStream(f.abs).pipe(res);
+      });
+    },
+  };
+}
+
+/**
  * The Content-Security-Policy of the built app, as a <meta> tag (any static host serves it;
  * no header needed). Only the build gets it: the dev server injects an inline script (React
  * refresh) that it would block.
@@ -314,6 +489,7 @@ export default defineConfig({
     quarryDemo(),
     quarryCsp(),
     quarryUseLite(),
+    quarryEmbedModel(),
     quarryBundleGraph(),
     // An installable PWA: the service worker precaches the app, its workers, the demo and its index, the
     // tree-sitter runtime and the TS/JS grammars, so after one visit Quarry and the
@@ -350,8 +526,15 @@ export default defineConfig({
           '**/web-tree-sitter*.wasm',
           '**/tree-sitter-{typescript,tsx,javascript}-*.wasm',
         ],
-        // the embedding model (28 MB) is fetched on the first semantic search, not at install
-        globIgnores: ['**/node_modules/**/*', 'assets/model/**', BUNDLE_GRAPH_FILE],
+        // the embedding model (28 MB) is fetched on the first semantic search, not at install; so are a
+        // deployer's own model (QUARRY_EMBED_MODEL: assets/embed-model/) and the ONNX runtime's chunk
+        globIgnores: [
+          '**/node_modules/**/*',
+          'assets/model/**',
+          'assets/embed-model/**',
+          'assets/embed-onnx-*.js',
+          BUNDLE_GRAPH_FILE,
+        ],
         maximumFileSizeToCacheInBytes: 32 * 1024 * 1024,
         runtimeCaching: [
           {
@@ -367,6 +550,13 @@ export default defineConfig({
             handler: 'CacheFirst',
             options: { cacheName: 'quarry-model', expiration: { maxEntries: 32 } },
           },
+          {
+            // an ONNX model (a deployer's: QUARRY_EMBED_MODEL, hashed names), onnxruntime-web's
+            // chunk and its wasm binary (14 MB): kept from the first semantic search that uses them
+            urlPattern: /\/assets\/embed-model\/[\w./-]+$|\/embed-onnx-[\w-]+\.js$|\/ort-wasm[\w.-]*\.wasm$/,
+            handler: 'CacheFirst',
+            options: { cacheName: 'quarry-embed-model', expiration: { maxEntries: 32 } },
+          },
         ],
         // Never answer the app's own navigations from the network first: offline is the point.
         navigateFallback: 'index.html',
@@ -375,7 +565,7 @@ export default defineConfig({
       },
     }),
   ],
-  worker: { format: 'es', plugins: () => [quarryDemo(), quarryUseLite()] },
+  worker: { format: 'es', plugins: () => [quarryDemo(), quarryUseLite(), quarryEmbedModel()] },
   // No source maps in the deployed build (they would publish the whole source next to the app);
   // QUARRY_SOURCEMAP=1 npm run build writes them (for the app, the worker and the service worker).
   build: { target: 'es2022', sourcemap: process.env.QUARRY_SOURCEMAP === '1' },

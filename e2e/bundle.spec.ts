@@ -33,6 +33,9 @@ const ENGINE_ONLY: RegExp[] = [
   /(^|\/)node_modules\/web-tree-sitter\//,
   /(^|\/)node_modules\/isomorphic-git\//,
   /(^|\/)node_modules\/@isomorphic-git\//,
+  // an ONNX embedding model runs in the embedding worker only (its runtime a lazy chunk of that worker)
+  /(^|\/)node_modules\/onnxruntime-(web|common)\//,
+  /(^|\/)node_modules\/@huggingface\/tokenizers\//,
 ];
 
 /**

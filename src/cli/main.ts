@@ -13,6 +13,7 @@ import { nodeSearchPool } from '../adapters/node/search-pool';
 import { NodeFsSource } from '../adapters/node/fs';
 import { nodeGrammarLoader } from '../adapters/node/grammars';
 import { defaultCacheDir, FileIndexStore } from '../adapters/node/index-store';
+import { checkNodeOnnxDir } from '../adapters/node/onnx-files';
 import { forgivingStore } from '../core/rank/persist';
 import { sharedSourceParsers } from '../core/analyze/parsers';
 import { CodebaseIndexService } from '../core/codebase-index/service';
@@ -49,6 +50,8 @@ Options:
   --stats      with chunks: the coverage summary instead of the chunks
   --port N     with serve: the port (default 4173; 0 picks a free one)
   --no-cache   do not read or write the index cache (QUARRY_CACHE_DIR, else ~/.cache/quarry)
+  --embed-model DIR  semantic search with the ONNX model in DIR (the transformers.js layout: config.json,
+               tokenizer.json, onnx/model.onnx) instead of the built-in USE lite (also QUARRY_EMBED_MODEL)
   -h, --help   this help`;
 
 export interface CliIO {
@@ -71,6 +74,7 @@ export function parseArgs(argv: string[]) {
   let seed004 = false;
   let stats = false;
   let port: string | undefined;
+  let embedModel: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--root' || a.startsWith('--root=')) {
@@ -79,6 +83,9 @@ export function parseArgs(argv: string[]) {
       // `--root "$REPO"` with REPO unset: never the working directory by accident
       if (v === '') throw new QuarryError('InvalidArgument', '--root is empty', { field: 'root', value: v });
       roots.push(v);
+    } else if (a === '--embed-model' || a.startsWith('--embed-model=')) {
+      embedModel = a === '--embed-model' ? argv[++i] : a.slice('--embed-model='.length);
+      if (embedModel === undefined) throw usageError('--embed-model needs a directory');
     } else if (a === '--port') {
       port = argv[++i];
       if (port === undefined) throw usageError('--port needs a number');
@@ -91,7 +98,17 @@ export function parseArgs(argv: string[]) {
     else if (a.startsWith('--')) throw usageError(`Unknown option ${a}`);
     else positional.push(a);
   }
-  return { positional, roots, json, help, noCache, seed004, stats, port };
+  return { positional, roots, json, help, noCache, seed004, stats, port, embedModel };
+}
+
+/** --embed-model, else QUARRY_EMBED_MODEL: the ONNX model's folder, checked (exit 2 when it is no model); none: USE lite. */
+function resolveEmbedModel(
+  flag: string | undefined,
+  env: Record<string, string | undefined>,
+): string | undefined {
+  if (flag !== undefined) return checkNodeOnnxDir(flag);
+  const fromEnv = env.QUARRY_EMBED_MODEL;
+  return fromEnv ? checkNodeOnnxDir(fromEnv, 'QUARRY_EMBED_MODEL') : undefined;
 }
 
 /** --root, then QUARRY_ROOT (then seed 004's LOCUS_ROOT / CODERAG_ROOT, then a `root` argument); never the working directory. */
@@ -110,7 +127,13 @@ function resolveRoots(roots: string[], env: Record<string, string | undefined>, 
  * What every tool call needs over local roots: the workspace (one LocalRoot per root, with its
  * cached indexes, shared by every tool of the process), the parsers, the history, the threads.
  */
-function toolContext(rootList: string[], io: CliIO, noCache: boolean, turns?: Turns): ToolContext {
+function toolContext(
+  rootList: string[],
+  io: CliIO,
+  options: { noCache: boolean; embedModel?: string },
+  turns?: Turns,
+): ToolContext {
+  const { noCache, embedModel } = options;
   const files = openRoots(rootList, turns);
   const dir = noCache ? null : defaultCacheDir(io.env);
   if (!noCache && !dir)
@@ -126,12 +149,12 @@ function toolContext(rootList: string[], io: CliIO, noCache: boolean, turns?: Tu
     );
   };
   const store = dir ? forgivingStore(new FileIndexStore(dir), warnOnce) : undefined;
-  const workspace = cliWorkspace(files, store);
+  const workspace = cliWorkspace(files, store, embedModel);
   return {
     workspace: workspace.files(),
     roots: workspace.toolRoots(),
     parsers: () => sharedSourceParsers(nodeGrammarLoader),
-    semantic: cliSemantic(workspace, io.stderr),
+    semantic: cliSemantic(workspace, io.stderr, embedModel),
     history: cliHistory(rootList),
     historySearch: cliHistorySearch(rootList),
     searchPool: cliSearchPool(),
@@ -177,7 +200,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     return isUserError(qe) || qe.code === 'NotFound' ? 2 : 1;
   };
   try {
-    const { positional, roots, json, help, noCache, seed004, stats, port } = parseArgs(argv);
+    const { positional, roots, json, help, noCache, seed004, stats, port, embedModel } = parseArgs(argv);
     const [command, ...rest] = positional;
     if (help || !command || command === 'help') {
       io.stdout(USAGE + '\n');
@@ -201,14 +224,22 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
           { field: '(arguments)' },
         );
       }
-      const ctx = toolContext(resolveRoots(roots, io.env, args), io, noCache);
+      const ctx = toolContext(resolveRoots(roots, io.env, args), io, {
+        noCache,
+        embedModel: resolveEmbedModel(embedModel, io.env),
+      });
       const result = await callTool(tool, args, ctx, ALL_TOOLS);
       io.stdout((typeof result === 'string' && !json ? result : JSON.stringify(result, null, 2)) + '\n');
       return 0;
     }
     if (command === 'mcp') {
       await serveMcp(
-        toolContext(resolveRoots(roots, io.env, undefined), io, noCache, new Turns()),
+        toolContext(
+          resolveRoots(roots, io.env, undefined),
+          io,
+          { noCache, embedModel: resolveEmbedModel(embedModel, io.env) },
+          new Turns(),
+        ),
         io.stdin ?? process.stdin,
         io.stdout,
         io.stderr,

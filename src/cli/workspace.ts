@@ -14,23 +14,31 @@ import type { Workspace } from '../core/source/workspace';
 import { localWorkspace, type LocalRoot } from '../core/workspace/local-root';
 import type { RepoWorkspace } from '../core/workspace/workspace';
 
-export function cliWorkspace(files: Workspace, store: IndexStore | undefined): RepoWorkspace<LocalRoot> {
+export function cliWorkspace(
+  files: Workspace,
+  store: IndexStore | undefined,
+  embedModel?: string,
+): RepoWorkspace<LocalRoot> {
   return localWorkspace(files, (source) => ({
     store,
     storeStem: workspaceKey([source.absoluteRoot]),
     chunker: async () => nodeParsePool(),
-    model: () => nodeThreadEmbeddingModel(),
+    // USE lite, or the ONNX model of --embed-model (its vectors stored apart: core/semantic/index.ts vectorsKeyOf)
+    model: () => nodeThreadEmbeddingModel(embedModel),
   }));
 }
 
 /**
  * semantic_code_search in the CLI: every root's code index and vectors brought level (the first
  * query of a root embeds every chunk, a line on stderr says so; later ones embed only what changed).
+ * With --embed-model, a line on stderr names the model once (the results name it too: `model`).
  */
 export function cliSemantic(
   workspace: RepoWorkspace<LocalRoot>,
   stderr: (s: string) => void,
+  embedModel?: string,
 ): NonNullable<ToolContext['semantic']> {
+  let named = false;
   return async (signal) => {
     const out = [];
     let model = null;
@@ -48,6 +56,10 @@ export function cliSemantic(
       });
       model = r.model;
       out.push({ ...r.root, prefix });
+    }
+    if (embedModel && model && !named) {
+      named = true;
+      stderr(`quarry: semantic search with the model ${model.id} (${embedModel})\n`);
     }
     return { model: model!, roots: out };
   };

@@ -32,8 +32,8 @@ export interface HitResultsProps<Q, H extends ListedHit, R extends { hits: reado
   request: Q | null | 'waiting';
   /** The search (stable: a new function searches again). */
   search: (engine: EngineClient, request: Q) => Promise<R>;
-  /** The status line for a status ('' beside an error). */
-  summary: (status: HitStatus<R>) => string;
+  /** The status line for a status ('' beside an error); text, or text with a small label (the model that answered). */
+  summary: (status: HitStatus<R>) => ReactNode;
   /** The list's accessible name. */
   label: string;
   /** Each hit's test id, and the prefix of its why panel's id (`${whyIdPrefix}${rank}`). */

@@ -5,9 +5,10 @@
  * in either mode enables it (the first semantic search),
  * with the model's download and the embedding as a progress bar with Cancel. Each hit shows
  * its snippet with the matched words marked and a "why": similarity, lexical terms, the ranks
- * it had in each list, exact identifier.
+ * it had in each list, exact identifier. The status line names the model that answered; before a
+ * question, the model in use and "Use my own model…" are shown (EmbedModelPicker.tsx).
  */
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, type ReactNode } from 'react';
 import { toQuarryError } from '../core/errors';
 import type { EngineClient } from '../worker/client';
 import type { SemanticHitView, SemanticResult } from '../worker/protocol';
@@ -18,6 +19,7 @@ import { splitList, type ViewState } from './url-state';
 import type { UpdateView } from './use-view-state';
 import type { SemanticState } from './use-semantic';
 import { visibleText } from './visible-text';
+import { EmbedModelPicker, modelLabel } from './EmbedModelPicker';
 
 export const SEMANTIC_LIMIT = 50;
 const MB = (n: number) => (n / 1e6).toFixed(1);
@@ -102,17 +104,22 @@ export function SemanticResults({
   }
   if (!ready) return <EnableCard semantic={semantic} />;
 
-  const summary = (status: HitStatus<SemanticResult>) =>
-    status.state === 'idle'
-      ? 'Ask in words what the code does, e.g. “where do we refresh an expired session”.'
-      : status.state === 'running'
-        ? 'Searching…'
-        : status.state === 'error' || status.state === 'waiting'
-          ? ''
-          : status.result.hits.length
-            ? `${plural(status.result.hits.length, type === 'hybrid' ? 'hybrid result' : 'semantic result')} (${Math.round(status.result.elapsedMs)} ms)`
-            : 'No chunk matches that question.';
-  return (
+  const summary = (status: HitStatus<SemanticResult>): ReactNode =>
+    status.state === 'idle' ? (
+      'Ask in words what the code does, e.g. “where do we refresh an expired session”.'
+    ) : status.state === 'running' ? (
+      'Searching…'
+    ) : status.state === 'error' || status.state === 'waiting' ? (
+      ''
+    ) : (
+      <>
+        {status.result.hits.length
+          ? `${plural(status.result.hits.length, type === 'hybrid' ? 'hybrid result' : 'semantic result')} (${Math.round(status.result.elapsedMs)} ms)`
+          : 'No chunk matches that question.'}
+        {status.result.model && <ModelTag id={status.result.model} />}
+      </>
+    );
+  const results = (
     <HitResults<SemanticQuery, SemanticHitView, SemanticResult>
       request={request}
       search={search}
@@ -132,6 +139,29 @@ export function SemanticResults({
       )}
       update={update}
     />
+  );
+  // with no question yet: which model answers, and the way to change it
+  return query ? (
+    results
+  ) : (
+    <>
+      {results}
+      <EmbedModelPicker semantic={semantic} />
+    </>
+  );
+}
+
+/** Which model answered: a small label, its full id in the title. */
+function ModelTag({ id }: { id: string }) {
+  return (
+    <span
+      className="semantic-model"
+      data-testid="semantic-model"
+      data-model={id}
+      title={`Answered by the model ${id}`}
+    >
+      {modelLabel(id)}
+    </span>
   );
 }
 
@@ -183,9 +213,10 @@ function EnableCard({ semantic }: { semantic: SemanticState }) {
         <code>renewToken</code>. A sentence model runs in this tab; nothing leaves the machine.
       </p>
       <p>
-        Enabling loads the model once (28 MB, kept for offline use) and embeds this repository’s{' '}
+        Enabling loads the model once (kept for offline use) and embeds this repository’s{' '}
         {formatCount(status?.chunks ?? 0)} chunks (kept with its index).
       </p>
+      <EmbedModelPicker semantic={semantic} />
       {failed && (
         <p className="inline-error" role="alert" data-testid="semantic-error">
           {failed.message}

@@ -17,6 +17,12 @@ export interface SemanticState {
   ready: boolean;
   enable: () => void;
   cancel: () => void;
+  /**
+   * The model changed (one picked, or the built-in one put back): a run in progress is cancelled,
+   * the engine drops its model, and semantic search is enabled again when it was on (the new
+   * model's vectors: stored ones, or embedded anew).
+   */
+  switchModel: () => Promise<void>;
 }
 
 export function useSemantic(repoKey: string, indexVersion: number): SemanticState {
@@ -26,6 +32,8 @@ export function useSemantic(repoKey: string, indexVersion: number): SemanticStat
   const [running, setRunning] = useState(false);
   const [error, setError] = useState<QuarryError | null>(null);
   const job = useRef<{ cancel: () => void } | null>(null);
+  /** The running job's whole ending (its state updates included). */
+  const ending = useRef<Promise<void> | null>(null);
 
   const refresh = useCallback(() => {
     engine.semanticStatus().then(setStatus, () => setStatus(null));
@@ -44,7 +52,7 @@ export function useSemantic(repoKey: string, indexVersion: number): SemanticStat
     setProgress(null);
     const j = engine.enableSemantic().onProgress((p) => setProgress(p));
     job.current = j;
-    j.done
+    ending.current = j.done
       .then(
         () => undefined,
         (err: unknown) => setError(toQuarryError(err)),
@@ -59,5 +67,28 @@ export function useSemantic(repoKey: string, indexVersion: number): SemanticStat
 
   const cancel = useCallback(() => job.current?.cancel(), []);
 
-  return { status, progress, running, error, ready: !running && status?.state === 'ready', enable, cancel };
+  const switchModel = useCallback(async () => {
+    const wasOn = !!job.current || (!!status && status.state !== 'off' && status.state !== 'unavailable');
+    job.current?.cancel();
+    await ending.current?.catch(() => undefined);
+    setError(null);
+    try {
+      setStatus(await engine.resetSemanticModel());
+    } catch (err) {
+      setError(toQuarryError(err));
+      return;
+    }
+    if (wasOn) enable();
+  }, [engine, enable, status]);
+
+  return {
+    status,
+    progress,
+    running,
+    error,
+    ready: !running && status?.state === 'ready',
+    enable,
+    cancel,
+    switchModel,
+  };
 }

@@ -1,6 +1,10 @@
 /**
- * The embedding thread (embed-client.ts starts it from the engine worker): loads the USE-lite
- * model once, from the app's own assets, and embeds the texts it is sent. The messages are core's
+ * The embedding thread (embed-client.ts starts it from the engine worker): loads the model once
+ * and embeds the texts it is sent. The model is, in order: the user's own (a folder picked in the
+ * app, kept in OPFS: adapters/browser/opfs-model.ts), the build's ONNX model (QUARRY_EMBED_MODEL:
+ * adapters/browser/deployed-model.ts), else USE lite, each from the app's own assets or storage;
+ * ONNX models run on onnxruntime-web, imported only then (embed-onnx.ts, a chunk of its own).
+ * A worker holds one model: a switch terminates it (the engine's resetSemanticModel). The messages are core's
  * (semantic/thread-embedder.ts): `{id, type: 'load'}` answers progress messages, then ready or
  * error; `{id, type: 'embed'}` answers vectors (its buffer transferred) or error. An embed before
  * any load loads the model first (without progress); embeds run one at a time, in the order they came.
@@ -10,6 +14,8 @@ import type { EmbeddingModel } from '../core/semantic/port';
 import type { EmbedReply, EmbedRequest } from '../core/semantic/thread-embedder';
 import { browserUseLiteFiles, useLiteWasmUrls } from '../adapters/browser/model-files';
 import { loadUseLite } from '../adapters/embed/use-lite';
+import { deployedModel } from '../adapters/browser/deployed-model';
+import { userModelInfo, userOnnxFiles } from '../adapters/browser/opfs-model';
 
 /** Progress messages at most this often (the shards arrive in ~64 KB chunks), and always the last. */
 const PROGRESS_MS = 50;
@@ -31,13 +37,21 @@ function messageOf(err: unknown): string {
 let model: Promise<EmbeddingModel> | null = null;
 let queue: Promise<unknown> = Promise.resolve();
 
+/** The user's model, else the build's ONNX model, else USE lite. */
+async function chooseModel(onProgress?: (loaded: number, total: number) => void): Promise<EmbeddingModel> {
+  const progress = (p: { loaded: number; total: number }) => onProgress?.(p.loaded, p.total);
+  const user = await userModelInfo();
+  const onnx = user ? { files: userOnnxFiles(user), onnxFile: user.onnxFile } : deployedModel();
+  if (!onnx) return loadUseLite(browserUseLiteFiles, useLiteWasmUrls, progress);
+  const { loadBrowserOnnxModel } = await import('./embed-onnx');
+  return loadBrowserOnnxModel(onnx.files, onnx.onnxFile, progress);
+}
+
 function loadModel(onProgress?: (loaded: number, total: number) => void): Promise<EmbeddingModel> {
-  model ??= loadUseLite(browserUseLiteFiles, useLiteWasmUrls, (p) => onProgress?.(p.loaded, p.total)).catch(
-    (err: unknown) => {
-      model = null;
-      throw err;
-    },
-  );
+  model ??= chooseModel(onProgress).catch((err: unknown) => {
+    model = null;
+    throw err;
+  });
   return model;
 }
 

@@ -73,6 +73,7 @@ export function createEngineApi(options: EngineApiOptions = {}): EngineApi {
     }),
     semantic: new SemanticService({
       loadModel: options.semanticModel,
+      builtIn: options.semanticBuiltIn,
       store: options.indexStore,
       foreground: edge.foreground,
       yieldBudgetMs: options.yieldBudgetMs,

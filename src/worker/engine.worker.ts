@@ -7,6 +7,7 @@ import { exposeEngine } from './expose';
 import { browserParsePool } from './parse-pool';
 import { browserSearchPool } from './search-pool';
 import { browserEmbedder } from './embed-client';
+import builtInModel from 'virtual:quarry-embed-model-info';
 
 const embedder = browserEmbedder();
 
@@ -20,5 +21,6 @@ exposeEngine(
     parsePool: browserParsePool,
     searchPool: browserSearchPool,
     ...(embedder ? { semanticModel: (onProgress, signal) => embedder.load(onProgress, signal) } : {}),
+    ...(builtInModel ? { semanticBuiltIn: builtInModel } : {}),
   }),
 );

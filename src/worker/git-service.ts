@@ -27,6 +27,7 @@ import type {
 import { indexStoreKey, libraryEntryKey, seedIndexStoreKey, type RepoSession } from './session';
 import { listingStoreKey } from './stored-listing';
 import { vectorStoreKey } from './semantic';
+import { ONNX_VECTORS_SUFFIX } from '../core/semantic/index';
 import { historyStoreKey } from './history-store-key';
 import type { GitRepo } from '../adapters/git/blob-at';
 import type { DirHandleLike } from '../adapters/git/fsa-fs';
@@ -291,6 +292,9 @@ export class GitService {
     await this.indexStore?.remove?.(seedIndexStoreKey(libraryEntryKey(record))).catch(() => undefined);
     await this.indexStore?.remove?.(listingStoreKey(libraryEntryKey(record))).catch(() => undefined);
     await this.indexStore?.remove?.(vectorStoreKey(libraryEntryKey(record))).catch(() => undefined);
+    await this.indexStore
+      ?.remove?.(vectorStoreKey(libraryEntryKey(record)) + ONNX_VECTORS_SUFFIX)
+      .catch(() => undefined);
     await this.indexStore?.remove?.(historyStoreKey(libraryEntryKey(record))).catch(() => undefined);
     return true;
   }

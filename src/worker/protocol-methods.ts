@@ -88,7 +88,13 @@ export const ENGINE_METHODS = {
     skipped: 'call',
   },
   search: { search: 'foregroundJob' },
-  index: { indexRepo: 'job', indexStatus: 'call', enableSemantic: 'job', semanticStatus: 'call' },
+  index: {
+    indexRepo: 'job',
+    indexStatus: 'call',
+    enableSemantic: 'job',
+    semanticStatus: 'call',
+    resetSemanticModel: 'call',
+  },
   tools: { callTool: 'call', explore: 'job' },
   viewer: { syntax: 'foreground' },
   nav: {
@@ -139,6 +145,8 @@ export interface EngineCalls {
   skipped(offset?: number, limit?: number): { total: number; items: Skipped[] };
   indexStatus(): IndexStatus;
   semanticStatus(): SemanticStatus;
+  /** The host's embedding model changed (one picked, or the built-in one put back): the loaded one is dropped, semantic search is off until enabled again. */
+  resetSemanticModel(): SemanticStatus;
   /**
    * Run a tool on the open workspace: the contracts of core/tools (codebase_search, get_routes...)
    * and the engine's own (ranked_view, semantic_search, related_view, flag_inventory); args and result are plain data.

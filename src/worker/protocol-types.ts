@@ -249,6 +249,10 @@ export interface SemanticStatus {
   vectors: number;
   /** chunks of the ready code indexes (what embedding covers) */
   chunks: number;
+  /** the loaded model's id (its vectors are its own): 'use-lite-512', or 'onnx:<name>:<hash>' for a model brought */
+  model?: string;
+  /** the host's model before any is picked: an ONNX model the build was given (QUARRY_EMBED_MODEL); absent: USE lite */
+  builtIn?: { name: string; bytes: number };
   last?: SemanticStats;
   error?: QuarryErrorJSON;
 }

@@ -10,7 +10,7 @@
 import { QuarryError } from '../core/errors';
 import { createBackgroundYielder, elapsedSince, now, type Foreground } from '../core/jobs/yielder';
 import { forgivingStore, type IndexStore } from '../core/rank/persist';
-import { SemanticIndex } from '../core/semantic/index';
+import { SemanticIndex, vectorsKeyOf } from '../core/semantic/index';
 import type { EmbeddingModel, ModelLoadProgress } from '../core/semantic/port';
 import type { SemanticRoot } from '../core/semantic/search';
 import { errorJSON } from './edge';
@@ -23,6 +23,10 @@ const VECTORS = slot<SemanticIndex>('semantic vectors');
 
 export const vectorStoreKey = (key: string): string => `vectors:${key}`;
 
+/** Where a model's vectors of a root are stored (USE lite's under vectorStoreKey, an ONNX model's beside them). */
+export const modelVectorsKey = (key: string, modelId: string): string =>
+  vectorsKeyOf(vectorStoreKey(key), modelId);
+
 /** Loads the model (the host's embedding worker, or the Node model in tests). */
 export type SemanticModelLoader = (
   onProgress?: (p: ModelLoadProgress) => void,
@@ -31,6 +35,8 @@ export type SemanticModelLoader = (
 
 export interface SemanticDeps {
   loadModel?: SemanticModelLoader;
+  /** What the host's own model is (the status says it before the model is loaded). */
+  builtIn?: SemanticStatus['builtIn'];
   store?: IndexStore;
   foreground: Foreground;
   yieldBudgetMs?: number;
@@ -60,6 +66,8 @@ export class SemanticService {
       state: this.state,
       vectors,
       chunks,
+      ...(this.model ? { model: this.model.id } : {}),
+      ...(this.deps.builtIn ? { builtIn: this.deps.builtIn } : {}),
       ...(this.last ? { last: this.last } : {}),
       ...(this.error ? { error: this.error } : {}),
     };
@@ -111,10 +119,12 @@ export class SemanticService {
       for (const session of roots.roots) {
         const { index } = session.readyIndex();
         const store = this.deps.store ? forgivingStore(this.deps.store, () => undefined) : undefined;
+        const key = modelVectorsKey(session.key, model.id);
         let vectors = session.state.get(VECTORS);
+        // another model's vectors (the model was switched) are not this one's: its own are loaded or made
+        if (vectors && vectors.modelId !== model.id) vectors = undefined;
         if (!vectors && store)
-          vectors =
-            (await SemanticIndex.load(store, vectorStoreKey(session.key), model.id, model.dims)) ?? undefined;
+          vectors = (await SemanticIndex.load(store, key, model.id, model.dims)) ?? undefined;
         vectors ??= new SemanticIndex(model.id, model.dims);
         session.state.set(VECTORS, vectors);
         const yielder = createBackgroundYielder(this.deps.foreground, {
@@ -138,7 +148,7 @@ export class SemanticService {
           });
         } finally {
           // what was embedded is kept, a cancelled run too (the next one embeds only the rest); an unchanged index is not written again
-          if (store) await vectors.save(store, vectorStoreKey(session.key));
+          if (store) await vectors.save(store, key);
         }
         stats.embedded += s.embedded;
         stats.chunks += s.chunks;
@@ -157,6 +167,25 @@ export class SemanticService {
       if (!cancelled) this.error = errorJSON(err);
       throw err;
     }
+  }
+
+  /**
+   * Forgets the loaded model (the host's model changed: a model picked or put back): after any
+   * enable or sync in progress, the model is disposed and semantic search is off until the next
+   * enable, which loads the host's model again and brings each root's vectors level for it (its
+   * own stored vectors, or embedded anew).
+   */
+  async resetModel(roots: Roots): Promise<SemanticStatus> {
+    const run = this.running.then(() => {
+      this.model?.dispose?.();
+      this.model = null;
+      this.last = null;
+      this.error = undefined;
+      if (this.deps.loadModel) this.state = 'off';
+    });
+    this.running = run.catch(() => undefined);
+    await run;
+    return this.status(roots);
   }
 
   /** The enable job: model, then vectors, with progress; cancelled is a normal ending. */

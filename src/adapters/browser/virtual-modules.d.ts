@@ -16,3 +16,24 @@ declare module 'virtual:quarry-use-lite' {
   const files: { modelJson: ModelAsset; vocabulary: ModelAsset; shards: Record<string, ModelAsset> };
   export default files;
 }
+
+declare module 'virtual:quarry-embed-model' {
+  /**
+   * The ONNX model a build was given (QUARRY_EMBED_MODEL, scripts/vite-embed-model.ts): its files
+   * by their path in the transformers.js layout, each a same-origin URL and its size; null when
+   * the build has none (USE lite).
+   */
+  const model: {
+    name: string;
+    onnxFile: string;
+    bytes: number;
+    files: Record<string, { url: string; bytes: number }>;
+  } | null;
+  export default model;
+}
+
+declare module 'virtual:quarry-embed-model-info' {
+  /** The build's own ONNX model's name and size (no URLs), or null (USE lite). */
+  const info: { name: string; bytes: number } | null;
+  export default info;
+}

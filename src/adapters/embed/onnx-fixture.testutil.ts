@@ -9,7 +9,12 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { onnx } from 'onnx-proto';
+import { createRequire } from 'node:module';
+import type * as OnnxProto from 'onnx-proto';
+
+// onnx-proto is CommonJS whose exports Node's ESM loader cannot name (module.exports = $root):
+// required, so the fixture loads under tsx and Playwright as under vitest
+const { onnx } = createRequire(import.meta.url)('onnx-proto') as typeof OnnxProto;
 
 export const HIDDEN = 4;
 export const VOCAB = 32;
@@ -39,7 +44,7 @@ export function handVector(ids: number[], pooling: 'mean' | 'cls' | 'max' = 'mea
 
 type Dim = number | string;
 
-function valueInfo(name: string, elemType: number, dims: Dim[]): onnx.IValueInfoProto {
+function valueInfo(name: string, elemType: number, dims: Dim[]): OnnxProto.onnx.IValueInfoProto {
   return {
     name,
     type: {
@@ -51,7 +56,11 @@ function valueInfo(name: string, elemType: number, dims: Dim[]): onnx.IValueInfo
   };
 }
 
-function floatTensor(name: string, dims: number[], values: (k: number) => number): onnx.ITensorProto {
+function floatTensor(
+  name: string,
+  dims: number[],
+  values: (k: number) => number,
+): OnnxProto.onnx.ITensorProto {
   const data = Float32Array.from({ length: dims.reduce((a, b) => a * b, 1) }, (_, k) => values(k));
   return { name, dataType: onnx.TensorProto.DataType.FLOAT, dims, rawData: new Uint8Array(data.buffer) };
 }
@@ -72,7 +81,7 @@ export function tinyGraph(options: GraphOptions = {}): Uint8Array {
   const FLOAT = onnx.TensorProto.DataType.FLOAT;
   const axis0 = [{ name: 'axis', type: onnx.AttributeProto.AttributeType.INT, i: 0 }];
   const tokens = tokenTypes ? 'words' : 'last_hidden_state';
-  const nodes: onnx.INodeProto[] = [
+  const nodes: OnnxProto.onnx.INodeProto[] = [
     { opType: 'Gather', input: ['embeddings', 'input_ids'], output: [tokens], attribute: axis0 },
   ];
   const initializer = [

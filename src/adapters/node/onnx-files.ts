@@ -5,12 +5,14 @@
  * the load fails with a message that says so.
  */
 import * as fs from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { QuarryError } from '../../core/errors';
 import type { EmbeddingModel, OnnxModelFiles, OnnxRuntime } from '../../core/semantic/port';
 import type * as OrtNode from 'onnxruntime-node';
 import { ortRuntime } from '../../core/semantic/ort-session';
 import { loadOnnxModel, type OnnxModelOptions } from '../embed/onnx-model';
+import { pickLayoutFiles } from '../../core/semantic/onnx-pick';
 
 /** Files are read in pieces of this size, with progress after each. */
 const PIECE = 4 << 20;
@@ -94,4 +96,45 @@ export async function loadNodeOnnxModel(
   options: OnnxModelOptions & NodeOnnxOptions = {},
 ): Promise<EmbeddingModel> {
   return loadOnnxModel(nodeOnnxFiles(dir), await nodeOnnxRuntime(options), options);
+}
+
+/**
+ * The absolute folder of a model given on the command line (--embed-model, QUARRY_EMBED_MODEL),
+ * checked before anything runs: a directory with config.json, tokenizer.json and an ONNX export,
+ * else an InvalidArgument saying what is missing (the CLI exits 2). What the files hold is read
+ * when the model loads.
+ */
+export function checkNodeOnnxDir(dir: string, flag = '--embed-model'): string {
+  const bad = (why: string) =>
+    new QuarryError('InvalidArgument', `${flag} ${dir}: ${why}`, { field: 'embed-model', value: dir });
+  if (!dir.trim()) throw bad('empty: pass the folder of an ONNX model in the transformers.js layout');
+  const root = path.resolve(dir);
+  let isDir: boolean;
+  try {
+    isDir = statSync(root).isDirectory();
+  } catch {
+    throw bad('no such directory');
+  }
+  if (!isDir) throw bad('not a directory');
+  const has = (rel: string) => {
+    try {
+      return statSync(path.join(root, rel)).isFile();
+    } catch {
+      return false;
+    }
+  };
+  let modules: unknown;
+  if (has('modules.json')) {
+    try {
+      modules = JSON.parse(readFileSync(path.join(root, 'modules.json'), 'utf8'));
+    } catch {
+      throw bad('modules.json is not valid JSON');
+    }
+  }
+  try {
+    pickLayoutFiles(has, modules, { what: 'the folder' });
+  } catch (err) {
+    throw bad(err instanceof Error ? err.message.replace(/^the folder /, '') : String(err));
+  }
+  return root;
 }

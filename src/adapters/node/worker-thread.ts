@@ -11,20 +11,22 @@ export type { PoolThread };
 
 /**
  * `name` beside this module ('parse-thread', 'search-thread', 'embed-thread'); `isWork(m)`: the
- * message will be answered; `isAnswer(r)`: the reply answers one (default: every reply does).
+ * message will be answered; `isAnswer(r)`: the reply answers one (default: every reply does);
+ * `data`: the thread's workerData (beside `entry`, which thread-boot.mjs reads).
  */
 export function startPoolThread<M, R>(
   name: string,
   isWork: (message: M) => boolean,
   isAnswer: (reply: R) => boolean = () => true,
+  data: Record<string, unknown> = {},
 ): PoolThread<M, R> {
   const here = import.meta.url;
   const fromSources = here.endsWith('.ts');
   const worker = fromSources
     ? new Worker(new URL('./thread-boot.mjs', here), {
-        workerData: { entry: new URL(`./${name}.ts`, here).href },
+        workerData: { ...data, entry: new URL(`./${name}.ts`, here).href },
       })
-    : new Worker(new URL(`./${name}.mjs`, here));
+    : new Worker(new URL(`./${name}.mjs`, here), { workerData: data });
   // referenced only while it has work: an idle pool never keeps the process alive
   let pending = 0;
   worker.unref();

@@ -17,6 +17,19 @@ import { chunkView, VIEWS_VERSION } from './views';
 
 const cancelled = () => new QuarryError('Cancelled', 'Embedding was cancelled');
 
+/** What vectorsKeyOf adds to a root's key for ONNX models' vectors (removed with the root). */
+export const ONNX_VECTORS_SUFFIX = '@onnx';
+
+/**
+ * The store key a model's vectors go under: USE lite's keep the root's own key (`base`); any
+ * ONNX model's share a second key (`base@onnx`), so switching between the built-in model and
+ * one brought keeps both sets. A stored set is only used by the model that made it (decode checks
+ * the model's id): another ONNX model re-embeds, and takes the key over.
+ */
+export function vectorsKeyOf(base: string, modelId: string): string {
+  return modelId.startsWith('onnx:') ? `${base}${ONNX_VECTORS_SUFFIX}` : base;
+}
+
 /** Texts per model call: long enough to amortise the call, short enough to cancel promptly. */
 export const EMBED_BATCH = 16;
 

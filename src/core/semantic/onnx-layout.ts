@@ -10,19 +10,15 @@ import { QuarryError } from '../errors';
 import { FNV_OFFSET, FNV_PRIME } from '../hash';
 import type { EmbeddingModel, OnnxInput, OnnxOutput, OnnxRunner } from './port';
 
+// which files of the layout are read: onnx-pick.ts (small, for the app's bundle too)
+import { poolingConfigPath } from './onnx-pick';
+export { onnxFileCandidates, poolingConfigPath } from './onnx-pick';
+
 /** How token vectors become one vector: the mean over the mask, the first token, the max, the last real token. */
 export type OnnxPooling = 'mean' | 'cls' | 'max' | 'last';
 
 /** No sequence is longer than this (BERT-style position tables; and the cost grows with its square). */
 export const MAX_SEQUENCE = 512;
-
-/** The ONNX files looked for, in order: the full-precision export first, the int8 one when preferred. */
-export function onnxFileCandidates(prefer: 'fp32' | 'quantized' = 'fp32', explicit?: string): string[] {
-  if (explicit) return [explicit];
-  const fp32 = ['onnx/model.onnx', 'model.onnx'];
-  const int8 = ['onnx/model_quantized.onnx', 'model_quantized.onnx'];
-  return prefer === 'quantized' ? [...int8, ...fp32] : [...fp32, ...int8];
-}
 
 /** The layout's JSON files, parsed (null when the layout has none). */
 export interface OnnxLayoutJson {
@@ -33,23 +29,6 @@ export interface OnnxLayoutJson {
   /** The pooling module's config.json (1_Pooling/config.json unless modules.json says otherwise). */
   pooling?: unknown;
   sentenceBert?: unknown;
-}
-
-/** The pooling module's folder: modules.json's Pooling entry, else sentence-transformers' default. */
-export function poolingConfigPath(modules: unknown): string {
-  if (Array.isArray(modules)) {
-    for (const m of modules as Array<Record<string, unknown>>) {
-      if (
-        m &&
-        typeof m.type === 'string' &&
-        /\.Pooling$/.test(m.type) &&
-        typeof m.path === 'string' &&
-        m.path
-      )
-        return `${m.path.replace(/\/+$/, '')}/config.json`;
-    }
-  }
-  return '1_Pooling/config.json';
 }
 
 export interface OnnxLayoutOptions {

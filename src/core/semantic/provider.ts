@@ -11,7 +11,7 @@ import { readText } from '../walk/walk';
 import type { IndexStore } from '../rank/persist';
 import { SharedRun } from '../jobs/shared-run';
 import type { EmbeddingModel } from './port';
-import { SemanticIndex, type EmbedProgress } from './index';
+import { SemanticIndex, vectorsKeyOf, type EmbedProgress } from './index';
 import type { SemanticRoot } from './search';
 
 /** A workspace path's lines (a multi-root path names its root first), or null when unreadable. */
@@ -55,11 +55,14 @@ export class WorkspaceSemantic {
     const model = await this.model();
     await this.service.refresh({ signal: options.signal });
     const index = this.service.index!;
+    // each model's vectors under its own key (another model's are never used: they are embedded anew)
+    const key = vectorsKeyOf(this.storeKey, model.id);
+    if (this.vectors?.modelId !== model.id) this.vectors = null;
     if (!this.vectors && this.store)
-      this.vectors = await SemanticIndex.load(this.store, this.storeKey, model.id, model.dims);
+      this.vectors = await SemanticIndex.load(this.store, key, model.id, model.dims);
     this.vectors ??= new SemanticIndex(model.id, model.dims);
     await this.vectors.sync(index, workspaceLines(this.service.workspace), model, options);
-    if (this.store) await this.vectors.save(this.store, this.storeKey);
+    if (this.store) await this.vectors.save(this.store, key);
     return { model, root: { prefix: '', index, vectors: this.vectors } };
   }
 }

@@ -3,7 +3,8 @@
  * sentence vectors of the symbol chunks (core/semantic), fully offline. `type` "semantic" is
  * the vectors alone; "hybrid" (the default) fuses them with the identifier-aware Ranked
  * ranking (see core/semantic/fusion.ts). Returns an array of results, best first, each with
- * its score, a snippet and why it matched.
+ * its score, a snippet, why it matched and the model that answered (`model`: seed 000 fixes the
+ * parameters, and its results only as "semantic similarity scores and code snippets").
  */
 import { QuarryError } from '../errors';
 import { parseLanguage, semanticSearch, type SemanticResult, type SemanticType } from '../semantic/search';
@@ -29,10 +30,13 @@ export function parseSemanticArgs(raw: unknown): SemanticArgs {
   return { query, type, limit, ...(language !== undefined ? { language } : {}) };
 }
 
-export const semanticCodeSearch: Tool<SemanticResult[]> = {
+/** One result of semantic_code_search: core's result and the id of the model that answered. */
+export type SemanticCodeResult = SemanticResult & { model: string };
+
+export const semanticCodeSearch: Tool<SemanticCodeResult[]> = {
   name: 'semantic_code_search',
   description:
-    "Semantic search over the codebase for conceptual queries using vector embeddings (e.g. 'where do we handle authentication'). type: 'semantic' (vector only) or 'hybrid' (vector + identifier-aware rerank, the default). Runs offline: the model ships with Quarry.",
+    "Semantic search over the codebase for conceptual queries using vector embeddings (e.g. 'where do we handle authentication'). type: 'semantic' (vector only) or 'hybrid' (vector + identifier-aware rerank, the default). Runs offline: the model ships with Quarry (or is one the host was given: each result's `model` names it).",
   inputSchema: {
     type: 'object',
     properties: {
@@ -66,11 +70,13 @@ export const semanticCodeSearch: Tool<SemanticResult[]> = {
         'semantic_code_search needs the embedding model, and this host provides none',
       );
     const { model, roots } = await ctx.semantic(ctx.signal);
-    return semanticSearch(roots, model, {
+    const results = await semanticSearch(roots, model, {
       query: args.query,
       type: args.type,
       limit: args.limit,
       ...(args.language !== undefined ? { languages: parseLanguage(args.language) } : {}),
     });
+    // which model answered: the vectors (and so the results) are that model's
+    return results.map((r) => ({ ...r, model: model.id }));
   },
 };

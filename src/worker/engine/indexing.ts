@@ -28,6 +28,7 @@ export function indexHandlers(ctx: EngineContext): ServiceHandlers<'index'> {
       return semantic.enable(roots, scope.signal, throttledProgress(scope, ctx.progressIntervalMs));
     },
     semanticStatus: () => semantic.status(roots),
+    resetSemanticModel: () => semantic.resetModel(roots),
   };
 }
 

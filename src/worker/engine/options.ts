@@ -50,4 +50,6 @@ export interface EngineApiOptions {
   searchPool?: () => SearchPool | null;
   /** The embedding model for semantic search (the browser's embedding worker); without it Semantic is unavailable. */
   semanticModel?: SemanticModelLoader;
+  /** The build's own ONNX model (QUARRY_EMBED_MODEL), named in the semantic status; absent: USE lite. */
+  semanticBuiltIn?: { name: string; bytes: number };
 }

@@ -70,6 +70,6 @@ export const semanticSearchView: Tool<SemanticResult> = {
       const lines = snippetLines(await read(root, rel), ref, terms);
       hits.push({ ...chunkRef(ref, root.prefix), score: r.score, why: r.why, lines });
     }
-    return { hits, type, words, elapsedMs: elapsedSince(t0) };
+    return { hits, type, words, model: model.id, elapsedMs: elapsedSince(t0) };
   },
 };

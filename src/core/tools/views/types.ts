@@ -66,6 +66,8 @@ export interface SemanticResult {
   type: 'semantic' | 'hybrid';
   /** query words (highlighted in the snippets) */
   words: string[];
+  /** the id of the model that answered (absent for an empty query: no model was asked) */
+  model?: string;
   elapsedMs: number;
 }
 
