@@ -15,7 +15,7 @@ import { NEVER_YIELD } from '../src/core/jobs/yielder';
 import { parseQuery } from '../src/core/query/parse';
 import { planQuery } from '../src/core/query/plan';
 import { Workspace } from '../src/core/source/workspace';
-import { ensureRipgrep, median, printTable, rgPairs, rgTimed, sameSets, type Query } from './common';
+import { ensureRipgrep, median, printTable, rgPairs, rgTimed, sameSets } from './common';
 import { runHistorySearchBench } from './history/search-bench';
 import { ms, times } from './search-rows';
 
@@ -62,6 +62,21 @@ async function timed(ws: Workspace, req: GrepRequest, pool: SearchPool | undefin
   return { ms: performance.now() - t, pairs };
 }
 
+/** `runs` timed runs on one thread and on the pool (each followed by `between`, e.g. rg's run); medians and the last answer. */
+async function timeRuns(ws: Workspace, req: GrepRequest, pool: SearchPool, runs: number, between = () => {}) {
+  const one: number[] = [];
+  const many: number[] = [];
+  let pairs: string[] = [];
+  for (let i = 0; i < runs; i++) {
+    one.push((await timed(ws, req, undefined)).ms);
+    const p = await timed(ws, req, pool);
+    many.push(p.ms);
+    pairs = p.pairs;
+    between();
+  }
+  return { oneMs: median(one), poolMs: median(many), pairs };
+}
+
 async function rows(ws: Workspace, dir: string, pool: SearchPool, runs: number, cases: FilterCase[]) {
   const out: string[][] = [
     ['query', 'matches', '1 thread ms', 'pool ms', 'rg ms (same filter)', 'pool vs unfiltered', 'same as rg'],
@@ -70,26 +85,17 @@ async function rows(ws: Workspace, dir: string, pool: SearchPool, runs: number, 
   await timed(ws, requestOf(cases[0].query), pool); // warm the page cache and start the threads
   for (const c of cases) {
     const req = requestOf(c.query);
-    const one: number[] = [];
-    const many: number[] = [];
     const rg: number[] = [];
-    let pairs: string[] = [];
-    for (let i = 0; i < runs; i++) {
-      one.push((await timed(ws, req, undefined)).ms);
-      const p = await timed(ws, req, pool);
-      many.push(p.ms);
-      pairs = p.pairs;
-      const q: Query = { name: c.query, req, rgArgs: c.rg };
-      const r = rgTimed(dir, q, 'default');
+    const { oneMs, poolMs, pairs } = await timeRuns(ws, req, pool, runs, () => {
+      const r = rgTimed(dir, { name: c.query, req, rgArgs: c.rg }, 'default');
       if (r !== null) rg.push(r);
-    }
+    });
     const theirs = rgPairs(dir, { name: c.query, req, rgArgs: c.rg });
-    const poolMs = median(many);
     if (c === cases[0]) unfiltered = poolMs;
     out.push([
       c.query,
       String(pairs.length),
-      ms(median(one)),
+      ms(oneMs),
       ms(poolMs),
       rg.length ? ms(median(rg)) : '-',
       c === cases[0] ? '-' : times(poolMs / unfiltered),
@@ -124,22 +130,12 @@ async function booleanRows(ws: Workspace, dir: string, pool: SearchPool, runs: n
   ];
   let base = NaN;
   for (const [query, a, b, op] of BOOLEANS) {
-    const req = requestOf(query);
-    const one: number[] = [];
-    const many: number[] = [];
-    let pairs: string[] = [];
-    for (let i = 0; i < runs; i++) {
-      one.push((await timed(ws, req, undefined)).ms);
-      const p = await timed(ws, req, pool);
-      many.push(p.ms);
-      pairs = p.pairs;
-    }
-    const poolMs = median(many);
+    const { oneMs, poolMs, pairs } = await timeRuns(ws, requestOf(query), pool, runs);
     if (!op) base = poolMs;
     out.push([
       query,
       String(pairs.length),
-      ms(median(one)),
+      ms(oneMs),
       ms(poolMs),
       op ? times(poolMs / base) : '-',
       sameSets(pairs, rgBoolean(dir, a, b, op)),

@@ -49,6 +49,21 @@ export interface HistoryServiceDeps {
 /** A root's history: its object store and the commits' changes read so far (the root's state: released when it closes). */
 const HISTORY = slot<HistoryRootState>('history');
 
+/** A job's progress while the log is read: commits read of about how many. */
+export function readingCommits(scope: JobScope<never>) {
+  return (p: { read: number; estimate: number }) => {
+    const data: Progress = {
+      phase: 'git',
+      label: 'Reading commits',
+      files: p.read,
+      totalFiles: p.estimate,
+      bytes: 0,
+      totalBytes: 0,
+    };
+    scope.events.send({ type: 'progress', data });
+  };
+}
+
 export class HistoryService {
   constructor(
     private readonly git: GitService,
@@ -160,17 +175,7 @@ export class HistoryService {
         storeKey: historyStoreKey(session.key),
         signal: scope.signal,
         maybeYield: () => yielder.maybeYield(),
-        onProgress: (p) => {
-          const data: Progress = {
-            phase: 'git',
-            label: 'Reading commits',
-            files: p.read,
-            totalFiles: p.estimate,
-            bytes: 0,
-            totalBytes: 0,
-          };
-          scope.events.send({ type: 'progress', data });
-        },
+        onProgress: readingCommits(scope),
         onPart: (part) => {
           send(part);
           if (part.kind === 'commits') {

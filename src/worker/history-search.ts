@@ -10,7 +10,7 @@ import { createYielder, elapsedSince, now } from '../core/jobs/yielder';
 import type { HistoryPlan } from '../adapters/git/history-query';
 import type { HistoryResult } from '../core/query/results';
 import { Batcher, type JobScope } from './edge';
-import type { HistoryService } from './history-job';
+import { readingCommits, type HistoryService } from './history-job';
 import { historyStoreKey } from './history-store-key';
 import type { HistorySearchStats, JobEnd, Progress } from './protocol';
 import type { RepoSession } from './session';
@@ -49,17 +49,7 @@ async function logOf(
     storeKey: historyStoreKey(session.key),
     signal: scope.signal,
     maybeYield: () => yielder.maybeYield(),
-    onProgress: (p) => {
-      const data: Progress = {
-        phase: 'git',
-        label: 'Reading commits',
-        files: p.read,
-        totalFiles: p.estimate,
-        bytes: 0,
-        totalBytes: 0,
-      };
-      scope.events.send({ type: 'progress', data });
-    },
+    onProgress: readingCommits(scope),
     onPart: (part) => {
       if (part.kind !== 'commits') return;
       commits = part.reset ? part.commits.slice() : commits.concat(part.commits);
