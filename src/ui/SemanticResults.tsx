@@ -3,12 +3,15 @@
  * the Ranked list; Ranked itself stays lexical, since hybrid scored below it on the labelled
  * set). Before the model is loaded it explains what enabling does and offers it; a query typed
  * in either mode enables it (the first semantic search),
- * with the model's download and the embedding as a progress bar with Cancel. Each hit shows
+ * with the model's download and the embedding as a progress bar with Cancel; once the model is
+ * loaded the question is asked while the embedding goes on (the engine answers from the chunks
+ * embedded so far and says how many: "Searched 2,100 of 5,979 chunks — still embedding"), and
+ * asked again when the embedding ends (or with "Search again"). Each hit shows
  * its snippet with the matched words marked and a "why": similarity, lexical terms, the ranks
  * it had in each list, exact identifier. The status line names the model that answered; before a
  * question, the model in use and "Use my own model…" are shown (EmbedModelPicker.tsx).
  */
-import { useEffect, useMemo, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { toQuarryError } from '../core/errors';
 import type { EngineClient } from '../worker/client';
 import type { SemanticHitView, SemanticResult } from '../worker/protocol';
@@ -32,6 +35,10 @@ interface SemanticQuery {
   extensions: string[];
   /** a rebuilt index searches again */
   indexVersion: number;
+  /** asked while the embedding runs: asked again when it ends */
+  complete: boolean;
+  /** "Search again" */
+  again: number;
 }
 
 const search = (engine: EngineClient, r: SemanticQuery) =>
@@ -62,6 +69,9 @@ export function SemanticResults({
   const query = view.q.trim();
   const { ready, running, enable, error: enableError } = semantic;
   const state = semantic.status?.state;
+  // the model is loaded and the chunks are being embedded: the engine answers from those embedded so far
+  const early = !ready && running && semantic.progress?.phase === 'embedding';
+  const [again, setAgain] = useState(0);
 
   // the first semantic search loads the model (a failed load waits for the button: no retry loop)
   useEffect(() => {
@@ -71,7 +81,7 @@ export function SemanticResults({
 
   const request = useMemo<SemanticQuery | null>(
     () =>
-      !query || !ready || !indexReady
+      !query || !(ready || early) || !indexReady
         ? null
         : {
             query: view.q,
@@ -80,8 +90,22 @@ export function SemanticResults({
             exclude: splitList(view.exclude),
             extensions: splitList(view.ext),
             indexVersion,
+            complete: ready,
+            again,
           },
-    [query, view.q, view.include, view.exclude, view.ext, type, ready, indexReady, indexVersion],
+    [
+      query,
+      view.q,
+      view.include,
+      view.exclude,
+      view.ext,
+      type,
+      ready,
+      early,
+      indexReady,
+      indexVersion,
+      again,
+    ],
   );
 
   if (state === 'unavailable') {
@@ -102,23 +126,10 @@ export function SemanticResults({
       />
     );
   }
-  if (!ready) return <EnableCard semantic={semantic} />;
+  if (!ready && !early) return <EnableCard semantic={semantic} />;
 
-  const summary = (status: HitStatus<SemanticResult>): ReactNode =>
-    status.state === 'idle' ? (
-      'Ask in words what the code does, e.g. “where do we refresh an expired session”.'
-    ) : status.state === 'running' ? (
-      'Searching…'
-    ) : status.state === 'error' || status.state === 'waiting' ? (
-      ''
-    ) : (
-      <>
-        {status.result.hits.length
-          ? `${plural(status.result.hits.length, type === 'hybrid' ? 'hybrid result' : 'semantic result')} (${Math.round(status.result.elapsedMs)} ms)`
-          : 'No chunk matches that question.'}
-        {status.result.model && <ModelTag id={status.result.model} />}
-      </>
-    );
+  const summary = (status: HitStatus<SemanticResult>) =>
+    semanticSummary(status, type, () => setAgain((n) => n + 1));
   const results = (
     <HitResults<SemanticQuery, SemanticHitView, SemanticResult>
       request={request}
@@ -141,12 +152,47 @@ export function SemanticResults({
     />
   );
   // with no question yet: which model answers, and the way to change it
-  return query ? (
+  return early ? (
+    <>
+      <EnableCard semantic={semantic} />
+      {results}
+    </>
+  ) : query ? (
     results
   ) : (
     <>
       {results}
       <EmbedModelPicker semantic={semantic} />
+    </>
+  );
+}
+
+/** The status line: the count and time, the model that answered, and how much was searched while embedding goes on. */
+function semanticSummary(
+  status: HitStatus<SemanticResult>,
+  type: 'semantic' | 'hybrid',
+  searchAgain: () => void,
+): ReactNode {
+  if (status.state === 'idle')
+    return 'Ask in words what the code does, e.g. “where do we refresh an expired session”.';
+  if (status.state === 'running') return 'Searching…';
+  if (status.state === 'error' || status.state === 'waiting') return '';
+  const { result } = status;
+  return (
+    <>
+      {result.hits.length
+        ? `${plural(result.hits.length, type === 'hybrid' ? 'hybrid result' : 'semantic result')} (${Math.round(result.elapsedMs)} ms)`
+        : 'No chunk matches that question.'}
+      {result.model && <ModelTag id={result.model} />}
+      {result.searched !== undefined && result.of !== undefined && (
+        <span className="semantic-coverage" data-testid="semantic-coverage">
+          {' '}
+          Searched {formatCount(result.searched)} of {formatCount(result.of)} chunks — still embedding{' '}
+          <button type="button" onClick={searchAgain}>
+            Search again
+          </button>
+        </span>
+      )}
     </>
   );
 }

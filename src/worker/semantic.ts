@@ -5,7 +5,10 @@
  * beside the code index). enable() is a job: the model's bytes, then each root's chunks
  * embedded, with progress and cancel; a cancelled run keeps the vectors made so far (stored)
  * and the next one embeds only the rest. Later searches first bring the vectors level with the
- * code index (only changed chunks are embedded, usually none).
+ * code index (only changed chunks are embedded, usually none). A search with a time budget
+ * (semantic_search's SEMANTIC_SEARCH_BUDGET_MS) embeds for at most that long (definitions first), answers
+ * from the vectors made so far with its coverage, and the embedding goes on in the background
+ * (serialised with every other run; a full sync or enable supersedes it).
  */
 import { QuarryError } from '../core/errors';
 import { createBackgroundYielder, elapsedSince, now, type Foreground } from '../core/jobs/yielder';
@@ -33,6 +36,44 @@ export type SemanticModelLoader = (
   signal?: AbortSignal,
 ) => Promise<EmbeddingModel>;
 
+/** How many of the roots' chunks a search searched (the rest are not embedded yet). */
+export interface SemanticCoverage {
+  searched: number;
+  of: number;
+}
+
+export interface SemanticSyncOptions {
+  signal?: AbortSignal;
+  onProgress?: (p: Progress) => void;
+  /** Embed for at most this long, then answer from the vectors so far (the rest embedded in the background). */
+  budgetMs?: number;
+}
+
+export interface SemanticSync {
+  model: EmbeddingModel;
+  roots: SemanticRoot[];
+  stats: SemanticStats;
+  coverage: SemanticCoverage;
+}
+
+/** How often a search past its budget looks again for vectors to answer from. */
+const POLL_MS = 250;
+
+const noStats = (): SemanticStats => ({
+  elapsedMs: 0,
+  ending: 'complete',
+  embedded: 0,
+  chunks: 0,
+  vectors: 0,
+  bytes: 0,
+});
+
+const sleep = (ms: number) => {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const done = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, ms))));
+  return { done, clear: () => clearTimeout(timer) };
+};
+
 export interface SemanticDeps {
   loadModel?: SemanticModelLoader;
   /** What the host's own model is (the status says it before the model is loaded). */
@@ -49,6 +90,8 @@ export class SemanticService {
   private last: SemanticStats | null = null;
   /** one enable/sync at a time: a second caller waits for the first */
   private running: Promise<unknown> = Promise.resolve();
+  /** the background continuation of a search that ran out of budget, while it runs */
+  private background: AbortController | null = null;
 
   constructor(private readonly deps: SemanticDeps) {
     if (!deps.loadModel) this.state = 'unavailable';
@@ -90,17 +133,94 @@ export class SemanticService {
     return this.model;
   }
 
-  /** Every root's vectors brought level with its code index; the model loaded first. Serialised. */
-  sync(
-    roots: Roots,
-    options: { signal?: AbortSignal; onProgress?: (p: Progress) => void } = {},
-  ): Promise<{ model: EmbeddingModel; roots: SemanticRoot[]; stats: SemanticStats }> {
-    const run = this.running.then(() => this.syncNow(roots, options));
+  /**
+   * Every root's vectors brought level with its code index; the model loaded first. Serialised.
+   * With `budgetMs`: at most that long (a run in progress is waited for that long, then its
+   * vectors so far answer), the rest embedded in the background; `coverage` says how much.
+   */
+  sync(roots: Roots, options: SemanticSyncOptions = {}): Promise<SemanticSync> {
+    if (options.budgetMs !== undefined) return this.syncWithin(roots, options.budgetMs, options);
+    // a full sync supersedes the background continuation (it embeds the rest itself, with progress)
+    this.background?.abort();
+    return this.queue(() => this.syncNow(roots, options));
+  }
+
+  private queue<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.running.then(fn);
     this.running = run.catch(() => undefined);
     return run;
   }
 
-  private async syncNow(roots: Roots, options: { signal?: AbortSignal; onProgress?: (p: Progress) => void }) {
+  private async syncWithin(
+    roots: Roots,
+    budgetMs: number,
+    options: SemanticSyncOptions,
+  ): Promise<SemanticSync> {
+    const deadline = now() + budgetMs;
+    // a run in progress (an enable, a continuation) is waited for; once the budget is spent, its vectors so far answer
+    for (;;) {
+      const left = deadline - now();
+      const wait = sleep(left > 0 ? left : POLL_MS);
+      const finished = await Promise.race([this.running.then(() => true), wait.done.then(() => false)]);
+      wait.clear();
+      if (finished) break;
+      if (options.signal?.aborted) throw new QuarryError('Cancelled', 'The search was cancelled');
+      if (now() >= deadline && this.model && this.state === 'embedding') {
+        const soFar = this.answerSoFar(roots, this.model);
+        if (soFar.coverage.searched > 0) return soFar;
+      }
+    }
+    const out = await this.queue(() => this.syncNow(roots, { ...options, deadline }));
+    if (out.coverage.searched < out.coverage.of) this.continueInBackground(roots);
+    return out;
+  }
+
+  /** The roots' vectors as they are (a run is adding to them): those embedded are searched. */
+  private answerSoFar(roots: Roots, model: EmbeddingModel): SemanticSync {
+    const out: SemanticRoot[] = [];
+    const coverage = { searched: 0, of: 0 };
+    for (const session of roots.roots) {
+      const { index } = session.readyIndex();
+      const vectors = session.state.get(VECTORS);
+      if (!vectors || vectors.modelId !== model.id) {
+        coverage.of += index.chunkCount;
+        continue;
+      }
+      const c = vectors.coverage(index);
+      coverage.searched += c.searched;
+      coverage.of += c.of;
+      out.push({ prefix: roots.prefixOf(session), index, vectors });
+    }
+    return { model, roots: out, stats: this.last ?? noStats(), coverage };
+  }
+
+  /** The rest embedded after a search that ran out of budget, behind whatever runs now. */
+  private continueInBackground(roots: Roots): void {
+    if (this.background) return;
+    const controller = new AbortController();
+    this.background = controller;
+    void this.queue(() => this.syncNow(roots, { signal: controller.signal }))
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.background === controller) this.background = null;
+      });
+  }
+
+  /** True while a search's embedding goes on in the background. */
+  get embeddingInBackground(): boolean {
+    return this.background !== null;
+  }
+
+  /** Stops the background embedding (what it made is kept and stored); resolves when it has stopped. */
+  async stopBackground(): Promise<void> {
+    this.background?.abort();
+    await this.running;
+  }
+
+  private async syncNow(
+    roots: Roots,
+    options: SemanticSyncOptions & { deadline?: number },
+  ): Promise<SemanticSync> {
     const t0 = now();
     const progress = options.onProgress ?? (() => undefined);
     try {
@@ -108,14 +228,8 @@ export class SemanticService {
       this.state = 'embedding';
       this.error = undefined;
       const out: SemanticRoot[] = [];
-      const stats: SemanticStats = {
-        elapsedMs: 0,
-        ending: 'complete',
-        embedded: 0,
-        chunks: 0,
-        vectors: 0,
-        bytes: 0,
-      };
+      const stats = noStats();
+      const coverage = { searched: 0, of: 0 };
       for (const session of roots.roots) {
         const { index } = session.readyIndex();
         const store = this.deps.store ? forgivingStore(this.deps.store, () => undefined) : undefined;
@@ -136,6 +250,7 @@ export class SemanticService {
           s = await vectors.sync(index, (p) => session.fileLines(p), model, {
             signal: options.signal,
             yielder,
+            deadline: options.deadline,
             onProgress: (p) =>
               progress({
                 phase: 'embedding',
@@ -154,12 +269,16 @@ export class SemanticService {
         stats.chunks += s.chunks;
         stats.vectors += s.vectors;
         stats.bytes += vectors.byteSize;
+        const c = vectors.coverage(index);
+        coverage.searched += c.searched;
+        coverage.of += c.of;
         out.push({ prefix: roots.prefixOf(session), index, vectors });
       }
       stats.elapsedMs = elapsedSince(t0);
-      this.state = 'ready';
+      // stopped at a deadline: still embedding (the background continuation follows)
+      this.state = coverage.searched < coverage.of ? 'embedding' : 'ready';
       this.last = stats;
-      return { model, roots: out, stats };
+      return { model, roots: out, stats, coverage };
     } catch (err) {
       // cancelled: off until the next enable (which resumes: what was embedded is stored)
       const cancelled = options.signal?.aborted;
@@ -176,6 +295,7 @@ export class SemanticService {
    * own stored vectors, or embedded anew).
    */
   async resetModel(roots: Roots): Promise<SemanticStatus> {
+    this.background?.abort();
     const run = this.running.then(() => {
       this.model?.dispose?.();
       this.model = null;

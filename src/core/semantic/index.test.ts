@@ -47,7 +47,14 @@ describe('SemanticIndex.sync', () => {
     const stats = await s.sync(index, linesReader(files), model, {
       onProgress: (p) => events.push({ ...p }),
     });
-    expect(stats).toEqual({ filesChanged: 3, filesRemoved: 0, embedded: 4, chunks: 5, vectors: 4 });
+    expect(stats).toEqual({
+      filesChanged: 3,
+      filesRemoved: 0,
+      embedded: 4,
+      chunks: 5,
+      vectors: 4,
+      complete: true,
+    });
     expect(model.texts).toBe(4);
     expect(new Set(model.embedded).size).toBe(4);
     // exactly the chunks' views
@@ -86,7 +93,14 @@ describe('SemanticIndex.sync', () => {
     const stats = await s.sync(index, linesReader(files), model, {
       onProgress: (p) => events.push({ ...p }),
     });
-    expect(stats).toEqual({ filesChanged: 0, filesRemoved: 0, embedded: 0, chunks: 5, vectors: 4 });
+    expect(stats).toEqual({
+      filesChanged: 0,
+      filesRemoved: 0,
+      embedded: 0,
+      chunks: 5,
+      vectors: 4,
+      complete: true,
+    });
     expect(model.calls).toBe(calls);
     expect(model.texts).toBe(4);
     expect(events).toEqual([{ phase: 'embedding', loaded: 0, total: 0 }]);
@@ -141,7 +155,14 @@ describe('SemanticIndex.sync', () => {
     expect(s.covers(index)).toBe(false);
     expect(symbols(s.search(index, q('parse csv text split rows'), 10))).not.toContain('parseCsv');
     const stats = await s.sync(index, linesReader(files), model);
-    expect(stats).toEqual({ filesChanged: 0, filesRemoved: 1, embedded: 0, chunks: 4, vectors: 4 });
+    expect(stats).toEqual({
+      filesChanged: 0,
+      filesRemoved: 1,
+      embedded: 0,
+      chunks: 4,
+      vectors: 4,
+      complete: true,
+    });
     expect(s.covers(index)).toBe(true);
     s.compact();
     expect(s.vectorCount).toBe(3);
@@ -196,14 +217,20 @@ describe('SemanticIndex.sync', () => {
     expect(model.calls).toBe(1);
     expect(model.texts).toBe(EMBED_BATCH);
     expect(s.vectorCount).toBe(EMBED_BATCH);
-    // no file switched to its views yet
-    expect(s.stale(index).length).toBe(n);
+    // the chunks embedded are searchable at once; the other files stay stale
+    expect(s.stale(index).length).toBe(n - EMBED_BATCH);
     expect(s.covers(index)).toBe(false);
-    expect(s.search(index, q('run task'), 5)).toEqual([]);
+    expect(s.coverage(index)).toEqual({ searched: EMBED_BATCH, of: n });
+    expect(s.search(index, q('run task'), 100).length).toBe(EMBED_BATCH);
 
     model.onEmbed = undefined;
     const stats = await s.sync(index, linesReader(files), model);
-    expect(stats).toMatchObject({ filesChanged: n, embedded: n - EMBED_BATCH, chunks: n, vectors: n });
+    expect(stats).toMatchObject({
+      filesChanged: n - EMBED_BATCH,
+      embedded: n - EMBED_BATCH,
+      chunks: n,
+      vectors: n,
+    });
     expect(model.texts).toBe(n);
     expect(new Set(model.embedded).size).toBe(n); // nothing embedded twice
     expect(s.covers(index)).toBe(true);
@@ -384,7 +411,7 @@ describe('SemanticIndex encode/decode', () => {
     outOfRange[0] = s.vectorCount;
     expect(SemanticIndex.decode(withRows(outOfRange), FAKE_MODEL_ID, FAKE_DIMS)).toBeNull();
     const negative = rows.slice();
-    negative[1] = -1;
+    negative[1] = -2; // -1 is a chunk not embedded yet
     expect(SemanticIndex.decode(withRows(negative), FAKE_MODEL_ID, FAKE_DIMS)).toBeNull();
     // one row more than the files say
     expect(

@@ -3,13 +3,15 @@
  * any language), the row of its view (views.ts) in a VectorTable, kept per file with
  * the (size, mtime) it was built from. sync() brings it level with the code index: files
  * whose chunks changed get new views, and only view texts never embedded before are sent to
- * the model, shortest first, in batches (one batch at a time, cancellable between batches;
- * vectors already made are kept, so a cancelled sync resumes where it stopped). search()
- * is exact: every row's cosine with the query.
+ * the model, definitions first and shortest first, in batches (one batch at a time, cancellable
+ * between batches, or stopped at a deadline; each chunk is searchable once its batch is done,
+ * and vectors already made are kept, so a stopped sync resumes where it stopped). search()
+ * is exact: every embedded row's cosine with the query.
  */
 import type { ChunkIndex, IndexedChunk } from '../rank/bm25';
 import { QuarryError } from '../errors';
-import { createYielder, type Yielder } from '../jobs/yielder';
+import { createYielder, now, type Yielder } from '../jobs/yielder';
+import { DEFINITION_TYPES } from '../nav/symbol-table';
 import { decodeIndex, encodeIndex, fromJsonParts, jsonParts, type IndexStore } from '../rank/persist';
 import type { EmbeddingModel } from './port';
 import { VectorTable } from './vectors';
@@ -46,6 +48,32 @@ export interface SyncStats {
   embedded: number;
   chunks: number;
   vectors: number;
+  /** false when a deadline stopped the embedding before every view had its vector */
+  complete: boolean;
+}
+
+export interface SyncOptions {
+  signal?: AbortSignal;
+  onProgress?: (p: EmbedProgress) => void;
+  yielder?: Yielder;
+  /** a now() time: the embedding stops after the batch that passes it (at least one batch is embedded) */
+  deadline?: number;
+}
+
+/** A view text still to embed: whether a definition has it, and the rows waiting for it. */
+interface Waiting {
+  definition: boolean;
+  at: Array<[Int32Array, number]>;
+}
+
+/** Definitions first, then shortest first (a batch of similar lengths wastes no padding), then by text. */
+function embedOrder(waiting: ReadonlyMap<string, Waiting>): string[] {
+  return [...waiting]
+    .sort(
+      ([a, wa], [b, wb]) =>
+        Number(wb.definition) - Number(wa.definition) || a.length - b.length || (a < b ? -1 : a > b ? 1 : 0),
+    )
+    .map(([t]) => t);
 }
 
 export interface SemanticHit {
@@ -93,7 +121,8 @@ export class SemanticIndex {
         !meta ||
         have.size !== meta.size ||
         have.mtimeMs !== meta.mtimeMs ||
-        have.rows.length !== index.chunksOf(path).length
+        have.rows.length !== index.chunksOf(path).length ||
+        have.rows.includes(-1)
       )
         out.push(path);
     }
@@ -106,11 +135,31 @@ export class SemanticIndex {
     return this.stale(index).length === 0;
   }
 
+  /** How many of the index's chunks have their vectors (searched) of how many it has. */
+  coverage(index: ChunkIndex): { searched: number; of: number } {
+    let searched = 0;
+    let of = 0;
+    for (const path of index.paths()) {
+      const n = index.chunksOf(path).length;
+      of += n;
+      const f = this.files.get(path);
+      if (f && f.rows.length === n) for (const r of f.rows) if (r >= 0) searched++;
+    }
+    return { searched, of };
+  }
+
+  /**
+   * Brings the vectors level with the code index. Each changed file switches to its new views at
+   * once (a chunk whose view is not embedded yet has no row: search skips it, and the file stays
+   * stale), then the missing views are embedded: definitions first (what a question is usually
+   * about), shortest first within each kind, each chunk searchable as soon as its batch is done.
+   * With a `deadline` (a now() time), it stops after the batch that passes it: `complete` false.
+   */
   async sync(
     index: ChunkIndex,
     readLines: (path: string) => Promise<readonly string[] | null>,
     model: EmbeddingModel,
-    options: { signal?: AbortSignal; onProgress?: (p: EmbedProgress) => void; yielder?: Yielder } = {},
+    options: SyncOptions = {},
   ): Promise<SyncStats> {
     if (model.id !== this.modelId || model.dims !== this.dims)
       throw new QuarryError(
@@ -120,64 +169,85 @@ export class SemanticIndex {
     const yielder = options.yielder ?? createYielder();
     const live = new Set(index.paths());
     const removed = [...this.files.keys()].filter((p) => !live.has(p));
+    for (const p of removed) this.files.delete(p);
+    if (removed.length) this.changed = true;
     const stale = this.stale(index);
-    // views of the changed files (the files are read once; only their view texts are kept)
-    const views = new Map<string, string[]>();
-    const missing = new Set<string>();
+    const waiting = new Map<string, Waiting>();
     for (const path of stale) {
       if (options.signal?.aborted) throw cancelled();
       const lines = (await readLines(path)) ?? [];
-      const texts: string[] = [];
-      for (const c of index.chunksOf(path)) {
-        const v = chunkView(c, lines);
-        texts.push(v);
-        if (this.table.rowFor(v) === undefined) missing.add(v);
-      }
-      views.set(path, texts);
+      this.switchViews(index, path, lines, waiting);
       await yielder.maybeYield();
     }
-    // shortest first: a batch of similar lengths wastes no padding
-    const todo = [...missing].sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
+    const todo = embedOrder(waiting);
+    const embedded = await this.embedAll(todo, waiting, model, yielder, options);
+    let chunks = 0;
+    for (const f of this.files.values()) chunks += f.rows.length;
+    return {
+      filesChanged: stale.length,
+      filesRemoved: removed.length,
+      embedded,
+      chunks,
+      vectors: this.table.rows,
+      complete: embedded === todo.length,
+    };
+  }
+
+  /** A changed file's chunks get their views' rows (-1 where a view still has to be embedded: put in `waiting`). */
+  private switchViews(
+    index: ChunkIndex,
+    path: string,
+    lines: readonly string[],
+    waiting: Map<string, Waiting>,
+  ): void {
+    const chunks = index.chunksOf(path);
+    const rows = new Int32Array(chunks.length);
+    chunks.forEach((c, i) => {
+      const v = chunkView(c, lines);
+      const r = this.table.rowFor(v);
+      rows[i] = r ?? -1;
+      if (r !== undefined) return;
+      let w = waiting.get(v);
+      if (!w) waiting.set(v, (w = { definition: false, at: [] }));
+      w.definition ||= DEFINITION_TYPES.has(c.chunkType);
+      w.at.push([rows, i]);
+    });
+    const meta = index.fileMeta(path);
+    this.files.set(path, { size: meta?.size ?? -1, mtimeMs: meta?.mtimeMs ?? -1, rows });
+    this.changed = true;
+  }
+
+  /** Embeds `todo` in batches, each chunk's row set as its batch ends; returns how many were embedded. */
+  private async embedAll(
+    todo: readonly string[],
+    waiting: ReadonlyMap<string, Waiting>,
+    model: EmbeddingModel,
+    yielder: Yielder,
+    options: SyncOptions,
+  ): Promise<number> {
     options.onProgress?.({ phase: 'embedding', loaded: 0, total: todo.length });
-    for (let i = 0; i < todo.length; i += EMBED_BATCH) {
+    let done = 0;
+    while (done < todo.length) {
       if (options.signal?.aborted) throw cancelled();
-      const batch = todo.slice(i, i + EMBED_BATCH);
+      if (options.deadline !== undefined && done > 0 && now() >= options.deadline) break;
+      const batch = todo.slice(done, done + EMBED_BATCH);
       const vecs = await model.embed(batch);
       if (vecs.length !== batch.length * this.dims)
         throw new QuarryError(
           'EngineError',
           `The embedding model returned ${vecs.length} numbers for ${batch.length} texts`,
         );
-      batch.forEach((t, k) => this.table.add(t, vecs.subarray(k * this.dims, (k + 1) * this.dims)));
-      this.changed = true;
-      options.onProgress?.({
-        phase: 'embedding',
-        loaded: Math.min(i + EMBED_BATCH, todo.length),
-        total: todo.length,
+      batch.forEach((t, k) => {
+        const row = this.table.add(t, vecs.subarray(k * this.dims, (k + 1) * this.dims));
+        for (const [rows, i] of waiting.get(t)!.at) rows[i] = row;
       });
+      this.changed = true;
+      done += batch.length;
+      options.onProgress?.({ phase: 'embedding', loaded: done, total: todo.length });
       await yielder.maybeYield();
     }
     if (options.signal?.aborted) throw cancelled();
-    // every vector exists: the files switch to their new views in one step
-    if (removed.length || views.size) this.changed = true;
-    for (const p of removed) this.files.delete(p);
-    for (const [path, texts] of views) {
-      const meta = index.fileMeta(path)!;
-      this.files.set(path, {
-        size: meta.size,
-        mtimeMs: meta.mtimeMs,
-        rows: Int32Array.from(texts, (t) => this.table.rowFor(t)!),
-      });
-    }
-    let chunks = 0;
-    for (const f of this.files.values()) chunks += f.rows.length;
-    return {
-      filesChanged: stale.length,
-      filesRemoved: removed.length,
-      embedded: todo.length,
-      chunks,
-      vectors: this.table.rows,
-    };
+    return done;
   }
 
   /** The `limit` chunks most similar to the unit query vector, best first (ties by path, line). */
@@ -195,6 +265,7 @@ export class SemanticIndex {
       // the file's chunks are looked up only when one of its rows could enter the top
       let chunks: IndexedChunk[] | null = null;
       for (let i = 0; i < f.rows.length; i++) {
+        if (f.rows[i] < 0) continue; // not embedded yet
         const similarity = scores[f.rows[i]];
         if (similarity < floor) continue;
         chunks ??= index.chunksOf(path);
@@ -214,10 +285,10 @@ export class SemanticIndex {
   /** Drops vectors no chunk uses (views that changed or files that went). */
   compact(): void {
     const used = new Set<number>();
-    for (const f of this.files.values()) for (const r of f.rows) used.add(r);
+    for (const f of this.files.values()) for (const r of f.rows) if (r >= 0) used.add(r);
     if (used.size === this.table.rows) return;
     const map = this.table.compact(used);
-    for (const f of this.files.values()) f.rows = f.rows.map((r) => map[r]);
+    for (const f of this.files.values()) f.rows = f.rows.map((r) => (r < 0 ? -1 : map[r]));
   }
 
   encode(): Uint8Array {
@@ -283,7 +354,7 @@ export class SemanticIndex {
       for (const [path, size, mtimeMs, n] of files) {
         const r = allRows.slice(at, at + n);
         at += n;
-        if (r.some((x) => x < 0 || x >= texts.length)) return null;
+        if (r.some((x) => x < -1 || x >= texts.length)) return null; // -1: not embedded yet
         s.files.set(path, { size, mtimeMs, rows: r });
       }
       return at === allRows.length ? s : null;

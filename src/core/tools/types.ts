@@ -49,7 +49,17 @@ export interface ToolContext {
  */
 export type SemanticPort = (
   signal?: AbortSignal,
-) => Promise<{ model: EmbeddingModel; roots: SemanticRoot[] }>;
+  options?: SemanticPortOptions,
+) => Promise<{ model: EmbeddingModel; roots: SemanticRoot[]; coverage?: { searched: number; of: number } }>;
+
+export interface SemanticPortOptions {
+  /**
+   * Embed for at most this long, then resolve with the vectors made so far (`coverage` says how
+   * many chunks they cover) while the host goes on embedding in the background. Absent: every
+   * chunk is embedded first (semantic_code_search: its answer is the seed's).
+   */
+  budgetMs?: number;
+}
 
 /** One root's code index as the index tools read it (index-context.ts ensureCodeIndexes). */
 export interface CodeIndexPart {

@@ -4,6 +4,8 @@
  * first by the host's semantic service (ToolContext.semantic: the app's SemanticService, the
  * CLI's cliSemantic), with the view's path filters, snippets and each hit's why. The words
  * marked in a snippet are the lexical terms that matched, else the question's own words.
+ * A question embeds for at most SEMANTIC_SEARCH_BUDGET_MS: when chunks are still unembedded, the
+ * answer says how many were searched (`searched` of `of`) and the host embeds the rest meanwhile.
  */
 import { QuarryError } from '../../errors';
 import { elapsedSince, now } from '../../jobs/yielder';
@@ -20,6 +22,9 @@ const QUESTION_WORDS = new Set(
     ' ',
   ),
 );
+
+/** How long a question waits for embedding before it is answered from the chunks embedded so far. */
+export const SEMANTIC_SEARCH_BUDGET_MS = 20_000;
 
 export const semanticSearchView: Tool<SemanticResult> = {
   name: 'semantic_search',
@@ -46,7 +51,12 @@ export const semanticSearchView: Tool<SemanticResult> = {
     const { words } = queryWords(query);
     if (!query.trim()) return { hits: [], type, words, elapsedMs: elapsedSince(t0) };
     const roots = toolRoots(ctx, 'semantic_search');
-    const { model, roots: semanticRoots } = await ctx.semantic(ctx.signal);
+    // an answer within the budget: from the chunks embedded so far, the rest embedded in the background
+    const {
+      model,
+      roots: semanticRoots,
+      coverage,
+    } = await ctx.semantic(ctx.signal, { budgetMs: SEMANTIC_SEARCH_BUDGET_MS });
     // a question's little words ("where do we...") are not what a hit is about: not marked
     const questionWords = words.filter((w) => w.length > 2 && !QUESTION_WORDS.has(w));
     const results = await semanticSearch(semanticRoots, model, {
@@ -70,6 +80,8 @@ export const semanticSearchView: Tool<SemanticResult> = {
       const lines = snippetLines(await read(root, rel), ref, terms);
       hits.push({ ...chunkRef(ref, root.prefix), score: r.score, why: r.why, lines });
     }
-    return { hits, type, words, model: model.id, elapsedMs: elapsedSince(t0) };
+    const partial =
+      coverage && coverage.searched < coverage.of ? { searched: coverage.searched, of: coverage.of } : {};
+    return { hits, type, words, model: model.id, elapsedMs: elapsedSince(t0), ...partial };
   },
 };

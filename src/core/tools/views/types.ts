@@ -69,6 +69,10 @@ export interface SemanticResult {
   /** the id of the model that answered (absent for an empty query: no model was asked) */
   model?: string;
   elapsedMs: number;
+  /** chunks searched, when fewer than all were embedded yet (the rest are being embedded) */
+  searched?: number;
+  /** chunks of the code index (with `searched`) */
+  of?: number;
 }
 
 export interface RelatedHitView extends ChunkRef {
