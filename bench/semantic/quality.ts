@@ -18,6 +18,7 @@ import * as path from 'node:path';
 import { NodeFsSource } from '../../src/adapters/node/fs';
 import { nodeEmbeddingModel } from '../../src/adapters/node/model-files';
 import { nodeParsePool } from '../../src/adapters/node/parse-pool';
+import type { ThreadPool } from '../../src/core/chunk/pool';
 import { rankChunks } from '../../src/core/rank/ranked';
 import { CodeIndexService } from '../../src/core/rank/service';
 import { CodebaseIndexService } from '../../src/core/codebase-index/service';
@@ -152,16 +153,21 @@ export function systemsFromEnv(env: string | undefined): SystemName[] {
   return names as SystemName[];
 }
 
-/** `under`: where the corpus copy is made (tests pass a temporary folder). */
+/**
+ * `under`: where the corpus copy is made (tests pass a temporary folder). `pool`: the parsing
+ * threads to use, kept open (a caller measuring several corpora starts them once: each start
+ * costs its threads' boot and grammars); by default a pool of its own, closed at the end.
+ */
 export async function measureQuality(
   c: QualityCorpus,
   only: SystemName[] = SYSTEMS,
   under?: string,
+  shared?: { pool: ThreadPool },
 ): Promise<QualityReport> {
   const dir = qualityCorpus(c, under);
   const questions = loadQuestions(fs.readFileSync(path.join(import.meta.dirname, c.questions), 'utf8'));
   const workspace = new Workspace([new NodeFsSource(dir)]);
-  const pool = nodeParsePool();
+  const pool = shared?.pool ?? nodeParsePool();
   try {
     const service = new CodeIndexService(workspace, async () => pool);
     await service.refresh();
@@ -211,7 +217,7 @@ export async function measureQuality(
     }
     return { name: c.name, files: index.paths().length, chunks: index.chunkCount, parts, misses };
   } finally {
-    pool.dispose();
+    if (!shared) pool.dispose();
   }
 }
 

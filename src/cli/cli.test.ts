@@ -1,10 +1,17 @@
-/** Spawns the real `quarry` bin (bin/quarry.mjs) the way a user or an agent runs it. */
+/**
+ * The `quarry` CLI: the real bin (bin/quarry.mjs) spawned the way a user or an agent runs it,
+ * wherever the process is what is checked (exit codes as the process ends, QUARRY_ROOT from its
+ * environment, the threads and the model started from the bundle, the cache left for the next
+ * process); the rest runs runCli in this process (`inProcess`), the bin's own entry
+ * (src/cli/index.ts) minus the process: a spawn costs ~0.6 s of CPU, this file had 37 of them.
+ */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { writeFixtureDir } from '../../test/fixtures/repo';
+import { runCli } from './main';
 
 const BIN = path.resolve(__dirname, '../../bin/quarry.mjs');
 let root = '';
@@ -17,12 +24,24 @@ function quarry(args: string[], env: Record<string, string> = {}) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+/** runCli in this process with what the bin would be given: its arguments and its environment. */
+async function inProcess(args: string[], env: Record<string, string> = {}) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, {
+    stdout: (s) => void (stdout += s),
+    stderr: (s) => void (stderr += s),
+    env: { ...process.env, QUARRY_ROOT: '', ...env },
+  });
+  return { code, stdout, stderr };
+}
+
 beforeAll(() => {
   root = writeFixtureDir();
 });
 
 describe('quarry CLI', () => {
-  it('semantic_code_search answers both types from the bundled model, offline, and embeds only once per folder', () => {
+  it('semantic_code_search answers both types from the bundled model, offline, and embeds only once per folder', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'quarry-semantic-'));
     mkdirSync(path.join(dir, 'src'));
     writeFileSync(
@@ -69,14 +88,14 @@ describe('quarry CLI', () => {
     expect(JSON.parse(hybrid.stdout)).toMatchObject([
       { path: 'src/csv.py', symbol: 'parse_csv', why: { exactIdentifier: true, lexicalRank: 1 } },
     ]);
-    const bad = quarry(
+    const bad = await inProcess(
       ['call', 'semantic_code_search', JSON.stringify({ query: 'x', type: 'keyword' }), '--root', dir],
       env,
     );
     expect(bad.code).toBe(2);
     expect(JSON.parse(bad.stdout).error.message).toBe('type must be one of "semantic", "hybrid"');
   }, 120_000);
-  it('ranked_search and related_code answer from the code index, cached under index-<key>, with their filters and errors', () => {
+  it('ranked_search and related_code answer from the code index, cached under index-<key>, with their filters and errors', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'quarry-ranked-'));
     mkdirSync(path.join(dir, 'src'));
     mkdirSync(path.join(dir, 'scripts'));
@@ -105,17 +124,21 @@ describe('quarry CLI', () => {
     });
     expect(results.map((x: any) => x.path)).toContain('scripts/users.py');
     expect(readdirSync(cache).filter((f) => f.startsWith('index-'))).toHaveLength(1); // the code index, stored for the next call
-    const py = quarry(
+    // the filters and errors in this process, from the index the bin left in the cache
+    const py = await inProcess(
       ['call', 'ranked_search', '{"query":"user by id","language":"python"}', '--root', dir],
       env,
     );
     expect(JSON.parse(py.stdout).results.map((x: any) => x.symbol)).toEqual(['load_record']);
-    const glob = quarry(
+    const glob = await inProcess(
       ['call', 'ranked_search', '{"query":"user by id","path":"src/**"}', '--root', dir],
       env,
     );
     expect(JSON.parse(glob.stdout).results.every((x: any) => x.path === 'src/users.ts')).toBe(true);
-    const rel = quarry(['call', 'related_code', '{"path":"src/users.ts","line":2}', '--root', dir], env);
+    const rel = await inProcess(
+      ['call', 'related_code', '{"path":"src/users.ts","line":2}', '--root', dir],
+      env,
+    );
     expect(rel.code).toBe(0);
     const related = JSON.parse(rel.stdout);
     expect(related.seed).toEqual({
@@ -131,12 +154,12 @@ describe('quarry CLI', () => {
       reasons: expect.arrayContaining(['same file']),
     });
     const none = quarry(['call', 'related_code', '{"path":"src/users.ts","line":4}', '--root', dir], env);
-    expect(none.code).toBe(1);
+    expect(none.code).toBe(1); // the bin's exit 1
     expect(JSON.parse(none.stdout).error).toMatchObject({
       code: 'EngineError',
       message: 'No related chunks found for that location',
     });
-    const bad = quarry(['call', 'ranked_search', '{"query":"x","limit":101}', '--root', dir], env);
+    const bad = await inProcess(['call', 'ranked_search', '{"query":"x","limit":101}', '--root', dir], env);
     expect(bad.code).toBe(2);
     expect(JSON.parse(bad.stdout).error).toEqual({
       code: 'InvalidArgument',
@@ -207,8 +230,8 @@ describe('quarry CLI', () => {
       textOnly: { minified: 1, generated: 1, failed: 0 },
     });
   });
-  it('tools prints every tool quarry call serves as {name, description, inputSchema}', () => {
-    const r = quarry(['tools']);
+  it('tools prints every tool quarry call serves as {name, description, inputSchema}', async () => {
+    const r = await inProcess(['tools']);
     expect(r.code).toBe(0);
     const tools = JSON.parse(r.stdout);
     expect(tools.map((t: any) => t.name)).toEqual([
@@ -248,8 +271,8 @@ describe('quarry CLI', () => {
     });
   });
 
-  it('search_files prints the seed text format on a real directory', () => {
-    const r = quarry([
+  it('search_files prints the seed text format on a real directory', async () => {
+    const r = await inProcess([
       'call',
       'search_files',
       '{"path":".","regex":"TODO|FIXME","file_pattern":"*.ts"}',
@@ -264,11 +287,11 @@ describe('quarry CLI', () => {
     expect(r.stdout).not.toContain('generated/out.ts');
   });
 
-  it('uses QUARRY_ROOT when no --root is given, and --root is repeatable', () => {
+  it('uses QUARRY_ROOT when no --root is given, and --root is repeatable', async () => {
     const viaEnv = quarry(['call', 'read_file', '{"filePath":"README.md"}'], { QUARRY_ROOT: root });
     expect(viaEnv.code).toBe(0);
     expect(JSON.parse(viaEnv.stdout).content).toBe('# Fixture repo\n\nTODO: write the docs');
-    const two = quarry([
+    const two = await inProcess([
       'call',
       'list_directory',
       '{"directoryPath":"."}',
@@ -281,7 +304,7 @@ describe('quarry CLI', () => {
     expect(JSON.parse(two.stdout).items.map((i: any) => i.name)).toEqual(['src', 'lib']);
   });
 
-  it('two roots at once: the tools span both, paths prefixed by the root name, `root` picks one', () => {
+  it('two roots at once: the tools span both, paths prefixed by the root name, `root` picks one', async () => {
     const base = mkdtempSync(path.join(tmpdir(), 'quarry-two-roots-'));
     const shop = path.join(base, 'shop');
     const ledger = path.join(base, 'ledger');
@@ -303,23 +326,23 @@ describe('quarry CLI', () => {
       'shop/src/cart.ts:2',
       'ledger/lib/money.ts:1',
     ]);
-    const ranked = quarry(['call', 'codebase_search', '{"query":"cents prices"}', ...roots], env);
+    const ranked = await inProcess(['call', 'codebase_search', '{"query":"cents prices"}', ...roots], env);
     expect(
       JSON.parse(ranked.stdout)
         .results.map((r: any) => r.path)
         .sort(),
     ).toEqual(['ledger/lib/money.ts', 'shop/src/cart.ts']);
-    const one = quarry(
+    const one = await inProcess(
       ['call', 'codebase_search', '{"query":"cents prices","root":"ledger"}', ...roots],
       env,
     );
     expect(JSON.parse(one.stdout).results.map((r: any) => r.path)).toEqual(['ledger/lib/money.ts']);
-    const read = quarry(
+    const read = await inProcess(
       ['call', 'read_file', '{"filePath":"ledger/lib/money.ts","lineStart":1,"lineEnd":1}', ...roots],
       env,
     );
     expect(JSON.parse(read.stdout).content).toBe('export function formatMoney(cents: number) {');
-    const bad = quarry(['call', 'codebase_search', '{"query":"x","root":"nowhere"}', ...roots], env);
+    const bad = await inProcess(['call', 'codebase_search', '{"query":"x","root":"nowhere"}', ...roots], env);
     expect(bad.code).toBe(2);
     expect(JSON.parse(bad.stdout).error).toMatchObject({
       code: 'InvalidArgument',
@@ -339,19 +362,22 @@ describe('quarry CLI', () => {
       'InvalidArgument',
     ],
   ];
-  it.each(invalid)('exits 2 with {"error":{code,message}} for %s', (_n, args, code) => {
-    const r = quarry([...args, '--root', root]);
+  it.each(invalid)('exits 2 with {"error":{code,message}} for %s', async (_n, args, code) => {
+    const r = await inProcess([...args, '--root', root]);
     expect(r.code).toBe(2);
     const out = JSON.parse(r.stdout);
     expect(out.error.code).toBe(code);
     expect(typeof out.error.message).toBe('string');
   });
 
-  it('refuses an unknown field (exit 2) before any index is built, and keeps aliases', () => {
+  it('refuses an unknown field (exit 2) before any index is built, and keeps aliases', async () => {
     const cache = mkdtempSync(path.join(tmpdir(), 'quarry-strict-cache-'));
-    const r = quarry(['call', 'codebase_search', '{"query":"auth","maxresults":1}', '--root', root], {
-      QUARRY_CACHE_DIR: cache,
-    });
+    const r = await inProcess(
+      ['call', 'codebase_search', '{"query":"auth","maxresults":1}', '--root', root],
+      {
+        QUARRY_CACHE_DIR: cache,
+      },
+    );
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout)).toEqual({
       error: {
@@ -362,7 +388,7 @@ describe('quarry CLI', () => {
       },
     });
     expect(readdirSync(cache)).toEqual([]); // no index was refreshed (nor written)
-    const typo = quarry([
+    const typo = await inProcess([
       'call',
       'search_files',
       '{"path":".","regex":"TODO","file_patern":"*.ts"}',
@@ -374,7 +400,13 @@ describe('quarry CLI', () => {
       message: 'Unknown field: file_patern (allowed: path, regex, file_pattern)',
       data: { field: 'file_patern' },
     });
-    const alias = quarry(['call', 'search_corpus', '{"corpus_path":"src","query":"TODO"}', '--root', root]);
+    const alias = await inProcess([
+      'call',
+      'search_corpus',
+      '{"corpus_path":"src","query":"TODO"}',
+      '--root',
+      root,
+    ]);
     expect(alias.code).toBe(0);
     expect(JSON.parse(alias.stdout).result.total).toBeGreaterThan(0);
   });

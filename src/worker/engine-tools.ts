@@ -30,11 +30,21 @@ export interface DispatchOptions {
   history?: ToolContext['history'];
 }
 
-/** The engine's SemanticService as core's port: every root's complete index (NotFound 'indexNotReady' before any model work), then the vectors. */
-function semanticPort(roots: Roots, semantic: SemanticService): SemanticPort {
+/**
+ * The engine's SemanticService as core's port: every root's complete index (NotFound 'indexNotReady'
+ * before any model work), then the vectors. The tool waits for that sync, so the sync runs outside
+ * the tool's foreground (`background`): inside it, its background yielder gave way to the very
+ * call waiting for it, up to MAX_BACKGROUND_WAIT_MS a yield (a first semantic_search over two small
+ * roots took ~9 s, nearly all of it asleep).
+ */
+function semanticPort(
+  roots: Roots,
+  semantic: SemanticService,
+  background: <T>(fn: () => Promise<T>) => Promise<T>,
+): SemanticPort {
   return (signal) => {
     for (const session of roots.roots) session.readyIndex();
-    return semantic.sync(roots, { signal });
+    return background(() => semantic.sync(roots, { signal }));
   };
 }
 
@@ -61,7 +71,7 @@ function toolContext(roots: Roots, options: DispatchOptions): ToolContext {
     parsers,
     signal,
     ...(options.history ? { history: options.history } : {}),
-    ...(options.semantic ? { semantic: semanticPort(roots, options.semantic) } : {}),
+    ...(options.semantic ? { semantic: semanticPort(roots, options.semantic, background) } : {}),
   };
 }
 

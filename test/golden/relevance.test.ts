@@ -16,6 +16,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type QualityRow } from '../../bench/semantic/metrics';
 import { measureQuality, QUALITY_CORPORA } from '../../bench/semantic/quality';
+import { nodeParsePool } from '../../src/adapters/node/parse-pool';
 
 type Ranker = 'codebase_search' | 'Ranked';
 type Floor = { mrrAt10: number; recallAt5: number };
@@ -34,7 +35,12 @@ const FLOORS: Record<string, Record<Ranker, Floor>> = {
 };
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-relevance-'));
-afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+// one pool of parsing threads for the five code bases (each pool's threads boot tsx and the grammars)
+const pool = nodeParsePool();
+afterAll(() => {
+  pool.dispose();
+  fs.rmSync(scratch, { recursive: true, force: true });
+});
 
 /** The bench's own measurement (bench/semantic/quality.ts) over all questions, without the model. */
 async function measure(name: string): Promise<Record<Ranker, QualityRow>> {
@@ -42,6 +48,7 @@ async function measure(name: string): Promise<Record<Ranker, QualityRow>> {
     QUALITY_CORPORA.find((c) => c.name === name)!,
     ['codebase_search', 'Ranked'],
     scratch,
+    { pool },
   );
   const row = (ranker: Ranker) => report.parts.all.find((r) => r.name === ranker)!.row;
   return { codebase_search: row('codebase_search'), Ranked: row('Ranked') };

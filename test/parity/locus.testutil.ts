@@ -68,6 +68,25 @@ export class LocusClient {
     }
   }
 
+  /**
+   * Several calls, at most `inFlight` at a time, the answers in the calls' order. The server runs
+   * each call as two `locus-cli` processes (a refresh that rewrites `<root>/.coderag/` by a
+   * rename, then the search), about 200 ms a call, and runs calls side by side: over an unchanged
+   * root they give the answers one at a time gives (the rewritten index is the same).
+   */
+  async callAll(
+    calls: ReadonlyArray<readonly ['codebase_search' | 'find_related', Record<string, unknown>]>,
+    inFlight: number,
+  ): Promise<EngineAnswer[]> {
+    const out: EngineAnswer[] = new Array(calls.length);
+    let next = 0;
+    const lane = async () => {
+      for (let i = next++; i < calls.length; i = next++) out[i] = await this.call(...calls[i]);
+    };
+    await Promise.all(Array.from({ length: Math.min(inFlight, calls.length) }, lane));
+    return out;
+  }
+
   close(): Promise<void> {
     return this.client.close();
   }
