@@ -28,7 +28,7 @@ function ctx() {
 
 describe('unknown fields', () => {
   it('every tool declares additionalProperties: false', () => {
-    expect(TOOLS.length).toBe(14);
+    expect(TOOLS.length).toBe(15);
     for (const t of TOOLS) expect(t.inputSchema.additionalProperties, t.name).toBe(false);
   });
 
