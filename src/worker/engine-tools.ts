@@ -37,14 +37,15 @@ export interface DispatchOptions {
  * call waiting for it, up to MAX_BACKGROUND_WAIT_MS a yield (a first semantic_search over two small
  * roots took ~9 s, nearly all of it asleep).
  */
-function semanticPort(
+export function semanticPort(
   roots: Roots,
   semantic: SemanticService,
   background: <T>(fn: () => Promise<T>) => Promise<T>,
 ): SemanticPort {
-  return (signal) => {
+  // the tool's budget (semantic_search: a first answer from what is embedded so far) reaches the service
+  return (signal, options) => {
     for (const session of roots.roots) session.readyIndex();
-    return background(() => semantic.sync(roots, { signal }));
+    return background(() => semantic.sync(roots, { signal, ...options }));
   };
 }
 
