@@ -85,6 +85,11 @@ describe('query language in the engine', { timeout: 60_000 }, () => {
       '-2 return 0;',
       '+2 return Math.round(sum(items));',
     ]);
+    // select:file: the files and their counts of matching lines, no lines
+    const files = await history(client, 'type:diff /Math\\.round|return 0/ select:file');
+    const f = files.results[0];
+    if (f.kind !== 'diff') throw new Error(f.kind);
+    expect(f.files).toEqual([{ path: 'src/cart.ts', change: 'modify', lines: [], moreLines: 2 }]);
     const none = await history(client, 'type:diff cartTotal file:wallet');
     expect(none.results).toEqual([]);
   });

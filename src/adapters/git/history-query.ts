@@ -32,7 +32,8 @@ export interface HistoryQueryOptions {
 
 const subjectOf = (message: string) => message.split('\n', 1)[0];
 
-function diffResult(hit: DiffCommitHit, prefix: string): HistoryResult {
+/** A commit's hits as a result; with select:file its files and their counts only. */
+function diffResult(hit: DiffCommitHit, prefix: string, filesOnly: boolean): HistoryResult {
   const c = hit.commit;
   return {
     kind: 'diff',
@@ -44,14 +45,16 @@ function diffResult(hit: DiffCommitHit, prefix: string): HistoryResult {
     files: hit.files.map((f) => ({
       path: prefix + f.path,
       change: f.change,
-      lines: f.lines.map((l) => ({
-        side: l.side,
-        line: l.line,
-        text: l.text,
-        column: l.column,
-        ranges: l.ranges,
-      })),
-      moreLines: f.moreLines,
+      lines: filesOnly
+        ? []
+        : f.lines.map((l) => ({
+            side: l.side,
+            line: l.line,
+            text: l.text,
+            column: l.column,
+            ranges: l.ranges,
+          })),
+      moreLines: filesOnly ? f.lines.length + f.moreLines : f.moreLines,
     })),
   };
 }
@@ -123,7 +126,7 @@ export async function runHistoryQuery(
     maybeYield: o.maybeYield,
     onHit: (hit) => {
       matched++;
-      o.onResult(diffResult(hit, o.prefix));
+      o.onResult(diffResult(hit, o.prefix, plan.select === 'file'));
     },
     onProgress: (p) => o.onProgress?.(p.searched, p.total),
   });

@@ -60,6 +60,8 @@ export type QueryPlan =
     })
   | (PlanBase & {
       type: 'diff';
+      /** select:file: each commit's files and their counts of matching lines, no lines. */
+      select: 'file' | null;
       pattern: QueryExpr;
       author: string | null;
       before: number | null;
@@ -272,7 +274,7 @@ export function planQuery(q: ParsedQuery, ctx: PlanContext): QueryPlan {
       'type:commit',
     );
   const select = single<'file'>(q.filters, 'select');
-  if (select && type !== 'file')
+  if (select && type !== 'file' && type !== 'diff')
     throw queryError(`select:file lists files; it does not apply to type:${type}`);
   const before = beforeValue === null ? null : dateValue('before', beforeValue, ctx.now);
   const after = afterValue === null ? null : dateValue('after', afterValue, ctx.now);
@@ -300,7 +302,7 @@ export function planQuery(q: ParsedQuery, ctx: PlanContext): QueryPlan {
           'type:diff /pattern/',
         );
       checkShown(ctx.check, q.expr, b.caseMode);
-      return { ...b, type, pattern: q.expr, author, before, after };
+      return { ...b, type, pattern: q.expr, author, before, after, select };
   }
 }
 

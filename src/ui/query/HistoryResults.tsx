@@ -190,7 +190,13 @@ function DiffFile({ f, open }: { f: DiffFileResult; open: (line: number) => void
           </span>
         </button>
       ))}
-      {f.moreLines > 0 && <p className="muted qh-note">…and {plural(f.moreLines, 'more matching line')}</p>}
+      {f.moreLines > 0 && (
+        <p className="muted qh-note">
+          {f.lines.length
+            ? `…and ${plural(f.moreLines, 'more matching line')}`
+            : plural(f.moreLines, 'matching line')}
+        </p>
+      )}
     </div>
   );
 }
