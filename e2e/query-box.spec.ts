@@ -57,10 +57,11 @@ test('completion, a chip, an error and its fix, type:symbol: the box reads the q
   const overlay = page.getByTestId('query-overlay');
   await expect(overlay.locator('.qt-filter')).toHaveText('lang:');
   await expect(overlay.locator('.qt-value')).toHaveText('typescript');
-  let paths = await resultPaths(page);
-  expect(paths.length).toBeGreaterThan(1);
-  expect(paths.filter((p) => !/\.tsx?$/.test(p))).toEqual([]);
+  // the typed query reaches the address after a pause, and its search runs then: wait for both
   await expect(page).toHaveURL(/q=lang%3Atypescript\+parseQuery/);
+  await expect.poll(async () => (await resultPaths(page)).length).toBeGreaterThan(1);
+  let paths = await resultPaths(page);
+  expect(paths.filter((p) => !/\.tsx?$/.test(p))).toEqual([]);
   await page.getByRole('search').screenshot({ path: `${SHOTS}/box-coloured.png` });
 
   // "+ Filter" writes -file: at the end and leaves the caret for its value
