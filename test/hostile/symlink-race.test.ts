@@ -61,7 +61,7 @@ beforeAll(() => {
     );
 });
 afterEach(() => restore());
-afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
+afterAll(() => fs.rmSync(base, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }));
 
 describe('the adapter: a directory checked, then swapped for an outside link, then read', () => {
   const checkedThenSwapped = async () => {
@@ -154,7 +154,9 @@ describe('a real race: a shell loop swapping the directory every 2 ms', () => {
   afterEach(async () => {
     if (loop && loop.exitCode === null) {
       const done = new Promise((resolve) => loop!.once('exit', resolve));
-      loop.kill('SIGKILL');
+      // the whole group: an `mv` or `ln` the shell started must not finish after the restore
+      // (a fresh-clone run's cleanup then met a directory still changing: ENOTEMPTY)
+      process.kill(-loop.pid!, 'SIGKILL');
       await done;
     }
     loop = null;
@@ -168,7 +170,7 @@ describe('a real race: a shell loop swapping the directory every 2 ms', () => {
       roots: seedOnlyRoots(new CodebaseIndexService(workspace, new MemoryIndexStore())),
     };
     const script = `cd "${root}"; while :; do mv d d.real && ln -s "${outside}" d; sleep 0.002; rm -f d && mv d.real d; sleep 0.002; done`;
-    loop = spawn('sh', ['-c', script], { stdio: 'ignore' });
+    loop = spawn('sh', ['-c', script], { stdio: 'ignore', detached: true });
     const until = Date.now() + 2500;
     let runs = 0;
     while (Date.now() < until) {
