@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { GitRepo } from './blob-at';
+import { commitsImportStream } from './fast-import.testutil';
 
 export interface Author {
   name: string;
@@ -71,40 +72,23 @@ export class CliRepo {
   fastImport(
     commits: Array<{ files: Record<string, string | null>; message: string; author?: Author }>,
   ): void {
-    const parts: Buffer[] = [];
-    const data = (text: string | Buffer) => {
-      const buf = typeof text === 'string' ? Buffer.from(text) : text;
-      parts.push(Buffer.from(`data ${buf.length}\n`), buf, Buffer.from('\n'));
-    };
     let hasHead = '';
     try {
       hasHead = this.git(['rev-parse', '--verify', '-q', 'HEAD']).trim();
     } catch {
       // an empty repository: the first commit is a root
     }
-    commits.forEach((c, i) => {
-      const who = c.author ?? ADA;
-      const when = `${BASE + 3600 * ++this.commits} +0000`;
-      parts.push(
-        Buffer.from(
-          `commit refs/heads/main\nmark :${i + 1}\nauthor ${who.name} <${who.email}> ${when}\ncommitter ${who.name} <${who.email}> ${when}\n`,
-        ),
-      );
-      data(c.message);
-      if (i > 0) parts.push(Buffer.from(`from :${i}\n`));
-      else if (hasHead) parts.push(Buffer.from(`from ${hasHead}\n`));
-      for (const [path, content] of Object.entries(c.files)) {
-        if (content === null) parts.push(Buffer.from(`D ${path}\n`));
-        else {
-          parts.push(Buffer.from(`M 100644 inline ${path}\n`));
-          data(content);
-        }
-      }
-      parts.push(Buffer.from('\n'));
-    });
+    const stream = commitsImportStream(
+      commits.map((c) => {
+        const who = c.author ?? ADA;
+        const when = `${BASE + 3600 * ++this.commits} +0000`;
+        return { message: c.message, files: c.files, who: `${who.name} <${who.email}> ${when}` };
+      }),
+      hasHead || null,
+    );
     execFileSync('git', ['fast-import', '--quiet'], {
       cwd: this.dir,
-      input: Buffer.concat(parts),
+      input: stream,
       maxBuffer: 256 * 1024 * 1024,
       env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
     });

@@ -12,6 +12,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { commitsImportStream } from './fast-import.testutil';
 
 export const BASE_DATE = 1_767_225_600; // 2026-01-01T00:00:00Z
 
@@ -101,28 +102,15 @@ export class ScratchRepo {
     } catch {
       // an empty repository: the first commit is a root
     }
-    const parts: Buffer[] = [];
-    const data = (text: string) => {
-      const buf = Buffer.from(text, 'utf8');
-      parts.push(Buffer.from(`data ${buf.length}\n`), buf, Buffer.from('\n'));
-    };
-    commits.forEach((c, i) => {
-      this.clock += 60;
-      const who = `Ada Lovelace <ada@example.test> ${this.clock} +0000`;
-      parts.push(Buffer.from(`commit refs/heads/main\nmark :${i + 1}\nauthor ${who}\ncommitter ${who}\n`));
-      data(c.message.endsWith('\n') ? c.message : `${c.message}\n`);
-      if (i > 0) parts.push(Buffer.from(`from :${i}\n`));
-      else if (parent) parts.push(Buffer.from(`from ${parent}\n`));
-      for (const [path, content] of Object.entries(c.files)) {
-        if (content === null) parts.push(Buffer.from(`D ${path}\n`));
-        else {
-          parts.push(Buffer.from(`M 100644 inline ${path}\n`));
-          data(content);
-        }
-      }
-      parts.push(Buffer.from('\n'));
-    });
-    this.git(['fast-import', '--quiet'], { input: Buffer.concat(parts) });
+    const stream = commitsImportStream(
+      commits.map((c) => {
+        this.clock += 60;
+        const message = c.message.endsWith('\n') ? c.message : `${c.message}\n`;
+        return { message, files: c.files, who: `Ada Lovelace <ada@example.test> ${this.clock} +0000` };
+      }),
+      parent ?? null,
+    );
+    this.git(['fast-import', '--quiet'], { input: stream });
     if (options.loose) {
       // the pack fast-import wrote, moved out and unpacked into loose objects
       const packDir = join(this.dir, '.git', 'objects', 'pack');
