@@ -128,19 +128,35 @@ test('a repository in every listed language: Ranked finds a symbol in each, and 
   }
   await page.screenshot({ path: 'e2e/output/languages.png' });
 
+  // After a reload the stored index answers (cache_hit) and the folder is checked in the background.
+  // A rebuild is clicked once that check is over, and waited for until its own full build is done:
+  // 'ready' alone is also the state before the rebuild starts.
+  const rebuildAfterReload = async () => {
+    await quarry.waitForRepo('polyglot');
+    await quarry.waitForIndex();
+    await expect(page.getByTestId('reconcile-status')).toHaveCount(0, { timeout: 120_000 });
+    await expect(quarry.indexStatus).toHaveAttribute('data-mode', 'cache_hit');
+    await quarry.indexStatus.getByRole('button', { name: 'Rebuild index' }).click();
+    await expect(quarry.indexStatus).toHaveAttribute('data-mode', 'full', { timeout: 120_000 });
+    await expect(quarry.indexStatus).toHaveAttribute('data-state', 'ready', { timeout: 120_000 });
+  };
+
   // Grammars are not precached (C# alone is 5 MB): the service worker keeps each once it is used.
   // (The first visit's workers may fetch before the service worker controls the page: one more build, online.)
   await page.evaluate(async () => void (await navigator.serviceWorker.ready));
   await page.reload();
-  await quarry.waitForRepo('polyglot');
-  await quarry.waitForIndex();
-  await quarry.indexStatus.getByRole('button', { name: 'Rebuild index' }).click();
-  await expect(quarry.indexStatus).toHaveAttribute('data-state', 'ready', { timeout: 120_000 });
-  const cached: string[] = await page.evaluate(async () =>
-    (await (await caches.open('quarry-grammars')).keys()).map((r) =>
-      new URL(r.url).pathname.split('/').pop()!,
-    ),
-  );
+  await rebuildAfterReload();
+  // the service worker stores each response after answering it: poll until every grammar is there
+  const cachedGrammars = () =>
+    page.evaluate(async () =>
+      (await (await caches.open('quarry-grammars')).keys()).map((r) =>
+        new URL(r.url).pathname.split('/').pop()!,
+      ),
+    );
+  await expect
+    .poll(async () => (await cachedGrammars()).length, { timeout: 30_000 })
+    .toBeGreaterThanOrEqual(13);
+  const cached = await cachedGrammars();
   for (const grammar of [
     'c',
     'cpp',
@@ -165,11 +181,7 @@ test('a repository in every listed language: Ranked finds a symbol in each, and 
   // offline: a full rebuild parses every language again from what the service worker kept
   await context.setOffline(true);
   await page.reload();
-  await quarry.waitForRepo('polyglot');
-  await quarry.waitForIndex();
-  await quarry.indexStatus.getByRole('button', { name: 'Rebuild index' }).click();
-  await expect(quarry.indexStatus).toHaveAttribute('data-state', 'ready', { timeout: 120_000 });
-  await expect(quarry.indexStatus).toHaveAttribute('data-mode', 'full');
+  await rebuildAfterReload();
   await expect(quarry.indexStatus.getByTestId('index-ranked')).toHaveText(
     `${total - 2} of ${total} files ranked`,
   );

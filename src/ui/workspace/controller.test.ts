@@ -159,6 +159,24 @@ describe('WorkspaceController', { timeout: 60_000 }, () => {
     client.dispose();
   });
 
+  it('a build asked for while a Rebuild runs (a reconcile found a change) stays a full rebuild', async () => {
+    const { client, controller, indexDone, indexRequests } = setup({ grammars: true });
+    await controller.open({ kind: 'memory', name: 'app', files: APP });
+    await new Promise((r) => setTimeout(r, 0));
+    await indexDone();
+    controller.buildIndex(true);
+    controller.buildIndex(false); // replaces the running rebuild
+    await indexDone();
+    expect(indexRequests.slice(1)).toEqual([{ force: true }, { force: true }]);
+    expect(controller.state.index).toMatchObject({ state: 'ready', last: { refreshMode: 'full' } });
+    // once it is over, a plain request is a plain refresh again
+    controller.buildIndex(false);
+    await indexDone();
+    expect(indexRequests.at(-1)).toEqual({ force: false });
+    expect(controller.state.index.last?.refreshMode).toBe('cache_hit');
+    client.dispose();
+  });
+
   it('a root removed before its index build starts: no build runs, nothing fails', async () => {
     const idle: Array<() => void> = [];
     const { client, controller, indexRequests } = setup({

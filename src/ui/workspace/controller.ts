@@ -31,7 +31,7 @@ export class WorkspaceController {
   private current: WorkspaceState = INITIAL_STATE;
   private listeners = new Set<() => void>();
   /** Running index builds: '' for every root, or one root's key (a root added beside the others). */
-  private indexJobs = new Map<string, { cancel: () => void }>();
+  private indexJobs = new Map<string, { cancel: () => void; force: boolean }>();
   /** The generation whose index build waits for the idle callback. */
   private pendingIndex: { generation: number; root: string; cancel: () => void } | null = null;
   readonly indexProgress = new ProgressStore();
@@ -494,6 +494,10 @@ export class WorkspaceController {
    * meanwhile. A build of every root replaces every running build; a root's replaces that root's.
    */
   buildIndex(force = false, root = ''): void {
+    // a build that replaces a forced one (the person's Rebuild) stays forced: a reconcile that
+    // finds a change meanwhile must not turn the rebuild into a refresh of the stored index
+    const replaced = root ? [this.indexJobs.get(root)] : [...this.indexJobs.values()];
+    force ||= replaced.some((job) => job?.force);
     if (root) this.indexJobs.get(root)?.cancel();
     else this.cancelIndexJobs();
     if (!root || this.pendingIndex?.root === root) {
@@ -504,7 +508,7 @@ export class WorkspaceController {
     const job = this.deps.engine
       .indexRepo(root ? { force, root } : { force })
       .onProgress((p) => this.indexProgress.set(p));
-    const mine = { cancel: job.cancel };
+    const mine = { cancel: job.cancel, force };
     this.indexJobs.set(root, mine);
     this.setIndex((prev) => ({ ...prev, state: 'building', error: undefined }));
     const ended = () => {
