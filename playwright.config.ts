@@ -19,9 +19,10 @@ export default defineConfig({
   outputDir: 'e2e/output/results',
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  fullyParallel: false,
-  // Two spec files at a time (the suite's time on a 2-core machine); the main-thread long-task
-  // checks (tagged @timing) run after them, one at a time, in the `timing` project.
+  // Two tests at a time (the suite's time on a 2-core machine), taken one by one from every file,
+  // so a file of long tests never leaves the other worker idle at the end; the main-thread
+  // long-task checks (tagged @timing) run after them, one at a time, in the `timing` project.
+  fullyParallel: true,
   workers: 2,
   retries: 0,
   reporter: process.env.CI

@@ -81,6 +81,34 @@ function comparable(tool: string, answer: unknown): unknown {
   return results;
 }
 
+describe('search with root: reads only the roots it names', { timeout: 120_000 }, () => {
+  // 'total' is in both roots; shop comes first, so its lines would fill a small limit
+  it.each([
+    ['total root:ledger', 2],
+    ['total root:ledger', 50],
+    ['total root:shop', 50],
+  ])(
+    '%s (limit %d): the named root only, counted alone, the same in the app and the CLI',
+    async (query, limit) => {
+      const root = query.split('root:')[1];
+      const app = (await client.callTool('search', { query, limit })) as {
+        results: { path: string }[];
+        total: number;
+        complete: boolean;
+      };
+      expect(cli('search', { query, limit })).toEqual(app);
+      const expected = Object.entries(ROOTS[root]).flatMap(([rel, text]) =>
+        text.split('\n').flatMap((line, i) => (/total/i.test(line) ? [`${root}/${rel}:${i + 1}`] : [])),
+      );
+      expect(app.total).toBe(expected.length);
+      expect(app.results.map((r) => `${r.path}:${(r as { line?: number }).line}`).sort()).toEqual(
+        expected.slice(0, limit).sort(),
+      );
+      expect(app.complete).toBe(true);
+    },
+  );
+});
+
 describe('the app and the CLI over the same two roots', { timeout: 120_000 }, () => {
   it.each(CALLS)('%s %j: the same answer', async (tool, args) => {
     const app = await client.callTool(tool, args);

@@ -8,6 +8,7 @@
  *   diff ............. commits whose added or removed lines match (git log -G's choice)
  */
 import { QuarryError } from '../errors';
+import { DEFAULT_MAX_RESULTS } from '../grep/compile-request';
 import { searchWorkspace } from '../grep/search';
 import type { GrepFileResult } from '../grep/types';
 import { SymbolTable } from '../nav/symbol-table';
@@ -88,16 +89,35 @@ async function fileSearch(
   if (!plan.request)
     throw new QuarryError('InvalidQuery', 'type:file needs a pattern to search for', { field: 'query' });
   const files: GrepFileResult[] = [];
-  const prefixes = ctx.roots?.filter((r) => !plan.roots || plan.roots.includes(r.name)).map((r) => r.prefix);
-  const summary = await searchWorkspace(
-    ctx.workspace,
-    { ...plan.request, roots: undefined, maxLineChars: 500, countLimit: plan.select ? undefined : 10_000 },
-    (f) => {
-      if (!prefixes || prefixes.some((p) => f.path.startsWith(p))) files.push(f);
-    },
-    { signal: ctx.signal, pool: ctx.searchPool },
-  );
-  const complete = summary.ending === 'complete' && summary.totalIsExact;
+  // root: names some of several roots: each of them is searched on its own (its name as the
+  // directory), the caps shared in order as the app's search shares them; the others are not read
+  const names = ctx.roots && ctx.roots.length > 1 && plan.roots ? plan.roots : [undefined];
+  const maxResults = plan.request.maxResults ?? DEFAULT_MAX_RESULTS;
+  const countLimit = plan.select ? Infinity : 10_000;
+  let total = 0;
+  let complete = true;
+  for (const name of names) {
+    const delivered = files.reduce((n, f) => n + f.matches.length, 0);
+    if (delivered >= maxResults && total >= countLimit) {
+      complete = false; // roots left unread
+      break;
+    }
+    const summary = await searchWorkspace(
+      ctx.workspace,
+      {
+        ...plan.request,
+        roots: undefined,
+        directory: name ?? plan.request.directory,
+        maxLineChars: 500,
+        maxResults: Math.max(0, maxResults - delivered),
+        countLimit: countLimit === Infinity ? undefined : Math.max(0, countLimit - total),
+      },
+      (f) => void files.push(f),
+      { signal: ctx.signal, pool: ctx.searchPool },
+    );
+    total += summary.total;
+    complete &&= summary.ending === 'complete' && summary.totalIsExact;
+  }
   if (plan.select === 'file')
     return {
       type: 'file',
@@ -109,7 +129,7 @@ async function fileSearch(
   const results = files.flatMap((f) =>
     f.matches.map((m) => ({ path: m.path, line: m.line, text: truncateLine(m.text), ranges: m.ranges })),
   );
-  return { type: 'file', results, total: summary.total, complete };
+  return { type: 'file', results, total, complete };
 }
 
 async function symbolSearch(
