@@ -92,13 +92,18 @@ async function fileSearch(
   // root: names some of several roots: each of them is searched on its own (its name as the
   // directory), the caps shared in order as the app's search shares them; the others are not read
   const names = ctx.roots && ctx.roots.length > 1 && plan.roots ? plan.roots : [undefined];
-  const maxResults = plan.request.maxResults ?? DEFAULT_MAX_RESULTS;
+  // select:file: the limit counts files (as Sourcegraph's count: does for selected results), and
+  // each file's lines are all counted; the search stops at the file past the limit
+  const fileLimit = plan.select === 'file' ? plan.count : Infinity;
+  const maxResults =
+    plan.select === 'file' ? DEFAULT_MAX_RESULTS : (plan.request.maxResults ?? DEFAULT_MAX_RESULTS);
   const countLimit = plan.select ? Infinity : 10_000;
+  let moreFiles = false;
   let total = 0;
   let complete = true;
   for (const name of names) {
     const delivered = files.reduce((n, f) => n + f.matches.length, 0);
-    if (delivered >= maxResults && total >= countLimit) {
+    if ((delivered >= maxResults && total >= countLimit) || moreFiles) {
       complete = false; // roots left unread
       break;
     }
@@ -112,11 +117,14 @@ async function fileSearch(
         maxResults: Math.max(0, maxResults - delivered),
         countLimit: countLimit === Infinity ? undefined : Math.max(0, countLimit - total),
       },
-      (f) => void files.push(f),
+      (f) => {
+        if (files.length >= fileLimit) return !(moreFiles = true);
+        files.push(f);
+      },
       { signal: ctx.signal, pool: ctx.searchPool },
     );
     total += summary.total;
-    complete &&= summary.ending === 'complete' && summary.totalIsExact;
+    complete &&= summary.ending === 'complete' && summary.totalIsExact && !moreFiles;
   }
   if (plan.select === 'file')
     return {
@@ -207,7 +215,7 @@ async function historySearch(
 export const searchTool: Tool<SearchToolResult> = {
   name: 'search',
   description:
-    'Search the repository with one query, as in the app\'s search box (Sourcegraph / GitHub code search syntax): words or "a phrase" (literal), /regex/, AND, OR, NOT and parentheses; filters file:PATTERN (a regex on the path, or a glob with * ? [ {), -file:, lang:LANGUAGE, case:yes, root:NAME, count:N|all, select:file; type:symbol for definitions by name, type:commit for commit messages (author:, before:, after: dates as 2024-05-01 or 2w), type:diff for lines commits added or removed. Results are typed by `type`.',
+    'Search the repository with one query, as in the app\'s search box (Sourcegraph / GitHub code search syntax): words or "a phrase" (literal), /regex/, AND, OR, NOT and parentheses; filters file:PATTERN (a regex on the path, or a glob with * ? [ {), -file:, lang:LANGUAGE, case:yes, root:NAME, count:N|all, select:file (files and their counts; count: and limit then count files); type:symbol for definitions by name, type:commit for commit messages (author:, before:, after: dates as 2024-05-01 or 2w), type:diff for lines commits added or removed. Results are typed by `type`.',
   inputSchema: {
     type: 'object',
     properties: {
