@@ -47,6 +47,10 @@ test('completion, a chip, an error and its fix, type:symbol: the box reads the q
   await expect(typescript).toContainText('TypeScript ·');
   await expect(list.getByRole('option', { name: /^markdown\b/ })).toBeVisible();
   await expect(list.getByRole('option', { name: /^python\b/ })).toHaveCount(0);
+  // a filter still being completed is no error while its values are offered
+  await expect(page).toHaveURL(/q=lang%3A(&|$)/);
+  await expect(page.getByTestId('query-error')).toHaveCount(0);
+  await expect(page.getByTestId('query-overlay').locator('.qt-error')).toHaveCount(0);
   await page.screenshot({ path: `${SHOTS}/completion-languages.png` });
   await typescript.click();
   await expect(box).toHaveValue('lang:typescript ');
@@ -76,6 +80,16 @@ test('completion, a chip, an error and its fix, type:symbol: the box reads the q
   paths = await resultPaths(page);
   expect(paths.length).toBeGreaterThan(0);
   expect(paths.filter((p) => p.includes('test'))).toEqual([]);
+
+  // the list closed on a filter with no value: now it is said
+  await box.fill('parseQuery lang:');
+  await expect(list).toBeVisible();
+  await expect(page).toHaveURL(/q=parseQuery\+lang%3A(&|$)/);
+  await expect(page.getByTestId('query-error')).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await expect(list).toHaveCount(0);
+  await expect(page.getByTestId('query-error')).toBeVisible();
+  await expect(overlay.locator('.qt-error')).toHaveText('lang:');
 
   // a near-miss filter: the message, the span at its column, a button that applies the suggestion
   await box.fill('parseQuery lnag:typescript');

@@ -74,7 +74,12 @@ export function SearchBox({
     inputRef.current?.focus();
   };
   useImperativeHandle(apiRef, () => ({ write: (make) => write(make(draft)) }));
-  const shownProblem = problem && draft === view.q ? problem : null;
+  // a token still being completed (`lang:` with the list of languages open) is not an error yet
+  const [completingAt, setCompletingAt] = useState<number | null>(null);
+  const span = problem?.span;
+  const completing =
+    !!span && completingAt !== null && completingAt >= span.start && completingAt <= span.end;
+  const shownProblem = problem && draft === view.q && !completing ? problem : null;
   return (
     <form
       className="search-form"
@@ -110,6 +115,7 @@ export function SearchBox({
           sources={sources}
           loadSource={loadSource}
           caretAt={caretAt}
+          onCompleting={setCompletingAt}
         />
       </div>
       {shownProblem && <QueryProblemView text={view.q} problem={shownProblem} onFix={write} />}

@@ -50,6 +50,8 @@ export interface QueryInputProps {
   loadSource: (field: FilterField) => void;
   /** A value the parent set (a fix, a chip) and where its caret goes: placed once, when it is the value. */
   caretAt: { text: string; caret: number } | null;
+  /** The caret while the completion list is open (null when it is closed): the token being completed. */
+  onCompleting?: (caret: number | null) => void;
 }
 
 /** The completion at the caret, its active option, and the keys that drive it. */
@@ -110,14 +112,19 @@ function Overlay({
   value,
   language,
   problemSpan,
+  completingAt,
   runsRef,
 }: {
   value: string;
   language: QueryMode;
   problemSpan: Span | null;
+  completingAt: number | null;
   runsRef: RefObject<HTMLSpanElement | null>;
 }) {
-  const spans = useMemo(() => querySpans(value, language, problemSpan), [value, language, problemSpan]);
+  const spans = useMemo(
+    () => querySpans(value, language, problemSpan, completingAt),
+    [value, language, problemSpan, completingAt],
+  );
   return (
     <div className="qbox-overlay" aria-hidden="true" data-testid="query-overlay">
       <span className="qbox-runs" ref={runsRef}>
@@ -175,10 +182,19 @@ export function QueryInput(props: QueryInputProps) {
   }, [value, caretAt, inputRef, syncScroll]);
 
   const open = items.length > 0 || !!completion?.loading;
+  const { onCompleting } = props;
+  const completingAt = open ? caret : null;
+  useEffect(() => onCompleting?.(completingAt), [onCompleting, completingAt]);
   return (
     <div className={`qbox${language ? ' coloured' : ''}${composing ? ' composing' : ''}`}>
       {language && (
-        <Overlay value={value} language={language} problemSpan={props.problemSpan} runsRef={runsRef} />
+        <Overlay
+          value={value}
+          language={language}
+          problemSpan={props.problemSpan}
+          completingAt={completingAt}
+          runsRef={runsRef}
+        />
       )}
       <input
         ref={inputRef}

@@ -101,6 +101,16 @@ describe('querySpans', () => {
     expect(bad.filter((s) => s.kind === 'error').length).toBe(2);
     expect(querySpans('a (', 'literal').some((s) => s.kind === 'error')).toBe(true);
   });
+
+  it('a filter with no value yet is the filter while completion offers values at it, an error otherwise', () => {
+    const kinds = (completingAt: number | null) =>
+      querySpans('x lang:', 'literal', null, completingAt)
+        .filter((s) => s.kind !== 'space')
+        .map((s) => s.kind);
+    expect(kinds(7)).toEqual(['term', 'filter']);
+    expect(kinds(null)).toEqual(['term', 'error']);
+    expect(kinds(1)).toEqual(['term', 'error']); // completing elsewhere
+  });
 });
 
 describe('completion', () => {
