@@ -5,7 +5,9 @@
  * (folders as nodes, imports between them as weighted edges, hubs and cycles marked), a click
  * or the keyboard expands a folder into its files, and from opening Explore to the graph drawn
  * no app frame blocks the main thread over 50 ms (@timing, judged by main-thread CPU time as in
- * real-tree.spec.ts). A small repository draws its files at once; one without imports says so.
+ * real-tree.spec.ts). The layout runs in its own worker (layout.worker.ts), started with the graph
+ * and gone once the view is left. A small repository draws its files at once; one without imports
+ * says so.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -198,6 +200,9 @@ async function clickNode(page: Page, id: string): Promise<void> {
   await page.mouse.click(box.x + p.x, box.y + p.y);
 }
 
+/** The import graph's layout workers running in the page (src/ui/views/explore/layout-client.ts). */
+const layoutWorkers = (page: Page) => page.workers().filter((w) => /\/layout\.worker[^/]*\.js/.test(w.url()));
+
 async function openExploreGraph(page: Page): Promise<void> {
   await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Explore' }).click();
   await until(page, 'the graph drawn', graphDrawn, '', 120_000);
@@ -210,6 +215,8 @@ test('a large import graph opens by folder with hubs and cycles marked; a click 
   test.setTimeout(180_000);
   await openDir(quarry, page, onDisk(NAME, largeRepo()), NAME);
   await openExploreGraph(page);
+  // laid out off the main thread: the layout worker is up once the graph is drawn
+  expect(layoutWorkers(page), 'the layout worker runs').toHaveLength(1);
   const graph = page.getByTestId('import-graph');
   await expect(graph).toHaveAttribute('data-level', 'folders');
   await expect(
@@ -286,6 +293,11 @@ test('a large import graph opens by folder with hubs and cycles marked; a click 
   await until(page, 'the folders drawn', graphDrawn, '', 60_000);
   nodes = await drawnNodes(page);
   expect(nodes).toHaveLength(48);
+
+  // one worker for all those layouts, terminated when the view is left
+  expect(layoutWorkers(page)).toHaveLength(1);
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Search' }).click();
+  await expect.poll(() => layoutWorkers(page).length, { timeout: 10_000 }).toBe(0);
 });
 
 test('a small import graph draws its files at once; a repository without imports says so', async ({

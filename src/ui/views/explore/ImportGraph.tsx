@@ -6,8 +6,8 @@
  * their count; a click on a folder (or its button in the side panel's folder list) draws its
  * files in its place. Wheel or buttons zoom, drag pans. A click (or the find box) selects a file;
  * the side panel, in the DOM, shows its path, what imports it (each opens the importing line) and
- * what it imports. The drawing fills in a slice per frame (useCytoscape), so opening the view on
- * a 1,000-file graph never blocks the page.
+ * what it imports. The layout runs in a worker (useGraphDrawing) and the drawing fills in a slice
+ * per frame (useCytoscape), so opening the view on a 1,000-file graph never blocks the page.
  */
 import type { Core } from 'cytoscape';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
@@ -26,7 +26,7 @@ import { visibleText } from '../../visible-text';
 import { VisibleText } from '../../VisibleText';
 import { Badge, PathText } from '../parts';
 import { FolderList } from './FolderList';
-import { boxId, buildDrawing, fitTo, GRAPH_COLORS, graphStyle } from './graph-elements';
+import { boxId, fitTo, GRAPH_COLORS, graphStyle } from './graph-elements';
 import {
   centerOn,
   GraphCanvas,
@@ -35,6 +35,7 @@ import {
   ZoomControls,
   type FinderItem,
 } from './graph-canvas';
+import { useGraphDrawing } from './use-graph-drawing';
 import '../views.css';
 import './graph.css';
 
@@ -98,7 +99,7 @@ export function ImportGraph({ graph, onOpenFile, height = 560 }: ImportGraphProp
     () => graphView(graph, model.folders, { expanded: byFolder ? expanded : 'all', onlyCycles }),
     [graph, model, byFolder, expanded, onlyCycles],
   );
-  const drawing = useMemo(() => buildDrawing(view), [view]);
+  const { drawing, pending } = useGraphDrawing(view);
   // the selection belongs to the graph it was made in
   const [picked, setPicked] = useState<{ graph: ImportGraphReport; path: string } | null>(null);
   const selected = picked?.graph === graph && model.byId.has(picked.path) ? picked.path : null;
@@ -178,7 +179,7 @@ export function ImportGraph({ graph, onOpenFile, height = 560 }: ImportGraphProp
         <GraphCanvas
           canvasRef={containerRef}
           ready={!!cy}
-          drawn={drawn}
+          drawn={drawn && !pending}
           error={error}
           onRetry={retry}
           label={summary}

@@ -1,6 +1,7 @@
 /**
  * The drawn import graph's elements and stylesheet: a GraphView (core/explore/graph-folders) laid
- * out (core/explore/layout) and turned into Cytoscape element definitions.
+ * out (core/explore/layout, in the layout worker: layout-client.ts) and turned into Cytoscape
+ * element definitions.
  *
  * Folder boxes are plain nodes sized by the layout, drawn under the edges and the files, not
  * compound parents: a compound parent's bounds follow its children, and Cytoscape recomputed
@@ -10,14 +11,11 @@
  */
 import type { Core, ElementDefinition, StylesheetJson } from 'cytoscape';
 import { FOLDERS_GROUP, type GraphView } from '../../../core/explore/graph-folders';
-import {
-  GRAPH_CLUSTER_PADDING,
-  GRAPH_NODE_HEIGHT,
-  GRAPH_NODE_WIDTH,
-  layoutGraph,
-} from '../../../core/explore/layout';
+import { GRAPH_CLUSTER_PADDING, GRAPH_NODE_HEIGHT, GRAPH_NODE_WIDTH } from '../../../core/explore/layout';
 import { visibleText } from '../../visible-text';
 import type { GraphTheme } from './graph-canvas';
+import type { GraphPlacement } from './layout-client';
+import type { GraphLayoutInput } from './layout-protocol';
 
 export const GRAPH_COLORS = [
   '--bg',
@@ -181,14 +179,20 @@ export interface Drawing {
   bounds: { x1: number; y1: number; x2: number; y2: number };
 }
 
-/** The view laid out, as elements: folder boxes first, then the nodes, then the edges (the order they are added in). */
-export function buildDrawing(view: GraphView): Drawing {
-  // laid out by key (a folder and a file may share a name)
-  const layout = layoutGraph(
-    view.nodes.map((n) => ({ id: n.key, kind: n.kind, group: n.group, label: n.groupLabel })),
-    view.edges,
-    { groupOf: (n) => ({ id: n.group, label: n.label }) },
-  );
+/** What the layout needs of a view: its nodes by key (a folder and a file may share a name), grouped as drawn. */
+export function layoutInputOf(view: GraphView): GraphLayoutInput {
+  return {
+    nodes: view.nodes.map((n) => ({ id: n.key, kind: n.kind, group: n.group, groupLabel: n.groupLabel })),
+    edges: view.edges,
+  };
+}
+
+/**
+ * The view laid out (`placed`: its layoutInputOf's positions), as elements: folder boxes first,
+ * then the nodes, then the edges (the order they are added in).
+ */
+export function drawingOf(view: GraphView, placed: GraphPlacement): Drawing {
+  const { xy } = placed;
   const elements: ElementDefinition[] = [];
   const bounds = { x1: Infinity, y1: Infinity, x2: -Infinity, y2: -Infinity };
   const grow = (x1: number, y1: number, x2: number, y2: number) => {
@@ -197,7 +201,7 @@ export function buildDrawing(view: GraphView): Drawing {
     bounds.x2 = Math.max(bounds.x2, x2);
     bounds.y2 = Math.max(bounds.y2, y2);
   };
-  for (const c of layout.clusters) {
+  for (const c of placed.clusters) {
     if (c.id === FOLDERS_GROUP) continue; // collapsed folders stand side by side, no box
     grow(c.x, c.y - 24, c.x + c.width, c.y + c.height);
     elements.push({
@@ -209,8 +213,8 @@ export function buildDrawing(view: GraphView): Drawing {
       pannable: true,
     });
   }
-  for (const n of view.nodes) {
-    const p = layout.positions.get(n.key)!;
+  view.nodes.forEach((n, i) => {
+    const p = { x: xy[2 * i], y: xy[2 * i + 1] };
     grow(
       p.x - GRAPH_NODE_WIDTH / 2 - GRAPH_CLUSTER_PADDING,
       p.y - GRAPH_NODE_HEIGHT / 2,
@@ -227,7 +231,7 @@ export function buildDrawing(view: GraphView): Drawing {
       classes,
       pannable: true,
     });
-  }
+  });
   for (const e of view.edges) {
     const classes: string[] = [e.kind];
     if (e.cycle) classes.push('cycle');
