@@ -26,6 +26,7 @@ import {
   until,
 } from './helpers/long-tasks';
 import type { QuarryPage } from './pages/quarry-page';
+import { mulberry32 } from '../src/core/seeded-random.testutil';
 
 test.use({ trace: 'off', serviceWorkers: 'block' });
 
@@ -37,23 +38,11 @@ const WORDS = ['parser', 'store', 'model', 'view', 'client', 'codec', 'queue', '
 /** The file every folder imports: the hub. */
 export const HUB = 'shared/alpha/log.ts';
 
-/** mulberry32: the same repository on every run. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
-
 const pad = (i: number) => String(i).padStart(4, '0');
 
 /** Relative paths -> contents: 1,000 files importing 2-5 others (mostly in their folder), the hub, cycles. */
 function largeRepo(): Record<string, string> {
-  const random = rng(33);
+  const random = mulberry32(33);
   const folders = TOPS.length * SUBS.length;
   const rel: string[] = [];
   const folderOf: number[] = [];

@@ -25,6 +25,7 @@ import {
   transferablesOf,
 } from '../../src/ui/views/explore/layout-protocol';
 import { median, printTable } from '../common';
+import { mulberry32 } from '../../src/core/seeded-random.testutil';
 
 const FILES = 1000;
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
@@ -32,19 +33,8 @@ const TOPS = ['core', 'ui', 'server', 'shared', 'tools', 'plugins'];
 const SUBS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta'];
 const HUB = 'shared/alpha/log.ts';
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
-
 function graph(): ImportGraphReport {
-  const random = rng(33);
+  const random = mulberry32(33);
   const folders = TOPS.length * SUBS.length;
   const paths: string[] = [];
   const folderOf: number[] = [];

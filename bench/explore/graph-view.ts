@@ -19,6 +19,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { printTable } from '../common';
+import { mulberry32 } from '../../src/core/seeded-random.testutil';
 
 const PORT = Number(process.env.BENCH_GRAPH_PORT ?? 4391);
 /** The time a gesture leaves the renderer to redraw after the view stops moving. */
@@ -43,18 +44,6 @@ const WORDS = [
   'event',
 ];
 const EXTERNALS = ['react', 'zod', 'lodash', 'node:path', '@tanstack/react-virtual'];
-
-/** mulberry32: the same files on every run. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 interface Spec {
   dir: string;
@@ -89,7 +78,7 @@ const pad = (i: number) => String(i).padStart(4, '0');
 export function writeGraphRepo(spec: Spec): { root: string; findName: string; findPath: string } {
   const root = path.resolve(spec.dir);
   fs.rmSync(root, { recursive: true, force: true });
-  const random = rng(spec.files * 7919 + 17);
+  const random = mulberry32(spec.files * 7919 + 17);
   const folders = spec.tops * spec.subs;
   const folderOf = (f: number) => `${TOP[Math.floor(f / spec.subs)]}/${SUB[f % spec.subs]}`;
   const files: FileSpec[] = [];
