@@ -13,7 +13,11 @@
  *   5. semantic search (bench/semantic): recall@1/5 and MRR@10 of codebase_search, Ranked,
  *      semantic and hybrid on labelled questions over three npm packages; embedding throughput
  *      in Node (vs @energetic-ai/embeddings) and in Chromium's embedding worker, model load,
- *      memory, vector query p50/p95 at 10k and 100k chunks (vs a float32 scan), stored size
+ *      memory, vector query p50/p95 at 10k and 100k chunks (vs a float32 scan), stored size;
+ *      the first semantic answer on ~6,000 chunks (issue 36): time to the first answer on the
+ *      embedding pool (one thread per core) and to embed every chunk, chunks/s of the pool vs one
+ *      thread vs @energetic-ai/embeddings on the same views (bench/semantic/first-answer.ts;
+ *      BENCH_SEMANTIC=first runs only that part of the section)
  * Timed runs only time the search: rg's output goes to /dev/null and ours to a counting sink;
  * the (path, line) pairs compared come from separate untimed runs. rg is Debian's package,
  * installed with apt when missing.
@@ -46,6 +50,7 @@ import { runCloneBench } from './clone';
 import { runScaleBench } from './scale-bench';
 import { runQualityBench } from './semantic/quality';
 import { runEmbedBench } from './semantic/embed-bench';
+import { runFirstAnswerBench } from './semantic/first-answer';
 import { runExploreBench } from './explore/explore-bench';
 import { runGraphViewBench } from './explore/graph-view';
 import { runReopenBench } from './reopen/reopen-bench';
@@ -180,8 +185,11 @@ async function main() {
   if (!ONLY) await runHistoryBench();
   if (!ONLY) await runBlameBench();
   if (!ONLY || ONLY === 'semantic') {
-    await runQualityBench();
-    await runEmbedBench();
+    if (process.env.BENCH_SEMANTIC !== 'first') {
+      await runQualityBench();
+      await runEmbedBench();
+    }
+    await runFirstAnswerBench();
   }
 }
 

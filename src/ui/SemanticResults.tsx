@@ -6,12 +6,13 @@
  * with the model's download and the embedding as a progress bar with Cancel; once the model is
  * loaded the question is asked while the embedding goes on (the engine answers from the chunks
  * embedded so far and says how many: "Searched 2,100 of 5,979 chunks — still embedding"), and
- * asked again when the embedding ends (or with "Search again"). Each hit shows
+ * asked again when the embedding ends (or with "Search again"). The file open when a question is
+ * asked goes with it (`near`): its chunks and its folders' are embedded first. Each hit shows
  * its snippet with the matched words marked and a "why": similarity, lexical terms, the ranks
  * it had in each list, exact identifier. The status line names the model that answered; before a
  * question, the model in use and "Use my own model…" are shown (EmbedModelPicker.tsx).
  */
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { toQuarryError } from '../core/errors';
 import type { EngineClient } from '../worker/client';
 import type { SemanticHitView, SemanticResult } from '../worker/protocol';
@@ -41,7 +42,7 @@ interface SemanticQuery {
   again: number;
 }
 
-const search = (engine: EngineClient, r: SemanticQuery) =>
+const search = (engine: EngineClient, r: SemanticQuery, near: string) =>
   engine.callTool('semantic_search', {
     query: r.query,
     type: r.type,
@@ -49,7 +50,17 @@ const search = (engine: EngineClient, r: SemanticQuery) =>
     include: r.include,
     exclude: r.exclude,
     extensions: r.extensions,
+    ...(near ? { near } : {}),
   });
+
+/** The search, with the file open as it starts: not part of the request, so opening a hit does not search again. */
+function useSearchNear(file: string) {
+  const openFile = useRef(file);
+  useEffect(() => {
+    openFile.current = file;
+  }, [file]);
+  return useCallback((engine: EngineClient, r: SemanticQuery) => search(engine, r, openFile.current), []);
+}
 
 export function SemanticResults({
   view,
@@ -108,6 +119,8 @@ export function SemanticResults({
     ],
   );
 
+  const searchNear = useSearchNear(view.file);
+
   if (state === 'unavailable') {
     return (
       <SearchStatus
@@ -133,7 +146,7 @@ export function SemanticResults({
   const results = (
     <HitResults<SemanticQuery, SemanticHitView, SemanticResult>
       request={request}
-      search={search}
+      search={searchNear}
       summary={summary}
       label={type === 'hybrid' ? 'Hybrid results' : 'Semantic results'}
       hitTestId="semantic-hit"

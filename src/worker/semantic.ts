@@ -6,7 +6,8 @@
  * embedded, with progress and cancel; a cancelled run keeps the vectors made so far (stored)
  * and the next one embeds only the rest. Later searches first bring the vectors level with the
  * code index (only changed chunks are embedded, usually none). A search with a time budget
- * (semantic_search's SEMANTIC_SEARCH_BUDGET_MS) embeds for at most that long (definitions first), answers
+ * (semantic_search's SEMANTIC_SEARCH_BUDGET_MS) embeds for at most that long (the open file's chunks
+ * and its folders' first when the search names one, `near`; definitions first within each), answers
  * from the vectors made so far with its coverage, and the embedding goes on in the background
  * (serialised with every other run; a full sync or enable supersedes it).
  */
@@ -47,6 +48,14 @@ export interface SemanticSyncOptions {
   onProgress?: (p: Progress) => void;
   /** Embed for at most this long, then answer from the vectors so far (the rest embedded in the background). */
   budgetMs?: number;
+  /** The open file, a workspace path (its root's prefix first when several are open): its chunks, then its folders', first. */
+  near?: string;
+}
+
+/** The open file as a path of `prefix`'s root, or undefined when it is in another root (or none is open). */
+export function nearIn(near: string | undefined, prefix: string): string | undefined {
+  if (!near) return undefined;
+  return near.startsWith(prefix) ? near.slice(prefix.length) : undefined;
 }
 
 export interface SemanticSync {
@@ -171,7 +180,7 @@ export class SemanticService {
       }
     }
     const out = await this.queue(() => this.syncNow(roots, { ...options, deadline }));
-    if (out.coverage.searched < out.coverage.of) this.continueInBackground(roots);
+    if (out.coverage.searched < out.coverage.of) this.continueInBackground(roots, options.near);
     return out;
   }
 
@@ -195,11 +204,12 @@ export class SemanticService {
   }
 
   /** The rest embedded after a search that ran out of budget, behind whatever runs now. */
-  private continueInBackground(roots: Roots): void {
+  private continueInBackground(roots: Roots, near: string | undefined): void {
     if (this.background) return;
     const controller = new AbortController();
     this.background = controller;
-    void this.queue(() => this.syncNow(roots, { signal: controller.signal }))
+    // in the same order: what is near the open file first
+    void this.queue(() => this.syncNow(roots, { signal: controller.signal, ...(near ? { near } : {}) }))
       .catch(() => undefined)
       .finally(() => {
         if (this.background === controller) this.background = null;
@@ -251,6 +261,7 @@ export class SemanticService {
             signal: options.signal,
             yielder,
             deadline: options.deadline,
+            near: nearIn(options.near, roots.prefixOf(session)),
             onProgress: (p) =>
               progress({
                 phase: 'embedding',

@@ -1,7 +1,8 @@
 /**
  * SemanticIndex.sync's order and deadline: definitions are embedded before other chunks, shortest
- * first within each; a deadline stops after a batch, what was embedded is searchable with its
- * coverage, and the next sync embeds only the rest.
+ * first within each; with an open file (`near`), its chunks come first, then its folder's, then each
+ * folder above's, then the rest, definitions first within each; a deadline stops after a batch,
+ * what was embedded is searchable with its coverage, and the next sync embeds only the rest.
  */
 import { describe, expect, it } from 'vitest';
 import type { Chunk, ChunkType } from '../chunk/types';
@@ -10,7 +11,7 @@ import { ChunkIndex } from '../rank/bm25';
 import { splitLinesForIndex } from '../rank/lines';
 import { DEFINITION_TYPES } from '../nav/symbol-table';
 import { FakeModel, fakeVector, linesReader } from './fake-model.testutil';
-import { EMBED_BATCH, SemanticIndex } from './index';
+import { EMBED_BATCH, nearness, SemanticIndex } from './index';
 import { chunkView } from './views';
 
 /** a distinct word per file (views drop digits) */
@@ -92,5 +93,111 @@ describe('SemanticIndex.sync order', () => {
     expect(new Set(model.embedded).size).toBe(40);
     expect(back.coverage(index)).toEqual({ searched: 40, of: 40 });
     expect(back.covers(index)).toBe(true);
+  });
+});
+
+/** Files of a block and a function each, at the given paths (a distinct word per file). */
+function filesAt(paths: readonly string[]) {
+  const files: Record<string, string> = {};
+  const index = new ChunkIndex();
+  paths.forEach((path, f) => {
+    const w = word(f);
+    const text = [
+      `${w}Count = tally the ${w} rows;`,
+      `function ${w}Load() { return read ${w} settings; }`,
+    ].join('\n');
+    files[path] = text;
+    const chunks: Chunk[] = (['block', 'function'] as const).map((chunkType, i) => ({
+      path,
+      startLine: i + 1,
+      endLine: i + 1,
+      symbolName: chunkType === 'function' ? `${w}Load` : '',
+      chunkType,
+    }));
+    index.setFile(path, { size: text.length, mtimeMs: 1 }, chunks, splitLinesForIndex(text));
+  });
+  return { files, index };
+}
+
+/** The view text → its file and whether it is a definition's. */
+function viewPlaces(index: ChunkIndex, files: Record<string, string>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const p of index.paths())
+    for (const c of index.chunksOf(p))
+      out.set(
+        chunkView(c, splitLinesForIndex(files[p])),
+        `${p} ${DEFINITION_TYPES.has(c.chunkType) ? 'def' : 'block'}`,
+      );
+  return out;
+}
+
+describe('nearness to the open file', () => {
+  it.each([
+    { path: 'src/ui/panel/Open.tsx', want: 0 },
+    { path: 'src/ui/panel/Sibling.tsx', want: 1 },
+    { path: 'src/ui/panel/deep/Child.tsx', want: 1 },
+    { path: 'src/ui/Other.tsx', want: 2 },
+    { path: 'src/ui/menu/Menu.tsx', want: 2 },
+    { path: 'src/core/Far.ts', want: 3 },
+    { path: 'README.ts', want: 4 },
+    { path: 'lib/x/y.ts', want: 4 },
+  ])('$path from src/ui/panel/Open.tsx: $want', ({ path, want }) => {
+    expect(nearness(path, 'src/ui/panel/Open.tsx')).toBe(want);
+  });
+
+  it('nothing open: every file the same; a file at the root: the file, then the rest', () => {
+    expect(nearness('src/a.ts', undefined)).toBe(0);
+    expect(nearness('src/a.ts', '')).toBe(0);
+    expect(nearness('top.ts', 'top.ts')).toBe(0);
+    expect(nearness('other.ts', 'top.ts')).toBe(1);
+    expect(nearness('src/deep/a.ts', 'top.ts')).toBe(1);
+  });
+});
+
+describe('SemanticIndex.sync order near the open file', () => {
+  const paths = [
+    'README.ts',
+    'src/core/Far.ts',
+    'src/ui/Other.tsx',
+    'src/ui/panel/deep/Child.tsx',
+    'src/ui/panel/Open.tsx',
+    'src/ui/panel/Sibling.tsx',
+  ];
+
+  it('embeds the open file, then its folder, then the folders above, then the rest; definitions first in each', async () => {
+    const { files, index } = filesAt(paths);
+    const model = new FakeModel();
+    const s = new SemanticIndex(model.id, model.dims);
+    await s.sync(index, linesReader(files), model, { near: 'src/ui/panel/Open.tsx' });
+    const places = viewPlaces(index, files);
+    const order = model.embedded.map((t) => places.get(t)!);
+    const group = (p: string) => nearness(p.split(' ')[0], 'src/ui/panel/Open.tsx');
+    expect(order.slice(0, 2)).toEqual(['src/ui/panel/Open.tsx def', 'src/ui/panel/Open.tsx block']);
+    // the groups in order, and within each, definitions before blocks
+    expect(order.map(group)).toEqual([0, 0, 1, 1, 1, 1, 2, 2, 3, 3, 4, 4]);
+    for (const g of [0, 1, 2, 3, 4]) {
+      const kinds = order.filter((p) => group(p) === g).map((p) => p.split(' ')[1]);
+      expect(kinds).toEqual(g === 1 ? ['def', 'def', 'block', 'block'] : ['def', 'block']);
+    }
+    expect(new Set(order).size).toBe(12);
+  });
+
+  it('a deadline with an open file: the first batch is the open file and its folder, and the order without one is unchanged', async () => {
+    const many = [...paths, ...Array.from({ length: 20 }, (_, i) => `lib/part${i}/mod.ts`)];
+    const { files, index } = filesAt(many);
+    const model = new FakeModel();
+    const s = new SemanticIndex(model.id, model.dims);
+    await s.sync(index, linesReader(files), model, { near: 'src/ui/panel/Sibling.tsx', deadline: now() - 1 });
+    expect(model.embedded).toHaveLength(EMBED_BATCH);
+    const places = viewPlaces(index, files);
+    const first = model.embedded.slice(0, 6).map((t) => places.get(t)!.split(' ')[0]);
+    expect(new Set(first)).toEqual(
+      new Set(['src/ui/panel/Sibling.tsx', 'src/ui/panel/Open.tsx', 'src/ui/panel/deep/Child.tsx']),
+    );
+
+    const plain = new FakeModel();
+    await new SemanticIndex(plain.id, plain.dims).sync(index, linesReader(files), plain);
+    const kinds = plain.embedded.map((t) => places.get(t)!.split(' ')[1]);
+    expect(kinds).toEqual([...Array(many.length).fill('def'), ...Array(many.length).fill('block')]);
   });
 });

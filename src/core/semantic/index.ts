@@ -3,8 +3,9 @@
  * any language), the row of its view (views.ts) in a VectorTable, kept per file with
  * the (size, mtime) it was built from. sync() brings it level with the code index: files
  * whose chunks changed get new views, and only view texts never embedded before are sent to
- * the model, definitions first and shortest first, in batches (one batch at a time, cancellable
- * between batches, or stopped at a deadline; each chunk is searchable once its batch is done,
+ * the model, the open file's chunks and those of the folders around it first (`near`), then
+ * definitions first and shortest first, in batches (one sent ahead of the one being filed,
+ * cancellable between batches, or stopped at a deadline; each chunk is searchable once its batch is done,
  * and vectors already made are kept, so a stopped sync resumes where it stopped). search()
  * is exact: every embedded row's cosine with the query.
  */
@@ -56,22 +57,48 @@ export interface SyncOptions {
   signal?: AbortSignal;
   onProgress?: (p: EmbedProgress) => void;
   yielder?: Yielder;
-  /** a now() time: the embedding stops after the batch that passes it (at least one batch is embedded) */
+  /** a now() time: no batch is sent once it passed (at least one is), and those sent are filed */
   deadline?: number;
+  /**
+   * The open file (a path of the index): its chunks are embedded first, then its folder's, then
+   * each folder above's (nearness), then the rest; definitions first within each.
+   */
+  near?: string;
 }
 
-/** A view text still to embed: whether a definition has it, and the rows waiting for it. */
+/**
+ * How near `path` is to the open file `near`, for the embedding order: 0 the file itself, 1 a file
+ * in its folder (or below it), 2 one in the folder above (or below that), and so on; the root's
+ * other files come last (the open file's folder depth + 1). Everything is 0 when nothing is open.
+ */
+export function nearness(path: string, near: string | undefined): number {
+  if (!near || path === near) return 0;
+  const open = near.split('/').slice(0, -1);
+  const here = path.split('/').slice(0, -1);
+  let common = 0;
+  while (common < open.length && common < here.length && open[common] === here[common]) common++;
+  return 1 + open.length - common;
+}
+
+/** A view text still to embed: its nearest chunk's nearness, whether a definition has it, the rows waiting for it. */
 interface Waiting {
+  near: number;
   definition: boolean;
   at: Array<[Int32Array, number]>;
 }
 
-/** Definitions first, then shortest first (a batch of similar lengths wastes no padding), then by text. */
+/**
+ * Nearest the open file first (what the question is likely about when a file is open), then
+ * definitions first, then shortest first (a batch of similar lengths wastes no padding), then by text.
+ */
 function embedOrder(waiting: ReadonlyMap<string, Waiting>): string[] {
   return [...waiting]
     .sort(
       ([a, wa], [b, wb]) =>
-        Number(wb.definition) - Number(wa.definition) || a.length - b.length || (a < b ? -1 : a > b ? 1 : 0),
+        wa.near - wb.near ||
+        Number(wb.definition) - Number(wa.definition) ||
+        a.length - b.length ||
+        (a < b ? -1 : a > b ? 1 : 0),
     )
     .map(([t]) => t);
 }
@@ -151,9 +178,10 @@ export class SemanticIndex {
   /**
    * Brings the vectors level with the code index. Each changed file switches to its new views at
    * once (a chunk whose view is not embedded yet has no row: search skips it, and the file stays
-   * stale), then the missing views are embedded: definitions first (what a question is usually
-   * about), shortest first within each kind, each chunk searchable as soon as its batch is done.
-   * With a `deadline` (a now() time), it stops after the batch that passes it: `complete` false.
+   * stale), then the missing views are embedded: the open file's and its folders' first (`near`),
+   * definitions first within each (what a question is usually about), shortest first within each
+   * kind, each chunk searchable as soon as its batch is done. With a `deadline` (a now() time), no
+   * batch is sent once it passed and those sent are filed: `complete` false.
    */
   async sync(
     index: ChunkIndex,
@@ -176,7 +204,7 @@ export class SemanticIndex {
     for (const path of stale) {
       if (options.signal?.aborted) throw cancelled();
       const lines = (await readLines(path)) ?? [];
-      this.switchViews(index, path, lines, waiting);
+      this.switchViews(index, path, lines, waiting, nearness(path, options.near));
       await yielder.maybeYield();
     }
     const todo = embedOrder(waiting);
@@ -199,6 +227,7 @@ export class SemanticIndex {
     path: string,
     lines: readonly string[],
     waiting: Map<string, Waiting>,
+    near: number,
   ): void {
     const chunks = index.chunksOf(path);
     const rows = new Int32Array(chunks.length);
@@ -208,7 +237,8 @@ export class SemanticIndex {
       rows[i] = r ?? -1;
       if (r !== undefined) return;
       let w = waiting.get(v);
-      if (!w) waiting.set(v, (w = { definition: false, at: [] }));
+      if (!w) waiting.set(v, (w = { near, definition: false, at: [] }));
+      w.near = Math.min(w.near, near);
       w.definition ||= DEFINITION_TYPES.has(c.chunkType);
       w.at.push([rows, i]);
     });
@@ -217,7 +247,12 @@ export class SemanticIndex {
     this.changed = true;
   }
 
-  /** Embeds `todo` in batches, each chunk's row set as its batch ends; returns how many were embedded. */
+  /**
+   * Embeds `todo` in batches, each chunk's row set as its batch ends; returns how many were
+   * embedded. One batch is sent ahead, so a pool of threads (embedder-pool.ts) never waits while
+   * this thread files the vectors. No batch is sent once cancelled or past the deadline; the one
+   * ahead is still filed (the model made it: a cancelled sync keeps it, stored, like the others).
+   */
   private async embedAll(
     todo: readonly string[],
     waiting: ReadonlyMap<string, Waiting>,
@@ -226,12 +261,25 @@ export class SemanticIndex {
     options: SyncOptions,
   ): Promise<number> {
     options.onProgress?.({ phase: 'embedding', loaded: 0, total: todo.length });
+    let sent = 0;
+    const more = () =>
+      sent < todo.length &&
+      !options.signal?.aborted &&
+      !(options.deadline !== undefined && sent > 0 && now() >= options.deadline);
+    const send = () => {
+      const batch = todo.slice(sent, sent + EMBED_BATCH);
+      sent += batch.length;
+      const vecs = model.embed(batch);
+      // awaited in turn; one left behind by an earlier batch's failure must not go unhandled
+      vecs.catch(() => undefined);
+      return { batch, vecs };
+    };
     let done = 0;
-    while (done < todo.length) {
-      if (options.signal?.aborted) throw cancelled();
-      if (options.deadline !== undefined && done > 0 && now() >= options.deadline) break;
-      const batch = todo.slice(done, done + EMBED_BATCH);
-      const vecs = await model.embed(batch);
+    let next = more() ? send() : null;
+    while (next) {
+      const { batch, vecs: pending } = next;
+      next = more() ? send() : null;
+      const vecs = await pending;
       if (vecs.length !== batch.length * this.dims)
         throw new QuarryError(
           'EngineError',

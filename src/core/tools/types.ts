@@ -59,6 +59,8 @@ export interface SemanticPortOptions {
    * chunk is embedded first (semantic_code_search: its answer is the seed's).
    */
   budgetMs?: number;
+  /** The open file (a workspace path): its chunks, then its folders', are embedded first. */
+  near?: string;
 }
 
 /** One root's code index as the index tools read it (index-context.ts ensureCodeIndexes). */

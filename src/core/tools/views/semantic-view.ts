@@ -6,13 +6,15 @@
  * marked in a snippet are the lexical terms that matched, else the question's own words.
  * A question embeds for at most SEMANTIC_SEARCH_BUDGET_MS: when chunks are still unembedded, the
  * answer says how many were searched (`searched` of `of`) and the host embeds the rest meanwhile.
+ * `near` (the file open in the app) has the chunks of that file and of the folders around it
+ * embedded first, so a first answer covers what the question is likely about.
  */
 import { QuarryError } from '../../errors';
 import { elapsedSince, now } from '../../jobs/yielder';
 import { queryWords } from '../../rank/ranked';
 import { semanticSearch, type SemanticType } from '../../semantic/search';
 import type { Tool } from '../types';
-import { ensureObject, optionalEnum } from '../validate';
+import { ensureObject, optionalEnum, optionalString } from '../validate';
 import { chunkRef, lineReader, listArgs, listSchema, routeAmong, snippetLines, toolRoots } from './shared';
 import type { ChunkRef, SemanticHitView, SemanticResult } from './types';
 
@@ -37,6 +39,11 @@ export const semanticSearchView: Tool<SemanticResult> = {
       default: 'hybrid',
       description: "'semantic' (vectors only) or 'hybrid' (fused with the Ranked list)",
     },
+    near: {
+      type: 'string',
+      description:
+        "The open file (a workspace path): while chunks are still being embedded, its chunks and its folders' are embedded first",
+    },
   }),
   async execute(raw, ctx) {
     const t0 = now();
@@ -48,6 +55,7 @@ export const semanticSearchView: Tool<SemanticResult> = {
     const args = ensureObject(raw);
     const { query, limit, pathTest } = listArgs(args);
     const type = optionalEnum<SemanticType>(args, 'type', ['semantic', 'hybrid'], 'hybrid');
+    const near = optionalString(args, 'near');
     const { words } = queryWords(query);
     if (!query.trim()) return { hits: [], type, words, elapsedMs: elapsedSince(t0) };
     const roots = toolRoots(ctx, 'semantic_search');
@@ -56,7 +64,7 @@ export const semanticSearchView: Tool<SemanticResult> = {
       model,
       roots: semanticRoots,
       coverage,
-    } = await ctx.semantic(ctx.signal, { budgetMs: SEMANTIC_SEARCH_BUDGET_MS });
+    } = await ctx.semantic(ctx.signal, { budgetMs: SEMANTIC_SEARCH_BUDGET_MS, ...(near ? { near } : {}) });
     // a question's little words ("where do we...") are not what a hit is about: not marked
     const questionWords = words.filter((w) => w.length > 2 && !QUESTION_WORDS.has(w));
     const results = await semanticSearch(semanticRoots, model, {
