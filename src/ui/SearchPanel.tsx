@@ -84,6 +84,16 @@ export function buildRequest(plan: QueryPlan | null): GrepRequest {
 }
 
 /**
+ * The request of `plan`, the same object while it reads the same: the query analysed again (the
+ * roots' names arriving after the first search) must not run the search again and reset what the
+ * person collapsed in its results.
+ */
+function useSearchRequest(plan: QueryPlan | null): GrepRequest {
+  const key = JSON.stringify(buildRequest(plan));
+  return useMemo(() => JSON.parse(key) as GrepRequest, [key]);
+}
+
+/**
  * The result list of the current search: the rows shown, in order (held files where they were,
  * the rest sorted; a collapsed file with its header only), virtualized, and what the person has
  * touched of it (result-order.ts). `revealed` rows are mounted so far; more come a frame at a time.
@@ -486,7 +496,7 @@ export function SearchPanel({
   // The query (its plan, its problem, completion's sources); a new request only when the plan changes.
   const query = useQueryBox(view, update, repoKey, ranked, searchInputRef);
   const plan = query.analysis.kind === 'ok' ? query.analysis.plan : null;
-  const request = useMemo(() => buildRequest(plan), [plan]);
+  const request = useSearchRequest(plan);
   const textSearch = !ranked && (!plan || plan.type === 'file');
   const selectFiles = plan?.type === 'file' && plan.select === 'file';
   const { results, status, rowsVersion } = useSearchRun(request, repoKey, !textSearch, () => {
