@@ -246,8 +246,21 @@ test('a large import graph opens by folder with hubs and cycles marked; a click 
     'aria-expanded',
     'true',
   );
+  // (the drawing before the click may still be the one read, or the new one half applied)
+  await expect
+    .poll(
+      async () => {
+        const now = await drawnNodes(page);
+        return (
+          !now.some((n) => n.id === 'd:dir:core/beta') &&
+          now.filter((n) => n.id.startsWith('f:core/beta/')).length > 10 &&
+          now.filter((n) => n.classes.includes('folder')).length === 47
+        );
+      },
+      { timeout: 60_000 },
+    )
+    .toBe(true);
   nodes = await drawnNodes(page);
-  expect(nodes.some((n) => n.id === 'd:dir:core/beta')).toBe(false);
   const betaFiles = nodes.filter((n) => n.id.startsWith('f:core/beta/'));
   expect(betaFiles.length).toBeGreaterThan(10);
   expect(nodes.filter((n) => n.classes.includes('folder'))).toHaveLength(47);
@@ -260,9 +273,11 @@ test('a large import graph opens by folder with hubs and cycles marked; a click 
   await page.keyboard.press('Enter');
   await expect(alpha).toHaveAttribute('aria-expanded', 'true');
   await until(page, 'the folder drawn', graphDrawn, '', 60_000);
-  nodes = await drawnNodes(page);
-  const alphaFiles = nodes.filter((n) => n.id.startsWith(`f:${cyclic}/`));
-  expect(alphaFiles.length).toBeGreaterThan(10);
+  // (the layout is asked of its worker after the click: the drawing before it may still be the one read)
+  const filesOf = async (folder: string) =>
+    (await drawnNodes(page)).filter((n) => n.id.startsWith(`f:${folder}/`));
+  await expect.poll(async () => (await filesOf(cyclic)).length, { timeout: 60_000 }).toBeGreaterThan(10);
+  const alphaFiles = await filesOf(cyclic);
   // its cycle's files marked
   expect(alphaFiles.filter((n) => n.classes.includes('cycle')).length).toBeGreaterThanOrEqual(2);
   await page.locator(GRAPH_CANVAS).screenshot({ path: 'e2e/output/screenshots/import-graph-expanded.png' });
@@ -274,14 +289,16 @@ test('a large import graph opens by folder with hubs and cycles marked; a click 
   await expect(panel).toHaveAttribute('data-selected', /^tools\/eta\/router-0800\.ts$/);
   await until(page, 'the folder drawn', graphDrawn, '', 60_000);
   const path = (await panel.getAttribute('data-selected'))!;
-  nodes = await drawnNodes(page);
-  expect(classesOf(`f:${path}`)).toContain('picked');
+  await expect
+    .poll(async () => (await drawnNodes(page)).find((n) => n.id === `f:${path}`)?.classes ?? [], {
+      timeout: 60_000,
+    })
+    .toContain('picked');
 
   // Collapse all: back to folders
   await folders.getByRole('button', { name: 'Collapse all' }).click();
   await until(page, 'the folders drawn', graphDrawn, '', 60_000);
-  nodes = await drawnNodes(page);
-  expect(nodes).toHaveLength(48);
+  await expect.poll(async () => (await drawnNodes(page)).length, { timeout: 60_000 }).toBe(48);
 
   // one worker for all those layouts, terminated when the view is left
   expect(layoutWorkers(page)).toHaveLength(1);
