@@ -2,30 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelLoadProgress } from './port';
 import { EmbedderPool, embedThreadCount, MAX_EMBED_THREADS, sliceEnds } from './embedder-pool';
-import type { EmbedReply, EmbedRequest, EmbedThread } from './thread-embedder';
+import { FakeEmbedThread } from './fake-thread.testutil';
 
 /** A thread whose model answers each text with its number (the text `t7` → a vector of 7s). */
-class FakeThread implements EmbedThread {
-  readonly requests: EmbedRequest[] = [];
-  terminated = false;
-  private reply: (r: EmbedReply) => void = () => {};
-  private exit: (reason: string) => void = () => {};
-  constructor(readonly dims = 2) {}
-  post(req: EmbedRequest): void {
-    this.requests.push(req);
-  }
-  listen(onReply: (r: EmbedReply) => void, onExit: (reason: string) => void): void {
-    this.reply = onReply;
-    this.exit = onExit;
-  }
-  terminate(): void {
-    this.terminated = true;
-  }
-  send(r: EmbedReply): void {
-    this.reply(r);
-  }
-  die(reason: string): void {
-    this.exit(reason);
+class FakeThread extends FakeEmbedThread {
+  constructor(readonly dims = 2) {
+    super();
   }
   ready(modelId = 'm'): void {
     const load = this.requests.find((r) => r.type === 'load')!;

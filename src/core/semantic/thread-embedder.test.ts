@@ -1,29 +1,10 @@
 /** The embedding model on a thread, over a fake thread: load once with progress, overlapping embeds, a lost thread, dispose, abort. */
 import { describe, expect, it } from 'vitest';
 import type { ModelLoadProgress } from './port';
-import { ThreadEmbedder, type EmbedReply, type EmbedRequest, type EmbedThread } from './thread-embedder';
+import { FakeEmbedThread } from './fake-thread.testutil';
+import { ThreadEmbedder } from './thread-embedder';
 
-class FakeModelThread implements EmbedThread {
-  readonly requests: EmbedRequest[] = [];
-  terminated = false;
-  private reply: (r: EmbedReply) => void = () => {};
-  private exit: (reason: string) => void = () => {};
-  post(req: EmbedRequest): void {
-    this.requests.push(req);
-  }
-  listen(onReply: (r: EmbedReply) => void, onExit: (reason: string) => void): void {
-    this.reply = onReply;
-    this.exit = onExit;
-  }
-  terminate(): void {
-    this.terminated = true;
-  }
-  send(r: EmbedReply): void {
-    this.reply(r);
-  }
-  die(reason: string): void {
-    this.exit(reason);
-  }
+class FakeModelThread extends FakeEmbedThread {
   /** Answers every embed request not answered yet with vectors of `dims` numbers a text. */
   answerEmbeds(dims: number, from = 0): void {
     for (const r of this.requests.slice(from))
