@@ -6,7 +6,7 @@
 import { expect, test } from './fixtures';
 import { pickerReturnsOpfs, writeOpfsFile, writeOpfsRepo, type FixtureFiles } from './helpers/opfs';
 
-const FILES = 1200;
+const FILES = 600;
 
 /** Enough code that a build takes seconds in the worker (tree-sitter parses every function). */
 function bigRepo(marker: string): FixtureFiles {

@@ -94,8 +94,15 @@ test('a repository in every listed language: Ranked finds a symbol in each, and 
   files['package-lock.json'] = '{\n  "lockfileVersion": 3\n}\n';
   await pickerReturnsOpfs(page, 'polyglot');
   await quarry.goto();
-  await writeOpfsRepo(page, 'polyglot', files);
   await quarry.waitForRepo('quarry (demo)');
+  // Grammars are not precached (C# alone is 5 MB): the service worker keeps each once it is used.
+  // The page is reloaded once the service worker is active, so that it (and the workers the build
+  // starts) are controlled by it: the first build's grammar fetches are the ones it keeps.
+  await page.evaluate(async () => void (await navigator.serviceWorker.ready));
+  await page.reload();
+  await quarry.waitForRepo('quarry (demo)');
+  expect(await page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
+  await writeOpfsRepo(page, 'polyglot', files);
   await quarry.openFolderButton.click();
   await quarry.waitForRepo('polyglot');
   expect(await quarry.waitForIndex(240_000)).toBe('full');
@@ -143,11 +150,6 @@ test('a repository in every listed language: Ranked finds a symbol in each, and 
     await expect(quarry.indexStatus).toHaveAttribute('data-state', 'ready', { timeout: 120_000 });
   };
 
-  // Grammars are not precached (C# alone is 5 MB): the service worker keeps each once it is used.
-  // (The first visit's workers may fetch before the service worker controls the page: one more build, online.)
-  await page.evaluate(async () => void (await navigator.serviceWorker.ready));
-  await page.reload();
-  await rebuildAfterReload();
   // the service worker stores each response after answering it: poll until every grammar is there
   const cachedGrammars = () =>
     page.evaluate(async () =>
