@@ -94,6 +94,8 @@ export interface SemanticDeps {
 
 export class SemanticService {
   private model: EmbeddingModel | null = null;
+  /** The model held when a run failed: disposed if the next load gives another. */
+  private failedModel: EmbeddingModel | null = null;
   private state: SemanticStatus['state'] = 'off';
   private error: SemanticStatus['error'];
   private last: SemanticStats | null = null;
@@ -135,11 +137,15 @@ export class SemanticService {
         reason: 'semanticUnavailable',
       });
     this.state = 'loading';
-    this.model = await this.deps.loadModel(
+    const model = await this.deps.loadModel(
       (p) => progress({ phase: 'model', files: 0, totalFiles: 0, bytes: p.loaded, totalBytes: p.total }),
       signal,
     );
-    return this.model;
+    // the model held when a run failed, given again (a pool whose threads all run) or replaced
+    if (this.failedModel && this.failedModel !== model) this.failedModel.dispose?.();
+    this.failedModel = null;
+    this.model = model;
+    return model;
   }
 
   /**
@@ -294,7 +300,13 @@ export class SemanticService {
       // cancelled: off until the next enable (which resumes: what was embedded is stored)
       const cancelled = options.signal?.aborted;
       this.state = cancelled ? 'off' : 'failed';
-      if (!cancelled) this.error = errorJSON(err);
+      if (!cancelled) {
+        this.error = errorJSON(err);
+        // The model is asked for again by the next run: a pool whose thread stopped starts a new
+        // one (and gives the same model while every thread runs), where the model held would fail
+        // again until resetModel.
+        if (this.model) [this.failedModel, this.model] = [this.model, null];
+      }
       throw err;
     }
   }
@@ -309,7 +321,8 @@ export class SemanticService {
     this.background?.abort();
     const run = this.running.then(() => {
       this.model?.dispose?.();
-      this.model = null;
+      this.failedModel?.dispose?.();
+      this.model = this.failedModel = null;
       this.last = null;
       this.error = undefined;
       if (this.deps.loadModel) this.state = 'off';
