@@ -38,7 +38,8 @@ export const packageName = (spec) =>
 
 const isFile = (p) => {
   try {
-    return statSync(p).isFile();
+    // throwIfNoEntry: most candidates are missing, and an exception each costs more than the stat
+    return statSync(p, { throwIfNoEntry: false })?.isFile() ?? false;
   } catch {
     return false;
   }

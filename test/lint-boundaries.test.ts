@@ -278,6 +278,18 @@ describe('quarry/browser-closure', () => {
       `1 quarry/browser-closure: ${PULLS} (worker): src/worker/later.ts -> src/adapters/browser/late.ts -> src/adapters/browser/reader.ts imports 'node:fs'`,
     ]);
   });
+
+  it('looks an import up again when the file it led to is gone (the resolved targets are cached)', async () => {
+    write('src/worker/gone-a.ts', "import { b } from './gone-b';\nexport const a = b;\n");
+    write('src/worker/gone-b.ts', "import { c } from './gone-c';\nexport const b = c;\n");
+    write('src/worker/gone-c.ts', 'export const c = 1;\n');
+    expect(await lint('src/worker/gone-a.ts')).toEqual([]);
+    rmSync(join(dir, 'src/worker/gone-c.ts'));
+    write('src/worker/gone-c/index.ts', "export { read as c } from '../../adapters/browser/reader';\n");
+    expect(await lint('src/worker/gone-a.ts')).toEqual([
+      `1 quarry/browser-closure: ${PULLS} (worker): src/worker/gone-a.ts -> src/worker/gone-b.ts -> src/worker/gone-c/index.ts -> src/adapters/browser/reader.ts imports 'node:fs'`,
+    ]);
+  });
 });
 
 describe('issue 32: what the layer rules used to miss', () => {
