@@ -5,7 +5,7 @@
  * them, another one embeds anew, USE lite's are kept apart), and a folder that is no model refused
  * with exit code 2.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -33,6 +33,22 @@ function quarry(args: string[], env: Record<string, string> = {}) {
     env: { ...process.env, QUARRY_ROOT: '', QUARRY_EMBED_MODEL: '', ...env },
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** quarry() without blocking: independent runs side by side (each is ~0.7 s of starting the bin). */
+function quarryAsync(args: string[], env: Record<string, string> = {}): Promise<ReturnType<typeof quarry>> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, QUARRY_ROOT: '', QUARRY_EMBED_MODEL: '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
 }
 
 interface Result {
@@ -133,7 +149,7 @@ describe('quarry call with --embed-model', () => {
     expect(view.hits.length).toBeGreaterThan(0);
   }, 60_000);
 
-  it('refuses a folder that is no model with exit code 2, before any tool runs', () => {
+  it('refuses a folder that is no model with exit code 2, before any tool runs', async () => {
     const noOnnx = writeModelDir({ 'onnx/model.onnx': null }, 'no-onnx');
     const noTokenizer = writeModelDir({ 'tokenizer.json': null }, 'no-tokenizer');
     models.push(noOnnx, noTokenizer);
@@ -151,14 +167,20 @@ describe('quarry call with --embed-model', () => {
       [['--embed-model='], {}, /empty/],
       [[], { QUARRY_EMBED_MODEL: noOnnx }, /^QUARRY_EMBED_MODEL .*has no onnx/],
     ];
-    for (const [flags, env, message] of cases) {
-      const r = quarry(['call', 'search_files', '{"pattern":"x"}', '--root', repo, ...flags], env);
+    // the runs are independent: all at once, then checked in order
+    const [missing, ...answers] = await Promise.all([
+      quarryAsync(['call', 'search_files', '{}', '--root', repo, '--embed-model']),
+      ...cases.map(([flags, env]) =>
+        quarryAsync(['call', 'search_files', '{"pattern":"x"}', '--root', repo, ...flags], env),
+      ),
+    ]);
+    for (const [i, [, , message]] of cases.entries()) {
+      const r = answers[i];
       expect(r.code, r.stdout).toBe(2);
       const err = JSON.parse(r.stdout).error;
       expect(err.code).toBe('InvalidArgument');
       expect(err.message).toMatch(message);
     }
-    const missing = quarry(['call', 'search_files', '{}', '--root', repo, '--embed-model']);
     expect(missing.code).toBe(2);
     expect(JSON.parse(missing.stdout).error.message).toBe('--embed-model needs a directory');
   }, 60_000);
