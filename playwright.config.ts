@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS } from './e2e/helpers/chromium-args';
 
 /**
  * e2e in Debian Chromium (Playwright cannot download its own browsers here) against the
@@ -10,35 +11,6 @@ process.env.GIT_PORT ??= String(PORT + 4001);
 const GIT_PORT = Number(process.env.GIT_PORT);
 /** The built app to serve: `dist` (E2E_DIST names another build folder, so two builds can be tested side by side). */
 process.env.E2E_DIST ??= 'dist';
-
-/**
- * Chromium features switched off. Each new browser context opens a window whose omnibox popup is
- * a WebUI page preloaded in its own renderer: 1.5-2 s of CPU per context here, more than the app's
- * own first open, in every test (measured with /proc: 2.2 -> 0.4 CPU s per context). The last
- * `--disable-features` on a command line replaces the others, so Playwright's own list
- * (playwright-core's chromiumSwitches) is repeated first.
- */
-const DISABLED_FEATURES = [
-  // Playwright's defaults
-  'AvoidUnnecessaryBeforeUnloadCheckSync',
-  'DestroyProfileOnBrowserClose',
-  'HttpsUpgrades',
-  'HttpsFirstBalancedModeAutoEnable',
-  'LensOverlay',
-  'MediaRouter',
-  'PaintHolding',
-  'ThirdPartyStoragePartitioning',
-  'AvoidCorsURLLoaderRestartOnRedirect',
-  'OptimizationHints',
-  'NetworkTimeServiceQuerying',
-  'AimEnabled',
-  'PreconnectToSearch',
-  // the omnibox popup's WebUI renderer, preloaded for each window
-  'WebUIOmniboxPopup',
-  'WebUIOmniboxFullPopup',
-  'WebUIOmniboxAimPopup',
-  'PreloadTopChromeWebUI',
-];
 
 export default defineConfig({
   testDir: 'e2e',
@@ -70,15 +42,7 @@ export default defineConfig({
     serviceWorkers: 'block',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        `--disable-features=${DISABLED_FEATURES.join(',')}`,
-      ],
+      args: CHROMIUM_ARGS,
     },
   },
   projects: [

@@ -17,7 +17,8 @@
  *      the first semantic answer on ~6,000 chunks (issue 36): time to the first answer on the
  *      embedding pool (one thread per core) and to embed every chunk, chunks/s of the pool vs one
  *      thread vs @energetic-ai/embeddings on the same views (bench/semantic/first-answer.ts;
- *      BENCH_SEMANTIC=first runs only that part of the section)
+ *      BENCH_SEMANTIC=first runs only that part of the section); then the same in Chromium on the
+ *      demo repository (bench/semantic/browser-first-answer.ts; BENCH_SEMANTIC=browser alone)
  * Timed runs only time the search: rg's output goes to /dev/null and ours to a counting sink;
  * the (path, line) pairs compared come from separate untimed runs. rg is Debian's package,
  * installed with apt when missing.
@@ -51,6 +52,7 @@ import { runScaleBench } from './scale-bench';
 import { runQualityBench } from './semantic/quality';
 import { runEmbedBench } from './semantic/embed-bench';
 import { runFirstAnswerBench } from './semantic/first-answer';
+import { runBrowserFirstAnswerBench } from './semantic/browser-first-answer';
 import { runExploreBench } from './explore/explore-bench';
 import { runGraphViewBench } from './explore/graph-view';
 import { runReopenBench } from './reopen/reopen-bench';
@@ -185,11 +187,13 @@ async function main() {
   if (!ONLY) await runHistoryBench();
   if (!ONLY) await runBlameBench();
   if (!ONLY || ONLY === 'semantic') {
-    if (process.env.BENCH_SEMANTIC !== 'first') {
+    const part = process.env.BENCH_SEMANTIC;
+    if (!part) {
       await runQualityBench();
       await runEmbedBench();
     }
-    await runFirstAnswerBench();
+    if (part !== 'browser') await runFirstAnswerBench();
+    if (part !== 'first') await runBrowserFirstAnswerBench();
   }
 }
 
