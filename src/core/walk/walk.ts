@@ -146,6 +146,56 @@ async function followSymlink(
   return stat;
 }
 
+/**
+ * How many entries of a directory the walk asks the stats of ahead of the one it is at. A File
+ * System Access getFile() is a round trip to the browser's storage process: 4,000 OPFS files took
+ * 1.5 s one after the other and 0.65 s sixteen at a time in Chromium here; Node's fs.stat runs on
+ * libuv's threads. The files are still yielded in the directory's order.
+ */
+const STATS_AHEAD = 16;
+
+/**
+ * For a directory's sorted entries: `ahead(i)` starts the stats `start` asks for (undefined: not
+ * one the walk will stat) up to STATS_AHEAD entries past `i`, and gives entry i's, if started.
+ */
+function statsAhead(
+  entries: readonly { name: string; kind: string }[],
+  start: (entry: { name: string; kind: string }, path: string) => Promise<FileStat | null> | undefined,
+): (i: number, dir: string) => Promise<FileStat | null> | undefined {
+  const started = new Map<number, Promise<FileStat | null>>();
+  let next = 0;
+  return (i, dir) => {
+    for (next = Math.max(next, i); next < entries.length && next <= i + STATS_AHEAD; next++) {
+      const stat = start(entries[next], joinPath(dir, entries[next].name));
+      if (!stat) continue;
+      // a rejection is handled where the walk reaches the entry (a skip), or never asked for
+      stat.catch(() => undefined);
+      started.set(next, stat);
+    }
+    const own = started.get(i);
+    started.delete(i);
+    return own;
+  };
+}
+
+/** Starts the stat the walk will ask for an entry: a file it neither skips nor filters out (others: undefined). */
+function fileStatStarter(
+  source: FileSource,
+  options: WalkOptions,
+  policy: WalkPolicy,
+  noisy: ReadonlySet<string>,
+  levels: IgnoreLevel[],
+): (entry: { name: string; kind: string }, path: string) => Promise<FileStat | null> | undefined {
+  return (entry, path) =>
+    entry.kind === 'file' &&
+    !options.acceptFile &&
+    options.statFiles !== false &&
+    !noisy.has(entry.name) &&
+    !(policy.useIgnoreFiles && isIgnored(levels, path, false))
+      ? source.stat(path)
+      : undefined;
+}
+
 export async function* walkFiles(source: FileSource, options: WalkOptions = {}): AsyncGenerator<WalkedFile> {
   const policy = resolvePolicy(options);
   const noisy = new Set(policy.noisySegments);
@@ -184,9 +234,11 @@ export async function* walkFiles(source: FileSource, options: WalkOptions = {}):
         }
       }
     }
+    const ahead = statsAhead(entries, fileStatStarter(source, options, policy, noisy, levels));
     try {
-      for (const entry of entries) {
+      for (const [i, entry] of entries.entries()) {
         const path = joinPath(dir, entry.name);
+        const statAhead = ahead(i, dir);
         let kind = entry.kind;
         if (noisy.has(entry.name)) {
           skip({ path, reason: 'noisyPath', directory: kind === 'directory' || undefined });
@@ -238,7 +290,7 @@ export async function* walkFiles(source: FileSource, options: WalkOptions = {}):
           continue;
         }
         try {
-          stat ??= await source.stat(path);
+          stat ??= await (statAhead ?? source.stat(path));
         } catch (err) {
           skip(skipFor(path, err));
           continue;
