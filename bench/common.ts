@@ -127,3 +127,12 @@ export function printTable(rows: string[][]): void {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
   for (const r of rows) console.log(r.map((cell, c) => (cell ?? '').padEnd(widths[c])).join('  '));
 }
+
+/** Stops a server started with `detached: true` (vite preview and the processes it started): its whole process group. */
+export function stopGroup(server: { pid?: number }): void {
+  try {
+    process.kill(-server.pid!);
+  } catch {
+    // already gone
+  }
+}

@@ -18,7 +18,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
-import { printTable } from '../common';
+import { printTable, stopGroup } from '../common';
 import { mulberry32 } from '../../src/core/seeded-random.testutil';
 
 const PORT = Number(process.env.BENCH_GRAPH_PORT ?? 4391);
@@ -418,11 +418,7 @@ async function serve<T>(run: () => Promise<T>): Promise<T> {
     if (!up) throw new Error(`vite preview did not answer on port ${PORT}`);
     return await run();
   } finally {
-    try {
-      process.kill(-server.pid!);
-    } catch {
-      // already gone
-    }
+    stopGroup(server);
   }
 }
 

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import type { Page } from 'playwright-core';
-import { printTable } from '../common';
+import { printTable, stopGroup } from '../common';
 import { copyDiskDirToOpfs } from '../../e2e/helpers/opfs';
 
 const PORT = Number(process.env.BENCH_REOPEN_PORT ?? 4393);
@@ -72,11 +72,7 @@ async function serve<T>(run: () => Promise<T>): Promise<T> {
     if (!up) throw new Error(`vite preview did not answer on port ${PORT}`);
     return await run();
   } finally {
-    try {
-      process.kill(-server.pid!);
-    } catch {
-      // already gone
-    }
+    stopGroup(server);
   }
 }
 

@@ -16,7 +16,7 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { CHROMIUM_ARGS } from '../../e2e/helpers/chromium-args';
-import { printTable } from '../common';
+import { printTable, stopGroup } from '../common';
 
 const QUESTION = 'where do we parse the arguments of a function call';
 const TARGET_MS = 60_000;
@@ -126,11 +126,7 @@ export async function runBrowserFirstAnswerBench(): Promise<void> {
       await browser.close();
     }
   } finally {
-    try {
-      process.kill(-server.pid!);
-    } catch {
-      // already gone
-    }
+    stopGroup(server);
   }
 }
 

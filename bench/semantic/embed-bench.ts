@@ -22,7 +22,7 @@ import { SemanticIndex } from '../../src/core/semantic/index';
 import { workspaceLines } from '../../src/core/semantic/provider';
 import { chunkView } from '../../src/core/semantic/views';
 import { Workspace } from '../../src/core/source/workspace';
-import { median, percentile, printTable } from '../common';
+import { median, percentile, printTable, stopGroup } from '../common';
 import { qualityCorpus, QUALITY_CORPORA } from './quality';
 
 const mb = (n: number) => (n / 1e6).toFixed(1);
@@ -171,11 +171,7 @@ async function browserFigures(texts: string[]): Promise<{ loadMs: number; perSec
       await browser.close();
     }
   } finally {
-    try {
-      process.kill(-server.pid!);
-    } catch {
-      // already gone
-    }
+    stopGroup(server);
   }
 }
 
