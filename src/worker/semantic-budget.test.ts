@@ -5,67 +5,37 @@
  * leaves stored vectors that the next run completes without embedding anything twice.
  */
 import { describe, expect, it } from 'vitest';
-import type { Chunk, ChunkType } from '../core/chunk/types';
+import type { ChunkType } from '../core/chunk/types';
 import { Foreground } from '../core/jobs/yielder';
 import { DEFINITION_TYPES } from '../core/nav/symbol-table';
 import { ChunkIndex } from '../core/rank/bm25';
-import { splitLinesForIndex } from '../core/rank/lines';
 import { MemoryIndexStore } from '../core/rank/persist';
-import { FakeModel, linesReader } from '../core/semantic/fake-model.testutil';
 import { SemanticIndex } from '../core/semantic/index';
 import { semanticSearch } from '../core/semantic/search';
-import { RootState } from '../core/workspace/root-state';
 import type { Roots } from './roots';
+import {
+  blockAndFunctionFiles,
+  rootsOver,
+  SlowModel,
+  until,
+  type FixtureRoot,
+} from './semantic-roots.testutil';
 import { modelVectorsKey, SemanticService } from './semantic';
-
-/** The fake model, a few milliseconds a batch (so a small budget runs out). */
-class SlowModel extends FakeModel {
-  override async embed(texts: readonly string[]): Promise<Float32Array> {
-    await new Promise((r) => setTimeout(r, 5));
-    return super.embed(texts);
-  }
-}
 
 const word = (i: number) =>
   String.fromCharCode(97 + (i % 26)) + String.fromCharCode(97 + Math.floor(i / 26)) + 'part';
 
 /** n files of a block and a function each: n definitions, 2n chunks. */
-function corpus(n: number) {
-  const files: Record<string, string> = {};
-  const index = new ChunkIndex();
-  const kinds: ChunkType[] = ['block', 'function'];
-  for (let f = 0; f < n; f++) {
-    const path = `src/${word(f)}.ts`;
-    const text = `${word(f)}Total = sum every order line ${word(f)};\nfunction ${word(f)}Load() { return read ${word(f)} settings; }`;
-    files[path] = text;
-    const chunks: Chunk[] = kinds.map((chunkType, i) => ({
-      path,
-      startLine: i + 1,
-      endLine: i + 1,
-      symbolName: i ? `${word(f)}Load` : '',
-      chunkType,
-    }));
-    index.setFile(path, { size: text.length, mtimeMs: 1 }, chunks, splitLinesForIndex(text));
-  }
-  return { files, index };
+function corpus(n: number): FixtureRoot {
+  return blockAndFunctionFiles(
+    Array.from({ length: n }, (_, f) => `src/${word(f)}.ts`),
+    word,
+  );
 }
 
 /** One root as SemanticService reads it. */
-function rootsOf(index: ChunkIndex, files: Record<string, string>): Roots {
-  const session = {
-    key: 'app',
-    name: 'app',
-    state: new RootState(),
-    readyIndex: () => ({ index }),
-    fileLines: linesReader(files),
-  };
-  return { roots: [session], prefixOf: () => '' } as unknown as Roots;
-}
-
-async function until(test: () => boolean) {
-  for (let i = 0; i < 2000 && !test(); i++) await new Promise((r) => setTimeout(r, 5));
-  expect(test()).toBe(true);
-}
+const rootsOf = (index: ChunkIndex, files: Record<string, string>): Roots =>
+  rootsOver({ app: { index, files } });
 
 const N = 200;
 

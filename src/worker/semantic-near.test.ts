@@ -6,71 +6,34 @@
  */
 import { describe, expect, it } from 'vitest';
 import { nodeGrammarLoader } from '../adapters/node/grammars';
-import type { Chunk, ChunkType } from '../core/chunk/types';
 import { Foreground } from '../core/jobs/yielder';
-import { ChunkIndex } from '../core/rank/bm25';
 import { splitLinesForIndex } from '../core/rank/lines';
-import { FakeModel, linesReader } from '../core/semantic/fake-model.testutil';
+import { FakeModel } from '../core/semantic/fake-model.testutil';
 import { chunkView } from '../core/semantic/views';
-import { RootState } from '../core/workspace/root-state';
 import type { Roots } from './roots';
+import {
+  blockAndFunctionFiles,
+  rootsOver,
+  SlowModel,
+  until,
+  type FixtureRoot,
+} from './semantic-roots.testutil';
 import { nearIn, SemanticService } from './semantic';
 import { createEngineApi } from './engine';
-
-/** The fake model, a few milliseconds a batch (so a small budget runs out). */
-class SlowModel extends FakeModel {
-  override async embed(texts: readonly string[]): Promise<Float32Array> {
-    await new Promise((r) => setTimeout(r, 5));
-    return super.embed(texts);
-  }
-}
 
 const word = (i: number) =>
   String.fromCharCode(97 + (i % 26)) + String.fromCharCode(97 + Math.floor(i / 26)) + 'near';
 
 /** Files of a block and a function each, at `paths`; `from` keeps each root's words its own. */
-function root(paths: readonly string[], from: number) {
-  const files: Record<string, string> = {};
-  const index = new ChunkIndex();
-  const kinds: ChunkType[] = ['block', 'function'];
-  paths.forEach((path, f) => {
-    const w = word(from + f);
-    const text = `${w}Total = sum every order line ${w};\nfunction ${w}Load() { return read ${w} settings; }`;
-    files[path] = text;
-    const chunks: Chunk[] = kinds.map((chunkType, i) => ({
-      path,
-      startLine: i + 1,
-      endLine: i + 1,
-      symbolName: i ? `${w}Load` : '',
-      chunkType,
-    }));
-    index.setFile(path, { size: text.length, mtimeMs: 1 }, chunks, splitLinesForIndex(text));
-  });
-  return { files, index };
-}
+const root = (paths: readonly string[], from: number) => blockAndFunctionFiles(paths, (f) => word(from + f));
 
 /** The view texts of `paths`' chunks. */
-function viewsOf(r: ReturnType<typeof root>, paths: readonly string[]): string[] {
+function viewsOf(r: FixtureRoot, paths: readonly string[]): string[] {
   return paths.flatMap((p) => r.index.chunksOf(p).map((c) => chunkView(c, splitLinesForIndex(r.files[p]))));
 }
 
 /** Two roots as SemanticService reads them, under the prefixes one/ and two/. */
-function twoRoots(a: ReturnType<typeof root>, b: ReturnType<typeof root>): Roots {
-  const session = (key: string, r: ReturnType<typeof root>) => ({
-    key,
-    name: key,
-    state: new RootState(),
-    readyIndex: () => ({ index: r.index }),
-    fileLines: linesReader(r.files),
-  });
-  const sessions = [session('one', a), session('two', b)];
-  return { roots: sessions, prefixOf: (s: { key: string }) => `${s.key}/` } as unknown as Roots;
-}
-
-async function until(test: () => boolean) {
-  for (let i = 0; i < 2000 && !test(); i++) await new Promise((r) => setTimeout(r, 5));
-  expect(test()).toBe(true);
-}
+const twoRoots = (a: FixtureRoot, b: FixtureRoot): Roots => rootsOver({ one: a, two: b });
 
 describe('the open file in a root', () => {
   it.each([

@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Foreground } from '../core/jobs/yielder';
-import { FakeModel, indexFiles, linesReader } from '../core/semantic/fake-model.testutil';
-import { RootState } from '../core/workspace/root-state';
+import { FakeModel, indexFiles } from '../core/semantic/fake-model.testutil';
 import type { Roots } from './roots';
+import { rootsOver } from './semantic-roots.testutil';
 import { SemanticService } from './semantic';
 
 const FILES = {
@@ -16,17 +16,7 @@ const FILES = {
   'src/b.ts': 'function sendMail\nsend a welcome mail\n',
 };
 
-function roots(): Roots {
-  const index = indexFiles(FILES);
-  const session = {
-    key: 'app',
-    name: 'app',
-    state: new RootState(),
-    readyIndex: () => ({ index }),
-    fileLines: linesReader(FILES),
-  };
-  return { roots: [session], prefixOf: () => '' } as unknown as Roots;
-}
+const roots = (): Roots => rootsOver({ app: { index: indexFiles(FILES), files: FILES } });
 
 /** A fake model whose embeds fail while `stopped` (as a model over a thread that died does). */
 class StoppableModel extends FakeModel {
