@@ -536,3 +536,31 @@ describe('find_components: arguments', () => {
     ]);
   });
 });
+
+describe('find_components: minified bundles', () => {
+  /** A one-line bundle (a `.min.js` name) that holds a component and uses another. */
+  const bundle = (n: number) =>
+    'export function Inner(){return React.createElement("div")};export const Outer=()=>React.createElement(Card);' +
+    Array.from({ length: n }, (_, i) => `function m${i}(a){return a+${i}};`).join('');
+
+  it('leaves a minified bundle out and says why, as the indexes do; the code beside it is listed', async () => {
+    const r = await components({
+      'vendor/lib.min.js': bundle(200),
+      'src/Card.tsx': 'export const Card = () => <div />;\n',
+    });
+    expect(r.components.map((c: any) => [c.name, c.uses.places])).toEqual([['Card', []]]);
+    expect(r.skipped).toEqual([
+      {
+        path: 'vendor/lib.min.js',
+        reason: 'minified',
+        detail: expect.stringMatching(/^1 line of [\d,]+ characters/),
+      },
+    ]);
+  });
+
+  it('parses the same text under a name that does not say it is built, while its line is short', async () => {
+    const r = await components({ 'vendor/lib.js': bundle(20) });
+    expect(r.components.map((c: any) => c.name).sort()).toEqual(['Inner', 'Outer']);
+    expect(r.skipped).toEqual([]);
+  });
+});

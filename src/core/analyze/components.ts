@@ -27,6 +27,7 @@
  * (no import resolution): two components with the same name share their uses.
  */
 import type { Node } from 'web-tree-sitter';
+import { minifiedDetail } from '../chunk/minified';
 import { toQuarryError } from '../errors';
 import type { Yielder } from '../jobs/yielder';
 import { baseName, dirName } from '../source/types';
@@ -518,6 +519,13 @@ export async function findComponents(
       onSkip: (s) => skipped.push(s),
     },
     (file) => {
+      // a bundle's components are its libraries' own, under minified names, and parsing one costs
+      // seconds: left out, and said, as the indexes do
+      const minified = minifiedDetail(file.rel, file.text);
+      if (minified !== null) {
+        skipped.push({ path: file.path, reason: 'minified', detail: minified });
+        return;
+      }
       let result: FileComponents;
       try {
         result = memoByContent('components', file.source, file.rel, file.text, () =>

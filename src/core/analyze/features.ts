@@ -17,6 +17,7 @@
  *                  path spells the feature.
  */
 import { lineAtOffset } from '../chunk/fallback';
+import { minifiedDetail } from '../chunk/minified';
 import { toQuarryError } from '../errors';
 import type { Yielder } from '../jobs/yielder';
 import type { Workspace } from '../source/workspace';
@@ -70,6 +71,8 @@ interface ScriptFacts {
   flags: FileFlags;
   /** Flat comment ranges (start, end, ...), sorted. */
   comments: number[];
+  /** Why the file counts as minified (chunk/minified.ts): not parsed, no flags, comments found lexically. */
+  minified?: string;
 }
 
 const CONTEXT_LINES = 2;
@@ -186,12 +189,20 @@ function scriptFacts(
   parsers: SourceParsers,
   file: { source: import('../source/types').FileSource; rel: string; text: string },
 ): ScriptFacts {
-  return memoByContent('script-facts', file.source, file.rel, file.text, () =>
-    parsers.withTree(file.rel, file.text, (root) => ({
+  return memoByContent('script-facts', file.source, file.rel, file.text, () => {
+    // a bundle's flags are its libraries' internals, and parsing one costs seconds: left out, as the indexes do
+    const minified = minifiedDetail(file.rel, file.text);
+    if (minified !== null)
+      return {
+        flags: { refs: [], vercelFlags: {}, calls: {} },
+        comments: lexicalComments(file.rel, file.text),
+        minified,
+      };
+    return parsers.withTree(file.rel, file.text, (root) => ({
       flags: flagsInTree(root),
       comments: commentRanges(root),
-    })),
-  );
+    }));
+  });
 }
 
 export interface FlagInventoryOptions {
@@ -221,7 +232,9 @@ export async function flagInventory(
         return;
       }
       try {
-        collector.addFile(file.path, scriptFacts(parsers, file).flags);
+        const facts = scriptFacts(parsers, file);
+        if (facts.minified) skipped.push({ path: file.path, reason: 'minified', detail: facts.minified });
+        else collector.addFile(file.path, facts.flags);
       } catch (err) {
         const qe = toQuarryError(err);
         if (qe.code === 'Cancelled') throw qe;
@@ -296,7 +309,8 @@ export async function featureStatus(
       if (script && category !== 'test') {
         try {
           const facts = scriptFacts(parsers, file);
-          collector.addFile(file.path, facts.flags);
+          if (facts.minified) skipped.push({ path: file.path, reason: 'minified', detail: facts.minified });
+          else collector.addFile(file.path, facts.flags);
           comments = facts.comments;
         } catch (err) {
           const qe = toQuarryError(err);

@@ -276,6 +276,35 @@ describe('flag SDKs', () => {
     expect(await flags(tree)).toEqual(want);
   });
 
+  it('leaves a minified bundle out of the inventory and says why; its text is still searched for the feature', async () => {
+    const bundle =
+      "import{useFlag}from'@unleash/proxy-client-react';export const a=()=>useFlag('bundled-flag')&&zzMarker;" +
+      Array.from({ length: 200 }, (_, i) => `function m${i}(a){return a+${i}};`).join('');
+    const ws = new Workspace([
+      new MemorySource({
+        'vendor/app.min.js': bundle,
+        'src/a.ts':
+          "import { useFlag } from '@unleash/proxy-client-react';\nexport const b = () => useFlag('real-flag');\n",
+      }),
+    ]);
+    const r = await flagInventory(ws, parsers);
+    expect(r.inventory.flags.map((f) => f.name)).toEqual(['real-flag']);
+    expect(r.skipped).toEqual([
+      {
+        path: 'vendor/app.min.js',
+        reason: 'minified',
+        detail: expect.stringMatching(/^1 line of [\d,]+ characters/),
+      },
+    ]);
+    const status = (await callTool(
+      'feature_status',
+      { featureName: 'zz marker' },
+      { workspace: ws, parsers: () => Promise.resolve(parsers) },
+    )) as { references: Array<{ path: string }>; skipped: Array<{ path: string; reason: string }> };
+    expect(status.references.map((x) => x.path)).toEqual(['vendor/app.min.js']);
+    expect(status.skipped.map((x) => [x.path, x.reason])).toEqual([['vendor/app.min.js', 'minified']]);
+  });
+
   it('lists places with path, line and kind, and counts files', async () => {
     const r = await flagInventory(
       new Workspace([
