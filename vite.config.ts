@@ -533,6 +533,7 @@ export default defineConfig({
           'assets/model/**',
           'assets/embed-model/**',
           'assets/embed-onnx-*.js',
+          'assets/onnx-webgpu-*.js',
           BUNDLE_GRAPH_FILE,
         ],
         maximumFileSizeToCacheInBytes: 32 * 1024 * 1024,
@@ -553,7 +554,8 @@ export default defineConfig({
           {
             // an ONNX model (a deployer's: QUARRY_EMBED_MODEL, hashed names), onnxruntime-web's
             // chunk and its wasm binary (14 MB): kept from the first semantic search that uses them
-            urlPattern: /\/assets\/embed-model\/[\w./-]+$|\/embed-onnx-[\w-]+\.js$|\/ort-wasm[\w.-]*\.wasm$/,
+            urlPattern:
+              /\/assets\/embed-model\/[\w./-]+$|\/(embed-onnx|onnx-webgpu)-[\w-]+\.js$|\/ort-wasm[\w.-]*\.wasm$/,
             handler: 'CacheFirst',
             options: { cacheName: 'quarry-embed-model', expiration: { maxEntries: 32 } },
           },

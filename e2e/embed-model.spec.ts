@@ -9,7 +9,6 @@
  * first use, never precached.
  */
 import * as path from 'node:path';
-import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import {
   DEPLOYED_MODEL,
@@ -19,36 +18,11 @@ import {
   writeTinyModel,
 } from './helpers/embed-model';
 import { pickerReturnsOpfs, writeOpfsRepo } from './helpers/opfs';
-import type { QuarryPage } from './pages/quarry-page';
+import { SHOP_FILES as FILES, answeredBy, openShop } from './helpers/semantic-shop';
 import { removeModelDir } from '../src/adapters/embed/onnx-fixture.testutil';
 
 const DIST = path.resolve(process.env.E2E_DIST ?? 'dist');
 const DEPLOYED = buildHasModel(DIST);
-
-const FILES: Record<string, string> = {
-  'src/finder.ts':
-    '// the code search finder\nexport function findCode(query: string) {\n  return search(query);\n}\n',
-  'src/greet.ts': '/** Says hello, world! */\nexport function helloWorld() {\n  return "hello";\n}\n',
-  'src/csv.ts':
-    '/** Splits comma separated text into rows. */\nexport function parseCsv(text: string) {\n  return text.split(",");\n}\n',
-};
-
-/** The OPFS folder 'shop' opened with the folder picker, indexed, in Semantic mode with no question yet. */
-async function openShop(quarry: QuarryPage, page: Page): Promise<void> {
-  await quarry.waitForRepo('quarry (demo)');
-  await quarry.openFolderButton.click();
-  await quarry.waitForRepo('shop');
-  await quarry.waitForIndex();
-  await quarry.mode('Semantic').check();
-  await expect(page.getByTestId('embed-model')).toBeVisible();
-}
-
-/** Asks a question and waits for the answer: the label names the model that answered. */
-async function answeredBy(quarry: QuarryPage, page: Page, question: string): Promise<string | null> {
-  await quarry.searchBox.fill(question);
-  await expect(quarry.semanticHits.first()).toBeVisible({ timeout: 90_000 });
-  return page.getByTestId('semantic-model').getAttribute('data-model');
-}
 
 test('a model picked in the app answers, stays after a reload, and the built-in one comes back', async ({
   quarry,
@@ -72,7 +46,8 @@ test('a model picked in the app answers, stays after a reload, and the built-in 
     await expect(picker).toContainText(`your model “${USER_MODEL.name}”`);
     expect(await answeredBy(quarry, page, 'hello world')).toBe(userId);
     await expect(page.getByTestId('semantic-model')).toHaveText(
-      `${USER_MODEL.name} (ONNX ${userId.split(':')[2].slice(0, 8)})`,
+      // (where it ran: this browser has no GPU, embed-webgpu.spec.ts gives one)
+      `${USER_MODEL.name} (ONNX ${userId.split(':')[2].slice(0, 8)}) · CPU`,
     );
     // only the layout's files were copied into the browser's storage, with the manifest last
     const copied = await page.evaluate(async () => {
@@ -148,6 +123,6 @@ test.describe('a build given a model (QUARRY_EMBED_MODEL)', () => {
     expect(caches.kept.some((p) => /\/ort-wasm-simd-threaded-[\w-]+\.wasm$/.test(p))).toBe(true);
     expect(caches.kept.some((p) => /\/embed-onnx-[\w-]+\.js$/.test(p))).toBe(true);
     expect(caches.precached.length).toBeGreaterThan(10);
-    expect(caches.precached.filter((p) => /embed-model|embed-onnx|ort-wasm/.test(p))).toEqual([]);
+    expect(caches.precached.filter((p) => /embed-model|embed-onnx|onnx-webgpu|ort-wasm/.test(p))).toEqual([]);
   });
 });

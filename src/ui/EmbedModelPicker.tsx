@@ -18,6 +18,11 @@ import {
   type PickedFolder,
   type UserModelInfo,
 } from '../adapters/browser/opfs-model';
+import {
+  embedDevicePreference,
+  setEmbedDevicePreference,
+  type EmbedDevice,
+} from '../adapters/browser/embed-device';
 import type { SemanticState } from './use-semantic';
 import { VisibleText } from './VisibleText';
 import { formatBytes } from './format';
@@ -112,6 +117,9 @@ export function EmbedModelPicker({ semantic }: { semantic: SemanticState }) {
             Use the built-in model
           </button>
         )}
+        {(user || semantic.status?.builtIn) && (
+          <DeviceChoice switchModel={switchModel} disabled={!!copying} onError={setError} />
+        )}
         <input
           ref={input}
           type="file"
@@ -142,5 +150,53 @@ export function EmbedModelPicker({ semantic }: { semantic: SemanticState }) {
         </p>
       )}
     </div>
+  );
+}
+
+/** Where an ONNX model runs (adapters/browser/embed-device.ts): kept in this browser, applied by loading the model again. */
+function DeviceChoice({
+  switchModel,
+  disabled,
+  onError,
+}: {
+  switchModel: () => Promise<void>;
+  disabled: boolean;
+  onError: (err: QuarryError | null) => void;
+}) {
+  const [device, setDevice] = useState<EmbedDevice>('auto');
+  useEffect(() => {
+    let live = true;
+    void embedDevicePreference().then((d) => live && setDevice(d));
+    return () => {
+      live = false;
+    };
+  }, []);
+  const runOn = async (next: EmbedDevice) => {
+    onError(null);
+    setDevice(next);
+    try {
+      await setEmbedDevicePreference(next);
+      // the workers load the model again where it is to run (its stored vectors stay: the same model)
+      await switchModel();
+    } catch (err) {
+      onError(toQuarryError(err));
+      setDevice(await embedDevicePreference());
+    }
+  };
+  return (
+    <label className="embed-device">
+      Run on
+      <select
+        value={device}
+        disabled={disabled}
+        data-testid="embed-device"
+        onChange={(e) => void runOn(e.target.value as EmbedDevice)}
+        title="Where the ONNX model runs: WebGPU needs a browser with WebGPU and JSPI; the CPU works everywhere"
+      >
+        <option value="auto">the GPU when there is one</option>
+        <option value="webgpu">WebGPU, a software one too</option>
+        <option value="wasm">the CPU</option>
+      </select>
+    </label>
   );
 }

@@ -196,7 +196,7 @@ function semanticSummary(
       {result.hits.length
         ? `${plural(result.hits.length, type === 'hybrid' ? 'hybrid result' : 'semantic result')} (${Math.round(result.elapsedMs)} ms)`
         : 'No chunk matches that question.'}
-      {result.model && <ModelTag id={result.model} />}
+      {result.model && <ModelTag id={result.model} device={result.device} />}
       {result.searched !== undefined && result.of !== undefined && (
         <span className="semantic-coverage" data-testid="semantic-coverage">
           {' '}
@@ -210,16 +210,18 @@ function semanticSummary(
   );
 }
 
-/** Which model answered: a small label, its full id in the title. */
-function ModelTag({ id }: { id: string }) {
+/** Which model answered, and where it ran when it says: a small label, its full id in the title. */
+function ModelTag({ id, device }: { id: string; device?: string }) {
   return (
     <span
       className="semantic-model"
       data-testid="semantic-model"
       data-model={id}
-      title={`Answered by the model ${id}`}
+      data-device={device}
+      title={`Answered by the model ${id}${device ? `, run on ${device}` : ''}`}
     >
       {modelLabel(id)}
+      {device ? ` · ${device}` : ''}
     </span>
   );
 }

@@ -1,23 +1,72 @@
 /**
  * The ONNX side of the embedding worker, a chunk of its own loaded only when the model is an
- * ONNX one (the build's, or the user's): the tokenizer, the layout and onnxruntime-web (its wasm
- * build, one thread: more need a cross-origin isolated page and workers from blob: URLs, which the
- * CSP forbids). The 14 MB ort-wasm-simd-threaded.wasm is the app's own asset, fetched on first use
- * and kept by the service worker, never precached. WebGPU is not used: onnxruntime-web's WebGPU
- * build is another bundle with a 27 MB binary of its own (README: Bring your own embedding model).
+ * ONNX one (the build's, or the user's): the tokenizer, the layout and onnxruntime-web, one wasm
+ * thread (more need a cross-origin isolated page and workers from blob: URLs, which the CSP
+ * forbids). Where it runs follows the person's choice (adapters/browser/embed-device.ts): on a
+ * GPU through WebGPU (onnxruntime-web's JSPI build, a chunk and a 17 MB binary of their own,
+ * fetched only then), else on the CPU (the 14 MB ort-wasm-simd-threaded.wasm). Both binaries are
+ * the app's own assets, kept by the service worker on first use, never precached. A WebGPU that
+ * cannot start the model, or fails its first embedding, gives way to the CPU; the model says
+ * which ran (EmbeddingModel.device), and so do the results.
  */
 import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.wasm?url';
+import ortJspiWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.jspi.wasm?url';
 import type { EmbeddingModel, ModelLoadProgress, OnnxModelFiles } from '../core/semantic/port';
 import { browserOnnxRuntime } from '../adapters/browser/onnx-runner';
+import { embedDevicePreference, webGpuAdapterFor } from '../adapters/browser/embed-device';
 import { loadOnnxModel } from '../adapters/embed/onnx-model';
 
-export function loadBrowserOnnxModel(
+/** The model on `device` (what the results name). */
+function on(model: EmbeddingModel, device: string): EmbeddingModel {
+  return {
+    id: model.id,
+    dims: model.dims,
+    device,
+    embed: (texts) => model.embed(texts),
+    dispose: () => model.dispose?.(),
+  };
+}
+
+async function onWebGpu(
+  files: OnnxModelFiles,
+  onnxFile: string,
+  onProgress?: (p: ModelLoadProgress) => void,
+): Promise<EmbeddingModel | null> {
+  const adapter = await webGpuAdapterFor(await embedDevicePreference());
+  if (!adapter) return null;
+  let model: EmbeddingModel | null = null;
+  try {
+    const { webGpuOnnxRuntime } = await import('../adapters/browser/onnx-webgpu');
+    model = await loadOnnxModel(files, webGpuOnnxRuntime({ wasm: ortJspiWasmUrl, adapter }), {
+      onnxFile,
+      onProgress,
+    });
+    // a provider that starts may still fail on the first batch: find out now, not mid-repository
+    await model.embed(['function probe() {}']);
+    return on(model, 'WebGPU');
+  } catch (err) {
+    model?.dispose?.();
+    console.warn(
+      `Quarry: the embedding model runs on the CPU: WebGPU could not run it (${err instanceof Error ? err.message : String(err)})`,
+    );
+    return null;
+  }
+}
+
+export async function loadBrowserOnnxModel(
   files: OnnxModelFiles,
   onnxFile: string,
   onProgress?: (p: ModelLoadProgress) => void,
 ): Promise<EmbeddingModel> {
-  return loadOnnxModel(files, browserOnnxRuntime({ wasmPaths: { wasm: ortWasmUrl }, threads: 1 }), {
-    onnxFile,
-    onProgress,
-  });
+  const gpu = await onWebGpu(files, onnxFile, onProgress);
+  if (gpu) return gpu;
+  const model = await loadOnnxModel(
+    files,
+    browserOnnxRuntime({ wasmPaths: { wasm: ortWasmUrl }, threads: 1 }),
+    {
+      onnxFile,
+      onProgress,
+    },
+  );
+  return on(model, 'CPU');
 }

@@ -63,7 +63,7 @@ async function load(id: number): Promise<void> {
     last = now;
     reply({ id, type: 'progress', loaded, total });
   });
-  reply({ id, type: 'ready', modelId: m.id, dims: m.dims });
+  reply({ id, type: 'ready', modelId: m.id, dims: m.dims, ...(m.device ? { device: m.device } : {}) });
 }
 
 async function embed(id: number, texts: string[]): Promise<void> {

@@ -37,7 +37,7 @@ export interface PickedFolder {
   files: Map<string, Blob>;
 }
 
-async function opfsRoot(): Promise<FileSystemDirectoryHandle | null> {
+export async function opfsRoot(): Promise<FileSystemDirectoryHandle | null> {
   const storage = typeof navigator !== 'undefined' ? navigator.storage : undefined;
   if (!storage || typeof storage.getDirectory !== 'function') return null;
   try {

@@ -9,9 +9,9 @@ class FakeThread extends FakeEmbedThread {
   constructor(readonly dims = 2) {
     super();
   }
-  ready(modelId = 'm'): void {
+  ready(modelId = 'm', device?: string): void {
     const load = this.requests.find((r) => r.type === 'load')!;
-    this.send({ id: load.id, type: 'ready', modelId, dims: this.dims });
+    this.send({ id: load.id, type: 'ready', modelId, dims: this.dims, ...(device ? { device } : {}) });
   }
   /** The texts of the embed requests sent to this thread, in order. */
   get embeds(): string[][] {
@@ -72,6 +72,19 @@ describe('embedThreadCount and sliceEnds', () => {
 });
 
 describe('EmbedderPool', () => {
+  it.each([
+    { threads: 1, devices: ['WebGPU'], want: 'WebGPU' },
+    { threads: 2, devices: ['WebGPU', 'WebGPU'], want: 'WebGPU' },
+    // one worker's WebGPU failed and it runs on the CPU: both are said
+    { threads: 2, devices: ['WebGPU', 'CPU'], want: 'WebGPU + CPU' },
+    { threads: 2, devices: [undefined, undefined], want: undefined },
+  ])('says where the threads run the model: $devices -> $want', async ({ threads, devices, want }) => {
+    const { p, spawned } = pool(threads);
+    const loading = p.load();
+    spawned.forEach((t, i) => t.ready('m', devices[i]));
+    expect((await loading).device).toBe(want);
+  });
+
   it("loads the model on every thread with the slowest one's progress, then cuts a batch across them in order", async () => {
     const { p, spawned } = pool(2);
     const seen: ModelLoadProgress[] = [];

@@ -114,9 +114,12 @@ export class EmbedderPool {
     // one thread: its own model, unchanged
     if (parts.length === 1) return first;
     const { id, dims } = first;
+    // where the threads run it (one thread's WebGPU may have failed where another's did not)
+    const device = [...new Set(parts.map((m) => m.device).filter((d) => d))].join(' + ');
     return {
       id,
       dims,
+      ...(device ? { device } : {}),
       async embed(texts: readonly string[]): Promise<Float32Array> {
         if (!texts.length) return new Float32Array(0);
         const ends = sliceEnds(texts.length, parts.length);

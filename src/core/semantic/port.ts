@@ -8,6 +8,11 @@ export interface EmbeddingModel {
   /** Names the model and its vectors: stored vectors made by another model are not reused. */
   readonly id: string;
   readonly dims: number;
+  /**
+   * Where it runs, when that is worth saying: 'WebGPU' or 'CPU' (wasm) for an ONNX model in the browser.
+   * The same model's vectors are the same wherever it runs (to float rounding): the id does not change.
+   */
+  readonly device?: string;
   /** Unit-length vectors for the texts, flat: text i is [i * dims, (i + 1) * dims). */
   embed(texts: readonly string[]): Promise<Float32Array>;
   dispose?(): void;

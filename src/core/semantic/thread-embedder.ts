@@ -20,7 +20,7 @@ export type EmbedRequest = { id: number; type: 'load' } | { id: number; type: 'e
 
 export type EmbedReply =
   | { id: number; type: 'progress'; loaded: number; total: number }
-  | { id: number; type: 'ready'; modelId: string; dims: number }
+  | { id: number; type: 'ready'; modelId: string; dims: number; device?: string }
   | { id: number; type: 'vectors'; vectors: Float32Array }
   | { id: number; type: 'error'; message: string };
 
@@ -108,7 +108,7 @@ export class ThreadEmbedder {
     const ready = async () => {
       const reply = await conn.run({ type: 'load', onProgress });
       if (reply.type !== 'ready') throw new Error(`The ${this.names.thread} answered ${reply.type} to load`);
-      return this.model(conn, reply.modelId, reply.dims);
+      return this.model(conn, reply.modelId, reply.dims, reply.device);
     };
     return ready().catch((err: unknown) => {
       // the next load() starts over with a fresh thread
@@ -156,11 +156,12 @@ export class ThreadEmbedder {
     this.loading = null;
   }
 
-  private model(conn: Connection, id: string, dims: number): EmbeddingModel {
+  private model(conn: Connection, id: string, dims: number, device?: string): EmbeddingModel {
     const name = this.names.thread;
     return {
       id,
       dims,
+      ...(device ? { device } : {}),
       async embed(texts: readonly string[]): Promise<Float32Array> {
         if (!texts.length) return new Float32Array(0);
         const reply = await conn.run({ type: 'embed', texts: [...texts] });

@@ -90,6 +90,7 @@ export const semanticSearchView: Tool<SemanticResult> = {
     }
     const partial =
       coverage && coverage.searched < coverage.of ? { searched: coverage.searched, of: coverage.of } : {};
-    return { hits, type, words, model: model.id, elapsedMs: elapsedSince(t0), ...partial };
+    const device = model.device ? { device: model.device } : {};
+    return { hits, type, words, model: model.id, ...device, elapsedMs: elapsedSince(t0), ...partial };
   },
 };

@@ -68,6 +68,8 @@ export interface SemanticResult {
   words: string[];
   /** the id of the model that answered (absent for an empty query: no model was asked) */
   model?: string;
+  /** where the model ran, when it says (EmbeddingModel.device: 'WebGPU', 'CPU') */
+  device?: string;
   elapsedMs: number;
   /** chunks searched, when fewer than all were embedded yet (the rest are being embedded) */
   searched?: number;
