@@ -2,7 +2,8 @@
  * Lines past the delivered ones are only counted; a plain case-sensitive literal's lines are then
  * counted from their bytes, never decoded. The counts (and the delivered lines) are exactly the
  * reference path's (every file decoded whole), for CRLF files, invalid UTF-8 around the literal,
- * long lines, a whole-word or case-insensitive literal (which must still be decoded), and caps.
+ * long lines, a whole-word or case-insensitive literal (which must still be decoded), regexes
+ * (whose lines past the cap are tested for a hit, with no number or context), and caps.
  */
 import { describe, expect, it } from 'vitest';
 import { MemorySource } from '../source/memory';
@@ -32,6 +33,11 @@ const CASES: GrepRequest[] = [
   { pattern: 'return', mode: 'literal', caseMode: 'sensitive', wholeWord: true },
   { pattern: 'RETURN', mode: 'literal', caseMode: 'insensitive' },
   { pattern: 'return x', mode: 'literal', caseMode: 'sensitive', contextBefore: 1 },
+  // regexes past the cap: a line holding the literal but no hit is not counted (`returned`,
+  // `returnValue`); the long line is decided by its byte windows, the others decoded
+  { pattern: 'return\\s+x\\d+', mode: 'regex', caseMode: 'sensitive' },
+  { pattern: 'x return y+', mode: 'regex', caseMode: 'sensitive' },
+  { pattern: '\\breturn\\b', mode: 'regex', caseMode: 'sensitive', contextAfter: 1 },
 ];
 
 describe('lines only counted', () => {

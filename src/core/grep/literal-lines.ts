@@ -135,17 +135,18 @@ export async function searchLines(
         if (candidates.next() !== ls) return 'searched'; // cannot happen: the same bytes
         le = candidates.end;
       }
-      if (countOnly?.()) {
-        // only counted: the line holds the literal's bytes, so it holds a hit; no text, no number
-        if (!onLine('', { line: 0, start: 0, end: 0, ranges: [] }, 0)) return 'searched';
+      // (a plain literal's line holds a hit by its bytes alone: once lines are only counted, it is not decoded)
+      const verdict = countOnly?.() ? 'hit' : windowsVerdict(bytes, ls, le, matcher, lf);
+      if (verdict === 'none') continue;
+      if (onLine.countOnly?.()) {
+        // past the cap a line is only counted: whether it holds a hit, with no number, no cut, no context
+        const hit =
+          verdict === 'hit' ||
+          lineHasHit(lines.text(ls, le), matcher, lf, (hits ??= new LineHitCollector(matcher)));
+        if (hit && !onLine('', { line: 0, start: 0, end: 0, ranges: [] }, 0)) return 'searched';
         continue;
       }
       const context = wantContext ? () => lines.contextOf(ls, le) : undefined;
-      const verdict =
-        lf.alphabet && le - ls >= LINE_WINDOWS.byteMinLine
-          ? byteWindowsVerdict(bytes, ls, le, matcher, lf)
-          : 'unknown';
-      if (verdict === 'none') continue;
       const cut =
         verdict === 'hit' && le - ls > headBytes ? longLineCut(lines, ls, le, cap, matcher, lf) : null;
       if (cut) {
@@ -170,6 +171,23 @@ export async function searchLines(
   }
   if (!found && absentWhenNone) return 'absent';
   return 'searched';
+}
+
+/** A long line's verdict from its byte windows ('unknown' for a short line, or a matcher with no alphabet). */
+function windowsVerdict(bytes: Uint8Array, ls: number, le: number, matcher: Matcher, lf: LineFinders) {
+  return lf.alphabet && le - ls >= LINE_WINDOWS.byteMinLine
+    ? byteWindowsVerdict(bytes, ls, le, matcher, lf)
+    : 'unknown';
+}
+
+/** Whether a decoded line holds a hit (the same test the delivered path makes, without keeping the ranges). */
+function lineHasHit(text: string, matcher: Matcher, lf: LineFinders, hits: LineHitCollector): boolean {
+  const end = text.length > 0 && text.charCodeAt(text.length - 1) === 13 ? text.length - 1 : text.length;
+  if (lf.alphabet && text.length >= LINE_WINDOWS.minLine && matcher.strategy !== 'literal') {
+    const windowed = windowedRanges(text, end, matcher, lf);
+    if (windowed) return windowed.length > 0;
+  }
+  return hits.of(text, end).length > 0;
 }
 
 /** A line found by a plain literal's own bytes holds a hit: when it is only counted, it is not decoded. */
