@@ -47,7 +47,8 @@ describe('SemanticService after a failed run', () => {
     });
     const r = roots();
     await expect(service.sync(r)).rejects.toThrow('The embedding worker stopped');
-    expect(service.status(r).state).toBe('failed');
+    // the status still names the model that failed
+    expect(service.status(r)).toMatchObject({ state: 'failed', model: model.id });
     const sync = await service.sync(r);
     expect(loads).toBe(2);
     expect(sync.coverage.searched).toBe(sync.coverage.of);

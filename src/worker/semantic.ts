@@ -116,11 +116,13 @@ export class SemanticService {
       if (v) vectors += v.vectorCount;
       if (s.indexReady) chunks += s.readyIndex().index.chunkCount;
     }
+    // (after a failed run, the model that failed: the next run asks the loader for it again)
+    const model = this.model ?? this.failedModel;
     return {
       state: this.state,
       vectors,
       chunks,
-      ...(this.model ? { model: this.model.id } : {}),
+      ...(model ? { model: model.id } : {}),
       ...(this.deps.builtIn ? { builtIn: this.deps.builtIn } : {}),
       ...(this.last ? { last: this.last } : {}),
       ...(this.error ? { error: this.error } : {}),
