@@ -68,8 +68,23 @@ test('completion, a chip, an error and its fix, type:symbol: the box reads the q
   expect(paths.filter((p) => !/\.tsx?$/.test(p))).toEqual([]);
   await page.getByRole('search').screenshot({ path: `${SHOTS}/box-coloured.png` });
 
+  // "+ Filter" from the keyboard: ArrowDown opens it on the first item, End and the arrows move
+  // (wrapping), Escape closes it on its button
+  const filterButton = page.getByTestId('filter-menu');
+  const filterItems = page.getByRole('menu', { name: 'Add a filter' }).getByRole('menuitem');
+  await filterButton.focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(filterItems.first()).toBeFocused();
+  await page.keyboard.press('End');
+  await expect(filterItems.last()).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(filterItems.first()).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(filterItems).toHaveCount(0);
+  await expect(filterButton).toBeFocused();
+
   // "+ Filter" writes -file: at the end and leaves the caret for its value
-  await page.getByTestId('filter-menu').click();
+  await filterButton.click();
   await page.getByRole('menuitem', { name: /^-file:/ }).click();
   await expect(box).toBeFocused();
   await expect(box).toHaveValue('lang:typescript parseQuery -file:');

@@ -1,18 +1,11 @@
 /**
  * The top bar's actions folded into one menu button when the window is too narrow for them
- * (TopBar.tsx): a WAI-ARIA menu button. Enter, Space or ArrowDown opens it on the first item
+ * (TopBar.tsx): a WAI-ARIA menu button (use-menu-button.ts). Enter, Space or ArrowDown opens it on the first item
  * (ArrowUp on the last); ArrowUp/ArrowDown move (wrapping), Home/End jump, Escape closes it and
  * returns to the button, Tab or a click elsewhere closes it.
  */
-import {
-  useEffect,
-  useId,
-  useRef,
-  useState,
-  type KeyboardEvent,
-  type ReactNode,
-  type RefObject,
-} from 'react';
+import type { ReactNode, RefObject } from 'react';
+import { useMenuButton } from '../use-menu-button';
 
 export interface MenuAction {
   key: string;
@@ -38,76 +31,14 @@ export function TopBarMenu({
   actions: MenuAction[];
   buttonRef?: RefObject<HTMLButtonElement | null>;
 }) {
-  const [open, setOpen] = useState<false | 'first' | 'last'>(false);
-  const id = useId();
-  const root = useRef<HTMLDivElement>(null);
-  const ownButton = useRef<HTMLButtonElement | null>(null);
-  const button = buttonRef ?? ownButton;
-  const items = () => [...(root.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
-
-  // focus the first (or last) item when the menu opens
-  useEffect(() => {
-    if (!open) return;
-    const list = items();
-    (open === 'last' ? list[list.length - 1] : list[0])?.focus();
-  }, [open]);
-
-  // a click outside closes it
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (e: PointerEvent) => {
-      if (!root.current?.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener('pointerdown', onDown);
-    return () => document.removeEventListener('pointerdown', onDown);
-  }, [open]);
-
-  const close = (refocus: boolean) => {
-    setOpen(false);
-    if (refocus) button.current?.focus();
-  };
-
-  const onButtonKey = (e: KeyboardEvent<HTMLButtonElement>) => {
-    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-      e.preventDefault();
-      setOpen(e.key === 'ArrowUp' ? 'last' : 'first');
-    }
-  };
-
-  const onMenuKey = (e: KeyboardEvent<HTMLUListElement>) => {
-    const list = items();
-    const at = list.indexOf(document.activeElement as HTMLElement);
-    const move = (i: number) => {
-      e.preventDefault();
-      list[(i + list.length) % list.length]?.focus();
-    };
-    if (e.key === 'ArrowDown') move(at + 1);
-    else if (e.key === 'ArrowUp') move(at < 0 ? list.length - 1 : at - 1);
-    else if (e.key === 'Home') move(0);
-    else if (e.key === 'End') move(list.length - 1);
-    else if (e.key === 'Escape') {
-      e.preventDefault();
-      e.stopPropagation();
-      close(true);
-    } else if (e.key === 'Tab') setOpen(false);
-  };
-
+  const { open, close, rootRef, buttonRef: button, buttonProps, listProps } = useMenuButton(buttonRef);
   return (
-    <div className="topbar-menu" ref={root}>
-      <button
-        type="button"
-        ref={button}
-        aria-haspopup="menu"
-        aria-expanded={!!open}
-        aria-controls={open ? id : undefined}
-        data-testid="topbar-menu"
-        onClick={() => (open ? close(false) : setOpen('first'))}
-        onKeyDown={onButtonKey}
-      >
+    <div className="topbar-menu" ref={rootRef}>
+      <button type="button" data-testid="topbar-menu" ref={button} {...buttonProps}>
         <MenuIcon /> Menu
       </button>
       {open && (
-        <ul id={id} role="menu" aria-label="Menu" className="topbar-menu-list" onKeyDown={onMenuKey}>
+        <ul aria-label="Menu" className="topbar-menu-list" {...listProps}>
           {actions.map((a) => (
             <li key={a.key} role="none" className={a.group ? 'menu-group-start' : undefined}>
               {a.group && (
