@@ -164,6 +164,8 @@ function DeviceChoice({
   onError: (err: QuarryError | null) => void;
 }) {
   const [device, setDevice] = useState<EmbedDevice>('auto');
+  // one change at a time: a second before the first is kept and applied could be stored under it
+  const [busy, setBusy] = useState(false);
   useEffect(() => {
     let live = true;
     void embedDevicePreference().then((d) => live && setDevice(d));
@@ -174,6 +176,7 @@ function DeviceChoice({
   const runOn = async (next: EmbedDevice) => {
     onError(null);
     setDevice(next);
+    setBusy(true);
     try {
       await setEmbedDevicePreference(next);
       // the workers load the model again where it is to run (its stored vectors stay: the same model)
@@ -181,6 +184,8 @@ function DeviceChoice({
     } catch (err) {
       onError(toQuarryError(err));
       setDevice(await embedDevicePreference());
+    } finally {
+      setBusy(false);
     }
   };
   return (
@@ -188,7 +193,7 @@ function DeviceChoice({
       Run on
       <select
         value={device}
-        disabled={disabled}
+        disabled={disabled || busy}
         data-testid="embed-device"
         onChange={(e) => void runOn(e.target.value as EmbedDevice)}
         title="Where the ONNX model runs: WebGPU needs a browser with WebGPU and JSPI; the CPU works everywhere"

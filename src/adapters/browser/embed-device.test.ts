@@ -1,6 +1,12 @@
 /** Where an ONNX model runs: the adapter chosen under each preference, over fake browser scopes. */
 import { describe, expect, it } from 'vitest';
-import { isSoftwareAdapter, webGpuAdapterFor, type EmbedDevice, type GpuAdapterLike } from './embed-device';
+import {
+  gpuDeviceOf,
+  isSoftwareAdapter,
+  webGpuAdapterFor,
+  type EmbedDevice,
+  type GpuAdapterLike,
+} from './embed-device';
 
 const hardware: GpuAdapterLike = { info: { isFallbackAdapter: false, vendor: 'acme' } };
 const software: GpuAdapterLike = { info: { isFallbackAdapter: true, architecture: 'swiftshader' } };
@@ -47,5 +53,27 @@ describe('webGpuAdapterFor', () => {
     expect(isSoftwareAdapter(hardware)).toBe(false);
     expect(isSoftwareAdapter({ isFallbackAdapter: true })).toBe(true);
     expect(isSoftwareAdapter({})).toBe(false);
+  });
+});
+
+describe('gpuDeviceOf', () => {
+  it("asks the adapter for a device with the adapter's own limits, and half precision where it has it", async () => {
+    const asked: unknown[] = [];
+    const adapter: GpuAdapterLike = {
+      limits: { maxBufferSize: 2 ** 31, maxStorageBufferBindingSize: 2 ** 30, maxTextureDimension2D: 8192 },
+      features: { has: (f) => f === 'shader-f16' },
+      requestDevice: async (d) => {
+        asked.push(d);
+        return 'device';
+      },
+    };
+    expect(await gpuDeviceOf(adapter)).toBe('device');
+    expect(asked).toEqual([
+      {
+        requiredLimits: { maxBufferSize: 2 ** 31, maxStorageBufferBindingSize: 2 ** 30 },
+        requiredFeatures: ['shader-f16'],
+      },
+    ]);
+    await expect(gpuDeviceOf({})).rejects.toThrow('cannot make a device');
   });
 });

@@ -27,7 +27,43 @@ export interface GpuAdapterLike {
     readonly architecture?: string;
   };
   readonly isFallbackAdapter?: boolean;
+  readonly limits?: object;
+  readonly features?: { has(name: string): boolean };
+  requestDevice?(descriptor?: {
+    requiredLimits?: Record<string, number>;
+    requiredFeatures?: string[];
+  }): Promise<unknown>;
 }
+
+/**
+ * The adapter's limits a model's buffers and kernels may need: the device asks for the adapter's
+ * own (a device's defaults are far lower, e.g. 128 MiB a storage binding), as onnxruntime-web
+ * does for the devices it makes itself.
+ */
+const DEVICE_LIMITS = [
+  'maxBufferSize',
+  'maxStorageBufferBindingSize',
+  'maxComputeWorkgroupStorageSize',
+  'maxComputeInvocationsPerWorkgroup',
+  'maxComputeWorkgroupSizeX',
+  'maxComputeWorkgroupSizeY',
+  'maxComputeWorkgroupSizeZ',
+  'maxComputeWorkgroupsPerDimension',
+];
+
+/** A device on `adapter` with its limits (and half-precision shaders where it has them). */
+export async function gpuDeviceOf(adapter: GpuAdapterLike): Promise<unknown> {
+  if (!adapter.requestDevice) throw new Error('the WebGPU adapter cannot make a device');
+  const limits = (adapter.limits ?? {}) as Record<string, unknown>;
+  const requiredLimits: Record<string, number> = {};
+  for (const key of DEVICE_LIMITS) {
+    const value = limits[key];
+    if (typeof value === 'number') requiredLimits[key] = value;
+  }
+  const requiredFeatures = ['shader-f16'].filter((f) => adapter.features?.has(f));
+  return adapter.requestDevice({ requiredLimits, requiredFeatures });
+}
+
 interface GpuLike {
   requestAdapter(options?: {
     powerPreference?: 'high-performance' | 'low-power';

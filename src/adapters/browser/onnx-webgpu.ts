@@ -8,22 +8,25 @@
 import * as ort from 'onnxruntime-web/jspi';
 import type { OnnxRuntime } from '../../core/semantic/port';
 import { ortRuntime } from '../../core/semantic/ort-session';
-import type { GpuAdapterLike } from './embed-device';
+import { gpuDeviceOf, type GpuAdapterLike } from './embed-device';
 
 export interface WebGpuOnnxOptions {
   /** The URL of ort-wasm-simd-threaded.jspi.wasm. */
   wasm: string;
-  /** The adapter to run on (the one embed-device.ts chose). */
+  /** The adapter to run on (the one embed-device.ts chose): the sessions run on a device made from it. */
   adapter: GpuAdapterLike;
 }
 
-export function webGpuOnnxRuntime(options: WebGpuOnnxOptions): OnnxRuntime {
+export async function webGpuOnnxRuntime(options: WebGpuOnnxOptions): Promise<OnnxRuntime> {
   ort.env.wasm.wasmPaths = { wasm: options.wasm };
   ort.env.wasm.numThreads = 1;
   ort.env.wasm.proxy = false;
-  (ort.env.webgpu as { adapter?: unknown }).adapter = options.adapter;
+  // (this build only checks env.webgpu.adapter and asks for an adapter of its own: a device given
+  // in the provider's options is the one it runs on)
+  const device = await gpuDeviceOf(options.adapter);
+  const webgpu = { name: 'webgpu', device } as unknown as ort.InferenceSession.ExecutionProviderConfig;
   return ortRuntime<ort.InferenceSession.SessionOptions>(ort, {
-    executionProviders: ['webgpu'],
+    executionProviders: [webgpu],
     graphOptimizationLevel: 'all',
   });
 }

@@ -205,6 +205,28 @@ function scriptFacts(
   });
 }
 
+/**
+ * A file's comment ranges where its facts gave none (a test file, or a script that failed to
+ * parse): from its tree, else lexically (a minified script's too: no parse of a bundle).
+ */
+function commentsOf(
+  parsers: SourceParsers,
+  file: { source: import('../source/types').FileSource; rel: string; text: string },
+  script: boolean,
+  category: FileCategory,
+): number[] {
+  if (script && minifiedDetail(file.rel, file.text) === null) {
+    try {
+      return memoByContent('comments', file.source, file.rel, file.text, () =>
+        parsers.withTree(file.rel, file.text, commentRanges),
+      );
+    } catch {
+      return lexicalComments(file.rel, file.text);
+    }
+  }
+  return script || category === 'code' || category === 'test' ? lexicalComments(file.rel, file.text) : [];
+}
+
 export interface FlagInventoryOptions {
   signal?: AbortSignal;
   yielder?: Yielder;
@@ -321,18 +343,7 @@ export async function featureStatus(
         collector.addRefs(file.path, envFileFlags(file.text));
       }
       if (!hits.length) return;
-      if (comments === null) {
-        if (script) {
-          try {
-            comments = memoByContent('comments', file.source, file.rel, file.text, () =>
-              parsers.withTree(file.rel, file.text, commentRanges),
-            );
-          } catch {
-            comments = lexicalComments(file.rel, file.text);
-          }
-        } else
-          comments = category === 'code' || category === 'test' ? lexicalComments(file.rel, file.text) : [];
-      }
+      comments ??= commentsOf(parsers, file, script, category);
       const starts = lineStarts(file.text);
       let lastLine = -1;
       for (const [s, e] of hits) {

@@ -72,18 +72,39 @@ describe('embedThreadCount and sliceEnds', () => {
 });
 
 describe('EmbedderPool', () => {
-  it.each([
-    { threads: 1, devices: ['WebGPU'], want: 'WebGPU' },
-    { threads: 2, devices: ['WebGPU', 'WebGPU'], want: 'WebGPU' },
-    // one worker's WebGPU failed and it runs on the CPU: both are said
-    { threads: 2, devices: ['WebGPU', 'CPU'], want: 'WebGPU + CPU' },
-    { threads: 2, devices: [undefined, undefined], want: undefined },
-  ])('says where the threads run the model: $devices -> $want', async ({ threads, devices, want }) => {
-    const { p, spawned } = pool(threads);
-    const loading = p.load();
-    spawned.forEach((t, i) => t.ready('m', devices[i]));
-    expect((await loading).device).toBe(want);
-  });
+  it.each<{ devices: Array<string | undefined>; want: string | undefined; size: number }>([
+    { devices: ['CPU', 'CPU'], want: 'CPU', size: 2 },
+    { devices: [undefined, undefined], want: undefined, size: 2 },
+    // on a GPU one thread keeps the model: the GPU one, where another thread fell back to the CPU
+    { devices: ['WebGPU', 'WebGPU'], want: 'WebGPU', size: 1 },
+    { devices: ['CPU', 'WebGPU'], want: 'WebGPU', size: 1 },
+  ])(
+    'says where the model runs, and keeps one thread on a GPU: $devices',
+    async ({ devices, want, size }) => {
+      const { p, spawned } = pool(2);
+      const loading = p.load();
+      spawned.forEach((t, i) => t.ready('m', devices[i]));
+      const model = await loading;
+      expect(model.device).toBe(want);
+      expect(p.size).toBe(size);
+      // the threads left out were stopped; every batch goes to the one kept
+      const kept = devices.indexOf('WebGPU');
+      spawned.forEach((t, i) => expect(t.terminated).toBe(size === 1 && i !== kept));
+      if (size === 1) {
+        for (const t of spawned) t.requests.splice(0);
+        const out = model.embed(texts(3));
+        expect(spawned[kept].embeds).toEqual([texts(3)]);
+        spawned[kept].answer();
+        expect(Array.from(await out)).toEqual([0, 0, 1, 1, 2, 2]);
+        expect(await p.load()).toBe(model);
+        // after a dispose (a model switch) every thread is used again
+        p.dispose();
+        void p.load().catch(() => undefined);
+        expect(spawned).toHaveLength(4);
+        expect(p.size).toBe(2);
+      }
+    },
+  );
 
   it("loads the model on every thread with the slowest one's progress, then cuts a batch across them in order", async () => {
     const { p, spawned } = pool(2);

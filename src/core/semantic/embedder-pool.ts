@@ -48,7 +48,10 @@ export function sliceEnds(n: number, parts: number): number[] {
 }
 
 export class EmbedderPool {
-  private readonly threads: ThreadEmbedder[];
+  /** Every thread the pool may run. */
+  private readonly all: ThreadEmbedder[];
+  /** The threads in use: all of them, or one while the model runs on a GPU. */
+  private threads: ThreadEmbedder[];
   /** The model given last, and the threads' models it is made of (a new one when any changed). */
   private current: { model: EmbeddingModel; parts: readonly EmbeddingModel[] } | null = null;
 
@@ -59,7 +62,8 @@ export class EmbedderPool {
     threadCount: number,
   ) {
     const n = Math.max(1, Math.floor(threadCount) || 1);
-    this.threads = Array.from({ length: n }, () => new ThreadEmbedder(spawn, names));
+    this.all = Array.from({ length: n }, () => new ThreadEmbedder(spawn, names));
+    this.threads = this.all;
   }
 
   /** How many threads the texts are shared among. */
@@ -77,7 +81,7 @@ export class EmbedderPool {
   async load(onProgress?: (p: ModelLoadProgress) => void, signal?: AbortSignal): Promise<EmbeddingModel> {
     const loaded = this.threads.map(() => 0);
     const total = this.threads.map(() => 0);
-    const parts = await Promise.all(
+    let parts = await Promise.all(
       this.threads.map((t, i) =>
         t.load(
           onProgress &&
@@ -90,6 +94,14 @@ export class EmbedderPool {
         ),
       ),
     );
+    // A GPU is one device: the other threads would hold the weights on it again and queue their
+    // batches behind the first's, so the first thread that runs the model there keeps it alone.
+    const gpu = parts.findIndex((m) => m.device === 'WebGPU');
+    if (gpu >= 0 && parts.length > 1) {
+      this.threads.forEach((t, i) => i !== gpu && t.dispose());
+      this.threads = [this.threads[gpu]];
+      parts = [parts[gpu]];
+    }
     const have = this.current;
     if (have && have.parts.length === parts.length && have.parts.every((m, i) => m === parts[i]))
       return have.model;
@@ -101,7 +113,9 @@ export class EmbedderPool {
   /** Terminates every thread: requests in flight reject, and a later load() starts new ones. */
   dispose(): void {
     this.current = null;
-    for (const t of this.threads) t.dispose();
+    for (const t of this.all) t.dispose();
+    // (the next model may run on the CPU: every thread again)
+    this.threads = this.all;
   }
 
   private pooled(parts: readonly EmbeddingModel[]): EmbeddingModel {
