@@ -76,6 +76,7 @@ test('a brought model runs on WebGPU when chosen, on the CPU otherwise, and says
     expect(gpu.device).toBe('WebGPU');
     await expect(page.getByTestId('semantic-model')).toHaveAttribute('data-model', id);
     await expect(page.getByTestId('semantic-model')).toContainText('· WebGPU');
+    await page.screenshot({ path: 'e2e/output/embed-webgpu-results.png' });
     expect(gpu.files).toEqual(cpu.files);
     expect(requests.some((u) => /ort-wasm-simd-threaded\.jspi[-.\w]*\.wasm$/.test(u))).toBe(true);
 
