@@ -14,10 +14,10 @@ import { opfsRoot } from './opfs-model';
 
 export type EmbedDevice = 'auto' | 'webgpu' | 'wasm';
 
-export const EMBED_DEVICES: readonly EmbedDevice[] = ['auto', 'webgpu', 'wasm'];
+const EMBED_DEVICES: readonly EmbedDevice[] = ['auto', 'webgpu', 'wasm'];
 
 /** The file in the origin-private root that holds the choice ('auto' when there is none). */
-export const EMBED_DEVICE_FILE = 'quarry-embed-device';
+const EMBED_DEVICE_FILE = 'quarry-embed-device';
 
 /** The part of WebGPU asked for here (TypeScript's DOM library has no WebGPU types). */
 export interface GpuAdapterLike {

@@ -519,22 +519,23 @@ export async function findComponents(
       onSkip: (s) => skipped.push(s),
     },
     (file) => {
-      // a bundle's components are its libraries' own, under minified names, and parsing one costs
-      // seconds: left out, and said, as the indexes do
-      const minified = minifiedDetail(file.rel, file.text);
-      if (minified !== null) {
-        skipped.push({ path: file.path, reason: 'minified', detail: minified });
-        return;
-      }
-      let result: FileComponents;
+      let result: FileComponents & { minified?: string };
       try {
-        result = memoByContent('components', file.source, file.rel, file.text, () =>
-          parsers.withTree(file.rel, file.text, (root) => componentsInTree(root, file.rel)),
-        );
+        result = memoByContent('components', file.source, file.rel, file.text, () => {
+          // a bundle's components are its libraries' own, under minified names, and parsing one
+          // costs seconds: left out, and said, as the indexes do
+          const minified = minifiedDetail(file.rel, file.text);
+          if (minified !== null) return { components: [], uses: {}, minified };
+          return parsers.withTree(file.rel, file.text, (root) => componentsInTree(root, file.rel));
+        });
       } catch (err) {
         const qe = toQuarryError(err);
         if (qe.code === 'Cancelled') throw qe;
         skipped.push({ path: file.path, reason: 'unreadable', detail: qe.message });
+        return;
+      }
+      if (result.minified) {
+        skipped.push({ path: file.path, reason: 'minified', detail: result.minified });
         return;
       }
       if (inScope(file.rootIndex, file.rel)) {

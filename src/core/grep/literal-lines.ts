@@ -142,7 +142,8 @@ export async function searchLines(
         // past the cap a line is only counted: whether it holds a hit, with no number, no cut, no context
         const hit =
           verdict === 'hit' ||
-          lineHasHit(lines.text(ls, le), matcher, lf, (hits ??= new LineHitCollector(matcher)));
+          lineHits(lines.text(ls, le), matcher, lf, (hits ??= new LineHitCollector(matcher))).ranges.length >
+            0;
         if (hit && !onLine('', { line: 0, start: 0, end: 0, ranges: [] }, 0)) return 'searched';
         continue;
       }
@@ -156,13 +157,12 @@ export async function searchLines(
         continue;
       }
       const text = lines.text(ls, le);
-      const end = text.length > 0 && text.charCodeAt(text.length - 1) === 13 ? text.length - 1 : text.length;
-      let hitRanges: HitRange[] | null = null;
-      // (a plain literal's scan of the whole line is one indexOf per hit already: no windows)
-      if (lf.alphabet && text.length >= LINE_WINDOWS.minLine && matcher.strategy !== 'literal')
-        hitRanges = windowedRanges(text, end, matcher, lf);
-      // (the whole line's hits otherwise: scanLines over one line without its '\n')
-      hitRanges ??= (hits ??= new LineHitCollector(matcher)).of(text, end);
+      const { end, ranges: hitRanges } = lineHits(
+        text,
+        matcher,
+        lf,
+        (hits ??= new LineHitCollector(matcher)),
+      );
       if (!hitRanges.length) continue;
       const lineNo = lineAt(ls);
       if (!onLine(text, { line: lineNo, start: 0, end, ranges: hitRanges }, lineNo, context))
@@ -180,14 +180,16 @@ function windowsVerdict(bytes: Uint8Array, ls: number, le: number, matcher: Matc
     : 'unknown';
 }
 
-/** Whether a decoded line holds a hit (the same test the delivered path makes, without keeping the ranges). */
-function lineHasHit(text: string, matcher: Matcher, lf: LineFinders, hits: LineHitCollector): boolean {
+/** A decoded line's hits, and where its text ends (before a '\r'). */
+function lineHits(text: string, matcher: Matcher, lf: LineFinders, hits: LineHitCollector) {
   const end = text.length > 0 && text.charCodeAt(text.length - 1) === 13 ? text.length - 1 : text.length;
-  if (lf.alphabet && text.length >= LINE_WINDOWS.minLine && matcher.strategy !== 'literal') {
-    const windowed = windowedRanges(text, end, matcher, lf);
-    if (windowed) return windowed.length > 0;
-  }
-  return hits.of(text, end).length > 0;
+  // (a plain literal's scan of the whole line is one indexOf per hit already: no windows)
+  const windowed =
+    lf.alphabet && text.length >= LINE_WINDOWS.minLine && matcher.strategy !== 'literal'
+      ? windowedRanges(text, end, matcher, lf)
+      : null;
+  // (the whole line's hits otherwise: scanLines over one line without its '\n')
+  return { end, ranges: windowed ?? hits.of(text, end) };
 }
 
 /** A line found by a plain literal's own bytes holds a hit: when it is only counted, it is not decoded. */

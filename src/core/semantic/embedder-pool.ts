@@ -127,9 +127,8 @@ export class EmbedderPool {
       );
     // one thread: its own model, unchanged
     if (parts.length === 1) return first;
-    const { id, dims } = first;
-    // where the threads run it (one thread's WebGPU may have failed where another's did not)
-    const device = [...new Set(parts.map((m) => m.device).filter((d) => d))].join(' + ');
+    // (several threads run it on the CPU: on a GPU one thread keeps it, above)
+    const { id, dims, device } = first;
     return {
       id,
       dims,
