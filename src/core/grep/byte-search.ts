@@ -36,10 +36,18 @@ export interface BytePlan {
 /** Literals shorter than `minBytes` (UTF-8) anchor too many lines: pieces do better (tests change it). */
 export const LITERAL_LINES = { minBytes: 3 };
 
-/** The byte path of a query: `literalLines` false keeps the reference whole-file path. */
-export function bytePlan(matcher: Matcher, literalLines: boolean | undefined): BytePlan {
+/**
+ * The byte path of a query: `literalLines` false keeps the reference whole-file path. Candidate
+ * lines are found by `anchor` (a required clause an index found rarer) when it can anchor them,
+ * else by the matcher's required literals.
+ */
+export function bytePlan(
+  matcher: Matcher,
+  literalLines: boolean | undefined,
+  anchor?: readonly string[] | null,
+): BytePlan {
   if (literalLines === false) return { lineFinders: null, pieces: false };
-  const lineFinders = literalLineFinders(matcher);
+  const lineFinders = (anchor && literalLineFinders(matcher, anchor)) || literalLineFinders(matcher);
   return {
     lineFinders,
     pieces: lineFinders === null || lineFinders.finders.some((f) => f.length < LITERAL_LINES.minBytes),

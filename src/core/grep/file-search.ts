@@ -46,6 +46,11 @@ export interface PlanOptions {
   /** Search files from their bytes (byte-search.ts; default true); false: decode each file whole (the reference path). */
   literalLines?: boolean;
   rangeMargin?: number;
+  /**
+   * The required clause whose literals find candidate lines, when an index chose a rarer one
+   * than the matcher's required literals (see SearchPrefilter.rarestClause); absent: those.
+   */
+  anchor?: readonly string[] | null;
 }
 
 export function filePlan(compiled: ReturnType<typeof compileRequest>, options: PlanOptions): FilePlan {
@@ -53,7 +58,7 @@ export function filePlan(compiled: ReturnType<typeof compileRequest>, options: P
   return {
     matcher,
     mayMatch: options.bytePrefilter === false ? null : bytePrefilter(matcher),
-    ...bytePlan(matcher, options.literalLines),
+    ...bytePlan(matcher, options.literalLines, options.anchor),
     shape: { before: compiled.contextBefore, after: compiled.contextAfter, cap: compiled.cap },
     rangeMargin: options.rangeMargin ?? RANGE_MARGIN,
   };

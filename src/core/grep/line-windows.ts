@@ -12,9 +12,16 @@ import { asciiText, isAscii, lineDecoder } from './decode-line';
 import { clipToWindow, windowStart } from './scan';
 import type { HitRange } from './types';
 
-/** Byte finders for literal-anchored line search, or null when the matcher's literals cannot anchor it. */
-export function literalLineFinders(matcher: Matcher): LineFinders | null {
-  let lits = matcher.requiredLiterals;
+/**
+ * Byte finders for literal-anchored line search, or null when the literals cannot anchor it:
+ * the matcher's required literals, or `clause`, another disjunction every hit holds a literal of
+ * (one of its required clauses, lowercase canonical when caseless as they are).
+ */
+export function literalLineFinders(
+  matcher: Matcher,
+  clause: readonly string[] | null = matcher.requiredLiterals,
+): LineFinders | null {
+  let lits = clause ? [...clause] : null;
   if (!lits || !lits.length) return null;
   if (lits.some((l) => l.length === 0 || l.includes('\uFFFD') || l.includes('\n'))) return null;
   if (matcher.caseInsensitive && !lits.every(isAscii)) return null;

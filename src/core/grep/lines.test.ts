@@ -5,6 +5,7 @@ import { MemorySource } from '../source/memory';
 import { Workspace } from '../source/workspace';
 import { LITERAL_LINES } from './byte-search';
 import { byteFinder, countNewlines, SKIP_SEARCH } from './lines';
+import { SIMD_FIND, simdModule } from './simd-find';
 import { compileMatcher } from './regex';
 import { LINE_WINDOWS, literalLineFinders, searchAll } from './search';
 import type { GrepRequest } from './types';
@@ -383,7 +384,7 @@ ${straddle}
     }
   });
 
-  it('finds every occurrence of a needle as a naive search does, by the anchor byte and by the skip search, caseless too (property)', () => {
+  it('finds every occurrence of a needle as a naive search does, by the anchor byte, the skip search and the SIMD filter, caseless too (property)', () => {
     const byte = fc.constantFrom(...enc.encode('abcABC_ xyz'), 0x0a, 0xc3, 0xa9, 0x80, 0xff);
     const hayArb = fc
       .uint8Array({ maxLength: 200 })
@@ -400,20 +401,24 @@ ${straddle}
       return -1;
     };
     const saved = { ...SKIP_SEARCH };
+    const savedSimd = { ...SIMD_FIND };
+    expect(simdModule()).not.toBeNull(); // Node runs WebAssembly SIMD: the filter is tested, not skipped
     try {
       fc.assert(
         fc.property(
           hayArb,
           fc.array(byte, { minLength: 1, maxLength: 12 }),
           fc.boolean(),
-          fc.constantFrom(1, 100),
-          (hay, raw, caseless, min) => {
+          fc.constantFrom('anchor', 'skip', 'simd'),
+          (hay, raw, caseless, how) => {
             // a caseless needle is lowercase ASCII folding (as line-windows.ts gives it)
             const needle = new Uint8Array(raw.map((b) => (caseless && b >= 65 && b <= 90 ? b + 32 : b)));
             // the needle copied into the haystack too, so that most cases find something
             const at = hay.length ? raw.length % hay.length : 0;
             const h = new Uint8Array([...hay.slice(0, at), ...raw, ...hay.slice(at)]);
-            SKIP_SEARCH.minLength = SKIP_SEARCH.minCaselessLength = min;
+            SKIP_SEARCH.minLength = SKIP_SEARCH.minCaselessLength = how === 'skip' ? 1 : 100;
+            // (the SIMD filter for every haystack, however short)
+            SIMD_FIND.minBytes = how === 'simd' ? 0 : Infinity;
             const f = byteFinder(needle, caseless);
             const cursor = f.cursor(h);
             let want = naive(h, needle, caseless, 0);
@@ -428,6 +433,7 @@ ${straddle}
       );
     } finally {
       Object.assign(SKIP_SEARCH, saved);
+      Object.assign(SIMD_FIND, savedSimd);
     }
   });
 });

@@ -8,14 +8,12 @@
  * restart at every ASCII byte, so a '\n' ends any incomplete sequence in both cases.
  */
 
-/** Rough frequency rank of bytes in source code (higher = more common); the anchor is the rarest. */
-const COMMON = ' etaoinsrlcdupmhfgybw.,;()=\'"_/\n\t{}:-xvkEPTSCRAIONLD0123456789';
-const RANK = new Uint8Array(256);
-for (let i = 0; i < COMMON.length; i++) RANK[COMMON.charCodeAt(i)] = COMMON.length - i;
+import { byteRank, simdCursors } from './simd-find';
 
+/** The offset of a needle's rarest byte in source code (the anchor). */
 function rarestIndex(needle: Uint8Array, caseless: boolean): number {
   let best = 0;
-  const rank = (b: number) => (caseless && b >= 97 && b <= 122 ? Math.max(RANK[b], RANK[b - 32]) : RANK[b]);
+  const rank = (b: number) => byteRank(b, caseless);
   for (let i = 1; i < needle.length; i++) if (rank(needle[i]) < rank(needle[best])) best = i;
   return best;
 }
@@ -30,9 +28,10 @@ export interface ByteFinder {
    * A stateful next() over one haystack for ascending `from`: each anchor byte is searched for
    * once however often it is asked (next() starts both of a caseless needle's anchor searches
    * afresh every call, so a case of the anchor that occurs only far ahead, or never, would be
-   * searched for again and again up to the end of the haystack).
+   * searched for again and again up to the end of the haystack). Cursors given the same
+   * `scope` object search the same bytes (see simd-find.ts: one copy serves them all).
    */
-  cursor(hay: Uint8Array): (from: number) => number;
+  cursor(hay: Uint8Array, scope?: object): (from: number) => number;
 }
 
 /**
@@ -45,7 +44,25 @@ export interface ByteFinder {
  */
 export const SKIP_SEARCH = { minLength: 8, minCaselessLength: 5 };
 
+/**
+ * A finder for `needle`: the SIMD filter of simd-find.ts where WebAssembly SIMD runs and the
+ * haystack is not tiny, else a search in JavaScript (jsByteFinder).
+ */
 export function byteFinder(needle: Uint8Array, caseless: boolean): ByteFinder {
+  const js = jsByteFinder(needle, caseless);
+  const simd = simdCursors(needle, caseless);
+  if (!simd) return js;
+  return {
+    length: js.length,
+    next(hay: Uint8Array, from: number): number {
+      return this.cursor(hay)(from);
+    },
+    cursor: (hay, scope) => simd(hay, scope) ?? js.cursor(hay),
+  };
+}
+
+/** A finder in JavaScript: Horspool's skip search for a long needle, else the anchor byte's native indexOf. */
+export function jsByteFinder(needle: Uint8Array, caseless: boolean): ByteFinder {
   const n = needle.length;
   if (n >= (caseless ? SKIP_SEARCH.minCaselessLength : SKIP_SEARCH.minLength))
     return skipFinder(needle, caseless);
@@ -155,7 +172,8 @@ export class CandidateLines {
     private readonly from: number,
     finders: readonly ByteFinder[],
   ) {
-    this.cursors = finders.map((f) => f.cursor(hay));
+    const scope = {};
+    this.cursors = finders.map((f) => f.cursor(hay, scope));
     this.at = this.cursors.map((c) => c(from));
   }
 

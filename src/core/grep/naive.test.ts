@@ -22,7 +22,7 @@ import { compileMatcher } from './regex';
 import { LITERAL_LINES } from './byte-search';
 import { RANGED_READS } from './literal-lines';
 import { LINE_WINDOWS, literalLineFinders, searchAll } from './search';
-import type { GrepMatch } from './types';
+import type { GrepMatch, GrepRequest } from './types';
 
 const noChunks = async () => ({ chunkFile: () => [] });
 const defaultShare = RANGED_READS.maxShare;
@@ -336,6 +336,42 @@ describe('fast search paths agree with the naive searcher (property)', () => {
     expect(narrowed).toBeGreaterThan(120);
     // runs that read part of a file (57-78 of 400 over eight seeds; the bound leaves room for any seed)
     expect(ranged).toBeGreaterThan(30);
+  });
+
+  it('the indexed path finding candidate lines by the rarest clause, not the required literals', async () => {
+    let anchored = 0; // runs whose lines were found by another clause than the required literals
+    const word = fc.constantFrom('foo', 'Foo', 'bar', 'widget', 'Type', 'type', 'x', '(', ' ', '  ', '\t');
+    const line = fc.array(word, { maxLength: 12 }).map((w) => w.join(''));
+    const file = fc.array(line, { maxLength: 40 }).map((l) => l.join('\n'));
+    const files = fc.dictionary(fileNames, file, { minKeys: 1 });
+    const glue = fc.constantFrom('\\s+', '\\s*', '.*', '[ (]', '\\w*', ' ');
+    const lit = fc.constantFrom('foo', 'bar', 'widget', 'Type', 'type\\(', 'Foo');
+    const pattern = fc.tuple(lit, glue, lit).map(([a, g, b]) => a + g + b);
+    await fc.assert(
+      fc.asyncProperty(
+        files,
+        pattern,
+        fc.constantFrom<NonNullable<GrepRequest['caseMode']>>('sensitive', 'insensitive'),
+        shape,
+        fc.constantFrom(16, 64),
+        async (tree, p, caseMode, sh, segmentChars) => {
+          const req = { pattern: p, mode: 'regex' as const, caseMode, ...sh };
+          const ws = new Workspace([new MemorySource(tree)]);
+          const svc = new CodeIndexService(ws, noChunks, undefined, 'index', { segmentChars });
+          await svc.refresh();
+          const prefilter = svc.prefilter()!;
+          const got = await searchAll(ws, req, { prefilter });
+          const want = naiveSearch(tree, req);
+          expect(sorted(got.matches)).toEqual(want);
+          expect(got.summary.total).toBe(want.length);
+          const m = compileMatcher(req.pattern, req);
+          const anchor = prefilter.candidates(m) ? prefilter.rarestClause!(m) : null;
+          if (anchor && anchor.join() !== m.requiredLiterals?.join()) anchored++;
+        },
+      ),
+      { numRuns: 300 },
+    );
+    expect(anchored).toBeGreaterThan(30);
   });
 
   describe('the indexed path over files larger than 32 KiB, through Node pread and the production segment size', () => {

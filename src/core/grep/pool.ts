@@ -87,6 +87,8 @@ export interface PoolSearchOptions {
   bytePrefilter?: boolean;
   literalLines?: boolean;
   rangeMargin?: number;
+  /** The required clause that finds candidate lines (see PlanOptions.anchor); absent: the index's rarest. */
+  anchor?: readonly string[] | null;
   /**
    * Gives the coordinator's thread back between files (default: a 12 ms budget), so a cancel, a
    * batch's timer and other calls are served while it searches its own chunks; the CLI and the
@@ -124,6 +126,12 @@ export async function poolSearch(
       : prefilter
         ? prefilter.candidates(compiled.matcher)
         : null;
+  const anchor =
+    options.anchor !== undefined
+      ? options.anchor
+      : candidates
+        ? (prefilter?.rarestClause?.(compiled.matcher) ?? null)
+        : null;
   const starts = await searchStarts(workspace, req.directory ?? '');
   const yielder = options.yielder ?? createYielder();
   const outstanding = new AbortController();
@@ -138,7 +146,7 @@ export async function poolSearch(
     tally,
     prefilter,
     candidates,
-    localPlan: filePlan(compiled, options),
+    localPlan: filePlan(compiled, { ...options, anchor }),
     signal,
     outstanding,
     base: {
@@ -148,6 +156,7 @@ export async function poolSearch(
         bytePrefilter: options.bytePrefilter,
         literalLines: options.literalLines,
         rangeMargin: options.rangeMargin,
+        anchor,
         indexed: !!prefilter,
       },
       deliver: compiled.maxResults,

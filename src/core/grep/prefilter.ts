@@ -24,6 +24,14 @@ export interface SearchPrefilter {
     requiredLiterals: string[] | null;
     requiredClauses?: readonly string[][] | null;
   }): ReadonlyMap<string, readonly SegmentRange[] | null> | null;
+  /**
+   * Of the query's required clauses (its required literals among them), the one the index finds
+   * in the fewest places, or null: candidate lines may be found by it (see line-windows.ts).
+   */
+  rarestClause?(plan: {
+    requiredLiterals: string[] | null;
+    requiredClauses?: readonly string[][] | null;
+  }): string[] | null;
   /** Whether the index covers this path (uncovered files are always scanned). */
   has(path: string): boolean;
   /**

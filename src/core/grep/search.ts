@@ -64,14 +64,15 @@ export async function searchWorkspace(
   const t0 = now();
   const compiled = compileRequest(req);
   const candidates = options.prefilter ? options.prefilter.candidates(compiled.matcher) : null;
+  const anchor = candidates ? (options.prefilter?.rarestClause?.(compiled.matcher) ?? null) : null;
   if (options.pool && !onOneThread(candidates, options.prefilter, compiled.matcher.strategy, options.pool)) {
-    return poolSearch(workspace, req, sink, options.pool, { ...options, candidates });
+    return poolSearch(workspace, req, sink, options.pool, { ...options, candidates, anchor });
   }
   const tally = new SearchTally(compiled.maxResults, compiled.countLimit, sink);
   const yielder = options.yielder ?? createYielder();
   const signal = options.signal;
   const prefilter = options.prefilter;
-  const plan = filePlan(compiled, options);
+  const plan = filePlan(compiled, { ...options, anchor });
   const starts = await searchStarts(workspace, req.directory ?? '');
   const maxFileBytes = resolvePolicy({ maxFileBytes: req.maxFileBytes }).maxFileBytes;
 

@@ -51,7 +51,7 @@ import {
   type IndexStore,
 } from './persist';
 import { seedTokenizer, type Tokenizer } from './tokenize';
-import { TrigramIndex } from './trigram';
+import { TrigramIndex, type TrigramPlanInput } from './trigram';
 
 export type { Coverage } from './build';
 
@@ -414,7 +414,8 @@ export class CodeIndexService {
     const table = this.table;
     if (!t || !table) return undefined;
     return {
-      candidates: (plan: { requiredLiterals: string[] | null }) => t.candidates(plan),
+      candidates: (plan: TrigramPlanInput) => t.candidates(plan),
+      rarestClause: (plan: TrigramPlanInput) => t.rarestClause(plan),
       has: (p: string) => t.has(p),
       sizeOf: (p: string) => (t.has(p) ? table.get(p)?.size : undefined),
       mtimeOf: (p: string) => (t.has(p) ? table.get(p)?.mtimeMs : undefined),

@@ -175,6 +175,22 @@ describe('trigram plans and the index tail', () => {
     expect(paths(t.candidates({ requiredLiterals: ['ab'], requiredClauses: [['x', 'widget']] }))).toBeNull();
   });
 
+  it('names the clause the fewest documents hold, for finding candidate lines by it', () => {
+    const t = new TrigramIndex();
+    for (let i = 0; i < 5; i++) t.addFile(`f${i}.ts`, `function f${i}() { return ${i}; }`);
+    t.addFile('rare.ts', 'function widgetType(x) { return x; }');
+    const m = compileMatcher('return\\s+\\w+Type', { mode: 'regex', caseMode: 'sensitive' });
+    const clauses = [m.requiredLiterals, ...m.requiredClauses!].map((c) => c!.join('|'));
+    expect(clauses).toEqual(expect.arrayContaining(['return', 'Type']));
+    expect(t.rarestClause(m)).toEqual(['Type']);
+    // one clause: nothing to choose
+    expect(t.rarestClause({ requiredLiterals: ['return'], requiredClauses: [['return']] })).toBeNull();
+    // a tie keeps the required literals
+    expect(t.rarestClause({ requiredLiterals: ['widget'], requiredClauses: [['Type(']] })).toEqual([
+      'widget',
+    ]);
+  });
+
   it('groups a large tail (counting) and a small one (sorting) alike, before and after compaction (property)', () => {
     // pseudo-random words over 20 letters from a drawn seed (fast-check's own strings lean to short repeats, which
     // once left 12 files under the limit): some 6,000 distinct trigrams a file, 12 files past the small-tail limit
