@@ -8,7 +8,7 @@
  * restart at every ASCII byte, so a '\n' ends any incomplete sequence in both cases.
  */
 
-import { byteRank, simdCursors } from './simd-find';
+import { byteRank, simdCount, simdCursors } from './simd-find';
 
 /** The offset of a needle's rarest byte in source code (the anchor). */
 function rarestIndex(needle: Uint8Array, caseless: boolean): number {
@@ -166,15 +166,24 @@ export class CandidateLines {
   private readonly cursors: Array<(from: number) => number>;
   /** per needle: its next occurrence at or after the current position, or -1 */
   private readonly at: number[];
+  /** the scope of the cursors (one copy of the haystack serves them all; see simd-find.ts) */
+  private readonly scope = {};
+  /** the next '\n' at or after a position (ascending) */
+  private readonly newline: (from: number) => number;
 
   constructor(
     private readonly hay: Uint8Array,
     private readonly from: number,
     finders: readonly ByteFinder[],
   ) {
-    const scope = {};
-    this.cursors = finders.map((f) => f.cursor(hay, scope));
+    this.cursors = finders.map((f) => f.cursor(hay, this.scope));
+    this.newline = NEWLINE.cursor(hay, this.scope);
     this.at = this.cursors.map((c) => c(from));
+  }
+
+  /** countNewlines(hay, a, b), from the cursors' copy of the haystack when it holds those bytes. */
+  countNewlines(a: number, b: number): number {
+    return simdCount(this.scope, a, b, 10) ?? countNewlines(this.hay, a, b);
   }
 
   next(): number {
@@ -184,13 +193,16 @@ export class CandidateLines {
     if (i === -1) return -1;
     const hay = this.hay;
     const ls = Math.max(this.from, lineStart(hay, i));
-    const nl = nextNewline(hay, i);
+    const nl = this.newline(i);
     this.end = nl === -1 ? hay.length : nl;
     for (let k = 0; k < at.length; k++)
       if (at[k] !== -1 && at[k] <= this.end) at[k] = nl === -1 ? -1 : this.cursors[k](nl + 1);
     return ls;
   }
 }
+
+/** A finder of '\n'. */
+const NEWLINE = byteFinder(new Uint8Array([10]), false);
 
 /**
  * The start of the line holding hay[i]: a few bytes back by hand (most lines are short), then
@@ -199,12 +211,6 @@ export class CandidateLines {
 export function lineStart(hay: Uint8Array, i: number): number {
   for (let j = i, stop = Math.max(0, i - 32); j > stop; j--) if (hay[j - 1] === 10) return j;
   return i <= 32 ? 0 : hay.lastIndexOf(10, i - 33) + 1;
-}
-
-/** The first '\n' at or after i (-1: none), as lineStart looks: by hand first, then natively. */
-export function nextNewline(hay: Uint8Array, i: number): number {
-  for (let j = i, stop = Math.min(hay.length, i + 32); j < stop; j++) if (hay[j] === 10) return j;
-  return i + 32 >= hay.length ? -1 : hay.indexOf(10, i + 32);
 }
 
 /** Start offsets of the lines (after `from`) holding an occurrence of any needle, ascending, distinct. */

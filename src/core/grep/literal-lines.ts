@@ -15,7 +15,7 @@ import {
   windowedRanges,
   type LineFinders,
 } from './line-windows';
-import { CandidateLines, countNewlines } from './lines';
+import { CandidateLines } from './lines';
 import { KELVIN, LONG_S } from './prefilter';
 import type { Matcher } from './regex';
 import type { LineHits } from './scan';
@@ -101,8 +101,8 @@ export async function searchLines(
     let cursor = range.start;
     let cursorLine = range.line;
     const lineAt = (ls: number): number => {
-      if (Number.isNaN(cursorLine)) cursorLine = fileLine + countNewlines(bytes, filePos, cursor);
-      cursorLine += countNewlines(bytes, cursor, ls);
+      if (Number.isNaN(cursorLine)) cursorLine = fileLine + candidates.countNewlines(filePos, cursor);
+      cursorLine += candidates.countNewlines(cursor, ls);
       cursor = ls;
       // (the file-wide count, for the next range with no known line: the whole file is at hand then)
       filePos = cursor;

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { CandidateLines } from './lines';
 import { byteFinder } from './lines';
-import { rarestPair, SIMD_FIND, SIMD_FIND_MODULE, simdCursors, simdModule } from './simd-find';
+import {
+  rarestPair,
+  SIMD_FIND,
+  SIMD_FIND_MODULE,
+  simdCount,
+  simdCursors,
+  simdModule,
+} from './simd-find';
 
 const enc = new TextEncoder();
 
@@ -87,6 +94,23 @@ describe('the SIMD byte filter', () => {
     const find = simdCursors(enc.encode('ab'), false)!;
     expect(find(new Uint8Array(SIMD_FIND.minBytes - 1))).toBeNull();
     expect(find(new Uint8Array(SIMD_FIND.minBytes))).not.toBeNull();
+  });
+
+  it("counts a byte in the scope's copy, and leaves bytes it does not hold to the caller", () => {
+    const hay = enc.encode('a\nbb\n\nccc\n'.repeat(300) + 'x');
+    const scope = {};
+    simdCursors(enc.encode('ccc'), false)!(hay, scope)!(500); // copies hay[500, end)
+    const naive = (a: number, b: number) => hay.subarray(a, b).filter((x) => x === 10).length;
+    for (const [a, b] of [
+      [500, hay.length],
+      [517, 1999],
+      [600, 600 + SIMD_FIND.minBytes],
+      [1000, 1000 + SIMD_FIND.minBytes + 15],
+    ])
+      expect(simdCount(scope, a, b, 10)).toBe(naive(a, b));
+    expect(simdCount(scope, 499, 1000, 10)).toBeNull(); // before the copy
+    expect(simdCount({}, 600, 1000, 10)).toBeNull(); // another scope's bytes
+    expect(simdCount(scope, 600, 610, 10)).toBeNull(); // too few to be worth the call
   });
 
   it('candidate lines of several needles over one long file match a naive search', () => {

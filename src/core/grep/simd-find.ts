@@ -37,7 +37,9 @@ const enum Op {
   I32Const = 0x41,
   I32Eq = 0x46,
   I32GtS = 0x4a,
+  I32GeS = 0x4e,
   I32Ctz = 0x68,
+  I32Popcnt = 0x69,
   I32Add = 0x6a,
   I32Or = 0x72,
   Simd = 0xfd,
@@ -147,6 +149,67 @@ const BODY = [
   Op.End,
 ];
 
+// count(i, end, c): how many bytes of [i, end) are c. params: 0 i, 1 end, 2 c; locals: 3 the splat of c, 4 the count
+const COUNT_BODY = [
+  ...get(2),
+  ...simd(SimdOp.Splat8),
+  Op.LocalSet,
+  3,
+  Op.Block,
+  VOID,
+  Op.Loop,
+  VOID,
+  ...get(0),
+  Op.I32Const,
+  16,
+  Op.I32Add,
+  ...get(1),
+  Op.I32GtS,
+  Op.BrIf,
+  1,
+  ...get(4),
+  ...get(0),
+  ...simd(SimdOp.Load, 0, 0),
+  ...get(3),
+  ...simd(SimdOp.Eq8),
+  ...simd(SimdOp.Bitmask8),
+  Op.I32Popcnt,
+  Op.I32Add,
+  Op.LocalSet,
+  4,
+  ...step(16),
+  Op.Br,
+  0,
+  Op.End,
+  Op.End,
+  Op.Block,
+  VOID,
+  Op.Loop,
+  VOID,
+  ...get(0),
+  ...get(1),
+  Op.I32GeS,
+  Op.BrIf,
+  1,
+  ...get(4),
+  ...get(0),
+  Op.Load8U,
+  0,
+  0,
+  ...get(2),
+  Op.I32Eq,
+  Op.I32Add,
+  Op.LocalSet,
+  4,
+  ...step(1),
+  Op.Br,
+  0,
+  Op.End,
+  Op.End,
+  ...get(4),
+  Op.End,
+];
+
 const utf8 = (s: string) => [s.length, ...[...s].map((c) => c.charCodeAt(0))];
 const section = (id: number, bytes: number[]) => [id, ...uleb(bytes.length), ...bytes];
 function uleb(n: number): number[] {
@@ -160,20 +223,27 @@ function uleb(n: number): number[] {
   return out;
 }
 
-const LOCALS = [2, 4, V128, 1, I32];
-const CODE = [...LOCALS, ...BODY];
+const FIND_CODE = [2, 4, V128, 1, I32, ...BODY];
+const COUNT_CODE = [2, 1, V128, 1, I32, ...COUNT_BODY];
 
 export const SIMD_FIND_MODULE = new Uint8Array([
   ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-  ...section(1, [1, 0x60, 8, ...Array<number>(8).fill(I32), 1, I32]),
-  ...section(3, [1, 0]),
+  ...section(1, [2, 0x60, 8, ...Array<number>(8).fill(I32), 1, I32, 0x60, 3, I32, I32, I32, 1, I32]),
+  ...section(3, [2, 0, 1]),
   ...section(5, [1, 0x00, 1]), // one memory of at least one page, no maximum
-  ...section(7, [2, ...utf8('find'), 0, 0, ...utf8('mem'), 2, 0]),
-  ...section(10, [1, ...uleb(CODE.length), ...CODE]),
+  ...section(7, [3, ...utf8('find'), 0, 0, ...utf8('count'), 0, 1, ...utf8('mem'), 2, 0]),
+  ...section(10, [
+    2,
+    ...uleb(FIND_CODE.length),
+    ...FIND_CODE,
+    ...uleb(COUNT_CODE.length),
+    ...COUNT_CODE,
+  ]),
 ]);
 
 interface SimdModule {
   find: FindFn;
+  count: (i: number, end: number, c: number) => number;
   memory: WebAssembly.Memory;
 }
 
@@ -186,8 +256,8 @@ export function simdModule(): SimdModule | null {
   try {
     if (typeof WebAssembly === 'undefined' || !WebAssembly.validate(SIMD_FIND_MODULE)) return null;
     const instance = new WebAssembly.Instance(new WebAssembly.Module(SIMD_FIND_MODULE));
-    const e = instance.exports as unknown as { find: FindFn; mem: WebAssembly.Memory };
-    loaded = { find: e.find, memory: e.mem };
+    const e = instance.exports as unknown as SimdModule & { mem: WebAssembly.Memory };
+    loaded = { find: e.find, count: e.count, memory: e.mem };
   } catch {
     loaded = null;
   }
@@ -200,24 +270,33 @@ export function simdModule(): SimdModule | null {
  */
 export const SIMD_FIND = { minBytes: 128, maxBytes: 16 * 1024 * 1024 };
 
-/** What the module's memory holds: the bytes of `scope`'s haystack from `from` on, at address 0. */
-let held: { scope: object; from: number } | null = null;
+/** What the module's memory holds: the bytes [from, end) of `scope`'s haystack, at address 0. */
+let held: { scope: object; from: number; end: number } | null = null;
 let heap: Uint8Array = new Uint8Array(0);
 
 /**
- * Copy hay[from, hay.length) to address 0 unless `scope`'s copy from at most `from` is there
- * already (cursors of one scope search the same bytes: copied once for all of them). Returns
- * the haystack offset of address 0.
+ * Copy hay[from, hay.length) to address 0 unless `scope`'s copy of at least those bytes is there
+ * already (the haystacks of one scope are prefixes of the same bytes: copied once for all of
+ * its cursors). Returns the haystack offset of address 0.
  */
 function load(m: SimdModule, scope: object, hay: Uint8Array, from: number): number {
-  if (held && held.scope === scope && held.from <= from) return held.from;
+  if (held && held.scope === scope && held.from <= from && held.end >= hay.length) return held.from;
   const need = hay.length - from;
   if (m.memory.buffer.byteLength < need)
     m.memory.grow(Math.ceil((need - m.memory.buffer.byteLength) / 65536));
   if (heap.buffer !== m.memory.buffer) heap = new Uint8Array(m.memory.buffer);
   heap.set(hay.subarray(from), 0);
-  held = { scope, from };
+  held = { scope, from, end: hay.length };
   return from;
+}
+
+/**
+ * How many bytes of hay[a, b) are `byte`, counted in the module's memory when `scope`'s copy
+ * holds them (a cursor of the scope searched them), else null (the caller counts them itself).
+ */
+export function simdCount(scope: object, a: number, b: number, byte: number): number | null {
+  if (!held || held.scope !== scope || a < held.from || b > held.end || b - a < SIMD_FIND.minBytes) return null;
+  return loaded!.count(a - held.from, b - held.from, byte);
 }
 
 /** Rough frequency rank of bytes in source code (higher = more common; 0: rarer than all of these). */
