@@ -107,7 +107,8 @@ export const LINE_WINDOWS = { minLine: 512, byteMinLine: 512 };
 
 /**
  * Whether a long line (bytes[ls, le)) holds a hit, without decoding it: windowedRanges()'s
- * runs found in the bytes. A run starts and ends next to an ASCII byte (or the line's ends),
+ * runs found in the bytes (`scope`: the scope of cursors over `bytes` whose copy may serve; see
+ * simd-find.ts). A run starts and ends next to an ASCII byte (or the line's ends),
  * so its bytes decode alone exactly as within the line; a neighbour outside the run is put in
  * as itself when ASCII, else as U+FFFD (like any non-ASCII character: not in an ASCII-only
  * alphabet, not a word character for `\b` and whole-word checks).
@@ -118,6 +119,7 @@ export function byteWindowsVerdict(
   le: number,
   matcher: Matcher,
   lf: LineFinders,
+  scope?: object,
 ): 'hit' | 'none' | 'unknown' {
   const { ascii, nonAscii } = lf.alphabet!;
   const inA = (i: number) => {
@@ -129,7 +131,7 @@ export function byteWindowsVerdict(
   let hit = false;
   const line = bytes.subarray(0, le);
   for (const f of lf.finders) {
-    const next = f.cursor(line);
+    const next = f.cursor(line, scope);
     let x = next(ls);
     while (x !== -1) {
       if (!inA(x)) return 'unknown'; // not what windows can decide: decode and look
@@ -152,9 +154,16 @@ export function byteWindowsVerdict(
   return 'none';
 }
 
-/** Whether bytes[a, b) are all ASCII. */
+/** Whether bytes[a, b) are all ASCII (four bytes at a time past the first few). */
 export function asciiBytes(bytes: Uint8Array, a: number, b: number): boolean {
-  for (let i = a; i < b; i++) if (bytes[i] >= 0x80) return false;
+  let i = a;
+  if (b - a >= 64) {
+    while ((bytes.byteOffset + i) & 3) if (bytes[i++] >= 0x80) return false;
+    const words = new Uint32Array(bytes.buffer, bytes.byteOffset + i, (b - i) >> 2);
+    for (let k = 0; k < words.length; k++) if (words[k] & 0x80808080) return false;
+    i += words.length * 4;
+  }
+  for (; i < b; i++) if (bytes[i] >= 0x80) return false;
   return true;
 }
 
@@ -174,6 +183,7 @@ export function asciiPreview(
   cap: number,
   matcher: Matcher,
   lf: LineFinders,
+  scope?: object,
 ): { text: string; ranges: HitRange[]; textStart: number } | null {
   const { ascii, nonAscii } = lf.alphabet!;
   if (nonAscii) return null;
@@ -182,7 +192,7 @@ export function asciiPreview(
   let first = -1; // the first hit's start byte
   const line = bytes.subarray(0, le);
   for (const f of lf.finders) {
-    const next = f.cursor(line);
+    const next = f.cursor(line, scope);
     let x = next(ls);
     while (x !== -1 && (first === -1 || x < first)) {
       if (!inA(x)) return null;

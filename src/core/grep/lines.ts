@@ -166,8 +166,8 @@ export class CandidateLines {
   private readonly cursors: Array<(from: number) => number>;
   /** per needle: its next occurrence at or after the current position, or -1 */
   private readonly at: number[];
-  /** the scope of the cursors (one copy of the haystack serves them all; see simd-find.ts) */
-  private readonly scope = {};
+  /** the scope of the cursors (one copy of the haystack serves them all, and cursors over its lines; see simd-find.ts) */
+  readonly scope = {};
   /** the next '\n' at or after a position (ascending) */
   private readonly newline: (from: number) => number;
 

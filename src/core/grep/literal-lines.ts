@@ -85,6 +85,7 @@ export async function searchLines(
     filled!.some(([s, e]) => ls >= s && (le < e || (le === e && e === bytes.length)));
   const wantContext = shape.before > 0 || shape.after > 0;
   let hits: LineHitCollector | null = null;
+  const collector = () => (hits ??= new LineHitCollector(matcher));
   let found = false;
   // the last line numbered in the file (a range with no known line counts on from here)
   let filePos = 0;
@@ -109,6 +110,7 @@ export async function searchLines(
       fileLine = cursorLine;
       return cursorLine;
     };
+    const cutOf = (ls: number, le: number) => longLineCut(lines, ls, le, cap, matcher, lf, candidates.scope);
     for (let ls = candidates.next(); ls !== -1; ls = candidates.next()) {
       found = true;
       let le = candidates.end;
@@ -136,20 +138,16 @@ export async function searchLines(
         le = candidates.end;
       }
       // (a plain literal's line holds a hit by its bytes alone: once lines are only counted, it is not decoded)
-      const verdict = countOnly?.() ? 'hit' : windowsVerdict(bytes, ls, le, matcher, lf);
+      const verdict = countOnly?.() ? 'hit' : windowsVerdict(bytes, ls, le, matcher, lf, candidates.scope);
       if (verdict === 'none') continue;
       if (onLine.countOnly?.()) {
         // past the cap a line is only counted: whether it holds a hit, with no number, no cut, no context
-        const hit =
-          verdict === 'hit' ||
-          lineHits(lines.text(ls, le), matcher, lf, (hits ??= new LineHitCollector(matcher))).ranges.length >
-            0;
+        const hit = verdict === 'hit' || lineHits(lines.text(ls, le), matcher, lf, collector()).ranges.length;
         if (hit && !onLine('', { line: 0, start: 0, end: 0, ranges: [] }, 0)) return 'searched';
         continue;
       }
       const context = wantContext ? () => lines.contextOf(ls, le) : undefined;
-      const cut =
-        verdict === 'hit' && le - ls > headBytes ? longLineCut(lines, ls, le, cap, matcher, lf) : null;
+      const cut = verdict === 'hit' && le - ls > headBytes ? cutOf(ls, le) : null;
       if (cut) {
         const lineNo = lineAt(ls);
         if (!onLine(cut.text, { line: lineNo, start: 0, end: cut.text.length, ...cut.hits }, lineNo, context))
@@ -157,12 +155,7 @@ export async function searchLines(
         continue;
       }
       const text = lines.text(ls, le);
-      const { end, ranges: hitRanges } = lineHits(
-        text,
-        matcher,
-        lf,
-        (hits ??= new LineHitCollector(matcher)),
-      );
+      const { end, ranges: hitRanges } = lineHits(text, matcher, lf, collector());
       if (!hitRanges.length) continue;
       const lineNo = lineAt(ls);
       if (!onLine(text, { line: lineNo, start: 0, end, ranges: hitRanges }, lineNo, context))
@@ -173,10 +166,20 @@ export async function searchLines(
   return 'searched';
 }
 
-/** A long line's verdict from its byte windows ('unknown' for a short line, or a matcher with no alphabet). */
-function windowsVerdict(bytes: Uint8Array, ls: number, le: number, matcher: Matcher, lf: LineFinders) {
+/**
+ * A long line's verdict from its byte windows ('unknown' for a short line, or a matcher with no
+ * alphabet); `scope`: the candidate lines' (bytes is their haystack; see simd-find.ts).
+ */
+function windowsVerdict(
+  bytes: Uint8Array,
+  ls: number,
+  le: number,
+  matcher: Matcher,
+  lf: LineFinders,
+  scope: object,
+) {
   return lf.alphabet && le - ls >= LINE_WINDOWS.byteMinLine
-    ? byteWindowsVerdict(bytes, ls, le, matcher, lf)
+    ? byteWindowsVerdict(bytes, ls, le, matcher, lf, scope)
     : 'unknown';
 }
 
@@ -343,6 +346,7 @@ function longLineCut(
   cap: LineShape['cap'],
   matcher: Matcher,
   lf: LineFinders,
+  scope: object,
 ): { text: string; hits: Pick<LineHits, 'ranges' | 'windowStart'> } | null {
   const bytes = lines.bytes;
   const { ascii, nonAscii } = lf.alphabet!;
@@ -356,7 +360,7 @@ function longLineCut(
   // line gives from the bytes around it (any other line is decoded whole)
   if (hitRanges && (cap === 0 || (hitRanges.length > 0 && hitRanges[0][1] <= cap!)))
     return { text: head, hits: { ranges: hitRanges } };
-  const w = hitRanges ? asciiPreview(bytes, ls, le, cap!, matcher, lf) : null;
+  const w = hitRanges ? asciiPreview(bytes, ls, le, cap!, matcher, lf, scope) : null;
   return w ? { text: w.text, hits: { ranges: w.ranges, windowStart: w.textStart } } : null;
 }
 

@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CandidateLines } from './lines';
 import { byteFinder } from './lines';
-import {
-  rarestPair,
-  SIMD_FIND,
-  SIMD_FIND_MODULE,
-  simdCount,
-  simdCursors,
-  simdModule,
-} from './simd-find';
+import { rarestPair, SIMD_FIND, SIMD_FIND_MODULE, simdCount, simdCursors, simdModule } from './simd-find';
 
 const enc = new TextEncoder();
 

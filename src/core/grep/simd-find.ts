@@ -232,13 +232,7 @@ export const SIMD_FIND_MODULE = new Uint8Array([
   ...section(3, [2, 0, 1]),
   ...section(5, [1, 0x00, 1]), // one memory of at least one page, no maximum
   ...section(7, [3, ...utf8('find'), 0, 0, ...utf8('count'), 0, 1, ...utf8('mem'), 2, 0]),
-  ...section(10, [
-    2,
-    ...uleb(FIND_CODE.length),
-    ...FIND_CODE,
-    ...uleb(COUNT_CODE.length),
-    ...COUNT_CODE,
-  ]),
+  ...section(10, [2, ...uleb(FIND_CODE.length), ...FIND_CODE, ...uleb(COUNT_CODE.length), ...COUNT_CODE]),
 ]);
 
 interface SimdModule {
@@ -295,7 +289,8 @@ function load(m: SimdModule, scope: object, hay: Uint8Array, from: number): numb
  * holds them (a cursor of the scope searched them), else null (the caller counts them itself).
  */
 export function simdCount(scope: object, a: number, b: number, byte: number): number | null {
-  if (!held || held.scope !== scope || a < held.from || b > held.end || b - a < SIMD_FIND.minBytes) return null;
+  if (!held || held.scope !== scope || a < held.from || b > held.end || b - a < SIMD_FIND.minBytes)
+    return null;
   return loaded!.count(a - held.from, b - held.from, byte);
 }
 
