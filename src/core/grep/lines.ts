@@ -54,9 +54,8 @@ export function byteFinder(needle: Uint8Array, caseless: boolean): ByteFinder {
   if (!simd) return js;
   return {
     length: js.length,
-    next(hay: Uint8Array, from: number): number {
-      return this.cursor(hay)(from);
-    },
+    // (one search from `from`: a copy of the rest of the haystack per call would cost more)
+    next: (hay, from) => js.next(hay, from),
     cursor: (hay, scope) => simd(hay, scope) ?? js.cursor(hay),
   };
 }

@@ -340,12 +340,26 @@ describe('fast search paths agree with the naive searcher (property)', () => {
 
   it('the indexed path finding candidate lines by the rarest clause, not the required literals', async () => {
     let anchored = 0; // runs whose lines were found by another clause than the required literals
-    const word = fc.constantFrom('foo', 'Foo', 'bar', 'widget', 'Type', 'type', 'x', '(', ' ', '  ', '\t');
+    // ('Kind' and 'sKs': a caseless k or s literal is also met by U+212A or U+017F, the orbit path)
+    const word = fc.constantFrom(
+      'foo',
+      'Foo',
+      'bar',
+      'widget',
+      'Type',
+      'type',
+      'Kind',
+      'sKs',
+      'x',
+      '(',
+      ' ',
+      '\t',
+    );
     const line = fc.array(word, { maxLength: 12 }).map((w) => w.join(''));
     const file = fc.array(line, { maxLength: 40 }).map((l) => l.join('\n'));
     const files = fc.dictionary(fileNames, file, { minKeys: 1 });
     const glue = fc.constantFrom('\\s+', '\\s*', '.*', '[ (]', '\\w*', ' ');
-    const lit = fc.constantFrom('foo', 'bar', 'widget', 'Type', 'type\\(', 'Foo');
+    const lit = fc.constantFrom('foo', 'bar', 'widget', 'Type', 'type\\(', 'Foo', 'Kind', 'sks');
     const pattern = fc.tuple(lit, glue, lit).map(([a, g, b]) => a + g + b);
     await fc.assert(
       fc.asyncProperty(
@@ -371,7 +385,8 @@ describe('fast search paths agree with the naive searcher (property)', () => {
       ),
       { numRuns: 300 },
     );
-    expect(anchored).toBeGreaterThan(30);
+    // (30-41 of 300 over several seeds; the bound leaves room for any seed)
+    expect(anchored).toBeGreaterThan(15);
   });
 
   describe('the indexed path over files larger than 32 KiB, through Node pread and the production segment size', () => {

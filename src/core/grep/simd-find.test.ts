@@ -35,15 +35,20 @@ describe('the SIMD byte filter', () => {
     expect(rarestPair(enc.encode('x'), false)).toEqual([0, 0]);
   });
 
-  it('finds every occurrence in a haystack past the first page of its memory, caseless too', () => {
+  it('finds every occurrence in a haystack larger than its memory so far (it grows), caseless too', () => {
+    const m = simdModule()!;
+    // a first search: the module's view of its memory exists before the memory grows
+    expect(all(simdCursors(enc.encode('ab'), false)!(enc.encode('x ab '.repeat(40)))!)).toHaveLength(40);
     const line = 'const useEffect = 1; // USEEFFECT useeffect\n';
-    const hay = enc.encode(line.repeat(4000) + 'tail useEffect'); // ~180 KB: the memory grows
+    const size = m.memory.buffer.byteLength;
+    const hay = enc.encode(line.repeat(Math.ceil((size + 200_000) / line.length)) + 'tail useEffect');
     for (const caseless of [false, true]) {
       const needle = enc.encode(caseless ? 'useeffect' : 'useEffect');
       const cursors = simdCursors(needle, caseless)!;
       const next = cursors(hay)!;
       expect(all(next)).toEqual(naiveAll(hay, needle, caseless));
     }
+    expect(m.memory.buffer.byteLength).toBeGreaterThan(size);
   });
 
   it('cursors of one scope share a copy; other scopes in between do not disturb them', () => {
@@ -83,6 +88,19 @@ describe('the SIMD byte filter', () => {
     expect(find(buf, {})!(0)).toBe(-1);
   });
 
+  it('a scope handed a haystack over other memory copies it (the copy is of the bytes it was made from)', () => {
+    const scope = {};
+    const find = simdCursors(enc.encode('needle'), false)!;
+    const a = enc.encode('needle here\n'.repeat(20));
+    const b = enc.encode('xxxxxx here\n'.repeat(20));
+    expect(find(a, scope)!(0)).toBe(0);
+    expect(find(b, scope)!(0)).toBe(-1);
+    // the same bytes at another offset of one buffer
+    const both = new Uint8Array([...b, ...a]);
+    expect(find(both.subarray(0, b.length), scope)!(0)).toBe(-1);
+    expect(find(both.subarray(b.length), scope)!(0)).toBe(0);
+  });
+
   it('leaves haystacks outside its sizes to the search in JavaScript', () => {
     const find = simdCursors(enc.encode('ab'), false)!;
     expect(find(new Uint8Array(SIMD_FIND.minBytes - 1))).toBeNull();
@@ -101,6 +119,15 @@ describe('the SIMD byte filter', () => {
       [1000, 1000 + SIMD_FIND.minBytes + 15],
     ])
       expect(simdCount(scope, a, b, 10)).toBe(naive(a, b));
+    // every length from none to a few blocks (the block loop and the byte loop at each split)
+    const saved = SIMD_FIND.minBytes;
+    SIMD_FIND.minBytes = 0;
+    try {
+      for (let len = 0; len <= 70; len++)
+        expect(simdCount(scope, 777, 777 + len, 10)).toBe(naive(777, 777 + len));
+    } finally {
+      SIMD_FIND.minBytes = saved;
+    }
     expect(simdCount(scope, 499, 1000, 10)).toBeNull(); // before the copy
     expect(simdCount({}, 600, 1000, 10)).toBeNull(); // another scope's bytes
     expect(simdCount(scope, 600, 610, 10)).toBeNull(); // too few to be worth the call

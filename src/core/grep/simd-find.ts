@@ -6,7 +6,7 @@
  * occurrence of that byte back to a loop in JavaScript; this filter passes over the bytes
  * several times faster and stops only where two of the needle's bytes sit at the right distance.
  *
- * The module is assembled below (some 160 bytes; no toolchain). Its memory holds a copy of the
+ * The module is assembled below (some 330 bytes; no toolchain). Its memory holds a copy of the
  * haystack being searched (see simdFinder), so a search never reads a buffer it does not own.
  */
 
@@ -196,23 +196,32 @@ export function simdModule(): SimdModule | null {
  */
 export const SIMD_FIND = { minBytes: 128, maxBytes: 16 * 1024 * 1024 };
 
-/** What the module's memory holds: the bytes [from, end) of `scope`'s haystack, at address 0. */
-let held: { scope: object; from: number; end: number } | null = null;
+/** What the module's memory holds: the bytes [from, end) of `scope`'s haystack (a view of `buffer` at `offset`), at address 0. */
+let held: { scope: object; buffer: ArrayBufferLike; offset: number; from: number; end: number } | null = null;
 let heap: Uint8Array = new Uint8Array(0);
 
 /**
  * Copy hay[from, hay.length) to address 0 unless `scope`'s copy of at least those bytes is there
- * already (the haystacks of one scope are prefixes of the same bytes: copied once for all of
- * its cursors). Returns the haystack offset of address 0.
+ * already (the haystacks of one scope are prefixes of the same bytes, which do not change while
+ * the scope is in use: copied once for all of its cursors; a haystack over other memory is
+ * copied afresh). Returns the haystack offset of address 0.
  */
 function load(m: SimdModule, scope: object, hay: Uint8Array, from: number): number {
-  if (held && held.scope === scope && held.from <= from && held.end >= hay.length) return held.from;
+  if (
+    held &&
+    held.scope === scope &&
+    held.buffer === hay.buffer &&
+    held.offset === hay.byteOffset &&
+    held.from <= from &&
+    held.end >= hay.length
+  )
+    return held.from;
   const need = hay.length - from;
   if (m.memory.buffer.byteLength < need)
     m.memory.grow(Math.ceil((need - m.memory.buffer.byteLength) / 65536));
   if (heap.buffer !== m.memory.buffer) heap = new Uint8Array(m.memory.buffer);
   heap.set(hay.subarray(from), 0);
-  held = { scope, from, end: hay.length };
+  held = { scope, buffer: hay.buffer, offset: hay.byteOffset, from, end: hay.length };
   return from;
 }
 

@@ -177,16 +177,17 @@ describe('trigram plans and the index tail', () => {
 
   it('names the clause the fewest documents hold, for finding candidate lines by it', () => {
     const t = new TrigramIndex();
-    for (let i = 0; i < 5; i++) t.addFile(`f${i}.ts`, `function f${i}() { return ${i}; }`);
-    t.addFile('rare.ts', 'function widgetType(x) { return x; }');
-    const m = compileMatcher('return\\s+\\w+Type', { mode: 'regex', caseMode: 'sensitive' });
-    const clauses = [m.requiredLiterals, ...m.requiredClauses!].map((c) => c!.join('|'));
-    expect(clauses).toEqual(expect.arrayContaining(['return', 'Type']));
-    expect(t.rarestClause(m)).toEqual(['Type']);
+    for (let i = 0; i < 5; i++) t.addFile(`f${i}.ts`, `const w${i} = widgetFactory(${i});`);
+    t.addFile('rare.ts', 'widgetFactory  makeFoo();');
+    const m = compileMatcher('widgetFactory\\s+\\w+Foo', { mode: 'regex', caseMode: 'sensitive' });
+    // the matcher's own choice is the longer literal, which every file holds
+    expect(m.requiredLiterals).toEqual(['widgetFactory']);
+    expect(m.requiredClauses).toContainEqual(['Foo']);
+    expect(t.rarestClause(m)).toEqual(['Foo']);
     // one clause: nothing to choose
     expect(t.rarestClause({ requiredLiterals: ['return'], requiredClauses: [['return']] })).toBeNull();
     // a tie keeps the required literals
-    expect(t.rarestClause({ requiredLiterals: ['widget'], requiredClauses: [['Type(']] })).toEqual([
+    expect(t.rarestClause({ requiredLiterals: ['widget'], requiredClauses: [['Factory']] })).toEqual([
       'widget',
     ]);
   });

@@ -349,8 +349,9 @@ export class TrigramIndex {
   /**
    * The clause of a query whose literals the fewest documents hold (null: fewer than two
    * clauses to choose from). Every hit holds one of its literals, as it holds one of the
-   * required literals, so a search may find candidate lines by it instead: `function\s+\w+Type\(`
-   * finds the lines holding "Type(" (2,307 in the bench corpus) rather than "function" (64,468).
+   * required literals, so a search may find candidate lines by it instead: `widgetFactory\s+\w+Foo`
+   * finds the lines holding "Foo" where "widgetFactory" (the matcher's choice: the longer) is in
+   * every file.
    */
   rarestClause(plan: TrigramPlanInput): string[] | null {
     const clauses = planClauses(plan);
