@@ -17,7 +17,7 @@ import { compileRequest } from './compile-request';
 import { filePlan, searchFileInto } from './file-search';
 import { laneRequest, matchOf, searchChunk, type ChunkFile, type ChunkResult, type ChunkTask } from './lane';
 import { isLaneLost } from './lane';
-import type { SearchPrefilter } from './prefilter';
+import { anchorOf, type SearchPrefilter } from './prefilter';
 import { HeldFileView } from '../source/held-contents';
 import {
   heldOf,
@@ -127,11 +127,7 @@ export async function poolSearch(
         ? prefilter.candidates(compiled.matcher)
         : null;
   const anchor =
-    options.anchor !== undefined
-      ? options.anchor
-      : candidates
-        ? (prefilter?.rarestClause?.(compiled.matcher) ?? null)
-        : null;
+    options.anchor !== undefined ? options.anchor : anchorOf(prefilter, candidates, compiled.matcher);
   const starts = await searchStarts(workspace, req.directory ?? '');
   const yielder = options.yielder ?? createYielder();
   const outstanding = new AbortController();

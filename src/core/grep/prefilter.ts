@@ -48,6 +48,18 @@ export interface SearchPrefilter {
 }
 
 /**
+ * The clause that finds a query's candidate lines when the index narrowed it (its rarest; see
+ * SearchPrefilter.rarestClause), else null: the matcher's required literals.
+ */
+export function anchorOf(
+  prefilter: SearchPrefilter | undefined,
+  candidates: unknown,
+  matcher: Parameters<SearchPrefilter['candidates']>[0],
+): string[] | null {
+  return candidates ? (prefilter?.rarestClause?.(matcher) ?? null) : null;
+}
+
+/**
  * ripgrep's and our walk order: paths compared segment by segment, by code unit (a segment
  * that is a prefix of the other sorts first; so does a path that is a prefix of the other).
  * Compared in place, without splitting: the index's direct path sorts thousands of candidates.

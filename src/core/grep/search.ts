@@ -18,7 +18,7 @@ import { boolSearch } from './bool-search';
 import { compileRequest } from './compile-request';
 import { filePlan, searchFileInto } from './file-search';
 import { onOneThread, poolSearch, type SearchPool } from './pool';
-import type { SearchPrefilter } from './prefilter';
+import { anchorOf, type SearchPrefilter } from './prefilter';
 import { heldOf, rootPrefix, searchStarts, searchWalker, segmentsOf, withPrefix } from './search-files';
 import { HeldFileView } from '../source/held-contents';
 import { SearchTally } from './tally';
@@ -64,7 +64,7 @@ export async function searchWorkspace(
   const t0 = now();
   const compiled = compileRequest(req);
   const candidates = options.prefilter ? options.prefilter.candidates(compiled.matcher) : null;
-  const anchor = candidates ? (options.prefilter?.rarestClause?.(compiled.matcher) ?? null) : null;
+  const anchor = anchorOf(options.prefilter, candidates, compiled.matcher);
   if (options.pool && !onOneThread(candidates, options.prefilter, compiled.matcher.strategy, options.pool)) {
     return poolSearch(workspace, req, sink, options.pool, { ...options, candidates, anchor });
   }
