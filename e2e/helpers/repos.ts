@@ -1,5 +1,5 @@
 /** Small hand-written fixture repositories for the e2e suite. */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { FixtureFiles } from './opfs';
@@ -58,9 +58,17 @@ export function tenThousandFiles(): FixtureFiles {
   return files;
 }
 
+/** The folders writeDiskRepo made, removed when the test worker's process ends. */
+const written: string[] = [];
+process.once('exit', () => {
+  for (const dir of written) rmSync(dir, { recursive: true, force: true });
+});
+
 /** Write a fixture to a fresh directory on disk (for the webkitdirectory input); returns its path. */
 export function writeDiskRepo(name: string, files: FixtureFiles): string {
-  const root = join(mkdtempSync(join(tmpdir(), 'quarry-e2e-')), name);
+  const parent = mkdtempSync(join(tmpdir(), 'quarry-e2e-'));
+  written.push(parent);
+  const root = join(parent, name);
   for (const [path, text] of Object.entries(files)) {
     const abs = join(root, path);
     mkdirSync(dirname(abs), { recursive: true });

@@ -1,0 +1,79 @@
+/**
+ * A browser profile kept on disk, for two tests that need the same costly state (a folder of
+ * thousands of files copied into OPFS and indexed): the first builds it in a persistent context
+ * and leaves it; a later one, in the `timing` project, opens the same profile instead of building
+ * it again. Each run of the suite has its own folder (named by the run's free port), and a test
+ * that finds no profile builds its own, so a project run alone still works.
+ */
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { isLocal } from '../fixtures';
+import { CHROMIUM_ARGS } from './chromium-args';
+
+/** The folder of a shared profile for this run of the suite. */
+export function profileDir(name: string): string {
+  return join(tmpdir(), `quarry-e2e-${name}-${process.env.E2E_PORT ?? 'default'}`);
+}
+
+export interface Profile {
+  context: BrowserContext;
+  page: Page;
+  /** Close the browser, then fail when a request left 127.0.0.1 (the suite's fixtures check the same). */
+  close(): Promise<void>;
+}
+
+/** Launch Chromium on a profile folder (created when missing) with the suite's settings. */
+export async function openProfile(dir: string): Promise<Profile> {
+  const use = test.info().project.use;
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+    baseURL: use.baseURL,
+    viewport: use.viewport ?? { width: 1440, height: 900 },
+    serviceWorkers: 'block',
+  });
+  const urls: string[] = [];
+  const dialogs: string[] = [];
+  context.on('request', (r) => urls.push(r.url()));
+  const watched = new WeakSet<Page>();
+  const watch = (p: Page) => {
+    if (watched.has(p)) return;
+    watched.add(p);
+    p.on('dialog', (d) => {
+      dialogs.push(`${d.type()}: ${d.message()}`);
+      void d.dismiss();
+    });
+  };
+  context.on('page', watch);
+  const page = context.pages()[0] ?? (await context.newPage());
+  watch(page);
+  return {
+    context,
+    page,
+    async close() {
+      await context.close();
+      expect(
+        urls.filter((u) => !isLocal(u)),
+        'requests that left 127.0.0.1',
+      ).toEqual([]);
+      expect(dialogs, 'dialogs opened by the page').toEqual([]);
+    },
+  };
+}
+
+/** The address a profile's builder left for the next test (null when there is no ready profile). */
+export function readyProfile(dir: string): string | null {
+  const file = join(dir, 'quarry-e2e-address');
+  return existsSync(file) ? readFileSync(file, 'utf8') : null;
+}
+
+/** Mark a profile as ready for the next test, with the address to open. */
+export function markProfileReady(dir: string, address: string): void {
+  writeFileSync(join(dir, 'quarry-e2e-address'), address);
+}
+
+export function removeProfile(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
