@@ -11,6 +11,26 @@ test('the demo repository opens on first visit', async ({ quarry, page }) => {
   await expect(page.getByText('Engine: web worker')).toBeVisible();
 });
 
+test('a link with repo=none starts empty: the demo is not downloaded, and the notice opens it on request', async ({
+  quarry,
+  page,
+  requests,
+}) => {
+  await quarry.gotoEmpty();
+  await expect(page.getByTestId('empty-start')).toContainText('No repository is open.');
+  await expect(quarry.tree).toHaveCount(0);
+  // a reload stays empty (the address still says none)
+  await page.reload();
+  await expect(page.getByTestId('empty-start')).toBeVisible();
+  await expect(page).toHaveURL(/repo=none/);
+  expect(requests.filter((u) => u.includes('quarry-demo'))).toEqual([]);
+  await page.getByTestId('empty-start').getByRole('button', { name: 'Open the demo' }).click();
+  await quarry.waitForRepo('quarry (demo)');
+  await expect(page.getByTestId('empty-start')).toHaveCount(0);
+  await expect(page).toHaveURL(/repo=demo/);
+  expect(requests.some((u) => u.includes('quarry-demo'))).toBe(true);
+});
+
 test('search shows highlighted hits with context, opens a result at its line, and a reload restores it', async ({
   quarry,
   page,

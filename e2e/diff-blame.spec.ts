@@ -145,8 +145,7 @@ test('an uncommitted change in an opened folder opens as a diff against HEAD', a
     const repo = new FixtureRepo(diffApp(), root);
     repo.build();
     execFileSync('git', ['gc', '-q'], { cwd: repo.work }); // a few packed objects instead of many loose ones
-    await quarry.goto();
-    await quarry.waitForRepo('quarry (demo)');
+    await quarry.gotoEmpty();
     await pickerReturnsOpfs(page, 'wt-app');
     const walk = (dir: string): string[] =>
       readdirSync(dir).flatMap((n) =>
@@ -161,7 +160,7 @@ test('an uncommitted change in an opened folder opens as a diff against HEAD', a
       await writeOpfsBytes(page, 'wt-app', relative(repo.work, file), bytes);
     }
     await page.reload();
-    await quarry.waitForRepo('quarry (demo)');
+    await expect(page.getByTestId('empty-start')).toBeVisible();
     await quarry.openFolderButton.click();
     await quarry.waitForRepo('wt-app');
     const url = new URL(page.url());

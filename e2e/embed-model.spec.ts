@@ -34,7 +34,7 @@ test('a model picked in the app answers, stays after a reload, and the built-in 
     const userId = await tinyModelId(dir);
     const builtInId = DEPLOYED ? await deployedId() : 'use-lite-512';
     await pickerReturnsOpfs(page, 'shop');
-    await quarry.goto();
+    await quarry.gotoEmpty();
     await writeOpfsRepo(page, 'shop', FILES);
     await openShop(quarry, page);
     const picker = page.getByTestId('embed-model');
@@ -97,9 +97,8 @@ test.describe('a build given a model (QUARRY_EMBED_MODEL)', () => {
     test.setTimeout(180_000);
     const id = await deployedId();
     await pickerReturnsOpfs(page, 'shop');
-    await quarry.goto();
+    await quarry.gotoEmpty();
     await writeOpfsRepo(page, 'shop', FILES);
-    await quarry.waitForRepo('quarry (demo)');
     await page.evaluate(async () => void (await navigator.serviceWorker.ready));
     await page.reload();
     await openShop(quarry, page);

@@ -47,7 +47,7 @@ test('a brought model runs on WebGPU when chosen, on the CPU otherwise, and says
   try {
     const id = await tinyModelId(dir);
     await pickerReturnsOpfs(page, 'shop');
-    await quarry.goto();
+    await quarry.gotoEmpty();
     // the adapter is there, and it is a software one
     expect(
       await page.evaluate(async () => {

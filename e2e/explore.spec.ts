@@ -34,8 +34,7 @@ const GRAPHY: FixtureFiles = {
 
 async function openGraphy(quarry: QuarryPage, page: Page): Promise<void> {
   await pickerReturnsOpfs(page, 'graphy');
-  await quarry.goto();
-  await quarry.waitForRepo('quarry (demo)');
+  await quarry.gotoEmpty();
   await writeOpfsRepo(page, 'graphy', GRAPHY);
   await quarry.openFolderButton.click();
   await quarry.waitForRepo('graphy');
@@ -151,8 +150,7 @@ test('Explore reports the repository section by section, draws the import graph,
 
 test('the Routes view draws the route tree and opens a route file', async ({ quarry, page }) => {
   await pickerReturnsOpfs(page, 'routes');
-  await quarry.goto();
-  await quarry.waitForRepo('quarry (demo)');
+  await quarry.gotoEmpty();
   await writeOpfsRepo(page, 'routes', {
     'package.json': JSON.stringify({ name: 'site', dependencies: { next: '16.0.0' } }),
     'app/layout.tsx': 'export default function L({ children }) { return children; }\n',

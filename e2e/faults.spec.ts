@@ -27,8 +27,7 @@ test('a reload in the middle of an index build: the stored index survives and th
 }) => {
   test.setTimeout(300_000);
   await pickerReturnsOpfs(page, 'big-app');
-  await quarry.goto();
-  await quarry.waitForRepo('quarry (demo)');
+  await quarry.gotoEmpty();
   await writeOpfsRepo(page, 'big-app', bigRepo('firstGenerationMarker'));
   await quarry.openFolderButton.click();
   await quarry.waitForRepo('big-app');

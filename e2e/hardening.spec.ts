@@ -44,8 +44,7 @@ test('a file named back\\slash.ts is listed, readable, searchable, and drawn as 
     [name]: "import { lib } from './lib';\nexport const backslashNeedle = lib();\n",
     'lib.ts': 'export function lib() {\n  return 1;\n}\n',
   });
-  await quarry.goto();
-  await quarry.waitForRepo('quarry (demo)');
+  await quarry.gotoEmpty();
   await quarry.folderInput.setInputFiles(dir);
   await quarry.waitForRepo('slashes');
 

@@ -61,8 +61,7 @@ test('History of an opened folder: commits, uncommitted changes as diffs, keyboa
   test.setTimeout(120_000);
   const { files, oids } = buildRepo();
   await pickerReturnsOpfs(page, 'history-app');
-  await quarry.goto();
-  await quarry.waitForRepo('quarry (demo)');
+  await quarry.gotoEmpty();
   await writeOpfsTree(page, 'history-app', files);
   await quarry.openFolderButton.click();
   await quarry.waitForRepo('history-app');

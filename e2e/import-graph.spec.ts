@@ -343,8 +343,7 @@ test('a small import graph draws its files at once; a repository without imports
   await page.locator(GRAPH_CANVAS).screenshot({ path: 'e2e/output/screenshots/import-graph-small.png' });
 
   // no imports at all: the empty state, in words
-  await page.goto('./');
-  await quarry.waitForRepo('quarry (demo)');
+  await quarry.gotoEmpty();
   await quarry.folderInput.setInputFiles(
     onDisk('no-imports', { 'a.ts': 'export const a = 1;\n', 'b.ts': 'export const b = 2;\n' }),
   );

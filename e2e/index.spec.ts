@@ -101,9 +101,8 @@ test('an OPFS folder: Ranked, Related, then a changed file refreshes incremental
 }) => {
   test.setTimeout(240_000);
   await pickerReturnsOpfs(page, 'users-app');
-  await quarry.goto();
+  await quarry.gotoEmpty();
   await writeOpfsRepo(page, 'users-app', USERS_APP);
-  await quarry.waitForRepo('quarry (demo)');
   await quarry.openFolderButton.click();
   await quarry.waitForRepo('users-app');
   await expect(quarry.indexStatus).toHaveAttribute('data-mode', 'full', { timeout: 180_000 });

@@ -50,9 +50,8 @@ test('the viewer from the keyboard: caret, F12 and Back/Forward, Shift+F12, Ctrl
 }) => {
   test.setTimeout(180_000);
   await pickerReturnsOpfs(page, 'keys');
-  await quarry.goto();
+  await quarry.gotoEmpty();
   await writeOpfsRepo(page, 'keys', FILES);
-  await quarry.waitForRepo('quarry (demo)');
   await quarry.openFolderButton.click();
   await quarry.waitForRepo('keys');
   await quarry.waitForIndex(120_000);

@@ -93,14 +93,13 @@ test('a repository in every listed language: Ranked finds a symbol in each, and 
   files['web/vendor.min.js'] = 'var q=function(a,b){return a+b};'.repeat(600) + '\n';
   files['package-lock.json'] = '{\n  "lockfileVersion": 3\n}\n';
   await pickerReturnsOpfs(page, 'polyglot');
-  await quarry.goto();
-  await quarry.waitForRepo('quarry (demo)');
+  await quarry.gotoEmpty();
   // Grammars are not precached (C# alone is 5 MB): the service worker keeps each once it is used.
   // The page is reloaded once the service worker is active, so that it (and the workers the build
   // starts) are controlled by it: the first build's grammar fetches are the ones it keeps.
   await page.evaluate(async () => void (await navigator.serviceWorker.ready));
   await page.reload();
-  await quarry.waitForRepo('quarry (demo)');
+  await expect(page.getByTestId('empty-start')).toBeVisible();
   expect(await page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
   await writeOpfsRepo(page, 'polyglot', files);
   await quarry.openFolderButton.click();

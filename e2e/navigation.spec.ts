@@ -59,9 +59,8 @@ test('definitions and references across files in TypeScript, Python, Go and C; o
 }) => {
   test.setTimeout(180_000);
   await pickerReturnsOpfs(page, 'polyglot');
-  await quarry.goto();
+  await quarry.gotoEmpty();
   await writeOpfsRepo(page, 'polyglot', POLYGLOT);
-  await quarry.waitForRepo('quarry (demo)');
   await quarry.openFolderButton.click();
   await quarry.waitForRepo('polyglot');
   await quarry.waitForIndex(120_000);

@@ -92,8 +92,7 @@ const notChecking = () => !document.querySelector('[data-testid="reconcile-statu
 /** Copy the tree into OPFS (from a helper page, so its garbage stays out of the measured one), open it, index it. */
 async function openAndIndex(quarry: QuarryPage, page: Page): Promise<void> {
   await pickerReturnsOpfs(page, NAME);
-  await quarry.goto();
-  await quarry.waitForRepo('quarry (demo)');
+  await quarry.gotoEmpty();
   const helper = await page.context().newPage();
   await helper.goto('./manifest.webmanifest');
   const count = await copyDiskDirToOpfs(helper, tree(), NAME);

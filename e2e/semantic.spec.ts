@@ -33,13 +33,12 @@ test('semantic search: enabled by the first question, answers by meaning with wh
   const hosts = new Set<string>();
   page.on('request', (r) => hosts.add(new URL(r.url()).host));
   await pickerReturnsOpfs(page, 'shop');
-  await quarry.goto();
+  await quarry.gotoEmpty();
   await writeOpfsRepo(page, 'shop', FILES);
-  await quarry.waitForRepo('quarry (demo)');
   // the model's fetches go through the service worker (so it keeps them) once it controls the page
   await page.evaluate(async () => void (await navigator.serviceWorker.ready));
   await page.reload();
-  await quarry.waitForRepo('quarry (demo)');
+  await expect(page.getByTestId('empty-start')).toBeVisible();
   await quarry.openFolderButton.click();
   await quarry.waitForRepo('shop');
   await quarry.waitForIndex();

@@ -29,8 +29,7 @@ function readFixture(dir: string): FixtureFiles {
 
 async function openShop(quarry: QuarryPage, page: Page): Promise<void> {
   await pickerReturnsOpfs(page, 'shop');
-  await quarry.goto();
-  await quarry.waitForRepo('quarry (demo)');
+  await quarry.gotoEmpty();
   await writeOpfsRepo(page, 'shop', readFixture(FIXTURE_DIR));
   await quarry.openFolderButton.click();
   await quarry.waitForRepo('shop');

@@ -65,6 +65,15 @@ export class QuarryPage {
     await this.page.goto(query ? `./${query}` : './');
   }
 
+  /**
+   * Open the app with no repository (`?repo=none`): for a test that opens a folder of its own,
+   * the demo (6 MB read and indexed, ~2 CPU s in a new context) is not loaded first.
+   */
+  async gotoEmpty(): Promise<void> {
+    await this.page.goto('./?repo=none');
+    await expect(this.page.getByTestId('empty-start')).toBeVisible();
+  }
+
   /** Wait until a repository is open (its name in the header, the tree shown, no progress). */
   async waitForRepo(name: string | RegExp, timeout = 30_000): Promise<void> {
     await expect(this.repoName).toContainText(name, { timeout });

@@ -116,6 +116,7 @@ describe('view state in the URL', () => {
   it('reads every kind of repository key, and junk as unknown', () => {
     const cases: Array<[string, ReturnType<typeof parseRepoKey>]> = [
       ['demo', { kind: 'demo' }],
+      ['none', { kind: 'none' }],
       ['git:host-app@v1', { kind: 'git', id: 'host-app@v1' }],
       ['recent:ab12', { kind: 'folder', id: 'recent:ab12' }],
       ['snapshot:my folder', { kind: 'snapshot', name: 'my folder' }],

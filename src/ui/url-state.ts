@@ -100,9 +100,14 @@ export const DEFAULT_VIEW: ViewState = {
   md: 'rendered',
 };
 
+/** The address's `repo=` value that opens nothing: the app starts empty, without the demo. */
+export const NO_REPO = 'none';
+
 /** What a repository key in the address names (the engine makes keys; this is the one place the UI reads them). */
 export type RepoKeyRef =
   | { kind: 'demo' }
+  /** No repository: the app starts empty (a link that should not download the demo). */
+  | { kind: 'none' }
   /** A clone in the library. */
   | { kind: 'git'; id: string }
   /** An opened folder: its handle is in the library (Recent). */
@@ -115,6 +120,7 @@ export type RepoKeyRef =
 
 export function parseRepoKey(key: string): RepoKeyRef {
   if (key === 'demo') return { kind: 'demo' };
+  if (key === NO_REPO) return { kind: 'none' };
   const colon = key.indexOf(':');
   const scheme = colon < 0 ? '' : key.slice(0, colon);
   const rest = colon < 0 ? '' : key.slice(colon + 1);

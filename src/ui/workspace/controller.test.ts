@@ -29,10 +29,14 @@ function setup(
     whenIdle?: WorkspaceDeps['whenIdle'];
   } = {},
 ) {
+  let demoLoads = 0;
   const client = new EngineClient(() =>
     inThreadTransport(
       createEngineApi({
-        loadDemo: async () => DEMO,
+        loadDemo: async () => {
+          demoLoads++;
+          return DEMO;
+        },
         grammarLoader: options.grammars ? nodeGrammarLoader : undefined,
       }),
     ),
@@ -85,7 +89,15 @@ function setup(
       const unsubscribe = controller.subscribe(check);
       check();
     });
-  return { client, controller, view: () => view, pushes, indexDone, indexRequests };
+  return {
+    client,
+    controller,
+    view: () => view,
+    pushes,
+    indexDone,
+    indexRequests,
+    demoLoads: () => demoLoads,
+  };
 }
 
 describe('WorkspaceController', { timeout: 60_000 }, () => {
@@ -243,9 +255,25 @@ describe('restoring the address', { timeout: 60_000 }, () => {
     }) as LibraryEntry;
 
   it('opens the demo on a first visit', async () => {
-    const { client, controller, view } = setup();
+    const { client, controller, view, demoLoads } = setup();
     await controller.restore();
+    expect(demoLoads()).toBe(1);
     expect(controller.state.roots.map((r) => r.key)).toEqual(['demo']);
+    expect(view().repos).toEqual(['demo']);
+    client.dispose();
+  });
+
+  it('starts empty for repo=none: nothing opened, the demo not read, what to open shown; an open replaces it', async () => {
+    const { client, controller, view, demoLoads } = setup({ url: { repos: ['none'] } });
+    await controller.restore();
+    expect(controller.state.notice).toEqual({ kind: 'empty' });
+    expect(demoLoads()).toBe(0);
+    expect(controller.state.roots).toEqual([]);
+    expect(await client.roots()).toEqual([]);
+    expect(view().repos).toEqual(['none']);
+    await controller.open({ kind: 'demo' });
+    expect(controller.state.notice).toBeNull();
+    expect(demoLoads()).toBe(1);
     expect(view().repos).toEqual(['demo']);
     client.dispose();
   });

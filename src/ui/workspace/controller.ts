@@ -345,6 +345,7 @@ export class WorkspaceController {
       const restoring = true;
       try {
         if (ref.kind === 'demo') await this.open({ kind: 'demo' }, { add, restoring });
+        else if (ref.kind === 'none') note({ kind: 'empty' });
         else if (ref.kind === 'git') {
           const entry = (await lib()).find((r) => r.id === ref.id && r.source === 'clone');
           if (entry) await this.openClone(entry, { add, restoring });
