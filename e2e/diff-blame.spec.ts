@@ -30,8 +30,7 @@ test('a commit opens as a diff of the file; inline survives a reload; blame and 
   page,
 }) => {
   test.setTimeout(150_000);
-  await quarry.goto();
-  await quarry.waitForRepo('quarry (demo)');
+  await quarry.gotoEmpty();
   await page.getByRole('button', { name: 'Repositories', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Repositories' });
   await dialog.getByRole('textbox', { name: 'Repository URL' }).fill(`${GIT}/diff-app.git`);

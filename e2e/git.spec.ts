@@ -52,8 +52,7 @@ test('clone a repository, search it, see its History, then reload offline and se
   context,
 }) => {
   test.setTimeout(120_000);
-  await quarry.goto();
-  await quarry.waitForRepo('quarry (demo)');
+  await quarry.gotoEmpty();
   await startClone(page, repoUrl('small-app'), { depth: 'Full history' });
   // The progress is a progressbar named after isomorphic-git's phase.
   await expect(page.getByRole('progressbar', { name: /^Cloning: / })).toBeVisible();
@@ -107,8 +106,7 @@ test('fetch updates brings a pushed commit in and re-indexes only the changed fi
   request,
 }) => {
   test.setTimeout(120_000);
-  await quarry.goto();
-  await quarry.waitForRepo('quarry (demo)');
+  await quarry.gotoEmpty();
   await cloneAndOpen(quarry, page, 'small-app');
   await quarry.waitForIndex();
   const marker = `pushedAfterClone${Date.now()}`;
@@ -188,8 +186,7 @@ test('errors say what happened: 404, an unknown branch, no CORS offers the proxy
   page,
 }) => {
   test.setTimeout(120_000);
-  await quarry.goto();
-  await quarry.waitForRepo('quarry (demo)');
+  await quarry.gotoEmpty();
   await startClone(page, repoUrl('no-such-repo'));
   const error = dialog(page).getByTestId('clone-error');
   await expect(error).toContainText('repository not found', { timeout: 30_000 });

@@ -48,8 +48,7 @@ test('opens a folder through File System Access, keeps it in Recent and reopens 
 
 test('opens a folder through the webkitdirectory input, as a snapshot', async ({ quarry, page }) => {
   const dir = writeDiskRepo('disk-app', SMALL_APP);
-  await quarry.goto();
-  await quarry.waitForRepo('quarry (demo)');
+  await quarry.gotoEmpty();
   await quarry.folderInput.setInputFiles(dir);
   await quarry.waitForRepo('disk-app');
   await expect(page.getByTestId('snapshot-note')).toContainText('snapshot');
@@ -72,8 +71,7 @@ test('previews a long minified line around its first hit, with the hit marked', 
     'src/main.ts': 'renderWidget(2)\n',
     'src/wide.ts': `const pad = "${'x'.repeat(200)}"; export const farAway = 1\n`,
   });
-  await quarry.goto();
-  await quarry.waitForRepo('quarry (demo)');
+  await quarry.gotoEmpty();
   await quarry.folderInput.setInputFiles(dir);
   await quarry.waitForRepo('bundle-app');
   await quarry.search('renderWidget');

@@ -271,6 +271,14 @@ describe('restoring the address', { timeout: 60_000 }, () => {
     expect(controller.state.roots).toEqual([]);
     expect(await client.roots()).toEqual([]);
     expect(view().repos).toEqual(['none']);
+    // a first open cancelled comes back to the notice, not to a blank page
+    const opening = controller.open({ kind: 'memory', name: 'big', files: bigFiles() });
+    expect(controller.state.notice).toBeNull();
+    const { progress, cancel } = controller.state.opening!;
+    progress.subscribe(cancel);
+    await opening;
+    expect(controller.state.roots).toEqual([]);
+    expect(controller.state.notice).toEqual({ kind: 'empty' });
     await controller.open({ kind: 'demo' });
     expect(controller.state.notice).toBeNull();
     expect(demoLoads()).toBe(1);

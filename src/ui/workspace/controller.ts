@@ -157,10 +157,13 @@ export class WorkspaceController {
         // what was open comes back (the engine still holds it)
         const back = clears && this.hidden === shown;
         if (back) this.hidden = null;
+        // nothing open and nothing said (a first open cancelled): say what to open, as repo=none does
         this.set((s) =>
           back && !s.roots.length
             ? { opening: null, roots: shown, generation: s.generation + 1 }
-            : { opening: null },
+            : !s.roots.length && !s.notice
+              ? { opening: null, notice: { kind: 'empty' } }
+              : { opening: null },
         );
       }
     }
