@@ -17,6 +17,7 @@ export default defineConfig({
   // only our specs: fixture repositories under e2e/fixtures-data contain their own *.test.* files
   testMatch: '*.spec.ts',
   testIgnore: ['**/fixtures-data/**', '**/git-server/**'],
+  globalTeardown: './e2e/global-teardown.ts',
   outputDir: 'e2e/output/results',
   timeout: 60_000,
   expect: { timeout: 10_000 },

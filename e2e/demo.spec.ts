@@ -11,22 +11,29 @@ test('the demo repository opens on first visit', async ({ quarry, page }) => {
   await expect(page.getByText('Engine: web worker')).toBeVisible();
 });
 
-test('a link with repo=none starts empty: the demo is not downloaded, and the notice opens it on request', async ({
+test('a link with repo=none opens nothing: the home screen, no demo read, and its button opens the demo', async ({
   quarry,
   page,
   requests,
 }) => {
   await quarry.gotoEmpty();
-  await expect(page.getByTestId('empty-start')).toContainText('No repository is open.');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+    'Explore a code repository, entirely in your browser',
+  );
+  await expect(page.getByTestId('home').getByRole('button')).toHaveText([
+    'Open a folder',
+    'Clone a repository',
+    'Open the demo',
+  ]);
   await expect(quarry.tree).toHaveCount(0);
   // a reload stays empty (the address still says none)
   await page.reload();
-  await expect(page.getByTestId('empty-start')).toBeVisible();
+  await expect(page.getByTestId('home')).toBeVisible();
   await expect(page).toHaveURL(/repo=none/);
   expect(requests.filter((u) => u.includes('quarry-demo'))).toEqual([]);
-  await page.getByTestId('empty-start').getByRole('button', { name: 'Open the demo' }).click();
+  await page.getByTestId('home').getByRole('button', { name: 'Open the demo' }).click();
   await quarry.waitForRepo('quarry (demo)');
-  await expect(page.getByTestId('empty-start')).toHaveCount(0);
+  await expect(page.getByTestId('home')).toHaveCount(0);
   await expect(page).toHaveURL(/repo=demo/);
   expect(requests.some((u) => u.includes('quarry-demo'))).toBe(true);
 });

@@ -159,7 +159,7 @@ test('an uncommitted change in an opened folder opens as a diff against HEAD', a
       await writeOpfsBytes(page, 'wt-app', relative(repo.work, file), bytes);
     }
     await page.reload();
-    await expect(page.getByTestId('empty-start')).toBeVisible();
+    await expect(page.getByTestId('home')).toBeVisible();
     await quarry.openFolderButton.click();
     await quarry.waitForRepo('wt-app');
     const url = new URL(page.url());

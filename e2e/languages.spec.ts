@@ -99,7 +99,7 @@ test('a repository in every listed language: Ranked finds a symbol in each, and 
   // starts) are controlled by it: the first build's grammar fetches are the ones it keeps.
   await page.evaluate(async () => void (await navigator.serviceWorker.ready));
   await page.reload();
-  await expect(page.getByTestId('empty-start')).toBeVisible();
+  await expect(page.getByTestId('home')).toBeVisible();
   expect(await page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
   await writeOpfsRepo(page, 'polyglot', files);
   await quarry.openFolderButton.click();

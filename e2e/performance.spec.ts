@@ -56,7 +56,7 @@ test(
     await stopTrace(page, 'ten-thousand');
     // No app frame blocking over 50 ms, loading or searching while the index builds. (From the
     // relevance-ordered list (2ba407c) the search's bound was 150 ms for a while, when its first
-    // results' frame took 50-120 ms here; at 437e836 the app's frames stayed under 50 ms in 5 of 5
+    // results' frame took 50-120 ms here; at 169c2db the app's frames stayed under 50 ms in 5 of 5
     // runs, and the bound is 50 ms again.)
     const loading = await readLongTasks(page, {
       from: 'quarry:files-received',

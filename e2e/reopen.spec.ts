@@ -14,7 +14,9 @@ import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+// the base test: these tests drive a browser of their own on a profile folder (helpers/profile.ts),
+// whose close() makes the fixtures' checks (no request off 127.0.0.1, no dialog)
+import { expect, test } from '@playwright/test';
 import {
   describeLongTasks,
   mark,
@@ -26,7 +28,14 @@ import {
   until,
 } from './helpers/long-tasks';
 import { copyDiskDirToOpfs, pickerReturnsOpfs } from './helpers/opfs';
-import { markProfileReady, openProfile, profileDir, readyProfile, removeProfile } from './helpers/profile';
+import {
+  dropCodeCache,
+  markProfileReady,
+  profileDir,
+  readyProfile,
+  removeProfile,
+  withProfile,
+} from './helpers/profile';
 import { QuarryPage } from './pages/quarry-page';
 
 test.use({ trace: 'off', serviceWorkers: 'block' });
@@ -136,13 +145,7 @@ function record(what: string, ms: number): void {
 test('a reload and a deep link answer from the stored listing while the folder is checked; changes on disk are reconciled', async () => {
   test.setTimeout(420_000);
   removeProfile(PROFILE);
-  const profile = await openProfile(PROFILE);
-  let reopen: string;
-  try {
-    reopen = await reloadAndReconcile(profile.page);
-  } finally {
-    await profile.close();
-  }
+  const reopen = await withProfile(PROFILE, reloadAndReconcile);
   // the timing check's profile: the tree stored and indexed (reconciled with the changes above)
   markProfileReady(PROFILE, reopen);
 });
@@ -238,12 +241,11 @@ test(
     test.setTimeout(420_000);
     // the first test's profile when it passed (the tree stored and indexed), else one built here
     const address = readyProfile(PROFILE);
-    if (!address) removeProfile(PROFILE);
-    const profile = await openProfile(PROFILE);
+    if (address) dropCodeCache(PROFILE);
+    else removeProfile(PROFILE);
     try {
-      await reloadMeasured(profile.page, address);
+      await withProfile(PROFILE, (page) => reloadMeasured(page, address));
     } finally {
-      await profile.close();
       removeProfile(PROFILE);
     }
   },

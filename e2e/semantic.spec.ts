@@ -38,7 +38,7 @@ test('semantic search: enabled by the first question, answers by meaning with wh
   // the model's fetches go through the service worker (so it keeps them) once it controls the page
   await page.evaluate(async () => void (await navigator.serviceWorker.ready));
   await page.reload();
-  await expect(page.getByTestId('empty-start')).toBeVisible();
+  await expect(page.getByTestId('home')).toBeVisible();
   await quarry.openFolderButton.click();
   await quarry.waitForRepo('shop');
   await quarry.waitForIndex();

@@ -3,8 +3,12 @@
  * thousands of files copied into OPFS and indexed): the first builds it in a persistent context
  * and leaves it; a later one, in the `timing` project, opens the same profile instead of building
  * it again. Each run of the suite has its own folder (named by the run's free port), and a test
- * that finds no profile builds its own, so a project run alone still works.
+ * that finds no profile builds its own, so a project run alone still works. The suite's global
+ * teardown removes the folders (e2e/global-teardown.ts), also when the timing project never ran.
  */
+
+/** Every shared profile of the suite, by name. */
+export const PROFILES = ['reopen'];
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,6 +67,26 @@ export async function openProfile(dir: string): Promise<Profile> {
   };
 }
 
+/**
+ * Run `body` on a profile's page and close the browser (then the request and dialog checks). A
+ * failure attaches a screenshot of that page (the suite's own failure screenshot is of the fixture's
+ * page, which these tests do not use) and is the error reported.
+ */
+export async function withProfile<T>(dir: string, body: (page: Page) => Promise<T>): Promise<T> {
+  const profile = await openProfile(dir);
+  let result: T;
+  try {
+    result = await body(profile.page);
+  } catch (err) {
+    const shot = test.info().outputPath('profile-page.png');
+    await profile.page.screenshot({ path: shot }).catch(() => undefined);
+    await profile.context.close().catch(() => undefined);
+    throw err;
+  }
+  await profile.close();
+  return result;
+}
+
 /** The address a profile's builder left for the next test (null when there is no ready profile). */
 export function readyProfile(dir: string): string | null {
   const file = join(dir, 'quarry-e2e-address');
@@ -72,6 +96,14 @@ export function readyProfile(dir: string): string | null {
 /** Mark a profile as ready for the next test, with the address to open. */
 export function markProfileReady(dir: string, address: string): void {
   writeFileSync(join(dir, 'quarry-e2e-address'), address);
+}
+
+/**
+ * Forget the compiled code a profile's earlier visits left (V8's code cache), so the next load
+ * compiles the app's scripts and wasm again as a first reload in a fresh browser would.
+ */
+export function dropCodeCache(dir: string): void {
+  rmSync(join(dir, 'Default', 'Code Cache'), { recursive: true, force: true });
 }
 
 export function removeProfile(dir: string): void {

@@ -18,7 +18,7 @@ export const SHOP_FILES: Record<string, string> = {
 /** The OPFS folder 'shop' opened with the folder picker, indexed, in Semantic mode with no question yet. */
 export async function openShop(quarry: QuarryPage, page: Page): Promise<void> {
   // the page starts empty (quarry.gotoEmpty)
-  await expect(page.getByTestId('empty-start')).toBeVisible();
+  await expect(page.getByTestId('home')).toBeVisible();
   await quarry.openFolderButton.click();
   await quarry.waitForRepo('shop');
   await quarry.waitForIndex();

@@ -66,12 +66,12 @@ export class QuarryPage {
   }
 
   /**
-   * Open the app with no repository (`?repo=none`): for a test that opens a folder of its own,
-   * the demo (6 MB read and indexed, ~2 CPU s in a new context) is not loaded first.
+   * Open the app with no repository (`?repo=none`, the home screen): for a test that opens a folder
+   * of its own, the demo (6 MB read and indexed, ~2 CPU s in a new context) is not opened first.
    */
   async gotoEmpty(): Promise<void> {
     await this.page.goto('./?repo=none');
-    await expect(this.page.getByTestId('empty-start')).toBeVisible();
+    await expect(this.page.getByTestId('home')).toBeVisible();
   }
 
   /** Wait until a repository is open (its name in the header, the tree shown, no progress). */

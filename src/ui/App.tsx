@@ -135,15 +135,33 @@ function WorkspaceColumns({
   );
 }
 
-/** Nothing open yet: what Quarry does, and Clone a repository. */
-function HomeIntro({ onClone }: { onClone: () => void }) {
+/** Nothing open (`?repo=none`, or a first open cancelled): what Quarry does, and the ways in. */
+function HomeIntro({
+  ws,
+  controller,
+  pickFolder,
+  onClone,
+}: {
+  ws: WorkspaceState;
+  controller: WorkspaceController;
+  pickFolder: () => Promise<void>;
+  onClone: () => void;
+}) {
+  // an open under way, or a notice saying what happened, takes the place instead
+  if (ws.opening || ws.notice) return null;
   return (
-    <div className="home">
+    <div className="home" data-testid="home">
       <h1>Explore a code repository, entirely in your browser</h1>
       <p>Nothing is uploaded. Open a folder, clone a git repository, or look around the demo.</p>
       <p>
-        <button type="button" className="primary" onClick={onClone}>
+        <button type="button" className="primary" onClick={() => void pickFolder()}>
+          Open a folder
+        </button>{' '}
+        <button type="button" onClick={onClone}>
           Clone a repository
+        </button>{' '}
+        <button type="button" onClick={() => void controller.openDemo()}>
+          Open the demo
         </button>
       </p>
     </div>
@@ -431,7 +449,7 @@ function Shell({ engine }: { engine: EngineClient }) {
             />
           </>
         ) : (
-          !ws.opening && !ws.notice && <HomeIntro onClone={() => setLibrary({})} />
+          <HomeIntro ws={ws} controller={controller} pickFolder={pickFolder} onClone={() => setLibrary({})} />
         )}
       </main>
 

@@ -112,21 +112,6 @@ export function NoticePanel({
         </button>
       </div>
     );
-  if (notice.kind === 'empty')
-    return (
-      <div className="notice" role="status" data-testid="empty-start">
-        <p>
-          <strong>No repository is open.</strong> Open a folder on this computer, clone one from Repositories,
-          or look around the demo.
-        </p>
-        <button type="button" className="primary" onClick={onOpenFolder}>
-          Open a folder
-        </button>{' '}
-        <button type="button" onClick={onDemo}>
-          Open the demo
-        </button>
-      </div>
-    );
   if (notice.kind === 'snapshot-lost')
     return (
       <div className="notice" role="alert">

@@ -263,25 +263,32 @@ describe('restoring the address', { timeout: 60_000 }, () => {
     client.dispose();
   });
 
-  it('starts empty for repo=none: nothing opened, the demo not read, what to open shown; an open replaces it', async () => {
+  it('opens nothing for repo=none: no root, no notice (the home screen shows), the demo not read', async () => {
     const { client, controller, view, demoLoads } = setup({ url: { repos: ['none'] } });
     await controller.restore();
-    expect(controller.state.notice).toEqual({ kind: 'empty' });
+    expect(controller.state.notice).toBeNull();
+    expect(controller.state.opening).toBeNull();
     expect(demoLoads()).toBe(0);
     expect(controller.state.roots).toEqual([]);
     expect(await client.roots()).toEqual([]);
     expect(view().repos).toEqual(['none']);
-    // a first open cancelled comes back to the notice, not to a blank page
+    // a first open cancelled leaves nothing open and nothing said: the home screen again
     const opening = controller.open({ kind: 'memory', name: 'big', files: bigFiles() });
-    expect(controller.state.notice).toBeNull();
     const { progress, cancel } = controller.state.opening!;
     progress.subscribe(cancel);
     await opening;
-    expect(controller.state.roots).toEqual([]);
-    expect(controller.state.notice).toEqual({ kind: 'empty' });
+    expect(controller.state).toMatchObject({ roots: [], notice: null, opening: null });
     await controller.open({ kind: 'demo' });
-    expect(controller.state.notice).toBeNull();
     expect(demoLoads()).toBe(1);
+    expect(view().repos).toEqual(['demo']);
+    client.dispose();
+  });
+
+  it('opens the other roots an address names beside none', async () => {
+    const { client, controller, view } = setup({ url: { repos: ['none', 'demo'] } });
+    await controller.restore();
+    expect(controller.state.roots.map((r) => r.key)).toEqual(['demo']);
+    expect(controller.state.notice).toBeNull();
     expect(view().repos).toEqual(['demo']);
     client.dispose();
   });

@@ -157,13 +157,10 @@ export class WorkspaceController {
         // what was open comes back (the engine still holds it)
         const back = clears && this.hidden === shown;
         if (back) this.hidden = null;
-        // nothing open and nothing said (a first open cancelled): say what to open, as repo=none does
         this.set((s) =>
           back && !s.roots.length
             ? { opening: null, roots: shown, generation: s.generation + 1 }
-            : !s.roots.length && !s.notice
-              ? { opening: null, notice: { kind: 'empty' } }
-              : { opening: null },
+            : { opening: null },
         );
       }
     }
@@ -348,7 +345,8 @@ export class WorkspaceController {
       const restoring = true;
       try {
         if (ref.kind === 'demo') await this.open({ kind: 'demo' }, { add, restoring });
-        else if (ref.kind === 'none') note({ kind: 'empty' });
+        else if (ref.kind === 'none')
+          continue; // nothing to open: the home screen says what can be
         else if (ref.kind === 'git') {
           const entry = (await lib()).find((r) => r.id === ref.id && r.source === 'clone');
           if (entry) await this.openClone(entry, { add, restoring });

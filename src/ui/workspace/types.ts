@@ -36,8 +36,6 @@ export type Notice =
   | { kind: 'error'; title: string; message: string }
   | { kind: 'permission'; folder: LibraryEntry }
   | { kind: 'snapshot-lost'; name: string }
-  /** The address asked for no repository (`repo=none`): what to open. */
-  | { kind: 'empty' }
   /** A link to a clone this browser does not have: offer to clone it, then restore the view. */
   | { kind: 'clone-offer'; url: string; ref: string };
 
