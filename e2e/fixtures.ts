@@ -2,7 +2,7 @@
  * Shared e2e fixtures: every test records every request the page (and its workers) makes
  * and fails if one leaves 127.0.0.1; any dialog (alert/confirm/prompt) fails the test.
  */
-import { test as base, expect } from '@playwright/test';
+import { test as base, expect, type Page } from '@playwright/test';
 import { QuarryPage } from './pages/quarry-page';
 
 const LOCAL = new Set(['127.0.0.1']);
@@ -16,6 +16,26 @@ export function isLocal(url: string): boolean {
   }
 }
 
+/** No request left 127.0.0.1 (`urls`: every request a context made). */
+export function expectLocalOnly(urls: string[]): void {
+  expect(
+    urls.filter((u) => !isLocal(u)),
+    'requests that left 127.0.0.1',
+  ).toEqual([]);
+}
+
+/** Dismiss every dialog (alert/confirm/prompt) the page opens, recording it in `seen`. */
+export function dismissDialogs(page: Page, seen: string[]): void {
+  page.on('dialog', (d) => {
+    seen.push(`${d.type()}: ${d.message()}`);
+    void d.dismiss();
+  });
+}
+
+export function expectNoDialogs(seen: string[]): void {
+  expect(seen, 'dialogs opened by the page').toEqual([]);
+}
+
 export const test = base.extend<{ quarry: QuarryPage; requests: string[]; dialogs: string[] }>({
   requests: [
     async ({ context }, use) => {
@@ -26,20 +46,16 @@ export const test = base.extend<{ quarry: QuarryPage; requests: string[]; dialog
       // the HTTP cache off, so every reload compiled every script and wasm module again.)
       context.on('request', (r) => urls.push(r.url()));
       await use(urls);
-      const external = urls.filter((u) => !isLocal(u));
-      expect(external, 'requests that left 127.0.0.1').toEqual([]);
+      expectLocalOnly(urls);
     },
     { auto: true },
   ],
   dialogs: [
     async ({ page }, use) => {
       const seen: string[] = [];
-      page.on('dialog', (d) => {
-        seen.push(`${d.type()}: ${d.message()}`);
-        void d.dismiss();
-      });
+      dismissDialogs(page, seen);
       await use(seen);
-      expect(seen, 'dialogs opened by the page').toEqual([]);
+      expectNoDialogs(seen);
     },
     { auto: true },
   ],

@@ -6,30 +6,30 @@
  * that finds no profile builds its own, so a project run alone still works. The suite's global
  * teardown removes the folders (e2e/global-teardown.ts), also when the timing project never ran.
  */
-
-/** Every shared profile of the suite, by name. */
-export const PROFILES = ['reopen'];
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { isLocal } from '../fixtures';
+import { chromium, test, type BrowserContext, type Page } from '@playwright/test';
+import { dismissDialogs, expectLocalOnly, expectNoDialogs } from '../fixtures';
 import { CHROMIUM_ARGS } from './chromium-args';
+
+/** Every shared profile of the suite, by name. */
+export const PROFILES = ['reopen'];
 
 /** The folder of a shared profile for this run of the suite. */
 export function profileDir(name: string): string {
   return join(tmpdir(), `quarry-e2e-${name}-${process.env.E2E_PORT ?? 'default'}`);
 }
 
-export interface Profile {
+interface Profile {
   context: BrowserContext;
   page: Page;
-  /** Close the browser, then fail when a request left 127.0.0.1 (the suite's fixtures check the same). */
+  /** Close the browser, then fail when a request left 127.0.0.1 or a dialog opened (as the suite's fixtures do). */
   close(): Promise<void>;
 }
 
 /** Launch Chromium on a profile folder (created when missing) with the suite's settings. */
-export async function openProfile(dir: string): Promise<Profile> {
+async function openProfile(dir: string): Promise<Profile> {
   const use = test.info().project.use;
   const context = await chromium.launchPersistentContext(dir, {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -41,28 +41,17 @@ export async function openProfile(dir: string): Promise<Profile> {
   const urls: string[] = [];
   const dialogs: string[] = [];
   context.on('request', (r) => urls.push(r.url()));
-  const watched = new WeakSet<Page>();
-  const watch = (p: Page) => {
-    if (watched.has(p)) return;
-    watched.add(p);
-    p.on('dialog', (d) => {
-      dialogs.push(`${d.type()}: ${d.message()}`);
-      void d.dismiss();
-    });
-  };
-  context.on('page', watch);
+  // the pages open now (a persistent context starts with one) and every page opened later
+  for (const p of context.pages()) dismissDialogs(p, dialogs);
+  context.on('page', (p) => dismissDialogs(p, dialogs));
   const page = context.pages()[0] ?? (await context.newPage());
-  watch(page);
   return {
     context,
     page,
     async close() {
       await context.close();
-      expect(
-        urls.filter((u) => !isLocal(u)),
-        'requests that left 127.0.0.1',
-      ).toEqual([]);
-      expect(dialogs, 'dialogs opened by the page').toEqual([]);
+      expectLocalOnly(urls);
+      expectNoDialogs(dialogs);
     },
   };
 }
